@@ -1,0 +1,131 @@
+package core
+
+// Counting is a counting Bloom filter (Fan, Cao, Almeida and Broder, "Summary
+// Cache", 2000): m 4-bit counters, sixteen to a word, so keys can be removed.
+// Counters saturate at 15 instead of wrapping; a saturated counter is still
+// decremented on removal, so heavy duplicates followed by rollbacks can drive
+// a counter that live keys share to zero, and the lab shows that as false
+// negatives.
+type Counting struct {
+	m        uint64
+	k        int
+	k0, k1   uint64
+	words    []uint64
+	set      uint64
+	overflow uint64
+	wrap     bool // the wrap-counters fault: 15 + 1 = 0
+}
+
+// CounterMax is the largest value a 4-bit counter holds.
+const CounterMax = 15
+
+// NewCounting returns an empty counting filter of m counters and k hashes,
+// keyed by seed.
+func NewCounting(m uint64, k int, seed uint64) (*Counting, error) {
+	if err := checkShape(m, k); err != nil {
+		return nil, err
+	}
+	k0, k1 := SipKey(seed)
+	return &Counting{m: m, k: k, k0: k0, k1: k1, words: make([]uint64, (m+15)/16)}, nil
+}
+
+// Counter returns the value of counter i.
+func (f *Counting) Counter(i uint64) uint8 {
+	return uint8(f.words[i>>4] >> (4 * (i & 15)) & 0xf)
+}
+
+func (f *Counting) setCounter(i uint64, v uint8) {
+	shift := 4 * (i & 15)
+	f.words[i>>4] = f.words[i>>4]&^(0xf<<shift) | uint64(v&0xf)<<shift
+}
+
+// Add increments key's k counters (a counter hit twice by one key counts
+// twice), saturating at CounterMax and counting each saturation in Overflows.
+func (f *Counting) Add(key []byte) {
+	h1, h2 := Sip128(f.k0, f.k1, key)
+	for i := 0; i < f.k; i++ {
+		j := Probe(h1, h2, i, f.m)
+		c := f.Counter(j)
+		switch {
+		case c == 0:
+			f.set++
+			f.setCounter(j, 1)
+		case c < CounterMax:
+			f.setCounter(j, c+1)
+		case f.wrap:
+			f.overflow++
+			f.set--
+			f.setCounter(j, 0)
+		default:
+			f.overflow++
+		}
+	}
+}
+
+// Remove decrements key's k counters if key may be present and reports
+// whether it did; a key that tests absent is left alone.
+func (f *Counting) Remove(key []byte) bool {
+	if ok, _ := f.Contains(key); !ok {
+		return false
+	}
+	h1, h2 := Sip128(f.k0, f.k1, key)
+	for i := 0; i < f.k; i++ {
+		j := Probe(h1, h2, i, f.m)
+		if c := f.Counter(j); c > 0 {
+			f.setCounter(j, c-1)
+			if c == 1 {
+				f.set--
+			}
+		}
+	}
+	return true
+}
+
+func (f *Counting) Contains(key []byte) (bool, int) {
+	h1, h2 := Sip128(f.k0, f.k1, key)
+	for i := 0; i < f.k; i++ {
+		if f.Counter(Probe(h1, h2, i, f.m)) == 0 {
+			return false, i + 1
+		}
+	}
+	return true, f.k
+}
+
+func (f *Counting) Positions(dst []uint64, key []byte) []uint64 {
+	h1, h2 := Sip128(f.k0, f.k1, key)
+	dst = dst[:0]
+	for i := 0; i < f.k; i++ {
+		dst = append(dst, Probe(h1, h2, i, f.m))
+	}
+	return dst
+}
+
+// MaxCounter returns the largest counter value.
+func (f *Counting) MaxCounter() uint8 {
+	var top uint8
+	for i := uint64(0); i < f.m; i++ {
+		top = max(top, f.Counter(i))
+	}
+	return top
+}
+
+// Overflows counts increments lost to saturation (or, with the wrap fault,
+// counters that wrapped to zero).
+func (f *Counting) Overflows() uint64 { return f.overflow }
+
+func (f *Counting) M() uint64           { return f.m }
+func (f *Counting) K() int              { return f.k }
+func (f *Counting) SetBits() uint64     { return f.set }
+func (f *Counting) Words() []uint64     { return f.words }
+func (f *Counting) IsSet(i uint64) bool { return i < f.m && f.Counter(i) != 0 }
+
+// Popcount counts the nonzero counters.
+func (f *Counting) Popcount() uint64 {
+	n := uint64(0)
+	for i := uint64(0); i < f.m; i++ {
+		if f.Counter(i) != 0 {
+			n++
+		}
+	}
+	return n
+}

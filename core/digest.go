@@ -1,0 +1,64 @@
+package core
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"hash"
+)
+
+// Digester folds integers exactly and floats at a fixed number of decimals
+// into a short SHA-256 digest. Floats are rounded because Go's math
+// functions are assembly on amd64 and pure Go on wasm and can differ in the
+// last bit; six decimals is far coarser than that and far finer than any
+// figure the lab shows.
+type Digester struct{ h hash.Hash }
+
+func (d *Digester) write(b []byte) {
+	if d.h == nil {
+		d.h = sha256.New()
+	}
+	d.h.Write(b)
+}
+
+// Uint adds an integer exactly.
+func (d *Digester) Uint(x uint64) { d.write(binary.LittleEndian.AppendUint64(nil, x)) }
+
+// Float adds a float rounded to six decimals.
+func (d *Digester) Float(x float64) { d.write(fmt.Appendf(nil, "%.6f;", x)) }
+
+// String adds a length-prefixed string.
+func (d *Digester) String(s string) {
+	d.Uint(uint64(len(s)))
+	d.write([]byte(s))
+}
+
+// Words adds a word slice exactly.
+func (d *Digester) Words(ws []uint64) {
+	d.Uint(uint64(len(ws)))
+	for _, w := range ws {
+		d.Uint(w)
+	}
+}
+
+// Sum returns the first 16 hex digits of the SHA-256 of everything added.
+func (d *Digester) Sum() string {
+	d.write(nil)
+	return hex.EncodeToString(d.h.Sum(nil)[:8])
+}
+
+func (r *Result) digest() string {
+	var d Digester
+	d.String(string(r.Variant))
+	d.String(string(r.Fault))
+	for _, x := range []uint64{r.M, r.N, uint64(r.K), r.SetBits, r.FalsePositives, r.FalseNegatives,
+		r.AbsentQueries, r.PresentQueries} {
+		d.Uint(x)
+	}
+	d.Words(r.Filter.Words())
+	for _, x := range []float64{r.TheoryFPR, r.TheoryFPRExact, r.EmpiricalFPR, r.ProbesPerNegative} {
+		d.Float(x)
+	}
+	return d.Sum()
+}

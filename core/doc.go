@@ -1,0 +1,34 @@
+// Package core is Bloom Lab's deterministic Bloom filter: keys, hashing,
+// sizing math, the standard, blocked and counting filters, a zoo of
+// deliberately broken filters, and the simulation the lab and the audit run.
+//
+// Everything here is a pure function of its inputs. There is no wall clock,
+// no global random source and no syscall/js, so the same parameters give the
+// same bits natively, under Node and in a browser.
+//
+// Hashing. Keys are hashed once with SipHash-2-4 (Aumasson and Bernstein,
+// 2012) under a 128-bit key derived from the lab's seed. The 128-bit output
+// gives two 64-bit bases h1 and h2, and the k probe positions follow by
+// double hashing, g_i = h1 + i*h2 (Kirsch and Mitzenmacher, "Less Hashing,
+// Same Performance", 2006). Each g_i is reduced into [0, m) by Lemire's
+// multiply-shift, floor(g_i * m / 2^64), which is in range for every m >= 1
+// by construction and costs one multiplication instead of a division.
+//
+// Sizing (Bloom 1970; Broder and Mitzenmacher, "Network Applications of
+// Bloom Filters", 2004, section 2.1), for n keys, m bits and k hashes:
+//
+//	m = ceil(-n ln p / (ln 2)^2)            bits for a target rate p
+//	k = max(1, round((m/n) ln 2))           round, never ceil
+//	p ≈ (1 - e^(-kn/m))^k                   the usual approximation
+//	p = (1 - (1 - 1/m)^(kn))^k              with the exact fill for finite m
+//	E[set bits] = m (1 - (1 - 1/m)^(kn))
+//	E[probes per negative query] = sum_{i<k} f^i, f the fill
+//	log2(1/p) bits per key                  the information floor
+//
+// At p = 5% the optimum (m/n) ln 2 is 4.32: round gives k = 4 (rate 0.050269)
+// where ceil gives 5 (0.051029), which is why k is rounded.
+//
+// Floats that other platforms must reproduce are computed as
+// Pow(-Expm1(-x), k) with integer k, which agrees to the last bit natively and
+// on wasm where (1 - Exp(-x))^k does not; digests round floats besides.
+package core

@@ -1,0 +1,117 @@
+package core
+
+import (
+	"fmt"
+	"math/bits"
+)
+
+// Limits on a filter's shape, checked by New and the constructors.
+const (
+	MaxK = 64      // hashes per key
+	MaxM = 1 << 34 // bits (2 GiB of memory)
+)
+
+// Membership is what the lab asks of every filter variant. Positions are
+// bits for the standard and blocked filters and counters for the counting
+// filter.
+type Membership interface {
+	// Add inserts key.
+	Add(key []byte)
+	// Contains reports whether key may be a member and how many positions it
+	// read before answering; an absent key usually stops at the first zero.
+	Contains(key []byte) (maybe bool, probes int)
+	// Positions appends the k positions key maps to onto dst[:0].
+	Positions(dst []uint64, key []byte) []uint64
+	// M is the number of positions, K the number of probes per key.
+	M() uint64
+	K() int
+	// SetBits is the count of nonzero positions, kept up to date by Add;
+	// Popcount counts them again from storage, so the two can be compared.
+	SetBits() uint64
+	Popcount() uint64
+	// IsSet reports whether position i is nonzero.
+	IsSet(i uint64) bool
+	// Words is the raw storage, for digests and byte-for-byte comparisons.
+	Words() []uint64
+}
+
+// Filter is the standard Bloom filter: m bits in []uint64, k probes by
+// double hashing over one SipHash-2-4 call.
+type Filter struct {
+	m      uint64
+	k      int
+	k0, k1 uint64
+	words  []uint64
+	set    uint64
+}
+
+// NewFilter returns an empty standard filter of m bits and k hashes, keyed
+// by seed. It rejects m outside [1, MaxM] and k outside [1, MaxK].
+func NewFilter(m uint64, k int, seed uint64) (*Filter, error) {
+	if err := checkShape(m, k); err != nil {
+		return nil, err
+	}
+	k0, k1 := SipKey(seed)
+	return &Filter{m: m, k: k, k0: k0, k1: k1, words: make([]uint64, (m+63)/64)}, nil
+}
+
+func checkShape(m uint64, k int) error {
+	if m < 1 || m > MaxM {
+		return fmt.Errorf("core: m must be in [1, %d] bits, got %d", uint64(MaxM), m)
+	}
+	if k < 1 || k > MaxK {
+		return fmt.Errorf("core: k must be in [1, %d], got %d", MaxK, k)
+	}
+	return nil
+}
+
+// Add sets the k bits of key.
+func (f *Filter) Add(key []byte) {
+	h1, h2 := Sip128(f.k0, f.k1, key)
+	for i := 0; i < f.k; i++ {
+		j := Probe(h1, h2, i, f.m)
+		w, b := j>>6, uint64(1)<<(j&63)
+		if f.words[w]&b == 0 {
+			f.words[w] |= b
+			f.set++
+		}
+	}
+}
+
+// Contains reports whether all k bits of key are set, stopping at the first
+// zero.
+func (f *Filter) Contains(key []byte) (bool, int) {
+	h1, h2 := Sip128(f.k0, f.k1, key)
+	for i := 0; i < f.k; i++ {
+		j := Probe(h1, h2, i, f.m)
+		if f.words[j>>6]&(1<<(j&63)) == 0 {
+			return false, i + 1
+		}
+	}
+	return true, f.k
+}
+
+// Positions appends key's k bit positions onto dst[:0].
+func (f *Filter) Positions(dst []uint64, key []byte) []uint64 {
+	h1, h2 := Sip128(f.k0, f.k1, key)
+	dst = dst[:0]
+	for i := 0; i < f.k; i++ {
+		dst = append(dst, Probe(h1, h2, i, f.m))
+	}
+	return dst
+}
+
+func (f *Filter) M() uint64           { return f.m }
+func (f *Filter) K() int              { return f.k }
+func (f *Filter) SetBits() uint64     { return f.set }
+func (f *Filter) Popcount() uint64    { return popcount(f.words) }
+func (f *Filter) IsSet(i uint64) bool { return i < f.m && f.words[i>>6]&(1<<(i&63)) != 0 }
+func (f *Filter) Words() []uint64     { return f.words }
+
+func popcount(words []uint64) uint64 {
+	n := 0
+	for _, w := range words {
+		n += bits.OnesCount64(w)
+	}
+	return uint64(n)
+}

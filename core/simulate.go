@@ -1,0 +1,240 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Params are the lab's controls. The zero value of Hashes means "the k the
+// lab would choose" (Fault.ChooseK); M, when set, overrides BitsPerKey*Items.
+type Params struct {
+	BitsPerKey      float64 `json:"bitsPerKey"`
+	Hashes          int     `json:"hashes"`
+	Items           int     `json:"items"`
+	Queries         int     `json:"queries"`
+	PresentShare    int     `json:"presentShare"` // percent of queries that are members
+	KeyBytes        int     `json:"keyBytes"`
+	DuplicatePasses int     `json:"duplicatePasses"`
+	Seed            uint64  `json:"seed"`
+	Variant         Variant `json:"variant"`
+	Fault           Fault   `json:"fault"`
+	M               uint64  `json:"m,omitempty"`
+}
+
+// The ranges Validate enforces, shared with every front end.
+const (
+	MinBitsPerKey = 0.1
+	MaxBitsPerKey = 64
+	MaxItems      = 10_000_000
+	MaxQueries    = 100_000_000
+	MaxPasses     = 100
+)
+
+// DefaultParams is the lab's default shape: m = 40000, n = 4000, k = 7,
+// theory rate 0.008194.
+func DefaultParams() Params {
+	return Params{BitsPerKey: 10, Hashes: 7, Items: 4000, Queries: 5000, PresentShare: 10,
+		KeyBytes: 16, DuplicatePasses: 1, Seed: 1, Variant: Standard, Fault: NoFault}
+}
+
+// Validate reports the first parameter outside its range, naming it and the
+// range allowed.
+func (p Params) Validate() error {
+	switch {
+	case p.M == 0 && !(p.BitsPerKey >= MinBitsPerKey && p.BitsPerKey <= MaxBitsPerKey):
+		return fmt.Errorf("core: bits per key must be in [%v, %v], got %v", MinBitsPerKey, MaxBitsPerKey, p.BitsPerKey)
+	case p.Hashes < 0 || p.Hashes > MaxK:
+		return fmt.Errorf("core: hashes must be in [1, %d] (or 0 for the optimum), got %d", MaxK, p.Hashes)
+	case p.Items < 1 || p.Items > MaxItems:
+		return fmt.Errorf("core: items must be in [1, %d], got %d", MaxItems, p.Items)
+	case p.Queries < 0 || p.Queries > MaxQueries:
+		return fmt.Errorf("core: queries must be in [0, %d], got %d", MaxQueries, p.Queries)
+	case p.PresentShare < 0 || p.PresentShare > 100:
+		return fmt.Errorf("core: present share must be in [0, 100] percent, got %d", p.PresentShare)
+	case p.KeyBytes < MinKeyBytes || p.KeyBytes > MaxKeyBytes:
+		return fmt.Errorf("core: key bytes must be in [%d, %d], got %d", MinKeyBytes, MaxKeyBytes, p.KeyBytes)
+	case p.DuplicatePasses < 1 || p.DuplicatePasses > MaxPasses:
+		return fmt.Errorf("core: duplicate passes must be in [1, %d], got %d", MaxPasses, p.DuplicatePasses)
+	case p.M > MaxM:
+		return fmt.Errorf("core: m must be in [1, %d], got %d", uint64(MaxM), p.M)
+	}
+	if _, err := ParseVariant(string(p.Variant)); err != nil {
+		return err
+	}
+	if _, err := ParseFault(string(p.Fault)); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Shape returns the filter's m and k for these params: m = ceil(bits per
+// key * n) unless M is set, at least 1; k = Hashes, or the lab's choice.
+func (p Params) Shape() (m uint64, k int) {
+	m = p.M
+	if m == 0 {
+		// The tiny slack keeps 9.585 * n from rounding up a whole bit.
+		m = uint64(math.Max(1, math.Ceil(p.BitsPerKey*float64(p.Items)-1e-6)))
+	}
+	k = p.Hashes
+	if k == 0 {
+		fault, _ := ParseFault(string(p.Fault))
+		k = fault.ChooseK(m, uint64(p.Items))
+	}
+	return m, k
+}
+
+// Result is what one simulation measured, beside what theory predicts.
+type Result struct {
+	Variant           Variant `json:"variant"`
+	Fault             Fault   `json:"fault"`
+	M                 uint64  `json:"m"`
+	N                 uint64  `json:"n"`
+	K                 int     `json:"k"`
+	BitsPerKey        float64 `json:"bitsPerKey"`
+	FilterBytes       uint64  `json:"filterBytes"`
+	SetBits           uint64  `json:"setBits"`
+	ExpectedSetBits   float64 `json:"expectedSetBits"`
+	Occupancy         float64 `json:"occupancy"`
+	TheoryFPR         float64 `json:"theoryFpr"`
+	TheoryFPRExact    float64 `json:"theoryFprExact"`
+	TheoryFPRVariant  float64 `json:"theoryFprVariant"` // the variant's own theory (blocked: Poisson mixture)
+	EmpiricalFPR      float64 `json:"empiricalFpr"`
+	CILow             float64 `json:"ciLow"`
+	CIHigh            float64 `json:"ciHigh"`
+	FalsePositives    uint64  `json:"falsePositives"`
+	FalseNegatives    uint64  `json:"falseNegatives"`
+	AbsentQueries     uint64  `json:"absentQueries"`
+	PresentQueries    uint64  `json:"presentQueries"`
+	ProbesPerNegative float64 `json:"probesPerNegative"`
+	ExpectedProbes    float64 `json:"expectedProbes"`
+	ExactSetBytes     uint64  `json:"exactSetBytes"`
+	Digest            string  `json:"digest"`
+
+	// Filter is the filled filter, and LastInserted and FirstProbed the
+	// positions of the last member inserted and of the first absent query,
+	// for the lab's bit array.
+	Filter       Membership `json:"-"`
+	LastInserted []uint64   `json:"-"`
+	FirstProbed  []uint64   `json:"-"`
+}
+
+// ErrCancelled is what Simulate returns when its step callback stops it.
+var ErrCancelled = errors.New("core: simulation cancelled")
+
+// Step is called between chunks of work with the operations done and the
+// total; a non-nil error stops the simulation and is returned. The browser
+// uses it to yield to the page and to cancel a run a newer slider move
+// replaced.
+type Step func(done, total int) error
+
+// chunk is how many inserts or queries run between two Step calls.
+const chunk = 1 << 14
+
+// Simulate builds the filter the params describe, inserts Items member keys
+// DuplicatePasses times, runs Queries queries (PresentShare percent of them
+// members, the rest absent by construction), and measures. It is pure: the
+// same params give the same Result everywhere.
+func Simulate(p Params) (Result, error) { return SimulateSteps(p, nil) }
+
+// SimulateSteps is Simulate with a Step callback (nil for none).
+func SimulateSteps(p Params, step Step) (Result, error) {
+	if err := p.Validate(); err != nil {
+		return Result{}, err
+	}
+	variant, _ := ParseVariant(string(p.Variant))
+	fault, _ := ParseFault(string(p.Fault))
+	m, k := p.Shape()
+	f, err := New(variant, fault, m, k, p.Seed)
+	if err != nil {
+		return Result{}, err
+	}
+	m = f.M()
+	n := uint64(p.Items)
+	present := uint64(p.Queries) * uint64(p.PresentShare) / 100
+	absent := uint64(p.Queries) - present
+	total := p.Items*p.DuplicatePasses + p.Queries
+	done := 0
+	tick := func() error {
+		done++
+		if step != nil && done%chunk == 0 {
+			return step(done, total)
+		}
+		return nil
+	}
+
+	r := Result{Variant: variant.Effective(fault), Fault: fault, M: m, N: n, K: k,
+		PresentQueries: present, AbsentQueries: absent, Filter: f}
+	key := make([]byte, 0, p.KeyBytes)
+	for pass := 0; pass < p.DuplicatePasses; pass++ {
+		for i := uint64(0); i < n; i++ {
+			key = Key(key, Members, i, p.Seed, p.KeyBytes)
+			f.Add(key)
+			if err := tick(); err != nil {
+				return Result{}, err
+			}
+		}
+	}
+	r.LastInserted = f.Positions(nil, key)
+
+	pick := splitmix(p.Seed ^ 0x13198a2e03707344)
+	for q := uint64(0); q < present; q++ {
+		key = Key(key, Members, Reduce(splitmix(pick+q), n), p.Seed, p.KeyBytes)
+		if ok, _ := f.Contains(key); !ok {
+			r.FalseNegatives++
+		}
+		if err := tick(); err != nil {
+			return Result{}, err
+		}
+	}
+	probes := uint64(0)
+	for q := uint64(0); q < absent; q++ {
+		key = Key(key, Absent, q, p.Seed, p.KeyBytes)
+		ok, read := f.Contains(key)
+		if ok {
+			r.FalsePositives++
+		}
+		probes += uint64(read)
+		if q == 0 {
+			r.FirstProbed = f.Positions(nil, key)
+		}
+		if err := tick(); err != nil {
+			return Result{}, err
+		}
+	}
+
+	r.BitsPerKey = float64(m) / float64(n)
+	r.FilterBytes = (m + 7) / 8
+	if r.Variant == CountingVariant {
+		r.FilterBytes = (m + 1) / 2
+	}
+	r.SetBits = f.SetBits()
+	r.ExpectedSetBits = ExpectedSetBits(m, n, k)
+	r.Occupancy = float64(r.SetBits) / float64(m)
+	r.TheoryFPR = Rate(m, n, k)
+	r.TheoryFPRExact = RateExact(m, n, k)
+	r.TheoryFPRVariant = r.TheoryFPRExact
+	if r.Variant == BlockedVariant {
+		r.TheoryFPRVariant = BlockedRate(m, n, k)
+	}
+	if absent > 0 {
+		r.EmpiricalFPR = float64(r.FalsePositives) / float64(absent)
+		r.ProbesPerNegative = float64(probes) / float64(absent)
+	}
+	r.CILow, r.CIHigh = Wilson(r.FalsePositives, absent, Z95)
+	r.ExpectedProbes = ExpectedProbes(k, r.Occupancy)
+	r.ExactSetBytes = ExactSetBytes(n, p.KeyBytes)
+	r.Digest = r.digest()
+	return r, nil
+}
+
+// ExactSetBytes estimates a Go map[string]struct{} holding n keys of
+// keyBytes each: the key's heap bytes rounded to the allocator's 8-byte
+// classes, plus a 16-byte string header and one control byte per slot at the
+// swiss table's 7/8 maximum load. The memory experiment measures the real
+// figure natively.
+func ExactSetBytes(n uint64, keyBytes int) uint64 {
+	data := uint64(keyBytes+7) / 8 * 8
+	slot := 17.0 * 8 / 7
+	return uint64(math.Ceil(float64(n) * (float64(data) + slot)))
+}

@@ -1,0 +1,58 @@
+package core
+
+import "fmt"
+
+// Variant names a filter layout.
+type Variant string
+
+const (
+	Standard        Variant = "standard" // m bits, k probes anywhere
+	BlockedVariant  Variant = "blocked"  // all k probes inside one 512-bit block
+	CountingVariant Variant = "counting" // 4-bit counters with removal
+)
+
+// Variants lists the layouts in a stable order.
+var Variants = []Variant{Standard, BlockedVariant, CountingVariant}
+
+// ParseVariant accepts a variant name; "" means standard.
+func ParseVariant(s string) (Variant, error) {
+	switch Variant(s) {
+	case "", Standard:
+		return Standard, nil
+	case BlockedVariant, CountingVariant:
+		return Variant(s), nil
+	}
+	return "", fmt.Errorf("core: unknown variant %q, want standard, blocked or counting", s)
+}
+
+// Effective is the variant a filter with fault f really has: the counter
+// fault lives in the counting filter, the index and insert faults in the
+// standard one, and k-ceil in any.
+func (v Variant) Effective(f Fault) Variant {
+	switch f {
+	case NoFault, KFromCeil:
+		return v
+	case WrapCounters:
+		return CountingVariant
+	}
+	return Standard
+}
+
+// New returns an empty filter of variant v (see Effective) with fault f, m
+// positions and k probes, keyed by seed.
+func New(v Variant, f Fault, m uint64, k int, seed uint64) (Membership, error) {
+	switch v.Effective(f) {
+	case BlockedVariant:
+		return NewBlocked(m, k, seed)
+	case CountingVariant:
+		c, err := NewCounting(m, k, seed)
+		if err == nil {
+			c.wrap = f == WrapCounters
+		}
+		return c, err
+	}
+	if f == NoFault || f == KFromCeil {
+		return NewFilter(m, k, seed)
+	}
+	return NewBroken(f, m, k, seed)
+}

@@ -1,0 +1,10 @@
+module bloomlab
+
+go 1.26
+
+require (
+	github.com/dchest/siphash v1.2.3
+	github.com/maxence-charriere/go-app/v10 v10.1.11
+)
+
+require github.com/google/uuid v1.6.0 // indirect
