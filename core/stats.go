@@ -21,7 +21,14 @@ func Wilson(x, n uint64, z float64) (lo, hi float64) {
 	z2 := z * z
 	centre := (p + z2/(2*nf)) / (1 + z2/nf)
 	half := z / (1 + z2/nf) * math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf))
-	return clamp01(centre - half), clamp01(centre + half)
+	lo, hi = clamp01(centre-half), clamp01(centre+half)
+	if x == 0 {
+		lo = 0 // exact: rounding must not lift the bound off zero
+	}
+	if x == n {
+		hi = 1
+	}
+	return lo, hi
 }
 
 // ChiSquare returns Pearson's statistic for counts against a uniform

@@ -1,0 +1,196 @@
+package core
+
+import (
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata golden files")
+
+func TestDefaultShape(t *testing.T) {
+	t.Parallel()
+	r, err := Simulate(DefaultParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.M != 40000 || r.N != 4000 || r.K != 7 || r.FilterBytes != 5000 {
+		t.Errorf("m %d n %d k %d bytes %d; want 40000 4000 7 5000", r.M, r.N, r.K, r.FilterBytes)
+	}
+	if fmt.Sprintf("%.6f", r.TheoryFPR) != "0.008194" || fmt.Sprintf("%.6f", r.TheoryFPRExact) != "0.008194" {
+		t.Errorf("theory %.6f / %.6f, want 0.008194", r.TheoryFPR, r.TheoryFPRExact)
+	}
+	if r.FalseNegatives != 0 {
+		t.Errorf("%d false negatives", r.FalseNegatives)
+	}
+	// Set bits are a sum of nearly independent indicators: within 5 standard
+	// deviations of m f (1 - f) around the expectation.
+	sd := math.Sqrt(float64(r.M) * r.Occupancy * (1 - r.Occupancy))
+	if d := math.Abs(float64(r.SetBits) - r.ExpectedSetBits); d > 5*sd {
+		t.Errorf("set bits %d, expected %.1f (sd %.1f)", r.SetBits, r.ExpectedSetBits, sd)
+	}
+	if r.PresentQueries != 500 || r.AbsentQueries != 4500 {
+		t.Errorf("queries %d present, %d absent; want 500 and 4500", r.PresentQueries, r.AbsentQueries)
+	}
+}
+
+// TestDigestsGolden pins the bits: the same params give the same digest on
+// every platform (this test runs natively and under GOOS=js GOARCH=wasm).
+func TestDigestsGolden(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	for _, v := range Variants {
+		for _, f := range append([]Fault{NoFault}, Faults...) {
+			p := DefaultParams()
+			p.Variant, p.Fault, p.DuplicatePasses = v, f, 2
+			r, err := Simulate(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(&b, "%s %s %s\n", v, f, r.Digest)
+		}
+	}
+	const path = "testdata/digests.golden"
+	if *update {
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./core -update to create it)", err)
+	}
+	if b.String() != string(want) {
+		t.Errorf("digests moved:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
+
+func TestSeedMovesBits(t *testing.T) {
+	t.Parallel()
+	p := DefaultParams()
+	a, _ := Simulate(p)
+	p.Seed = 2
+	b, _ := Simulate(p)
+	if a.Digest == b.Digest {
+		t.Fatal("a new seed gave the same digest")
+	}
+}
+
+func TestValidate(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		change func(*Params)
+		want   string
+	}{
+		{"bits per key low", func(p *Params) { p.BitsPerKey = 0 }, "bits per key must be in"},
+		{"bits per key NaN", func(p *Params) { p.BitsPerKey = math.NaN() }, "bits per key must be in"},
+		{"hashes", func(p *Params) { p.Hashes = -1 }, "hashes must be in"},
+		{"items", func(p *Params) { p.Items = 0 }, "items must be in"},
+		{"queries", func(p *Params) { p.Queries = MaxQueries + 1 }, "queries must be in"},
+		{"present share", func(p *Params) { p.PresentShare = 101 }, "present share must be in"},
+		{"key bytes", func(p *Params) { p.KeyBytes = 4 }, "key bytes must be in"},
+		{"passes", func(p *Params) { p.DuplicatePasses = 0 }, "duplicate passes must be in"},
+		{"variant", func(p *Params) { p.Variant = "cuckoo" }, "unknown variant"},
+		{"fault", func(p *Params) { p.Fault = "gremlin" }, "unknown fault"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := DefaultParams()
+			tt.change(&p)
+			_, err := Simulate(p)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error %v, want one containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestStepCancels(t *testing.T) {
+	t.Parallel()
+	p := DefaultParams()
+	p.Items = 100_000
+	calls := 0
+	_, err := SimulateSteps(p, func(done, total int) error {
+		calls++
+		if done > total {
+			t.Errorf("done %d > total %d", done, total)
+		}
+		return ErrCancelled
+	})
+	if err != ErrCancelled || calls != 1 {
+		t.Fatalf("err %v after %d calls; want ErrCancelled after 1", err, calls)
+	}
+}
+
+// TestRatesMatchTheory checks each variant's measured rate against its own
+// theory with a 99.9% Wilson interval at fixed seeds: no flakes, and a real
+// bias shows.
+func TestRatesMatchTheory(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		v   Variant
+		bpk float64
+		k   int
+	}{{Standard, 10, 6}, {Standard, 9.585, 7}, {BlockedVariant, 10, 6}, {BlockedVariant, 9.585, 7}, {CountingVariant, 8, 5}} {
+		t.Run(fmt.Sprintf("%s/%v/%d", tt.v, tt.bpk, tt.k), func(t *testing.T) {
+			t.Parallel()
+			p := DefaultParams()
+			p.Variant, p.BitsPerKey, p.Hashes, p.Items, p.Queries, p.PresentShare = tt.v, tt.bpk, tt.k, 100_000, 1_000_000, 0
+			r, err := Simulate(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lo, hi := Wilson(r.FalsePositives, r.AbsentQueries, Z999)
+			if r.TheoryFPRVariant < lo || r.TheoryFPRVariant > hi {
+				t.Errorf("measured %.6f [%.6f, %.6f], theory %.6f (seed %d)", r.EmpiricalFPR, lo, hi, r.TheoryFPRVariant, p.Seed)
+			}
+			if math.Abs(r.ProbesPerNegative-r.ExpectedProbes) > 0.02*r.ExpectedProbes {
+				t.Errorf("probes per negative %.4f, expected %.4f", r.ProbesPerNegative, r.ExpectedProbes)
+			}
+		})
+	}
+}
+
+func TestWilson(t *testing.T) {
+	t.Parallel()
+	// The 1% row of the classic table: 100,560 false positives in 10^7
+	// queries gives [0.009994, 0.010118].
+	lo, hi := Wilson(100_560, 10_000_000, Z95)
+	if got := fmt.Sprintf("%.6f %.6f", lo, hi); got != "0.009994 0.010118" {
+		t.Errorf("Wilson = %s", got)
+	}
+	if lo, hi := Wilson(0, 100, Z95); lo != 0 || hi <= 0 || hi > 0.04 {
+		t.Errorf("Wilson(0, 100) = [%v, %v]", lo, hi)
+	}
+}
+
+func TestChiSquare(t *testing.T) {
+	t.Parallel()
+	if s, dof := ChiSquare([]uint64{10, 10, 10, 10}); s != 0 || dof != 3 {
+		t.Errorf("uniform counts: %v, %d", s, dof)
+	}
+	if s, _ := ChiSquare([]uint64{40, 0, 0, 0}); s != 120 {
+		t.Errorf("all in one bucket: %v, want 120", s)
+	}
+	// Z999 is the 99.95% normal point; chi-square's with 100 dof is 153.17.
+	if b := ChiSquareBound(100, Z999); math.Abs(b-153.17) > 0.5 {
+		t.Errorf("ChiSquareBound(100) = %v, want about 153.17", b)
+	}
+}
+
+func ExampleSimulate() {
+	r, _ := Simulate(DefaultParams())
+	fmt.Printf("m=%d n=%d k=%d bytes=%d theory=%.6f false negatives=%d\n",
+		r.M, r.N, r.K, r.FilterBytes, r.TheoryFPR, r.FalseNegatives)
+	// Output: m=40000 n=4000 k=7 bytes=5000 theory=0.008194 false negatives=0
+}
+
+func ExampleBitsFor() {
+	m, _ := BitsFor(100_000_000, 0.01)
+	fmt.Println(m, OptimalK(m, 100_000_000))
+	// Output: 958505838 7
+}
