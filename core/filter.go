@@ -66,10 +66,14 @@ func checkShape(m uint64, k int) error {
 }
 
 // Add sets the k bits of key.
+// The loops step g by h2 instead of calling Probe: the same positions,
+// one addition per probe instead of a multiplication.
 func (f *Filter) Add(key []byte) {
 	h1, h2 := Sip128(f.k0, f.k1, key)
+	g, step := h1, h2|1
 	for i := 0; i < f.k; i++ {
-		j := Probe(h1, h2, i, f.m)
+		j := Reduce(g, f.m)
+		g += step
 		w, b := j>>6, uint64(1)<<(j&63)
 		if f.words[w]&b == 0 {
 			f.words[w] |= b
@@ -82,9 +86,11 @@ func (f *Filter) Add(key []byte) {
 // zero.
 func (f *Filter) Contains(key []byte) (bool, int) {
 	h1, h2 := Sip128(f.k0, f.k1, key)
+	g, step, m, words := h1, h2|1, f.m, f.words
 	for i := 0; i < f.k; i++ {
-		j := Probe(h1, h2, i, f.m)
-		if f.words[j>>6]&(1<<(j&63)) == 0 {
+		j := Reduce(g, m)
+		g += step
+		if words[j>>6]&(1<<(j&63)) == 0 {
 			return false, i + 1
 		}
 	}

@@ -1,0 +1,57 @@
+# Bloom Lab. `make run` builds the lab and serves it; `make test` runs every test.
+
+GO      ?= go
+WASMDIR := $(shell $(GO) env GOROOT)/lib/wasm
+SOURCES := $(shell find core audit app cmd -name '*.go' -not -name '*_test.go') go.mod go.sum
+PORT    ?= 8000
+SITE    ?= dist
+PREFIX  ?=
+
+.PHONY: all build wasm run site test vet unit wasm-test audit-node browser bench clean
+
+all: build wasm
+
+build: bin/bloomlab
+
+bin/bloomlab: $(SOURCES)
+	$(GO) build -o $@ ./cmd/bloomlab
+
+# The lab compiled to WebAssembly, stripped; rebuilt only when a source changes.
+wasm: web/app.wasm
+
+web/app.wasm: $(SOURCES)
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $@ ./cmd/bloomlab
+
+run: build wasm
+	bin/bloomlab serve --port $(PORT)
+
+site: build wasm
+	bin/bloomlab site -o $(SITE) $(if $(PREFIX),--prefix $(PREFIX))
+
+test: vet unit wasm-test audit-node
+
+vet:
+	$(GO) vet ./...
+	GOOS=js GOARCH=wasm $(GO) vet ./core/... ./audit/... ./app/... ./cmd/...
+
+# Native tests with the race detector, browser tests included (they use web/app.wasm).
+unit: wasm
+	$(GO) test -race -count=1 ./...
+
+# The core and the audit under Node: same bits, same digests.
+wasm-test:
+	PATH="$$PATH:$(WASMDIR)" GOOS=js GOARCH=wasm $(GO) test -count=1 ./core/... ./audit/...
+
+# The audit command under Node must print the native audit's digest.
+audit-node: build
+	GOOS=js GOARCH=wasm $(GO) build -o bin/bloomaudit.wasm ./cmd/bloomaudit
+	@native=$$(bin/bloomlab audit --json | sed -n 's/^  "digest": "\(.*\)",*$$/\1/p'); \
+	node=$$(node $(WASMDIR)/wasm_exec_node.js bin/bloomaudit.wasm --json | sed -n 's/^  "digest": "\(.*\)",*$$/\1/p'); \
+	echo "audit digest: native $$native, node $$node"; \
+	test -n "$$native" && test "$$native" = "$$node"
+
+bench:
+	$(GO) test -run '^$$' -bench . -count 6 ./core/benchcmp
+
+clean:
+	rm -rf bin $(SITE) web/app.wasm

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// run runs the CLI in-process and returns its exit status and output.
+func run(args ...string) (int, string, string) {
+	var out, errOut bytes.Buffer
+	code := dispatch(args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestSizeAndSimulate(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stdout []string // substrings of stdout
+		stderr string   // the first line of stderr, if any
+	}{
+		{"classic sizing", []string{"size", "-n", "100000000", "-p", "0.01"}, 0, []string{"958505838 bits", "k            7"}, ""},
+		{"round not ceil", []string{"size", "-n", "500000", "-p", "0.05", "--json"}, 0, []string{`"k": 4`}, ""},
+		{"rate of m n k", []string{"size", "-m", "40000", "-n", "4000", "-k", "7"}, 0, []string{"fpr          0.008194"}, ""},
+		{"n zero", []string{"size", "-n", "0", "-p", "0.01"}, 2, nil, "bloomlab size: --n must be a whole number in [1, 9007199254740992], got \"0\""},
+		{"p one", []string{"size", "-n", "10", "-p", "1"}, 2, nil, "bloomlab size: --p must be a number in (0, 1), got \"1\""},
+		{"p and m", []string{"size", "-n", "10", "-p", "0.1", "-m", "5"}, 2, nil, "bloomlab size: give either -p (to size m) or -m (to get the rate), not both"},
+		{"k zero", []string{"size", "-m", "10", "-n", "10", "-k", "0"}, 2, nil, "bloomlab size: --k must be a whole number in [1, 64], got \"0\""},
+		{"no n", []string{"size", "-p", "0.1"}, 2, nil, "bloomlab size: --n is required: give -n and -p, or -m, -n and -k"},
+		{"unknown flag", []string{"size", "--bogus"}, 2, nil, "bloomlab size: flag provided but not defined: -bogus"},
+		{"stray argument", []string{"simulate", "extra"}, 2, nil, "bloomlab simulate: unexpected argument \"extra\""},
+		{"simulate default", []string{"simulate"}, 0, []string{"m                    40000 bits", "theory fpr           0.008194", "false negatives      0 of 500"}, ""},
+		{"negative items", []string{"simulate", "--items", "-3"}, 2, nil, "bloomlab simulate: --items must be a whole number in [1, 10000000], got \"-3\""},
+		{"non-numeric bpk", []string{"simulate", "--bits-per-key", "ten"}, 2, nil, "bloomlab simulate: --bits-per-key must be a number in [0.1, 64], got \"ten\""},
+		{"unknown variant", []string{"simulate", "--variant", "cuckoo"}, 2, nil, "bloomlab simulate: --variant must be standard, blocked or counting, got \"cuckoo\""},
+		{"unknown fault", []string{"simulate", "--fault", "gremlin"}, 2, nil, "bloomlab simulate: --fault: core: unknown fault \"gremlin\""},
+		{"hashes too many", []string{"simulate", "--hashes", "65"}, 2, nil, "bloomlab simulate: --hashes must be a whole number in [0, 64], got \"65\""},
+		{"unknown command", []string{"frobnicate"}, 2, nil, "bloomlab: unknown command \"frobnicate\""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			code, stdout, stderr := run(tt.args...)
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d; stderr:\n%s", code, tt.code, stderr)
+			}
+			for _, want := range tt.stdout {
+				if !strings.Contains(stdout, want) {
+					t.Errorf("stdout lacks %q:\n%s", want, stdout)
+				}
+			}
+			if first, _, _ := strings.Cut(stderr, "\n"); tt.stderr != "" && !strings.HasPrefix(first, tt.stderr) {
+				t.Errorf("stderr starts %q, want %q", first, tt.stderr)
+			}
+		})
+	}
+}
+
+func TestSimulateJSONFields(t *testing.T) {
+	t.Parallel()
+	code, stdout, _ := run("simulate", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	var got map[string]any
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatal(err)
+	}
+	for _, field := range strings.Fields("m n k filterBytes setBits occupancy theoryFpr theoryFprExact empiricalFpr ciLow ciHigh falsePositives falseNegatives absentQueries presentQueries probesPerNegative exactSetBytes digest") {
+		if _, ok := got[field]; !ok {
+			t.Errorf("simulate --json lacks %q", field)
+		}
+	}
+	if got["m"] != 40000.0 || got["k"] != 7.0 || got["falseNegatives"] != 0.0 {
+		t.Errorf("m %v k %v falseNegatives %v", got["m"], got["k"], got["falseNegatives"])
+	}
+}
+
+func TestSizeJSONFields(t *testing.T) {
+	t.Parallel()
+	_, stdout, _ := run("size", "-n", "100000000", "-p", "0.01", "--json")
+	var got map[string]any
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatal(err)
+	}
+	for _, field := range []string{"m", "n", "k", "bytes", "bitsPerKey", "fpr"} {
+		if _, ok := got[field]; !ok {
+			t.Errorf("size --json lacks %q", field)
+		}
+	}
+	if got["m"] != 958505838.0 || got["k"] != 7.0 {
+		t.Errorf("m %v k %v", got["m"], got["k"])
+	}
+}

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+
+	"bloomlab/core"
+)
+
+func init() {
+	commands["simulate"] = command{"run the lab's simulation with its controls as flags", runSimulate}
+}
+
+func runSimulate(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("simulate")
+	d := core.DefaultParams()
+	bpk := fs.String("bits-per-key", "10", fmt.Sprintf("bits per key, in [%v, %v]", core.MinBitsPerKey, core.MaxBitsPerKey))
+	hashes := fs.String("hashes", "7", fmt.Sprintf("hashes per key, in [1, %d], or 0 for the optimal k", core.MaxK))
+	items := fs.String("items", "4000", fmt.Sprintf("keys inserted, in [1, %d]", core.MaxItems))
+	queries := fs.String("queries", "5000", fmt.Sprintf("queries, in [0, %d]", core.MaxQueries))
+	present := fs.String("present-share", "10", "percent of queries that are members, in [0, 100]")
+	keyBytes := fs.String("key-bytes", "16", fmt.Sprintf("bytes per generated key, in [%d, %d]", core.MinKeyBytes, core.MaxKeyBytes))
+	passes := fs.String("duplicate-passes", "1", fmt.Sprintf("times every key is inserted, in [1, %d]", core.MaxPasses))
+	seed := fs.String("seed", "1", "seed, a whole number in [0, 2^64-1]")
+	variant := fs.String("variant", string(d.Variant), "standard, blocked or counting")
+	fault := fs.String("fault", string(d.Fault), "none, or a fault from 'bloomlab audit --faults'")
+	asJSON := fs.Bool("json", false, "print JSON")
+	if err := parse(fs, args); err != nil {
+		return fail("simulate", fs, err, stderr)
+	}
+	p, err := paramsFromFlags(simFlags{*bpk, *hashes, *items, *queries, *present, *keyBytes, *passes, *seed, *variant, *fault})
+	if err != nil {
+		return fail("simulate", fs, err, stderr)
+	}
+	r, err := core.Simulate(p)
+	if err != nil {
+		return fail("simulate", fs, badFlag("%v", err), stderr)
+	}
+	if *asJSON {
+		writeJSON(stdout, r)
+		return 0
+	}
+	writeResult(stdout, r)
+	return 0
+}
+
+// simFlags are the simulate command's flag values, as typed.
+type simFlags struct {
+	bitsPerKey, hashes, items, queries, present, keyBytes, passes, seed, variant, fault string
+}
+
+func paramsFromFlags(f simFlags) (core.Params, error) {
+	var p core.Params
+	var err error
+	whole := func(name, s string, lo, hi uint64) int {
+		if err != nil {
+			return 0
+		}
+		var v uint64
+		v, err = wholeIn(name, s, lo, hi)
+		return int(v)
+	}
+	if p.BitsPerKey, err = floatIn("bits-per-key", f.bitsPerKey, core.MinBitsPerKey, core.MaxBitsPerKey); err != nil {
+		return p, err
+	}
+	p.Hashes = whole("hashes", f.hashes, 0, core.MaxK)
+	p.Items = whole("items", f.items, 1, core.MaxItems)
+	p.Queries = whole("queries", f.queries, 0, core.MaxQueries)
+	p.PresentShare = whole("present-share", f.present, 0, 100)
+	p.KeyBytes = whole("key-bytes", f.keyBytes, core.MinKeyBytes, core.MaxKeyBytes)
+	p.DuplicatePasses = whole("duplicate-passes", f.passes, 1, core.MaxPasses)
+	if err != nil {
+		return p, err
+	}
+	if p.Seed, err = strconv.ParseUint(f.seed, 10, 64); err != nil {
+		return p, badFlag("--seed must be a whole number in [0, 18446744073709551615], got %q", f.seed)
+	}
+	v, err := core.ParseVariant(f.variant)
+	if err != nil {
+		return p, badFlag("--variant must be standard, blocked or counting, got %q", f.variant)
+	}
+	fault, err := core.ParseFault(f.fault)
+	if err != nil {
+		return p, badFlag("--fault: %v", err)
+	}
+	p.Variant, p.Fault = v, fault
+	return p, nil
+}
+
+func writeResult(w io.Writer, r core.Result) {
+	row := func(name, format string, args ...any) {
+		fmt.Fprintf(w, "%-20s %s\n", name, fmt.Sprintf(format, args...))
+	}
+	row("variant", "%s (fault: %s)", r.Variant, r.Fault)
+	row("m", "%d bits", r.M)
+	row("n", "%d keys", r.N)
+	row("k", "%d hashes", r.K)
+	row("bits per key", "%.3f", r.BitsPerKey)
+	row("filter bytes", "%d", r.FilterBytes)
+	row("set bits", "%d (expected %.1f)", r.SetBits, r.ExpectedSetBits)
+	row("occupancy", "%.4f", r.Occupancy)
+	row("theory fpr", "%.6f (exact m: %.6f)", r.TheoryFPR, r.TheoryFPRExact)
+	if r.Variant == core.BlockedVariant {
+		row("blocked theory fpr", "%.6f", r.TheoryFPRVariant)
+	}
+	row("empirical fpr", "%.6f [%.6f, %.6f] 95%%", r.EmpiricalFPR, r.CILow, r.CIHigh)
+	row("false positives", "%d of %d absent queries", r.FalsePositives, r.AbsentQueries)
+	row("false negatives", "%d of %d present queries", r.FalseNegatives, r.PresentQueries)
+	if r.FalseNegatives > 0 {
+		row("", "BROKEN: a Bloom filter must never miss a member")
+	}
+	row("probes per negative", "%.3f (expected %.3f)", r.ProbesPerNegative, r.ExpectedProbes)
+	row("exact set bytes", "%d (estimated Go map)", r.ExactSetBytes)
+	row("digest", "%s", r.Digest)
+}
