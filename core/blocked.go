@@ -30,36 +30,45 @@ func NewBlocked(m uint64, k int, seed uint64) (*Blocked, error) {
 		words: make([]uint64, blocks*BlockSize/64)}, nil
 }
 
-// slot returns the i-th in-block bit offset, in [0, 512), drawn from x, and
-// the state to draw the next one from.
-func slot(x uint64, i int) (uint64, uint64) {
-	if i%7 == 0 && i > 0 {
-		x = splitmix(x)
+// slots walks a key's in-block bit offsets: nine bits at a time from x,
+// re-mixed every seven.
+type slots struct {
+	x     uint64
+	shift uint
+}
+
+func (s *slots) next() uint64 {
+	if s.shift == 63 {
+		s.x, s.shift = splitmix(s.x), 0
 	}
-	return (x >> (9 * uint(i%7))) & (BlockSize - 1), x
+	v := s.x >> s.shift & (BlockSize - 1)
+	s.shift += 9
+	return v
+}
+
+// block returns the eight words of key's block and the slot walker.
+func (f *Blocked) block(key []byte) (*[BlockSize / 64]uint64, slots) {
+	h1, h2 := Sip128(f.k0, f.k1, key)
+	base := Reduce(h1, f.blocks) * (BlockSize / 64)
+	return (*[BlockSize / 64]uint64)(f.words[base : base+BlockSize/64]), slots{x: h2}
 }
 
 func (f *Blocked) Add(key []byte) {
-	h1, x := Sip128(f.k0, f.k1, key)
-	base := Reduce(h1, f.blocks) * (BlockSize / 64)
-	var s uint64
+	b, s := f.block(key)
 	for i := 0; i < f.k; i++ {
-		s, x = slot(x, i)
-		w, b := base+s>>6, uint64(1)<<(s&63)
-		if f.words[w]&b == 0 {
-			f.words[w] |= b
+		j := s.next()
+		if bit := uint64(1) << (j & 63); b[j>>6]&bit == 0 {
+			b[j>>6] |= bit
 			f.set++
 		}
 	}
 }
 
 func (f *Blocked) Contains(key []byte) (bool, int) {
-	h1, x := Sip128(f.k0, f.k1, key)
-	base := Reduce(h1, f.blocks) * (BlockSize / 64)
-	var s uint64
+	b, s := f.block(key)
 	for i := 0; i < f.k; i++ {
-		s, x = slot(x, i)
-		if f.words[base+s>>6]&(1<<(s&63)) == 0 {
+		j := s.next()
+		if b[j>>6]&(1<<(j&63)) == 0 {
 			return false, i + 1
 		}
 	}
@@ -67,13 +76,12 @@ func (f *Blocked) Contains(key []byte) (bool, int) {
 }
 
 func (f *Blocked) Positions(dst []uint64, key []byte) []uint64 {
-	h1, x := Sip128(f.k0, f.k1, key)
+	h1, h2 := Sip128(f.k0, f.k1, key)
 	base := Reduce(h1, f.blocks) * BlockSize
+	s := slots{x: h2}
 	dst = dst[:0]
-	var s uint64
 	for i := 0; i < f.k; i++ {
-		s, x = slot(x, i)
-		dst = append(dst, base+s)
+		dst = append(dst, base+s.next())
 	}
 	return dst
 }
