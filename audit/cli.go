@@ -1,0 +1,97 @@
+package audit
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"bloomlab/core"
+)
+
+// Main is the audit's command line, shared by `bloomlab audit` and the
+// small runner that runs under Node, so both parse, print and exit alike:
+//
+//	PROG [--json] [--fault NAME] [--faults]
+//
+// It returns the exit status: 0 when every check passed, 1 when any failed,
+// 2 for bad usage (one line naming the flag and what it allows, then the
+// usage, on stderr).
+func Main(prog string, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet(prog, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	asJSON := fs.Bool("json", false, "")
+	faultName := fs.String("fault", string(core.NoFault), "")
+	list := fs.Bool("faults", false, "")
+	bad := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, prog+": "+format+"\n", a...)
+		usage(stderr, prog)
+		return 2
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			usage(stderr, prog)
+			return 0
+		}
+		msg := err.Error()
+		switch {
+		case strings.HasPrefix(msg, "flag provided but not defined: "):
+			return bad("unknown flag %s; the flags are --json, --fault NAME and --faults",
+				strings.TrimPrefix(msg, "flag provided but not defined: "))
+		case msg == "flag needs an argument: -fault":
+			return bad("--fault needs a name: %s", faultNames())
+		}
+		return bad("%s; the flags are --json, --fault NAME and --faults", msg)
+	}
+	if fs.NArg() > 0 {
+		return bad("unexpected argument %q; the audit takes only the flags --json, --fault NAME and --faults", fs.Arg(0))
+	}
+	f, err := core.ParseFault(*faultName)
+	if err != nil {
+		return bad("--fault %q is not in the zoo; want %s", *faultName, faultNames())
+	}
+	if *list {
+		for _, f := range core.Faults {
+			fmt.Fprintln(stdout, f)
+		}
+		return 0
+	}
+	r, err := Run(f, nil)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", prog, err)
+		return 1
+	}
+	write := r.WriteText
+	if *asJSON {
+		write = r.WriteJSON
+	}
+	if err := write(stdout); err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", prog, err)
+		return 1
+	}
+	if !r.AllPassed() {
+		return 1
+	}
+	return 0
+}
+
+// faultNames lists what --fault accepts.
+func faultNames() string {
+	names := make([]string, len(core.Faults))
+	for i, f := range core.Faults {
+		names[i] = string(f)
+	}
+	return "none or one of " + strings.Join(names, ", ")
+}
+
+func usage(w io.Writer, prog string) {
+	fmt.Fprintf(w, `usage: %s [--json] [--fault NAME] [--faults]
+Checks the Bloom filter's contract and prints every check, the digest and
+"N/N checks passed".
+  --json        print the report as JSON (checks, passed, total, digest)
+  --fault NAME  audit a broken filter from the zoo instead: %s
+  --faults      list the fault names, one a line
+Exit status: 0 when every check passes, 1 when any fails, 2 for bad usage.
+`, prog, faultNames())
+}

@@ -1,0 +1,216 @@
+package audit
+
+import (
+	"errors"
+	"math"
+	"slices"
+
+	"bloomlab/core"
+)
+
+// goldenBits is the digest of the default-shape standard filter's words
+// (m = 40000, k = 7, 4000 keys, seed 1). It pins the bit layout itself, so
+// a browser or Node run that computed one bit differently shows up here.
+const goldenBits = "03d7b686dd3348af"
+
+// determinismChecks is group 8: the lab is a pure function of its
+// parameters. The same parameters give the same digest, a new seed gives a
+// new filter, members and absent queries never share a key, and digests
+// round floats so platforms agree.
+func determinismChecks() []Check {
+	var checks []Check
+	for _, v := range core.Variants {
+		checks = append(checks, Check{ID: "determinism/same-digest/" + string(v),
+			Contract: "two " + string(v) + " simulations of the same parameters give the same digest and storage",
+			Run:      func(f core.Fault) Verdict { return sameDigest(v, f) }})
+	}
+	for _, v := range core.Variants {
+		s := standard(0, 10, 7, 4000).with(v)
+		checks = append(checks, Check{ID: "determinism/new-seed-moves-bits/" + string(v),
+			Contract: "seed 2 sets a different " + string(v) + " filter from seed 1, about as different as chance",
+			Run:      func(f core.Fault) Verdict { return newSeed(s, f) }})
+	}
+	checks = append(checks,
+		Check{ID: "determinism/golden-bits", Contract: "the default-shape bit array has the same digest on every platform",
+			Run: golden},
+		Check{ID: "determinism/simulation-matches-filter",
+			Contract: "the simulation fills the very filter that inserting its keys directly gives",
+			Run:      simulationMatches},
+		Check{ID: "determinism/steps-leave-result-unchanged",
+			Contract: "a simulation run in steps gives the digest of one run straight through, and a step can cancel it",
+			Run:      stepsUnchanged},
+		Check{ID: "determinism/namespaces-disjoint/binary",
+			Contract: "20,000 member keys and 20,000 absent keys never coincide, under seeds 1 and 2^64-1",
+			Run:      func(core.Fault) Verdict { return namespaces(false) }},
+		Check{ID: "determinism/namespaces-disjoint/text",
+			Contract: "20,000 member text keys and 20,000 absent text keys never coincide",
+			Run:      func(core.Fault) Verdict { return namespaces(true) }},
+		Check{ID: "determinism/seed-keys-distinct",
+			Contract: "seeds 0 to 4095 derive 4096 distinct SipHash keys",
+			Run:      seedKeys},
+		Check{ID: "determinism/digest-rounds-floats",
+			Contract: "digests fold floats at six decimals, so a last-bit difference between platforms cannot move them",
+			Run:      digestRounds},
+	)
+	for i := range checks {
+		checks[i].Group = GroupDeterminism
+	}
+	return checks
+}
+
+func sameDigest(v core.Variant, f core.Fault) Verdict {
+	p := core.DefaultParams()
+	p.Variant, p.Fault = v, f
+	a, err := core.Simulate(p)
+	if err != nil {
+		return fail("%v", err)
+	}
+	b, err := core.Simulate(p)
+	if err != nil {
+		return fail("%v", err)
+	}
+	same, at := equalWords(a.Filter.Words(), b.Filter.Words())
+	return verdict(a.Digest == b.Digest && same && a.Digest != "",
+		"digests %s and %s, storage equal %t (first difference at word %d) (%s, m = %d, k = %d)",
+		a.Digest, b.Digest, same, at, a.Variant, a.M, a.K)
+}
+
+// newSeed compares the set positions under seeds 1 and 2. Two independent
+// fillings at fill q differ in about 2q(1-q) of the positions; a seed that
+// is ignored, or barely used, gives far fewer.
+func newSeed(s shape, f core.Fault) Verdict {
+	a, err := s.seed(1).fill(f)
+	if err != nil {
+		return fail("%v", err)
+	}
+	b, err := s.seed(2).fill(f)
+	if err != nil {
+		return fail("%v", err)
+	}
+	m := a.M()
+	q := float64(a.Popcount()) / float64(m)
+	want := 2 * q * (1 - q) * float64(m)
+	got := hamming(nonzero(a), nonzero(b))
+	return verdict(float64(got) >= want/2, "%d of %d positions differ, chance gives about %.1f (%s)",
+		got, m, want, s.seed(2).describe(f))
+}
+
+// wordsDigest is the digest of a filter's storage alone.
+func wordsDigest(words []uint64) string {
+	var d core.Digester
+	d.Words(words)
+	return d.Sum()
+}
+
+func golden(f core.Fault) Verdict {
+	s := standard(0, 10, 7, 4000)
+	flt, err := s.fill(f)
+	if err != nil {
+		return fail("%v", err)
+	}
+	got := wordsDigest(flt.Words())
+	return verdict(got == goldenBits, "bit array digest %s, pinned %s (%s)", got, goldenBits, s.describe(f))
+}
+
+func simulationMatches(f core.Fault) Verdict {
+	p := core.DefaultParams()
+	p.Fault = f
+	r, err := core.Simulate(p)
+	if err != nil {
+		return fail("%v", err)
+	}
+	s := standard(0, p.BitsPerKey, p.Hashes, p.Items)
+	flt, err := s.fill(f)
+	if err != nil {
+		return fail("%v", err)
+	}
+	same, at := equalWords(r.Filter.Words(), flt.Words())
+	if !same || r.SetBits != flt.SetBits() {
+		return fail("simulation and direct inserts differ from word %d, %d against %d set (%s)",
+			at, r.SetBits, flt.SetBits(), s.describe(f))
+	}
+	return pass("the same %d words, %d set (%s)", len(flt.Words()), flt.SetBits(), s.describe(f))
+}
+
+var errStop = errors.New("audit: stop")
+
+func stepsUnchanged(f core.Fault) Verdict {
+	p := core.DefaultParams()
+	p.Fault, p.Items = f, 20000
+	whole, err := core.Simulate(p)
+	if err != nil {
+		return fail("%v", err)
+	}
+	calls := 0
+	stepped, err := core.SimulateSteps(p, func(done, total int) error { calls++; return nil })
+	if err != nil {
+		return fail("%v", err)
+	}
+	_, stop := core.SimulateSteps(p, func(done, total int) error { return errStop })
+	ok := calls > 0 && stepped.Digest == whole.Digest && errors.Is(stop, errStop)
+	return verdict(ok, "%d steps, digest %s against %s straight through; a stopping step returned %v",
+		calls, stepped.Digest, whole.Digest, stop)
+}
+
+func namespaces(text bool) Verdict {
+	const each = 20000
+	seeds := []uint64{1, math.MaxUint64}
+	if text {
+		seeds = seeds[:1] // text keys do not depend on the seed
+	}
+	for _, seed := range seeds {
+		seen := make(map[string]core.Namespace, 2*each)
+		var key []byte
+		for _, ns := range []core.Namespace{core.Members, core.Absent} {
+			for i := uint64(0); i < each; i++ {
+				if text {
+					key = core.TextKey(key, ns, i)
+				} else {
+					key = core.Key(key, ns, i, seed, 16)
+					if len(key) != 16 {
+						return fail("key %d of namespace %d has %d bytes, want 16", i, ns, len(key))
+					}
+				}
+				if prev, dup := seen[string(key)]; dup {
+					return fail("key %d of namespace %d repeats a key of namespace %d under seed %d", i, ns, prev, seed)
+				}
+				seen[string(key)] = ns
+			}
+		}
+	}
+	return pass("%d distinct keys under %d seed(s)", 2*each*len(seeds), len(seeds))
+}
+
+func seedKeys(core.Fault) Verdict {
+	const seeds = 4096
+	seen := make(map[[2]uint64]uint64, seeds)
+	for s := uint64(0); s < seeds; s++ {
+		k0, k1 := core.SipKey(s)
+		if prev, dup := seen[[2]uint64{k0, k1}]; dup {
+			return fail("seeds %d and %d derive the same key", prev, s)
+		}
+		if k0 == k1 {
+			return fail("seed %d derives equal key halves %#x", s, k0)
+		}
+		seen[[2]uint64{k0, k1}] = s
+	}
+	return pass("%d seeds, %d distinct keys", seeds, len(seen))
+}
+
+func digestRounds(core.Fault) Verdict {
+	sum := func(add func(d *core.Digester)) string {
+		var d core.Digester
+		add(&d)
+		return d.Sum()
+	}
+	x := 0.1 + 0.2
+	near := sum(func(d *core.Digester) { d.Float(x) }) == sum(func(d *core.Digester) { d.Float(math.Nextafter(x, 1)) }) &&
+		sum(func(d *core.Digester) { d.Float(x) }) == sum(func(d *core.Digester) { d.Float(0.3) })
+	apart := sum(func(d *core.Digester) { d.Float(0.3) }) != sum(func(d *core.Digester) { d.Float(0.300001) })
+	exact := sum(func(d *core.Digester) { d.Uint(1 << 62) }) != sum(func(d *core.Digester) { d.Uint(1<<62 + 1) })
+	words := slices.Repeat([]uint64{0x0123456789abcdef}, 3)
+	order := sum(func(d *core.Digester) { d.Words(words) }) != sum(func(d *core.Digester) { d.Words(words[:2]) })
+	return verdict(near && apart && exact && order,
+		"0.1+0.2, its next float and 0.3 fold alike: %t; 0.3 and 0.300001 differ: %t; integers exact: %t; lengths count: %t",
+		near, apart, exact, order)
+}

@@ -1,0 +1,130 @@
+package audit
+
+import (
+	"math"
+
+	"bloomlab/core"
+)
+
+// indexChecks is group 2: every probe position lies in [0, m). A signed
+// modulo or a reduction into [0, m] writes outside the array (or into its
+// padding) and the damage hides until a key sharing that word goes missing.
+// The index derivation needs no allocation, so m can go far past what a
+// filter could hold: 2^32 and beyond is where 32-bit arithmetic breaks.
+func indexChecks() []Check {
+	awkward := []struct {
+		name string
+		m    uint64
+	}{
+		{"1", 1}, {"2", 2}, {"3", 3}, {"7", 7}, {"61", 61}, {"64", 64}, {"65", 65},
+		{"1000003", 1000003}, {"2^16", 1 << 16}, {"2^31-1", 1<<31 - 1}, {"2^32-1", 1<<32 - 1},
+		{"2^32", 1 << 32}, {"2^32+1", 1<<32 + 1}, {"2^34", core.MaxM}, {"2^40+15", 1<<40 + 15},
+		{"2^63+1", 1<<63 + 1}, {"2^64-1", math.MaxUint64},
+	}
+	var checks []Check
+	for _, a := range awkward {
+		contract := "every probe position for m = " + a.name + " is in [0, m)"
+		if a.m <= 64 {
+			contract += ", and every position is reached"
+		}
+		checks = append(checks, Check{ID: "index-range/m-" + a.name, Group: GroupIndices,
+			Contract: contract, Run: func(f core.Fault) Verdict { return probeRange(a.m, a.name, f) }})
+	}
+	for _, v := range core.Variants {
+		for _, m := range []uint64{1, 1000} {
+			s := standard(m, 0, 7, 2000).with(v)
+			checks = append(checks, Check{ID: "index-range/" + string(v) + "-m-" + itoa(m), Group: GroupIndices,
+				Contract: "every position the " + string(v) + " filter reports for m = " + itoa(m) + " is below its size",
+				Run:      func(f core.Fault) Verdict { return filterRange(s, f) }})
+		}
+	}
+	return checks
+}
+
+// probeKeys and probeEdges are the hash inputs the index checks feed the
+// derivation: real hashes of 512 keys, and the edge values of (h1, h2).
+const probeKeys = 512
+
+var probeEdges = [][2]uint64{{0, 0}, {math.MaxUint64, math.MaxUint64}, {1 << 63, 1 << 63},
+	{math.MaxUint64, 1}, {1, math.MaxUint64}, {1<<63 - 1, 1 << 63}}
+
+// probeRange derives all MaxK probe positions for each key's hash under f
+// and checks they are in [0, m); for m up to 64 it also checks that every
+// position is reached.
+func probeRange(m uint64, name string, f core.Fault) Verdict {
+	k0, k1 := core.SipKey(1)
+	var key []byte
+	seen := uint64(0)
+	bad, total, example := uint64(0), uint64(0), uint64(0)
+	try := func(h1, h2 uint64) {
+		for i := 0; i < core.MaxK; i++ {
+			j := f.Probe(h1, h2, i, m)
+			total++
+			if j >= m {
+				if bad == 0 {
+					example = j
+				}
+				bad++
+			} else if m <= 64 {
+				seen |= 1 << j
+			}
+		}
+	}
+	for i := uint64(0); i < probeKeys; i++ {
+		key = core.Key(key, core.Members, i, 1, 16)
+		try(f.Hash128(k0, k1, key))
+	}
+	for _, e := range probeEdges {
+		try(e[0], e[1])
+	}
+	if bad > 0 {
+		return fail("%d of %d positions outside [0, %s), the first is %d", bad, total, name, example)
+	}
+	if m <= 64 {
+		want := uint64(math.MaxUint64) >> (64 - m)
+		if reached := popcount64(seen); seen != want {
+			return fail("all %d positions in [0, %s), but only %d of the %d positions are ever reached",
+				total, name, reached, m)
+		}
+		return pass("all %d positions in [0, %s), each of the %d reached", total, name, m)
+	}
+	return pass("all %d positions in [0, %s)", total, name)
+}
+
+// filterRange builds the shape under f and checks the positions it reports
+// for 2000 keys against its size, and its size against the m asked for.
+func filterRange(s shape, f core.Fault) Verdict {
+	flt, err := s.build(f)
+	if err != nil {
+		return fail("%v", err)
+	}
+	m, _ := s.dims(f)
+	size := flt.M()
+	want := m
+	if s.Variant.Effective(f) == core.BlockedVariant {
+		want = (m + core.BlockSize - 1) / core.BlockSize * core.BlockSize
+	}
+	if size != want {
+		return fail("asked for m = %d, the filter has %d positions, want %d (%s)", m, size, want, s.describe(f))
+	}
+	var key []byte
+	var pos []uint64
+	bad, total, example := 0, 0, uint64(0)
+	for i := 0; i < s.Items; i++ {
+		key = s.key(key, i)
+		pos = flt.Positions(pos, key)
+		for _, j := range pos {
+			total++
+			if j >= size {
+				if bad == 0 {
+					example = j
+				}
+				bad++
+			}
+		}
+	}
+	if bad > 0 {
+		return fail("%d of %d positions at or past %d, the first is %d (%s)", bad, total, size, example, s.describe(f))
+	}
+	return pass("all %d positions below %d (%s)", total, size, s.describe(f))
+}

@@ -1,0 +1,154 @@
+package audit
+
+import (
+	"fmt"
+	"math/bits"
+	"strconv"
+
+	"bloomlab/core"
+)
+
+// shape is one filter configuration a check builds. It is a core.Params, so
+// m and k come from the same rules as in the lab (Params.Shape: k = 0 means
+// the k the lab would choose under the fault).
+type shape core.Params
+
+// standard returns a standard filter shape of m bits (or bits per key times n
+// when m is 0), k hashes (0 for the lab's choice), n keys, one pass, seed 1
+// and 16-byte keys.
+func standard(m uint64, bitsPerKey float64, k, n int) shape {
+	return shape{Variant: core.Standard, M: m, BitsPerKey: bitsPerKey, Hashes: k, Items: n,
+		DuplicatePasses: 1, Seed: 1, KeyBytes: 16}
+}
+
+func (s shape) with(v core.Variant) shape      { s.Variant = v; return s }
+func (s shape) passes(p int) shape             { s.DuplicatePasses = p; return s }
+func (s shape) seed(seed uint64) shape         { s.Seed = seed; return s }
+func (s shape) keyBytes(b int) shape           { s.KeyBytes = b; return s }
+func (s shape) under(f core.Fault) core.Params { p := core.Params(s); p.Fault = f; return p }
+
+// dims returns m and k under fault f.
+func (s shape) dims(f core.Fault) (uint64, int) { return s.under(f).Shape() }
+
+// describe names the shape under fault f in a detail line.
+func (s shape) describe(f core.Fault) string {
+	m, k := s.dims(f)
+	pass := "passes"
+	if s.DuplicatePasses == 1 {
+		pass = "pass"
+	}
+	return fmt.Sprintf("%s, m = %d, k = %d, n = %d, %d %s, seed %d", s.Variant.Effective(f), m, k,
+		s.Items, s.DuplicatePasses, pass, s.Seed)
+}
+
+// key returns member i of the shape's key set.
+func (s shape) key(dst []byte, i int) []byte {
+	return core.Key(dst, core.Members, uint64(i), s.Seed, s.KeyBytes)
+}
+
+// absent returns absent query i, from a namespace disjoint from the members.
+func (s shape) absent(dst []byte, i int) []byte {
+	return core.Key(dst, core.Absent, uint64(i), s.Seed, s.KeyBytes)
+}
+
+// build returns the empty filter of the shape under fault f.
+func (s shape) build(f core.Fault) (core.Membership, error) {
+	m, k := s.dims(f)
+	return core.New(s.Variant, f, m, k, s.Seed)
+}
+
+// fill builds the filter and inserts the n members, DuplicatePasses times.
+func (s shape) fill(f core.Fault) (core.Membership, error) {
+	flt, err := s.build(f)
+	if err != nil {
+		return nil, err
+	}
+	s.insert(flt, s.DuplicatePasses)
+	return flt, nil
+}
+
+// insert adds the n members to flt, passes times over.
+func (s shape) insert(flt core.Membership, passes int) {
+	var key []byte
+	for p := 0; p < passes; p++ {
+		for i := 0; i < s.Items; i++ {
+			key = s.key(key, i)
+			flt.Add(key)
+		}
+	}
+}
+
+// counter is the counting filter's extra view of its positions.
+type counter interface {
+	Counter(i uint64) uint8
+	MaxCounter() uint8
+	Overflows() uint64
+	Remove(key []byte) bool
+}
+
+// bitset is a set of positions below m.
+type bitset []uint64
+
+func newBitset(m uint64) bitset    { return make(bitset, (m+63)/64) }
+func (b bitset) add(i uint64)      { b[i>>6] |= 1 << (i & 63) }
+func (b bitset) has(i uint64) bool { return b[i>>6]&(1<<(i&63)) != 0 }
+func (b bitset) count() (n uint64) {
+	for _, w := range b {
+		n += uint64(bits.OnesCount64(w))
+	}
+	return n
+}
+
+// nonzero returns the set of positions of flt that are nonzero: the bits of
+// a standard or blocked filter, the live counters of a counting filter.
+func nonzero(flt core.Membership) bitset {
+	b := newBitset(flt.M())
+	for i := uint64(0); i < flt.M(); i++ {
+		if flt.IsSet(i) {
+			b.add(i)
+		}
+	}
+	return b
+}
+
+// equalWords reports whether two word slices are the same, and the first
+// word that differs.
+func equalWords(a, b []uint64) (bool, int) {
+	if len(a) != len(b) {
+		return false, min(len(a), len(b))
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false, i
+		}
+	}
+	return true, -1
+}
+
+// hamming counts the bits in which two equal-length word slices differ.
+func hamming(a, b []uint64) uint64 {
+	n := uint64(0)
+	for i := range min(len(a), len(b)) {
+		n += uint64(bits.OnesCount64(a[i] ^ b[i]))
+	}
+	return n
+}
+
+// plural returns "1 key" or "2 keys".
+func plural(n uint64, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+func popcount64(x uint64) int { return bits.OnesCount64(x) }
+func itoa(x uint64) string    { return strconv.FormatUint(x, 10) }
+
+// notCounting is the verdict of a counting-filter check under a fault that
+// lives in the standard filter: the lab has no counting filter then, so
+// there is nothing to audit, and a red mark would blame the wrong fault.
+func notCounting(s shape, f core.Fault) Verdict {
+	return pass("not applicable: with fault %s on, the lab builds a %s filter, without counters",
+		f, s.Variant.Effective(f))
+}

@@ -1,0 +1,206 @@
+package audit
+
+import (
+	"fmt"
+	"math"
+
+	"bloomlab/core"
+)
+
+// statisticsChecks is group 7, last on purpose: measured figures against
+// theory. The false-positive rate is the number everyone looks at, and a
+// filter that lost half its keys still reports a fine one, so it is judged
+// only after the contract checks above. Seeds are fixed and the bounds are
+// five or six sigma wide, far wider than the 99.9% the lab shows, so a pass
+// is a property of the code, not of a lucky draw.
+func statisticsChecks() []Check {
+	var checks []Check
+	for _, c := range []struct {
+		name       string
+		s          shape
+		theory     func(m, n uint64, k int) float64
+		theoryName string
+	}{
+		{"fpr/bits-per-key-10-k-7", standard(0, 10, 7, statN), core.RateExact, "exact"},
+		{"fpr/bits-per-key-2-k-1", standard(0, 2, 1, statN), core.RateExact, "exact"},
+		{"fpr/bits-per-key-4.793-k-3", standard(0, 4.793, 3, statN), core.RateExact, "exact"},
+		{"fpr/bits-per-key-6.235-k-4", standard(0, 6.235, 4, statN), core.RateExact, "exact"},
+		{"fpr/bits-per-key-9.585-k-7", standard(0, 9.585, 7, statN), core.RateExact, "exact"},
+		{"fpr/bits-per-key-14.378-k-10", standard(0, 14.378, 10, statN), core.RateExact, "exact"},
+		{"fpr/bits-per-key-16-k-11", standard(0, 16, 11, statN), core.RateExact, "exact"},
+		{"fpr/overfill-2x", standard(0, 9.585/2, 7, statN), core.RateExact, "exact"},
+		{"fpr-blocked/bits-per-key-10-k-6", standard(0, 10, 6, statN).with(core.BlockedVariant), core.BlockedRate, "blocked"},
+		{"fpr-blocked/bits-per-key-9.585-k-7", standard(0, 9.585, 7, statN).with(core.BlockedVariant), core.BlockedRate, "blocked"},
+		{"fpr-counting/bits-per-key-10-k-7", standard(0, 10, 7, statN).with(core.CountingVariant), core.RateExact, "exact"},
+	} {
+		m, k := c.s.dims(core.NoFault)
+		checks = append(checks, Check{ID: "statistics/" + c.name,
+			Contract: fmt.Sprintf("the %s filter's measured rate at m = %d, k = %d, n = %d matches the %s theory",
+				c.s.Variant, m, k, c.s.Items, c.theoryName),
+			Run: func(f core.Fault) Verdict { return rateMatches(c.s, c.theory, f) }})
+	}
+	for _, c := range []struct {
+		name string
+		s    shape
+	}{
+		{"bits-per-key-10-k-7", standard(0, 10, 7, statN)},
+		{"bits-per-key-10-k-1", standard(0, 10, 1, statN)},
+		{"bits-per-key-20-k-14", standard(0, 20, 14, statN)},
+		{"counting-bits-per-key-10-k-7", standard(0, 10, 7, statN).with(core.CountingVariant)},
+	} {
+		checks = append(checks, Check{ID: "statistics/set-bits/" + c.name,
+			Contract: "set positions after n inserts are within six sigma of m(1 - (1 - 1/m)^(kn))",
+			Run:      func(f core.Fault) Verdict { return setBitsMatch(c.s, f) }})
+	}
+	for _, c := range []struct {
+		name string
+		s    shape
+	}{
+		{"bits-per-key-9.585-k-7", standard(0, 9.585, 7, statN)},
+		{"bits-per-key-14.378-k-10", standard(0, 14.378, 10, statN)},
+		{"bits-per-key-20-k-14", standard(0, 20, 14, statN)},
+	} {
+		checks = append(checks, Check{ID: "statistics/probes/" + c.name,
+			Contract: "a negative query reads sum_{i<k} f^i positions on average, f the measured fill",
+			Run:      func(f core.Fault) Verdict { return probesMatch(c.s, f) }})
+	}
+	checks = append(checks,
+		Check{ID: "statistics/counting-saturates",
+			Contract: "40 inserts of the same keys leave their 4-bit counters at 15, never wrapped",
+			Run:      countingSaturates},
+		Check{ID: "statistics/simulation-default-rate",
+			Contract: "the default-shape simulation's rate and its Wilson interval agree with theory",
+			Run:      simulationRate},
+	)
+	for i := range checks {
+		checks[i].Group = GroupStatistics
+	}
+	return checks
+}
+
+// statN and statQueries size the statistical checks: 10,000 keys, 40,000
+// absent queries, enough for a rate near 1% to be measured to about 5%.
+const (
+	statN       = 10000
+	statQueries = 40000
+)
+
+// zRate is the normal quantile of the rate bounds: five sigma, a two-sided
+// tail of 6e-7, wider than 99.9% because the filter's own fill varies too.
+const zRate = 5
+
+// queryAbsent runs statQueries absent queries and returns the false
+// positives and the sum and sum of squares of positions read.
+func queryAbsent(s shape, flt core.Membership) (fp, probes, probesSq uint64) {
+	var key []byte
+	for q := 0; q < statQueries; q++ {
+		key = s.absent(key, q)
+		ok, read := flt.Contains(key)
+		if ok {
+			fp++
+		}
+		probes += uint64(read)
+		probesSq += uint64(read * read)
+	}
+	return fp, probes, probesSq
+}
+
+func rateMatches(s shape, theory func(m, n uint64, k int) float64, f core.Fault) Verdict {
+	flt, err := s.fill(f)
+	if err != nil {
+		return fail("%v", err)
+	}
+	fp, _, _ := queryAbsent(s, flt)
+	want := theory(flt.M(), uint64(s.Items), flt.K())
+	lo, hi := core.Wilson(fp, statQueries, zRate)
+	return verdict(lo <= want && want <= hi,
+		"measured %.6f (%d of %d), 5-sigma Wilson [%.6f, %.6f], theory %.6f (%s)",
+		float64(fp)/statQueries, fp, statQueries, lo, hi, want, s.describe(f))
+}
+
+// setBitsMatch compares the set positions with their expectation. Empty
+// positions are negatively associated, so m q (1 - q) bounds the variance.
+func setBitsMatch(s shape, f core.Fault) Verdict {
+	flt, err := s.fill(f)
+	if err != nil {
+		return fail("%v", err)
+	}
+	m := flt.M()
+	want := core.ExpectedSetBits(m, uint64(s.Items), flt.K())
+	q := want / float64(m)
+	slack := 6*math.Sqrt(float64(m)*q*(1-q)) + 1
+	got := flt.SetBits()
+	return verdict(math.Abs(float64(got)-want) <= slack, "%d set against %.1f expected, allowed %.1f either way (%s)",
+		got, want, slack, s.describe(f))
+}
+
+// probesMatch compares the mean positions read per absent query with
+// sum_{i<k} f^i at the filter's measured fill; the bound is five standard
+// errors of the mean, from the sample's own variance.
+func probesMatch(s shape, f core.Fault) Verdict {
+	flt, err := s.fill(f)
+	if err != nil {
+		return fail("%v", err)
+	}
+	_, probes, probesSq := queryAbsent(s, flt)
+	mean := float64(probes) / statQueries
+	variance := math.Max(0, float64(probesSq)/statQueries-mean*mean)
+	fill := float64(flt.Popcount()) / float64(flt.M())
+	want := core.ExpectedProbes(flt.K(), fill)
+	slack := zRate*math.Sqrt(variance/statQueries) + 1e-9
+	return verdict(math.Abs(mean-want) <= slack, "%.4f positions read per negative, expected %.4f at fill %.4f, allowed %.4f either way (%s)",
+		mean, want, fill, slack, s.describe(f))
+}
+
+// countingSaturates inserts 10 keys 40 times into 1000 counters: every
+// counter a key touches is hit at least 40 times and must stop at 15.
+func countingSaturates(f core.Fault) Verdict {
+	s := standard(1000, 0, 3, 10).with(core.CountingVariant).passes(40)
+	flt, err := s.fill(f)
+	if err != nil {
+		return fail("%v", err)
+	}
+	c, ok := flt.(counter)
+	if !ok {
+		return notCounting(s, f)
+	}
+	var key []byte
+	var pos []uint64
+	low, lowAt, lowVal := 0, uint64(0), uint8(0)
+	for i := 0; i < s.Items; i++ {
+		key = s.key(key, i)
+		pos = flt.Positions(pos, key)
+		for _, j := range pos {
+			if j >= flt.M() {
+				return fail("member %d maps to counter %d, outside [0, %d)", i, j, flt.M())
+			}
+			if v := c.Counter(j); v != core.CounterMax {
+				if low == 0 {
+					lowAt, lowVal = j, v
+				}
+				low++
+			}
+		}
+	}
+	top, over := c.MaxCounter(), c.Overflows()
+	if low > 0 {
+		return fail("%d member counters below 15 after 40 inserts, counter %d holds %d; max counter %d, %d overflows (%s)",
+			low, lowAt, lowVal, top, over, s.describe(f))
+	}
+	return verdict(top == core.CounterMax && over > 0, "every member counter at %d, max counter %d, %d increments absorbed (%s)",
+		core.CounterMax, top, over, s.describe(f))
+}
+
+func simulationRate(f core.Fault) Verdict {
+	p := core.DefaultParams()
+	p.Fault = f
+	r, err := core.Simulate(p)
+	if err != nil {
+		return fail("%v", err)
+	}
+	lo, hi := core.Wilson(r.FalsePositives, r.AbsentQueries, zRate)
+	inside := r.CILow <= r.EmpiricalFPR && r.EmpiricalFPR <= r.CIHigh
+	return verdict(inside && lo <= r.TheoryFPRVariant && r.TheoryFPRVariant <= hi,
+		"measured %.6f (%d of %d), 95%% interval [%.6f, %.6f], 5-sigma [%.6f, %.6f], theory %.6f (%s, m = %d, k = %d)",
+		r.EmpiricalFPR, r.FalsePositives, r.AbsentQueries, r.CILow, r.CIHigh, lo, hi, r.TheoryFPRVariant, r.Variant, r.M, r.K)
+}
