@@ -2,6 +2,7 @@ package audit
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 
@@ -70,9 +71,12 @@ func sameDigest(v core.Variant, f core.Fault) Verdict {
 		return fail("%v", err)
 	}
 	same, at := equalWords(a.Filter.Words(), b.Filter.Words())
+	storage := "storage equal"
+	if !same {
+		storage = fmt.Sprintf("storage differs from word %d", at)
+	}
 	return verdict(a.Digest == b.Digest && same && a.Digest != "",
-		"digests %s and %s, storage equal %t (first difference at word %d) (%s, m = %d, k = %d)",
-		a.Digest, b.Digest, same, at, a.Variant, a.M, a.K)
+		"digests %s and %s, %s (%s, m = %d, k = %d)", a.Digest, b.Digest, storage, a.Variant, a.M, a.K)
 }
 
 // newSeed compares the set positions under seeds 1 and 2. Two independent
