@@ -203,12 +203,23 @@ func SimulateSteps(p Params, step Step) (Result, error) {
 		}
 	}
 
+	r.ExactSetBytes = ExactSetBytes(n, p.KeyBytes)
+	r.finish(probes)
+	return r, nil
+}
+
+// finish fills in what follows from the filled filter and the counts:
+// sizes, occupancy, theory, the empirical rate with its interval, probes and
+// the digest. r.M, N, K, Variant, Filter, FalsePositives, AbsentQueries and
+// ExactSetBytes must be set; probes is the bits all absent queries read.
+func (r *Result) finish(probes uint64) {
+	m, n, k := r.M, r.N, r.K
 	r.BitsPerKey = float64(m) / float64(n)
 	r.FilterBytes = (m + 7) / 8
 	if r.Variant == CountingVariant {
 		r.FilterBytes = (m + 1) / 2
 	}
-	r.SetBits = f.SetBits()
+	r.SetBits = r.Filter.SetBits()
 	r.ExpectedSetBits = ExpectedSetBits(m, n, k)
 	r.Occupancy = float64(r.SetBits) / float64(m)
 	r.TheoryFPR = Rate(m, n, k)
@@ -217,15 +228,13 @@ func SimulateSteps(p Params, step Step) (Result, error) {
 	if r.Variant == BlockedVariant {
 		r.TheoryFPRVariant = BlockedRate(m, n, k)
 	}
-	if absent > 0 {
+	if absent := r.AbsentQueries; absent > 0 {
 		r.EmpiricalFPR = float64(r.FalsePositives) / float64(absent)
 		r.ProbesPerNegative = float64(probes) / float64(absent)
 	}
-	r.CILow, r.CIHigh = Wilson(r.FalsePositives, absent, Z95)
+	r.CILow, r.CIHigh = Wilson(r.FalsePositives, r.AbsentQueries, Z95)
 	r.ExpectedProbes = ExpectedProbes(k, r.Occupancy)
-	r.ExactSetBytes = ExactSetBytes(n, p.KeyBytes)
 	r.Digest = r.digest()
-	return r, nil
 }
 
 // ExactSetBytes estimates a Go map[string]struct{} holding n keys of

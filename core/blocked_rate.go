@@ -1,0 +1,65 @@
+package core
+
+import "math"
+
+// BlockedRateExact returns the blocked filter's rate without BlockedRate's
+// shortcut. BlockedRate raises a block's expected fill to the k-th power,
+// (E f)^k; but a 512-bit block's fill varies a good deal from block to
+// block, and the chance that k independent probes all find set bits is
+// E[f^k], which is larger (Jensen). Here, for each Poisson load j of a block,
+// the distribution of its set bits after j*k uniform writes is computed
+// exactly (occupancy, one write at a time) and E[(s/512)^k] taken over it.
+// At 10 bits per key and k = 6 this gives 0.966% where BlockedRate gives
+// 0.957%; the gap grows with k (3% at 16 bits per key, 5% at 20).
+//
+// Like BlockedRate it falls back to RateExact for m below one block.
+func BlockedRateExact(m, n uint64, k int) float64 {
+	mean, _ := blockedMoments(m, n, k)
+	return mean
+}
+
+// blockedMoments returns the mean and the variance, over blocks, of a
+// block's rate (s/512)^k. A filter's rate is the average over its m/512
+// blocks, so it varies from filter to filter by about variance/(m/512),
+// which honest tests of a measured rate must count. (A little less in fact:
+// the loads of a filter's blocks sum to n, so they are not independent.)
+func blockedMoments(m, n uint64, k int) (mean, variance float64) {
+	if m < BlockSize {
+		return RateExact(m, n, k), 0
+	}
+	if n == 0 || k <= 0 {
+		return 0, 0
+	}
+	lambda := float64(n) / float64(m/BlockSize)
+	hi := int(lambda + 12*math.Sqrt(lambda) + 40)
+	// occ[s] is the probability that s of the block's bits are set.
+	occ := make([]float64, BlockSize+1)
+	occ[0] = 1
+	hit := make([]float64, BlockSize+1) // (s/512)^k
+	for s := range hit {
+		hit[s] = math.Pow(float64(s)/BlockSize, float64(k))
+	}
+	rate, square, mass := 0.0, 0.0, 0.0
+	for j := 0; j <= hi; j++ {
+		if j > 0 {
+			for w := 0; w < k; w++ {
+				for s := BlockSize; s > 0; s-- {
+					occ[s] = occ[s]*float64(s)/BlockSize + occ[s-1]*float64(BlockSize-s+1)/BlockSize
+				}
+				occ[0] = 0
+			}
+		}
+		lg, _ := math.Lgamma(float64(j) + 1)
+		pj := math.Exp(float64(j)*math.Log(lambda) - lambda - lg)
+		first, second := 0.0, 0.0
+		for s, p := range occ {
+			first += p * hit[s]
+			second += p * hit[s] * hit[s]
+		}
+		mass += pj
+		rate += pj * first
+		square += pj * second
+	}
+	mean = clamp01(rate / mass)
+	return mean, max(0, square/mass-mean*mean)
+}

@@ -1,0 +1,218 @@
+package experiment
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"bloomlab/core"
+)
+
+var counting = Experiment{
+	Name:    "counting",
+	Summary: "4-bit counters: overflow under duplicate inserts, false negatives after a hot key's rollback",
+	Quick:   Sizes{Items: 50_000, Replicates: 5, Seed: 1},
+	Full:    Sizes{Items: 200_000, Replicates: 10, Seed: 1},
+	run:     runCounting,
+}
+
+// The hot key's story: a retry storm inserts it hotInserts times, then every
+// retry is rolled back, one more than was inserted.
+const (
+	hotInserts   = 40
+	hotRollbacks = 41
+)
+
+// countingScenario is one row: every key inserted passes times, or (passes
+// 0) the hot key's storm and rollback.
+type countingScenario struct {
+	name   string
+	passes int
+}
+
+var countingScenarios = []countingScenario{
+	{"each key inserted once", 1},
+	{"each key inserted 3x", 3},
+	{"each key inserted 6x", 6},
+	{fmt.Sprintf("hot key inserted %dx, rolled back %dx", hotInserts, hotRollbacks), 0},
+}
+
+// countingTrial is what one filter showed.
+type countingTrial struct {
+	maxCounter uint8
+	trueMax    uint64 // the largest count an unbounded counter would hold
+	over       uint64 // counters whose unbounded count passed CounterMax
+	lost       uint64 // increments lost to saturation
+	falseNeg   uint64 // live keys reported absent
+	expectedFN float64
+	hotBefore  []uint8 // the hot key's counters after its inserts
+	hotAfter   []uint8 // and after the rollback
+	rolledBack int     // rollbacks the filter applied
+}
+
+func runCounting(s Sizes, r *runner) (Table, error) {
+	n := uint64(s.Items)
+	m, k, err := sized(n, 0.01)
+	if err != nil {
+		return Table{}, err
+	}
+	reps := s.Replicates
+	trials := make([]countingTrial, len(countingScenarios)*reps)
+	for _, sc := range countingScenarios {
+		r.plan(reps * int(n) * (max(sc.passes, 1) + 1))
+	}
+	err = r.each(len(trials), func(i int) error {
+		sc := countingScenarios[i/reps]
+		var err error
+		trials[i], err = countingOnce(r, sc, m, k, n, derive(s.Seed, saltCounting, uint64(i)))
+		return err
+	})
+	if err != nil {
+		return Table{}, err
+	}
+
+	t := Table{
+		Title: fmt.Sprintf("4-bit counting filter: m/n = %.3f, k = %d, n = %s live keys, %d trials per row; counters saturate at %d",
+			float64(m)/float64(n), k, group(s.Items), reps, core.CounterMax),
+		Columns: []Column{{Key: "scenario", Title: "scenario", Kind: Text},
+			{Key: "maxCounter", Title: "max counter", Kind: Int},
+			{Key: "trueMax", Title: "unbounded max", Kind: Int},
+			{Key: "saturated", Title: "counters > 15 per trial", Kind: Float, Decimals: 1},
+			{Key: "lost", Title: "lost increments per trial", Kind: Float, Decimals: 1},
+			{Key: "falseNegatives", Title: "false neg", Kind: Int},
+			{Key: "fnPerTrial", Title: "false neg per trial", Kind: Float, Decimals: 2},
+			{Key: "expectedFN", Title: "expected per trial", Kind: Float, Decimals: 2}},
+		Chart: &Chart{Title: "largest counter: 4-bit against unbounded", X: "scenario", Y: "counter value",
+			Series: []Series{{Name: "4-bit ceiling", Kind: Line}, {Name: "4-bit counter", Kind: Points}, {Name: "unbounded count", Kind: Points}}},
+	}
+	for si, sc := range countingScenarios {
+		var row countingTrial
+		var over, lost, fnSum, expected float64
+		for _, tr := range trials[si*reps : (si+1)*reps] {
+			row.maxCounter = max(row.maxCounter, tr.maxCounter)
+			row.trueMax = max(row.trueMax, tr.trueMax)
+			row.falseNeg += tr.falseNeg
+			over += float64(tr.over)
+			lost += float64(tr.lost)
+			fnSum += float64(tr.falseNeg)
+			expected += tr.expectedFN
+		}
+		per := float64(reps)
+		t.Rows = append(t.Rows, []Cell{txt(sc.name), count(uint64(row.maxCounter)), count(row.trueMax), num(over / per),
+			num(lost / per), count(row.falseNeg), num(fnSum / per), num(expected / per)})
+		t.Chart.XLabels = append(t.Chart.XLabels, sc.name)
+		x := float64(si)
+		t.Chart.Series[0].Points = append(t.Chart.Series[0].Points, Point{X: x, Y: core.CounterMax})
+		t.Chart.Series[1].Points = append(t.Chart.Series[1].Points, Point{X: x, Y: float64(row.maxCounter)})
+		t.Chart.Series[2].Points = append(t.Chart.Series[2].Points, Point{X: x, Y: float64(row.trueMax)})
+	}
+	hot := trials[(len(countingScenarios)-1)*reps]
+	t.Notes = append(t.Notes,
+		fmt.Sprintf("Trial 1's hot key: counters after %d inserts %s; after %d rollbacks %s (%d rollbacks applied: removal stops once the key tests absent).",
+			hotInserts, counters(hot.hotBefore), hotRollbacks, counters(hot.hotAfter), hot.rolledBack),
+		"Saturated counters forget how many keys share them; rolling the hot key back drives them to zero under live keys, which then test absent.",
+		"expected per trial = n * (1 - (1 - z/m)^k), z the hot key's counters left at zero.")
+	return t, nil
+}
+
+// countingOnce runs one scenario on a fresh filter keyed by seed.
+func countingOnce(r *runner, sc countingScenario, m uint64, k int, n, seed uint64) (countingTrial, error) {
+	var tr countingTrial
+	f, err := core.NewCounting(m, k, seed)
+	if err != nil {
+		return tr, err
+	}
+	// unbounded holds what counters without a ceiling would: counted on the
+	// first pass and scaled, since every pass adds the same keys again.
+	unbounded := make([]uint32, m)
+	pos := make([]uint64, 0, k)
+	key := make([]byte, 0, keyBytes)
+	passes := max(sc.passes, 1)
+	for pass := 0; pass < passes; pass++ {
+		for i := uint64(0); i < n; i++ {
+			key = core.Key(key, core.Members, i, seed, keyBytes)
+			f.Add(key)
+			if pass == 0 {
+				for _, p := range f.Positions(pos, key) {
+					unbounded[p]++
+				}
+			}
+			if (i+1)%tick == 0 {
+				if err := r.report(tick); err != nil {
+					return tr, err
+				}
+			}
+		}
+		if err := r.report(int(n % tick)); err != nil {
+			return tr, err
+		}
+	}
+	var hot []byte
+	var hotPos []uint64
+	if sc.passes == 0 {
+		hot = core.Key(nil, core.Members, n, seed, keyBytes) // not one of the live keys 0..n-1
+		hotPos = f.Positions(nil, hot)
+		for i := 0; i < hotInserts; i++ {
+			f.Add(hot)
+		}
+		for _, p := range hotPos {
+			unbounded[p] += hotInserts
+		}
+		tr.hotBefore = readCounters(f, hotPos)
+	}
+	// The counters at their fullest: after the duplicates or the storm.
+	tr.maxCounter, tr.lost = f.MaxCounter(), f.Overflows()
+	for _, c := range unbounded {
+		if sc.passes > 1 {
+			c *= uint32(sc.passes)
+		}
+		tr.trueMax = max(tr.trueMax, uint64(c))
+		if c > core.CounterMax {
+			tr.over++
+		}
+	}
+	if sc.passes == 0 {
+		for i := 0; i < hotRollbacks; i++ {
+			if f.Remove(hot) {
+				tr.rolledBack++
+			}
+		}
+		tr.hotAfter = readCounters(f, hotPos)
+		zeroed := map[uint64]bool{}
+		for _, p := range hotPos {
+			if f.Counter(p) == 0 {
+				zeroed[p] = true
+			}
+		}
+		tr.expectedFN = float64(n) * (1 - math.Pow(1-float64(len(zeroed))/float64(m), float64(k)))
+	}
+	for i := uint64(0); i < n; i++ {
+		key = core.Key(key, core.Members, i, seed, keyBytes)
+		if ok, _ := f.Contains(key); !ok {
+			tr.falseNeg++
+		}
+		if (i+1)%tick == 0 {
+			if err := r.report(tick); err != nil {
+				return tr, err
+			}
+		}
+	}
+	return tr, r.report(int(n % tick))
+}
+
+func readCounters(f *core.Counting, pos []uint64) []uint8 {
+	var out []uint8
+	for _, p := range pos {
+		out = append(out, f.Counter(p))
+	}
+	return out
+}
+
+// counters writes [15 15 15].
+func counters(cs []uint8) string {
+	var parts []string
+	for _, c := range cs {
+		parts = append(parts, fmt.Sprint(c))
+	}
+	return "[" + strings.Join(parts, " ") + "]"
+}

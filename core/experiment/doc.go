@@ -1,0 +1,23 @@
+// Package experiment reproduces the classic Bloom filter measurements as
+// tables: theory against ten million queries, RocksDB's 10 bits per key, the
+// flat optimum of k, round against ceil, hashing schemes, overfilling, probes
+// per negative query, counting-filter overflow, memory against an exact set,
+// and the blocked layout.
+//
+// Every experiment is data: a name, a one-line summary, the sizes it uses
+// (Quick for the browser, Full for the published figures) and a Run that
+// turns sizes and a seed into a Table. A Table prints itself aligned, as CSV
+// or as JSON, and carries a Chart description (a theory line and measured
+// points with their intervals) that a page can draw without knowing which
+// experiment made it.
+//
+// Results depend only on the sizes and the seed. Work is cut into tasks whose
+// results are integers kept by task index, so one worker or many give the
+// same table; natively the tasks run on GOMAXPROCS goroutines, in the browser
+// on one, with a Progress callback between chunks that can yield to the page
+// and cancel the run. The one exception is the memory experiment's measured
+// mode, which reads the Go runtime's heap statistics around building a map.
+//
+// Rates carry 95% Wilson score intervals (core.Wilson) and the ratio of the
+// observed rate to the formula's.
+package experiment

@@ -1,0 +1,137 @@
+package experiment
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+)
+
+// Sizes are the knobs every experiment shares. A zero field in an
+// experiment's Full sizes means the experiment does not use that knob.
+type Sizes struct {
+	Items      int    `json:"items,omitempty"`      // keys inserted (n)
+	Queries    int    `json:"queries,omitempty"`    // absent queries per measured point
+	Replicates int    `json:"replicates,omitempty"` // independent repetitions
+	Seed       uint64 `json:"seed"`
+}
+
+// Limits on Sizes, checked by Experiment.Run.
+const (
+	MaxItems      = 10_000_000
+	MaxQueries    = 100_000_000
+	MaxReplicates = 1000
+)
+
+// Progress is called between chunks of work with the work units done and
+// the total; a non-nil error cancels the run and Run returns it. When an
+// experiment runs on several goroutines the calls come from them, one at a
+// time.
+type Progress func(done, total int) error
+
+// Options are how to run, not what to measure: they never change a table,
+// except MeasureMemory, which makes the memory experiment read the runtime's
+// heap statistics instead of estimating.
+type Options struct {
+	// Workers is the number of goroutines; 0 means runtime.GOMAXPROCS(0).
+	Workers int
+	// Progress, if not nil, is called between chunks of work.
+	Progress Progress
+	// MeasureMemory measures a Go map natively (runtime.ReadMemStats)
+	// instead of estimating it with core.ExactSetBytes. Leave it off in the
+	// browser, where the heap is the page's.
+	MeasureMemory bool
+}
+
+// Experiment is one measurement of SPEC section 6.
+type Experiment struct {
+	Name    string `json:"name"`
+	Summary string `json:"summary"`
+	// Quick sizes run in seconds in a browser; Full sizes are the published
+	// ones. Their zero fields name the knobs this experiment does not use.
+	Quick Sizes `json:"quick"`
+	Full  Sizes `json:"full"`
+
+	run func(s Sizes, r *runner) (Table, error)
+}
+
+// Uses reports which knobs of Sizes the experiment reads.
+func (e Experiment) Uses() (items, queries, replicates bool) {
+	return e.Full.Items > 0, e.Full.Queries > 0, e.Full.Replicates > 0
+}
+
+// Check reports the first size out of range or set for a knob the experiment
+// does not use.
+func (e Experiment) Check(s Sizes) error {
+	items, queries, reps := e.Uses()
+	for _, c := range []struct {
+		name string
+		used bool
+		v    int
+		max  int
+	}{
+		{"items", items, s.Items, MaxItems},
+		{"queries", queries, s.Queries, MaxQueries},
+		{"replicates", reps, s.Replicates, MaxReplicates},
+	} {
+		switch {
+		case !c.used && c.v != 0:
+			return fmt.Errorf("experiment: %s takes no %s, got %d", e.Name, c.name, c.v)
+		case c.used && (c.v < 1 || c.v > c.max):
+			return fmt.Errorf("experiment: %s must be in [1, %d], got %d", c.name, c.max, c.v)
+		}
+	}
+	return nil
+}
+
+// ErrCancelled is returned when a Progress callback stops a run with
+// ErrCancelled; any other error it returns comes back as it is.
+var ErrCancelled = errors.New("experiment: cancelled")
+
+// Run checks the sizes and runs the experiment.
+func (e Experiment) Run(s Sizes, o Options) (Table, error) {
+	if err := e.Check(s); err != nil {
+		return Table{}, err
+	}
+	workers := o.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	r := &runner{workers: workers, progress: o.Progress, measureMemory: o.MeasureMemory}
+	t, err := e.run(s, r)
+	if err != nil {
+		return Table{}, err
+	}
+	t.Name, t.Sizes = e.Name, s
+	if err := t.check(); err != nil {
+		return Table{}, err
+	}
+	return t, nil
+}
+
+// All lists the experiments in the order SPEC section 6 gives them.
+func All() []Experiment {
+	return []Experiment{
+		theoryVsObserved, rocksdb, grid, kSweep, rounding, hashing,
+		overfill, probes, counting, memory, blocked,
+	}
+}
+
+// Find returns the experiment called name.
+func Find(name string) (Experiment, bool) {
+	for _, e := range All() {
+		if e.Name == name {
+			return e, true
+		}
+	}
+	return Experiment{}, false
+}
+
+// Names lists the experiments' names, for error messages.
+func Names() string {
+	var names []string
+	for _, e := range All() {
+		names = append(names, e.Name)
+	}
+	return strings.Join(names, ", ")
+}

@@ -1,0 +1,220 @@
+package experiment
+
+import (
+	"math"
+	"strconv"
+
+	"bloomlab/core"
+)
+
+// keyBytes is the length of generated keys, the lab's default.
+const keyBytes = 16
+
+// chunkQueries is how many absent queries one task runs; a row's queries are
+// split into chunks so that a single row still keeps every worker busy.
+const chunkQueries = 1 << 18
+
+// derive returns a seed for one part of an experiment: the run's seed mixed
+// with labels (experiment, row, replicate) by SplitMix64, so every row has
+// its own keys and hash key and no two rows share them.
+func derive(seed uint64, labels ...uint64) uint64 {
+	x := splitmix(seed)
+	for _, l := range labels {
+		x = splitmix(x ^ splitmix(l^0xa4093822299f31d0))
+	}
+	return x
+}
+
+// splitmix is SplitMix64's finalizer (Steele, Lea and Flood, 2014).
+func splitmix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
+// rateSpec is one measured filter: its layout and shape, the n member keys
+// inserted and the absent keys queried, all drawn from seed.
+type rateSpec struct {
+	variant core.Variant
+	m       uint64
+	k       int
+	n       uint64
+	queries uint64
+	seed    uint64
+}
+
+// rateResult is what querying one filter found. All counts are integers,
+// summed over chunks, so the order the chunks ran in cannot show.
+type rateResult struct {
+	m        uint64 // the filter's real m (a blocked filter rounds up to whole blocks)
+	setBits  uint64
+	queries  uint64
+	fp       uint64
+	probes   uint64 // bits read by all absent queries
+	probesSq uint64 // sum of squared probe counts, for the interval of the mean
+}
+
+func (x rateResult) rate() float64 { return float64(x.fp) / float64(x.queries) }
+
+func (x rateResult) ci() (lo, hi float64) { return core.Wilson(x.fp, x.queries, core.Z95) }
+
+func (x rateResult) fill() float64 { return float64(x.setBits) / float64(x.m) }
+
+// meanProbes returns the mean bits read per absent query (a false positive
+// reads all k) and the half width of its 95% normal interval.
+func (x rateResult) meanProbes() (mean, half float64) {
+	q := float64(x.queries)
+	if q == 0 {
+		return 0, 0
+	}
+	mean = float64(x.probes) / q
+	variance := max(0, float64(x.probesSq)/q-mean*mean)
+	return mean, core.Z95 * math.Sqrt(variance/q)
+}
+
+// measureRates builds every filter (one task each), then queries them in
+// chunks (one task each), and returns what each filter showed.
+func measureRates(r *runner, specs []rateSpec) ([]rateResult, error) {
+	type chunk struct {
+		spec   int
+		lo, hi uint64
+	}
+	var chunks []chunk
+	for i, s := range specs {
+		r.plan(int(s.n + s.queries))
+		for lo := uint64(0); lo < s.queries; lo += chunkQueries {
+			chunks = append(chunks, chunk{i, lo, min(lo+chunkQueries, s.queries)})
+		}
+	}
+	filters := make([]core.Membership, len(specs))
+	err := r.each(len(specs), func(i int) error {
+		s := specs[i]
+		f, err := core.New(s.variant, core.NoFault, s.m, s.k, s.seed)
+		if err != nil {
+			return err
+		}
+		filters[i] = f
+		return insert(r, f, s.n, s.seed)
+	})
+	if err != nil {
+		return nil, err
+	}
+	found := make([]rateResult, len(chunks))
+	err = r.each(len(chunks), func(i int) error {
+		c := chunks[i]
+		var err error
+		found[i], err = queryAbsent(r, filters[c.spec], specs[c.spec].seed, c.lo, c.hi)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]rateResult, len(specs))
+	for i, f := range filters {
+		out[i] = rateResult{m: f.M(), setBits: f.SetBits(), queries: specs[i].queries}
+	}
+	for i, c := range chunks {
+		o := &out[c.spec]
+		o.fp += found[i].fp
+		o.probes += found[i].probes
+		o.probesSq += found[i].probesSq
+	}
+	return out, nil
+}
+
+// insert adds member keys 0..n-1 of seed to f.
+func insert(r *runner, f core.Membership, n, seed uint64) error {
+	key := make([]byte, 0, keyBytes)
+	for i := uint64(0); i < n; i++ {
+		key = core.Key(key, core.Members, i, seed, keyBytes)
+		f.Add(key)
+		if (i+1)%tick == 0 {
+			if err := r.report(tick); err != nil {
+				return err
+			}
+		}
+	}
+	return r.report(int(n % tick))
+}
+
+// queryAbsent queries absent keys lo..hi-1 of seed against f.
+func queryAbsent(r *runner, f core.Membership, seed, lo, hi uint64) (rateResult, error) {
+	var x rateResult
+	key := make([]byte, 0, keyBytes)
+	for q := lo; q < hi; q++ {
+		key = core.Key(key, core.Absent, q, seed, keyBytes)
+		ok, read := f.Contains(key)
+		if ok {
+			x.fp++
+		}
+		x.probes += uint64(read)
+		x.probesSq += uint64(read * read)
+		if (q-lo+1)%tick == 0 {
+			if err := r.report(tick); err != nil {
+				return x, err
+			}
+		}
+	}
+	return x, r.report(int((hi - lo) % tick))
+}
+
+// zScore returns how many standard deviations fp false positives in
+// queries absent queries lie from what theory expects of a filter of m bits,
+// n keys and k hashes. The deviation counts both sources of noise: the
+// queries (binomial) and the filter itself, whose fill f varies from one
+// filter to the next, moving its rate f^k by k df/f. The fill's variance is
+// the occupancy one, m e^-x (1 - (1+x) e^-x) zero bits for x = kn/m writes
+// per bit (Kolchin, Sevastyanov and Chistyakov, "Random Allocations", 1978).
+//
+// The queries may be spread over several independent filters of the same
+// shape (replicates), each taking an equal share.
+func zScore(fp, queries uint64, filters int, m, n uint64, k int) float64 {
+	p := core.Rate(m, n, k)
+	want := p * float64(queries)
+	x := float64(k) * float64(n) / float64(m)
+	e := math.Exp(-x)
+	f := 1 - e
+	fillVar := e * (1 - (1+x)*e) / float64(m)
+	each := want / float64(filters)
+	variance := want*(1-p) + float64(filters)*math.Pow(each*float64(k)/f, 2)*fillVar
+	if variance <= 0 {
+		return 0
+	}
+	return (float64(fp) - want) / math.Sqrt(variance)
+}
+
+// The columns most experiments share.
+var (
+	colTheory   = Column{Key: "theory", Title: "theory", Kind: Float, Decimals: 6}
+	colObserved = Column{Key: "observed", Title: "observed", Kind: Float, Decimals: 6}
+	colCI       = Column{Key: "ci95", Title: "95% CI", Kind: Interval, Decimals: 6}
+	colRatio    = Column{Key: "ratio", Title: "ratio", Kind: Float, Decimals: 3}
+	colFP       = Column{Key: "fp", Title: "false pos", Kind: Int}
+	colK        = Column{Key: "k", Title: "k", Kind: Int}
+	colBPK      = Column{Key: "bitsPerKey", Title: "bits/key", Kind: Float, Decimals: 3}
+)
+
+// rateCells are theory, observed, 95% CI and observed/theory.
+func rateCells(theory float64, x rateResult) []Cell {
+	lo, hi := x.ci()
+	return []Cell{num(theory), num(x.rate()), interval(lo, hi), ratio(x.rate(), theory)}
+}
+
+// measured returns x as a chart point with its 95% interval.
+func measured(at float64, x rateResult) Point {
+	lo, hi := x.ci()
+	return Point{X: at, Y: x.rate(), Lo: lo, Hi: hi}
+}
+
+// group writes n with thousands separators: 10000000 -> 10,000,000.
+func group(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// fixed writes x at d decimals.
+func fixed(x float64, d int) string { return strconv.FormatFloat(x, 'f', d, 64) }

@@ -1,0 +1,146 @@
+package core
+
+import (
+	"errors"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func textKeys(ns Namespace, lo, hi int) [][]byte {
+	var keys [][]byte
+	for i := lo; i < hi; i++ {
+		keys = append(keys, TextKey(nil, ns, uint64(i)))
+	}
+	return keys
+}
+
+func TestSimulateKeysCountsTheLists(t *testing.T) {
+	t.Parallel()
+	members := textKeys(Members, 0, 20_000)
+	members = append(members, members[:300]...) // 300 duplicates
+	absent := textKeys(Absent, 0, 200_000)
+	absent = append(absent, absent[:50]...)        // 50 duplicates
+	absent = append(absent, members[1000:1040]...) // 40 members in the absent list
+	p := DefaultParams()
+	r, err := SimulateKeys(p, members, absent, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.N != 20_000 || r.MemberDuplicates != 300 || r.AbsentDuplicates != 50 || r.AbsentMembers != 40 {
+		t.Errorf("n %d, duplicates %d/%d, absent members %d; want 20000, 300/50, 40",
+			r.N, r.MemberDuplicates, r.AbsentDuplicates, r.AbsentMembers)
+	}
+	if r.AbsentQueries != 200_000 || r.PresentQueries != 20_000 {
+		t.Errorf("queries %d absent, %d present; want 200000 and 20000", r.AbsentQueries, r.PresentQueries)
+	}
+	if r.FalseNegatives != 0 {
+		t.Errorf("%d false negatives", r.FalseNegatives)
+	}
+	if r.M != 200_000 || r.K != 7 || r.FilterBytes != 25_000 {
+		t.Errorf("m %d k %d bytes %d; want 200000 7 25000", r.M, r.K, r.FilterBytes)
+	}
+	// The rate against theory, with both noises counted: the queries'
+	// binomial one and the filter's fill, which moves its rate by k df/f.
+	x := float64(r.K) * float64(r.N) / float64(r.M)
+	e := math.Exp(-x)
+	want := r.TheoryFPR * float64(r.AbsentQueries)
+	sd := math.Sqrt(want*(1-r.TheoryFPR) + math.Pow(want*float64(r.K)/(1-e), 2)*e*(1-(1+x)*e)/float64(r.M))
+	if z := (float64(r.FalsePositives) - want) / sd; math.Abs(z) > Z999 {
+		t.Errorf("%d false positives, expected %.1f: z = %.2f", r.FalsePositives, want, z)
+	}
+	if r.ExactSetBytes != ExactSetBytes(10, 5)+ExactSetBytes(90, 6)+ExactSetBytes(900, 7)+ExactSetBytes(9000, 8)+ExactSetBytes(10000, 9) {
+		t.Errorf("exact set %d bytes, want the sum over key lengths", r.ExactSetBytes)
+	}
+}
+
+// SimulateKeys on the keys Simulate generates must build the same filter and
+// find the same false positives: one filter, two ways in.
+func TestSimulateKeysAgreesWithSimulate(t *testing.T) {
+	t.Parallel()
+	for _, v := range Variants {
+		t.Run(string(v), func(t *testing.T) {
+			p := DefaultParams()
+			p.Variant, p.PresentShare, p.Seed = v, 0, 42
+			want, err := Simulate(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var members, absent [][]byte
+			for i := 0; i < p.Items; i++ {
+				members = append(members, Key(nil, Members, uint64(i), p.Seed, p.KeyBytes))
+			}
+			for i := 0; i < p.Queries; i++ {
+				absent = append(absent, Key(nil, Absent, uint64(i), p.Seed, p.KeyBytes))
+			}
+			got, err := SimulateKeys(p, members, absent, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.FalsePositives != want.FalsePositives || got.SetBits != want.SetBits ||
+				!slices.Equal(got.Filter.Words(), want.Filter.Words()) || got.ProbesPerNegative != want.ProbesPerNegative {
+				t.Errorf("fp %d set %d probes %.4f; Simulate fp %d set %d probes %.4f",
+					got.FalsePositives, got.SetBits, got.ProbesPerNegative, want.FalsePositives, want.SetBits, want.ProbesPerNegative)
+			}
+			if !slices.Equal(got.FirstProbed, want.FirstProbed) || !slices.Equal(got.LastInserted, want.LastInserted) {
+				t.Error("the highlighted positions differ from Simulate's")
+			}
+		})
+	}
+}
+
+func TestSimulateKeysRefuses(t *testing.T) {
+	t.Parallel()
+	members, absent := textKeys(Members, 0, 100), textKeys(Absent, 0, 100)
+	bad := DefaultParams()
+	bad.BitsPerKey = 0
+	for _, tc := range []struct {
+		name            string
+		p               Params
+		members, absent [][]byte
+		says            string
+	}{
+		{"no members", DefaultParams(), nil, absent, "no member keys"},
+		{"bad params", bad, members, absent, "bits per key"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := SimulateKeys(tc.p, tc.members, tc.absent, nil)
+			if err == nil || !strings.Contains(err.Error(), tc.says) {
+				t.Errorf("error %v, want one saying %q", err, tc.says)
+			}
+		})
+	}
+	t.Run("no absent keys", func(t *testing.T) {
+		r, err := SimulateKeys(DefaultParams(), members, nil, nil)
+		if err != nil || r.AbsentQueries != 0 || r.CILow != 0 || r.CIHigh != 1 {
+			t.Errorf("error %v, %d absent queries, interval [%v, %v]; want none and [0, 1]", err, r.AbsentQueries, r.CILow, r.CIHigh)
+		}
+	})
+	t.Run("cancelled", func(t *testing.T) {
+		stop := errors.New("stop")
+		_, err := SimulateKeys(DefaultParams(), textKeys(Members, 0, 40_000), absent, func(done, total int) error { return stop })
+		if !errors.Is(err, stop) {
+			t.Errorf("error %v, want the step's", err)
+		}
+	})
+}
+
+// A duplicate in the input is a duplicate pass in disguise: the standard
+// filter's bits must not move.
+func TestSimulateKeysDuplicatesDoNotCountTwice(t *testing.T) {
+	t.Parallel()
+	members := textKeys(Members, 0, 5000)
+	once, err := SimulateKeys(DefaultParams(), members, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	twice, err := SimulateKeys(DefaultParams(), append(members, members...), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if twice.N != once.N || twice.Digest != once.Digest || twice.MemberDuplicates != 5000 {
+		t.Errorf("n %d digest %s duplicates %d; want n %d digest %s duplicates 5000",
+			twice.N, twice.Digest, twice.MemberDuplicates, once.N, once.Digest)
+	}
+}
