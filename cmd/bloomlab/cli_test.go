@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 )
@@ -94,5 +95,44 @@ func TestSizeJSONFields(t *testing.T) {
 	}
 	if got["m"] != 958505838.0 || got["k"] != 7.0 {
 		t.Errorf("m %v k %v", got["m"], got["k"])
+	}
+}
+
+func TestSimulateOwnKeys(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		path := dir + "/" + name
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	keys := write("keys.txt", "alice\nbob\ncarol\nbob\n")
+	absent := write("absent.txt", "dave\r\nerin\r\nalice\r\n")
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stdout string
+		stderr string
+	}{
+		{"keys and absent", []string{"--keys", keys, "--absent", absent}, 0, "4 lines, 1 duplicates not counted twice", ""},
+		{"keys only", []string{"--keys", keys, "--json"}, 0, `"memberDuplicates": 1`, ""},
+		{"n is distinct keys", []string{"--keys", keys}, 0, "n                    3 keys", ""},
+		{"absent without keys", []string{"--absent", absent}, 2, "", "--absent needs --keys"},
+		{"missing file", []string{"--keys", dir + "/none.txt"}, 1, "", "no such file"},
+		{"empty file", []string{"--keys", write("empty.txt", "\n\n")}, 1, "", "core: no keys"},
+		{"binary file", []string{"--keys", write("bin.txt", "a\x00b\n")}, 1, "", "keys must be text"},
+		{"line too long", []string{"--keys", write("long.txt", strings.Repeat("x", 5000)+"\n")}, 1, "", "line 1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := run(append([]string{"simulate"}, tt.args...)...)
+			if code != tt.code || !strings.Contains(stdout, tt.stdout) || !strings.Contains(stderr, tt.stderr) {
+				t.Fatalf("exit %d (want %d)\nstdout:\n%s\nstderr:\n%s\nwant stdout containing %q, stderr containing %q",
+					code, tt.code, stdout, stderr, tt.stdout, tt.stderr)
+			}
+		})
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 
 	"bloomlab/core"
@@ -25,6 +26,8 @@ func runSimulate(args []string, stdout, stderr io.Writer) int {
 	seed := fs.String("seed", "1", "seed, a whole number in [0, 2^64-1]")
 	variant := fs.String("variant", string(d.Variant), "standard, blocked or counting")
 	fault := fs.String("fault", string(d.Fault), "none, or a fault from 'bloomlab audit --faults'")
+	keysFile := fs.String("keys", "", "build the filter from this file's keys, one a line (replaces --items)")
+	absentFile := fs.String("absent", "", "with --keys: measure the rate on this file's keys, one a line")
 	asJSON := fs.Bool("json", false, "print JSON")
 	if err := parse(fs, args); err != nil {
 		return fail("simulate", fs, err, stderr)
@@ -32,6 +35,12 @@ func runSimulate(args []string, stdout, stderr io.Writer) int {
 	p, err := paramsFromFlags(simFlags{*bpk, *hashes, *items, *queries, *present, *keyBytes, *passes, *seed, *variant, *fault})
 	if err != nil {
 		return fail("simulate", fs, err, stderr)
+	}
+	if *absentFile != "" && *keysFile == "" {
+		return fail("simulate", fs, badFlag("--absent needs --keys: the absent keys are measured against a filter of your keys"), stderr)
+	}
+	if *keysFile != "" {
+		return simulateOwnKeys(p, *keysFile, *absentFile, *asJSON, stdout, stderr)
 	}
 	r, err := core.Simulate(p)
 	if err != nil {
@@ -86,6 +95,53 @@ func paramsFromFlags(f simFlags) (core.Params, error) {
 	}
 	p.Variant, p.Fault = v, fault
 	return p, nil
+}
+
+// simulateOwnKeys builds the filter from the keys in keysFile and measures
+// it on the keys in absentFile (none if empty).
+func simulateOwnKeys(p core.Params, keysFile, absentFile string, asJSON bool, stdout, stderr io.Writer) int {
+	members, err := readKeyFile(keysFile)
+	if err != nil {
+		fmt.Fprintf(stderr, "bloomlab simulate: --keys %v\n", err)
+		return 1
+	}
+	var absent core.KeyList
+	if absentFile != "" {
+		if absent, err = readKeyFile(absentFile); err != nil {
+			fmt.Fprintf(stderr, "bloomlab simulate: --absent %v\n", err)
+			return 1
+		}
+	}
+	r, err := core.SimulateKeys(p, members.Keys, absent.Keys, nil)
+	if err != nil {
+		fmt.Fprintf(stderr, "bloomlab simulate: %v\n", err)
+		return 1
+	}
+	r.MemberDuplicates, r.AbsentDuplicates = members.Duplicates, absent.Duplicates
+	if asJSON {
+		writeJSON(stdout, r)
+		return 0
+	}
+	writeResult(stdout, r.Result)
+	fmt.Fprintf(stdout, "%-20s %d lines, %d duplicates not counted twice\n", "keys file", members.Lines, members.Duplicates)
+	if absentFile != "" {
+		fmt.Fprintf(stdout, "%-20s %d lines, %d duplicates, %d members left out of the rate\n", "absent file",
+			absent.Lines, absent.Duplicates, r.AbsentMembers)
+	}
+	return 0
+}
+
+func readKeyFile(name string) (core.KeyList, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return core.KeyList{}, err
+	}
+	defer f.Close()
+	list, err := core.ReadKeys(f, core.DefaultKeyLimits)
+	if err != nil {
+		return list, fmt.Errorf("%s: %w", name, err)
+	}
+	return list, nil
 }
 
 func writeResult(w io.Writer, r core.Result) {
