@@ -226,7 +226,7 @@ func (r *Result) finish(probes uint64) {
 	r.TheoryFPRExact = RateExact(m, n, k)
 	r.TheoryFPRVariant = r.TheoryFPRExact
 	if r.Variant == BlockedVariant {
-		r.TheoryFPRVariant = BlockedRate(m, n, k)
+		r.TheoryFPRVariant = BlockedRateExact(m, n, k)
 	}
 	if absent := r.AbsentQueries; absent > 0 {
 		r.EmpiricalFPR = float64(r.FalsePositives) / float64(absent)

@@ -108,10 +108,13 @@ func InfoFloor(p float64) float64 {
 // BlockSize is the blocked filter's block: one 64-byte cache line.
 const BlockSize = 512
 
-// BlockedRate returns the blocked filter's rate: a query lands in one block,
-// whose load is Poisson with mean n*512/m, and inside it the standard exact
-// formula applies with m = 512 (Putze, Sanders and Singler, "Cache-, Hash-
-// and Space-Efficient Bloom Filters", 2007, section 3).
+// BlockedRate returns the blocked filter's rate as Putze, Sanders and
+// Singler ("Cache-, Hash- and Space-Efficient Bloom Filters", 2007, section
+// 3) give it: a query lands in one block, whose load is Poisson with mean
+// n*512/m, and inside it the standard formula applies with m = 512. It
+// raises a block's expected fill to the k-th power and so runs about 1% low
+// at 10 bits per key (0.957% where BlockedRateExact gives 0.966%); it is a
+// hundred times cheaper, which the calculator's searches need.
 func BlockedRate(m, n uint64, k int) float64 {
 	if m < BlockSize {
 		return RateExact(m, n, k)
