@@ -117,13 +117,10 @@ func SimulateKeys(p Params, members, absent [][]byte, step Step) (OwnKeysResult,
 		}
 	}
 
-	// Keys differ in length: estimate each length's share of the exact set.
-	byLength := map[int]uint64{}
+	// Keys differ in length: one table, each key's own heap bytes.
+	r.ExactSetBytes = MapTableBytes(uint64(len(keys)))
 	for _, key := range keys {
-		byLength[len(key)]++
-	}
-	for length, c := range byLength {
-		r.ExactSetBytes += ExactSetBytes(c, length)
+		r.ExactSetBytes += KeyHeapBytes(len(key))
 	}
 	r.finish(probes)
 	out.Result = r

@@ -50,8 +50,9 @@ func TestSimulateKeysCountsTheLists(t *testing.T) {
 	if z := (float64(r.FalsePositives) - want) / sd; math.Abs(z) > Z999 {
 		t.Errorf("%d false positives, expected %.1f: z = %.2f", r.FalsePositives, want, z)
 	}
-	if r.ExactSetBytes != ExactSetBytes(10, 5)+ExactSetBytes(90, 6)+ExactSetBytes(900, 7)+ExactSetBytes(9000, 8)+ExactSetBytes(10000, 9) {
-		t.Errorf("exact set %d bytes, want the sum over key lengths", r.ExactSetBytes)
+	// "key-0" to "key-9999" fit the 8-byte class, "key-10000" on the 16-byte.
+	if want := MapTableBytes(r.N) + 10_000*8 + 10_000*16; r.ExactSetBytes != want {
+		t.Errorf("exact set %d bytes, want %d: one table and each key's heap bytes", r.ExactSetBytes, want)
 	}
 }
 

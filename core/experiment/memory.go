@@ -77,7 +77,7 @@ func runMemory(s Sizes, r *runner) (Table, error) {
 	if r.measureMemory {
 		t.Notes = append(t.Notes, "The maps are measured: live heap after a garbage collection, before and after inserting the keys, without a size hint.")
 	} else {
-		t.Notes = append(t.Notes, "The maps are an estimate (core.ExactSetBytes: key bytes in 8-byte classes, a 16-byte string header and a control byte per slot at 7/8 load); run natively with measuring on for the real heap.")
+		t.Notes = append(t.Notes, "The maps are an estimate (core.ExactSetBytes: each key's bytes in the allocator's size class, and a swiss table of 25-byte slots kept between 7/16 and 7/8 full); run natively with measuring on for the real heap.")
 	}
 	t.Notes = append(t.Notes, "A filter's size depends on n and p only, never on the keys; an exact set grows with every key's bytes.")
 	return t, nil
