@@ -1,11 +1,20 @@
 package main
 
-import "github.com/maxence-charriere/go-app/v10/pkg/app"
+import (
+	lab "bloomlab/app"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
 
 // routes registers the lab's pages; it runs in both builds, since the server
 // and the static generator need the same routes as the browser.
-func routes() {}
+func routes() { lab.Routes() }
 
-// runWhenOnBrowser starts the lab in the browser and never returns there;
-// natively it returns at once.
-func runWhenOnBrowser() { app.RunWhenOnBrowser() }
+// runWhenOnBrowser starts the lab in the browser, with its JavaScript face,
+// and never returns there; natively it returns at once.
+func runWhenOnBrowser() {
+	if app.IsClient {
+		lab.InstallJSFace()
+	}
+	app.RunWhenOnBrowser()
+}

@@ -1,0 +1,144 @@
+package app
+
+import (
+	"sync"
+	"time"
+
+	"bloomlab/audit"
+	"bloomlab/core"
+)
+
+// auditRun is one audit in the browser: its progress, the outcomes so far
+// and, once finished, the report.
+type auditRun struct {
+	Fault   core.Fault
+	Done    int
+	Total   int
+	Checks  []audit.Outcome
+	Report  *audit.Report
+	Err     string
+	Running bool
+}
+
+// Finished reports whether the run has its report.
+func (r auditRun) Finished() bool { return r.Report != nil }
+
+// auditBook keeps one run per fault for the whole session, so the lab's
+// badge, the audit page and the JavaScript face share the work: a run
+// starts once and every page that shows it listens. Runs yield to the
+// browser between checks, at least every 5 ms. It is safe for concurrent use.
+type auditBook struct {
+	mu        sync.Mutex
+	runs      map[core.Fault]*auditRun
+	waiters   map[core.Fault][]chan auditRun
+	listeners map[int]func()
+	next      int
+}
+
+var audits = &auditBook{
+	runs:      map[core.Fault]*auditRun{},
+	waiters:   map[core.Fault][]chan auditRun{},
+	listeners: map[int]func(){},
+}
+
+// Get returns a copy of fault f's run, zero if it never started.
+func (b *auditBook) Get(f core.Fault) auditRun {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if r, ok := b.runs[f]; ok {
+		c := *r
+		c.Checks = append([]audit.Outcome(nil), r.Checks...)
+		return c
+	}
+	return auditRun{Fault: f}
+}
+
+// Listen registers fn to be called (from the run's goroutine) after every
+// check of every run; the returned func unregisters it.
+func (b *auditBook) Listen(fn func()) func() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	id := b.next
+	b.next++
+	b.listeners[id] = fn
+	return func() {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		delete(b.listeners, id)
+	}
+}
+
+func (b *auditBook) notify() {
+	b.mu.Lock()
+	fns := make([]func(), 0, len(b.listeners))
+	for _, fn := range b.listeners {
+		fns = append(fns, fn)
+	}
+	b.mu.Unlock()
+	for _, fn := range fns {
+		fn()
+	}
+}
+
+// Start begins fault f's audit unless it has begun already. The audit runs
+// on its own goroutine, sleeping a moment after each check so the page
+// repaints and stays responsive.
+func (b *auditBook) Start(f core.Fault) {
+	b.mu.Lock()
+	if _, ok := b.runs[f]; ok {
+		b.mu.Unlock()
+		return
+	}
+	b.runs[f] = &auditRun{Fault: f, Running: true, Total: len(audit.Checks())}
+	b.mu.Unlock()
+	b.notify()
+
+	go func() {
+		yielded := time.Now()
+		report, err := audit.Run(f, func(done, total int, last audit.Outcome) error {
+			b.mu.Lock()
+			r := b.runs[f]
+			r.Done, r.Total = done, total
+			r.Checks = append(r.Checks, last)
+			b.mu.Unlock()
+			b.notify()
+			if time.Since(yielded) > 5*time.Millisecond {
+				time.Sleep(time.Millisecond)
+				yielded = time.Now()
+			}
+			return nil
+		})
+		b.mu.Lock()
+		r := b.runs[f]
+		r.Running = false
+		if err != nil {
+			r.Err = err.Error()
+		} else {
+			r.Report = &report
+		}
+		done := *r
+		waiters := b.waiters[f]
+		delete(b.waiters, f)
+		b.mu.Unlock()
+		for _, w := range waiters {
+			w <- done
+		}
+		b.notify()
+	}()
+}
+
+// Wait starts fault f's audit if need be and blocks until it finishes.
+func (b *auditBook) Wait(f core.Fault) auditRun {
+	b.Start(f)
+	b.mu.Lock()
+	r := b.runs[f]
+	if !r.Running {
+		done := *r
+		b.mu.Unlock()
+		return done
+	}
+	ch := make(chan auditRun, 1)
+	b.waiters[f] = append(b.waiters[f], ch)
+	b.mu.Unlock()
+	return <-ch
+}

@@ -1,0 +1,325 @@
+package app
+
+import (
+	"math"
+	"math/bits"
+
+	"bloomlab/core"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// bitLayout places m positions on a canvas W x H device pixels: one square
+// cell per position while cells stay at least minCell pixels wide, otherwise
+// a density picture of Block x Block pixel bins, each shaded by the share of
+// its positions that are set.
+type bitLayout struct {
+	M          uint64
+	W, H       int
+	Cells      bool
+	Cell       int    // cell side in pixels (cell mode)
+	Cols, Rows int    // cells or bins across and down
+	Block      int    // bin side in pixels (density mode)
+	Bins       uint64 // Cols * Rows in density mode
+}
+
+const (
+	maxCell     = 28
+	densityBlk  = 2
+	bitAreaCSSH = 220 // the tallest the bit array grows, in CSS pixels
+)
+
+// layoutBits lays out m positions across width pixels, at most maxH tall;
+// scale is the device pixel ratio, so a cell is never under 2 CSS pixels;
+// a density bin then always covers at least one position.
+func layoutBits(m uint64, width, maxH int, scale float64) bitLayout {
+	width = max(width, 16)
+	maxH = max(maxH, 16)
+	l := bitLayout{M: m, W: width}
+	minCell := int(math.Ceil(2 * scale))
+	side := int(math.Sqrt(float64(width) * float64(maxH) / float64(max(m, 1))))
+	side = min(side, int(maxCell*scale))
+	if side >= minCell {
+		l.Cells = true
+		l.Cell = side
+		l.Cols = max(1, width/side)
+		l.Rows = int((m + uint64(l.Cols) - 1) / uint64(l.Cols))
+		l.H = l.Rows * side
+		return l
+	}
+	l.Block = int(math.Max(densityBlk, math.Round(densityBlk*scale)))
+	l.Cols = width / l.Block
+	l.Rows = maxH / l.Block
+	l.Bins = uint64(l.Cols) * uint64(l.Rows)
+	l.H = l.Rows * l.Block
+	return l
+}
+
+// centre returns the pixel centre of position pos and the radius of one
+// cell or bin there, or false if pos lies outside [0, m).
+func (l bitLayout) centre(pos uint64) (x, y, r float64, ok bool) {
+	if pos >= l.M {
+		return 0, 0, 0, false
+	}
+	if l.Cells {
+		c, row := pos%uint64(l.Cols), pos/uint64(l.Cols)
+		s := float64(l.Cell)
+		return (float64(c) + 0.5) * s, (float64(row) + 0.5) * s, s / 2, true
+	}
+	bin := binOf(pos, l.M, l.Bins)
+	b := float64(l.Block)
+	return (float64(bin%uint64(l.Cols)) + 0.5) * b, (float64(bin/uint64(l.Cols)) + 0.5) * b, b / 2, true
+}
+
+// binOf maps a position to its density bin: floor(pos * bins / m), without
+// overflow for any m up to core.MaxM.
+func binOf(pos, m, bins uint64) uint64 {
+	hi, lo := bits.Mul64(pos, bins)
+	q, _ := bits.Div64(hi, lo, m)
+	return q
+}
+
+// The palette. Set and unset positions differ in lightness as well as hue,
+// so the picture reads in grey too.
+var (
+	rgbUnset = [3]float64{0xe6, 0xea, 0xf2}
+	rgbSet   = [3]float64{0x1d, 0x3f, 0x8a}
+	rgbGap   = [3]float64{0xff, 0xff, 0xff}
+)
+
+// paintBits renders f into an RGBA image one pixel per cell or bin,
+// l.Cols x l.Rows, reusing buf when it is large enough; the canvas scales it
+// up. Cells are shaded by their value (a counter's count in the counting
+// filter), bins by the share of their positions that are set; cells past m
+// are background.
+func paintBits(buf []byte, shares []float64, f core.Membership, l bitLayout) ([]byte, []float64) {
+	n := l.Cols * l.Rows
+	if cap(buf) < n*4 {
+		buf = make([]byte, n*4)
+	}
+	buf = buf[:n*4]
+	const shades = 32
+	var palette [shades + 1][4]byte
+	for i := range palette {
+		c := mix(float64(i) / shades)
+		palette[i] = [4]byte{byte(c[0]), byte(c[1]), byte(c[2]), 255}
+	}
+	gap := [4]byte{byte(rgbGap[0]), byte(rgbGap[1]), byte(rgbGap[2]), 255}
+	put := func(i int, t float64) {
+		copy(buf[i*4:], palette[int(math.Round(math.Max(0, math.Min(1, t))*shades))][:])
+	}
+	if !l.Cells {
+		shares = densityShares(f, l.M, l.Bins, shares)
+		for bin, share := range shares {
+			put(bin, share)
+		}
+		return buf, shares
+	}
+	counting, _ := f.(*core.Counting)
+	for i := 0; i < n; i++ {
+		pos := uint64(i)
+		switch {
+		case pos >= l.M:
+			copy(buf[i*4:], gap[:])
+		case counting != nil:
+			// Counters shade from light (1) to full (4 or more).
+			if c := counting.Counter(pos); c > 0 {
+				put(i, math.Min(1, 0.25+0.75*float64(c)/4))
+			} else {
+				put(i, 0)
+			}
+		case f.IsSet(pos):
+			put(i, 1)
+		default:
+			put(i, 0)
+		}
+	}
+	return buf, shares
+}
+
+// mix blends the unset and set colours: t = 0 unset, 1 set.
+func mix(t float64) [3]float64 {
+	t = math.Max(0, math.Min(1, t))
+	return [3]float64{
+		rgbUnset[0] + (rgbSet[0]-rgbUnset[0])*t,
+		rgbUnset[1] + (rgbSet[1]-rgbUnset[1])*t,
+		rgbUnset[2] + (rgbSet[2]-rgbUnset[2])*t,
+	}
+}
+
+// densityShares returns, for each of bins equal slices of the m positions,
+// the share that are set, reusing out when it is large enough. It works a
+// storage word at a time, masking words that straddle a slice boundary, so
+// it stays fast for a billion bits; slices come in order, so it keeps one
+// running count.
+func densityShares(f core.Membership, m, bins uint64, out []float64) []float64 {
+	if uint64(cap(out)) < bins {
+		out = make([]float64, bins)
+	}
+	out = out[:bins]
+	clear(out)
+	words := f.Words()
+	per, stride := uint64(64), uint(1) // positions per word and bits per position
+	occupied := func(w uint64) uint64 { return w }
+	if _, ok := f.(*core.Counting); ok {
+		per, stride = 16, 4
+		occupied = func(w uint64) uint64 {
+			return (w | w>>1 | w>>2 | w>>3) & 0x1111111111111111
+		}
+	}
+	cur, set, size := uint64(0), uint64(0), uint64(0)
+	flush := func(next uint64) {
+		if size > 0 {
+			out[cur] = float64(set) / float64(size)
+		}
+		cur, set, size = next, 0, 0
+	}
+	for wi, w := range words {
+		first := uint64(wi) * per
+		if first >= m {
+			break
+		}
+		last := min(first+per, m) // exclusive
+		occ := occupied(w)
+		for a := first; a < last; {
+			bin := binOf(a, m, bins)
+			if bin != cur {
+				flush(bin)
+			}
+			// The first position of the next bin: ceil((bin+1) * m / bins).
+			hi, lo := bits.Mul64(bin+1, m)
+			next, rem := bits.Div64(hi, lo, bins)
+			if rem != 0 {
+				next++
+			}
+			b := min(last, next)
+			lowBit, width := uint(a-first)*stride, uint(b-a)*stride
+			mask := ^uint64(0)
+			if width < 64 {
+				mask = (uint64(1)<<width - 1) << lowBit
+			}
+			set += uint64(bits.OnesCount64(occ & mask))
+			size += b - a
+			a = b
+		}
+	}
+	flush(cur)
+	return out
+}
+
+// bitCanvas draws bit arrays onto a canvas element. It keeps its pixel
+// buffer and an offscreen canvas between draws, so a slider move allocates
+// nothing large.
+type bitCanvas struct {
+	buf     []byte
+	shares  []float64
+	off     app.Value // offscreen canvas, one pixel per cell or bin
+	arr     app.Value // Uint8ClampedArray behind img
+	img     app.Value // ImageData over arr
+	offW    int
+	offH    int
+	arrSize int
+}
+
+var bitPainter = &bitCanvas{}
+
+// draw paints r's filter onto the canvas element, cssW CSS pixels wide,
+// and rings the positions the last inserted key set and boxes those the
+// first absent query read. It returns the layout it used.
+func (b *bitCanvas) draw(canvas app.Value, r *core.Result, cssW int) bitLayout {
+	if !canvas.Truthy() || r == nil || r.Filter == nil {
+		return bitLayout{}
+	}
+	scale := app.Window().Get("devicePixelRatio").Float()
+	if !(scale >= 1) {
+		scale = 1
+	}
+	w := int(float64(max(cssW, 16)) * scale)
+	l := layoutBits(r.M, w, int(bitAreaCSSH*scale), scale)
+	// Resizing a canvas clears and reallocates it: only when needed.
+	if canvas.Get("width").Int() != l.W || canvas.Get("height").Int() != l.H {
+		canvas.Set("width", l.W)
+		canvas.Set("height", l.H)
+		canvas.Get("style").Set("height", formatFloat(float64(l.H)/scale, 1)+"px")
+	}
+
+	b.buf, b.shares = paintBits(b.buf, b.shares, r.Filter, l)
+	if b.off == nil {
+		b.off = app.Window().Get("document").Call("createElement", "canvas")
+	}
+	if b.offW != l.Cols || b.offH != l.Rows {
+		b.off.Set("width", l.Cols)
+		b.off.Set("height", l.Rows)
+		b.offW, b.offH = l.Cols, l.Rows
+	}
+	if b.arrSize != len(b.buf) {
+		b.arr = app.Window().Get("Uint8ClampedArray").New(len(b.buf))
+		b.img = app.Window().Get("ImageData").New(b.arr, l.Cols, l.Rows)
+		b.arrSize = len(b.buf)
+	}
+	app.CopyBytesToJS(b.arr, b.buf)
+	b.off.Call("getContext", "2d").Call("putImageData", b.img, 0, 0)
+
+	ctx := canvas.Call("getContext", "2d")
+	ctx.Set("imageSmoothingEnabled", false)
+	ctx.Set("fillStyle", "#ffffff")
+	ctx.Call("fillRect", 0, 0, l.W, l.H)
+	step := l.Block
+	if l.Cells {
+		step = l.Cell
+	}
+	ctx.Call("drawImage", b.off, 0, 0, l.Cols*step, l.Rows*step)
+	if l.Cells && l.Cell >= 5 {
+		// A one-pixel gap between cells.
+		ctx.Set("strokeStyle", "#ffffff")
+		ctx.Set("lineWidth", 1)
+		ctx.Call("beginPath")
+		for c := 1; c <= l.Cols; c++ {
+			x := float64(c*step) - 0.5
+			ctx.Call("moveTo", x, 0)
+			ctx.Call("lineTo", x, l.H)
+		}
+		for r := 1; r <= l.Rows; r++ {
+			y := float64(r*step) - 0.5
+			ctx.Call("moveTo", 0, y)
+			ctx.Call("lineTo", l.W, y)
+		}
+		ctx.Call("stroke")
+	}
+
+	// Markers: at least 5 CSS pixels across so they show on a density
+	// picture too; rings for the inserted key, squares for the probe.
+	ctx.Set("lineWidth", 2*scale)
+	ctx.Set("strokeStyle", "#d9480f")
+	for _, pos := range r.LastInserted {
+		x, y, rad, ok := l.centre(pos)
+		if !ok {
+			continue
+		}
+		rad = math.Max(rad+scale, 5*scale)
+		ctx.Call("beginPath")
+		ctx.Call("arc", x, y, rad, 0, 2*math.Pi)
+		ctx.Call("stroke")
+	}
+	ctx.Set("strokeStyle", "#0b7a3e")
+	for _, pos := range r.FirstProbed {
+		x, y, rad, ok := l.centre(pos)
+		if !ok {
+			continue
+		}
+		rad = math.Max(rad+2*scale, 7*scale)
+		ctx.Call("strokeRect", x-rad, y-rad, 2*rad, 2*rad)
+	}
+	return l
+}
+
+// outside counts positions at or beyond m: a broken reduction's stray
+// writes, which the real filter can never produce.
+func outside(positions []uint64, m uint64) int {
+	n := 0
+	for _, p := range positions {
+		if p >= m {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,430 @@
+package app
+
+import (
+	"math"
+	"strconv"
+
+	"bloomlab/core/plan"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// The calculator and the about page share one style sheet of their own; it
+// joins the lab's here so that the two pages need no edit to the handler.
+func init() { Styles = append(Styles, "/web/plan.css") }
+
+// CalculatorPage sizes a real filter: two of n, p and m in, the third out,
+// and around it k by round and by ceil, the information floor, the exact
+// set, other structures, the overfill line and the cost model. Like the lab
+// it keeps every field in the URL: typing recomputes, leaving a field (or
+// Enter) records the link, and OnNav reads it back.
+type CalculatorPage struct {
+	app.Compo
+
+	form   CalcForm
+	notice string
+	res    calcResult
+	// live is set once the page runs in the browser, so that a test (or a
+	// script) can tell the prerendered page from the working one.
+	live bool
+}
+
+func newCalculatorPage() *CalculatorPage { return &CalculatorPage{form: DefaultCalcForm()} }
+
+// OnNav reads the form from the URL and solves it: a few milliseconds of
+// formulas, so the prerendered page carries the answer too.
+func (c *CalculatorPage) OnNav(ctx app.Context) {
+	ctx.Page().SetTitle("Calculator · Bloom Lab")
+	c.form, c.notice = CalcFromQuery(ctx.Page().URL().Query())
+	c.res = solveForm(c.form)
+}
+
+func (c *CalculatorPage) OnMount(ctx app.Context) { c.live = app.IsClient }
+
+func (c *CalculatorPage) onInput(id string) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		f := c.form.clone()
+		f.Values[id] = e.Get("target").Get("value").String()
+		c.form = f
+		c.res = solveForm(f)
+	}
+}
+
+// commit records the form in the URL as a new history entry.
+func (c *CalculatorPage) commit(ctx app.Context, e app.Event) {
+	u := *ctx.Page().URL()
+	u.RawQuery = c.form.Query().Encode()
+	ctx.NavigateTo(&u)
+}
+
+// onFind switches the unknown. The figure just found moves into its field,
+// so switching from "find m" to "find n" gives back the n it came from.
+func (c *CalculatorPage) onFind(u plan.Unknown) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		if u == c.form.Find {
+			return
+		}
+		f := c.form.clone()
+		if c.res.OK {
+			f.Values[string(f.Find)] = solvedText(c.res.Plan, string(f.Find))
+		}
+		f.Find = u
+		c.form, c.notice = f, ""
+		c.res = solveForm(f)
+		c.commit(ctx, e)
+	}
+}
+
+func (c *CalculatorPage) Render() app.UI {
+	state := "ready"
+	switch {
+	case !c.live:
+		state = "static"
+	case !c.res.OK:
+		state = "error"
+	}
+	return newShell().Route(RouteCalculator).Body(
+		app.Div().ID("calculator").Class("calc").DataSet("state", state).Body(
+			app.H1().Text("Calculator"),
+			app.P().Class("lede").Text("Size a real filter. Give two of n, p and m and the calculator finds the third, then sets out what the answer costs: the hashes, the memory against an exact set and against other filters, what happens when the set outgrows the filter, and what its false positives cost you."),
+			app.Div().Class("calc-grid").Body(
+				c.renderForm(),
+				app.Div().Class("calc-out").Body(c.renderOutput()...),
+			),
+			app.If(c.res.OK, func() app.UI { return c.renderTables() }),
+		),
+	)
+}
+
+func (c *CalculatorPage) renderForm() app.UI {
+	return app.Section().Class("controls calc-form").Aria("label", "Inputs").Body(
+		app.Div().Role("radiogroup").Class("find").Aria("labelledby", "find-legend").Body(
+			app.P().ID("find-legend").Class("find-legend").Text("Find"),
+			app.Range(findLabels).Slice(func(i int) app.UI {
+				fl := findLabels[i]
+				id := "find-" + string(fl.find)
+				radio := app.Input().Type("radio").Name(CalcFind).ID(id).Value(string(fl.find)).OnChange(c.onFind(fl.find))
+				if fl.find == c.form.Find {
+					// Only ever true: the prerendered page would write
+					// checked="false", which HTML reads as checked.
+					radio = radio.Checked(true)
+				}
+				return app.Div().Class("control inline").Body(radio, app.Label().For(id).Text(fl.label))
+			}),
+			app.If(c.notice != "", func() app.UI {
+				return app.P().ID("find-notice").Class("field-error").Role("status").Text(c.notice)
+			}),
+		),
+		app.Range(sizeFields).Slice(func(i int) app.UI { return c.renderField(sizeFields[i]) }),
+		app.H2().Class("form-sub").Text("The exact set and the cost model"),
+		app.Range(costFields).Slice(func(i int) app.UI { return c.renderField(costFields[i]) }),
+	)
+}
+
+func (c *CalculatorPage) renderField(fl calcField) app.UI {
+	solved := fl.ID == string(c.form.Find)
+	msg := c.res.Errors[fl.ID]
+	value := c.form.Values[fl.ID]
+	read := c.res.Read[fl.ID]
+	if solved {
+		// A dash, not "": go-app drops an empty value on update, which would
+		// leave the field showing what it held before.
+		value = "—"
+		if c.res.OK {
+			value = solvedText(c.res.Plan, fl.ID)
+			read = "found: " + c.foundText(fl.ID)
+		}
+	}
+	describedBy := fl.ID + "-help"
+	class := "control calc-field"
+	input := app.Input().Type("text").ID(fl.ID).Value(value).
+		AutoComplete(false).Spellcheck(false).Attr("inputmode", "decimal")
+	switch {
+	case solved:
+		class += " solved"
+		input = input.ReadOnly(true)
+	default:
+		input = input.OnInput(c.onInput(fl.ID)).OnChange(c.commit)
+	}
+	if msg != "" {
+		class += " invalid"
+		describedBy = fl.ID + "-error " + describedBy
+		input = input.Aria("invalid", "true")
+	} else if read != "" {
+		describedBy = fl.ID + "-read " + describedBy
+	}
+	return app.Div().Class(class).Body(
+		app.Label().For(fl.ID).Body(
+			app.Span().Text(fl.Label),
+			app.If(solved, func() app.UI { return app.Span().Class("found-tag").Text("found") }),
+		),
+		input.Aria("describedby", describedBy),
+		app.If(msg != "", func() app.UI {
+			return app.P().ID(fl.ID + "-error").Class("field-error").Role("alert").Text("✗ " + msg)
+		}).ElseIf(read != "", func() app.UI {
+			return app.Small().ID(fl.ID + "-read").Class("read").Text(read)
+		}),
+		app.Small().ID(fl.ID+"-help").Text(fl.Help),
+	)
+}
+
+// foundText words the unknown for its field.
+func (c *CalculatorPage) foundText(id string) string {
+	pl := c.res.Plan
+	switch id {
+	case CalcM:
+		return formatInt(pl.M) + " bits, " + plan.FormatSize(pl.M)
+	case CalcP:
+		return calcRate(pl.P) + " (" + formatPercent(pl.P) + ") at k = " + strconv.Itoa(pl.KRound)
+	}
+	return formatInt(pl.N) + " keys"
+}
+
+func (c *CalculatorPage) renderOutput() []app.UI {
+	if !c.res.OK {
+		text := "Fix the marked field to see the plan."
+		if c.res.Err != "" {
+			text = c.res.Err
+		}
+		return []app.UI{app.Div().ID("calc-error").Class("notice error").Role("alert").Text(text)}
+	}
+	pl := c.res.Plan
+	pLabel := "target p"
+	if pl.Find == plan.FindP {
+		pLabel = "p at the optimal k"
+	}
+	counters := []counter{
+		{id: "calc-out-n", label: "n keys", value: formatInt(pl.N)},
+		{id: "calc-out-p", label: pLabel, value: calcRate(pl.P)},
+		{id: "calc-out-m", label: "m bits", value: formatInt(pl.M)},
+		{id: "calc-out-memory", label: "memory", value: plan.FormatSize(pl.M)},
+		{id: "calc-out-k", label: "k hashes", value: strconv.Itoa(pl.K)},
+		{id: "calc-out-bpk", label: "bits per key", value: formatFloat(pl.BitsPerKey, 3)},
+		{id: "calc-out-fpr", label: "rate at this k", value: calcRate(pl.Rate), title: "(1 - e^(-kn/m))^k"},
+		{id: "calc-out-fpr-exact", label: "rate, exact m", value: calcRate(pl.RateExact), title: "(1 - (1 - 1/m)^(kn))^k"},
+		{id: "calc-out-fill", label: "bits set at n", value: formatPercent(pl.Fill)},
+	}
+	verdict := "the same k either way"
+	switch {
+	case pl.RateRound < pl.RateCeil:
+		verdict = "ceil costs " + formatPercent(pl.RateCeil/pl.RateRound-1) + " more false positives and " +
+			strconv.Itoa(pl.KCeil-pl.KRound) + " more hash per key"
+	case pl.RateRound > pl.RateCeil:
+		verdict = "here ceil happens to be lower"
+	}
+	floorW := 100 * pl.InfoFloor / pl.BitsPerKey
+	return []app.UI{
+		app.Section().Class("counters-box").Aria("label", "The plan").Body(
+			app.Dl().Class("counters").Body(
+				app.Range(counters).Slice(func(i int) app.UI {
+					ct := counters[i]
+					return app.Div().Class("counter").Title(ct.title).Body(
+						app.Dt().Text(ct.label),
+						app.Dd().ID(ct.id).Text(ct.value),
+					)
+				}),
+			),
+		),
+		app.Section().Class("counters-box").Aria("labelledby", "k-compare-title").Body(
+			app.H2().ID("k-compare-title").Class("box-title").Text("k: round, not ceil"),
+			app.Table().ID("k-compare").Class("plan-table compact").Body(
+				app.Caption().Text("(m/n) ln 2 = "+formatFloat(pl.KStar, 3)),
+				app.THead().Body(app.Tr().Body(app.Th().Text("rule"), app.Th().Text("k"), app.Th().Text("rate"))),
+				app.TBody().Body(
+					app.Tr().ID("k-round").Body(
+						app.Td().Text("round((m/n) ln 2)"),
+						app.Td().Class("k").Text(strconv.Itoa(pl.KRound)),
+						app.Td().Class("rate").Text(calcRate(pl.RateRound)),
+					),
+					app.Tr().ID("k-ceil").Body(
+						app.Td().Text("ceil((m/n) ln 2)"),
+						app.Td().Class("k").Text(strconv.Itoa(pl.KCeil)),
+						app.Td().Class("rate").Text(calcRate(pl.RateCeil)),
+					),
+				),
+			),
+			app.P().ID("k-verdict").Class("muted small").Text(verdict+"."),
+		),
+		app.Section().Class("counters-box").Aria("labelledby", "floor-title").Body(
+			app.H2().ID("floor-title").Class("box-title").Text("Bits per key against the floor"),
+			app.Div().Class("floor-bars").Aria("hidden", "true").Body(
+				app.Div().Class("bar spent").Style("width", "100%").Text(formatFloat(pl.BitsPerKey, 3)+" bits per key"),
+				app.Div().Class("bar floor").Style("width", formatFloat(floorW, 1)+"%").Text("floor "+formatFloat(pl.InfoFloor, 3)),
+			),
+			app.P().ID("calc-floor").Text(
+				"This filter spends "+formatFloat(pl.BitsPerKey, 3)+" bits per key; no structure answering with rate p can go below log₂(1/p) = "+
+					formatFloat(pl.InfoFloor, 3)+". That is "+formatFloat(pl.Overhead, 2)+" times the floor (a Bloom filter at its optimum spends 1/ln 2 ≈ 1.44 times)."),
+			app.P().ID("calc-exact").Text(
+				"Kept exactly, as a hash set of "+strconv.Itoa(pl.KeyBytes)+"-byte keys, the same "+formatInt(pl.N)+" keys take about "+
+					plan.FormatBytes(pl.ExactSetBytes)+": "+ratio(float64(pl.ExactSetBytes), float64(pl.Bytes))+" this filter."),
+		),
+	}
+}
+
+// calcRate writes a rate as the lab does from 0.001 up (six decimals), and
+// below that with four significant digits, so that the small rates an
+// engineer sizes for stay comparable: 0.0009766, 1.000e-12.
+func calcRate(p float64) string {
+	switch {
+	case p >= 0.001 || p == 0:
+		return formatRate(p)
+	case p >= 1e-6:
+		return strconv.FormatFloat(p, 'f', 3-int(math.Floor(math.Log10(p))), 64)
+	}
+	return strconv.FormatFloat(p, 'e', 3, 64)
+}
+
+// ratio words a/b as "29.6 times" or "0.8 of".
+func ratio(a, b float64) string {
+	if b == 0 {
+		return "far more than"
+	}
+	r := a / b
+	if r >= 1 {
+		return strconv.FormatFloat(r, 'f', 1, 64) + " times"
+	}
+	return strconv.FormatFloat(r, 'f', 2, 64) + " of"
+}
+
+// amount writes a per-second or per-day figure: four significant digits,
+// whole numbers with thousands separators from 1,000 up.
+func amount(v float64) string {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return "-"
+	case math.Abs(v) >= 1000:
+		s := formatInt(uint64(math.Round(math.Abs(v))))
+		if v < 0 {
+			s = "-" + s
+		}
+		return s
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64)
+}
+
+func (c *CalculatorPage) renderTables() app.UI {
+	pl := c.res.Plan
+	alts := pl.Alternatives
+	return app.Div().Class("calc-tables").Body(
+		app.Section().Class("table-box").Aria("labelledby", "alternatives-title").Body(
+			app.H2().ID("alternatives-title").Text("The same n and p in other structures"),
+			app.P().Class("muted small").Text("From each paper's formula alone, nothing built or measured. Fingerprint filters use whole fingerprint bits, so they reach the rate shown, which may be below p."),
+			app.Table().ID("alternatives").Class("plan-table").Body(
+				app.THead().Body(app.Tr().Body(
+					app.Th().Text("structure"), app.Th().Text("bits per key"), app.Th().Text("memory"),
+					app.Th().Text("rate"), app.Th().Text("removal"), app.Th().Text("how, and the source"),
+				)),
+				app.TBody().Body(app.Range(alts).Slice(func(i int) app.UI {
+					a := alts[i]
+					bpk, mem, rate := formatFloat(a.BitsPerKey, 3), plan.FormatSize(a.Bits), calcRate(a.Rate)
+					if a.Unreachable {
+						bpk, mem, rate = "-", "-", "-"
+					}
+					removal := "no"
+					switch {
+					case a.Deletes:
+						removal = "yes"
+					case a.Static:
+						removal = "no; built once"
+					}
+					class := ""
+					if a.ID == "bloom" {
+						class = "this"
+					}
+					return app.Tr().ID("alt-"+a.ID).Class(class).Body(
+						app.Td().DataSet("label", "structure").Class("name").Text(a.Name),
+						app.Td().DataSet("label", "bits per key").Class("num").Text(bpk),
+						app.Td().DataSet("label", "memory").Class("num").Text(mem),
+						app.Td().DataSet("label", "rate").Class("num").Text(rate),
+						app.Td().DataSet("label", "removal").Text(removal),
+						app.Td().DataSet("label", "source").Class("source").Body(
+							app.Text(a.Note+". "), app.Cite().Text(a.Source),
+						),
+					)
+				})),
+			),
+		),
+		app.Section().Class("table-box").Aria("labelledby", "overfill-title").Body(
+			app.H2().ID("overfill-title").Text("Overfill: the same filter, more keys"),
+			app.P().Class("muted small").Text("The filter keeps its m and k; the set keeps growing. Watch the occupancy as the warning sign."),
+			app.Table().ID("overfill").Class("plan-table").Body(
+				app.THead().Body(app.Tr().Body(
+					app.Th().Text("keys"), app.Th().Text("n"), app.Th().Text("rate"), app.Th().Text("bits set"), app.Th().Text("against design"),
+				)),
+				app.TBody().Body(
+					app.Tr().ID("overfill-1").Class("this").Body(
+						app.Td().DataSet("label", "keys").Text("1x, as designed"),
+						app.Td().DataSet("label", "n").Class("num").Text(formatInt(pl.N)),
+						app.Td().DataSet("label", "rate").Class("num rate").Text(calcRate(pl.Rate)),
+						app.Td().DataSet("label", "bits set").Class("num").Text(formatPercent(pl.Fill)),
+						app.Td().DataSet("label", "against design").Class("num").Text("1x"),
+					),
+					app.Range(pl.Overfill).Slice(func(i int) app.UI {
+						o := pl.Overfill[i]
+						f := formatPlain(o.Factor)
+						return app.Tr().ID("overfill-"+f).Body(
+							app.Td().DataSet("label", "keys").Text(f+"x"),
+							app.Td().DataSet("label", "n").Class("num").Text(formatInt(o.N)),
+							app.Td().DataSet("label", "rate").Class("num rate").Text(calcRate(o.Rate)),
+							app.Td().DataSet("label", "bits set").Class("num").Text(formatPercent(o.Fill)),
+							app.Td().DataSet("label", "against design").Class("num").Text(formatFloat(o.Rate/pl.Rate, 1)+"x the rate"),
+						)
+					}),
+				),
+			),
+		),
+		c.renderCost(),
+		c.renderLabLink(),
+	)
+}
+
+func (c *CalculatorPage) renderCost() app.UI {
+	pl := c.res.Plan
+	r := pl.Cost
+	verdict, class := "", "cost-verdict"
+	switch {
+	case r.AbsentQPS == 0:
+		verdict = "With no absent queries the filter saves nothing and costs nothing: it only earns its place where lookups for missing keys are common."
+	case r.Net >= 0:
+		verdict = "✓ The filter pays: its \"no\" answers save more than its false positives cost, as long as the rate stays below " + calcRate(r.BreakEven) + "."
+		class += " pass"
+	default:
+		verdict = "✗ The false positives cost more than the filter saves: at this price of a \"maybe\" the rate must fall below " + calcRate(r.BreakEven) + ", or the \"maybe\" must get cheaper."
+		class += " fail"
+	}
+	rows := []struct{ id, label, value string }{
+		{"cost-fp", "false positives per second", amount(r.FalsePositives)},
+		{"cost-spent", "their cost per second", amount(r.Spent)},
+		{"cost-saved", "saved by \"no\" per second", amount(r.SavedTotal)},
+		{"cost-net", "net per second", amount(r.Net)},
+		{"cost-net-day", "net per day", amount(r.Net * 86400)},
+		{"cost-break-even", "break-even rate", calcRate(r.BreakEven)},
+	}
+	return app.Section().Class("table-box").Aria("labelledby", "cost-title").Body(
+		app.H2().ID("cost-title").Text("What a false positive costs"),
+		app.P().Class("muted small").Text("Expected cost = p x the cost of a \"maybe\" on an absent key x absent queries per second, against what the filter's \"no\" answers save: (1 - p) x the cost of the lookup spared x the same queries. The unit is yours."),
+		app.Dl().ID("cost").Class("counters").Body(
+			app.Range(rows).Slice(func(i int) app.UI {
+				return app.Div().Class("counter").Body(app.Dt().Text(rows[i].label), app.Dd().ID(rows[i].id).Text(rows[i].value))
+			}),
+		),
+		app.P().ID("cost-verdict").Class(class).Text(verdict),
+	)
+}
+
+// renderLabLink offers the plan's shape in the lab, when it fits the lab's
+// sliders: the rate depends on bits per key and k, not on n itself.
+func (c *CalculatorPage) renderLabLink() app.UI {
+	pl := c.res.Plan
+	bpk := math.Round(pl.BitsPerKey*10) / 10
+	bpkSlider := sliderByID(IDBitsPerKey)
+	if bpk < bpkSlider.Min || bpk > bpkSlider.Max || pl.K > maxLabHashes {
+		return app.P().Class("muted small").Text("This shape is outside the lab's sliders (0.1 to 64 bits per key, k up to 32).")
+	}
+	s := DefaultSettings()
+	s.Params.BitsPerKey, s.Params.Hashes = bpk, pl.K
+	return app.P().Class("lab-link").Body(
+		app.A().ID("calc-lab-link").Href(href(RouteLab)+"?"+s.Query().Encode()).
+			Text("Watch this shape fill in the lab: "+formatPlain(bpk)+" bits per key, k = "+strconv.Itoa(pl.K)),
+		app.Span().Class("muted").Text(" (the lab simulates 4,000 keys; the rate depends on bits per key and k, not on n)."),
+	)
+}

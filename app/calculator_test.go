@@ -1,0 +1,219 @@
+package app
+
+import (
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"bloomlab/core/plan"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+func TestCalcFromQuery(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		query  string
+		find   plan.Unknown
+		notice string // a substring; "" for none
+		values map[string]string
+	}{
+		{"empty link", "", plan.FindM, "", map[string]string{CalcN: "100000000", CalcP: "0.01"}},
+		{"n and p", "n=1e6&p=1%25", plan.FindM, "", map[string]string{CalcN: "1e6", CalcP: "1%"}},
+		{"n and m", "n=4000&m=40000", plan.FindP, "", map[string]string{CalcN: "4000", CalcM: "40000"}},
+		{"p and m", "p=0.01&m=114.26+MiB", plan.FindN, "", map[string]string{CalcM: "114.26 MiB"}},
+		{"explicit find", "find=n&n=5&p=0.1&m=1000", plan.FindN, "", nil},
+		{"all three", "n=5&p=0.1&m=1000", plan.FindM, "the link gives n, p and m", nil},
+		{"bad find", "find=k&n=4000&m=40000", plan.FindP, `find: "k" is not m, p or n, so the calculator finds p`, nil},
+		{"bad value kept", "n=lots&p=0.01", plan.FindM, "", map[string]string{CalcN: "lots"}},
+		{"costs", "absent-qps=5e4&maybe-cost=12&saved-cost=3&key-bytes=36", plan.FindM, "",
+			map[string]string{CalcAbsentQPS: "5e4", CalcMaybeCost: "12", CalcSavedCost: "3", CalcKeyBytes: "36"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			q, _ := url.ParseQuery(tt.query)
+			f, notice := CalcFromQuery(q)
+			if f.Find != tt.find {
+				t.Errorf("find %q, want %q", f.Find, tt.find)
+			}
+			if (tt.notice == "") != (notice == "") || !strings.Contains(notice, tt.notice) {
+				t.Errorf("notice %q, want one containing %q", notice, tt.notice)
+			}
+			for k, v := range tt.values {
+				if f.Values[k] != v {
+					t.Errorf("%s = %q, want %q", k, f.Values[k], v)
+				}
+			}
+		})
+	}
+}
+
+// TestCalcQueryRoundTrip: the link a form writes reads back as the same
+// form, and leaves out the unknown the page computes.
+func TestCalcQueryRoundTrip(t *testing.T) {
+	t.Parallel()
+	for _, find := range []plan.Unknown{plan.FindM, plan.FindP, plan.FindN} {
+		f := DefaultCalcForm()
+		f.Find = find
+		f.Values[CalcM] = "1.5 KiB"
+		f.Values[CalcAbsentQPS] = "250"
+		q := f.Query()
+		if q.Has(string(find)) {
+			t.Errorf("find %s: the query carries the unknown: %s", find, q.Encode())
+		}
+		g, notice := CalcFromQuery(q)
+		if notice != "" || g.Find != find {
+			t.Errorf("find %s: read back as %s with notice %q", find, g.Find, notice)
+		}
+		for k, v := range f.Values {
+			if k != string(find) && g.Values[k] != v {
+				t.Errorf("find %s: %s = %q, want %q", find, k, g.Values[k], v)
+			}
+		}
+	}
+}
+
+func TestSolveForm(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		query  string
+		m      uint64
+		n      uint64
+		errors map[string]string // field -> message substring
+		err    string
+	}{
+		{"reference", "n=100000000&p=0.01", 958_505_838, 100_000_000, nil, ""},
+		{"units", "find=p&n=4000&m=5000B", 40_000, 4000, nil, ""},
+		{"inverse", "find=n&m=958505838&p=1%25", 958_505_838, 100_000_000, nil, ""},
+		{"bad unit", "find=p&n=10&m=5+Mb", 0, 0, map[string]string{CalcM: `m has unknown unit "Mb"`}, ""},
+		{"two bad fields", "n=0&p=2", 0, 0, map[string]string{CalcN: "n must be from 1", CalcP: "p must be below 1"}, ""},
+		{"bad cost", "absent-qps=-4", 0, 0, map[string]string{CalcAbsentQPS: "absent queries per second must be a number from 0"}, ""},
+		{"unknown is not parsed", "find=m&n=10&p=0.1&m=garbage", 48, 10, nil, ""},
+		{"m too small", "find=n&m=5&p=0.001", 0, 0, nil, "5 bits cannot hold even one key"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			q, _ := url.ParseQuery(tt.query)
+			f, _ := CalcFromQuery(q)
+			r := solveForm(f)
+			if len(tt.errors) == 0 && tt.err == "" {
+				if !r.OK || r.Plan.M != tt.m || r.Plan.N != tt.n {
+					t.Fatalf("ok %v m %d n %d, want m %d n %d; errors %v %q", r.OK, r.Plan.M, r.Plan.N, tt.m, tt.n, r.Errors, r.Err)
+				}
+				return
+			}
+			if r.OK {
+				t.Fatal("solved a form with bad input")
+			}
+			for id, want := range tt.errors {
+				if !strings.Contains(r.Errors[id], want) {
+					t.Errorf("error for %s = %q, want %q", id, r.Errors[id], want)
+				}
+			}
+			if len(r.Errors) != len(tt.errors) {
+				t.Errorf("errors %v, want only %v", r.Errors, tt.errors)
+			}
+			if !strings.Contains(r.Err, tt.err) {
+				t.Errorf("plan error %q, want %q", r.Err, tt.err)
+			}
+		})
+	}
+}
+
+func TestCalcRate(t *testing.T) {
+	t.Parallel()
+	for p, want := range map[float64]string{0.010039: "0.010039", 0.05: "0.05", 0.0009765625: "0.0009766", 1e-12: "1.000e-12", 0: "0"} {
+		if got := calcRate(p); got != want {
+			t.Errorf("calcRate(%v) = %q, want %q", p, got, want)
+		}
+	}
+}
+
+// renderCalculator loads the page for a query in the test engine and
+// returns its HTML.
+func renderCalculator(t *testing.T, query string) string {
+	t.Helper()
+	q, err := url.ParseQuery(query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newCalculatorPage()
+	c.form, c.notice = CalcFromQuery(q)
+	c.res = solveForm(c.form)
+	e := app.NewTestEngine()
+	if err := e.Load(c); err != nil {
+		t.Fatal(err)
+	}
+	e.ConsumeAll()
+	return app.HTMLString(c)
+}
+
+// textOf returns the text of the element with the given id in html.
+func textOf(html, id string) string {
+	re := regexp.MustCompile(`id="` + regexp.QuoteMeta(id) + `"[^>]*>([^<]*)<`)
+	m := re.FindStringSubmatch(html)
+	if m == nil {
+		return ""
+	}
+	return strings.TrimSpace(m[1])
+}
+
+func TestCalculatorRenders(t *testing.T) {
+	t.Parallel()
+	html := renderCalculator(t, "n=100000000&p=0.01")
+	for id, want := range map[string]string{
+		"calc-out-m": "958,505,838", "calc-out-memory": "114.26 MiB", "calc-out-k": "7",
+		"calc-out-bpk": "9.585", "calc-out-fpr": "0.010039", "m-read": "found: 958,505,838 bits, 114.26 MiB",
+		"cost-fp": "10.04", "cost-break-even": "0.5",
+	} {
+		if got := textOf(html, id); got != want {
+			t.Errorf("#%s = %q, want %q", id, got, want)
+		}
+	}
+	for _, id := range []string{"alt-bloom", "alt-blocked-same-m", "alt-blocked-same-p", "alt-counting", "alt-cuckoo-8", "alt-cuckoo-12", "alt-xor", "alt-fuse-3", "alt-fuse-4", "overfill-1.5", "overfill-2", "overfill-5", "calc-lab-link"} {
+		if !strings.Contains(html, `id="`+id+`"`) {
+			t.Errorf("no #%s", id)
+		}
+	}
+	if !strings.Contains(html, `data-state="static"`) {
+		t.Error("the prerendered page is not marked static")
+	}
+	if !strings.Contains(html, "bits-per-key=9.6") || !strings.Contains(html, "hashes=7") {
+		t.Error("the lab link does not carry the plan's shape")
+	}
+
+	fiveP := renderCalculator(t, "n=100000000&p=0.05")
+	for id, want := range map[string]string{"k-round": "4 0.050269", "k-ceil": "5 0.051029"} {
+		re := regexp.MustCompile(`(?s)id="` + id + `".*?class="k"[^>]*>(\d+)<.*?class="rate"[^>]*>([^<]+)<`)
+		m := re.FindStringSubmatch(fiveP)
+		if m == nil || m[1]+" "+m[2] != want {
+			t.Errorf("#%s = %v, want %q", id, m, want)
+		}
+	}
+}
+
+func TestCalculatorShowsFieldErrors(t *testing.T) {
+	t.Parallel()
+	html := renderCalculator(t, "find=p&n=lots&m=5+Mb")
+	if got := textOf(html, "n-error"); !strings.Contains(got, `n must be a count of keys`) {
+		t.Errorf("#n-error = %q", got)
+	}
+	if got := textOf(html, "m-error"); !strings.Contains(got, `m has unknown unit &#34;Mb&#34;`) && !strings.Contains(got, `m has unknown unit "Mb"`) {
+		t.Errorf("#m-error = %q", got)
+	}
+	// The prerendered HTML writes aria-invalid="true" as a bare attribute;
+	// the browser sets the value.
+	if !strings.Contains(html, `aria-invalid`) {
+		t.Error("a bad form is not marked")
+	}
+	if strings.Contains(html, `id="alternatives"`) {
+		t.Error("a bad form still shows the plan's tables")
+	}
+	if got := textOf(html, "calc-error"); got != "Fix the marked field to see the plan." {
+		t.Errorf("#calc-error = %q", got)
+	}
+}

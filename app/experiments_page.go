@@ -1,0 +1,587 @@
+package app
+
+import (
+	"errors"
+	"net/url"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"bloomlab/core/experiment"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// The experiments page has a style sheet of its own; it joins the lab's
+// here so that the handler needs no edit.
+func init() { Styles = append(Styles, "/web/experiments.css") }
+
+// ExperimentsPage runs the classic measurements in the browser: pick one,
+// set its sizes, run it with a progress bar and a cancel button, then read
+// the table, the chart and the notes, and download them as CSV or JSON.
+// The choice and the sizes live in the URL like the lab's settings; a run
+// starts only on the Run button, never from a link, so the prerendered page
+// and a shared link cost nothing until asked.
+type ExperimentsPage struct {
+	app.Compo
+
+	sel     ExpSelection
+	large   bool
+	notices []string
+	// carry holds notices from a field edit, shown after the navigation
+	// the edit makes (OnNav would otherwise clear them).
+	carry []string
+	// live is set once the page runs in the browser, so a test can tell
+	// the prerendered page from the working one.
+	live   bool
+	narrow bool
+
+	run *expRun
+	// gen numbers the runs: a run whose number is no longer current was
+	// cancelled and stops at its next progress report.
+	gen atomic.Int64
+	// probing is the selection whose work is being measured.
+	probing string
+}
+
+// expRun is the page's run: its progress while it goes, then how it ended.
+type expRun struct {
+	Sel         ExpSelection
+	Done, Total int
+	Running     bool
+	Cancelled   bool
+	Err         string
+	Start       time.Time
+	Elapsed     time.Duration
+}
+
+// percent is the run's progress as a whole percentage, 100 once done.
+func (r *expRun) percent() int {
+	if !r.Running && !r.Cancelled && r.Err == "" {
+		return 100
+	}
+	if r.Total <= 0 {
+		return 0
+	}
+	return min(100, 100*r.Done/r.Total)
+}
+
+func newExperimentsPage() *ExperimentsPage { return &ExperimentsPage{sel: DefaultExpSelection()} }
+
+// OnNav reads the selection from the URL. It only parses: measuring the
+// work the sizes plan (a few milliseconds) waits for the browser, and the
+// experiment itself for the Run button.
+func (p *ExperimentsPage) OnNav(ctx app.Context) {
+	ctx.Page().SetTitle("Experiments · Bloom Lab")
+	q := ctx.Page().URL().Query()
+	sel, notices := ExpFromQuery(q)
+	p.large = false
+	if raw, ok := lookup(q, IDLarge); ok {
+		p.large, _ = parseFlag(raw)
+	}
+	p.sel, p.notices, p.carry = sel, append(p.carry, notices...), nil
+	if app.IsClient {
+		ctx.Defer(p.learnUnits)
+	}
+}
+
+func (p *ExperimentsPage) OnMount(ctx app.Context) {
+	p.live = app.IsClient
+	p.measure()
+}
+
+func (p *ExperimentsPage) OnResize(ctx app.Context) { p.measure() }
+
+// OnDismount stops a run in flight: the tables already measured stay in
+// the session for a return to the page.
+func (p *ExperimentsPage) OnDismount() { p.gen.Add(1) }
+
+// measure notes whether the window is narrow, where the chart is drawn
+// narrower so that its text keeps its size.
+func (p *ExperimentsPage) measure() {
+	if !app.IsClient {
+		return
+	}
+	w, _ := app.Window().Size()
+	p.narrow = w > 0 && w < 560
+}
+
+func (p *ExperimentsPage) chartWidth() float64 {
+	if p.narrow {
+		return expChartNarrow
+	}
+	return expChartW
+}
+
+// learnUnits measures, off the event, the work planned by the current
+// sizes and by the experiment's quick and full sizes, for the estimates.
+func (p *ExperimentsPage) learnUnits(ctx app.Context) {
+	sel := p.sel
+	todo := []ExpSelection{sel, sel.WithSizes(false), sel.WithSizes(true)}
+	missing := false
+	for _, s := range todo {
+		if _, ok := expSession.unitsOf(s); !ok {
+			missing = true
+		}
+	}
+	if !missing || p.probing == sel.key() {
+		return
+	}
+	p.probing = sel.key()
+	ctx.Async(func() {
+		for _, s := range todo {
+			if _, ok := expSession.unitsOf(s); !ok {
+				expSession.setUnits(s, workUnits(s))
+				time.Sleep(time.Millisecond)
+			}
+		}
+		ctx.Dispatch(func(ctx app.Context) { p.probing = "" })
+	})
+}
+
+// navigate records sel in the URL as a new history entry; OnNav reads it
+// back.
+func (p *ExperimentsPage) navigate(ctx app.Context, sel ExpSelection) {
+	u := *ctx.Page().URL()
+	u.RawQuery = expQuery(sel, p.large).Encode()
+	ctx.NavigateTo(&u)
+}
+
+func (p *ExperimentsPage) onExperiment(ctx app.Context, e app.Event) {
+	ex, ok := experiment.Find(e.Get("target").Get("value").String())
+	if !ok || ex.Name == p.sel.Name {
+		return
+	}
+	sizes := ex.Quick
+	sizes.Seed = p.sel.Sizes.Seed
+	p.navigate(ctx, ExpSelection{Name: ex.Name, Sizes: sizes})
+}
+
+// onKnob reads a size field when it is committed (Enter, or leaving it).
+// A value out of range is clamped with a notice, as in a link.
+func (p *ExperimentsPage) onKnob(k expKnob) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		sel := p.sel
+		v, notice := k.parse(e.Get("target").Get("value").String(), *k.field(&sel.Sizes))
+		*k.field(&sel.Sizes) = v
+		p.commitField(ctx, e, sel, notice, formatInt(uint64(v)))
+	}
+}
+
+func (p *ExperimentsPage) onSeed(ctx app.Context, e app.Event) {
+	sel := p.sel
+	v, notice := parseExpSeed(e.Get("target").Get("value").String(), sel.Sizes.Seed)
+	sel.Sizes.Seed = v
+	p.commitField(ctx, e, sel, notice, strconv.FormatUint(v, 10))
+}
+
+// commitField navigates to sel, carrying notice to the page. When sel is
+// unchanged (text that is not a number) it shows the notice at once and
+// puts the legal value back in the field.
+func (p *ExperimentsPage) commitField(ctx app.Context, e app.Event, sel ExpSelection, notice, shown string) {
+	if sel == p.sel {
+		if notice != "" {
+			p.notices = []string{notice}
+		}
+		e.Get("target").Set("value", shown)
+		return
+	}
+	if notice != "" {
+		p.carry = []string{notice}
+	}
+	p.navigate(ctx, sel)
+}
+
+func (p *ExperimentsPage) onSizes(full bool) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		if sel := p.sel.WithSizes(full); sel != p.sel {
+			p.navigate(ctx, sel)
+		}
+	}
+}
+
+func (p *ExperimentsPage) onLarge(ctx app.Context, e app.Event) {
+	p.large = !p.large
+	p.navigate(ctx, p.sel)
+}
+
+// onRun starts the selected experiment on its own goroutine. The page
+// keeps working meanwhile: the run sleeps every frame, and a change of
+// experiment or sizes leaves it running; its table joins the session when
+// it finishes.
+func (p *ExperimentsPage) onRun(ctx app.Context, e app.Event) {
+	if p.run != nil && p.run.Running {
+		return
+	}
+	gen := p.gen.Add(1)
+	r := &expRun{Sel: p.sel, Running: true, Start: time.Now()}
+	p.run = r
+	sel := p.sel
+	ctx.Async(func() {
+		last := -1
+		t, err := runExperiment(sel, func() bool { return p.gen.Load() != gen }, func(done, total int) {
+			pct := 100 * done / max(total, 1)
+			if pct == last {
+				return
+			}
+			last = pct
+			ctx.Dispatch(func(ctx app.Context) {
+				if p.gen.Load() == gen {
+					r.Done, r.Total = done, total
+				}
+			})
+		})
+		elapsed := time.Since(r.Start)
+		var res *expResult
+		if err == nil {
+			units, _ := expSession.unitsOf(sel)
+			if units == 0 {
+				units = workUnits(sel)
+			}
+			res, err = newExpResult(sel, t, elapsed, units)
+		}
+		ctx.Dispatch(func(ctx app.Context) { p.finish(ctx, gen, r, res, err, elapsed) })
+	})
+	ctx.Defer(func(ctx app.Context) { focusID("exp-cancel") })
+}
+
+// finish records run gen's outcome, unless it was cancelled meanwhile.
+func (p *ExperimentsPage) finish(ctx app.Context, gen int64, r *expRun, res *expResult, err error, elapsed time.Duration) {
+	if p.gen.Load() != gen {
+		return
+	}
+	r.Running, r.Elapsed = false, elapsed
+	switch {
+	case errors.Is(err, experiment.ErrCancelled):
+		r.Cancelled = true
+	case err != nil:
+		r.Err = err.Error()
+	default:
+		r.Done = r.Total
+		expSession.keep(res)
+	}
+	if active := app.Window().Get("document").Get("activeElement"); !active.Truthy() || active.Get("id").String() == "exp-cancel" || active.Get("tagName").String() == "BODY" {
+		ctx.Defer(func(ctx app.Context) { focusID("exp-run") })
+	}
+}
+
+// onCancel stops the run at its next progress report, within a frame.
+func (p *ExperimentsPage) onCancel(ctx app.Context, e app.Event) {
+	r := p.run
+	if r == nil || !r.Running {
+		return
+	}
+	p.gen.Add(1)
+	r.Running, r.Cancelled, r.Elapsed = false, true, time.Since(r.Start)
+	ctx.Defer(func(ctx app.Context) { focusID("exp-run") })
+}
+
+// focusID moves the keyboard focus to an element, so that the button that
+// replaces the one just pressed can be pressed next.
+func focusID(id string) {
+	if el := app.Window().GetElementByID(id); el.Truthy() {
+		el.Call("focus")
+	}
+}
+
+func (p *ExperimentsPage) onDownload(kind string) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		res := expSession.result(p.sel)
+		if res == nil {
+			return
+		}
+		if kind == "csv" {
+			download(res.Sel.fileName("csv"), "text/csv", res.CSV)
+			return
+		}
+		download(res.Sel.fileName("json"), "application/json", res.JSON)
+	}
+}
+
+func (p *ExperimentsPage) state(res *expResult) string {
+	switch {
+	case !p.live:
+		return "static"
+	case p.run != nil && p.run.Running:
+		return "running"
+	case res != nil:
+		return "done"
+	case p.run != nil && p.run.Cancelled:
+		return "cancelled"
+	case p.run != nil && p.run.Err != "":
+		return "error"
+	}
+	return "idle"
+}
+
+func (p *ExperimentsPage) Render() app.UI {
+	res := expSession.result(p.sel)
+	return newShell().Route(RouteExperiments).LargeType(p.large).Body(
+		app.Div().ID("experiments").Class("experiments").DataSet("state", p.state(res)).Body(
+			app.Div().Class("exp-head").Body(
+				app.H1().Text("Experiments"),
+				app.P().Class("lede").Text("The classic Bloom filter measurements, run here in your browser with the same code and seeds as the command line: theory against millions of queries, RocksDB's 10 bits per key, the best k, round against ceil, hashing schemes, overfilling, probes, counting filters, memory and the blocked layout."),
+				app.Button().ID(IDLarge).Class("chip toggle").Aria("pressed", p.large).Text("Large type").OnClick(p.onLarge),
+			),
+			p.renderNotices(),
+			app.Div().Class("exp-grid").Body(
+				p.renderForm(),
+				app.Div().Class("exp-out").Body(
+					p.renderProgress(),
+					p.renderStatus(res),
+					app.P().Class("exp-cli small").Body(
+						app.Text("The same table on the command line: "),
+						app.Code().ID("exp-cli").Text(p.sel.CLI()),
+					),
+					app.If(p.sel.Name == "memory", func() app.UI {
+						return app.P().ID("exp-memory-note").Class("notice").Body(
+							app.Strong().Text("The exact set is an estimate here. "),
+							app.Text("A browser's heap belongs to the whole page, so no Go map is measured here: the map rows come from the model of a map's table and keys in core.ExactSetBytes. The command line builds real maps and measures them natively: "),
+							app.Code().Text("bloomlab experiment memory"),
+							app.Text("."),
+						)
+					}),
+					app.If(res != nil, func() app.UI { return p.renderResult(res) }),
+				),
+			),
+		),
+	)
+}
+
+func (p *ExperimentsPage) renderNotices() app.UI {
+	return app.Div().ID("exp-notices").Aria("live", "polite").Body(
+		app.If(len(p.notices) > 0, func() app.UI {
+			return app.Div().ID("clamp-notice").Class("notice").Role("status").Body(
+				app.Strong().Text("Some settings were changed to legal values:"),
+				app.Ul().Body(app.Range(p.notices).Slice(func(i int) app.UI {
+					return app.Li().Text(p.notices[i])
+				})),
+			)
+		}),
+	)
+}
+
+func (p *ExperimentsPage) renderForm() app.UI {
+	sel := p.sel
+	ex := sel.Experiment()
+	all := experiment.All()
+	running := p.run != nil && p.run.Running
+	return app.Section().Class("controls exp-form").Aria("label", "Experiment and sizes").Body(
+		app.Div().Class("control").Body(
+			app.Label().For("exp-name").Text("Experiment"),
+			app.Select().ID("exp-name").Aria("describedby", "exp-summary").OnChange(p.onExperiment).Body(
+				app.Range(all).Slice(func(i int) app.UI {
+					o := app.Option().Value(all[i].Name).Text(all[i].Name)
+					if all[i].Name == sel.Name {
+						// Only ever true: prerendered, selected="false" would select.
+						o = o.Selected(true)
+					}
+					return o
+				}),
+			),
+			app.Small().ID("exp-summary").Class("exp-summary").Text(ex.Summary),
+		),
+		app.Range(expKnobs).Slice(func(i int) app.UI {
+			k := expKnobs[i]
+			if !k.uses(ex) {
+				return nil
+			}
+			return p.renderField(k.ID, k.Label, formatInt(uint64(*k.field(&sel.Sizes))),
+				k.Help+"; 1 to "+formatInt(uint64(k.Max)), p.onKnob(k))
+		}),
+		p.renderField("exp-seed", "Seed", strconv.FormatUint(sel.Sizes.Seed, 10),
+			"any whole number from 0 to 2^64 - 1; the same seed gives the same table", p.onSeed),
+		app.Div().Class("exp-sizes").Role("group").Aria("label", "Preset sizes").Body(
+			app.Button().ID("exp-quick").Class("chip").Aria("pressed", sel == sel.WithSizes(false)).
+				Text("Quick sizes").OnClick(p.onSizes(false)),
+			app.Button().ID("exp-full").Class("chip").Aria("pressed", sel == sel.WithSizes(true)).
+				Text("Full sizes").Aria("describedby", "exp-full-note").OnClick(p.onSizes(true)),
+		),
+		app.P().ID("exp-full-note").Class("muted small").Text(p.fullNote()),
+		app.Div().Class("exp-actions").Body(
+			app.If(!running, func() app.UI {
+				return app.Button().ID("exp-run").Class("exp-run").Aria("describedby", "exp-estimate").
+					Text("Run "+sel.Name).OnClick(p.onRun)
+			}).Else(func() app.UI {
+				return app.Button().ID("exp-cancel").Class("exp-cancel").Text("Cancel").OnClick(p.onCancel)
+			}),
+			app.Span().ID("exp-estimate").Class("muted small").Text(p.estimateText()),
+		),
+	)
+}
+
+func (p *ExperimentsPage) renderField(id, label, value, help string, onChange app.EventHandler) app.UI {
+	return app.Div().Class("control exp-field").Body(
+		app.Label().For(id).Text(label),
+		app.Input().Type("text").ID(id).Value(value).Attr("inputmode", "numeric").
+			AutoComplete(false).Spellcheck(false).Aria("describedby", id+"-help").OnChange(onChange),
+		app.Small().ID(id+"-help").Text(help),
+	)
+}
+
+// estimateText says how long the current sizes may take.
+func (p *ExperimentsPage) estimateText() string {
+	units, ok := expSession.unitsOf(p.sel)
+	if !ok {
+		return ""
+	}
+	d, _ := expSession.estimate(p.sel.Name, units)
+	return about(d)
+}
+
+// about words an estimate: "under a second", "about 12 s".
+func about(d time.Duration) string {
+	if s := formatDuration(d); s != "under a second" {
+		return "about " + s
+	}
+	return "under a second"
+}
+
+// fullNote says what the full sizes are and how long they may take in a
+// browser.
+func (p *ExperimentsPage) fullNote() string {
+	full := p.sel.WithSizes(true)
+	text := "Full sizes are the published ones: " + full.sizesText() + "."
+	fu, ok := expSession.unitsOf(full)
+	if !ok {
+		return text
+	}
+	d, here := expSession.estimate(p.sel.Name, fu)
+	where := "in a typical desktop browser"
+	if here {
+		where = "in this browser, at the pace of its last run"
+	}
+	if cu, ok := expSession.unitsOf(p.sel); ok && cu > 0 && full != p.sel {
+		ratio := float64(fu) / float64(cu)
+		if ratio >= 1.05 {
+			text += " They do " + strconv.FormatFloat(ratio, 'f', 1, 64) + " times the work of these sizes."
+		}
+	}
+	text += " Expect " + about(d) + " " + where + "; the page stays usable and Cancel stops the run."
+	return text
+}
+
+func (p *ExperimentsPage) renderProgress() app.UI {
+	r := p.run
+	if r == nil {
+		return app.Div().ID("exp-progress-row").Class("exp-progress-row")
+	}
+	pct := r.percent()
+	label := "Running " + r.Sel.Name + " (" + r.Sel.sizesText() + "): " + strconv.Itoa(pct) + "%"
+	switch {
+	case r.Cancelled:
+		label = "Cancelled " + r.Sel.Name + " at " + strconv.Itoa(pct) + "% after " + formatElapsed(r.Elapsed)
+	case r.Err != "":
+		label = r.Sel.Name + " stopped at " + strconv.Itoa(pct) + "%"
+	case !r.Running:
+		label = r.Sel.Name + " finished in " + formatElapsed(r.Elapsed)
+	}
+	class := "exp-bar"
+	if r.Cancelled || r.Err != "" {
+		class += " stopped"
+	}
+	return app.Div().ID("exp-progress-row").Class("exp-progress-row").Body(
+		app.P().ID("exp-progress-label").Class("exp-progress-label").Text(label),
+		app.Div().ID("exp-progress").Class(class).Role("progressbar").
+			Aria("labelledby", "exp-progress-label").
+			Aria("valuemin", "0").Aria("valuemax", "100").Aria("valuenow", strconv.Itoa(pct)).
+			Aria("valuetext", strconv.Itoa(pct)+" percent").
+			Body(app.Div().Class("exp-bar-fill").Style("width", strconv.Itoa(pct)+"%")),
+	)
+}
+
+// renderStatus says, in a live region, what the page is doing: waiting,
+// running, finished, cancelled or failed.
+func (p *ExperimentsPage) renderStatus(res *expResult) app.UI {
+	r := p.run
+	status := app.P().ID("exp-status").Class("exp-status").Role("status").Aria("live", "polite")
+	switch {
+	case r != nil && r.Running:
+		return status.Text("Running " + r.Sel.Name + ". The page stays usable; Cancel stops the run.")
+	case r != nil && r.Cancelled:
+		return status.Text("Cancelled " + r.Sel.Name + " at " + strconv.Itoa(r.percent()) + "%. Nothing was kept; run it again when you like.")
+	case r != nil && r.Err != "":
+		return status.Class("notice error").Role("alert").Text(r.Sel.Name + " failed: " + r.Err)
+	case r != nil && r.Sel != p.sel && expSession.result(r.Sel) != nil:
+		return status.Body(
+			app.Text(r.Sel.Name+" ("+r.Sel.sizesText()+") finished in "+formatElapsed(r.Elapsed)+": "),
+			app.A().ID("exp-finished-link").Href(href(RouteExperiments)+"?"+expQuery(r.Sel, p.large).Encode()).Text("show its table"),
+			app.Text("."),
+		)
+	case res != nil:
+		return status.DataSet("units", res.Units).DataSet("ms", res.Elapsed.Milliseconds()).
+			Text("Done in " + formatElapsed(res.Elapsed) + " in this browser.")
+	}
+	return status.Text("Press Run to measure. The quick sizes take a few seconds; the table and the chart appear here.")
+}
+
+func (p *ExperimentsPage) renderResult(res *expResult) app.UI {
+	t := res.Table
+	return app.Div().ID("exp-result").Class("exp-result").Body(
+		app.Section().Class("table-box exp-table-box").Aria("labelledby", "exp-title").Body(
+			app.H2().ID("exp-title").Text(t.Title),
+			app.P().Class("exp-scroll-hint muted small").Aria("hidden", "true").Text("The table scrolls sideways."),
+			app.Div().Class("exp-table-wrap").Role("region").Aria("labelledby", "exp-title").TabIndex(0).Body(
+				app.Table().ID("exp-table").Class("exp-table").Body(
+					app.THead().Body(app.Tr().Body(app.Range(t.Columns).Slice(func(i int) app.UI {
+						c := t.Columns[i]
+						return app.Th().Scope("col").Class(expCellClass(c)).DataSet("key", c.Key).Text(c.Title)
+					}))),
+					app.TBody().Body(app.Range(t.Rows).Slice(func(r int) app.UI {
+						row := t.Rows[r]
+						return app.Tr().Body(app.Range(t.Columns).Slice(func(i int) app.UI {
+							c := t.Columns[i]
+							return app.Td().Class(expCellClass(c)).Text(c.Format(row[i]))
+						}))
+					})),
+				),
+			),
+			app.If(len(t.Notes) > 0, func() app.UI {
+				return app.Ul().ID("exp-notes").Class("exp-notes").Body(app.Range(t.Notes).Slice(func(i int) app.UI {
+					return app.Li().Text(t.Notes[i])
+				}))
+			}),
+			app.Div().Class("exp-downloads").Body(
+				app.Button().ID("exp-csv").Class("chip").Text("Download CSV").OnClick(p.onDownload("csv")),
+				app.Button().ID("exp-json-download").Class("chip").Text("Download JSON").OnClick(p.onDownload("json")),
+			),
+		),
+		app.If(t.Chart != nil, func() app.UI { return p.renderChart(res) }),
+		app.Details().Class("exp-json").Body(
+			app.Summary().Text("The table as JSON, as bloomlab experiment --json prints it"),
+			app.Pre().ID("exp-json").Text(res.JSON),
+		),
+	)
+}
+
+func (p *ExperimentsPage) renderChart(res *expResult) app.UI {
+	c := res.Table.Chart
+	return app.Figure().ID("exp-chart").Class("chart-box exp-chart-box").Aria("labelledby", "exp-chart-title").Body(
+		app.H2().ID("exp-chart-title").Class("exp-chart-title").Text(c.Title),
+		app.Raw(res.chartSVG(p.chartWidth())),
+		app.FigCaption().Body(
+			app.If(len(c.XLabels) > 0, func() app.UI {
+				return app.Ol().Class("exp-xkey").Type("A").Body(app.Range(c.XLabels).Slice(func(i int) app.UI {
+					return app.Li().Text(c.XLabels[i])
+				}))
+			}),
+			app.P().Class("muted small").Text(expCaption(c)),
+		),
+	)
+}
+
+// expCellClass aligns text left and numbers right.
+func expCellClass(c experiment.Column) string {
+	if c.Kind == experiment.Text {
+		return "text"
+	}
+	return "num"
+}
+
+// expQuery is sel's query, with the projector mode when it is on.
+func expQuery(sel ExpSelection, large bool) url.Values {
+	q := sel.Query()
+	if large {
+		q.Set(IDLarge, "on")
+	}
+	return q
+}

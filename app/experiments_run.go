@@ -1,0 +1,235 @@
+package app
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"math"
+	"strconv"
+	"sync"
+	"time"
+
+	"bloomlab/core/experiment"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// yieldEvery is how long a run computes before it hands the page its
+// progress and sleeps: Go on wasm is single threaded, so the browser paints
+// and delivers input only while the run sleeps. runtime.Gosched would not
+// do, since it never returns to the browser's event loop.
+const yieldEvery = 16 * time.Millisecond
+
+// runExperiment runs sel on one goroutine (a browser has one thread). Every
+// yieldEvery it reports progress and sleeps a millisecond; it stops with
+// experiment.ErrCancelled as soon as stop says so. The memory experiment
+// estimates its maps: the page's heap is no place to measure one.
+func runExperiment(sel ExpSelection, stop func() bool, report func(done, total int)) (experiment.Table, error) {
+	e, ok := experiment.Find(sel.Name)
+	if !ok {
+		return experiment.Table{}, errors.New("app: unknown experiment " + strconv.Quote(sel.Name))
+	}
+	last := time.Now()
+	return e.Run(sel.Sizes, experiment.Options{Workers: 1, Progress: func(done, total int) error {
+		if stop() {
+			return experiment.ErrCancelled
+		}
+		if time.Since(last) < yieldEvery {
+			return nil
+		}
+		report(done, total)
+		time.Sleep(time.Millisecond)
+		last = time.Now()
+		if stop() {
+			return experiment.ErrCancelled
+		}
+		return nil
+	}})
+}
+
+// errProbe stops a run at its first progress report, once it has said how
+// much work it plans.
+var errProbe = errors.New("app: probe")
+
+// workUnits returns the work units (keys inserted and queried, summed over
+// filters) a run of sel plans. It learns them by starting the run and
+// stopping it at the first report, after a few milliseconds of work.
+func workUnits(sel ExpSelection) int {
+	e, ok := experiment.Find(sel.Name)
+	if !ok {
+		return 0
+	}
+	total := 0
+	e.Run(sel.Sizes, experiment.Options{Workers: 1, Progress: func(done, t int) error {
+		total = t
+		return errProbe
+	}})
+	return total
+}
+
+// expResult is one finished run: the table and its exports, how long it
+// took and how much work it did.
+type expResult struct {
+	Sel     ExpSelection
+	Table   experiment.Table
+	JSON    string // as `bloomlab experiment --json` prints it
+	CSV     string // as `bloomlab experiment --csv` prints it
+	Elapsed time.Duration
+	Units   int
+	svg     map[float64]string
+}
+
+func newExpResult(sel ExpSelection, t experiment.Table, elapsed time.Duration, units int) (*expResult, error) {
+	var js bytes.Buffer
+	enc := json.NewEncoder(&js)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(t); err != nil {
+		return nil, err
+	}
+	var csv bytes.Buffer
+	if err := t.WriteCSV(&csv); err != nil {
+		return nil, err
+	}
+	return &expResult{Sel: sel, Table: t, JSON: js.String(), CSV: csv.String(), Elapsed: elapsed, Units: units}, nil
+}
+
+// chartSVG draws the table's chart at width, once per width.
+func (r *expResult) chartSVG(width float64) string {
+	if r.svg == nil {
+		r.svg = map[float64]string{}
+	}
+	s, ok := r.svg[width]
+	if !ok {
+		s = expChartSVG(r.Table.Chart, width)
+		r.svg[width] = s
+	}
+	return s
+}
+
+// expStore keeps what the page learned in this browser session: the
+// tables measured, by selection, so back, forward and a return to the page
+// show them again; the work each selection plans; and how fast each
+// experiment ran here. It is safe for concurrent use.
+type expStore struct {
+	mu      sync.Mutex
+	results map[string]*expResult
+	units   map[string]int
+	paces   map[string]float64 // work units per second
+}
+
+var expSession = &expStore{results: map[string]*expResult{}, units: map[string]int{}, paces: map[string]float64{}}
+
+func (s *expStore) result(sel ExpSelection) *expResult {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.results[sel.key()]
+}
+
+// keep records a finished run and its pace.
+func (s *expStore) keep(r *expResult) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.results[r.Sel.key()] = r
+	s.units[r.Sel.key()] = r.Units
+	if sec := r.Elapsed.Seconds(); sec > 0.2 && r.Units > 0 {
+		s.paces[r.Sel.Name] = float64(r.Units) / sec
+	}
+}
+
+// unitsOf returns the work sel plans, and whether it is known yet.
+func (s *expStore) unitsOf(sel ExpSelection) (int, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u, ok := s.units[sel.key()]
+	return u, ok
+}
+
+func (s *expStore) setUnits(sel ExpSelection, u int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.units[sel.key()] = u
+}
+
+// estimate returns how long units of experiment name's work take in this
+// browser: at the pace a run here showed, or else at the pace headless
+// Chromium showed on a two-core machine (measured returns false).
+func (s *expStore) estimate(name string, units int) (d time.Duration, measured bool) {
+	s.mu.Lock()
+	pace, ok := s.paces[name]
+	s.mu.Unlock()
+	if !ok {
+		pace = chromiumPace[name]
+	}
+	if pace <= 0 {
+		pace = 1e6
+	}
+	return time.Duration(float64(units) / pace * float64(time.Second)), ok
+}
+
+// chromiumPace is each experiment's work units per second in headless
+// Chromium on a shared two-core x86-64 machine, at its quick sizes: the basis
+// of the full-size estimate before a run in this browser gives a better one.
+var chromiumPace = map[string]float64{
+	"theory-vs-observed": 5e6,
+	"rocksdb":            5e6,
+	"grid":               5e6,
+	"k-sweep":            9e6,
+	"rounding":           5e6,
+	"hashing":            1.6e6,
+	"overfill":           2.7e6,
+	"probes":             2.9e6,
+	"counting":           2.5e6,
+	"memory":             1e8,
+	"blocked":            3.8e6,
+}
+
+// formatDuration words a duration for an estimate: "under a second",
+// "12 s", "3 min", "1.5 h".
+func formatDuration(d time.Duration) string {
+	s := d.Seconds()
+	switch {
+	case s < 1:
+		return "under a second"
+	case s < 90:
+		return strconv.Itoa(int(math.Round(s))) + " s"
+	case s < 90*60:
+		return strconv.Itoa(int(math.Round(s/60))) + " min"
+	}
+	return strconv.FormatFloat(s/3600, 'f', 1, 64) + " h"
+}
+
+// formatElapsed writes a measured duration: "0.84 s", "12.3 s", "2 min 5 s".
+func formatElapsed(d time.Duration) string {
+	s := d.Seconds()
+	switch {
+	case s < 10:
+		return strconv.FormatFloat(s, 'f', 2, 64) + " s"
+	case s < 60:
+		return strconv.FormatFloat(s, 'f', 1, 64) + " s"
+	}
+	m := int(s) / 60
+	return strconv.Itoa(m) + " min " + strconv.Itoa(int(s)-60*m) + " s"
+}
+
+// download offers text as a file without a server: a Blob behind an object
+// URL, followed through a link made for the purpose.
+func download(name, mime, text string) {
+	w := app.Window()
+	blob := w.Get("Blob").New([]any{text}, map[string]any{"type": mime})
+	u := w.Get("URL").Call("createObjectURL", blob)
+	doc := w.Get("document")
+	a := doc.Call("createElement", "a")
+	a.Set("href", u)
+	a.Set("download", name)
+	a.Get("style").Set("display", "none")
+	doc.Get("body").Call("appendChild", a)
+	a.Call("click")
+	a.Call("remove")
+	// The browser has taken its copy once the click is handled.
+	var release app.Func
+	release = app.FuncOf(func(this app.Value, args []app.Value) any {
+		w.Get("URL").Call("revokeObjectURL", u)
+		release.Release()
+		return nil
+	})
+	w.Call("setTimeout", release, 10_000)
+}

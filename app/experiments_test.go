@@ -1,0 +1,462 @@
+package app
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"io"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"bloomlab/core/experiment"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+func TestExpFromQuery(t *testing.T) {
+	t.Parallel()
+	first := experiment.All()[0]
+	rocks, _ := experiment.Find("rocksdb")
+	tests := []struct {
+		name    string
+		query   string
+		want    ExpSelection
+		notices []string // substrings, one per notice
+	}{
+		{"empty link", "", ExpSelection{first.Name, first.Quick}, nil},
+		{"experiment only", "experiment=rocksdb", ExpSelection{"rocksdb", rocks.Quick}, nil},
+		{"every size", "experiment=k-sweep&items=2000&queries=30000&replicates=3&seed=9",
+			ExpSelection{"k-sweep", experiment.Sizes{Items: 2000, Queries: 30000, Replicates: 3, Seed: 9}}, nil},
+		{"separators and exponents", "experiment=rocksdb&items=2,000&queries=1e5",
+			ExpSelection{"rocksdb", experiment.Sizes{Items: 2000, Queries: 100000, Seed: 1}}, nil},
+		{"unknown experiment", "experiment=bogus&items=5",
+			ExpSelection{first.Name, experiment.Sizes{Items: 5, Queries: first.Quick.Queries, Seed: 1}},
+			[]string{`experiment: "bogus" is not one of theory-vs-observed, rocksdb`}},
+		{"below the minimum", "experiment=rocksdb&items=0&queries=-4",
+			ExpSelection{"rocksdb", experiment.Sizes{Items: 1, Queries: 1, Seed: 1}},
+			[]string{"items: 0 is below the minimum, so it was raised to 1", "queries: -4 is below the minimum"}},
+		{"above the maximum", "experiment=rocksdb&items=99999999999",
+			ExpSelection{"rocksdb", experiment.Sizes{Items: experiment.MaxItems, Queries: rocks.Quick.Queries, Seed: 1}},
+			[]string{"items: 99999999999 is above the maximum, so it was lowered to 10,000,000"}},
+		{"rounded", "experiment=rocksdb&items=1500.6",
+			ExpSelection{"rocksdb", experiment.Sizes{Items: 1501, Queries: rocks.Quick.Queries, Seed: 1}},
+			[]string{"items: 1500.6 was rounded to 1,501"}},
+		{"not a number", "experiment=rocksdb&items=lots&queries=NaN",
+			ExpSelection{"rocksdb", rocks.Quick},
+			[]string{`items: "lots" is not a whole number from 1 to 10,000,000, so it stays at 100,000`, `queries: "NaN" is not a whole number`}},
+		{"unused knob", "experiment=memory&queries=5&replicates=2",
+			ExpSelection{"memory", experiment.Sizes{Items: 200_000, Seed: 1}},
+			[]string{`queries: memory takes no queries, so "5" is ignored`, `replicates: memory takes no replicates`}},
+		{"largest seed", "experiment=rocksdb&seed=18446744073709551615",
+			ExpSelection{"rocksdb", experiment.Sizes{Items: rocks.Quick.Items, Queries: rocks.Quick.Queries, Seed: 1<<64 - 1}}, nil},
+		{"seed too large", "experiment=rocksdb&seed=18446744073709551616",
+			ExpSelection{"rocksdb", experiment.Sizes{Items: rocks.Quick.Items, Queries: rocks.Quick.Queries, Seed: 1<<64 - 1}},
+			[]string{"seed: 18446744073709551616 is above the maximum"}},
+		{"negative seed", "experiment=rocksdb&seed=-3",
+			ExpSelection{"rocksdb", experiment.Sizes{Items: rocks.Quick.Items, Queries: rocks.Quick.Queries, Seed: 0}},
+			[]string{"seed: -3 is below the minimum, so it was raised to 0"}},
+		{"bad seed", "experiment=rocksdb&seed=1.5",
+			ExpSelection{"rocksdb", rocks.Quick},
+			[]string{`seed: "1.5" is not a whole number from 0 to 18446744073709551615, so it stays at 1`}},
+		{"last value wins", "experiment=rocksdb&items=5&items=7",
+			ExpSelection{"rocksdb", experiment.Sizes{Items: 7, Queries: rocks.Quick.Queries, Seed: 1}}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			q, err := url.ParseQuery(tt.query)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sel, notices := ExpFromQuery(q)
+			if sel != tt.want {
+				t.Errorf("selection %+v, want %+v", sel, tt.want)
+			}
+			if len(notices) != len(tt.notices) {
+				t.Fatalf("notices %q, want %d like %q", notices, len(tt.notices), tt.notices)
+			}
+			for i, want := range tt.notices {
+				if !strings.Contains(notices[i], want) {
+					t.Errorf("notice %q, want one containing %q", notices[i], want)
+				}
+			}
+		})
+	}
+}
+
+// TestExpQueryRoundTrip: every experiment's quick and full sizes make a
+// link that reads back as the same selection, without a notice.
+func TestExpQueryRoundTrip(t *testing.T) {
+	t.Parallel()
+	for _, e := range experiment.All() {
+		for _, full := range []bool{false, true} {
+			sel := ExpSelection{Name: e.Name, Sizes: e.Quick}.WithSizes(full)
+			sel.Sizes.Seed = 1<<64 - 2
+			got, notices := ExpFromQuery(sel.Query())
+			if got != sel || len(notices) > 0 {
+				t.Errorf("%s full=%v: %s reads back as %+v with %q", e.Name, full, sel.Query().Encode(), got, notices)
+			}
+			if err := e.Check(sel.Sizes); err != nil {
+				t.Errorf("%s full=%v: %v", e.Name, full, err)
+			}
+		}
+	}
+}
+
+func TestExpCLIAndFileName(t *testing.T) {
+	t.Parallel()
+	sel := ExpSelection{"rocksdb", experiment.Sizes{Items: 2000, Queries: 30000, Seed: 7}}
+	if got, want := sel.CLI(), "bloomlab experiment rocksdb --items 2000 --queries 30000 --seed 7"; got != want {
+		t.Errorf("CLI %q, want %q", got, want)
+	}
+	if got, want := sel.fileName("csv"), "bloomlab-rocksdb-items2000-queries30000-seed7.csv"; got != want {
+		t.Errorf("file name %q, want %q", got, want)
+	}
+	mem := ExpSelection{"memory", experiment.Sizes{Items: 5000, Seed: 1}}
+	if got, want := mem.CLI(), "bloomlab experiment memory --items 5000 --seed 1 --estimate"; got != want {
+		t.Errorf("memory CLI %q, want %q", got, want)
+	}
+}
+
+// tinySizes shrinks an experiment's quick sizes so that every experiment
+// runs in a test within milliseconds.
+func tinySizes(e experiment.Experiment) experiment.Sizes {
+	s := e.Quick
+	if s.Items > 0 {
+		s.Items = 3000
+	}
+	if s.Queries > 0 {
+		s.Queries = 30000
+	}
+	if s.Replicates > 0 {
+		s.Replicates = 2
+	}
+	return s
+}
+
+func tinyTable(t *testing.T, e experiment.Experiment) experiment.Table {
+	t.Helper()
+	tab, err := e.Run(tinySizes(e), experiment.Options{Workers: 1})
+	if err != nil {
+		t.Fatalf("%s: %v", e.Name, err)
+	}
+	return tab
+}
+
+// TestExpChartSVG draws every experiment's chart at both widths: well-formed
+// SVG, a legend entry per series, an error bar per measured point with an
+// interval, and no NaN or Inf anywhere.
+func TestExpChartSVG(t *testing.T) {
+	t.Parallel()
+	for _, e := range experiment.All() {
+		t.Run(e.Name, func(t *testing.T) {
+			t.Parallel()
+			tab := tinyTable(t, e)
+			if tab.Chart == nil {
+				t.Fatal("no chart")
+			}
+			bars := 0
+			for _, s := range tab.Chart.Series {
+				for _, p := range s.Points {
+					if s.Kind == experiment.Points && p.Hi > p.Lo {
+						bars++
+					}
+				}
+			}
+			for _, width := range []float64{0, expChartNarrow} {
+				svg := expChartSVG(tab.Chart, width)
+				wellFormed(t, svg)
+				for _, s := range tab.Chart.Series {
+					if !strings.Contains(svg, ">"+esc(s.Name)+"</text>") {
+						t.Errorf("legend lacks %q", s.Name)
+					}
+				}
+				for _, label := range []string{tab.Chart.X, tab.Chart.Y} {
+					if !strings.Contains(svg, ">"+esc(label)+"</text>") {
+						t.Errorf("no axis label %q", label)
+					}
+				}
+				if got := strings.Count(svg, `<path class="ebar`) - countPointSeries(tab.Chart); got != bars {
+					t.Errorf("%d error bars, want %d", got, bars)
+				}
+				if strings.Contains(svg, "NaN") || strings.Contains(svg, "Inf") {
+					t.Errorf("SVG holds NaN or Inf:\n%s", svg)
+				}
+			}
+		})
+	}
+}
+
+// countPointSeries is the number of legend samples with an error bar.
+func countPointSeries(c *experiment.Chart) int {
+	n := 0
+	for _, s := range c.Series {
+		if s.Kind == experiment.Points && hasIntervals(s) {
+			n++
+		}
+	}
+	return n
+}
+
+func wellFormed(t *testing.T, svg string) {
+	t.Helper()
+	dec := xml.NewDecoder(strings.NewReader(svg))
+	for {
+		if _, err := dec.Token(); err != nil {
+			if err != io.EOF {
+				t.Fatalf("not well-formed: %v\n%s", err, svg)
+			}
+			return
+		}
+	}
+}
+
+// TestExpChartDegenerate: charts without points, or with zeros on a log
+// axis, still draw.
+func TestExpChartDegenerate(t *testing.T) {
+	t.Parallel()
+	for name, c := range map[string]*experiment.Chart{
+		"empty":        {Title: "t", X: "x", Y: "y"},
+		"log zeros":    {LogX: true, LogY: true, Series: []experiment.Series{{Name: "measured", Kind: experiment.Points, Points: []experiment.Point{{X: 0, Y: 0}, {X: 2, Y: 0, Lo: 0, Hi: 0.1}}}}},
+		"one point":    {Series: []experiment.Series{{Name: "measured", Kind: experiment.Points, Points: []experiment.Point{{X: 3, Y: 3}}}}},
+		"many groups":  {Series: manySeries(9)},
+		"categories":   {XLabels: []string{"a", "b"}, Series: []experiment.Series{{Name: "theory", Kind: experiment.Line, Points: []experiment.Point{{X: 0, Y: 1}, {X: 1, Y: 2}}}}},
+		"tiny spreads": {Series: []experiment.Series{{Name: "theory", Kind: experiment.Line, Points: []experiment.Point{{X: 1, Y: 0.0500001}, {X: 1.0000001, Y: 0.05}}}}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			svg := expChartSVG(c, 0)
+			wellFormed(t, svg)
+			if strings.Contains(svg, "NaN") || strings.Contains(svg, "Inf") {
+				t.Errorf("SVG holds NaN or Inf:\n%s", svg)
+			}
+		})
+	}
+	if expChartSVG(nil, 0) != "" {
+		t.Error("a table without a chart draws one")
+	}
+}
+
+func manySeries(n int) []experiment.Series {
+	var ss []experiment.Series
+	for i := range n {
+		ss = append(ss, experiment.Series{Name: "g" + string(rune('a'+i)) + " measured", Kind: experiment.Points,
+			Points: []experiment.Point{{X: float64(i), Y: float64(i + 1), Lo: float64(i), Hi: float64(i + 2)}}})
+	}
+	return ss
+}
+
+func TestExpTicks(t *testing.T) {
+	t.Parallel()
+	ts, ls := linearTicks(0.0485, 0.0575, 5)
+	if len(ts) < 3 || ls[0] != "0.05" {
+		t.Errorf("linearTicks(0.0485, 0.0575) = %v %q", ts, ls)
+	}
+	if got := logTicks(0.9, 11); len(got) != 4 || got[0] != 1 || got[3] != 10 {
+		t.Errorf("logTicks(0.9, 11) = %v, want 1 2 5 10", got)
+	}
+	if got := logTicks(1e-5, 1); len(got) != 6 {
+		t.Errorf("logTicks(1e-5, 1) = %v, want the six decades", got)
+	}
+	for i, want := range map[int]string{0: "A", 3: "D", 25: "Z", 26: "AA"} {
+		if got := categoryLetter(i); got != want {
+			t.Errorf("categoryLetter(%d) = %q, want %q", i, got, want)
+		}
+	}
+}
+
+// TestExpGroups: "X theory" and "X measured" share group X.
+func TestExpGroups(t *testing.T) {
+	t.Parallel()
+	e, _ := experiment.Find("grid")
+	g, n := expGroups(tinyTable(t, e).Chart)
+	if n != 4 || g[0] != g[1] || g[1] == g[2] {
+		t.Errorf("grid groups %v (%d), want four pairs", g, n)
+	}
+	e, _ = experiment.Find("rounding")
+	if _, n := expGroups(tinyTable(t, e).Chart); n != 1 {
+		t.Errorf("rounding has %d groups, want 1", n)
+	}
+}
+
+// TestRunExperiment: the browser's run gives the table a native run gives,
+// reports progress, and stops when told.
+func TestRunExperiment(t *testing.T) {
+	t.Parallel()
+	e, _ := experiment.Find("rounding")
+	sel := ExpSelection{e.Name, experiment.Sizes{Items: 20000, Queries: 400000, Seed: 3}}
+	want, err := e.Run(sel.Sizes, experiment.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reports := 0
+	got, err := runExperiment(sel, func() bool { return false }, func(done, total int) { reports++ })
+	if err != nil {
+		t.Fatal(err)
+	}
+	wj, _ := json.Marshal(want)
+	gj, _ := json.Marshal(got)
+	if !bytes.Equal(wj, gj) {
+		t.Errorf("the page's run differs from a native run:\n%s\n%s", gj, wj)
+	}
+	if reports == 0 {
+		t.Error("no progress reported")
+	}
+
+	calls := 0
+	start := time.Now()
+	_, err = runExperiment(ExpSelection{e.Name, e.Full}, func() bool { calls++; return calls > 3 }, func(int, int) {})
+	if !errors.Is(err, experiment.ErrCancelled) {
+		t.Errorf("stopped run returned %v, want ErrCancelled", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("the stopped run took %v to return", d)
+	}
+}
+
+// TestWorkUnits: the probe finds the total a whole run reports.
+func TestWorkUnits(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"rounding", "k-sweep", "memory"} {
+		e, _ := experiment.Find(name)
+		s := tinySizes(e)
+		total := 0
+		if _, err := e.Run(s, experiment.Options{Workers: 1, Progress: func(d, tt int) error { total = tt; return nil }}); err != nil {
+			t.Fatal(err)
+		}
+		if got := workUnits(ExpSelection{name, s}); got != total || got == 0 {
+			t.Errorf("%s: workUnits %d, a run reports %d", name, got, total)
+		}
+	}
+}
+
+// TestExpResultExports: the JSON is the command line's --json output, byte
+// for byte, and the CSV its --csv output.
+func TestExpResultExports(t *testing.T) {
+	t.Parallel()
+	e, _ := experiment.Find("probes")
+	tab := tinyTable(t, e)
+	res, err := newExpResult(ExpSelection{e.Name, tinySizes(e)}, tab, time.Second, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var js bytes.Buffer
+	enc := json.NewEncoder(&js)
+	enc.SetIndent("", "  ")
+	enc.Encode(tab)
+	if res.JSON != js.String() {
+		t.Errorf("JSON:\n%s\nwant:\n%s", res.JSON, js.String())
+	}
+	var csv bytes.Buffer
+	tab.WriteCSV(&csv)
+	if res.CSV != csv.String() || !strings.HasPrefix(res.CSV, "bitsPerKey,k,fill,probes,probesCI95_lo,probesCI95_hi") {
+		t.Errorf("CSV:\n%s\nwant:\n%s", res.CSV, csv.String())
+	}
+}
+
+// renderExperiments loads the page for a query in the test engine, as the
+// static generator does, and returns its HTML.
+func renderExperiments(t *testing.T, query string) (string, *ExperimentsPage) {
+	t.Helper()
+	q, err := url.ParseQuery(query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newExperimentsPage()
+	p.sel, p.notices = ExpFromQuery(q)
+	e := app.NewTestEngine()
+	if err := e.Load(p); err != nil {
+		t.Fatal(err)
+	}
+	e.ConsumeAll()
+	return app.HTMLString(p), p
+}
+
+func TestExperimentsPageStatic(t *testing.T) {
+	html, _ := renderExperiments(t, "experiment=overfill&items=0&queries=abc")
+	for _, want := range []string{
+		`data-state="static"`, `id="exp-items"`, `id="exp-queries"`, `id="exp-seed"`, `id="exp-run"`, `id="exp-full"`,
+		"bloomlab experiment overfill --items 1 --queries 500000 --seed 1", "items: 0 is below the minimum",
+		`queries: &#34;abc&#34; is not a whole number`, "Full sizes are the published ones: items 200,000, queries 10,000,000, seed 1.",
+	} {
+		if !strings.Contains(html, want) {
+			t.Errorf("static page lacks %q", want)
+		}
+	}
+	for _, unwanted := range []string{`id="exp-replicates"`, `role="progressbar"`, `id="exp-table"`, `id="exp-memory-note"`, `disabled`} {
+		if strings.Contains(html, unwanted) {
+			t.Errorf("static page holds %q", unwanted)
+		}
+	}
+	if n := len(regexp.MustCompile(`<option [^>]*selected`).FindAllString(html, -1)); n != 1 {
+		t.Errorf("%d options selected, want 1", n)
+	}
+	mem, _ := renderExperiments(t, "experiment=memory")
+	if !strings.Contains(mem, `id="exp-memory-note"`) || !strings.Contains(mem, "is an estimate here") {
+		t.Error("the memory experiment does not say its exact set is an estimate")
+	}
+}
+
+// TestExperimentsPageShowsResult: a measured table shows its cells as the
+// command line prints them, its notes, chart and JSON.
+func TestExperimentsPageShowsResult(t *testing.T) {
+	e, _ := experiment.Find("hashing")
+	sel := ExpSelection{e.Name, tinySizes(e)}
+	tab := tinyTable(t, e)
+	res, err := newExpResult(sel, tab, 1500*time.Millisecond, 123456)
+	if err != nil {
+		t.Fatal(err)
+	}
+	expSession.keep(res)
+	p := newExperimentsPage()
+	p.sel = sel
+	p.run = &expRun{Sel: sel, Done: 100, Total: 100, Elapsed: res.Elapsed}
+	p.live = true
+	eng := app.NewTestEngine()
+	if err := eng.Load(p); err != nil {
+		t.Fatal(err)
+	}
+	eng.ConsumeAll()
+	html := app.HTMLString(p)
+	for _, want := range []string{`data-state="done"`, `id="exp-chart"`, `id="exp-csv"`, `aria-valuenow="100"`, "finished in 1.50 s", `type="A"`, `Done in 1.50 s in this browser.`, `data-units="123456"`} {
+		if !strings.Contains(html, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	cells := regexp.MustCompile(`<td class="(?:num|text)">([^<]*)</td>`).FindAllStringSubmatch(html, -1)
+	var want []string
+	for _, row := range tab.Rows {
+		for i, c := range tab.Columns {
+			want = append(want, esc(c.Format(row[i])))
+		}
+	}
+	if len(cells) != len(want) {
+		t.Fatalf("%d cells, want %d", len(cells), len(want))
+	}
+	for i, c := range cells {
+		if strings.ReplaceAll(c[1], "&#39;", "&#x27;") != strings.ReplaceAll(want[i], "&#39;", "&#x27;") {
+			t.Errorf("cell %d = %q, want %q", i, c[1], want[i])
+		}
+	}
+	for _, n := range tab.Notes {
+		if !strings.Contains(html, esc(n)) && !strings.Contains(html, n) {
+			t.Errorf("note %q not shown", n)
+		}
+	}
+}
+
+func TestFormatDuration(t *testing.T) {
+	t.Parallel()
+	for d, want := range map[time.Duration]string{
+		300 * time.Millisecond: "under a second", 12 * time.Second: "12 s", 5 * time.Minute: "5 min", 3 * time.Hour: "3.0 h",
+	} {
+		if got := formatDuration(d); got != want {
+			t.Errorf("formatDuration(%v) = %q, want %q", d, got, want)
+		}
+	}
+	if got := formatElapsed(125 * time.Second); got != "2 min 5 s" {
+		t.Errorf("formatElapsed(125 s) = %q", got)
+	}
+}

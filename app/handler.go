@@ -1,0 +1,162 @@
+package app
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// Routes registers the lab's pages. Both builds call it: the browser to
+// render, the server and the static generator to prerender.
+func Routes() {
+	app.Route(RouteLab, func() app.Composer { return newLabPage() })
+	app.Route(RouteAudit, func() app.Composer { return newAuditPage() })
+	app.Route(RouteExperiments, func() app.Composer { return newExperimentsPage() })
+	app.Route(RouteCalculator, func() app.Composer { return newCalculatorPage() })
+	app.Route(RouteAbout, func() app.Composer { return newAboutPage() })
+	// A static server that redirects /audit to /audit/ (Python's, for one)
+	// lands here; the page is the same.
+	for _, r := range PageRoutes()[1:] {
+		route := r
+		app.RouteWithRegexp("^"+route+"/$", func() app.Composer { return newPage(route) })
+	}
+}
+
+// PageRoutes lists every page, for the static generator and the offline
+// cache.
+func PageRoutes() []string {
+	return []string{RouteLab, RouteExperiments, RouteCalculator, RouteAudit, RouteAbout}
+}
+
+func newPage(route string) app.Composer {
+	switch route {
+	case RouteAudit:
+		return newAuditPage()
+	case RouteExperiments:
+		return newExperimentsPage()
+	case RouteCalculator:
+		return newCalculatorPage()
+	case RouteAbout:
+		return newAboutPage()
+	}
+	return newLabPage()
+}
+
+// Styles are the lab's own style sheets, under web/.
+var Styles = []string{"/web/lab.css"}
+
+// NewHandler returns the go-app handler that serves (or, for the static
+// site, prerenders) the lab. prefix is the path the site lives under ("" at
+// the root, "/bloomlab" for a project site); version names the build, so
+// browsers holding an older copy offline fetch the new one.
+func NewHandler(prefix, version string) *app.Handler {
+	prefix = "/" + strings.Trim(prefix, "/")
+	if prefix == "/" {
+		prefix = ""
+	}
+	pages := append([]string{"/index.html"}, PageRoutes()[1:]...)
+	var resources app.ResourceResolver = app.LocalDir("")
+	if prefix != "" {
+		resources = app.PrefixedLocation(prefix)
+	}
+	return &app.Handler{
+		Name:            "Bloom Lab",
+		ShortName:       "Bloom Lab",
+		Title:           "Bloom Lab",
+		Description:     "A Bloom filter lab: watch the bit array fill, measure the false-positive rate against theory, audit the filter's contract.",
+		Lang:            "en",
+		BackgroundColor: "#f7f8fb",
+		ThemeColor:      "#1d3f8a",
+		LoadingLabel:    "Loading Bloom Lab {progress}%",
+		Icon: app.Icon{
+			Default: "/web/icon-192.png",
+			Large:   "/web/icon-512.png",
+			SVG:     "/web/icon.svg",
+		},
+		Styles:                Styles,
+		CacheableResources:    pages,
+		Resources:             resources,
+		Version:               version,
+		ServiceWorkerTemplate: ServiceWorker(prefix),
+	}
+}
+
+// ServiceWorker is go-app's worker with two changes for offline use. It
+// caches what it can one resource at a time, so one missing page (a server
+// without an index.html) cannot cost the whole offline copy, and it caches
+// the start page under ROOT + "/" too. And since a
+// page opened from a link carries a query (the lab's settings) and may be a
+// route the cache holds under another name, navigations match the cache
+// ignoring the query and, offline, fall back to the cached start page, from
+// which the app renders the route itself. root is the site's path prefix.
+func ServiceWorker(root string) string {
+	swaps := []struct{ old, new string }{
+		{`async function installWorker() {
+  const cache = await caches.open(cacheName);
+  await cache.addAll(resourcesToCache);
+}`, `async function installWorker() {
+  const cache = await caches.open(cacheName);
+  await Promise.all(
+    resourcesToCache.concat([ROOT + "/"]).map(async (resource) => {
+      try {
+        await cache.add(resource);
+      } catch (err) {
+        console.warn("not cached for offline use:", resource, err);
+      }
+    })
+  );
+}`},
+		{`async function fetchWithCache(request) {
+  const cachedResponse = await caches.match(request);
+  if (cachedResponse) {
+    return cachedResponse;
+  }
+  return await fetch(request);
+}`, `const startPages = [ROOT + "/", ROOT + "/index.html"];
+
+// unredirect copies a response a server gave after a redirect (say
+// /index.html to ./): a browser refuses a redirected response to a
+// navigation.
+function unredirect(response) {
+  if (!response || !response.redirected) {
+    return response;
+  }
+  return new Response(response.body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+}
+
+async function fetchWithCache(request) {
+  const navigate = request.mode === "navigate";
+  const cachedResponse = await caches.match(request, { ignoreSearch: navigate });
+  if (cachedResponse) {
+    return unredirect(cachedResponse);
+  }
+  try {
+    return await fetch(request);
+  } catch (err) {
+    if (navigate) {
+      for (const page of startPages) {
+        const start = await caches.match(page);
+        if (start) {
+          return unredirect(start);
+        }
+      }
+    }
+    throw err;
+  }
+}`},
+	}
+	s := app.DefaultAppWorkerJS
+	for _, sw := range swaps {
+		if !strings.Contains(s, sw.old) {
+			panic(fmt.Sprintf("app: go-app's service worker changed; update ServiceWorker (looked for %q)", sw.old[:40]))
+		}
+		s = strings.Replace(s, sw.old, sw.new, 1)
+	}
+	return "const ROOT = " + strconv.Quote(strings.TrimRight(root, "/")) + ";\n" + s
+}

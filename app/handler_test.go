@@ -1,0 +1,88 @@
+package app
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+)
+
+var routesOnce sync.Once
+
+// get prerenders path with the lab's handler under prefix, as the server
+// and the static generator do.
+func get(t *testing.T, prefix, path string) string {
+	t.Helper()
+	routesOnce.Do(Routes)
+	srv := httptest.NewServer(NewHandler(prefix, "test"))
+	defer srv.Close()
+	res, err := http.Get(srv.URL + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %s", path, res.Status)
+	}
+	return string(b)
+}
+
+// TestPrerenderedLab checks the page a browser gets before the wasm loads:
+// every control and output under its stable ID, and the formula figures.
+func TestPrerenderedLab(t *testing.T) {
+	page := get(t, "", "/")
+	ids := []string{IDBitsPerKey, IDHashes, IDDuplicatePasses, IDItems, IDQueries, IDPresentShare, IDKeyBytes,
+		IDSeed, IDOptimalK, IDVariant, IDFault, "out-m", "out-k", "out-set-bits", "out-fpr-theory",
+		"out-fpr-empirical", "out-false-positives", "out-false-negatives", "audit-badge", "bit-array"}
+	for _, id := range ids {
+		if !strings.Contains(page, `id="`+id+`"`) {
+			t.Errorf("prerendered lab lacks id %q", id)
+		}
+	}
+	for _, want := range []string{`id="out-m">40,000<`, `id="out-k">7<`, `id="out-fpr-theory">0.008194<`, `for="bits-per-key"`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("prerendered lab lacks %q", want)
+		}
+	}
+}
+
+func TestPrerenderedClampNotice(t *testing.T) {
+	page := get(t, "", "/?hashes=999&items=oops")
+	for _, want := range []string{`id="clamp-notice"`, "hashes: 999 is above the maximum, so it was lowered to 32", `items: &#34;oops&#34; is not a number`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if !strings.Contains(page, `id="out-k">32<`) {
+		t.Error("k not clamped to 32 in the page")
+	}
+}
+
+func TestPrefixedLinks(t *testing.T) {
+	page := get(t, "/bloomlab", "/audit")
+	for _, want := range []string{`href="/bloomlab/audit"`, `href="/bloomlab/web/lab.css"`, `src="/bloomlab/app.js"`, `href="/bloomlab"`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("prefixed page lacks %q", want)
+		}
+	}
+	worker := get(t, "/bloomlab", "/app-worker.js")
+	for _, want := range []string{`const ROOT = "/bloomlab";`, `"/bloomlab/web/app.wasm"`, `"/bloomlab/audit"`, `ignoreSearch`} {
+		if !strings.Contains(worker, want) {
+			t.Errorf("service worker lacks %q", want)
+		}
+	}
+}
+
+func TestServiceWorkerTemplate(t *testing.T) {
+	t.Parallel()
+	sw := ServiceWorker("")
+	if strings.Contains(sw, "cache.addAll(resourcesToCache)") {
+		t.Error("the worker still caches all or nothing")
+	}
+	if !strings.Contains(sw, `const ROOT = "";`) {
+		t.Error("no ROOT for a site at the root")
+	}
+}

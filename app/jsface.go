@@ -1,0 +1,104 @@
+package app
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"bloomlab/core"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// InstallJSFace sets the global object bloomlab for headless browsers and a
+// teacher's console:
+//
+//	bloomlab.runAudit(fault?)  -> Promise of the audit report
+//	bloomlab.simulate(params?) -> Promise of the simulation result
+//	bloomlab.timings()         -> {firstDrawMs, repaintsMs}
+//
+// The report and the result are plain objects with the same fields as the
+// command line's --json output. params takes the same field names
+// (bitsPerKey, hashes, items, ...); missing fields keep the lab's defaults.
+func InstallJSFace() {
+	face := app.Window().Get("Object").New()
+	face.Set("runAudit", app.FuncOf(func(this app.Value, args []app.Value) any {
+		fault := ""
+		if len(args) > 0 && args[0].Type() == app.TypeString {
+			fault = args[0].String()
+		}
+		return promise(func() (any, error) {
+			f, err := core.ParseFault(fault)
+			if err != nil {
+				return nil, err
+			}
+			run := audits.Wait(f)
+			if run.Report == nil {
+				return nil, errors.New(run.Err)
+			}
+			return run.Report, nil
+		})
+	}))
+	face.Set("simulate", app.FuncOf(func(this app.Value, args []app.Value) any {
+		raw := "{}"
+		if len(args) > 0 && args[0].Type() == app.TypeObject {
+			raw = app.Window().Get("JSON").Call("stringify", args[0]).String()
+		}
+		return promise(func() (any, error) { return simulateJSON(raw) })
+	}))
+	face.Set("timings", app.FuncOf(func(this app.Value, args []app.Value) any {
+		return toJS(timings)
+	}))
+	app.Window().Set("bloomlab", face)
+}
+
+// simulateJSON runs one simulation from params in JSON, yielding to the
+// browser between chunks.
+func simulateJSON(raw string) (any, error) {
+	p := core.DefaultParams()
+	if err := json.Unmarshal([]byte(raw), &p); err != nil {
+		return nil, fmt.Errorf("bloomlab.simulate: params: %v", err)
+	}
+	last := time.Now()
+	r, err := core.SimulateSteps(p, func(done, total int) error {
+		if time.Since(last) > 15*time.Millisecond {
+			time.Sleep(time.Millisecond)
+			last = time.Now()
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// promise returns a JavaScript Promise settled by fn, which runs on its own
+// goroutine: a Go callback from JavaScript must not block.
+func promise(fn func() (any, error)) app.Value {
+	var executor app.Func
+	executor = app.FuncOf(func(this app.Value, args []app.Value) any {
+		resolve, reject := args[0], args[1]
+		go func() {
+			defer executor.Release()
+			v, err := fn()
+			if err != nil {
+				reject.Invoke(app.Window().Get("Error").New(err.Error()))
+				return
+			}
+			resolve.Invoke(toJS(v))
+		}()
+		return nil
+	})
+	return app.Window().Get("Promise").New(executor)
+}
+
+// toJS turns v into a plain JavaScript object through its JSON encoding, so
+// the fields and their names are exactly those of the --json output.
+func toJS(v any) app.Value {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return app.Window().Get("Error").New(err.Error())
+	}
+	return app.Window().Get("JSON").Call("parse", string(b))
+}

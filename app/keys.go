@@ -1,0 +1,10 @@
+package app
+
+// Routes, as the user sees them; href adds the site's path prefix.
+const (
+	RouteLab         = "/"
+	RouteExperiments = "/experiments"
+	RouteCalculator  = "/calculator"
+	RouteAudit       = "/audit"
+	RouteAbout       = "/about"
+)

@@ -1,0 +1,744 @@
+package app
+
+import (
+	"errors"
+	"math/rand/v2"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"bloomlab/core"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// syncWork is the most inserts plus queries the lab runs straight inside an
+// input event: the default shape is 9,000, a couple of milliseconds in the
+// browser, so it repaints in the same frame. Anything larger runs in chunks
+// on its own goroutine with a progress bar.
+const syncWork = 60_000
+
+// LabPage is the lab: the controls, the live bit array, the counters, the
+// two charts and the audit badge. Its settings live in the URL: a control
+// change navigates to the new query, and OnNav reads it back, so links,
+// reloads and back/forward all restore the lab exactly.
+type LabPage struct {
+	app.Compo
+
+	settings Settings
+	notices  []string
+	loaded   bool
+	theory   theory
+
+	result   *core.Result
+	running  bool
+	progress float64
+	errText  string
+
+	kSVG, bpkSVG string
+	kPts, bpkPts []Point
+	sampled      bool
+	sweeping     bool
+
+	audit      auditRun
+	stopListen func()
+
+	// gen numbers the runs; a run whose number is no longer current was
+	// replaced by a newer move and stops at its next chunk.
+	gen atomic.Int64
+	// t0 is the event time of the move being drawn, for the repaint timing.
+	t0 float64
+	// canvasW is the bit array's width in CSS pixels, read once per
+	// resize: reading it after a change would force a layout.
+	canvasW int
+}
+
+func newLabPage() *LabPage { return &LabPage{} }
+
+// theory is what the formulas say before any simulation: cheap enough to
+// show in the prerendered page.
+type theory struct {
+	M     uint64
+	K     int
+	Rate  float64
+	Exact float64
+}
+
+func theoryOf(s Settings) theory {
+	m, k := s.Params.Shape()
+	n := uint64(s.Params.Items)
+	return theory{M: m, K: k, Rate: core.Rate(m, n, k), Exact: core.RateExact(m, n, k)}
+}
+
+func (c *LabPage) OnMount(ctx app.Context) {
+	c.stopListen = audits.Listen(func() {
+		ctx.Dispatch(func(ctx app.Context) { c.audit = audits.Get(c.settings.Params.Fault) })
+	})
+}
+
+func (c *LabPage) OnDismount() {
+	c.gen.Add(1) // stops any run in flight
+	if c.stopListen != nil {
+		c.stopListen()
+	}
+}
+
+// OnNav reads the settings from the URL. It only parses: the simulation
+// starts after the frame, and only in the browser.
+func (c *LabPage) OnNav(ctx app.Context) {
+	s, notices := FromQuery(ctx.Page().URL().Query())
+	c.notices = notices
+	ctx.Page().SetTitle("Bloom Lab: watch a Bloom filter fill")
+	if c.loaded && s == c.settings {
+		return
+	}
+	if c.loaded && s.Params == c.settings.Params && s.OptimalK == c.settings.OptimalK {
+		// Only the type size changed: the same filter, redrawn to the new
+		// width.
+		c.settings.Large = s.Large
+		c.canvasW = 0
+		if app.IsClient {
+			ctx.Defer(c.draw)
+		}
+		return
+	}
+	c.settings, c.loaded = s, true
+	c.theory = theoryOf(s)
+	if app.IsClient {
+		ctx.Defer(func(ctx app.Context) { c.recompute(ctx, 0) })
+	}
+}
+
+func (c *LabPage) OnResize(ctx app.Context) {
+	c.canvasW = 0
+	c.draw(ctx)
+}
+
+// change applies a new settings value from a control and recomputes; t0 is
+// the event's time stamp, for the repaint timing.
+func (c *LabPage) change(ctx app.Context, s Settings, t0 float64) {
+	s = s.Normalize()
+	if s == c.settings {
+		return
+	}
+	c.settings = s
+	c.notices = nil
+	c.theory = theoryOf(s)
+	c.recompute(ctx, t0)
+}
+
+// commit records the settings in the URL as a new history entry.
+func (c *LabPage) commit(ctx app.Context) {
+	u := *ctx.Page().URL()
+	u.RawQuery = c.settings.Query().Encode()
+	ctx.NavigateTo(&u)
+}
+
+func (c *LabPage) onSlider(sl slider) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		pos, err := strconv.ParseFloat(e.Get("target").Get("value").String(), 64)
+		if err != nil {
+			return
+		}
+		s := c.settings
+		sl.set(&s.Params, sl.FromPosition(pos))
+		if sl.ID == IDHashes {
+			s.OptimalK = false
+		}
+		c.change(ctx, s, e.Get("timeStamp").Float())
+	}
+}
+
+func (c *LabPage) onCommit(ctx app.Context, e app.Event) { c.commit(ctx) }
+
+func (c *LabPage) onSeed(ctx app.Context, e app.Event) {
+	raw := e.Get("target").Get("value").String()
+	seed, err := strconv.ParseUint(raw, 10, 64)
+	if err != nil || seed > maxSeed {
+		c.notices = []string{"seed: " + strconv.Quote(raw) + " is not a whole number from 0 to " + strconv.FormatUint(maxSeed, 10) + ", so it stays at " + strconv.FormatUint(c.settings.Params.Seed, 10)}
+		return
+	}
+	s := c.settings
+	s.Params.Seed = seed
+	c.change(ctx, s, e.Get("timeStamp").Float())
+	c.commit(ctx)
+}
+
+func (c *LabPage) onReroll(ctx app.Context, e app.Event) {
+	s := c.settings
+	s.Params.Seed = 1 + rand.Uint64N(1<<31)
+	c.change(ctx, s, e.Get("timeStamp").Float())
+	c.commit(ctx)
+}
+
+func (c *LabPage) onOptimalK(ctx app.Context, e app.Event) {
+	s := c.settings
+	s.OptimalK = e.Get("target").Get("checked").Bool()
+	c.change(ctx, s, e.Get("timeStamp").Float())
+	c.commit(ctx)
+}
+
+func (c *LabPage) onVariant(ctx app.Context, e app.Event) {
+	v, err := core.ParseVariant(e.Get("target").Get("value").String())
+	if err != nil {
+		return
+	}
+	s := c.settings
+	s.Params.Variant = v
+	c.change(ctx, s, e.Get("timeStamp").Float())
+	c.commit(ctx)
+}
+
+func (c *LabPage) onFault(ctx app.Context, e app.Event) {
+	f, err := core.ParseFault(e.Get("target").Get("value").String())
+	if err != nil {
+		return
+	}
+	s := c.settings
+	s.Params.Fault = f
+	c.change(ctx, s, e.Get("timeStamp").Float())
+	c.commit(ctx)
+}
+
+func (c *LabPage) onLarge(ctx app.Context, e app.Event) {
+	c.settings.Large = !c.settings.Large
+	c.commit(ctx)
+}
+
+func (c *LabPage) onPreset(p Preset) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		s := p.Settings
+		s.Large = c.settings.Large
+		c.change(ctx, s, e.Get("timeStamp").Float())
+		c.commit(ctx)
+	}
+}
+
+// recompute runs the simulation for the current settings: at once when it
+// is small, otherwise in chunks on a goroutine that yields to the browser
+// and gives up as soon as a newer move arrives.
+func (c *LabPage) recompute(ctx app.Context, t0 float64) {
+	gen := c.gen.Add(1)
+	p := c.settings.Params
+	c.t0 = t0
+	c.errText = ""
+	c.kPts, c.bpkPts = nil, nil
+	c.audit = audits.Get(p.Fault)
+	if work(p) <= syncWork {
+		start := now()
+		r, err := core.Simulate(p)
+		timings.Computes = append(timings.Computes, now()-start)
+		c.finish(ctx, gen, r, err)
+		return
+	}
+	c.running, c.progress = true, 0
+	ctx.Async(func() {
+		r, err := core.SimulateSteps(p, c.stepper(ctx, gen, 12*time.Millisecond, func(frac float64) { c.progress = frac }))
+		ctx.Dispatch(func(ctx app.Context) { c.finish(ctx, gen, r, err) })
+	})
+}
+
+// work is the number of inserts and queries a simulation makes.
+func work(p core.Params) int { return p.Items*p.DuplicatePasses + p.Queries }
+
+// stepper returns the Step for run gen: every interval it reports
+// progress, sleeps a millisecond so the browser can paint and deliver input
+// (Go on wasm is single threaded), and stops if the run was replaced.
+func (c *LabPage) stepper(ctx app.Context, gen int64, interval time.Duration, progress func(float64)) core.Step {
+	last := time.Now()
+	return func(done, total int) error {
+		if c.gen.Load() != gen {
+			return core.ErrCancelled
+		}
+		if time.Since(last) < interval {
+			return nil
+		}
+		frac := float64(done) / float64(max(total, 1))
+		ctx.Dispatch(func(ctx app.Context) {
+			if c.gen.Load() == gen && progress != nil {
+				progress(frac)
+			}
+		})
+		time.Sleep(time.Millisecond)
+		last = time.Now()
+		if c.gen.Load() != gen {
+			return core.ErrCancelled
+		}
+		return nil
+	}
+}
+
+// finish shows run gen's result, if it is still the current run, and
+// starts the charts' measurements and the audit behind it.
+func (c *LabPage) finish(ctx app.Context, gen int64, r core.Result, err error) {
+	if gen != c.gen.Load() {
+		return
+	}
+	c.running = false
+	switch {
+	case errors.Is(err, core.ErrCancelled):
+		return
+	case err != nil:
+		c.errText = err.Error()
+		c.result = nil
+		return
+	}
+	c.result = &r
+	c.redrawCharts()
+	c.draw(ctx)
+	// The charts' measurements and the audit wait until the sliders rest,
+	// so they never slow a drag.
+	ctx.After(restDelay, func(ctx app.Context) {
+		if c.gen.Load() == gen {
+			c.sweep(ctx, gen)
+			audits.Start(c.settings.Params.Fault)
+		}
+	})
+}
+
+// restDelay is how long the controls must rest before background work.
+const restDelay = 150 * time.Millisecond
+
+// sweep measures the charts' points on a goroutine, a chart at a time.
+func (c *LabPage) sweep(ctx app.Context, gen int64) {
+	p := c.settings.Params
+	r := *c.result
+	kmax := kRange(r.M, r.N, r.K)
+	xs := bpkSamples(bpkRange(p.BitsPerKey))
+	_, c.sampled = sampleParams(p)
+	c.sweeping = p.Queries > 0
+	if !c.sweeping {
+		return
+	}
+	ctx.Async(func() {
+		step := c.stepper(ctx, gen, 5*time.Millisecond, nil)
+		kPts, err := measureK(p, kmax, step)
+		if err != nil {
+			return
+		}
+		ctx.Dispatch(func(ctx app.Context) {
+			if c.gen.Load() == gen {
+				c.kPts = kPts
+				c.redrawCharts()
+			}
+		})
+		bpkPts, err := measureBPK(p, xs, step)
+		if err != nil {
+			return
+		}
+		ctx.Dispatch(func(ctx app.Context) {
+			if c.gen.Load() == gen {
+				c.bpkPts = bpkPts
+				c.sweeping = false
+				c.redrawCharts()
+			}
+		})
+	})
+}
+
+func (c *LabPage) redrawCharts() {
+	if c.result == nil {
+		return
+	}
+	// On a narrow screen the chart is drawn narrower, so that its text
+	// keeps its size when the SVG scales down to the column.
+	width := 0.0
+	if c.canvasW > 0 && c.canvasW < 480 {
+		width = 340
+	}
+	c.kSVG = kChart(*c.result, c.kPts, c.sampled, width).SVG()
+	c.bpkSVG = bpkChart(*c.result, c.settings.Params.BitsPerKey, c.bpkPts, c.sampled, width).SVG()
+}
+
+// draw paints the bit array and writes the counters straight into the
+// page, so a move shows within the frame of its input event; go-app's next
+// update (a tick later) writes the same text and the rest of the page. For
+// a move, it records how long the move took.
+func (c *LabPage) draw(ctx app.Context) {
+	if c.result == nil || !app.IsClient {
+		return
+	}
+	canvas := app.Window().GetElementByID("bit-array")
+	if !canvas.Truthy() {
+		ctx.Defer(c.draw) // not mounted yet: after the next update
+		return
+	}
+	if c.canvasW <= 0 {
+		c.canvasW = canvas.Get("parentElement").Get("clientWidth").Int()
+	}
+	bitPainter.draw(canvas, c.result, c.canvasW)
+	doc := app.Window().Get("document")
+	for _, ct := range c.counters() {
+		if el := doc.Call("getElementById", ct.id); el.Truthy() {
+			el.Set("textContent", ct.value)
+		}
+	}
+	for _, sl := range sliders {
+		if el := doc.Call("getElementById", sl.ID+"-value"); el.Truthy() {
+			el.Set("textContent", sliderText(sl, sl.value(c.settings.Params)))
+		}
+	}
+	timings.drawn(c.t0)
+	c.t0 = 0
+}
+
+func (c *LabPage) Render() app.UI {
+	s := c.settings
+	state := "ready"
+	if c.running || c.result == nil {
+		state = "running"
+	}
+	return newShell().Route(RouteLab).LargeType(s.Large).Body(
+		app.Div().ID("lab").Class("lab").DataSet("state", state).Body(
+			app.Div().Class("lab-head").Body(
+				app.H1().Text("The lab"),
+				app.P().Class("lede").Text("Move a slider and watch the filter fill: the bit array, the counters and the charts follow on every change, and the address bar keeps the settings for a link."),
+				c.renderPresets(),
+			),
+			c.renderNotices(),
+			app.Div().Class("lab-grid").Body(
+				c.renderControls(),
+				app.Div().Class("lab-out").Body(
+					c.renderProgress(),
+					c.renderCounters(),
+					c.renderBitArray(),
+					app.Div().Class("charts").Body(
+						app.Figure().ID("chart-k").Class("chart-box").Body(app.Raw(orEmptySVG(c.kSVG))),
+						app.Figure().ID("chart-bpk").Class("chart-box").Body(app.Raw(orEmptySVG(c.bpkSVG))),
+					),
+					app.P().ID("chart-status").Class("muted small").Text(c.chartStatus()),
+				),
+			),
+		),
+	)
+}
+
+func (c *LabPage) chartStatus() string {
+	switch {
+	case c.result == nil:
+		return ""
+	case c.result.AbsentQueries == 0:
+		return "No absent queries, so nothing to measure: the charts show theory only."
+	case c.sweeping:
+		return "Measuring the chart points…"
+	}
+	return "Measured points come from the same settings with n sampled down to at most 5,000 keys and 10,000 absent queries; the rate depends on bits per key and k, not on n."
+}
+
+func orEmptySVG(s string) string {
+	if s == "" {
+		return `<svg class="chart" viewBox="0 0 440 290" role="img" aria-label="chart not drawn yet" xmlns="http://www.w3.org/2000/svg"><text x="58" y="150" fill="#5a6478">Drawing…</text></svg>`
+	}
+	return s
+}
+
+func (c *LabPage) renderPresets() app.UI {
+	presets := Presets()
+	return app.Div().Class("presets").Body(
+		app.Span().Class("presets-label").Text("Classic cases:"),
+		app.Range(presets).Slice(func(i int) app.UI {
+			p := presets[i]
+			return app.Button().ID("preset-" + p.ID).Class("chip").Title(p.Lesson).Text(p.Name).OnClick(c.onPreset(p))
+		}),
+		app.Button().ID(IDLarge).Class("chip toggle").Aria("pressed", c.settings.Large).
+			Text("Large type").OnClick(c.onLarge),
+	)
+}
+
+func (c *LabPage) renderNotices() app.UI {
+	return app.Div().ID("notices").Aria("live", "polite").Body(
+		app.If(len(c.notices) > 0, func() app.UI {
+			return app.Div().ID("clamp-notice").Class("notice").Role("status").Body(
+				app.Strong().Text("Some settings in the link were changed to legal values:"),
+				app.Ul().Body(app.Range(c.notices).Slice(func(i int) app.UI {
+					return app.Li().Text(c.notices[i])
+				})),
+			)
+		}),
+		app.If(c.errText != "", func() app.UI {
+			return app.Div().ID("lab-error").Class("notice error").Role("alert").Text(c.errText)
+		}),
+	)
+}
+
+func (c *LabPage) renderControls() app.UI {
+	p := c.settings.Params
+	return app.Section().Class("controls").Aria("label", "Controls").Body(
+		app.Range(sliders).Slice(func(i int) app.UI {
+			sl := sliders[i]
+			v := sl.value(p)
+			shown := sliderText(sl, v)
+			return app.Div().Class("control").Body(
+				app.Label().For(sl.ID).Body(
+					app.Span().Text(sl.Label),
+					app.Output().ID(sl.ID+"-value").For(sl.ID).Text(shown),
+				),
+				app.Input().Type("range").ID(sl.ID).
+					Min(sl.trackMin()).Max(sl.trackMax()).Step(sl.trackStep()).
+					Value(formatPlain(sl.Position(v))).
+					Aria("valuetext", shown+" ("+sl.Label+")").
+					Aria("describedby", sl.ID+"-help").
+					OnInput(c.onSlider(sl)).OnChange(c.onCommit),
+				app.Small().ID(sl.ID+"-help").Text(sl.Help),
+			)
+		}),
+		app.Div().Class("control inline").Body(
+			app.Input().Type("checkbox").ID(IDOptimalK).Checked(c.settings.OptimalK).OnChange(c.onOptimalK),
+			app.Label().For(IDOptimalK).Text("Use the optimal k, round((m/n) ln 2)"),
+		),
+		app.Div().Class("control").Body(
+			app.Label().For(IDSeed).Text("Seed"),
+			app.Div().Class("seed-row").Body(
+				app.Input().Type("number").ID(IDSeed).Min(0).Max(uint64(maxSeed)).Step(1).
+					Value(strconv.FormatUint(p.Seed, 10)).OnChange(c.onSeed),
+				app.Button().ID("seed-reroll").Class("chip").Text("Re-roll").Title("pick a new random seed").OnClick(c.onReroll),
+			),
+		),
+		app.Div().Class("control").Body(
+			app.Label().For(IDVariant).Text("Variant"),
+			app.Select().ID(IDVariant).OnChange(c.onVariant).Body(
+				app.Range(core.Variants).Slice(func(i int) app.UI {
+					v := core.Variants[i]
+					return app.Option().Value(string(v)).Selected(v == p.Variant).Text(variantLabel(v))
+				}),
+			),
+		),
+		app.Div().Class("control").Body(
+			app.Label().For(IDFault).Text("Fault"),
+			app.Select().ID(IDFault).OnChange(c.onFault).Aria("describedby", "fault-help").Body(
+				app.Option().Value(string(core.NoFault)).Selected(p.Fault == core.NoFault).Text("none: the real filter"),
+				app.Range(core.Faults).Slice(func(i int) app.UI {
+					f := core.Faults[i]
+					return app.Option().Value(string(f)).Selected(f == p.Fault).Text(string(f))
+				}),
+			),
+			app.Small().ID("fault-help").Text(p.Fault.Describe()),
+		),
+	)
+}
+
+// sliderText is a slider's value as the page shows it.
+func sliderText(sl slider, v float64) string {
+	if sl.Int {
+		return formatInt(uint64(v))
+	}
+	return formatPlain(v)
+}
+
+func variantLabel(v core.Variant) string {
+	switch v {
+	case core.BlockedVariant:
+		return "blocked (512-bit blocks)"
+	case core.CountingVariant:
+		return "counting (4-bit counters)"
+	}
+	return "standard"
+}
+
+func (c *LabPage) renderProgress() app.UI {
+	return app.Div().Class("progress-row").Body(
+		app.If(c.running, func() app.UI {
+			return app.Div().Body(
+				app.Label().For("lab-progress").Text("Simulating "+formatInt(uint64(work(c.settings.Params)))+" inserts and queries: "+formatPercent(c.progress)),
+				app.Progress().ID("lab-progress").Max(1).Value(c.progress),
+			)
+		}),
+	)
+}
+
+// counter is one figure in the counters grid.
+type counter struct {
+	id, label, value, title string
+	alarm                   bool
+}
+
+func (c *LabPage) counters() []counter {
+	th := c.theory
+	dash := "…"
+	out := []counter{
+		{id: "out-m", label: "m bits", value: formatInt(th.M)},
+		{id: "out-n", label: "n keys", value: formatInt(uint64(c.settings.Params.Items))},
+		{id: "out-k", label: "k probes", value: strconv.Itoa(th.K)},
+		{id: "out-bytes", label: "filter size", value: dash},
+		{id: "out-set-bits", label: "set bits", value: dash},
+		{id: "out-fill", label: "fill", value: dash},
+		{id: "out-fpr-theory", label: "theory rate", value: formatRate(th.Rate), title: "(1 - e^(-kn/m))^k"},
+		{id: "out-fpr-exact", label: "theory, exact m", value: formatRate(th.Exact), title: "(1 - (1 - 1/m)^(kn))^k"},
+		{id: "out-fpr-empirical", label: "measured rate", value: dash},
+		{id: "out-ci", label: "95% interval", value: dash, title: "Wilson score interval"},
+		{id: "out-false-positives", label: "false positives", value: dash},
+		{id: "out-false-negatives", label: "false negatives", value: dash},
+		{id: "out-probes", label: "probes per absent query", value: dash},
+		{id: "out-memory", label: "exact set would need", value: dash},
+	}
+	r := c.result
+	if r == nil {
+		return out
+	}
+	set := func(id, v string) {
+		for i := range out {
+			if out[i].id == id {
+				out[i].value = v
+			}
+		}
+	}
+	set("out-m", formatInt(r.M))
+	set("out-n", formatInt(r.N))
+	set("out-k", strconv.Itoa(r.K))
+	set("out-bytes", formatBytes(r.FilterBytes))
+	set("out-set-bits", formatInt(r.SetBits)+" (expected "+formatFloat(r.ExpectedSetBits, 1)+")")
+	set("out-fill", formatPercent(r.Occupancy))
+	set("out-fpr-theory", formatRate(r.TheoryFPR))
+	set("out-fpr-exact", formatRate(r.TheoryFPRVariant))
+	if r.AbsentQueries > 0 {
+		set("out-fpr-empirical", formatRate(r.EmpiricalFPR))
+		set("out-ci", formatRate(r.CILow)+" to "+formatRate(r.CIHigh))
+		set("out-probes", formatFloat(r.ProbesPerNegative, 3)+" (theory "+formatFloat(r.ExpectedProbes, 3)+")")
+	} else {
+		set("out-fpr-empirical", "no absent queries")
+		set("out-ci", "none")
+		set("out-probes", "none")
+	}
+	set("out-false-positives", formatInt(r.FalsePositives)+" of "+formatInt(r.AbsentQueries))
+	set("out-false-negatives", formatInt(r.FalseNegatives)+" of "+formatInt(r.PresentQueries))
+	set("out-memory", formatBytes(r.ExactSetBytes)+" against "+formatBytes(r.FilterBytes))
+	if r.FalseNegatives > 0 {
+		for i := range out {
+			if out[i].id == "out-false-negatives" {
+				out[i].alarm = true
+			}
+		}
+	}
+	return out
+}
+
+func (c *LabPage) renderCounters() app.UI {
+	cs := c.counters()
+	r := c.result
+	return app.Section().Class("counters-box").Aria("label", "Counters").Body(
+		app.Dl().Class("counters").Body(
+			app.Range(cs).Slice(func(i int) app.UI {
+				ct := cs[i]
+				class := "counter"
+				if ct.alarm {
+					class += " alarm"
+				}
+				return app.Div().Class(class).Title(ct.title).Body(
+					app.Dt().Text(ct.label),
+					app.Dd().ID(ct.id).Text(ct.value),
+				)
+			}),
+		),
+		app.If(r != nil && r.FalseNegatives > 0, func() app.UI {
+			return app.P().ID("false-negative-warning").Class("alarm-text").Role("alert").Text(
+				"⚠ " + formatInt(r.FalseNegatives) + " false negatives: keys that were inserted, and that this filter now says were never added. A correct Bloom filter can never do this; the " + string(r.Fault) + " fault broke it.")
+		}),
+		c.renderBadge(),
+	)
+}
+
+func (c *LabPage) renderBadge() app.UI {
+	f := c.settings.Params.Fault
+	a := c.audit
+	text, class := "audit not run yet", "badge"
+	switch {
+	case a.Finished():
+		text = strconv.Itoa(a.Report.Passed) + "/" + strconv.Itoa(a.Report.Total) + " checks passed"
+		if a.Report.Passed == a.Report.Total {
+			class += " pass"
+			text = "✓ " + text
+		} else {
+			class += " fail"
+			text = "✗ " + text
+		}
+	case a.Running:
+		text = "auditing: " + strconv.Itoa(a.Done) + "/" + strconv.Itoa(a.Total) + " checks"
+	case a.Err != "":
+		text, class = "audit failed to run", "badge fail"
+	}
+	target := href(RouteAudit)
+	if f != core.NoFault {
+		target += "?fault=" + string(f)
+	}
+	return app.P().Class("badge-row").Body(
+		app.A().ID("audit-badge").Class(class).Href(target).Title("the filter's contract, checked in this browser").Text(text),
+		app.If(f != core.NoFault, func() app.UI {
+			return app.Span().Class("muted").Text(" with the " + string(f) + " fault switched on")
+		}),
+	)
+}
+
+func (c *LabPage) renderBitArray() app.UI {
+	r := c.result
+	caption := "The bit array."
+	var strays int
+	if r != nil {
+		unit := "bit"
+		if r.Variant == core.CountingVariant {
+			unit = "counter"
+		}
+		w := c.canvasW
+		if w <= 0 {
+			w = 800
+		}
+		l := layoutBits(r.M, w, bitAreaCSSH, 1)
+		if l.Cells {
+			caption = "Every " + unit + " of the " + formatInt(r.M) + " drawn as a square, dark when set."
+		} else {
+			caption = "Density picture: " + formatInt(r.M) + " " + unit + "s, each dot shaded by the share of its " + unit + "s that are set."
+		}
+		strays = outside(r.LastInserted, r.M) + outside(r.FirstProbed, r.M)
+	}
+	return app.Figure().Class("bits").Body(
+		app.Div().Class("canvas-wrap").Body(
+			app.Canvas().ID("bit-array").Aria("label", "the filter's bit array").Role("img"),
+		),
+		app.FigCaption().Body(
+			app.Text(caption+" "),
+			app.Span().Class("key-ring").Text("◯ ringed"),
+			app.Text(": set by the last key inserted. "),
+			app.Span().Class("key-box").Text("▢ boxed"),
+			app.Text(": read by the first absent query."),
+			app.If(strays > 0, func() app.UI {
+				return app.Strong().Class("alarm-text").Text(" " + strconv.Itoa(strays) + " of those positions fall outside [0, m): the fault writes where it must not.")
+			}),
+		),
+	)
+}
+
+// repaintTimings records, for the JavaScript face, when the first bit array
+// was drawn and how long each move took to reach the screen.
+type repaintTimings struct {
+	FirstDraw float64   `json:"firstDrawMs"`
+	Updates   []float64 `json:"updatesMs"`  // input event to canvas and counters written
+	Repaints  []float64 `json:"repaintsMs"` // input event to the next animation frame
+	Computes  []float64 `json:"computeMs"`  // the simulation alone
+}
+
+// now is the page's clock, performance.now(), in milliseconds.
+func now() float64 { return app.Window().Get("performance").Call("now").Float() }
+
+var timings = &repaintTimings{FirstDraw: -1}
+
+// drawn is called right after the bit array is painted. It takes the time
+// at the next animation frame, when the browser is about to show it.
+func (t *repaintTimings) drawn(t0 float64) {
+	if t.FirstDraw >= 0 && t0 <= 0 {
+		return
+	}
+	if t0 > 0 {
+		t.Updates = append(t.Updates, now()-t0)
+	}
+	var cb app.Func
+	cb = app.FuncOf(func(this app.Value, args []app.Value) any {
+		now := app.Window().Get("performance").Call("now").Float()
+		if t.FirstDraw < 0 {
+			t.FirstDraw = now
+		}
+		if t0 > 0 {
+			t.Repaints = append(t.Repaints, now-t0)
+		}
+		cb.Release()
+		return nil
+	})
+	app.Window().Call("requestAnimationFrame", cb)
+}

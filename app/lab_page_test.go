@@ -1,0 +1,86 @@
+package app
+
+import (
+	"strings"
+	"testing"
+
+	"bloomlab/audit"
+	"bloomlab/core"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// TestLabPageRenders renders the lab in go-app's test engine in the states
+// a user meets: before the first result, with a result, with a fault that
+// loses keys, and with a finished audit.
+func TestLabPageRenders(t *testing.T) {
+	broken := DefaultSettings()
+	broken.Params.Fault = core.ClearOnDuplicate
+	broken.Params.DuplicatePasses = 2
+	cases := map[string]Settings{"default": DefaultSettings(), "clear-on-duplicate": broken}
+	for name, s := range cases {
+		t.Run(name, func(t *testing.T) {
+			e := app.NewTestEngine()
+			c := newLabPage()
+			c.settings, c.theory = s, theoryOf(s)
+			if err := e.Load(c); err != nil {
+				t.Fatalf("before the first result: %v", err)
+			}
+			if got := counterValue(c, "out-m"); got != "40,000" {
+				t.Errorf("out-m before the simulation = %q, want the formula's 40,000", got)
+			}
+			r, err := core.Simulate(s.Params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.result = &r
+			c.redrawCharts()
+			rep := audit.Report{Passed: 3, Total: 4}
+			c.audit = auditRun{Report: &rep, Total: 4, Done: 4}
+			if err := e.Load(c); err != nil {
+				t.Fatalf("with a result: %v", err)
+			}
+			fn := counterValue(c, "out-false-negatives")
+			alarm := false
+			for _, ct := range c.counters() {
+				if ct.id == "out-false-negatives" {
+					alarm = ct.alarm
+				}
+			}
+			if (r.FalseNegatives > 0) != alarm {
+				t.Errorf("false negatives %q: alarm %v", fn, alarm)
+			}
+			if s.Params.Fault == core.ClearOnDuplicate && r.FalseNegatives == 0 {
+				t.Error("clear-on-duplicate with two passes lost no keys; the alarm path is untested")
+			}
+			if !strings.Contains(c.kSVG, "optimum") || !strings.Contains(c.bpkSVG, "bits per key") {
+				t.Error("charts not drawn")
+			}
+		})
+	}
+}
+
+func counterValue(c *LabPage, id string) string {
+	for _, ct := range c.counters() {
+		if ct.id == id {
+			return ct.value
+		}
+	}
+	return ""
+}
+
+func TestAuditPageRenders(t *testing.T) {
+	e := app.NewTestEngine()
+	p := newAuditPage()
+	if err := e.Load(p); err != nil {
+		t.Fatalf("empty: %v", err)
+	}
+	rep, err := audit.Run(core.OneHash, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.fault = core.OneHash
+	p.run = auditRun{Fault: core.OneHash, Done: rep.Total, Total: rep.Total, Checks: rep.Checks, Report: &rep}
+	if err := e.Load(p); err != nil {
+		t.Fatalf("finished: %v", err)
+	}
+}

@@ -1,0 +1,346 @@
+package app
+
+import (
+	"fmt"
+	"math"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"bloomlab/core"
+)
+
+// Settings is everything a lab link carries: the simulation's params, whether
+// k follows the optimum, and the projector mode.
+type Settings struct {
+	Params   core.Params
+	OptimalK bool
+	Large    bool
+}
+
+// DefaultSettings is the lab as it opens without a query: core's default
+// shape.
+func DefaultSettings() Settings {
+	return Settings{Params: core.DefaultParams()}
+}
+
+// slider describes one range control: its element ID (which is also its URL
+// query key), its label, its legal range, and whether the slider moves on a
+// log scale. Values outside [Min, Max] are clamped.
+type slider struct {
+	ID, Label, Help string
+	Min, Max, Step  float64
+	// Log sliders move in steps of 1/LogSteps of a decade, so a key press
+	// on items moves 4000 to 4100, not to 4001.
+	Log bool
+	Int bool
+}
+
+// LogSteps is the number of slider positions per decade on a log slider.
+const LogSteps = 100
+
+// The lab's ranges. They sit inside core's limits and keep the browser's
+// memory bounded: at most 10^7 keys at 64 bits per key is 80 MB of filter.
+const (
+	maxLabHashes = 32
+	maxLabPasses = 10
+	maxLabItems  = 10_000_000
+	maxLabQuery  = 10_000_000
+	maxLabKey    = 128
+	maxSeed      = 1<<53 - 1 // the largest integer a JavaScript number holds exactly
+)
+
+// Control IDs: element IDs and URL query keys at once.
+const (
+	IDBitsPerKey      = "bits-per-key"
+	IDHashes          = "hashes"
+	IDDuplicatePasses = "duplicate-passes"
+	IDItems           = "items"
+	IDQueries         = "queries"
+	IDPresentShare    = "present-share"
+	IDKeyBytes        = "key-bytes"
+	IDSeed            = "seed"
+	IDOptimalK        = "optimal-k"
+	IDVariant         = "variant"
+	IDFault           = "fault"
+	IDLarge           = "large"
+)
+
+var sliders = []slider{
+	{ID: IDBitsPerKey, Label: "Bits per key", Help: "m / n, the memory spent on each key", Min: 0.1, Max: 64, Step: 0.1},
+	{ID: IDHashes, Label: "Hash probes k", Help: "bits set per key and read per query", Min: 1, Max: maxLabHashes, Step: 1, Int: true},
+	{ID: IDDuplicatePasses, Label: "Duplicate passes", Help: "times every key is inserted", Min: 1, Max: maxLabPasses, Step: 1, Int: true},
+	{ID: IDItems, Label: "Items n", Help: "keys inserted", Min: 1, Max: maxLabItems, Step: 1, Log: true, Int: true},
+	{ID: IDQueries, Label: "Queries", Help: "lookups after the inserts", Min: 0, Max: maxLabQuery, Step: 1, Log: true, Int: true},
+	{ID: IDPresentShare, Label: "Present share %", Help: "share of queries for keys that were inserted", Min: 0, Max: 100, Step: 1, Int: true},
+	{ID: IDKeyBytes, Label: "Key bytes", Help: "length of each key", Min: core.MinKeyBytes, Max: maxLabKey, Step: 1, Int: true},
+}
+
+// sliderByID returns the slider with the given ID.
+func sliderByID(id string) slider {
+	for _, s := range sliders {
+		if s.ID == id {
+			return s
+		}
+	}
+	panic("app: no slider " + id)
+}
+
+// value reads a slider's value out of p.
+func (s slider) value(p core.Params) float64 {
+	switch s.ID {
+	case IDBitsPerKey:
+		return p.BitsPerKey
+	case IDHashes:
+		return float64(p.Hashes)
+	case IDDuplicatePasses:
+		return float64(p.DuplicatePasses)
+	case IDItems:
+		return float64(p.Items)
+	case IDQueries:
+		return float64(p.Queries)
+	case IDPresentShare:
+		return float64(p.PresentShare)
+	case IDKeyBytes:
+		return float64(p.KeyBytes)
+	}
+	return 0
+}
+
+// set writes v, already legal, into p.
+func (s slider) set(p *core.Params, v float64) {
+	switch s.ID {
+	case IDBitsPerKey:
+		p.BitsPerKey = v
+	case IDHashes:
+		p.Hashes = int(v)
+	case IDDuplicatePasses:
+		p.DuplicatePasses = int(v)
+	case IDItems:
+		p.Items = int(v)
+	case IDQueries:
+		p.Queries = int(v)
+	case IDPresentShare:
+		p.PresentShare = int(v)
+	case IDKeyBytes:
+		p.KeyBytes = int(v)
+	}
+}
+
+// legal rounds v to the slider's grain and clamps it into range.
+func (s slider) legal(v float64) float64 {
+	if s.Int {
+		v = math.Round(v)
+	} else {
+		v = math.Round(v*10) / 10
+	}
+	return math.Min(s.Max, math.Max(s.Min, v))
+}
+
+// Position is where value v sits on the slider's track: the value itself,
+// or LogSteps*log10(v) on a log slider (0 stays 0).
+func (s slider) Position(v float64) float64 {
+	if !s.Log {
+		return v
+	}
+	if v < 1 {
+		return 0
+	}
+	return math.Round(math.Log10(v) * LogSteps)
+}
+
+// FromPosition turns a track position back into a value. On a log slider it
+// keeps two significant digits, so positions land on round numbers.
+func (s slider) FromPosition(pos float64) float64 {
+	if !s.Log {
+		return s.legal(pos)
+	}
+	if s.Min == 0 && pos <= 0 {
+		return 0
+	}
+	v := math.Pow(10, pos/LogSteps)
+	if v >= 100 {
+		mag := math.Pow(10, math.Floor(math.Log10(v))-1)
+		v = math.Round(v/mag) * mag
+	}
+	return s.legal(v)
+}
+
+// trackMin and trackMax bound the range input itself.
+func (s slider) trackMin() float64 { return s.Position(s.Min) }
+func (s slider) trackMax() float64 { return s.Position(s.Max) }
+func (s slider) trackStep() float64 {
+	if s.Log {
+		return 1
+	}
+	return s.Step
+}
+
+// FromQuery reads lab settings from a URL query. Missing keys keep their
+// defaults; malformed or out-of-range values are replaced by the nearest
+// legal value, and each replacement is described in a notice for the page to
+// show. Unknown keys are ignored.
+func FromQuery(q url.Values) (Settings, []string) {
+	s := DefaultSettings()
+	var notices []string
+	note := func(format string, args ...any) { notices = append(notices, fmt.Sprintf(format, args...)) }
+
+	for _, sl := range sliders {
+		raw, ok := lookup(q, sl.ID)
+		if !ok {
+			continue
+		}
+		v, err := strconv.ParseFloat(raw, 64)
+		if err != nil || math.IsNaN(v) {
+			note("%s: %q is not a number, so it stays at %s", sl.ID, raw, formatPlain(sl.value(s.Params)))
+			continue
+		}
+		legal := sl.legal(v)
+		if legal != v {
+			switch {
+			case v < sl.Min:
+				note("%s: %s is below the minimum, so it was raised to %s", sl.ID, raw, formatPlain(legal))
+			case v > sl.Max:
+				note("%s: %s is above the maximum, so it was lowered to %s", sl.ID, raw, formatPlain(legal))
+			default:
+				note("%s: %s was rounded to %s", sl.ID, raw, formatPlain(legal))
+			}
+		}
+		sl.set(&s.Params, legal)
+	}
+
+	if raw, ok := lookup(q, IDSeed); ok {
+		seed, err := strconv.ParseUint(raw, 10, 64)
+		switch {
+		case err != nil:
+			note("seed: %q is not a whole number from 0 to %d, so it stays at %d", raw, uint64(maxSeed), s.Params.Seed)
+		case seed > maxSeed:
+			note("seed: %s is above the maximum, so it was lowered to %d", raw, uint64(maxSeed))
+			s.Params.Seed = maxSeed
+		default:
+			s.Params.Seed = seed
+		}
+	}
+	if raw, ok := lookup(q, IDVariant); ok {
+		v, err := core.ParseVariant(raw)
+		if err != nil {
+			note("variant: %q is not standard, blocked or counting, so it stays standard", raw)
+		} else {
+			s.Params.Variant = v
+		}
+	}
+	if raw, ok := lookup(q, IDFault); ok {
+		f, err := core.ParseFault(raw)
+		if err != nil {
+			note("fault: %q is not one of the zoo, so the filter stays unbroken", raw)
+		} else {
+			s.Params.Fault = f
+		}
+	}
+	for _, flag := range []struct {
+		id  string
+		dst *bool
+	}{{IDOptimalK, &s.OptimalK}, {IDLarge, &s.Large}} {
+		raw, ok := lookup(q, flag.id)
+		if !ok {
+			continue
+		}
+		b, err := parseFlag(raw)
+		if err != nil {
+			note("%s: %q is not on or off, so it stays off", flag.id, raw)
+			continue
+		}
+		*flag.dst = b
+	}
+	s = s.Normalize()
+	return s, notices
+}
+
+// lookup returns the last value given for key, trimmed: a link edited by
+// hand often repeats a key, and the later one is what the user meant.
+func lookup(q url.Values, key string) (string, bool) {
+	vs, ok := q[key]
+	if !ok || len(vs) == 0 {
+		return "", false
+	}
+	return strings.TrimSpace(vs[len(vs)-1]), true
+}
+
+func parseFlag(raw string) (bool, error) {
+	switch strings.ToLower(raw) {
+	case "1", "on", "true", "yes", "":
+		return true, nil
+	case "0", "off", "false", "no":
+		return false, nil
+	}
+	return false, fmt.Errorf("app: %q is not on or off", raw)
+}
+
+// Normalize makes Hashes follow the optimum when OptimalK is on: the k the
+// lab would choose for this fault (the k-ceil fault chooses by ceil).
+func (s Settings) Normalize() Settings {
+	if s.OptimalK {
+		p := s.Params
+		p.Hashes = 0
+		_, k := p.Shape()
+		s.Params.Hashes = min(k, maxLabHashes)
+	}
+	return s
+}
+
+// Query writes settings as a URL query: every control under its element ID.
+func (s Settings) Query() url.Values {
+	q := url.Values{}
+	for _, sl := range sliders {
+		q.Set(sl.ID, formatPlain(sl.value(s.Params)))
+	}
+	q.Set(IDSeed, strconv.FormatUint(s.Params.Seed, 10))
+	q.Set(IDVariant, string(s.Params.Variant))
+	q.Set(IDFault, string(s.Params.Fault))
+	q.Set(IDOptimalK, onOff(s.OptimalK))
+	if s.Large {
+		q.Set(IDLarge, "on")
+	}
+	return q
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+// formatPlain writes a number as a user would type it: no exponent, no
+// trailing zeros.
+func formatPlain(v float64) string {
+	return strconv.FormatFloat(v, 'f', -1, 64)
+}
+
+// Preset is a classic configuration a teacher can open with one click.
+type Preset struct {
+	ID, Name, Lesson string
+	Settings         Settings
+}
+
+// Presets are the lab's classic cases. Each keeps the default workload and
+// changes only what the lesson is about.
+func Presets() []Preset {
+	with := func(f func(p *core.Params, s *Settings)) Settings {
+		s := DefaultSettings()
+		f(&s.Params, &s)
+		return s.Normalize()
+	}
+	return []Preset{
+		{ID: "rule-of-thumb", Name: "1% rule of thumb", Lesson: "9.6 bits per key and k = 7 give about 1% false positives",
+			Settings: with(func(p *core.Params, s *Settings) { p.BitsPerKey = 9.6; p.Hashes = 7 })},
+		{ID: "rocksdb", Name: "RocksDB: 10 bits, k = 6", Lesson: "RocksDB's default: 10 bits per key with k = 6, theory 0.84%",
+			Settings: with(func(p *core.Params, s *Settings) { p.BitsPerKey = 10; p.Hashes = 6 })},
+		{ID: "cassandra", Name: "Cassandra: 0.1", Lesson: "Cassandra's 10% target needs only 4.8 bits per key with k = 3",
+			Settings: with(func(p *core.Params, s *Settings) { p.BitsPerKey = 4.8; p.Hashes = 3 })},
+		{ID: "overfilled", Name: "Overfilled to 2x", Lesson: "a filter sized for 4000 keys at 1% holding 8000: the rate jumps to about 16%",
+			Settings: with(func(p *core.Params, s *Settings) { p.Items = 8000; p.BitsPerKey = 4.8; p.Hashes = 7 })},
+		{ID: "too-many-hashes", Name: "Too many hashes", Lesson: "k = 20 at 10 bits per key fills the array and the rate climbs",
+			Settings: with(func(p *core.Params, s *Settings) { p.BitsPerKey = 10; p.Hashes = 20 })},
+	}
+}

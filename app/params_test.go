@@ -1,0 +1,129 @@
+package app
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+
+	"bloomlab/core"
+)
+
+func TestFromQueryRoundTrip(t *testing.T) {
+	t.Parallel()
+	cases := []Settings{
+		DefaultSettings(),
+		{Params: core.Params{BitsPerKey: 4.8, Hashes: 3, Items: 123456, Queries: 0, PresentShare: 0, KeyBytes: 8,
+			DuplicatePasses: 10, Seed: maxSeed, Variant: core.CountingVariant, Fault: core.WrapCounters}, Large: true},
+		{Params: core.Params{BitsPerKey: 64, Hashes: 32, Items: 1, Queries: maxLabQuery, PresentShare: 100, KeyBytes: 128,
+			DuplicatePasses: 1, Seed: 0, Variant: core.BlockedVariant, Fault: core.NoFault}},
+	}
+	for _, p := range Presets() {
+		cases = append(cases, p.Settings)
+	}
+	for i, want := range cases {
+		got, notices := FromQuery(want.Query())
+		if len(notices) > 0 {
+			t.Errorf("case %d: legal settings gave notices %q", i, notices)
+		}
+		if got != want {
+			t.Errorf("case %d: round trip\n got %+v\nwant %+v", i, got, want)
+		}
+	}
+}
+
+func TestFromQueryClamps(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		query  string
+		check  func(Settings) bool
+		notice string
+	}{
+		{"bits-per-key=abc", func(s Settings) bool { return s.Params.BitsPerKey == 10 }, "bits-per-key: \"abc\" is not a number"},
+		{"bits-per-key=0", func(s Settings) bool { return s.Params.BitsPerKey == 0.1 }, "raised to 0.1"},
+		{"bits-per-key=1e9", func(s Settings) bool { return s.Params.BitsPerKey == 64 }, "lowered to 64"},
+		{"bits-per-key=NaN", func(s Settings) bool { return s.Params.BitsPerKey == 10 }, "not a number"},
+		{"bits-per-key=9.58", func(s Settings) bool { return s.Params.BitsPerKey == 9.6 }, "rounded to 9.6"},
+		{"hashes=999", func(s Settings) bool { return s.Params.Hashes == 32 }, "hashes: 999 is above the maximum, so it was lowered to 32"},
+		{"hashes=-3", func(s Settings) bool { return s.Params.Hashes == 1 }, "raised to 1"},
+		{"items=-5", func(s Settings) bool { return s.Params.Items == 1 }, "items: -5 is below"},
+		{"items=2.5", func(s Settings) bool { return s.Params.Items == 3 }, "rounded to 3"},
+		{"queries=1e12", func(s Settings) bool { return s.Params.Queries == maxLabQuery }, "lowered to 10000000"},
+		{"present-share=101", func(s Settings) bool { return s.Params.PresentShare == 100 }, "lowered to 100"},
+		{"key-bytes=1", func(s Settings) bool { return s.Params.KeyBytes == 8 }, "raised to 8"},
+		{"duplicate-passes=0", func(s Settings) bool { return s.Params.DuplicatePasses == 1 }, "raised to 1"},
+		{"seed=-1", func(s Settings) bool { return s.Params.Seed == 1 }, "seed: \"-1\" is not a whole number"},
+		{"seed=18446744073709551615", func(s Settings) bool { return s.Params.Seed == maxSeed }, "seed: 18446744073709551615 is above"},
+		{"variant=bogus", func(s Settings) bool { return s.Params.Variant == core.Standard }, "variant: \"bogus\""},
+		{"fault=rm-rf", func(s Settings) bool { return s.Params.Fault == core.NoFault }, "fault: \"rm-rf\""},
+		{"optimal-k=maybe", func(s Settings) bool { return !s.OptimalK }, "optimal-k: \"maybe\""},
+	}
+	for _, c := range cases {
+		t.Run(c.query, func(t *testing.T) {
+			q, err := url.ParseQuery(c.query)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, notices := FromQuery(q)
+			if !c.check(s) {
+				t.Errorf("settings %+v not clamped as expected", s.Params)
+			}
+			if len(notices) != 1 || !strings.Contains(notices[0], c.notice) {
+				t.Errorf("notices %q, want one containing %q", notices, c.notice)
+			}
+			if err := s.Params.Validate(); err != nil {
+				t.Errorf("clamped settings are not legal: %v", err)
+			}
+		})
+	}
+}
+
+func TestOptimalKFollowsFault(t *testing.T) {
+	t.Parallel()
+	// At 4.32 bits per key (the 5% target) round gives k = 3 and ceil 4.
+	q := url.Values{"bits-per-key": {"4.3"}, "optimal-k": {"on"}, "hashes": {"20"}}
+	s, _ := FromQuery(q)
+	if s.Params.Hashes != core.OptimalK(17200, 4000) {
+		t.Errorf("optimal k = %d, want %d", s.Params.Hashes, core.OptimalK(17200, 4000))
+	}
+	q.Set("fault", "k-ceil")
+	s, _ = FromQuery(q)
+	if s.Params.Hashes != core.CeilK(17200, 4000) {
+		t.Errorf("under k-ceil the lab's k = %d, want the ceil %d", s.Params.Hashes, core.CeilK(17200, 4000))
+	}
+}
+
+func TestLogSlider(t *testing.T) {
+	t.Parallel()
+	items := sliderByID(IDItems)
+	cases := []struct{ value, next float64 }{{4000, 4100}, {1, 1}, {100, 100}, {200000, 200000}, {10_000_000, 10_000_000}}
+	for _, c := range cases {
+		pos := items.Position(c.value)
+		if got := items.FromPosition(pos); got != c.value {
+			t.Errorf("FromPosition(Position(%v)) = %v", c.value, got)
+		}
+	}
+	if got := items.FromPosition(items.Position(4000) + 1); got != 4100 {
+		t.Errorf("one step right of 4000 is %v, want 4100", got)
+	}
+	if got := sliderByID(IDQueries).FromPosition(0); got != 0 {
+		t.Errorf("queries slider at 0 gives %v, want 0", got)
+	}
+}
+
+func TestPresetsAreLegal(t *testing.T) {
+	t.Parallel()
+	for _, p := range Presets() {
+		if err := p.Settings.Params.Validate(); err != nil {
+			t.Errorf("%s: %v", p.ID, err)
+		}
+	}
+	// RocksDB's 10 bits per key at k = 6: theory 0.8436% (SPEC section 6).
+	for _, p := range Presets() {
+		if p.ID == "rocksdb" {
+			m, k := p.Settings.Params.Shape()
+			if r := core.Rate(m, uint64(p.Settings.Params.Items), k); r < 0.00843 || r > 0.00844 {
+				t.Errorf("rocksdb preset theory %v, want 0.008436", r)
+			}
+		}
+	}
+}

@@ -1,0 +1,79 @@
+package app
+
+import (
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// Shell is the frame every page shares: the masthead with the navigation,
+// the page's content, and a footer. Pages build it with
+//
+//	newShell().Route(RouteLab).LargeType(on).Body(content...)
+//
+// It is a plain builder, not a component: a component holding the page's
+// content would compare the whole tree by reflection on every update.
+type Shell struct {
+	active string
+	large  bool
+}
+
+func newShell() *Shell { return &Shell{} }
+
+// Route marks the navigation entry for the current page.
+func (s *Shell) Route(route string) *Shell { s.active = route; return s }
+
+// LargeType switches on the projector mode: every size scales up.
+func (s *Shell) LargeType(on bool) *Shell { s.large = on; return s }
+
+var navEntries = []struct{ route, label string }{
+	{RouteLab, "Lab"},
+	{RouteExperiments, "Experiments"},
+	{RouteCalculator, "Calculator"},
+	{RouteAudit, "Audit"},
+	{RouteAbout, "About"},
+}
+
+// Body returns the page: the frame around content.
+func (s *Shell) Body(content ...app.UI) app.UI {
+	class := "shell"
+	if s.large {
+		class += " large-type"
+	}
+	return app.Div().Class(class).Body(
+		app.Header().Class("masthead").Body(
+			app.A().Class("brand").Href(href(RouteLab)).Text("Bloom Lab"),
+			app.Nav().Aria("label", "Pages").Body(
+				app.Ul().Body(
+					app.Range(navEntries).Slice(func(i int) app.UI {
+						e := navEntries[i]
+						a := app.A().Href(href(e.route)).Text(e.label)
+						if e.route == s.active {
+							a = a.Aria("current", "page").Class("active")
+						}
+						return app.Li().Body(a)
+					}),
+				),
+			),
+		),
+		app.Main().ID("main").Body(content...),
+		app.Footer().Class("footer").Body(
+			app.Text("Bloom Lab: a Bloom filter you can watch, measure and audit. Same seed, same bits, in every browser."),
+		),
+	)
+}
+
+// href turns an app route into a link under the site's path prefix (a
+// project site on GitHub Pages lives under /repository-name). When
+// prerendering, go-app's resolver adds the prefix to every link itself; in
+// the browser it does not, so the prefix is added here.
+func href(route string) string {
+	if app.IsServer {
+		return route
+	}
+	prefix := strings.TrimRight(app.Getenv("GOAPP_ROOT_PREFIX"), "/")
+	if route == "/" {
+		return prefix + "/"
+	}
+	return prefix + route
+}

@@ -1,0 +1,179 @@
+//go:build !js
+
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// waitCalc waits until the calculator runs in the browser (not just its
+// prerendered copy) and shows a plan, or an error when state is "error".
+func waitCalc(state string) chromedp.Action[chromedp.Void] {
+	return chromedp.WaitVisible(chromedp.CSS(`#calculator[data-state="` + state + `"]`))
+}
+
+// typeInto replaces the text of the field id as a user would: focus,
+// select all, type, then Enter, which commits the field to the URL.
+func typeInto(t *testing.T, ctx context.Context, id, text string) {
+	t.Helper()
+	bdo(t, ctx,
+		chromedp.Focus(chromedp.CSS("#"+id)),
+		chromedp.KeyEvent("a", chromedp.KeyModifiers(chromedp.ModifierCtrl)),
+		chromedp.KeyEvent(text),
+		chromedp.KeyEvent(kb.Enter),
+	)
+}
+
+func TestBrowserCalculator(t *testing.T) {
+	needBrowser(t)
+	ctx := btab(t, 1280, 900)
+	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/calculator"), waitCalc("ready"))
+
+	// The reference sizing opens by default: 10^8 keys at 1%.
+	for sel, want := range map[string]string{
+		"#calc-out-m": "958,505,838", "#calc-out-memory": "114.26 MiB", "#calc-out-k": "7", "#m-read": "found: 958,505,838 bits, 114.26 MiB",
+	} {
+		if got := btext(t, ctx, sel); got != want {
+			t.Errorf("%s = %q, want %q", sel, got, want)
+		}
+	}
+
+	// Fill n and p by keyboard: 500,000 keys at 5%.
+	typeInto(t, ctx, "n", "500,000")
+	typeInto(t, ctx, "p", "5%")
+	bwaitText(t, ctx, "#calc-out-m", func(s string) bool { return s == "3,117,613" })
+	for sel, want := range map[string]string{
+		"#calc-out-memory": "380.57 KiB", "#calc-out-k": "4", "#calc-out-bpk": "6.235",
+		"#k-round .k": "4", "#k-round .rate": "0.050269", "#k-ceil .k": "5", "#k-ceil .rate": "0.051029",
+		"#p-read": "p = 0.05 (5%)", "#overfill-2 .rate": "0.27295",
+	} {
+		if got := btext(t, ctx, sel); got != want {
+			t.Errorf("%s = %q, want %q", sel, got, want)
+		}
+	}
+	if n := beval[int](t, ctx, `document.querySelectorAll("#alternatives tbody tr").length`); n != 10 {
+		t.Errorf("%d rows of alternatives, want 10", n)
+	}
+	search := bwaitEval(t, ctx, `location.search`, func(s string) bool { return strings.Contains(s, "p=5%25") })
+	for _, want := range []string{"find=m", "n=500%2C000", "key-bytes=16", "absent-qps=1000"} {
+		if !strings.Contains(search, want) {
+			t.Errorf("URL query %q lacks %q", search, want)
+		}
+	}
+
+	// Switch to finding n: the m just found moves into its field, and n
+	// comes back as the 500,000 it came from.
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#find-n")))
+	bwaitEval(t, ctx, `location.search`, func(s string) bool { return strings.Contains(s, "find=n") })
+	if got := beval[string](t, ctx, `document.getElementById("m").value`); got != "3117613" {
+		t.Errorf("m field = %q, want the m just found", got)
+	}
+	if got := btext(t, ctx, "#calc-out-n"); got != "500,000" {
+		t.Errorf("n found from p and m = %q, want 500,000", got)
+	}
+
+	// A size with a unit.
+	typeInto(t, ctx, "m", "1.5 MiB")
+	bwaitText(t, ctx, "#calc-out-m", func(s string) bool { return s == "12,582,912" })
+	bwaitEval(t, ctx, `location.search`, func(s string) bool { return strings.Contains(s, "m=1.5+MiB") })
+
+	// Back restores the previous field, forward the new one.
+	bdo(t, ctx, chromedp.NavigateBack())
+	bwaitText(t, ctx, "#calc-out-m", func(s string) bool { return s == "3,117,613" })
+	bdo(t, ctx, chromedp.NavigateForward())
+	bwaitText(t, ctx, "#calc-out-m", func(s string) bool { return s == "12,582,912" })
+}
+
+func TestBrowserCalculatorBadValues(t *testing.T) {
+	needBrowser(t)
+	base := labURL(t)
+	ctx := btab(t, 1280, 900)
+	tests := []struct {
+		query, field, message string
+	}{
+		{"n=lots&p=0.01", "n", "n must be a count of keys, such as 100000000, 100,000,000 or 1e8, got \"lots\""},
+		{"find=p&n=4000&m=5+Mb", "m", `m has unknown unit "Mb"; use bits, bytes, KiB, MiB, GiB or TiB`},
+		{"n=1000&p=150%25", "p", `p must be below 1 (100%), got "150%"`},
+		{"absent-qps=-3", "absent-qps", `absent queries per second must be a number from 0 to 10^15, got "-3"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.field, func(t *testing.T) {
+			bdo(t, ctx, chromedp.Navigate(base+"/calculator?"+tt.query), waitCalc("error"))
+			if got := btext(t, ctx, "#"+tt.field+"-error"); !strings.Contains(got, tt.message) {
+				t.Errorf("#%s-error = %q, want %q", tt.field, got, tt.message)
+			}
+			if got := beval[string](t, ctx, `document.getElementById("`+tt.field+`").getAttribute("aria-invalid")`); got != "true" {
+				t.Errorf("#%s aria-invalid = %q, want true", tt.field, got)
+			}
+			// The message sits next to its field, not somewhere else.
+			if !beval[bool](t, ctx, `document.getElementById("`+tt.field+`").parentElement.contains(document.getElementById("`+tt.field+`-error"))`) {
+				t.Errorf("#%s-error is not next to its field", tt.field)
+			}
+			if got := btext(t, ctx, "#calc-error"); got != "Fix the marked field to see the plan." {
+				t.Errorf("#calc-error = %q", got)
+			}
+			if beval[bool](t, ctx, `!!document.getElementById("alternatives")`) {
+				t.Error("a bad form still shows the plan")
+			}
+		})
+	}
+
+	// Fixing the field by keyboard brings the plan back.
+	bdo(t, ctx, chromedp.Navigate(base+"/calculator?n=lots&p=0.01"), waitCalc("error"))
+	typeInto(t, ctx, "n", "1e8")
+	bdo(t, ctx, waitCalc("ready"))
+	if got := btext(t, ctx, "#calc-out-m"); got != "958,505,838" {
+		t.Errorf("after the fix, m = %q", got)
+	}
+}
+
+func TestBrowserAboutPage(t *testing.T) {
+	needBrowser(t)
+	base := labURL(t)
+	ctx := btab(t, 1280, 900)
+	bdo(t, ctx, chromedp.Navigate(base+"/about"), chromedp.WaitVisible(chromedp.CSS("#about-chart svg")))
+	// The browser lays the formulas out itself: each is a MathML element
+	// with real height, drawn without any script or network.
+	n := beval[int](t, ctx, `[...document.querySelectorAll(".formula math")].filter(m => m instanceof MathMLElement && m.getBoundingClientRect().height > 18).length`)
+	if n != 6 {
+		t.Errorf("%d laid-out MathML formulas, want 6", n)
+	}
+	// A fraction is taller than a line of text: MathML, not a fallback.
+	if h := beval[float64](t, ctx, `document.querySelector("#formula-bits math").getBoundingClientRect().height`); h < 30 {
+		t.Errorf("the sizing formula is %v px tall: its fractions are not laid out", h)
+	}
+	// A link into the lab opens the lesson's settings. It is followed as a
+	// fresh load of its address: the lesson is in the link itself.
+	target := beval[string](t, ctx, `document.getElementById("try-overfill").href`)
+	bdo(t, ctx, chromedp.Navigate(target), waitLab())
+	if got := btext(t, ctx, "#out-n"); got != "8,000" {
+		t.Errorf("the overfill link opened a lab with n = %q, want 8,000", got)
+	}
+}
+
+// TestBrowserNarrowPages: at 360 px the calculator and the about page fit
+// the width, with no sideways scrolling.
+func TestBrowserNarrowPages(t *testing.T) {
+	needBrowser(t)
+	base := labURL(t)
+	ctx := btab(t, 360, 740)
+	for _, page := range []struct{ path, ready string }{
+		{"/calculator?n=100000000&p=0.01", `#calculator[data-state="ready"]`},
+		{"/about", "#about-chart svg"},
+	} {
+		bdo(t, ctx, chromedp.Navigate(base+page.path), chromedp.WaitVisible(chromedp.CSS(page.ready)))
+		if w := beval[int](t, ctx, `document.documentElement.scrollWidth`); w > 360 {
+			t.Errorf("%s is %d px wide at a 360 px viewport", page.path, w)
+		}
+	}
+	// Every formula fits its box: none is cut off behind a scroll bar.
+	cut := beval[[]string](t, ctx, `[...document.querySelectorAll(".formula")].filter(f => f.scrollWidth > f.clientWidth + 1).map(f => f.id)`)
+	if len(cut) > 0 {
+		t.Errorf("formulas wider than a 360 px screen: %v", cut)
+	}
+}

@@ -1,0 +1,404 @@
+//go:build !js
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"bloomlab/core/experiment"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// waitExp waits until the experiments page runs in the browser and is in
+// state: idle, running, done, cancelled or error.
+func waitExp(state string) chromedp.Action[chromedp.Void] {
+	return chromedp.WaitVisible(chromedp.CSS(`#experiments[data-state="` + state + `"]`))
+}
+
+// pressKey focuses the element sel and presses key, as a keyboard user does.
+func pressKey(sel, key string) chromedp.Action[chromedp.Void] {
+	return chromedp.Steps(chromedp.Focus(chromedp.CSS(sel)), chromedp.KeyEvent(key))
+}
+
+// watchProgress records every value the progress bar's aria-valuenow takes,
+// into window.progressSeen, from before the bar exists.
+const watchProgress = `(() => {
+  window.progressSeen = [];
+  const note = () => {
+    const bar = document.getElementById("exp-progress");
+    if (!bar) return;
+    const v = Number(bar.getAttribute("aria-valuenow"));
+    const seen = window.progressSeen;
+    if (seen.length === 0 || seen[seen.length - 1] !== v) seen.push(v);
+  };
+  new MutationObserver(note).observe(document.body, {subtree: true, childList: true, attributes: true, attributeFilter: ["aria-valuenow"]});
+  return true;
+})()`
+
+// captureDownloads makes URL.createObjectURL keep the last Blob it was
+// given in window.lastBlob, so a test can read what a download held.
+const captureDownloads = `(() => {
+  const orig = URL.createObjectURL;
+  URL.createObjectURL = (b) => { window.lastBlob = b; return orig.call(URL, b); };
+  return true;
+})()`
+
+// nativeTable runs the experiment as the command line does (memory
+// estimated, as in the browser).
+func nativeTable(t *testing.T, name string, s experiment.Sizes) experiment.Table {
+	t.Helper()
+	e, ok := experiment.Find(name)
+	if !ok {
+		t.Fatalf("no experiment %q", name)
+	}
+	tab, err := e.Run(s, experiment.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tab
+}
+
+// sameJSON compares two JSON documents: strings, booleans and nulls
+// exactly; numbers to 1e-12 relative, since wasm and amd64 may differ in a
+// floating-point function's last bit (counts are exact either way).
+func sameJSON(path string, a, b any) []string {
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return []string{fmt.Sprintf("%s: %v against %v", path, a, b)}
+		}
+		var diffs []string
+		for k, v := range x {
+			diffs = append(diffs, sameJSON(path+"."+k, v, y[k])...)
+		}
+		return diffs
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return []string{fmt.Sprintf("%s: %v against %v", path, a, b)}
+		}
+		var diffs []string
+		for i := range x {
+			diffs = append(diffs, sameJSON(fmt.Sprintf("%s[%d]", path, i), x[i], y[i])...)
+		}
+		return diffs
+	case float64:
+		y, ok := b.(float64)
+		if !ok || math.Abs(x-y) > 1e-12*math.Max(math.Abs(x), math.Abs(y)) {
+			return []string{fmt.Sprintf("%s: %v against %v", path, a, b)}
+		}
+		return nil
+	}
+	if a != b {
+		return []string{fmt.Sprintf("%s: %v against %v", path, a, b)}
+	}
+	return nil
+}
+
+func compareJSON(t *testing.T, what string, got, want []byte) {
+	t.Helper()
+	var g, w any
+	if err := json.Unmarshal(got, &g); err != nil {
+		t.Fatalf("%s: %v\n%s", what, err, got)
+	}
+	if err := json.Unmarshal(want, &w); err != nil {
+		t.Fatal(err)
+	}
+	if diffs := sameJSON("", g, w); len(diffs) > 0 {
+		t.Errorf("%s differs from the native table in %d places, first: %s", what, len(diffs), strings.Join(diffs[:min(5, len(diffs))], "; "))
+	}
+}
+
+// compareCSV compares two CSV texts cell by cell, numbers as compareJSON
+// does.
+func compareCSV(t *testing.T, got, want string) {
+	t.Helper()
+	g, err := csv.NewReader(strings.NewReader(got)).ReadAll()
+	if err != nil {
+		t.Fatalf("downloaded CSV: %v\n%s", err, got)
+	}
+	w, _ := csv.NewReader(strings.NewReader(want)).ReadAll()
+	if len(g) != len(w) {
+		t.Fatalf("downloaded CSV has %d records, want %d", len(g), len(w))
+	}
+	for r := range w {
+		if len(g[r]) != len(w[r]) {
+			t.Fatalf("CSV record %d: %q, want %q", r, g[r], w[r])
+		}
+		for c := range w[r] {
+			gf, gerr := strconv.ParseFloat(g[r][c], 64)
+			wf, werr := strconv.ParseFloat(w[r][c], 64)
+			same := g[r][c] == w[r][c] || (gerr == nil && werr == nil && math.Abs(gf-wf) <= 1e-12*math.Max(math.Abs(gf), math.Abs(wf)))
+			if !same {
+				t.Errorf("CSV record %d field %d: %q, want %q", r, c, g[r][c], w[r][c])
+			}
+		}
+	}
+}
+
+// TestBrowserExperimentRun runs a small experiment from the page by
+// keyboard: the progress bar moves to 100, and the table, its JSON and its
+// CSV download equal a native run of the same sizes and seed.
+func TestBrowserExperimentRun(t *testing.T) {
+	needBrowser(t)
+	ctx := btab(t, 1280, 900)
+	sizes := experiment.Sizes{Items: 30000, Queries: 600000, Seed: 7}
+	query := "experiment=rounding&items=30000&queries=600000&seed=7"
+	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/experiments?"+query), waitExp("idle"))
+	if got, want := btext(t, ctx, "#exp-cli"), "bloomlab experiment rounding --items 30000 --queries 600000 --seed 7"; got != want {
+		t.Errorf("command line %q, want %q", got, want)
+	}
+	if got := beval[string](t, ctx, `document.getElementById("exp-items").value`); got != "30,000" {
+		t.Errorf("items field %q, want 30,000", got)
+	}
+	beval[bool](t, ctx, watchProgress)
+	beval[bool](t, ctx, captureDownloads)
+
+	start := time.Now()
+	bdo(t, ctx, pressKey("#exp-run", kb.Enter), waitExp("running"))
+	if id := beval[string](t, ctx, `document.activeElement.id`); id != "exp-cancel" {
+		t.Errorf("focus on %q after Run, want the Cancel button", id)
+	}
+	bdo(t, ctx, waitExp("done"))
+	t.Logf("rounding, n = 30,000 and 600,000 queries, ran in %v in the browser (status: %s)", time.Since(start).Round(time.Millisecond), btext(t, ctx, "#exp-status"))
+
+	seen := beval[[]int](t, ctx, `window.progressSeen`)
+	if len(seen) < 3 || seen[len(seen)-1] != 100 {
+		t.Errorf("aria-valuenow went through %v, want several values ending at 100", seen)
+	}
+	for i := 1; i < len(seen); i++ {
+		if seen[i] < seen[i-1] {
+			t.Errorf("aria-valuenow went back: %v", seen)
+			break
+		}
+	}
+	if got := beval[string](t, ctx, `document.getElementById("exp-progress").getAttribute("role")`); got != "progressbar" {
+		t.Errorf("progress bar role %q", got)
+	}
+
+	native := nativeTable(t, "rounding", sizes)
+	var want bytes.Buffer
+	writeJSON(&want, native)
+	compareJSON(t, "the page's JSON", []byte(btext(t, ctx, "#exp-json")), want.Bytes())
+
+	// The cells are the command line's text table's.
+	cells := beval[[][]string](t, ctx, `[...document.querySelectorAll("#exp-table tbody tr")].map(r => [...r.cells].map(c => c.textContent))`)
+	if len(cells) != len(native.Rows) {
+		t.Fatalf("%d rows, want %d", len(cells), len(native.Rows))
+	}
+	for r, row := range native.Rows {
+		for i, c := range native.Columns {
+			if got, want := cells[r][i], c.Format(row[i]); got != want {
+				t.Errorf("row %d %s = %q, want %q", r, c.Key, got, want)
+			}
+		}
+	}
+	if got := btext(t, ctx, "#exp-title"); got != native.Title {
+		t.Errorf("title %q, want %q", got, native.Title)
+	}
+
+	// The chart: one error bar per measured point, in the SVG.
+	if n := beval[int](t, ctx, `document.querySelectorAll("#exp-chart svg path.ebar").length`); n != len(native.Rows)+1 {
+		t.Errorf("%d error bars (with the legend's), want %d", n, len(native.Rows)+1)
+	}
+
+	// The downloads hold the command line's CSV and JSON.
+	bdo(t, ctx, pressKey("#exp-csv", kb.Enter))
+	gotCSV := beval[string](t, ctx, `window.lastBlob.text()`)
+	var wantCSV bytes.Buffer
+	native.WriteCSV(&wantCSV)
+	compareCSV(t, gotCSV, wantCSV.String())
+	if typ := beval[string](t, ctx, `window.lastBlob.type`); typ != "text/csv" {
+		t.Errorf("CSV blob type %q", typ)
+	}
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#exp-json-download")))
+	compareJSON(t, "the JSON download", []byte(beval[string](t, ctx, `window.lastBlob.text()`)), want.Bytes())
+}
+
+// TestBrowserExperimentCancel starts the full theory-vs-observed run (tens
+// of seconds), checks the page answers and navigates meanwhile, then
+// cancels by keyboard: the run stops where it was, and a new run works.
+func TestBrowserExperimentCancel(t *testing.T) {
+	needBrowser(t)
+	ctx := btab(t, 1280, 900)
+	base := labURL(t)
+	bdo(t, ctx, chromedp.Navigate(base+"/experiments?experiment=theory-vs-observed&items=500000&queries=10000000"), waitExp("idle"))
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#exp-full")))
+	bwaitEval(t, ctx, `document.getElementById("exp-full").getAttribute("aria-pressed")`, func(s string) bool { return s == "true" })
+	note := btext(t, ctx, "#exp-full-note")
+	if !regexp.MustCompile(`Expect about \d+ (s|min)`).MatchString(note) {
+		t.Errorf("full-size note %q gives no time", note)
+	}
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#exp-run")), waitExp("running"))
+	bwaitEval(t, ctx, `document.getElementById("exp-progress").getAttribute("aria-valuenow")`, func(s string) bool { return s != "0" })
+
+	// While it runs, the page answers within a frame or two.
+	var slowest time.Duration
+	for range 8 {
+		start := time.Now()
+		beval[string](t, ctx, `document.getElementById("exp-progress").getAttribute("aria-valuenow")`)
+		slowest = max(slowest, time.Since(start))
+		time.Sleep(80 * time.Millisecond)
+	}
+	if slowest > 400*time.Millisecond {
+		t.Errorf("the page took up to %v to answer during the run", slowest)
+	}
+	t.Logf("slowest answer during the full run: %v", slowest)
+
+	// A control still works: choosing another experiment navigates, and
+	// the run goes on.
+	bdo(t, ctx, chromedp.SetValue(chromedp.CSS("#exp-name"), "rocksdb"),
+		discard(chromedp.Evaluate[bool](`document.getElementById("exp-name").dispatchEvent(new Event("change", {bubbles: true}))`)))
+	bwaitEval(t, ctx, `location.search`, func(s string) bool { return strings.Contains(s, "experiment=rocksdb") })
+	if got := btext(t, ctx, "#exp-summary"); !strings.Contains(got, "RocksDB") {
+		t.Errorf("summary %q after choosing rocksdb", got)
+	}
+	if state := beval[string](t, ctx, `document.getElementById("experiments").dataset.state`); state != "running" {
+		t.Errorf("state %q after choosing another experiment, want the run to go on", state)
+	}
+
+	before := beval[string](t, ctx, `document.getElementById("exp-progress").getAttribute("aria-valuenow")`)
+	bdo(t, ctx, pressKey("#exp-cancel", kb.Enter), waitExp("cancelled"))
+	status := btext(t, ctx, "#exp-status")
+	if !strings.HasPrefix(status, "Cancelled theory-vs-observed at ") {
+		t.Errorf("status %q after Cancel", status)
+	}
+	stopped := beval[string](t, ctx, `document.getElementById("exp-progress").getAttribute("aria-valuenow")`)
+	if n, _ := strconv.Atoi(stopped); n >= 100 || stopped < before && len(stopped) == len(before) {
+		t.Errorf("progress %s after cancelling at %s", stopped, before)
+	}
+	if id := beval[string](t, ctx, `document.activeElement.id`); id != "exp-run" {
+		t.Errorf("focus on %q after Cancel, want the Run button", id)
+	}
+	time.Sleep(600 * time.Millisecond)
+	if again := beval[string](t, ctx, `document.getElementById("exp-progress").getAttribute("aria-valuenow")`); again != stopped {
+		t.Errorf("progress moved from %s to %s after the cancel", stopped, again)
+	}
+
+	// A new, small run works at once.
+	bdo(t, ctx, chromedp.Navigate(base+"/experiments?experiment=rocksdb&items=5000&queries=50000"), waitExp("idle"),
+		chromedp.Click(chromedp.CSS("#exp-run")), waitExp("done"))
+	if n := beval[int](t, ctx, `document.querySelectorAll("#exp-table tbody tr").length`); n != 1 {
+		t.Errorf("rocksdb table has %d rows, want 1", n)
+	}
+}
+
+// TestBrowserExperimentLinks: a bad link is clamped with a notice; the
+// memory experiment says it estimates; the size buttons change the URL.
+func TestBrowserExperimentLinks(t *testing.T) {
+	needBrowser(t)
+	ctx := btab(t, 1280, 900)
+	base := labURL(t)
+	bdo(t, ctx, chromedp.Navigate(base+"/experiments?experiment=rocksdb&items=0&queries=lots&replicates=4&seed=-2"), waitExp("idle"))
+	notice := btext(t, ctx, "#clamp-notice")
+	for _, want := range []string{"items: 0 is below the minimum, so it was raised to 1", `queries: "lots" is not a whole number`,
+		"rocksdb takes no replicates", "seed: -2 is below the minimum"} {
+		if !strings.Contains(notice, want) {
+			t.Errorf("notice %q lacks %q", notice, want)
+		}
+	}
+	if got := btext(t, ctx, "#exp-cli"); got != "bloomlab experiment rocksdb --items 1 --queries 2000000 --seed 0" {
+		t.Errorf("command line %q", got)
+	}
+
+	// A field out of range is clamped on Enter, with a notice.
+	typeInto(t, ctx, "exp-items", "20000000")
+	bwaitEval(t, ctx, `location.search`, func(s string) bool { return strings.Contains(s, "items=10000000") })
+	if got := btext(t, ctx, "#clamp-notice"); !strings.Contains(got, "items: 20000000 is above the maximum, so it was lowered to 10,000,000") {
+		t.Errorf("notice after typing too many items: %q", got)
+	}
+
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#exp-quick")))
+	bwaitEval(t, ctx, `location.search`, func(s string) bool { return strings.Contains(s, "items=100000&queries=2000000") })
+
+	bdo(t, ctx, chromedp.Navigate(base+"/experiments?experiment=memory"), waitExp("idle"))
+	if got := btext(t, ctx, "#exp-memory-note"); !strings.Contains(got, "estimate") {
+		t.Errorf("memory note %q", got)
+	}
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#exp-run")), waitExp("done"))
+	for _, cell := range beval[[]string](t, ctx, `[...document.querySelectorAll("#exp-table tbody tr td:last-child")].map(c => c.textContent)`) {
+		if cell != "formula" && cell != "estimate" {
+			t.Errorf("memory source %q, want formula or estimate", cell)
+		}
+	}
+}
+
+// TestBrowserExperimentFigures takes the page's screenshots and times every
+// experiment's quick sizes: set BLOOMLAB_FIGURES to a directory.
+func TestBrowserExperimentFigures(t *testing.T) {
+	out := os.Getenv("BLOOMLAB_FIGURES")
+	if out == "" {
+		t.Skip("set BLOOMLAB_FIGURES=DIR to take screenshots and timings")
+	}
+	needBrowser(t)
+	base := labURL(t)
+	shot := func(ctx context.Context, name string) {
+		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+		if err != nil {
+			t.Fatal(err)
+		}
+		file := filepath.Join(out, name+".png")
+		if err := os.WriteFile(file, png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("screenshot %s", file)
+	}
+	part := func(ctx context.Context, sel, name string) {
+		png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS(sel)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		file := filepath.Join(out, name+".png")
+		if err := os.WriteFile(file, png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("screenshot %s", file)
+	}
+	for _, e := range experiment.All() {
+		ctx := btab(t, 1280, 900)
+		bdo(t, ctx, chromedp.Navigate(base+"/experiments?experiment="+e.Name), waitExp("idle"),
+			chromedp.Click(chromedp.CSS("#exp-run")), waitExp("done"))
+		ms := beval[float64](t, ctx, `Number(document.getElementById("exp-status").dataset.ms)`)
+		units := beval[float64](t, ctx, `Number(document.getElementById("exp-status").dataset.units)`)
+		t.Logf("%-20s quick sizes: %6.2f s in headless Chromium, %.3g work units a second", e.Name, ms/1000, units/math.Max(ms, 1)*1000)
+		switch e.Name {
+		case "rounding", "grid", "hashing", "memory":
+			shot(ctx, "exp-"+e.Name+"-1280")
+			ctx360 := btab(t, 360, 800)
+			bdo(t, ctx360, chromedp.Navigate(base+"/experiments?experiment="+e.Name), waitExp("idle"),
+				chromedp.Click(chromedp.CSS("#exp-run")), waitExp("done"))
+			shot(ctx360, "exp-"+e.Name+"-360")
+			part(ctx360, "#exp-result", "exp-"+e.Name+"-360-result")
+			part(ctx360, ".exp-form", "exp-"+e.Name+"-360-form")
+		}
+	}
+	ctx := btab(t, 360, 800)
+	bdo(t, ctx, chromedp.Navigate(base+"/experiments?experiment=k-sweep&items=99999999&replicates=0"), waitExp("idle"),
+		chromedp.Click(chromedp.CSS("#exp-run")), chromedp.Sleep(1500*time.Millisecond))
+	shot(ctx, "exp-running-360")
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#exp-cancel")), waitExp("cancelled"))
+	shot(ctx, "exp-cancelled-360")
+}
+
+// discard runs a valued action for its effect.
+func discard[T any](a chromedp.Action[T]) chromedp.Action[chromedp.Void] {
+	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		_, err := a(ctx, t)
+		return chromedp.Void{}, err
+	}
+}
