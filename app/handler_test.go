@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -46,6 +47,19 @@ func TestPrerenderedLab(t *testing.T) {
 		if !strings.Contains(page, want) {
 			t.Errorf("prerendered lab lacks %q", want)
 		}
+	}
+}
+
+// TestPrerenderedCheckbox pins that the optimal-k box shows its state
+// before the wasm loads: HTML reads any checked attribute, even "false", as
+// checked.
+func TestPrerenderedCheckbox(t *testing.T) {
+	box := regexp.MustCompile(`<input[^>]*id="optimal-k"[^>]*>`)
+	if tag := box.FindString(get(t, "", "/")); tag == "" || strings.Contains(tag, "checked") {
+		t.Error("the prerendered lab ticks the optimal-k box, which is off")
+	}
+	if tag := box.FindString(get(t, "", "/?optimal-k=on")); !strings.Contains(tag, "checked") {
+		t.Error("the prerendered lab leaves the optimal-k box unticked, which is on")
 	}
 }
 

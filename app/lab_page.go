@@ -482,7 +482,7 @@ func (c *LabPage) renderControls() app.UI {
 			)
 		}),
 		app.Div().Class("control inline").Body(
-			app.Input().Type("checkbox").ID(IDOptimalK).Checked(c.settings.OptimalK).OnChange(c.onOptimalK),
+			c.renderOptimalK(),
 			app.Label().For(IDOptimalK).Text("Use the optimal k, round((m/n) ln 2)"),
 		),
 		app.Div().Class("control").Body(
@@ -517,6 +517,17 @@ func (c *LabPage) renderControls() app.UI {
 }
 
 // sliderText is a slider's value as the page shows it.
+// renderOptimalK leaves "checked" out of the prerendered page when it is
+// off: HTML reads checked="false" as checked, while the browser build sets
+// the property itself.
+func (c *LabPage) renderOptimalK() app.UI {
+	box := app.Input().Type("checkbox").ID(IDOptimalK).OnChange(c.onOptimalK)
+	if app.IsClient || c.settings.OptimalK {
+		box = box.Checked(c.settings.OptimalK)
+	}
+	return box
+}
+
 func sliderText(sl slider, v float64) string {
 	if sl.Int {
 		return formatInt(uint64(v))

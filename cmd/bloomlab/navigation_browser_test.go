@@ -1,0 +1,35 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// TestBrowserNavigatesBetweenPages follows the navigation links inside the
+// running app, the way a reader moves around, and checks the lab still
+// draws and answers a slider after coming back to it from other pages.
+func TestBrowserNavigatesBetweenPages(t *testing.T) {
+	needBrowser(t)
+	ctx := btab(t, 1280, 900)
+	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/about"))
+	bwaitEval(t, ctx, `String(!!window.bloomlab)`, func(s string) bool { return s == "true" })
+	for _, page := range []string{"Lab", "Audit", "Calculator", "Lab", "Experiments", "Lab"} {
+		bdo(t, ctx, chromedp.Click(chromedp.Search(`//header//nav//a[normalize-space(.)="`+page+`"]`)))
+		if page == "Lab" {
+			bdo(t, ctx, waitLab())
+			if ink := beval[int](t, ctx, bitArrayInk); ink == 0 {
+				t.Fatalf("back on the lab from the navigation, the bit array is blank")
+			}
+		}
+	}
+	before := btext(t, ctx, "#out-m")
+	bdo(t, ctx, chromedp.Focus(chromedp.CSS("#bits-per-key")),
+		chromedp.KeyEvent(kb.ArrowRight))
+	bwaitText(t, ctx, "#out-m", func(s string) bool { return s != before && s != "" })
+	if alive := beval[string](t, ctx, `typeof window.bloomlab.simulate`); !strings.Contains(alive, "function") {
+		t.Fatalf("the app stopped after navigating: bloomlab.simulate is %s", alive)
+	}
+}
