@@ -18,12 +18,12 @@ import (
 
 // Geometry, in SVG user units; the SVG scales to its container.
 const (
-	expChartW     = 600.0
+	expChartW      = 600.0
 	expChartNarrow = 340.0
-	expPlotH      = 220.0
-	expPadL       = 62.0
-	expPadR       = 14.0
-	expPadT       = 12.0
+	expPlotH       = 220.0
+	expPadL        = 62.0
+	expPadR        = 14.0
+	expPadT        = 12.0
 )
 
 // expCaption says how to read c: which marks are theory, which are

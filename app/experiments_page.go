@@ -400,7 +400,7 @@ func (p *ExperimentsPage) renderForm() app.UI {
 		app.Div().Class("exp-actions").Body(
 			app.If(!running, func() app.UI {
 				return app.Button().ID("exp-run").Class("exp-run").Aria("describedby", "exp-estimate").
-					Text("Run "+sel.Name).OnClick(p.onRun)
+					Text("Run " + sel.Name).OnClick(p.onRun)
 			}).Else(func() app.UI {
 				return app.Button().ID("exp-cancel").Class("exp-cancel").Text("Cancel").OnClick(p.onCancel)
 			}),
@@ -467,6 +467,11 @@ func (p *ExperimentsPage) renderProgress() app.UI {
 	}
 	pct := r.percent()
 	label := "Running " + r.Sel.Name + " (" + r.Sel.sizesText() + "): " + strconv.Itoa(pct) + "%"
+	if spent := time.Since(r.Start); r.Running && r.Done > 0 && spent > time.Second {
+		// The run's own pace so far is the best guess at the rest.
+		left := time.Duration(float64(spent) * float64(r.Total-r.Done) / float64(r.Done))
+		label += ", " + about(left) + " left"
+	}
 	switch {
 	case r.Cancelled:
 		label = "Cancelled " + r.Sel.Name + " at " + strconv.Itoa(pct) + "% after " + formatElapsed(r.Elapsed)

@@ -153,7 +153,8 @@ func compareCSV(t *testing.T, got, want string) {
 
 // TestBrowserExperimentRun runs a small experiment from the page by
 // keyboard: the progress bar moves to 100, and the table, its JSON and its
-// CSV download equal a native run of the same sizes and seed.
+// downloads equal what `bloomlab experiment` prints for the same sizes and
+// seed.
 func TestBrowserExperimentRun(t *testing.T) {
 	needBrowser(t)
 	ctx := btab(t, 1280, 900)
@@ -178,6 +179,7 @@ func TestBrowserExperimentRun(t *testing.T) {
 	t.Logf("rounding, n = 30,000 and 600,000 queries, ran in %v in the browser (status: %s)", time.Since(start).Round(time.Millisecond), btext(t, ctx, "#exp-status"))
 
 	seen := beval[[]int](t, ctx, `window.progressSeen`)
+	t.Logf("aria-valuenow took %d values: %v", len(seen), seen)
 	if len(seen) < 3 || seen[len(seen)-1] != 100 {
 		t.Errorf("aria-valuenow went through %v, want several values ending at 100", seen)
 	}
@@ -191,10 +193,20 @@ func TestBrowserExperimentRun(t *testing.T) {
 		t.Errorf("progress bar role %q", got)
 	}
 
+	// The command line's own output for the same sizes and seed.
+	cli := func(format string) []byte {
+		var out, errs bytes.Buffer
+		args := []string{"rounding", "--" + format, "--items", "30000", "--queries", "600000", "--seed", "7"}
+		if code := runExperiment(args, &out, &errs); code != 0 {
+			t.Fatalf("bloomlab experiment %s: exit %d: %s", strings.Join(args, " "), code, errs.String())
+		}
+		return out.Bytes()
+	}
+	want := cli("json")
+	pageJSON := beval[string](t, ctx, `document.getElementById("exp-json").textContent`)
+	compareJSON(t, "the page's JSON", []byte(pageJSON), want)
+	t.Logf("the page's JSON is byte for byte the command line's: %v", pageJSON == string(want))
 	native := nativeTable(t, "rounding", sizes)
-	var want bytes.Buffer
-	writeJSON(&want, native)
-	compareJSON(t, "the page's JSON", []byte(btext(t, ctx, "#exp-json")), want.Bytes())
 
 	// The cells are the command line's text table's.
 	cells := beval[[][]string](t, ctx, `[...document.querySelectorAll("#exp-table tbody tr")].map(r => [...r.cells].map(c => c.textContent))`)
@@ -219,15 +231,12 @@ func TestBrowserExperimentRun(t *testing.T) {
 
 	// The downloads hold the command line's CSV and JSON.
 	bdo(t, ctx, pressKey("#exp-csv", kb.Enter))
-	gotCSV := beval[string](t, ctx, `window.lastBlob.text()`)
-	var wantCSV bytes.Buffer
-	native.WriteCSV(&wantCSV)
-	compareCSV(t, gotCSV, wantCSV.String())
+	compareCSV(t, beval[string](t, ctx, `window.lastBlob.text()`), string(cli("csv")))
 	if typ := beval[string](t, ctx, `window.lastBlob.type`); typ != "text/csv" {
 		t.Errorf("CSV blob type %q", typ)
 	}
 	bdo(t, ctx, chromedp.Click(chromedp.CSS("#exp-json-download")))
-	compareJSON(t, "the JSON download", []byte(beval[string](t, ctx, `window.lastBlob.text()`)), want.Bytes())
+	compareJSON(t, "the JSON download", []byte(beval[string](t, ctx, `window.lastBlob.text()`)), want)
 }
 
 // TestBrowserExperimentCancel starts the full theory-vs-observed run (tens
@@ -259,6 +268,10 @@ func TestBrowserExperimentCancel(t *testing.T) {
 		t.Errorf("the page took up to %v to answer during the run", slowest)
 	}
 	t.Logf("slowest answer during the full run: %v", slowest)
+	label := bwaitText(t, ctx, "#exp-progress-label", func(s string) bool { return strings.HasSuffix(s, " left") })
+	if !regexp.MustCompile(`^Running theory-vs-observed \(items 500,000, queries 10,000,000, seed 1\): \d+%, about \d+ (s|min) left$`).MatchString(label) {
+		t.Errorf("progress label %q", label)
+	}
 
 	// A control still works: choosing another experiment navigates, and
 	// the run goes on.
