@@ -17,13 +17,7 @@ func run(args ...string) (int, string, string) {
 
 func TestSizeAndSimulate(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name   string
-		args   []string
-		code   int
-		stdout []string // substrings of stdout
-		stderr string   // the first line of stderr, if any
-	}{
+	runCases(t, []cliCase{
 		{"classic sizing", []string{"size", "-n", "100000000", "-p", "0.01"}, 0, []string{"958505838 bits", "k            7"}, ""},
 		{"round not ceil", []string{"size", "-n", "500000", "-p", "0.05", "--json"}, 0, []string{`"k": 4`}, ""},
 		{"rate of m n k", []string{"size", "-m", "40000", "-n", "4000", "-k", "7"}, 0, []string{"fpr          0.008194"}, ""},
@@ -41,8 +35,23 @@ func TestSizeAndSimulate(t *testing.T) {
 		{"unknown fault", []string{"simulate", "--fault", "gremlin"}, 2, nil, "bloomlab simulate: --fault: core: unknown fault \"gremlin\""},
 		{"hashes too many", []string{"simulate", "--hashes", "65"}, 2, nil, "bloomlab simulate: --hashes must be a whole number in [0, 64], got \"65\""},
 		{"unknown command", []string{"frobnicate"}, 2, nil, "bloomlab: unknown command \"frobnicate\""},
-	}
-	for _, tt := range tests {
+	})
+}
+
+// cliCase is one command line: the exit status it must give, what its
+// stdout must hold, and how its first line on stderr starts.
+type cliCase struct {
+	name   string
+	args   []string
+	code   int
+	stdout []string
+	stderr string
+}
+
+// runCases runs each case in-process, in parallel.
+func runCases(t *testing.T, cases []cliCase) {
+	t.Helper()
+	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			code, stdout, stderr := run(tt.args...)

@@ -113,7 +113,7 @@ func sizeFromFlags(fs *flag.FlagSet, args []string, f sizeFlags) (sizing, error)
 		in.K = int(v)
 	}
 	if in.KeyBytes, err = plan.ParseKeyBytes(*f.keyBytes); err != nil {
-		return sizing{}, flagError(err)
+		return sizing{}, badFlag("--key-bytes must be a whole number from 1 to %d, got %q", plan.MaxKeyBytes, *f.keyBytes)
 	}
 	var withCost bool
 	if set(fs, "absent-qps") {
