@@ -13,11 +13,20 @@ import (
 // guarantee breaks in practice, and what to settle before shipping one. Each
 // point links into the lab with settings that show it. Formulas are MathML,
 // which the browser draws itself, so the page needs no network.
-type AboutPage struct{ app.Compo }
+type AboutPage struct {
+	app.Compo
+	large bool // the projector mode, from the link
+}
 
 func newAboutPage() *AboutPage { return &AboutPage{} }
 
-func (p *AboutPage) OnNav(ctx app.Context) { ctx.Page().SetTitle("About · Bloom Lab") }
+func (p *AboutPage) OnNav(ctx app.Context) {
+	ctx.Page().SetTitle("About · Bloom Lab")
+	p.large = false
+	if raw, ok := lookup(ctx.Page().URL().Query(), IDLarge); ok {
+		p.large, _ = parseFlag(raw)
+	}
+}
 
 // labLink returns a link to the lab with the default settings changed by
 // edit, so every link carries every control and opens exactly that lab.
@@ -132,7 +141,7 @@ func kChartSVG() string {
 
 func (p *AboutPage) Render() app.UI {
 	links := aboutLinks()
-	return newShell().Route(RouteAbout).Body(
+	return newShell().Route(RouteAbout).LargeType(p.large).Body(
 		app.Article().ID("about").Class("about prose").Body(
 			app.H1().Text("About Bloom Lab"),
 			app.P().Class("lede").Text("Bloom Lab is a Bloom filter you can watch, measure and audit, in the browser and on the command line. This page explains the idea in a few minutes of reading; every point ends with links into the lab set up to show it."),

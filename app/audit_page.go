@@ -51,6 +51,7 @@ func (p *AuditPage) OnNav(ctx app.Context) {
 			p.fault = f
 		}
 	}
+	p.large = false
 	if raw, ok := lookup(q, IDLarge); ok {
 		p.large, _ = parseFlag(raw)
 	}

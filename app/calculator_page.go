@@ -23,6 +23,7 @@ type CalculatorPage struct {
 	form   CalcForm
 	notice string
 	res    calcResult
+	large  bool // the projector mode, kept in the link
 	// live is set once the page runs in the browser, so that a test (or a
 	// script) can tell the prerendered page from the working one.
 	live bool
@@ -34,7 +35,12 @@ func newCalculatorPage() *CalculatorPage { return &CalculatorPage{form: DefaultC
 // formulas, so the prerendered page carries the answer too.
 func (c *CalculatorPage) OnNav(ctx app.Context) {
 	ctx.Page().SetTitle("Calculator · Bloom Lab")
-	c.form, c.notice = CalcFromQuery(ctx.Page().URL().Query())
+	q := ctx.Page().URL().Query()
+	c.form, c.notice = CalcFromQuery(q)
+	c.large = false
+	if raw, ok := lookup(q, IDLarge); ok {
+		c.large, _ = parseFlag(raw)
+	}
 	c.res = solveForm(c.form)
 }
 
@@ -52,7 +58,11 @@ func (c *CalculatorPage) onInput(id string) app.EventHandler {
 // commit records the form in the URL as a new history entry.
 func (c *CalculatorPage) commit(ctx app.Context, e app.Event) {
 	u := *ctx.Page().URL()
-	u.RawQuery = c.form.Query().Encode()
+	q := c.form.Query()
+	if c.large {
+		q.Set(IDLarge, "on")
+	}
+	u.RawQuery = q.Encode()
 	ctx.NavigateTo(&u)
 }
 
@@ -82,7 +92,7 @@ func (c *CalculatorPage) Render() app.UI {
 	case !c.res.OK:
 		state = "error"
 	}
-	return newShell().Route(RouteCalculator).Body(
+	return newShell().Route(RouteCalculator).LargeType(c.large).Body(
 		app.Div().ID("calculator").Class("calc").DataSet("state", state).Body(
 			app.H1().Text("Calculator"),
 			app.P().Class("lede").Text("Size a real filter. Give two of n, p and m and the calculator finds the third, then sets out what the answer costs: the hashes, the memory against an exact set and against other filters, what happens when the set outgrows the filter, and what its false positives cost you."),
@@ -422,6 +432,7 @@ func (c *CalculatorPage) renderLabLink() app.UI {
 	}
 	s := DefaultSettings()
 	s.Params.BitsPerKey, s.Params.Hashes = bpk, pl.K
+	s.Large = c.large
 	return app.P().Class("lab-link").Body(
 		app.A().ID("calc-lab-link").Href(href(RouteLab)+"?"+s.Query().Encode()).
 			Text("Watch this shape fill in the lab: "+formatPlain(bpk)+" bits per key, k = "+strconv.Itoa(pl.K)),

@@ -42,6 +42,17 @@ type LabPage struct {
 	audit      auditRun
 	stopListen func()
 
+	// own holds the user's key lists while the lab runs on them (nil:
+	// generated keys); ownSrc the files chosen for them; loading is set
+	// while they are read, under their own generation counter, so that a
+	// slider move does not abandon a read.
+	own         *ownKeys
+	ownSrc      [2]ownSource
+	ownErr      string
+	ownGen      atomic.Int64
+	loading     bool
+	ownProgress float64
+
 	// gen numbers the runs; a run whose number is no longer current was
 	// replaced by a newer move and stops at its next chunk.
 	gen atomic.Int64
@@ -58,6 +69,7 @@ func newLabPage() *LabPage { return &LabPage{} }
 // show in the prerendered page.
 type theory struct {
 	M     uint64
+	N     uint64
 	K     int
 	Rate  float64
 	Exact float64
@@ -66,7 +78,23 @@ type theory struct {
 func theoryOf(s Settings) theory {
 	m, k := s.Params.Shape()
 	n := uint64(s.Params.Items)
-	return theory{M: m, K: k, Rate: core.Rate(m, n, k), Exact: core.RateExact(m, n, k)}
+	return theory{M: m, N: n, K: k, Rate: core.Rate(m, n, k), Exact: core.RateExact(m, n, k)}
+}
+
+// shapeParams are the settings' params with n as the filter holds it: the
+// distinct members of the user's list when own keys are in use.
+func (c *LabPage) shapeParams() core.Params {
+	p := c.settings.Params
+	if c.own != nil {
+		p.Items = c.own.n()
+	}
+	return p
+}
+
+func (c *LabPage) setTheory() {
+	s := c.settings
+	s.Params = c.shapeParams()
+	c.theory = theoryOf(s)
 }
 
 func (c *LabPage) OnMount(ctx app.Context) {
@@ -102,7 +130,7 @@ func (c *LabPage) OnNav(ctx app.Context) {
 		return
 	}
 	c.settings, c.loaded = s, true
-	c.theory = theoryOf(s)
+	c.setTheory()
 	if app.IsClient {
 		ctx.Defer(func(ctx app.Context) { c.recompute(ctx, 0) })
 	}
@@ -122,7 +150,7 @@ func (c *LabPage) change(ctx app.Context, s Settings, t0 float64) {
 	}
 	c.settings = s
 	c.notices = nil
-	c.theory = theoryOf(s)
+	c.setTheory()
 	c.recompute(ctx, t0)
 }
 
@@ -219,34 +247,63 @@ func (c *LabPage) onPreset(p Preset) app.EventHandler {
 func (c *LabPage) recompute(ctx app.Context, t0 float64) {
 	gen := c.gen.Add(1)
 	p := c.settings.Params
+	own := c.own
 	c.t0 = t0
 	c.errText = ""
 	c.kPts, c.bpkPts = nil, nil
 	c.audit = audits.Get(p.Fault)
-	if work(p) <= syncWork {
+	if c.work() <= syncWork {
 		start := now()
-		r, err := core.Simulate(p)
+		r, err := simulate(c.settings, own, nil)
 		timings.Computes = append(timings.Computes, now()-start)
 		c.finish(ctx, gen, r, err)
 		return
 	}
 	c.running, c.progress = true, 0
 	ctx.Async(func() {
-		r, err := core.SimulateSteps(p, c.stepper(ctx, gen, 12*time.Millisecond, func(frac float64) { c.progress = frac }))
+		r, err := simulate(c.settings, own, c.stepper(ctx, gen, 12*time.Millisecond, func(frac float64) { c.progress = frac }))
 		ctx.Dispatch(func(ctx app.Context) { c.finish(ctx, gen, r, err) })
 	})
+}
+
+// simulate runs the lab's simulation on generated keys, or on the user's
+// lists when own is set; there the optimal k, when asked for, is the one
+// for the lists' own n, which core works out from Hashes = 0.
+func simulate(s Settings, own *ownKeys, step core.Step) (core.OwnKeysResult, error) {
+	p := s.Params
+	if own == nil {
+		r, err := core.SimulateSteps(p, step)
+		return core.OwnKeysResult{Result: r}, err
+	}
+	if s.OptimalK {
+		p.Hashes = 0
+	}
+	return core.SimulateKeys(p, own.members.Keys, own.absent.Keys, step)
 }
 
 // work is the number of inserts and queries a simulation makes.
 func work(p core.Params) int { return p.Items*p.DuplicatePasses + p.Queries }
 
-// stepper returns the Step for run gen: every interval it reports
-// progress, sleeps a millisecond so the browser can paint and deliver input
-// (Go on wasm is single threaded), and stops if the run was replaced.
+// work is how much the current run does, on generated keys or on own ones.
+func (c *LabPage) work() int {
+	if c.own != nil {
+		return c.own.work(c.settings.Params.DuplicatePasses)
+	}
+	return work(c.settings.Params)
+}
+
+// stepper returns the Step for run gen; see yielder.
 func (c *LabPage) stepper(ctx app.Context, gen int64, interval time.Duration, progress func(float64)) core.Step {
+	return c.yielder(ctx, func() bool { return c.gen.Load() == gen }, interval, progress)
+}
+
+// yielder returns a Step that, every interval, reports progress, sleeps a
+// millisecond so the browser can paint and deliver input (Go on wasm is
+// single threaded), and stops the work once live says it was replaced.
+func (c *LabPage) yielder(ctx app.Context, live func() bool, interval time.Duration, progress func(float64)) core.Step {
 	last := time.Now()
 	return func(done, total int) error {
-		if c.gen.Load() != gen {
+		if !live() {
 			return core.ErrCancelled
 		}
 		if time.Since(last) < interval {
@@ -254,13 +311,13 @@ func (c *LabPage) stepper(ctx app.Context, gen int64, interval time.Duration, pr
 		}
 		frac := float64(done) / float64(max(total, 1))
 		ctx.Dispatch(func(ctx app.Context) {
-			if c.gen.Load() == gen && progress != nil {
+			if live() && progress != nil {
 				progress(frac)
 			}
 		})
 		time.Sleep(time.Millisecond)
 		last = time.Now()
-		if c.gen.Load() != gen {
+		if !live() {
 			return core.ErrCancelled
 		}
 		return nil
@@ -269,7 +326,7 @@ func (c *LabPage) stepper(ctx app.Context, gen int64, interval time.Duration, pr
 
 // finish shows run gen's result, if it is still the current run, and
 // starts the charts' measurements and the audit behind it.
-func (c *LabPage) finish(ctx app.Context, gen int64, r core.Result, err error) {
+func (c *LabPage) finish(ctx app.Context, gen int64, r core.OwnKeysResult, err error) {
 	if gen != c.gen.Load() {
 		return
 	}
@@ -282,7 +339,10 @@ func (c *LabPage) finish(ctx app.Context, gen int64, r core.Result, err error) {
 		c.result = nil
 		return
 	}
-	c.result = &r
+	c.result = &r.Result
+	if c.own != nil {
+		c.own.absentMembers = r.AbsentMembers
+	}
 	c.redrawCharts()
 	c.draw(ctx)
 	// The charts' measurements and the audit wait until the sliders rest,
@@ -300,7 +360,12 @@ const restDelay = 150 * time.Millisecond
 
 // sweep measures the charts' points on a goroutine, a chart at a time.
 func (c *LabPage) sweep(ctx app.Context, gen int64) {
-	p := c.settings.Params
+	p := c.shapeParams()
+	if c.own != nil {
+		// Own keys come with no generated queries: the points measure
+		// generated keys of the same shape.
+		p.Queries = sampleQueries
+	}
 	r := *c.result
 	kmax := kRange(r.M, r.N, r.K)
 	xs := bpkSamples(bpkRange(p.BitsPerKey))
@@ -374,7 +439,7 @@ func (c *LabPage) draw(ctx app.Context) {
 	}
 	for _, sl := range sliders {
 		if el := doc.Call("getElementById", sl.ID+"-value"); el.Truthy() {
-			el.Set("textContent", sliderText(sl, sl.value(c.settings.Params)))
+			el.Set("textContent", c.sliderShown(sl))
 		}
 	}
 	timings.drawn(c.t0)
@@ -384,7 +449,7 @@ func (c *LabPage) draw(ctx app.Context) {
 func (c *LabPage) Render() app.UI {
 	s := c.settings
 	state := "ready"
-	if c.running || c.result == nil {
+	if c.running || c.loading || c.result == nil {
 		state = "running"
 	}
 	return newShell().Route(RouteLab).LargeType(s.Large).Body(
@@ -395,9 +460,11 @@ func (c *LabPage) Render() app.UI {
 				c.renderPresets(),
 			),
 			c.renderNotices(),
+			c.renderOwnKeys(),
 			app.Div().Class("lab-grid").Body(
 				c.renderControls(),
 				app.Div().Class("lab-out").Body(
+					c.renderOwnReport(),
 					c.renderProgress(),
 					c.renderCounters(),
 					c.renderBitArray(),
@@ -416,6 +483,12 @@ func (c *LabPage) chartStatus() string {
 	switch {
 	case c.result == nil:
 		return ""
+	case c.own != nil && c.sweeping:
+		return "Measuring the chart points on generated keys…"
+	case c.own != nil && c.result.AbsentQueries == 0:
+		return "The theory curves are for your n. Your keys have no absent queries, so the charts have no point of theirs; the measured points come from generated keys with the same bits per key and k."
+	case c.own != nil:
+		return "The theory curves are for your n, and the ringed point \"this run\" is your keys' measured rate. The other measured points come from generated keys with the same bits per key and k (n sampled to at most 5,000): the rate depends on bits per key and k, not on which keys."
 	case c.result.AbsentQueries == 0:
 		return "No absent queries, so nothing to measure: the charts show theory only."
 	case c.sweeping:
@@ -463,22 +536,40 @@ func (c *LabPage) renderNotices() app.UI {
 func (c *LabPage) renderControls() app.UI {
 	p := c.settings.Params
 	return app.Section().Class("controls").Aria("label", "Controls").Body(
+		c.renderOwnSlidersNote(),
 		app.Range(sliders).Slice(func(i int) app.UI {
 			sl := sliders[i]
-			v := sl.value(p)
-			shown := sliderText(sl, v)
-			return app.Div().Class("control").Body(
+			v, ok := c.sliderValue(sl)
+			if !ok {
+				v = sl.value(p)
+			}
+			shown := c.sliderShown(sl)
+			off := c.own != nil && ownSliders[sl.ID]
+			help := sl.Help
+			if off {
+				help = "set by your key lists"
+			}
+			in := app.Input().Type("range").ID(sl.ID).
+				Min(sl.trackMin()).Max(sl.trackMax()).Step(sl.trackStep()).
+				Value(formatPlain(sl.Position(v))).
+				Aria("valuetext", shown+" ("+sl.Label+")").
+				Aria("describedby", sl.ID+"-help").
+				OnInput(c.onSlider(sl)).OnChange(c.onCommit)
+			if off {
+				// Only ever true: HTML reads disabled="false" as disabled.
+				in = in.Disabled(true)
+			}
+			class := "control"
+			if off {
+				class += " off"
+			}
+			return app.Div().Class(class).Body(
 				app.Label().For(sl.ID).Body(
 					app.Span().Text(sl.Label),
 					app.Output().ID(sl.ID+"-value").For(sl.ID).Text(shown),
 				),
-				app.Input().Type("range").ID(sl.ID).
-					Min(sl.trackMin()).Max(sl.trackMax()).Step(sl.trackStep()).
-					Value(formatPlain(sl.Position(v))).
-					Aria("valuetext", shown+" ("+sl.Label+")").
-					Aria("describedby", sl.ID+"-help").
-					OnInput(c.onSlider(sl)).OnChange(c.onCommit),
-				app.Small().ID(sl.ID+"-help").Text(sl.Help),
+				in,
+				app.Small().ID(sl.ID+"-help").Text(help),
 			)
 		}),
 		app.Div().Class("control inline").Body(
@@ -548,9 +639,19 @@ func variantLabel(v core.Variant) string {
 func (c *LabPage) renderProgress() app.UI {
 	return app.Div().Class("progress-row").Body(
 		app.If(c.running, func() app.UI {
+			label := "Simulating " + formatInt(uint64(work(c.settings.Params))) + " inserts and queries: "
+			if c.own != nil {
+				label = "Running your keys (" + formatInt(uint64(c.own.work(c.settings.Params.DuplicatePasses))) + " keys sorted, inserted and queried): "
+			}
 			return app.Div().Body(
-				app.Label().For("lab-progress").Text("Simulating "+formatInt(uint64(work(c.settings.Params)))+" inserts and queries: "+formatPercent(c.progress)),
+				app.Label().For("lab-progress").Text(label+formatPercent(c.progress)),
 				app.Progress().ID("lab-progress").Max(1).Value(c.progress),
+			)
+		}),
+		app.If(c.loading && !c.running, func() app.UI {
+			return app.Div().Body(
+				app.Label().For("own-progress").Text("Reading your keys: "+formatPercent(c.ownProgress)),
+				app.Progress().ID("own-progress").Max(1).Value(c.ownProgress),
 			)
 		}),
 	)
@@ -567,7 +668,7 @@ func (c *LabPage) counters() []counter {
 	dash := "…"
 	out := []counter{
 		{id: "out-m", label: "m bits", value: formatInt(th.M)},
-		{id: "out-n", label: "n keys", value: formatInt(uint64(c.settings.Params.Items))},
+		{id: "out-n", label: "n keys", value: formatInt(th.N)},
 		{id: "out-k", label: "k probes", value: strconv.Itoa(th.K)},
 		{id: "out-bytes", label: "filter size", value: dash},
 		{id: "out-set-bits", label: "set bits", value: dash},

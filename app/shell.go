@@ -42,12 +42,12 @@ func (s *Shell) Body(content ...app.UI) app.UI {
 	}
 	return app.Div().Class(class).Body(
 		app.Header().Class("masthead").Body(
-			app.A().Class("brand").Href(href(RouteLab)).Text("Bloom Lab"),
+			app.A().Class("brand").Href(s.link(RouteLab)).Text("Bloom Lab"),
 			app.Nav().Aria("label", "Pages").Body(
 				app.Ul().Body(
 					app.Range(navEntries).Slice(func(i int) app.UI {
 						e := navEntries[i]
-						a := app.A().Href(href(e.route)).Text(e.label)
+						a := app.A().Href(s.link(e.route)).Text(e.label)
 						if e.route == s.active {
 							a = a.Aria("current", "page").Class("active")
 						}
@@ -61,6 +61,16 @@ func (s *Shell) Body(content ...app.UI) app.UI {
 			app.Text("Bloom Lab: a Bloom filter you can watch, measure and audit. Same seed, same bits, in every browser."),
 		),
 	)
+}
+
+// link is a navigation address: a route under the site's prefix that keeps
+// the large-type mode on from page to page, as every page reads it from
+// its query.
+func (s *Shell) link(route string) string {
+	if s.large {
+		return href(route) + "?" + IDLarge + "=on"
+	}
+	return href(route)
 }
 
 // href turns an app route into a link under the site's path prefix (a

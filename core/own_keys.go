@@ -26,9 +26,24 @@ type OwnKeysResult struct {
 // Queries, PresentShare and KeyBytes are ignored. step may be nil.
 func SimulateKeys(p Params, members, absent [][]byte, step Step) (OwnKeysResult, error) {
 	var out OwnKeysResult
+	// Sorting out a million keys takes a while in a browser, so step is
+	// called from the first key on. Until the lists are sorted out, total
+	// counts every key once more per pass: an estimate, made exact below.
+	done := 0
+	total := (len(members)+len(absent))*2 + len(members)*min(max(p.DuplicatePasses, 1), MaxPasses)
+	tick := func() error {
+		done++
+		if step != nil && done%chunk == 0 {
+			return step(done, total)
+		}
+		return nil
+	}
 	memberSet := make(map[string]struct{}, len(members))
 	var keys [][]byte
 	for _, k := range members {
+		if err := tick(); err != nil {
+			return out, err
+		}
 		if _, dup := memberSet[string(k)]; dup {
 			out.MemberDuplicates++
 			continue
@@ -39,6 +54,9 @@ func SimulateKeys(p Params, members, absent [][]byte, step Step) (OwnKeysResult,
 	absentSet := make(map[string]struct{}, len(absent))
 	var queries [][]byte
 	for _, k := range absent {
+		if err := tick(); err != nil {
+			return out, err
+		}
 		if _, dup := absentSet[string(k)]; dup {
 			out.AbsentDuplicates++
 			continue
@@ -73,15 +91,7 @@ func SimulateKeys(p Params, members, absent [][]byte, step Step) (OwnKeysResult,
 	}
 	m = f.M()
 	n := uint64(len(keys))
-	total := len(keys)*(q.DuplicatePasses+1) + len(queries)
-	done := 0
-	tick := func() error {
-		done++
-		if step != nil && done%chunk == 0 {
-			return step(done, total)
-		}
-		return nil
-	}
+	total = done + len(keys)*(q.DuplicatePasses+1) + len(queries)
 
 	r := Result{Variant: variant.Effective(fault), Fault: fault, M: m, N: n, K: k,
 		PresentQueries: n, AbsentQueries: uint64(len(queries)), Filter: f}

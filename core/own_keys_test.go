@@ -145,3 +145,31 @@ func TestSimulateKeysDuplicatesDoNotCountTwice(t *testing.T) {
 			twice.N, twice.Digest, twice.MemberDuplicates, once.N, once.Digest)
 	}
 }
+
+// Sorting out the lists is most of the work when they repeat themselves, and
+// a browser must be able to yield (and cancel) through it: step is called
+// while duplicates are dropped, done only grows, and it never passes total.
+func TestSimulateKeysStepsWhileSortingLists(t *testing.T) {
+	t.Parallel()
+	one := []byte("the same key")
+	members := make([][]byte, 3*chunk)
+	for i := range members {
+		members[i] = one
+	}
+	var calls, last, lastTotal int
+	r, err := SimulateKeys(DefaultParams(), members, members[:chunk], func(done, total int) error {
+		if done <= last || done > total {
+			t.Errorf("step(%d, %d) after done %d", done, total, last)
+		}
+		calls, last, lastTotal = calls+1, done, total
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 4 chunks of list keys, then an insert and a query of the one key.
+	if calls != 4 || lastTotal < 4*chunk || r.N != 1 || r.MemberDuplicates != 3*chunk-1 || r.AbsentMembers != 1 {
+		t.Errorf("%d step calls, last total %d, n %d, %d duplicates, %d absent members; want 4, at least %d, 1, %d, 1",
+			calls, lastTotal, r.N, r.MemberDuplicates, r.AbsentMembers, 4*chunk, 3*chunk-1)
+	}
+}

@@ -1,0 +1,453 @@
+package app
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"bloomlab/core"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// browserKeyLimits bound one key list in the lab. Tighter than the command
+// line's: the text, its copy in Go and the keys all sit in the page's memory
+// at once, and a million keys already take seconds to sort out.
+var browserKeyLimits = core.KeyLimits{MaxKeys: 1_000_000, MaxBytes: 32 << 20, MaxLineBytes: 4 << 10}
+
+// Element IDs of the "Your own keys" section.
+const (
+	IDOwnKeys    = "own-keys"
+	IDOwnMembers = "own-members"
+	IDOwnAbsent  = "own-absent"
+	IDOwnUse     = "own-use"
+	IDOwnBack    = "own-back"
+	IDOwnError   = "own-error"
+	IDOwnReport  = "own-report"
+)
+
+// The two lists, in the order of LabPage.ownSrc.
+const (
+	listMembers = iota
+	listAbsent
+)
+
+var ownLists = [2]struct{ id, name, label, placeholder string }{
+	{IDOwnMembers, "members", "Members: the keys to insert", "alice@example.com\nbob@example.com\n…"},
+	{IDOwnAbsent, "absent queries", "Absent queries (optional): keys to look up that you never inserted", "mallory@example.com\n…"},
+}
+
+// ownSliders are the sliders the key lists decide: off while own keys are
+// in use.
+var ownSliders = map[string]bool{IDItems: true, IDQueries: true, IDPresentShare: true, IDKeyBytes: true}
+
+// ownKeys are key lists a user brought, as read: the lab runs on them
+// instead of generated keys until the user goes back.
+type ownKeys struct {
+	members, absent core.KeyList
+	// absentMembers is how many absent keys were members, -1 until the
+	// first run on the lists has counted them: they are left out of the
+	// rate.
+	absentMembers int
+}
+
+// n is the filter's key count: the distinct members.
+func (o *ownKeys) n() int { return len(o.members.Keys) }
+
+// work is how many keys SimulateKeys handles for these lists: each once to
+// sort the lists out, the members once a pass and once as a query, and the
+// absent keys once as a query.
+func (o *ownKeys) work(passes int) int {
+	m, a := len(o.members.Keys), len(o.absent.Keys)
+	return 2*(m+a) + m*passes
+}
+
+// ownSource is a file chosen for one list; a list without one comes from
+// its box.
+type ownSource struct {
+	file app.Value
+	name string
+	size int
+}
+
+// ownInput is one list's text as the page holds it, before it is read
+// into Go: a chosen file, or the box's text.
+type ownInput struct {
+	file    app.Value // a File, or nil for the box
+	text    app.Value // the box's text, a JavaScript string
+	fromBox bool
+}
+
+// parseOwnKeys reads the two lists with lim. An absent box holding no key
+// means no absent queries; an empty members list, or an empty absent file,
+// is an error. Each error names its list. step, which may be nil, is
+// called as the text is read, with bytes read over bytes in both lists.
+func parseOwnKeys(members, absent []byte, absentFromBox bool, lim core.KeyLimits, step core.Step) (*ownKeys, error) {
+	total := len(members) + len(absent)
+	var own ownKeys
+	var err error
+	if own.members, err = core.ReadKeys(newStepReader(members, 0, total, step), lim); err != nil {
+		return nil, listError(listMembers, err)
+	}
+	own.absentMembers = -1
+	if absentFromBox && len(bytes.TrimSpace(absent)) == 0 {
+		own.absentMembers = 0
+		return &own, nil
+	}
+	if own.absent, err = core.ReadKeys(newStepReader(absent, len(members), total, step), lim); err != nil {
+		return nil, listError(listAbsent, err)
+	}
+	return &own, nil
+}
+
+// listError says which list an error is about, in words a user reads next
+// to the box.
+func listError(list int, err error) error {
+	if errors.Is(err, core.ErrCancelled) {
+		return err
+	}
+	return fmt.Errorf("%s: %s", ownLists[list].name, strings.TrimPrefix(err.Error(), "core: "))
+}
+
+// stepReader hands text to core.ReadKeys a slice at a time, calling step
+// before each slice: the browser yields there, and a newer read stops this
+// one.
+type stepReader struct {
+	data        []byte
+	off         int
+	base, total int
+	step        core.Step
+}
+
+func newStepReader(data []byte, base, total int, step core.Step) *stepReader {
+	return &stepReader{data: data, base: base, total: total, step: step}
+}
+
+func (r *stepReader) Read(p []byte) (int, error) {
+	if r.off >= len(r.data) {
+		return 0, io.EOF
+	}
+	if r.step != nil {
+		if err := r.step(r.base+r.off, r.total); err != nil {
+			return 0, err
+		}
+	}
+	n := copy(p, r.data[r.off:])
+	r.off += n
+	return n, nil
+}
+
+// tooLarge is the error for a list over the byte limit, found before its
+// text is copied into Go.
+func tooLarge(list int, size int) error {
+	return listError(list, fmt.Errorf("%w: %s, more than the %s a list allowed here", core.ErrKeysTooLarge,
+		formatBytes(uint64(size)), formatLimit(browserKeyLimits.MaxBytes)))
+}
+
+// formatLimit writes a byte limit as people write one: "32 MiB", "4 KiB".
+func formatLimit(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return strconv.FormatInt(n>>20, 10) + " MiB"
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return strconv.FormatInt(n>>10, 10) + " KiB"
+	}
+	return formatBytes(uint64(n))
+}
+
+// onOwnFile records the file chosen for a list. It is read when the user
+// presses "Use these keys".
+func (c *LabPage) onOwnFile(list int) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		files := e.Get("target").Get("files")
+		c.ownErr = ""
+		if !files.Truthy() || files.Length() == 0 {
+			c.ownSrc[list] = ownSource{}
+			return
+		}
+		f := files.Index(0)
+		c.ownSrc[list] = ownSource{file: f, name: f.Get("name").String(), size: f.Get("size").Int()}
+		if c.ownSrc[list].size > int(browserKeyLimits.MaxBytes) {
+			c.ownErr = tooLarge(list, c.ownSrc[list].size).Error()
+		}
+	}
+}
+
+// onOwnClearFile forgets a list's file, so the box counts again.
+func (c *LabPage) onOwnClearFile(list int) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		c.ownSrc[list] = ownSource{}
+		c.ownErr = ""
+		if in := app.Window().GetElementByID(ownLists[list].id + "-file"); in.Truthy() {
+			in.Set("value", "")
+		}
+	}
+}
+
+// onOwnUse reads both lists on a goroutine that yields to the browser, then
+// switches the lab to them. Pressing it again, or going back to generated
+// keys, abandons a read in progress.
+func (c *LabPage) onOwnUse(ctx app.Context, e app.Event) {
+	gen := c.ownGen.Add(1)
+	c.ownErr = ""
+	var in [2]ownInput
+	for i, l := range ownLists {
+		if src := c.ownSrc[i]; src.file != nil {
+			if src.size > int(browserKeyLimits.MaxBytes) {
+				c.ownErr = tooLarge(i, src.size).Error()
+				return
+			}
+			in[i] = ownInput{file: src.file}
+			continue
+		}
+		box := app.Window().GetElementByID(l.id)
+		// A box's text has at most as many UTF-16 units (textLength) as its
+		// UTF-8 encoding has bytes: past the limit in units is past it in
+		// bytes, and found before any copy.
+		if n := box.Get("textLength").Int(); n > int(browserKeyLimits.MaxBytes) {
+			c.ownErr = tooLarge(i, n).Error()
+			return
+		}
+		in[i] = ownInput{text: box.Get("value"), fromBox: true}
+	}
+	c.loading, c.ownProgress = true, 0
+	live := func() bool { return c.ownGen.Load() == gen }
+	ctx.Async(func() {
+		own, err := readOwnKeys(in, c.yielder(ctx, live, 12*time.Millisecond, func(f float64) { c.ownProgress = f }))
+		ctx.Dispatch(func(ctx app.Context) {
+			if !live() {
+				return
+			}
+			c.loading = false
+			if err != nil {
+				if !errors.Is(err, core.ErrCancelled) {
+					c.ownErr = err.Error()
+				}
+				return
+			}
+			c.own = own
+			c.notices = nil
+			c.setTheory()
+			c.recompute(ctx, 0)
+		})
+	})
+}
+
+// readOwnKeys copies both lists into Go and parses them.
+func readOwnKeys(in [2]ownInput, step core.Step) (*ownKeys, error) {
+	var text [2][]byte
+	for i, src := range in {
+		b, err := inputBytes(src)
+		if err != nil {
+			return nil, listError(i, err)
+		}
+		text[i] = b
+	}
+	return parseOwnKeys(text[listMembers], text[listAbsent], in[listAbsent].fromBox, browserKeyLimits, step)
+}
+
+// inputBytes returns a list's bytes as they are: a file's raw bytes (so a
+// binary file shows as one, not as replacement characters), or the box's
+// text in UTF-8.
+func inputBytes(src ownInput) ([]byte, error) {
+	var arr app.Value
+	if src.file != nil {
+		buf, err := await(src.file.Call("arrayBuffer"))
+		if err != nil {
+			return nil, fmt.Errorf("the file could not be read: %v", err)
+		}
+		arr = app.Window().Get("Uint8Array").New(buf)
+	} else {
+		arr = app.Window().Get("TextEncoder").New().Call("encode", src.text)
+	}
+	b := make([]byte, arr.Length())
+	app.CopyBytesToGo(b, arr)
+	return b, nil
+}
+
+// await blocks the calling goroutine, never the page's, until the promise
+// settles.
+func await(promise app.Value) (app.Value, error) {
+	type settled struct {
+		v   app.Value
+		err error
+	}
+	done := make(chan settled, 1)
+	ok := app.FuncOf(func(this app.Value, args []app.Value) any {
+		done <- settled{v: args[0]}
+		return nil
+	})
+	fail := app.FuncOf(func(this app.Value, args []app.Value) any {
+		msg := "unknown error"
+		if len(args) > 0 && args[0].Truthy() {
+			msg = args[0].Call("toString").String()
+		}
+		done <- settled{err: errors.New(msg)}
+		return nil
+	})
+	promise.Call("then", ok, fail)
+	s := <-done
+	ok.Release()
+	fail.Release()
+	return s.v, s.err
+}
+
+// onOwnBack returns the lab to generated keys and abandons any read in
+// progress.
+func (c *LabPage) onOwnBack(ctx app.Context, e app.Event) {
+	c.ownGen.Add(1)
+	c.loading = false
+	c.ownErr = ""
+	if c.own == nil {
+		return
+	}
+	c.own = nil
+	c.setTheory()
+	c.recompute(ctx, e.Get("timeStamp").Float())
+}
+
+// sliderValue is where a slider stands: with own keys, the sliders the
+// lists decide stand at what the lists hold. ok is false for key bytes,
+// which vary from key to key, and while the lists are not counted yet.
+func (c *LabPage) sliderValue(sl slider) (v float64, ok bool) {
+	o := c.own
+	if o == nil || !ownSliders[sl.ID] {
+		return sl.value(c.settings.Params), true
+	}
+	if o.absentMembers < 0 {
+		return 0, false
+	}
+	n, a := float64(o.n()), float64(len(o.absent.Keys)-o.absentMembers)
+	switch sl.ID {
+	case IDItems:
+		return n, true
+	case IDQueries:
+		return n + a, true
+	case IDPresentShare:
+		return math.Round(100 * n / (n + a)), true
+	}
+	return 0, false
+}
+
+// sliderShown is a slider's value as the page shows it.
+func (c *LabPage) sliderShown(sl slider) string {
+	v, ok := c.sliderValue(sl)
+	switch {
+	case ok:
+		return sliderText(sl, v)
+	case c.own != nil && c.own.absentMembers >= 0:
+		return "varies"
+	}
+	return "…"
+}
+
+// ownReport says what the lists held: lines read, duplicates dropped, and
+// absent keys that were members.
+func (o *ownKeys) report() string {
+	m, a := o.members, o.absent
+	s := fmt.Sprintf("Your own keys: %s read, %s dropped (a key counts once), so n = %s.",
+		plural(m.Lines, "member line"), plural(m.Duplicates, "duplicate"), formatInt(uint64(o.n())))
+	if a.Lines == 0 {
+		return s + " No absent queries, so no measured rate."
+	}
+	if o.absentMembers < 0 {
+		return s + fmt.Sprintf(" %s read, %s dropped; checking which are members…", plural(a.Lines, "absent line"), plural(a.Duplicates, "duplicate"))
+	}
+	measured := len(a.Keys) - o.absentMembers
+	s += fmt.Sprintf(" %s read, %s dropped, %s left out of the rate", plural(a.Lines, "absent line"),
+		plural(a.Duplicates, "duplicate"), plural(o.absentMembers, "member"))
+	return s + fmt.Sprintf(" (%s not absent): %s measured.", isAre(o.absentMembers), plural(measured, "absent query", "absent queries"))
+}
+
+// plural writes n with its noun, adding "s" unless a plural form is given.
+func plural(n int, one string, many ...string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	if len(many) > 0 {
+		return formatInt(uint64(n)) + " " + many[0]
+	}
+	return formatInt(uint64(n)) + " " + one + "s"
+}
+
+func isAre(n int) string {
+	if n == 1 {
+		return "it is"
+	}
+	return "they are"
+}
+
+func (c *LabPage) renderOwnKeys() app.UI {
+	lim := browserKeyLimits
+	active := c.own != nil
+	back := app.Button().ID(IDOwnBack).Class("chip").Text("Back to generated keys").OnClick(c.onOwnBack)
+	if !active && !c.loading {
+		back = back.Disabled(true)
+	}
+	return app.Details().ID(IDOwnKeys).Class("own-keys").Body(
+		app.Summary().Body(
+			app.Span().Class("own-title").Text("Your own keys"),
+			app.Span().Class("muted own-sub").Text(" paste or upload real keys; they stay in this page, not in the link"),
+		),
+		app.P().Class("own-help").Text("Build the filter from your keys, with the bits per key, k, passes, seed, variant and fault set below, and measure the false-positive rate on queries you know were never inserted. "+
+			"One key per line; blank lines are skipped and nothing else is trimmed, so \"a\" and \"a \" are two keys. "+
+			"A list holds at most "+formatInt(uint64(lim.MaxKeys))+" keys and "+formatLimit(lim.MaxBytes)+", a key at most "+formatLimit(int64(lim.MaxLineBytes))+"; past a few megabytes, upload a file, since a browser's text box grows slow. "+
+			"The keys are read here and sent nowhere; a link keeps only the settings, so it opens on generated keys."),
+		app.Div().Class("own-lists").Body(
+			c.renderOwnList(listMembers),
+			c.renderOwnList(listAbsent),
+		),
+		app.Div().Class("own-actions").Body(
+			app.Button().ID(IDOwnUse).Class("chip primary").Text("Use these keys").OnClick(c.onOwnUse),
+			back,
+		),
+		app.If(c.ownErr != "", func() app.UI {
+			return app.Div().ID(IDOwnError).Class("notice error").Role("alert").Text(c.ownErr)
+		}),
+	)
+}
+
+func (c *LabPage) renderOwnList(list int) app.UI {
+	l := ownLists[list]
+	src := c.ownSrc[list]
+	fileID := l.id + "-file"
+	note := "A file chosen here is used instead of the box."
+	if src.file != nil {
+		note = src.name + " (" + formatBytes(uint64(src.size)) + ") is used instead of the box."
+	}
+	return app.Div().Class("own-list").Body(
+		app.Label().For(l.id).Text(l.label),
+		app.Textarea().ID(l.id).Rows(6).Spellcheck(false).Wrap("off").
+			Placeholder(l.placeholder).Aria("describedby", fileID+"-note"),
+		app.Div().Class("own-file").Body(
+			app.Label().For(fileID).Text("or upload the "+l.name+" as a file:"),
+			app.Input().Type("file").ID(fileID).OnChange(c.onOwnFile(list)),
+			app.If(src.file != nil, func() app.UI {
+				return app.Button().ID(fileID + "-clear").Class("chip").Text("Remove file").OnClick(c.onOwnClearFile(list))
+			}),
+		),
+		app.Small().ID(fileID+"-note").Class("muted").Text(note),
+	)
+}
+
+// renderOwnReport is the line above the counters while own keys are in use.
+// Its slot is always there: a node that comes and goes before the counters
+// would shift them, and go-app would then update the wrong ones (draw
+// writes the counters' text itself).
+func (c *LabPage) renderOwnReport() app.UI {
+	return app.Div().Class("own-slot").Body(app.If(c.own != nil, func() app.UI {
+		return app.P().ID(IDOwnReport).Class("notice own-report").Role("status").Text(c.own.report())
+	}))
+}
+
+// renderOwnSlidersNote says why some sliders are off, in a slot of its own
+// for the same reason.
+func (c *LabPage) renderOwnSlidersNote() app.UI {
+	return app.Div().Class("own-slot").Body(app.If(c.own != nil, func() app.UI {
+		return app.P().ID("own-sliders-note").Class("own-note").Text("Your key lists decide items, queries, present share and key bytes, so those sliders are off until you go back to generated keys.")
+	}))
+}

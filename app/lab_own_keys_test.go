@@ -1,0 +1,232 @@
+package app
+
+import (
+	"errors"
+	"regexp"
+	"strings"
+	"testing"
+
+	"bloomlab/core"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+func TestParseOwnKeys(t *testing.T) {
+	t.Parallel()
+	small := core.KeyLimits{MaxKeys: 3, MaxBytes: 64, MaxLineBytes: 8}
+	cases := []struct {
+		name            string
+		members, absent string
+		fromBox         bool
+		lim             core.KeyLimits
+		lines, n, dups  int // members
+		absentKeys      int
+		says            string // the error, if any
+	}{
+		{name: "duplicates dropped", members: "a\nb\na\r\n\nc\nb\n", absent: "x\ny\nx\n", fromBox: true,
+			lim: browserKeyLimits, lines: 5, n: 3, dups: 2, absentKeys: 2},
+		{name: "empty absent box", members: "a\n", absent: "", fromBox: true, lim: browserKeyLimits, lines: 1, n: 1},
+		{name: "blank absent box", members: "a\n", absent: "\n \n\t\n", fromBox: true, lim: browserKeyLimits, lines: 1, n: 1},
+		{name: "empty absent file", members: "a\n", absent: "", lim: browserKeyLimits, says: "absent queries: no keys"},
+		{name: "empty members", members: "\n\n", fromBox: true, lim: browserKeyLimits, says: "members: no keys: the input is empty"},
+		{name: "NUL", members: "a\nb\x00c\n", fromBox: true, lim: browserKeyLimits, says: "members: keys must be text: line 2 holds a NUL byte"},
+		{name: "invalid UTF-8", members: "ok\n", absent: "\xff\xfe\n", lim: browserKeyLimits, says: "absent queries: keys must be text: line 1 is not valid UTF-8"},
+		{name: "5000-byte line", members: "a\n" + strings.Repeat("x", 5000) + "\n", fromBox: true, lim: browserKeyLimits,
+			says: "members: key too long: line 2 is over 4096 bytes"},
+		{name: "too many keys", members: "a\nb\nc\nd\n", fromBox: true, lim: small, says: "members: too many keys: more than 3"},
+		{name: "too many bytes", members: strings.Repeat("abcdefg\n", 2), absent: strings.Repeat("1234567\n", 9),
+			lim:  core.KeyLimits{MaxKeys: 100, MaxBytes: 64, MaxLineBytes: 8},
+			says: "absent queries: key list too large: more than 64 bytes"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			own, err := parseOwnKeys([]byte(tc.members), []byte(tc.absent), tc.fromBox, tc.lim, nil)
+			if tc.says != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.says) {
+					t.Fatalf("error %v, want one saying %q", err, tc.says)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if own.members.Lines != tc.lines || own.n() != tc.n || own.members.Duplicates != tc.dups || len(own.absent.Keys) != tc.absentKeys {
+				t.Errorf("lines %d n %d duplicates %d absent %d; want %d %d %d %d", own.members.Lines, own.n(),
+					own.members.Duplicates, len(own.absent.Keys), tc.lines, tc.n, tc.dups, tc.absentKeys)
+			}
+		})
+	}
+	t.Run("a newer read stops this one", func(t *testing.T) {
+		members := []byte(strings.Repeat("key\n", 100_000))
+		calls := 0
+		_, err := parseOwnKeys(members, nil, true, browserKeyLimits, func(done, total int) error {
+			calls++
+			if calls == 3 {
+				return core.ErrCancelled
+			}
+			return nil
+		})
+		if !errors.Is(err, core.ErrCancelled) {
+			t.Errorf("error %v after the step said stop, want core.ErrCancelled", err)
+		}
+	})
+	t.Run("steps through the text", func(t *testing.T) {
+		members := []byte(strings.Repeat("member\n", 10_000))
+		absent := []byte(strings.Repeat("absent\n", 10_000))
+		last := -1
+		_, err := parseOwnKeys(members, absent, false, browserKeyLimits, func(done, total int) error {
+			if done <= last || total != len(members)+len(absent) || done >= total {
+				t.Errorf("step(%d, %d) after %d", done, total, last)
+			}
+			last = done
+			return nil
+		})
+		if err != nil || last < len(members) {
+			t.Errorf("error %v, last step at %d: want steps into the absent list past %d", err, last, len(members))
+		}
+	})
+}
+
+func TestOwnKeysReport(t *testing.T) {
+	t.Parallel()
+	own, err := parseOwnKeys([]byte("a\nb\na\nc\nd\ne\n"), []byte("x\ny\nc\nx\n"), true, browserKeyLimits, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := own.report(); !strings.Contains(got, "checking which are members") {
+		t.Errorf("before the first run: %q", got)
+	}
+	own.absentMembers = 1
+	want := "Your own keys: 6 member lines read, 1 duplicate dropped (a key counts once), so n = 5. " +
+		"4 absent lines read, 1 duplicate dropped, 1 member left out of the rate (it is not absent): 2 absent queries measured."
+	if got := own.report(); got != want {
+		t.Errorf("report\n got %q\nwant %q", got, want)
+	}
+	none, _ := parseOwnKeys([]byte("a\n"), nil, true, browserKeyLimits, nil)
+	if got := none.report(); !strings.HasSuffix(got, "No absent queries, so no measured rate.") {
+		t.Errorf("without absent keys: %q", got)
+	}
+}
+
+// TestLabPageOwnKeys renders the lab running on a user's lists: the
+// counters show that run, the report counts the duplicates, the sliders the
+// lists decide are off, and going back brings the generated keys back.
+func TestLabPageOwnKeys(t *testing.T) {
+	t.Parallel()
+	own, err := parseOwnKeys([]byte("alice\nbob\ncarol\nbob\ndave\n"), []byte("mallory\ntrent\nalice\n"), true, browserKeyLimits, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := DefaultSettings()
+	before := newLabPage()
+	before.settings, before.own = s, own
+	before.setTheory()
+	if got := textOf(labHTML(t, before), "out-n"); got != "4" {
+		t.Errorf("out-n before the run = %q, want the 4 distinct members", got)
+	}
+	r, err := simulate(s, own, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	own.absentMembers = r.AbsentMembers
+	c := newLabPage()
+	c.settings, c.own, c.result = s, own, &r.Result
+	c.setTheory()
+	c.redrawCharts()
+	html := labHTML(t, c)
+
+	want, err := core.SimulateKeys(c.settings.Params, [][]byte{[]byte("alice"), []byte("bob"), []byte("carol"), []byte("dave")},
+		[][]byte{[]byte("mallory"), []byte("trent")}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id, w := range map[string]string{
+		"out-m": "40", "out-n": "4", "out-false-negatives": "0 of 4",
+		"out-false-positives": formatInt(want.FalsePositives) + " of 2",
+		"items-value":         "4", "queries-value": "6", "present-share-value": "67", "key-bytes-value": "varies",
+	} {
+		if got := textOf(html, id); got != w {
+			t.Errorf("#%s = %q, want %q", id, got, w)
+		}
+	}
+	if r.Digest != want.Digest {
+		t.Errorf("the lab's run has digest %s, core's %s", r.Digest, want.Digest)
+	}
+	report := textOf(html, IDOwnReport)
+	for _, s := range []string{"5 member lines read, 1 duplicate dropped", "n = 4", "1 member left out of the rate"} {
+		if !strings.Contains(report, s) {
+			t.Errorf("report %q lacks %q", report, s)
+		}
+	}
+	for _, id := range []string{IDItems, IDQueries, IDPresentShare, IDKeyBytes} {
+		if !disabled(html, "input", id) {
+			t.Errorf("#%s is not disabled with own keys", id)
+		}
+	}
+	for _, id := range []string{IDBitsPerKey, IDHashes, IDDuplicatePasses} {
+		if disabled(html, "input", id) {
+			t.Errorf("#%s is disabled, but it shapes the filter from own keys too", id)
+		}
+	}
+	if disabled(html, "button", IDOwnBack) {
+		t.Error("back to generated keys is disabled while own keys are in use")
+	}
+	if !strings.Contains(html, "not in the link") {
+		t.Error("the section does not say the keys stay out of the link")
+	}
+
+	// Back to generated keys: the default counters and every slider on.
+	g, err := simulate(s, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c = newLabPage()
+	c.settings, c.result = s, &g.Result
+	c.setTheory()
+	html = labHTML(t, c)
+	if got := textOf(html, "out-m"); got != "40,000" {
+		t.Errorf("out-m back on generated keys = %q, want 40,000", got)
+	}
+	if strings.Contains(html, `id="`+IDOwnReport+`"`) || disabled(html, "input", IDItems) {
+		t.Error("the own-keys report or a disabled slider stayed after going back")
+	}
+	if !disabled(html, "button", IDOwnBack) {
+		t.Error("back to generated keys is on without own keys")
+	}
+}
+
+// TestOwnKeysOptimalK: with "use the optimal k" on, k follows the lists'
+// own n, not the items slider the lists replace.
+func TestOwnKeysOptimalK(t *testing.T) {
+	t.Parallel()
+	own, err := parseOwnKeys([]byte("alice\nbob\ncarol\ndave\n"), []byte("zed\n"), true, browserKeyLimits, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := DefaultSettings()
+	s.OptimalK, s.Params.BitsPerKey = true, 2.1 // m = 9 for 4 keys: k = 2, where 4,000 keys give k = 1
+	s = s.Normalize()
+	r, err := simulate(s, own, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := core.OptimalK(r.M, 4); r.K != want {
+		t.Errorf("k = %d for m = %d and 4 keys, want the optimum %d", r.K, r.M, want)
+	}
+}
+
+// labHTML renders the lab as it stands in go-app's test engine.
+func labHTML(t *testing.T, c *LabPage) string {
+	t.Helper()
+	e := app.NewTestEngine()
+	if err := e.Load(c); err != nil {
+		t.Fatal(err)
+	}
+	e.ConsumeAll()
+	return app.HTMLString(c)
+}
+
+// disabled reports whether the element tag#id in html carries disabled.
+func disabled(html, tag, id string) bool {
+	m := regexp.MustCompile(`<` + tag + `[^>]*id="` + regexp.QuoteMeta(id) + `"[^>]*>`).FindString(html)
+	return regexp.MustCompile(` disabled[ =>]`).MatchString(m)
+}

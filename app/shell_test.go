@@ -1,0 +1,27 @@
+package app
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// TestShellKeepsLargeType: with the projector mode on, every navigation
+// link carries it, so the next page opens in large type too.
+func TestShellKeepsLargeType(t *testing.T) {
+	t.Parallel()
+	for _, large := range []bool{false, true} {
+		html := app.HTMLString(newShell().Route(RouteLab).LargeType(large).Body(app.P().Text("x")))
+		links := regexp.MustCompile(`<a [^>]*href="([^"]*)"`).FindAllStringSubmatch(html, -1)
+		if len(links) != len(navEntries)+1 {
+			t.Fatalf("%d links, want the brand and %d entries", len(links), len(navEntries))
+		}
+		for _, l := range links {
+			if has := strings.HasSuffix(l[1], "?large=on"); has != large {
+				t.Errorf("large %v: link %q", large, l[1])
+			}
+		}
+	}
+}
