@@ -34,9 +34,12 @@ vet:
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./core/... ./audit/... ./app/... ./cmd/...
 
-# Native tests with the race detector, browser tests included (they use web/app.wasm).
+# Native tests with the race detector; then the browser tests in headless
+# Chromium on their own, so the page does not share the two cores with the
+# race-instrumented statistical tests.
 unit: wasm
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -short -count=1 ./...
+	$(GO) test -count=1 -run '^TestBrowser' ./cmd/bloomlab
 
 # The core and the audit under Node: same bits, same digests.
 wasm-test:

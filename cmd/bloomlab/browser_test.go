@@ -185,7 +185,7 @@ func btab(t *testing.T, width, height int) context.Context {
 		browserClose = func() { cancel(); cancelAlloc(); os.RemoveAll(dataDir) }
 	})
 	ctx, cancel := chromedp.NewContext(browserCtx)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 120*time.Second)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 240*time.Second)
 	bdo(t, ctx, chromedp.EmulateViewport(int64(width), int64(height)))
 	// The page's console goes to the test log when the test fails.
 	var mu sync.Mutex
