@@ -83,11 +83,23 @@ func (f *Filter) Add(key []byte) {
 }
 
 // Contains reports whether all k bits of key are set, stopping at the first
-// zero.
+// zero. The first two probes are loaded and tested together: in a half-full
+// filter an absent key needs the second one half the time, so the two
+// loads overlap instead of waiting on each other, and one branch taken
+// three times in four replaces a coin flip the CPU cannot predict.
 func (f *Filter) Contains(key []byte) (bool, int) {
 	h1, h2 := Sip128(f.k0, f.k1, key)
 	g, step, m, words := h1, h2|1, f.m, f.words
-	for i := 0; i < f.k; i++ {
+	first := 0
+	if f.k >= 2 {
+		j0, j1 := Reduce(g, m), Reduce(g+step, m)
+		miss := ^words[j0>>6]>>(j0&63)&1 | (^words[j1>>6]>>(j1&63)&1)<<1
+		if miss != 0 {
+			return false, bits.TrailingZeros64(miss) + 1
+		}
+		g, first = g+2*step, 2
+	}
+	for i := first; i < f.k; i++ {
 		j := Reduce(g, m)
 		g += step
 		if words[j>>6]&(1<<(j&63)) == 0 {
