@@ -95,36 +95,10 @@ func SimulateKeys(p Params, members, absent [][]byte, step Step) (OwnKeysResult,
 
 	r := Result{Variant: variant.Effective(fault), Fault: fault, M: m, N: n, K: k,
 		PresentQueries: n, AbsentQueries: uint64(len(queries)), Filter: f}
-	for pass := 0; pass < q.DuplicatePasses; pass++ {
-		for _, key := range keys {
-			f.Add(key)
-			if err := tick(); err != nil {
-				return out, err
-			}
-		}
-	}
-	r.LastInserted = f.Positions(nil, keys[len(keys)-1])
-	for _, key := range keys {
-		if ok, _ := f.Contains(key); !ok {
-			r.FalseNegatives++
-		}
-		if err := tick(); err != nil {
-			return out, err
-		}
-	}
-	probes := uint64(0)
-	for i, key := range queries {
-		ok, read := f.Contains(key)
-		if ok {
-			r.FalsePositives++
-		}
-		probes += uint64(read)
-		if i == 0 {
-			r.FirstProbed = f.Positions(nil, key)
-		}
-		if err := tick(); err != nil {
-			return out, err
-		}
+	stored := func(list [][]byte) keyAt { return func(_ []byte, i uint64) []byte { return list[i] } }
+	probes, err := r.measure(q.DuplicatePasses, tick, stored(keys), stored(keys), stored(queries))
+	if err != nil {
+		return out, err
 	}
 
 	// Keys differ in length: one table, each key's own heap bytes.

@@ -165,42 +165,15 @@ func SimulateSteps(p Params, step Step) (Result, error) {
 
 	r := Result{Variant: variant.Effective(fault), Fault: fault, M: m, N: n, K: k,
 		PresentQueries: present, AbsentQueries: absent, Filter: f}
-	key := make([]byte, 0, p.KeyBytes)
-	for pass := 0; pass < p.DuplicatePasses; pass++ {
-		for i := uint64(0); i < n; i++ {
-			key = Key(key, Members, i, p.Seed, p.KeyBytes)
-			f.Add(key)
-			if err := tick(); err != nil {
-				return Result{}, err
-			}
-		}
-	}
-	r.LastInserted = f.Positions(nil, key)
-
 	pick := splitmix(p.Seed ^ 0x13198a2e03707344)
-	for q := uint64(0); q < present; q++ {
-		key = Key(key, Members, Reduce(splitmix(pick+q), n), p.Seed, p.KeyBytes)
-		if ok, _ := f.Contains(key); !ok {
-			r.FalseNegatives++
-		}
-		if err := tick(); err != nil {
-			return Result{}, err
-		}
-	}
-	probes := uint64(0)
-	for q := uint64(0); q < absent; q++ {
-		key = Key(key, Absent, q, p.Seed, p.KeyBytes)
-		ok, read := f.Contains(key)
-		if ok {
-			r.FalsePositives++
-		}
-		probes += uint64(read)
-		if q == 0 {
-			r.FirstProbed = f.Positions(nil, key)
-		}
-		if err := tick(); err != nil {
-			return Result{}, err
-		}
+	probes, err := r.measure(p.DuplicatePasses, tick,
+		func(buf []byte, i uint64) []byte { return Key(buf, Members, i, p.Seed, p.KeyBytes) },
+		func(buf []byte, q uint64) []byte {
+			return Key(buf, Members, Reduce(splitmix(pick+q), n), p.Seed, p.KeyBytes)
+		},
+		func(buf []byte, q uint64) []byte { return Key(buf, Absent, q, p.Seed, p.KeyBytes) })
+	if err != nil {
+		return Result{}, err
 	}
 
 	r.ExactSetBytes = ExactSetBytes(n, p.KeyBytes)
@@ -235,6 +208,56 @@ func (r *Result) finish(probes uint64) {
 	r.CILow, r.CIHigh = Wilson(r.FalsePositives, r.AbsentQueries, Z95)
 	r.ExpectedProbes = ExpectedProbes(k, r.Occupancy)
 	r.Digest = r.digest()
+}
+
+// keyAt writes the i-th key of a list into buf[:0] (or returns a stored
+// key) and returns it.
+type keyAt func(buf []byte, i uint64) []byte
+
+// measure fills r.Filter and measures it, the one procedure behind
+// generated keys and a user's lists: it inserts r.N members passes times,
+// queries r.PresentQueries members (a miss is a false negative) and
+// r.AbsentQueries absent keys (a hit is a false positive), and returns the
+// bits the absent queries read. It records the last member's and the
+// first absent query's positions for the bit array. tick runs after every
+// insert and query; its error stops the run.
+func (r *Result) measure(passes int, tick func() error, member, present, absent keyAt) (probes uint64, err error) {
+	f := r.Filter
+	var key []byte
+	for pass := 0; pass < passes; pass++ {
+		for i := uint64(0); i < r.N; i++ {
+			key = member(key, i)
+			f.Add(key)
+			if err := tick(); err != nil {
+				return 0, err
+			}
+		}
+	}
+	r.LastInserted = f.Positions(nil, key)
+	for q := uint64(0); q < r.PresentQueries; q++ {
+		key = present(key, q)
+		if ok, _ := f.Contains(key); !ok {
+			r.FalseNegatives++
+		}
+		if err := tick(); err != nil {
+			return 0, err
+		}
+	}
+	for q := uint64(0); q < r.AbsentQueries; q++ {
+		key = absent(key, q)
+		ok, read := f.Contains(key)
+		if ok {
+			r.FalsePositives++
+		}
+		probes += uint64(read)
+		if q == 0 {
+			r.FirstProbed = f.Positions(nil, key)
+		}
+		if err := tick(); err != nil {
+			return 0, err
+		}
+	}
+	return probes, nil
 }
 
 // ExactSetBytes estimates the heap of a Go map[string]struct{} holding n
