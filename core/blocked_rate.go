@@ -31,7 +31,7 @@ func blockedMoments(m, n uint64, k int) (mean, variance float64) {
 		return 0, 0
 	}
 	lambda := float64(n) / float64(m/BlockSize)
-	hi := int(lambda + 12*math.Sqrt(lambda) + 40)
+	_, hi := poissonWindow(lambda)
 	// occ[s] is the probability that s of the block's bits are set.
 	occ := make([]float64, BlockSize+1)
 	occ[0] = 1
@@ -39,6 +39,9 @@ func blockedMoments(m, n uint64, k int) (mean, variance float64) {
 	for s := range hit {
 		hit[s] = math.Pow(float64(s)/BlockSize, float64(k))
 	}
+	// The occupancy evolves one write at a time, so the sum starts at load
+	// 0; it stops where a block's rate saturates (see blockedMixture), which
+	// bounds the work at about 21,000 writes of 512 steps whatever n is.
 	rate, square, mass := 0.0, 0.0, 0.0
 	for j := 0; j <= hi; j++ {
 		if j > 0 {
@@ -49,13 +52,17 @@ func blockedMoments(m, n uint64, k int) (mean, variance float64) {
 				occ[0] = 0
 			}
 		}
-		lg, _ := math.Lgamma(float64(j) + 1)
-		pj := math.Exp(float64(j)*math.Log(lambda) - lambda - lg)
 		first, second := 0.0, 0.0
 		for s, p := range occ {
 			first += p * hit[s]
 			second += p * hit[s] * hit[s]
 		}
+		if first >= saturated {
+			rest := max(0, 1-mass)
+			rate, square, mass = rate+rest, square+rest, max(mass, 1)
+			break
+		}
+		pj := poissonWeight(lambda, j)
 		mass += pj
 		rate += pj * first
 		square += pj * second

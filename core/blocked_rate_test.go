@@ -140,3 +140,42 @@ func TestBlockedMomentsMatchABuiltFilter(t *testing.T) {
 		t.Errorf("blocks' mean rate %.6f, computed %.6f: z = %.2f", gotMean, mean, z)
 	}
 }
+
+// The bounded sums give what the whole window gives: stopping where a
+// block saturates and starting at the window's low end change nothing a
+// reader can see, at any load per block.
+func TestBlockedRateBoundedSumsAgree(t *testing.T) {
+	t.Parallel()
+	naive := func(m, n uint64, k int) float64 {
+		lambda := float64(n) / float64(m/BlockSize)
+		rate, mass := 0.0, 0.0
+		for j := 0; j <= int(lambda+12*math.Sqrt(lambda)+40); j++ {
+			w := poissonWeight(lambda, j)
+			mass += w
+			rate += w * RateExact(BlockSize, uint64(j), k)
+		}
+		return rate / mass
+	}
+	const m = 512 * 1000
+	for _, n := range []uint64{500, 51_200, 500_000, 5_000_000, 20_000_000} {
+		for _, k := range []int{1, 7, 64} {
+			got, terms := BlockedRateCounted(m, n, k)
+			if want := naive(m, n, k); math.Abs(got-want) > 1e-12*want {
+				t.Errorf("n = %d, k = %d: %v, whole window %v", n, k, got, want)
+			}
+			if terms > 4000 {
+				t.Errorf("n = %d, k = %d: %d terms", n, k, terms)
+			}
+		}
+	}
+	// The exact mixture saturates too, so a block holding 10^8 keys or
+	// 2^53 costs no more than one holding a few hundred.
+	for _, n := range []uint64{100_000_000, 1 << 53} {
+		if got := BlockedRateExact(512, n, 3); got != 1 {
+			t.Errorf("BlockedRateExact(512, %d, 3) = %v, want 1", n, got)
+		}
+	}
+	if a, b := BlockedRateExact(m, 2_000_000, 4), naive(m, 2_000_000, 4); !(a >= b && a < 1) {
+		t.Errorf("exact %v below the (E f)^k form %v at 2,000 keys a block", a, b)
+	}
+}

@@ -61,18 +61,26 @@ const (
 // filter (fingerprints for p, and fixed 8 and 12 bits), an xor filter and
 // 3- and 4-wise binary fuse filters.
 func Alternatives(n, m uint64, p float64) []Alternative {
+	alts, _ := alternatives(n, m, p)
+	return alts
+}
+
+// alternatives is Alternatives with the blocked searches' work, counted in
+// terms of core.BlockedRateCounted.
+func alternatives(n, m uint64, p float64) ([]Alternative, int) {
+	var search blockedSearch
 	k := core.OptimalK(m, n)
 	out := []Alternative{{
 		ID: "bloom", Name: "Bloom filter (this plan)", Bits: m, Rate: core.Rate(m, n, k), K: k,
 		Note: "k = " + itoa(k) + ", rounded from (m/n) ln 2", Source: srcBloom,
 	}}
 
-	bk, brate := bestBlocked(m, n)
+	bk, brate := search.best(m, n)
 	out = append(out, Alternative{
 		ID: "blocked-same-m", Name: "Blocked Bloom, 512-bit blocks, same memory", Bits: m, Rate: brate, K: bk,
 		Note: "best k = " + itoa(bk) + "; each query reads one cache line", Source: srcBlocked,
 	})
-	if bm, bk, brate, ok := blockedBitsFor(n, p, m); ok {
+	if bm, bk, brate, ok := search.bitsFor(n, p, m); ok {
 		out = append(out, Alternative{
 			ID: "blocked-same-p", Name: "Blocked Bloom, 512-bit blocks, same rate", Bits: bm, Rate: brate, K: bk,
 			Note: "k = " + itoa(bk) + "; the smallest whole number of blocks that reaches p", Source: srcBlocked,
@@ -119,7 +127,7 @@ func Alternatives(n, m uint64, p float64) []Alternative {
 			out[i].BitsPerKey = float64(out[i].Bits) / float64(n)
 		}
 	}
-	return out
+	return out, search.terms
 }
 
 // cuckoo prices a cuckoo filter with f-bit fingerprints: n/α slots of f bits,
@@ -143,20 +151,30 @@ func FuseSizeFactor(arity int, n uint64) float64 {
 	return math.Max(1.125, 0.875+0.25*math.Log(1000000)/ln)
 }
 
-// bestBlocked returns the k that minimizes the blocked filter's rate at m
-// bits, and that rate. It uses core.BlockedRate, the paper's formula, which
-// is a little optimistic (about 1% low at 10 bits per key, a few percent at
-// 20; core.BlockedRateExact has the exact figure) but a hundred times
-// cheaper, and the search below calls it a hundred times per plan. The
-// rate is unimodal in k, so the walk starts at the standard filter's
-// optimum (the blocked optimum sits at or below it) and goes whichever way
-// improves.
-func bestBlocked(m, n uint64) (int, float64) {
+// blockedSearch finds blocked plans and counts the terms of
+// core.BlockedRateCounted it sums: a few thousand a rate at most, a few
+// hundred rates a plan.
+type blockedSearch struct{ terms int }
+
+func (s *blockedSearch) rate(m, n uint64, k int) float64 {
+	r, terms := core.BlockedRateCounted(m, n, k)
+	s.terms += terms
+	return r
+}
+
+// best returns the k that minimizes the blocked filter's rate at m bits,
+// and that rate. It uses core.BlockedRate, the paper's formula, which is a
+// little optimistic (about 1% low at 10 bits per key, a few percent at 20;
+// core.BlockedRateExact has the exact figure) but a hundred times cheaper,
+// and the search below calls it a hundred times per plan. The rate is
+// unimodal in k, so the walk starts at the standard filter's optimum (the
+// blocked optimum sits at or below it) and goes whichever way improves.
+func (s *blockedSearch) best(m, n uint64) (int, float64) {
 	k := min(core.OptimalK(m, n), core.MaxK)
-	best := core.BlockedRate(m, n, k)
+	best := s.rate(m, n, k)
 	for _, step := range []int{-1, 1} {
 		for next := k + step; next >= 1 && next <= core.MaxK; next += step {
-			r := core.BlockedRate(m, n, next)
+			r := s.rate(m, n, next)
 			if r >= best {
 				break
 			}
@@ -166,19 +184,19 @@ func bestBlocked(m, n uint64) (int, float64) {
 	return k, best
 }
 
-// blockedBitsFor finds the fewest whole 512-bit blocks whose best rate is at
-// most p, starting from the standard filter's m (a blocked filter never does
+// bitsFor finds the fewest whole 512-bit blocks whose best rate is at most
+// p, starting from the standard filter's m (a blocked filter never does
 // better) and giving up past 64 times it.
-func blockedBitsFor(n uint64, p float64, m uint64) (uint64, int, float64, bool) {
+func (s *blockedSearch) bitsFor(n uint64, p float64, m uint64) (uint64, int, float64, bool) {
 	const limit = 64
 	start := max(1, m/core.BlockSize)
 	lo := start
 	reaches := func(blocks uint64) bool {
-		_, r := bestBlocked(blocks*core.BlockSize, n)
+		_, r := s.best(blocks*core.BlockSize, n)
 		return r <= p
 	}
 	if reaches(lo) {
-		k, r := bestBlocked(lo*core.BlockSize, n)
+		k, r := s.best(lo*core.BlockSize, n)
 		return lo * core.BlockSize, k, r, true
 	}
 	hi := lo
@@ -197,7 +215,7 @@ func blockedBitsFor(n uint64, p float64, m uint64) (uint64, int, float64, bool) 
 			lo = mid
 		}
 	}
-	k, r := bestBlocked(hi*core.BlockSize, n)
+	k, r := s.best(hi*core.BlockSize, n)
 	return hi * core.BlockSize, k, r, true
 }
 

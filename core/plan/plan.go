@@ -112,14 +112,21 @@ type CostResult struct {
 // ranges, a fixed k outside [1, core.MaxK], and an m too small to hold one
 // key at p.
 func Solve(in Input) (Plan, error) {
+	pl, _, err := solve(in)
+	return pl, err
+}
+
+// solve is Solve with its work, counted as terms of the blocked rate's sum
+// (everything else it computes is a closed form or a short walk).
+func solve(in Input) (Plan, int, error) {
 	if in.KeyBytes == 0 {
 		in.KeyBytes = DefaultKeyBytes
 	}
 	if in.KeyBytes < 1 || in.KeyBytes > MaxKeyBytes {
-		return Plan{}, fmt.Errorf("plan: key bytes must be from 1 to %d, got %d", MaxKeyBytes, in.KeyBytes)
+		return Plan{}, 0, fmt.Errorf("plan: key bytes must be from 1 to %d, got %d", MaxKeyBytes, in.KeyBytes)
 	}
 	if in.K < 0 || in.K > core.MaxK {
-		return Plan{}, fmt.Errorf("plan: k must be from 1 to %d (or 0 for the optimum), got %d", core.MaxK, in.K)
+		return Plan{}, 0, fmt.Errorf("plan: k must be from 1 to %d (or 0 for the optimum), got %d", core.MaxK, in.K)
 	}
 	checkN := func() error {
 		if in.N < 1 || in.N > MaxN {
@@ -144,33 +151,33 @@ func Solve(in Input) (Plan, error) {
 	switch in.Find {
 	case FindM:
 		if err := firstErr(checkN(), checkP()); err != nil {
-			return Plan{}, err
+			return Plan{}, 0, err
 		}
 		m, err := core.BitsFor(in.N, in.P)
 		if err != nil {
-			return Plan{}, fmt.Errorf("plan: %w", err)
+			return Plan{}, 0, fmt.Errorf("plan: %w", err)
 		}
 		pl.M = m
 	case FindP:
 		if err := firstErr(checkN(), checkM()); err != nil {
-			return Plan{}, err
+			return Plan{}, 0, err
 		}
 		pl.P = core.Rate(pl.M, pl.N, core.OptimalK(pl.M, pl.N))
 		if pl.P <= 0 {
 			// Past about 1000 bits per key the rate underflows float64.
-			return Plan{}, fmt.Errorf("plan: m = %d bits for n = %d gives a rate below 10^-308; use fewer bits per key", pl.M, pl.N)
+			return Plan{}, 0, fmt.Errorf("plan: m = %d bits for n = %d gives a rate below 10^-308; use fewer bits per key", pl.M, pl.N)
 		}
 	case FindN:
 		if err := firstErr(checkP(), checkM()); err != nil {
-			return Plan{}, err
+			return Plan{}, 0, err
 		}
 		n, err := KeysFor(in.M, in.P)
 		if err != nil {
-			return Plan{}, err
+			return Plan{}, 0, err
 		}
 		pl.N = n
 	default:
-		return Plan{}, fmt.Errorf("plan: find must be m, p or n, got %q", in.Find)
+		return Plan{}, 0, fmt.Errorf("plan: find must be m, p or n, got %q", in.Find)
 	}
 
 	m, n := pl.M, pl.N
@@ -189,10 +196,11 @@ func Solve(in Input) (Plan, error) {
 	pl.Overhead = pl.BitsPerKey / pl.InfoFloor
 	pl.KeyBytes = in.KeyBytes
 	pl.ExactSetBytes = core.ExactSetBytes(n, in.KeyBytes)
-	pl.Alternatives = Alternatives(n, m, pl.P)
+	var work int
+	pl.Alternatives, work = alternatives(n, m, pl.P)
 	pl.Overfill = overfill(m, n, pl.K)
 	pl.Cost = Price(pl.Rate, in.Cost)
-	return pl, nil
+	return pl, work, nil
 }
 
 // KeysFor returns the largest n whose m for rate p (core.BitsFor) fits in m
