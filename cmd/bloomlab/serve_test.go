@@ -3,15 +3,19 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // fakeWeb writes a web directory with a stand-in app.wasm, for tests that
@@ -139,5 +143,314 @@ func TestSiteWritesEverything(t *testing.T) {
 	index, _ := os.ReadFile(filepath.Join(out, "index.html"))
 	if !strings.Contains(string(index), `src="/bloomlab/app.js"`) {
 		t.Error("index.html does not load app.js under the prefix")
+	}
+}
+
+// get runs one request through h and returns the response with its body.
+func get(t *testing.T, h http.Handler, method, url string, header ...string) (*http.Response, []byte) {
+	t.Helper()
+	req := httptest.NewRequest(method, url, nil)
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	res := rec.Result()
+	body, _ := io.ReadAll(res.Body)
+	return res, body
+}
+
+func TestServeSecurityHeaders(t *testing.T) {
+	routesOnceForServe()
+	web, _ := fakeWeb(t)
+	want := map[string]string{
+		"Content-Security-Policy": "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; " +
+			"style-src-attr 'unsafe-inline'; img-src 'self'; worker-src 'self'; manifest-src 'self'; connect-src 'self'; " +
+			"object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'self'",
+		"X-Content-Type-Options": "nosniff",
+		"Referrer-Policy":        "no-referrer",
+		"X-Frame-Options":        "SAMEORIGIN",
+	}
+	for _, prefix := range []string{"", "/bloomlab"} {
+		h, err := labServer(web, prefix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct{ method, path string }{
+			{"GET", "/"}, {"GET", "/audit"}, {"GET", "/app.js"}, {"GET", "/web/app.wasm"}, {"GET", "/web/lab.css"},
+			{"GET", "/no-such-page"}, {"GET", "/web/no-such-file"}, {"POST", "/"}, {"HEAD", "/"},
+		} {
+			res, _ := get(t, h, c.method, prefix+c.path, "Accept-Encoding", "gzip")
+			for k, v := range want {
+				t.Run(c.method+" "+prefix+c.path+" "+k, func(t *testing.T) {
+					if got := res.Header.Get(k); got != v {
+						t.Errorf("%s: %q, want %q", k, got, v)
+					}
+				})
+			}
+		}
+	}
+}
+
+func TestServeMethods(t *testing.T) {
+	routesOnceForServe()
+	web, wasm := fakeWeb(t)
+	for _, prefix := range []string{"", "/bloomlab"} {
+		h, err := labServer(web, prefix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, path := range []string{"/", "/audit", "/app.js", "/web/app.wasm", "/web/lab.css"} {
+			for _, method := range []string{"GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH"} {
+				t.Run(method+" "+prefix+path, func(t *testing.T) {
+					res, body := get(t, h, method, prefix+path)
+					switch method {
+					case "GET", "HEAD":
+						if res.StatusCode != 200 {
+							t.Fatalf("status %d, want 200", res.StatusCode)
+						}
+						if method == "HEAD" && len(body) > 0 {
+							t.Errorf("HEAD sent a body of %d bytes", len(body))
+						}
+						if method == "GET" && len(body) == 0 {
+							t.Error("GET sent no body")
+						}
+						if path == "/web/app.wasm" && res.Header.Get("Content-Length") != strconv.Itoa(len(wasm)) {
+							t.Errorf("%s app.wasm: Content-Length %q, want %d", method, res.Header.Get("Content-Length"), len(wasm))
+						}
+					default:
+						if res.StatusCode != http.StatusMethodNotAllowed {
+							t.Errorf("status %d, want 405", res.StatusCode)
+						}
+						if got := res.Header.Get("Allow"); got != "GET, HEAD" {
+							t.Errorf("Allow %q, want \"GET, HEAD\"", got)
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// encodings are the two ways the lab sends a body: as it is, and gzipped.
+var encodings = []struct{ name, accept, contentEncoding string }{
+	{"identity", "identity", ""},
+	{"gzip", "gzip", "gzip"},
+}
+
+func TestServeConditional(t *testing.T) {
+	routesOnceForServe()
+	web, _ := fakeWeb(t)
+	h, err := labServer(web, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"/web/app.wasm", "/web/lab.css", "/", "/audit", "/app.js"} {
+		tags := map[string]string{}
+		for _, enc := range encodings {
+			t.Run(path+" "+enc.name, func(t *testing.T) {
+				res, body := get(t, h, "GET", path, "Accept-Encoding", enc.accept)
+				etag := res.Header.Get("ETag")
+				if res.StatusCode != 200 || etag == "" || len(body) == 0 {
+					t.Fatalf("status %d, ETag %q, %d bytes: want 200 with an ETag", res.StatusCode, etag, len(body))
+				}
+				if got := res.Header.Get("Content-Encoding"); got != enc.contentEncoding {
+					t.Fatalf("Content-Encoding %q, want %q", got, enc.contentEncoding)
+				}
+				tags[enc.name] = etag
+				cases := []struct {
+					name   string
+					header []string
+					want   int
+				}{
+					{"If-None-Match its ETag", []string{"If-None-Match", etag}, 304},
+					{"If-None-Match in a list", []string{"If-None-Match", `"other", ` + etag}, 304},
+					{"If-None-Match another ETag", []string{"If-None-Match", `"other"`}, 200},
+				}
+				if lm := res.Header.Get("Last-Modified"); lm != "" {
+					cases = append(cases, struct {
+						name   string
+						header []string
+						want   int
+					}{"If-Modified-Since its Last-Modified", []string{"If-Modified-Since", lm}, 304})
+				}
+				for _, c := range cases {
+					res, body := get(t, h, "GET", path, append([]string{"Accept-Encoding", enc.accept}, c.header...)...)
+					if res.StatusCode != c.want {
+						t.Errorf("%s: status %d, want %d", c.name, res.StatusCode, c.want)
+					}
+					if c.want == 304 {
+						if len(body) > 0 || res.Header.Get("Content-Encoding") != "" {
+							t.Errorf("%s: a 304 with %d bytes and Content-Encoding %q", c.name, len(body), res.Header.Get("Content-Encoding"))
+						}
+						if res.Header.Get("ETag") != etag {
+							t.Errorf("%s: 304 with ETag %q, want %q", c.name, res.Header.Get("ETag"), etag)
+						}
+					}
+				}
+			})
+		}
+		if tags["identity"] == tags["gzip"] {
+			t.Errorf("%s: both encodings have ETag %s", path, tags["gzip"])
+		}
+	}
+}
+
+// TestServeRange asks for bytes 10-19 of each encoding. app.wasm's bytes
+// are fixed, so its ranges are real ranges (of the gzip bytes for the gzip
+// copy). A page is rendered anew for each request, in go-app's map order,
+// so its ETag is weak: If-Range then gets the whole page.
+func TestServeRange(t *testing.T) {
+	routesOnceForServe()
+	web, _ := fakeWeb(t)
+	h, err := labServer(web, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"/web/app.wasm", "/"} {
+		for _, enc := range encodings {
+			t.Run(path+" "+enc.name, func(t *testing.T) {
+				full, whole := get(t, h, "GET", path, "Accept-Encoding", enc.accept)
+				etag := full.Header.Get("ETag")
+				res, body := get(t, h, "GET", path, "Accept-Encoding", enc.accept, "Range", "bytes=10-19")
+				if res.StatusCode != 206 {
+					t.Fatalf("status %d, want 206", res.StatusCode)
+				}
+				// Two renderings of a page may differ in length by a few gzip bytes.
+				fixed := path == "/web/app.wasm"
+				want := "bytes 10-19/" + strconv.Itoa(len(whole))
+				if got := res.Header.Get("Content-Range"); got != want && (fixed || !strings.HasPrefix(got, "bytes 10-19/")) {
+					t.Errorf("Content-Range %q, want %q", got, want)
+				}
+				if got := res.Header.Get("Content-Encoding"); got != enc.contentEncoding {
+					t.Errorf("Content-Encoding %q, want %q", got, enc.contentEncoding)
+				}
+				if len(body) != 10 || (fixed && !bytes.Equal(body, whole[10:20])) {
+					t.Errorf("range body %q, want %q", body, whole[10:20])
+				}
+				res, body = get(t, h, "GET", path, "Accept-Encoding", enc.accept, "Range", "bytes=10-19", "If-Range", etag)
+				if fixed && (res.StatusCode != 206 || !bytes.Equal(body, whole[10:20])) {
+					t.Errorf("If-Range %s: status %d with %q, want 206 with %q", etag, res.StatusCode, body, whole[10:20])
+				}
+				if !fixed && (!strings.HasPrefix(etag, "W/") || res.StatusCode != 200 || len(body) < len(whole)/2) {
+					t.Errorf("If-Range %s: status %d with %d bytes, want a weak ETag and the whole page", etag, res.StatusCode, len(body))
+				}
+				res, _ = get(t, h, "GET", path, "Accept-Encoding", enc.accept, "Range", "bytes=10-19", "If-Range", `"stale"`)
+				if res.StatusCode != 200 {
+					t.Errorf("If-Range with a stale ETag: status %d, want 200", res.StatusCode)
+				}
+			})
+		}
+	}
+}
+
+func TestServeTimeouts(t *testing.T) {
+	srv := newServer(http.NotFoundHandler(), serveTimeouts)
+	for _, c := range []struct {
+		name      string
+		got, want time.Duration
+	}{
+		{"ReadHeaderTimeout", srv.ReadHeaderTimeout, 10 * time.Second},
+		{"ReadTimeout", srv.ReadTimeout, 30 * time.Second},
+		{"WriteTimeout", srv.WriteTimeout, 2 * time.Minute},
+		{"IdleTimeout", srv.IdleTimeout, time.Minute},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
+		}
+	}
+
+	// With short timeouts, a connection that sits idle after a request, or
+	// stalls in the middle of one, is closed at its limit. The other limits
+	// are long, so only the one under test can close it.
+	routesOnceForServe()
+	web, _ := fakeWeb(t)
+	h, err := labServer(web, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const short, long = 300 * time.Millisecond, 20 * time.Second
+	for _, c := range []struct {
+		name    string
+		limits  timeouts
+		request string
+		reply   bool
+	}{
+		{"idle keep-alive", timeouts{header: long, read: long, write: long, idle: short},
+			"GET /web/lab.css HTTP/1.1\r\nHost: lab\r\n\r\n", true},
+		{"stalled header", timeouts{header: short, read: long, write: long, idle: long},
+			"GET /web/lab.css HTTP/1.1\r\nHost: la", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv := newServer(h, c.limits)
+			go srv.Serve(ln)
+			defer srv.Close()
+			conn, err := net.Dial("tcp", ln.Addr().String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			conn.SetDeadline(time.Now().Add(long / 2))
+			if _, err := io.WriteString(conn, c.request); err != nil {
+				t.Fatal(err)
+			}
+			br := bufio.NewReader(conn)
+			if c.reply {
+				res, err := http.ReadResponse(br, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				io.Copy(io.Discard, res.Body)
+				res.Body.Close()
+			}
+			start := time.Now()
+			_, err = br.ReadByte()
+			waited := time.Since(start)
+			if err != io.EOF {
+				t.Fatalf("read after %v: %v, want the server to close the connection", waited, err)
+			}
+			if waited > 10*short {
+				t.Errorf("closed after %v, want about %v", waited, short)
+			}
+		})
+	}
+}
+
+func TestServeNetworkWarning(t *testing.T) {
+	for _, c := range []struct {
+		host string
+		warn bool
+	}{
+		{"localhost", false},
+		{"127.0.0.1", false},
+		{"::1", false},
+		{"0.0.0.0", true},
+		{"", true},
+	} {
+		t.Run(c.host, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			ln, err := listen(c.host, 0, "/bloomlab", &stdout, &stderr)
+			if err != nil {
+				if c.host == "::1" {
+					t.Skipf("no IPv6 loopback: %v", err)
+				}
+				t.Fatal(err)
+			}
+			ln.Close()
+			if !strings.HasPrefix(stdout.String(), "Bloom Lab: http://") || !strings.HasSuffix(stdout.String(), "/bloomlab/\n") {
+				t.Errorf("stdout %q, want the lab's address", stdout.String())
+			}
+			lines := strings.Count(stderr.String(), "\n")
+			if c.warn && (lines != 1 || !strings.Contains(stderr.String(), "reachable from the network")) {
+				t.Errorf("stderr %q, want one line saying the lab is reachable from the network", stderr.String())
+			}
+			if !c.warn && stderr.Len() > 0 {
+				t.Errorf("stderr %q, want nothing on loopback", stderr.String())
+			}
+		})
 	}
 }
