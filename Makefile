@@ -7,7 +7,7 @@ PORT    ?= 8000
 SITE    ?= dist
 PREFIX  ?=
 
-.PHONY: all build wasm run site test vet unit wasm-test audit-node browser bench clean
+.PHONY: all build wasm run site test vet unit wasm-test audit-node fuzz browser bench clean
 
 all: build wasm
 
@@ -28,7 +28,7 @@ run: build wasm
 site: build wasm
 	bin/bloomlab site -o $(SITE) $(if $(PREFIX),--prefix $(PREFIX))
 
-test: vet unit wasm-test audit-node
+test: vet unit wasm-test audit-node fuzz-short
 
 vet:
 	$(GO) vet ./...
@@ -52,6 +52,20 @@ audit-node: build
 	node=$$(node $(WASMDIR)/wasm_exec_node.js bin/bloomaudit.wasm --json | sed -n 's/^  "digest": "\(.*\)",*$$/\1/p'); \
 	echo "audit digest: native $$native, node $$node"; \
 	test -n "$$native" && test "$$native" = "$$node"
+
+# Every fuzzer, a few seconds each in make test and longer with make fuzz
+# (FUZZTIME=10m make fuzz). Each is PACKAGE:FUZZER.
+FUZZERS  := ./core:FuzzReadKeys ./core/plan:FuzzParseBits ./core/plan:FuzzSolve
+FUZZTIME ?= 2m
+
+fuzz:
+	@for f in $(FUZZERS); do \
+		echo "fuzz $$f for $(FUZZTIME)"; \
+		$(GO) test -run '^$$' -fuzz "^$${f#*:}\$$" -fuzztime $(FUZZTIME) "$${f%%:*}" || exit 1; \
+	done
+
+fuzz-short:
+	@$(MAKE) --no-print-directory fuzz FUZZTIME=5s
 
 bench:
 	$(GO) test -run '^$$' -bench . -count 6 ./core/benchcmp
