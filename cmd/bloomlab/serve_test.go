@@ -245,6 +245,7 @@ func TestServeConditional(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	_, version, _ := wasmInfo(web)
 	for _, path := range []string{"/web/app.wasm", "/web/lab.css", "/", "/audit", "/app.js"} {
 		tags := map[string]string{}
 		for _, enc := range encodings {
@@ -266,6 +267,15 @@ func TestServeConditional(t *testing.T) {
 					{"If-None-Match its ETag", []string{"If-None-Match", etag}, 304},
 					{"If-None-Match in a list", []string{"If-None-Match", `"other", ` + etag}, 304},
 					{"If-None-Match another ETag", []string{"If-None-Match", `"other"`}, 200},
+				}
+				if enc.name == "gzip" && !strings.HasPrefix(path, "/web/") {
+					// go-app answers its own ETag, the bare version, with a 304
+					// of its own; that must not pass for the gzip copy's.
+					cases = append(cases, struct {
+						name   string
+						header []string
+						want   int
+					}{"If-None-Match go-app's own ETag", []string{"If-None-Match", `"` + version + `"`}, 200})
 				}
 				if lm := res.Header.Get("Last-Modified"); lm != "" {
 					cases = append(cases, struct {
