@@ -1,12 +1,12 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strings"
 
 	"bloomlab/core/experiment"
@@ -15,11 +15,11 @@ import (
 func init() {
 	commands["experiment"] = command{
 		summary: "reproduce a classic measurement as a table (--list names them)",
-		run:     runExperiment,
+		run:     interruptible(runExperiment),
 	}
 }
 
-func runExperiment(args []string, stdout, stderr io.Writer) int {
+func runExperiment(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("experiment")
 	list := fs.Bool("list", false, "name the experiments, one line each")
 	asJSON := fs.Bool("json", false, "print the table as JSON")
@@ -55,9 +55,13 @@ func runExperiment(args []string, stdout, stderr io.Writer) int {
 		return failExperiment(fs, err, stderr)
 	}
 
-	opts.Progress = experimentProgress(stderr)
+	pr := newProgress(ctx, "experiment", stderr)
+	pr.stage(e.Name)
+	opts.Progress = pr.step
 	t, err := e.Run(sizes, opts)
-	experimentProgressDone(stderr)
+	if pr.finish() {
+		return statusInterrupted
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "bloomlab experiment: %v\n", err)
 		return 1
@@ -176,36 +180,4 @@ func failExperiment(fs *flag.FlagSet, err error, stderr io.Writer) int {
 	fmt.Fprintf(stderr, "bloomlab experiment: %v\n", err)
 	usage()
 	return 2
-}
-
-// experimentTerminal reports whether w is a terminal, the only place a
-// progress line belongs.
-func experimentTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	info, err := f.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
-}
-
-// experimentProgress shows the percentage done on a terminal.
-func experimentProgress(stderr io.Writer) experiment.Progress {
-	if !experimentTerminal(stderr) {
-		return nil
-	}
-	last := -1
-	return func(done, total int) error {
-		if pct := 100 * done / max(total, 1); pct != last {
-			last = pct
-			fmt.Fprintf(stderr, "\r%3d%%", pct)
-		}
-		return nil
-	}
-}
-
-func experimentProgressDone(stderr io.Writer) {
-	if experimentTerminal(stderr) {
-		fmt.Fprint(stderr, "\r    \r")
-	}
 }

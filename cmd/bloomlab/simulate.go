@@ -1,19 +1,21 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 
 	"bloomlab/core"
 )
 
 func init() {
-	commands["simulate"] = command{"run the lab's simulation with its controls as flags", runSimulate}
+	commands["simulate"] = command{"run the lab's simulation with its controls as flags", interruptible(runSimulate)}
 }
 
-func runSimulate(args []string, stdout, stderr io.Writer) int {
+func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("simulate")
 	d := core.DefaultParams()
 	bpk := fs.String("bits-per-key", "10", fmt.Sprintf("bits per key, in [%v, %v]", core.MinBitsPerKey, core.MaxBitsPerKey))
@@ -40,9 +42,13 @@ func runSimulate(args []string, stdout, stderr io.Writer) int {
 		return fail("simulate", fs, badFlag("--absent needs --keys: the absent keys are measured against a filter of your keys"), stderr)
 	}
 	if *keysFile != "" {
-		return simulateOwnKeys(p, *keysFile, *absentFile, *asJSON, stdout, stderr)
+		return simulateOwnKeys(ctx, p, *keysFile, *absentFile, *asJSON, stdout, stderr)
 	}
-	r, err := core.Simulate(p)
+	pr := newProgress(ctx, "simulate", stderr)
+	r, err := core.SimulateSteps(p, pr.step)
+	if pr.finish() {
+		return statusInterrupted
+	}
 	if err != nil {
 		return fail("simulate", fs, badFlag("%v", err), stderr)
 	}
@@ -99,23 +105,33 @@ func paramsFromFlags(f simFlags) (core.Params, error) {
 
 // simulateOwnKeys builds the filter from the keys in keysFile and measures
 // it on the keys in absentFile (none if empty).
-func simulateOwnKeys(p core.Params, keysFile, absentFile string, asJSON bool, stdout, stderr io.Writer) int {
-	members, err := readKeyFile(keysFile)
-	if err != nil {
-		fmt.Fprintf(stderr, "bloomlab simulate: --keys %v\n", err)
+func simulateOwnKeys(ctx context.Context, p core.Params, keysFile, absentFile string, asJSON bool, stdout, stderr io.Writer) int {
+	pr := newProgress(ctx, "simulate", stderr)
+	// An error may be Ctrl-C's: then it is the interrupted line instead.
+	failed := func(format string, args ...any) int {
+		if pr.finish() {
+			return statusInterrupted
+		}
+		fmt.Fprintf(stderr, "bloomlab simulate: "+format+"\n", args...)
 		return 1
+	}
+	members, err := readKeyFile(pr, keysFile)
+	if err != nil {
+		return failed("--keys %v", err)
 	}
 	var absent core.KeyList
 	if absentFile != "" {
-		if absent, err = readKeyFile(absentFile); err != nil {
-			fmt.Fprintf(stderr, "bloomlab simulate: --absent %v\n", err)
-			return 1
+		if absent, err = readKeyFile(pr, absentFile); err != nil {
+			return failed("--absent %v", err)
 		}
 	}
-	r, err := core.SimulateKeys(p, members.Keys, absent.Keys, nil)
+	pr.stage("")
+	r, err := core.SimulateKeys(p, members.Keys, absent.Keys, pr.step)
 	if err != nil {
-		fmt.Fprintf(stderr, "bloomlab simulate: %v\n", err)
-		return 1
+		return failed("%v", err)
+	}
+	if pr.finish() {
+		return statusInterrupted
 	}
 	r.MemberDuplicates, r.AbsentDuplicates = members.Duplicates, absent.Duplicates
 	if asJSON {
@@ -131,13 +147,13 @@ func simulateOwnKeys(p core.Params, keysFile, absentFile string, asJSON bool, st
 	return 0
 }
 
-func readKeyFile(name string) (core.KeyList, error) {
+func readKeyFile(pr *progress, name string) (core.KeyList, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return core.KeyList{}, err
 	}
 	defer f.Close()
-	list, err := core.ReadKeys(f, core.DefaultKeyLimits)
+	list, err := core.ReadKeys(pr.reader(f, "reading "+filepath.Base(name)), core.DefaultKeyLimits)
 	if err != nil {
 		return list, fmt.Errorf("%s: %w", name, err)
 	}

@@ -161,6 +161,25 @@ func TestCancel(t *testing.T) {
 	}
 }
 
+// TestMeasuredMemoryCancels pins the measured map's fill to report as it
+// goes: it once reported only when a map was full, so a run of ten million
+// keys could not be stopped for half a minute.
+func TestMeasuredMemoryCancels(t *testing.T) {
+	t.Parallel()
+	s := Sizes{Items: 3 * tick, Seed: 7}
+	first := -1
+	_, err := memory.Run(s, Options{MeasureMemory: true, Progress: func(done, total int) error {
+		first = done
+		return ErrCancelled
+	}})
+	if !errors.Is(err, ErrCancelled) {
+		t.Fatalf("error %v, want ErrCancelled", err)
+	}
+	if first != tick {
+		t.Errorf("first report at %d keys of %d, want %d: the fill must report every tick keys", first, s.Items, tick)
+	}
+}
+
 func TestCheck(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {

@@ -60,10 +60,13 @@ func runMemory(s Sizes, r *runner) (Table, error) {
 			size, name = uuidBytes, fmt.Sprintf("Go map[string]struct{}, %d-char UUID strings", uuidBytes)
 		}
 		bytes := core.ExactSetBytes(n, size)
+		var err error
 		if r.measureMemory {
-			bytes = measureMap(n, derive(s.Seed, saltMemory), text)
+			bytes, err = measureMap(r, n, derive(s.Seed, saltMemory), text)
+		} else {
+			err = r.report(s.Items)
 		}
-		if err := r.report(s.Items); err != nil {
+		if err != nil {
 			return Table{}, err
 		}
 		rows = append(rows, entry{name, bytes, float64(bytes) / float64(n) * billion, how})
@@ -85,8 +88,10 @@ func runMemory(s Sizes, r *runner) (Table, error) {
 
 // measureMap returns the live heap bytes that a map[string]struct{} of n
 // distinct keys adds, keys included. It reads process-wide statistics, so it
-// runs alone: nothing else of the experiment allocates meanwhile.
-func measureMap(n, seed uint64, text bool) uint64 {
+// runs alone: nothing else of the experiment allocates meanwhile. It reports
+// every tick keys, since ten million keys take half a minute; what a
+// progress callback allocates meanwhile is garbage by the second GC.
+func measureMap(r *runner, n, seed uint64, text bool) (uint64, error) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
@@ -100,14 +105,22 @@ func measureMap(n, seed uint64, text bool) uint64 {
 		} else {
 			set[string(key)] = struct{}{}
 		}
+		if (i+1)%tick == 0 {
+			if err := r.report(tick); err != nil {
+				return 0, err
+			}
+		}
+	}
+	if err := r.report(int(n % tick)); err != nil {
+		return 0, err
 	}
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	runtime.KeepAlive(set)
 	if after.HeapAlloc < before.HeapAlloc {
-		return 0
+		return 0, nil
 	}
-	return after.HeapAlloc - before.HeapAlloc
+	return after.HeapAlloc - before.HeapAlloc, nil
 }
 
 // uuidText writes 16 bytes in the 8-4-4-4-12 hex form of a UUID.
