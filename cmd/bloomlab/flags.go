@@ -6,8 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
+	"regexp"
 	"strconv"
+
+	"bloomlab/core/plan"
 )
 
 // usageError is a bad flag or value: the command prints it on one line,
@@ -26,19 +28,48 @@ func newFlags(name string) *flag.FlagSet {
 	return fs
 }
 
-// parse parses args; a parse error becomes a usageError.
+// parse parses args; a parse error becomes a usageError in the lab's own
+// words, naming the flag as --name like every other flag error.
 func parse(fs *flag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
 		}
-		return usageError{err.Error()}
+		return usageError{flagMessage(fs, err.Error())}
 	}
 	if fs.NArg() > 0 {
 		return badFlag("unexpected argument %q", fs.Arg(0))
 	}
 	return nil
 }
+
+// The flag package's own errors, which name a flag as -name.
+var (
+	flagUndefined = regexp.MustCompile(`^flag provided but not defined: -+(.*)$`)
+	flagNoValue   = regexp.MustCompile(`^flag needs an argument: -+(.*)$`)
+	flagBadValue  = regexp.MustCompile(`^invalid (?:boolean )?value (".*") for (?:flag )?-+([^:]*): .*$`)
+)
+
+func flagMessage(fs *flag.FlagSet, msg string) string {
+	if m := flagUndefined.FindStringSubmatch(msg); m != nil {
+		return fmt.Sprintf("unknown flag --%s", m[1])
+	}
+	if m := flagNoValue.FindStringSubmatch(msg); m != nil {
+		return fmt.Sprintf("--%s needs a value", m[1])
+	}
+	if m := flagBadValue.FindStringSubmatch(msg); m != nil {
+		if f := fs.Lookup(m[2]); f != nil {
+			return fmt.Sprintf("--%s: %s is not a valid value (%s)", m[2], m[1], f.Usage)
+		}
+	}
+	return msg
+}
+
+// packagePrefix is the "core: " or "plan: core: " that starts a Go error or
+// a wrapped part of one; users see the command's name instead.
+var packagePrefix = regexp.MustCompile(`(^|: )((core|plan|audit|experiment): )+`)
+
+func userMessage(err error) string { return packagePrefix.ReplaceAllString(err.Error(), "$1") }
 
 // fail prints err for command name and returns the exit status: 2 with
 // usage for bad usage (0 for -h), 1 otherwise.
@@ -49,11 +80,11 @@ func fail(name string, fs *flag.FlagSet, err error, stderr io.Writer) int {
 	}
 	var ue usageError
 	if errors.As(err, &ue) {
-		fmt.Fprintf(stderr, "bloomlab %s: %s\n", name, ue.msg)
+		fmt.Fprintf(stderr, "bloomlab %s: %s\n", name, userMessage(ue))
 		printUsage(name, fs, stderr)
 		return 2
 	}
-	fmt.Fprintf(stderr, "bloomlab %s: %v\n", name, err)
+	fmt.Fprintf(stderr, "bloomlab %s: %s\n", name, userMessage(err))
 	return 1
 }
 
@@ -82,8 +113,8 @@ func wholeIn(name, s string, lo, hi uint64) (uint64, error) {
 
 // floatIn parses s as a finite number in [lo, hi] for flag name.
 func floatIn(name, s string, lo, hi float64) (float64, error) {
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(v) || v < lo || v > hi {
+	v, err := plan.ParseDecimal(s)
+	if err != nil || v < lo || v > hi {
 		return 0, badFlag("--%s must be a number in [%v, %v], got %q", name, lo, hi, s)
 	}
 	return v, nil

@@ -78,7 +78,7 @@ func sizeFromFlags(fs *flag.FlagSet, args []string, f sizeFlags) (sizing, error)
 	var err error
 	switch {
 	case set(fs, "n") && set(fs, "m") && set(fs, "p"):
-		return sizing{}, badFlag("give either -p (to size m) or -m (to get the rate), not both")
+		return sizing{}, badFlag("give either --p (to size m) or --m (to get the rate), not both")
 	case set(fs, "n") && set(fs, "p"):
 		in.Find = plan.FindM
 	case set(fs, "n") && set(fs, "m"):
@@ -86,9 +86,9 @@ func sizeFromFlags(fs *flag.FlagSet, args []string, f sizeFlags) (sizing, error)
 	case set(fs, "m") && set(fs, "p"):
 		in.Find = plan.FindN
 	case !set(fs, "n"):
-		return sizing{}, badFlag("--n is required: give -n and -p, or -m, -n and -k (or -m and -p for the keys m holds)")
+		return sizing{}, badFlag("--n is required: give --n and --p, or --m, --n and --k (or --m and --p for the keys m holds)")
 	default:
-		return sizing{}, badFlag("give -p (to size m) or -m (to get the rate)")
+		return sizing{}, badFlag("give --p (to size m) or --m (to get the rate)")
 	}
 	if set(fs, "n") {
 		if in.N, err = plan.ParseKeys(*f.n); err != nil {
@@ -97,7 +97,7 @@ func sizeFromFlags(fs *flag.FlagSet, args []string, f sizeFlags) (sizing, error)
 	}
 	if set(fs, "p") {
 		if in.P, err = plan.ParseRate(*f.p); err != nil {
-			return sizing{}, badFlag("--p must be a number in (0, 1), got %q", *f.p)
+			return sizing{}, badFlag("--p must be a rate in [%v, 1), such as 0.01, 1%% or 1 in 100, got %q", plan.MinP, *f.p)
 		}
 	}
 	if set(fs, "m") {

@@ -36,11 +36,27 @@ func TestSizeCalculator(t *testing.T) {
 		{"fractional bits", []string{"size", "-n", "10", "-m", "1.5"}, 2, nil, `bloomlab size: --m must be a whole number of bits, got "1.5"`},
 		{"m zero", []string{"size", "-n", "10", "-m", "0 KiB"}, 2, nil, `bloomlab size: --m must be from 1 bit to 2^63 bits (1 EiB), got "0 KiB"`},
 		{"m too small for a key", []string{"size", "-p", "0.001", "-m", "5"}, 2, nil, "bloomlab size: 5 bits cannot hold even one key at p = 0.001; one key needs 15 bits"},
-		{"p percent too big", []string{"size", "-n", "10", "-p", "150%"}, 2, nil, `bloomlab size: --p must be a number in (0, 1), got "150%"`},
+		{"p percent too big", []string{"size", "-n", "10", "-p", "150%"}, 2, nil, `bloomlab size: --p must be a rate in [1e-19, 1), such as 0.01, 1% or 1 in 100, got "150%"`},
 		{"key bytes zero", []string{"size", "-n", "10", "-p", "0.1", "--key-bytes", "0"}, 2, nil, `bloomlab size: --key-bytes must be a whole number from 1 to 1048576, got "0"`},
 		{"negative qps", []string{"size", "-n", "10", "-p", "0.1", "--absent-qps", "-1"}, 2, nil, `bloomlab size: --absent-qps must be a number from 0 to 10^15, got "-1"`},
-		{"only n", []string{"size", "-n", "10"}, 2, nil, "bloomlab size: give -p (to size m) or -m (to get the rate)"},
+		{"only n", []string{"size", "-n", "10"}, 2, nil, "bloomlab size: give --p (to size m) or --m (to get the rate)"},
 		{"only m", []string{"size", "-m", "10"}, 2, nil, "bloomlab size: --n is required"},
+		// The plan row, the design rate and the alternatives are priced at
+		// the k given, not at the optimum.
+		{"given k", []string{"size", "-m", "40000", "-n", "4000", "-k", "2"}, 0, []string{
+			"fpr          0.032859",
+			"Bloom filter (this plan)                    10.000    4.88 KiB   0.032859",
+		}, ""},
+		{"p below k = 64", []string{"size", "-n", "1000", "-p", "5e-324"}, 2, nil,
+			`bloomlab size: --p must be a rate in [1e-19, 1), such as 0.01, 1% or 1 in 100, got "5e-324"`},
+		{"hexadecimal p", []string{"size", "-n", "1000", "-p", "0x1p-4"}, 2, nil,
+			`bloomlab size: --p must be a rate in [1e-19, 1), such as 0.01, 1% or 1 in 100, got "0x1p-4"`},
+		{"k past 64", []string{"size", "-n", "1", "-m", "1000"}, 2, nil,
+			"bloomlab size: 1000 bits per key (m = 1000, n = 1) want k = 693, past 64, the most the lab's filters take; use at most 92 bits per key"},
+		// Once summed 10^8 terms for each k it tried, and never returned.
+		{"one block, 10^8 keys", []string{"size", "-n", "100000000", "-m", "512"}, 0, []string{
+			"fpr          1.000000", "blocked      fpr 1.000000 at the same m (k = 1)",
+		}, ""},
 	})
 }
 

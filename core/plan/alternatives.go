@@ -60,19 +60,24 @@ const (
 // filter itself) in a standard, blocked and counting Bloom filter, a cuckoo
 // filter (fingerprints for p, and fixed 8 and 12 bits), an xor filter and
 // 3- and 4-wise binary fuse filters.
-func Alternatives(n, m uint64, p float64) []Alternative {
-	alts, _ := alternatives(n, m, p)
+// A k of 0 is the optimal one, (m/n) ln 2 rounded.
+func Alternatives(n, m uint64, p float64, k int) []Alternative {
+	alts, _ := alternatives(n, m, p, k)
 	return alts
 }
 
 // alternatives is Alternatives with the blocked searches' work, counted in
 // terms of core.BlockedRateCounted.
-func alternatives(n, m uint64, p float64) ([]Alternative, int) {
+func alternatives(n, m uint64, p float64, k int) ([]Alternative, int) {
 	var search blockedSearch
-	k := core.OptimalK(m, n)
+	note := "k = " + itoa(k) + ", as given"
+	if k == 0 || k == core.OptimalK(m, n) {
+		k = core.OptimalK(m, n)
+		note = "k = " + itoa(k) + ", rounded from (m/n) ln 2"
+	}
 	out := []Alternative{{
 		ID: "bloom", Name: "Bloom filter (this plan)", Bits: m, Rate: core.Rate(m, n, k), K: k,
-		Note: "k = " + itoa(k) + ", rounded from (m/n) ln 2", Source: srcBloom,
+		Note: note, Source: srcBloom,
 	}}
 
 	bk, brate := search.best(m, n)
@@ -88,7 +93,7 @@ func alternatives(n, m uint64, p float64) ([]Alternative, int) {
 	} else {
 		out = append(out, Alternative{
 			ID: "blocked-same-p", Name: "Blocked Bloom, 512-bit blocks, same rate", Unreachable: true,
-			Note: "cannot reach p within 64 times the memory: keys pile up in some blocks", Source: srcBlocked,
+			Note: "cannot reach p within 64 times the memory (or 2^63 bits): keys pile up in some blocks", Source: srcBlocked,
 		})
 	}
 

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"bloomlab/core"
 )
 
 // The ranges the parsers enforce. MaxN keeps n exact in the float64 sizing
@@ -13,6 +15,12 @@ const (
 	MaxN        = 1 << 53
 	MaxBits     = 1 << 63
 	MaxKeyBytes = 1 << 20
+	// MinP is the smallest rate a plan takes: its optimal k, log2(1/p), is
+	// 63 there, within the lab's [1, core.MaxK]; 5e-324 asked for k = 1023.
+	MinP = 1e-19
+	// MaxBitsPerKey is the most bits per key whose optimal k, (m/n) ln 2,
+	// stays at or below core.MaxK = 64.
+	MaxBitsPerKey = 92
 )
 
 // bitsPer maps a unit to the bits it stands for. Single letters are case
@@ -71,8 +79,8 @@ func ParseBits(s string) (uint64, error) {
 		}
 		return v, nil
 	}
-	v, err := strconv.ParseFloat(clean, 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+	v, err := ParseDecimal(clean)
+	if err != nil {
 		return 0, fmt.Errorf("plan: m must be a number with an optional unit, such as 1.5 KiB, got %q", s)
 	}
 	if v <= 0 {
@@ -117,8 +125,8 @@ func ParseKeys(s string) (uint64, error) {
 		}
 		return u, nil
 	}
-	v, err = strconv.ParseFloat(clean, 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+	v, err = ParseDecimal(clean)
+	if err != nil {
 		return 0, fmt.Errorf("plan: n must be a count of keys, such as 100000000, 100,000,000 or 1e8, got %q", s)
 	}
 	if v != math.Trunc(v) {
@@ -135,7 +143,7 @@ func errKeysRange(s string) error {
 }
 
 // ParseRate reads a false-positive rate p: "0.01", "1e-2", "1%" or "1 in 100"
-// (also "1/100"). The result is in (0, 1).
+// (also "1/100"). The result is in [MinP, 1).
 func ParseRate(s string) (float64, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
@@ -146,9 +154,9 @@ func ParseRate(s string) (float64, error) {
 	}
 	var v float64
 	if a, b, ok := cutRatio(s); ok {
-		num, err1 := strconv.ParseFloat(a, 64)
-		den, err2 := strconv.ParseFloat(b, 64)
-		if err1 != nil || err2 != nil || !(den > 0) || math.IsInf(den, 0) || math.IsNaN(num) {
+		num, err1 := ParseDecimal(a)
+		den, err2 := ParseDecimal(b)
+		if err1 != nil || err2 != nil || !(den > 0) {
 			return bad()
 		}
 		v = num / den
@@ -158,8 +166,8 @@ func ParseRate(s string) (float64, error) {
 		if err != nil {
 			return bad()
 		}
-		v, err = strconv.ParseFloat(clean, 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		v, err = ParseDecimal(clean)
+		if err != nil {
 			return bad()
 		}
 		if percent {
@@ -169,6 +177,8 @@ func ParseRate(s string) (float64, error) {
 	switch {
 	case v <= 0:
 		return 0, fmt.Errorf("plan: p must be above 0 (a set that never errs is an exact set), got %q", s)
+	case v < MinP:
+		return 0, fmt.Errorf("plan: p must be at least %v (below it the optimal k passes %d, the most the lab's filters take), got %q", MinP, core.MaxK, s)
 	case v >= 1:
 		return 0, fmt.Errorf("plan: p must be below 1 (100%%), got %q", s)
 	}
@@ -209,8 +219,8 @@ func ParseKeyBytes(s string) (int, error) {
 func ParseAmount(name, s string) (float64, error) {
 	s = strings.TrimSpace(s)
 	clean, err := cleanNumber(s)
-	v, err2 := strconv.ParseFloat(clean, 64)
-	if s == "" || err != nil || err2 != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v > 1e15 {
+	v, err2 := ParseDecimal(clean)
+	if s == "" || err != nil || err2 != nil || v < 0 || v > 1e15 {
 		return 0, fmt.Errorf("plan: %s must be a number from 0 to 10^15, got %q", name, s)
 	}
 	return v, nil
@@ -268,6 +278,42 @@ func cleanNumber(num string) (string, error) {
 		return "", fmt.Errorf("has a misplaced underscore")
 	}
 	return strings.ReplaceAll(out, "_", ""), nil
+}
+
+// ParseDecimal reads a finite number written in decimal: an optional sign,
+// digits with at most one point, and an optional exponent ("1.5", ".5",
+// "1e-3"). strconv.ParseFloat also takes hexadecimal ("0x1p-4"),
+// underscores after a base prefix, "Inf" and "NaN", none of which a person
+// types for a rate or a size; every number a user gives goes through here.
+func ParseDecimal(s string) (float64, error) {
+	if !isDecimal(s) {
+		return 0, fmt.Errorf("%q is not a decimal number", s)
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("%q is not a finite number", s)
+	}
+	return v, nil
+}
+
+// isDecimal reports whether s is [+-]digits[.digits][(e|E)[+-]digits], with
+// digits on at least one side of the point.
+func isDecimal(s string) bool {
+	unsign := func(s string) string {
+		if s != "" && (s[0] == '+' || s[0] == '-') {
+			return s[1:]
+		}
+		return s
+	}
+	mant := unsign(s)
+	if i := strings.IndexAny(mant, "eE"); i >= 0 {
+		if !isDigits(unsign(mant[i+1:])) {
+			return false
+		}
+		mant = mant[:i]
+	}
+	whole, frac, _ := strings.Cut(mant, ".")
+	return (whole != "" || frac != "") && (whole == "" || isDigits(whole)) && (frac == "" || isDigits(frac))
 }
 
 func isDigits(s string) bool {

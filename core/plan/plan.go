@@ -135,8 +135,8 @@ func solve(in Input) (Plan, int, error) {
 		return nil
 	}
 	checkP := func() error {
-		if !(in.P > 0 && in.P < 1) {
-			return fmt.Errorf("plan: p must be in (0, 1), got %v", in.P)
+		if !(in.P >= MinP && in.P < 1) {
+			return fmt.Errorf("plan: p must be from %v to below 1, got %v", MinP, in.P)
 		}
 		return nil
 	}
@@ -162,11 +162,13 @@ func solve(in Input) (Plan, int, error) {
 		if err := firstErr(checkN(), checkM()); err != nil {
 			return Plan{}, 0, err
 		}
-		pl.P = core.Rate(pl.M, pl.N, core.OptimalK(pl.M, pl.N))
-		if pl.P <= 0 {
-			// Past about 1000 bits per key the rate underflows float64.
-			return Plan{}, 0, fmt.Errorf("plan: m = %d bits for n = %d gives a rate below 10^-308; use fewer bits per key", pl.M, pl.N)
+		// With k given, the design rate is the rate at that k: the plan
+		// row and the alternatives are priced at what the user builds.
+		k := in.K
+		if k == 0 {
+			k = core.OptimalK(pl.M, pl.N)
 		}
+		pl.P = core.Rate(pl.M, pl.N, k)
 	case FindN:
 		if err := firstErr(checkP(), checkM()); err != nil {
 			return Plan{}, 0, err
@@ -184,6 +186,10 @@ func solve(in Input) (Plan, int, error) {
 	pl.Bytes = (m + 7) / 8
 	pl.BitsPerKey = float64(m) / float64(n)
 	pl.KStar = pl.BitsPerKey * math.Ln2
+	if math.Ceil(pl.KStar) > core.MaxK {
+		return Plan{}, 0, fmt.Errorf("plan: %s bits per key (m = %d, n = %d) want k = %.0f, past %d, the most the lab's filters take; use at most %d bits per key",
+			trim3(pl.BitsPerKey), m, n, math.Round(pl.KStar), core.MaxK, MaxBitsPerKey)
+	}
 	pl.KRound, pl.KCeil = core.OptimalK(m, n), core.CeilK(m, n)
 	pl.RateRound, pl.RateCeil = core.Rate(m, n, pl.KRound), core.Rate(m, n, pl.KCeil)
 	pl.K = pl.KRound
@@ -197,7 +203,7 @@ func solve(in Input) (Plan, int, error) {
 	pl.KeyBytes = in.KeyBytes
 	pl.ExactSetBytes = core.ExactSetBytes(n, in.KeyBytes)
 	var work int
-	pl.Alternatives, work = alternatives(n, m, pl.P)
+	pl.Alternatives, work = alternatives(n, m, pl.P, pl.K)
 	pl.Overfill = overfill(m, n, pl.K)
 	pl.Cost = Price(pl.Rate, in.Cost)
 	return pl, work, nil

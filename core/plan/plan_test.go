@@ -2,7 +2,6 @@ package plan
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 
 	"bloomlab/core"
@@ -265,12 +264,13 @@ func TestSolveRejects(t *testing.T) {
 	}{
 		{"no unknown", Input{N: 10, P: 0.1}, `plan: find must be m, p or n, got ""`},
 		{"n zero", Input{Find: FindM, P: 0.1}, "plan: n must be from 1 to 2^53 keys, got 0"},
-		{"p one", Input{Find: FindM, N: 10, P: 1}, "plan: p must be in (0, 1), got 1"},
+		{"p one", Input{Find: FindM, N: 10, P: 1}, "plan: p must be from 1e-19 to below 1, got 1"},
+		{"p below k = 64", Input{Find: FindM, N: 1000, P: 5e-324}, "plan: p must be from 1e-19 to below 1, got 5e-324"},
 		{"m zero", Input{Find: FindP, N: 10}, "plan: m must be from 1 to 2^63 bits, got 0"},
 		{"m too small for one key", Input{Find: FindN, M: 5, P: 0.001}, "plan: 5 bits cannot hold even one key at p = 0.001; one key needs 15 bits"},
 		{"k too large", Input{Find: FindM, N: 10, P: 0.1, K: 65}, "plan: k must be from 1 to 64 (or 0 for the optimum), got 65"},
-		{"too many bits", Input{Find: FindM, N: MaxN, P: 1e-300}, "plan: core: 9007199254740992 keys at p = 1e-300 need more than 2^63 bits"},
-		{"rate underflows", Input{Find: FindP, N: 1, M: 1 << 20}, "plan: m = 1048576 bits for n = 1 gives a rate below 10^-308; use fewer bits per key"},
+		{"k past 64", Input{Find: FindP, N: 1, M: 1 << 20}, "plan: 1048576 bits per key (m = 1048576, n = 1) want k = 726817, past 64, the most the lab's filters take; use at most 92 bits per key"},
+		{"one key in many bits", Input{Find: FindN, M: 150, P: 1e-19}, "plan: 150 bits per key (m = 150, n = 1) want k = 104, past 64, the most the lab's filters take; use at most 92 bits per key"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -292,8 +292,13 @@ func TestFixedK(t *testing.T) {
 	if pl.K != 3 || pl.KRound != 7 || round6(pl.Rate) != round6(core.Rate(40000, 4000, 3)) {
 		t.Errorf("k %d round %d rate %v", pl.K, pl.KRound, pl.Rate)
 	}
-	if !strings.HasPrefix(round6(pl.P), "0.008194") {
-		t.Errorf("design p %v should stay the optimal k's rate", pl.P)
+	// The design rate, the plan's row and the alternatives are priced at
+	// the k given, not at the optimum the user turned down.
+	if round6(pl.P) != round6(core.Rate(40000, 4000, 3)) {
+		t.Errorf("design p %v, want the rate at k = 3", pl.P)
+	}
+	if a := pl.Alternatives[0]; a.K != 3 || a.Rate != pl.Rate || a.Note != "k = 3, as given" {
+		t.Errorf("plan row: k %d rate %v note %q", a.K, a.Rate, a.Note)
 	}
 }
 

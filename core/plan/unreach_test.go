@@ -7,16 +7,17 @@ import (
 
 // TestBlockedAtTinyRates: keys pile up unevenly across 512-bit blocks, so
 // at tiny rates a blocked filter needs several times the memory, and past
-// 64 times the search gives up and says so rather than spinning. The plan
-// still encodes as JSON (no NaN).
+// 64 times (or 2^63 bits) the search gives up and says so rather than
+// spinning. The plan still encodes as JSON (no NaN).
 func TestBlockedAtTinyRates(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
+		n           uint64
 		p           float64
 		unreachable bool
-	}{{1e-6, false}, {1e-12, false}, {1e-30, true}}
+	}{{1_000_000, 1e-6, false}, {1_000_000, 1e-12, false}, {1_000_000, 1e-19, false}, {MaxN, 1e-19, true}}
 	for _, tt := range tests {
-		pl, err := Solve(Input{Find: FindM, N: 1_000_000, P: tt.p})
+		pl, err := Solve(Input{Find: FindM, N: tt.n, P: tt.p})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -49,6 +50,6 @@ func BenchmarkSolve100M(b *testing.B) {
 func BenchmarkSolveTinyRate1M(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		Solve(Input{Find: FindM, N: 1_000_000, P: 1e-30})
+		Solve(Input{Find: FindM, N: 1_000_000, P: 1e-19})
 	}
 }
