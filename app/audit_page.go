@@ -3,6 +3,7 @@ package app
 import (
 	"net/url"
 	"strconv"
+	"strings"
 
 	"bloomlab/audit"
 	"bloomlab/core"
@@ -41,16 +42,17 @@ func (p *AuditPage) OnDismount() {
 // frame, in the browser only.
 func (p *AuditPage) OnNav(ctx app.Context) {
 	q := ctx.Page().URL().Query()
-	p.notice = ""
+	notices := repeated(q)
 	p.fault = core.NoFault
 	if raw, ok := lookup(q, IDFault); ok {
 		f, err := core.ParseFault(raw)
 		if err != nil {
-			p.notice = "fault: " + strconv.Quote(raw) + " is not one of the zoo, so the real filter is audited"
+			notices = append(notices, "fault: "+strconv.Quote(raw)+" is not one of the zoo, so the real filter is audited")
 		} else {
 			p.fault = f
 		}
 	}
+	p.notice = strings.Join(notices, "; ")
 	p.large = false
 	if raw, ok := lookup(q, IDLarge); ok {
 		p.large, _ = parseFlag(raw)

@@ -92,20 +92,19 @@ func CalcFromQuery(q url.Values) (CalcForm, string) {
 	_, hasP := lookup(q, CalcP)
 	_, hasM := lookup(q, CalcM)
 	raw, hasFind := lookup(q, CalcFind)
-	if hasFind {
-		u, err := plan.ParseUnknown(raw)
-		if err == nil {
-			f.Find = u
-			return f, ""
-		}
-		f.Find = inferFind(hasN, hasP, hasM)
-		return f, "find: " + strconv.Quote(raw) + " is not m, p or n, so the calculator finds " + string(f.Find)
-	}
+	notices := repeated(q)
 	f.Find = inferFind(hasN, hasP, hasM)
-	if hasN && hasP && hasM {
-		return f, "find: the link gives n, p and m, so the calculator finds m from n and p; choose another below"
+	switch {
+	case hasFind:
+		if u, err := plan.ParseUnknown(raw); err == nil {
+			f.Find = u
+		} else {
+			notices = append(notices, "find: "+strconv.Quote(raw)+" is not m, p or n, so the calculator finds "+string(f.Find))
+		}
+	case hasN && hasP && hasM:
+		notices = append(notices, "find: the link gives n, p and m, so the calculator finds m from n and p; choose another below")
 	}
-	return f, ""
+	return f, strings.Join(notices, "; ")
 }
 
 // inferFind picks the unknown a link leaves out; m when it is not clear.

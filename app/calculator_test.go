@@ -27,6 +27,7 @@ func TestCalcFromQuery(t *testing.T) {
 		{"all three", "n=5&p=0.1&m=1000", plan.FindM, "the link gives n, p and m", nil},
 		{"bad find", "find=k&n=4000&m=40000", plan.FindP, `find: "k" is not m, p or n, so the calculator finds p`, nil},
 		{"bad value kept", "n=lots&p=0.01", plan.FindM, "", map[string]string{CalcN: "lots"}},
+		{"a key twice", "n=10&n=4000&m=40000", plan.FindP, "n: given 2 times (10, 4000), so the last, 4000, is used", map[string]string{CalcN: "4000"}},
 		{"costs", "absent-qps=5e4&maybe-cost=12&saved-cost=3&key-bytes=36", plan.FindM, "",
 			map[string]string{CalcAbsentQPS: "5e4", CalcMaybeCost: "12", CalcSavedCost: "3", CalcKeyBytes: "36"}},
 	}
@@ -93,6 +94,9 @@ func TestSolveForm(t *testing.T) {
 		{"bad cost", "absent-qps=-4", 0, 0, map[string]string{CalcAbsentQPS: "absent queries per second must be a number from 0"}, ""},
 		{"unknown is not parsed", "find=m&n=10&p=0.1&m=garbage", 48, 10, nil, ""},
 		{"m too small", "find=n&m=5&p=0.001", 0, 0, nil, "5 bits cannot hold even one key"},
+		{"hexadecimal p", "n=1000&p=0x1p-4", 0, 0, map[string]string{CalcP: "p must be a rate such as 0.01"}, ""},
+		// Once froze the tab for over a minute: 10^8 terms for each k.
+		{"many keys a block", "find=p&n=9007199254740992&m=512", 512, 9007199254740992, nil, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

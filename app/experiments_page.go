@@ -169,7 +169,7 @@ func (p *ExperimentsPage) onKnob(k expKnob) app.EventHandler {
 
 func (p *ExperimentsPage) onSeed(ctx app.Context, e app.Event) {
 	sel := p.sel
-	v, notice := parseExpSeed(e.Get("target").Get("value").String(), sel.Sizes.Seed)
+	v, notice := parseSeed(ExpSeed, e.Get("target").Get("value").String(), sel.Sizes.Seed)
 	sel.Sizes.Seed = v
 	p.commitField(ctx, e, sel, notice, strconv.FormatUint(v, 10))
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"bloomlab/core/experiment"
+	"bloomlab/core/plan"
 )
 
 // Query keys of the experiments page. A link carries the experiment and
@@ -84,7 +85,7 @@ func (k expKnob) uses(e experiment.Experiment) bool { return *k.field(&e.Full) >
 // and a size the experiment does not use is ignored. Each change is
 // described in a notice for the page to show.
 func ExpFromQuery(q url.Values) (ExpSelection, []string) {
-	var notices []string
+	notices := repeated(q)
 	sel := DefaultExpSelection()
 	if raw, ok := lookup(q, ExpName); ok {
 		if e, found := experiment.Find(raw); found {
@@ -111,7 +112,7 @@ func ExpFromQuery(q url.Values) (ExpSelection, []string) {
 		}
 	}
 	if raw, ok := lookup(q, ExpSeed); ok {
-		v, notice := parseExpSeed(raw, sel.Sizes.Seed)
+		v, notice := parseSeed(ExpSeed, raw, sel.Sizes.Seed)
 		sel.Sizes.Seed = v
 		if notice != "" {
 			notices = append(notices, notice)
@@ -126,8 +127,8 @@ func ExpFromQuery(q url.Values) (ExpSelection, []string) {
 // not a number keeps current.
 func (k expKnob) parse(raw string, current int) (int, string) {
 	clean := strings.NewReplacer(",", "", "_", "", " ", "").Replace(raw)
-	v, err := strconv.ParseFloat(clean, 64)
-	if err != nil || math.IsNaN(v) {
+	v, err := plan.ParseDecimal(clean)
+	if err != nil {
 		return current, fmt.Sprintf("%s: %q is not a whole number from 1 to %s, so it stays at %s",
 			k.Key, raw, formatInt(uint64(k.Max)), formatInt(uint64(current)))
 	}
@@ -141,29 +142,6 @@ func (k expKnob) parse(raw string, current int) (int, string) {
 		return int(legal), fmt.Sprintf("%s: %s was rounded to %s", k.Key, raw, formatInt(uint64(legal)))
 	}
 	return int(legal), ""
-}
-
-// parseExpSeed reads a seed: any whole number a uint64 holds, as on the
-// command line.
-func parseExpSeed(raw string, current uint64) (uint64, string) {
-	clean := strings.NewReplacer(",", "", "_", "", " ", "").Replace(raw)
-	v, err := strconv.ParseUint(clean, 10, 64)
-	switch {
-	case err == nil:
-		return v, ""
-	case strings.HasPrefix(clean, "-"):
-		if _, ierr := strconv.ParseInt(clean, 10, 64); ierr == nil || isRange(ierr) {
-			return 0, fmt.Sprintf("%s: %s is below the minimum, so it was raised to 0", ExpSeed, raw)
-		}
-	case isRange(err):
-		return math.MaxUint64, fmt.Sprintf("%s: %s is above the maximum, so it was lowered to %d", ExpSeed, raw, uint64(math.MaxUint64))
-	}
-	return current, fmt.Sprintf("%s: %q is not a whole number from 0 to %d, so it stays at %d", ExpSeed, raw, uint64(math.MaxUint64), current)
-}
-
-func isRange(err error) bool {
-	ne, ok := err.(*strconv.NumError)
-	return ok && ne.Err == strconv.ErrRange
 }
 
 // Query writes the selection as a URL query: the experiment, the sizes it

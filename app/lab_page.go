@@ -179,11 +179,10 @@ func (c *LabPage) onSlider(sl slider) app.EventHandler {
 func (c *LabPage) onCommit(ctx app.Context, e app.Event) { c.commit(ctx) }
 
 func (c *LabPage) onSeed(ctx app.Context, e app.Event) {
-	raw := e.Get("target").Get("value").String()
-	seed, err := strconv.ParseUint(raw, 10, 64)
-	if err != nil || seed > maxSeed {
-		c.notices = []string{"seed: " + strconv.Quote(raw) + " is not a whole number from 0 to " + strconv.FormatUint(maxSeed, 10) + ", so it stays at " + strconv.FormatUint(c.settings.Params.Seed, 10)}
-		return
+	seed, notice := parseSeed(IDSeed, e.Get("target").Get("value").String(), c.settings.Params.Seed)
+	c.notices = nil
+	if notice != "" {
+		c.notices = []string{notice}
 	}
 	s := c.settings
 	s.Params.Seed = seed
@@ -278,7 +277,7 @@ func simulate(s Settings, own *ownKeys, step core.Step) (core.OwnKeysResult, err
 	if s.OptimalK {
 		p.Hashes = 0
 	}
-	return core.SimulateKeys(p, own.members.Keys, own.absent.Keys, step)
+	return core.SimulateKeyLists(p, own.members, own.absent, step)
 }
 
 // work is the number of inserts and queries a simulation makes.
@@ -579,7 +578,9 @@ func (c *LabPage) renderControls() app.UI {
 		app.Div().Class("control").Body(
 			app.Label().For(IDSeed).Text("Seed"),
 			app.Div().Class("seed-row").Body(
-				app.Input().Type("number").ID(IDSeed).Min(0).Max(uint64(maxSeed)).Step(1).
+				// Text, not a number input: a browser rounds numbers past
+				// 2^53, and every uint64 seed is legal.
+				app.Input().Type("text").Attr("inputmode", "numeric").ID(IDSeed).
 					Value(strconv.FormatUint(p.Seed, 10)).OnChange(c.onSeed),
 				app.Button().ID("seed-reroll").Class("chip").Text("Re-roll").Title("pick a new random seed").OnClick(c.onReroll),
 			),

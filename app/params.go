@@ -2,12 +2,15 @@ package app
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
 	"bloomlab/core"
+	"bloomlab/core/plan"
 )
 
 // Settings is everything a lab link carries: the simulation's params, whether
@@ -47,7 +50,6 @@ const (
 	maxLabItems  = 10_000_000
 	maxLabQuery  = 10_000_000
 	maxLabKey    = 128
-	maxSeed      = 1<<53 - 1 // the largest integer a JavaScript number holds exactly
 )
 
 // Control IDs: element IDs and URL query keys at once.
@@ -182,7 +184,7 @@ func (s slider) trackStep() float64 {
 // show. Unknown keys are ignored.
 func FromQuery(q url.Values) (Settings, []string) {
 	s := DefaultSettings()
-	var notices []string
+	notices := repeated(q)
 	note := func(format string, args ...any) { notices = append(notices, fmt.Sprintf(format, args...)) }
 
 	for _, sl := range sliders {
@@ -190,8 +192,8 @@ func FromQuery(q url.Values) (Settings, []string) {
 		if !ok {
 			continue
 		}
-		v, err := strconv.ParseFloat(raw, 64)
-		if err != nil || math.IsNaN(v) {
+		v, err := plan.ParseDecimal(raw)
+		if err != nil {
 			note("%s: %q is not a number, so it stays at %s", sl.ID, raw, formatPlain(sl.value(s.Params)))
 			continue
 		}
@@ -210,15 +212,10 @@ func FromQuery(q url.Values) (Settings, []string) {
 	}
 
 	if raw, ok := lookup(q, IDSeed); ok {
-		seed, err := strconv.ParseUint(raw, 10, 64)
-		switch {
-		case err != nil:
-			note("seed: %q is not a whole number from 0 to %d, so it stays at %d", raw, uint64(maxSeed), s.Params.Seed)
-		case seed > maxSeed:
-			note("seed: %s is above the maximum, so it was lowered to %d", raw, uint64(maxSeed))
-			s.Params.Seed = maxSeed
-		default:
-			s.Params.Seed = seed
+		seed, notice := parseSeed(IDSeed, raw, s.Params.Seed)
+		s.Params.Seed = seed
+		if notice != "" {
+			notices = append(notices, notice)
 		}
 	}
 	if raw, ok := lookup(q, IDVariant); ok {
@@ -257,13 +254,51 @@ func FromQuery(q url.Values) (Settings, []string) {
 }
 
 // lookup returns the last value given for key, trimmed: a link edited by
-// hand often repeats a key, and the later one is what the user meant.
+// hand often repeats a key, and the later one is what the user meant;
+// repeated says so.
 func lookup(q url.Values, key string) (string, bool) {
 	vs, ok := q[key]
 	if !ok || len(vs) == 0 {
 		return "", false
 	}
 	return strings.TrimSpace(vs[len(vs)-1]), true
+}
+
+// repeated returns a notice for each key a link gives more than once,
+// naming the value used, in the order of the keys' names.
+func repeated(q url.Values) []string {
+	var notices []string
+	for _, key := range slices.Sorted(maps.Keys(q)) {
+		if vs := q[key]; len(vs) > 1 {
+			notices = append(notices, fmt.Sprintf("%s: given %d times (%s), so the last, %s, is used",
+				key, len(vs), strings.Join(vs, ", "), strings.TrimSpace(vs[len(vs)-1])))
+		}
+	}
+	return notices
+}
+
+// parseSeed reads a seed for the link's key: any whole number a uint64
+// holds, as on the command line. The link carries it as text, so no seed is
+// rounded the way a JavaScript number would round one above 2^53.
+func parseSeed(key, raw string, current uint64) (uint64, string) {
+	clean := strings.NewReplacer(",", "", "_", "", " ", "").Replace(raw)
+	v, err := strconv.ParseUint(clean, 10, 64)
+	switch {
+	case err == nil:
+		return v, ""
+	case strings.HasPrefix(clean, "-"):
+		if _, ierr := strconv.ParseInt(clean, 10, 64); ierr == nil || isRange(ierr) {
+			return 0, fmt.Sprintf("%s: %s is below the minimum, so it was raised to 0", key, raw)
+		}
+	case isRange(err):
+		return math.MaxUint64, fmt.Sprintf("%s: %s is above the maximum, so it was lowered to %d", key, raw, uint64(math.MaxUint64))
+	}
+	return current, fmt.Sprintf("%s: %q is not a whole number from 0 to %d, so it stays at %d", key, raw, uint64(math.MaxUint64), current)
+}
+
+func isRange(err error) bool {
+	ne, ok := err.(*strconv.NumError)
+	return ok && ne.Err == strconv.ErrRange
 }
 
 func parseFlag(raw string) (bool, error) {

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"math"
 	"net/url"
 	"strings"
 	"testing"
@@ -13,7 +14,7 @@ func TestFromQueryRoundTrip(t *testing.T) {
 	cases := []Settings{
 		DefaultSettings(),
 		{Params: core.Params{BitsPerKey: 4.8, Hashes: 3, Items: 123456, Queries: 0, PresentShare: 0, KeyBytes: 8,
-			DuplicatePasses: 10, Seed: maxSeed, Variant: core.CountingVariant, Fault: core.WrapCounters}, Large: true},
+			DuplicatePasses: 10, Seed: math.MaxUint64, Variant: core.CountingVariant, Fault: core.WrapCounters}, Large: true},
 		{Params: core.Params{BitsPerKey: 64, Hashes: 32, Items: 1, Queries: maxLabQuery, PresentShare: 100, KeyBytes: 128,
 			DuplicatePasses: 1, Seed: 0, Variant: core.BlockedVariant, Fault: core.NoFault}},
 	}
@@ -51,8 +52,12 @@ func TestFromQueryClamps(t *testing.T) {
 		{"present-share=101", func(s Settings) bool { return s.Params.PresentShare == 100 }, "lowered to 100"},
 		{"key-bytes=1", func(s Settings) bool { return s.Params.KeyBytes == 8 }, "raised to 8"},
 		{"duplicate-passes=0", func(s Settings) bool { return s.Params.DuplicatePasses == 1 }, "raised to 1"},
-		{"seed=-1", func(s Settings) bool { return s.Params.Seed == 1 }, "seed: \"-1\" is not a whole number"},
-		{"seed=18446744073709551615", func(s Settings) bool { return s.Params.Seed == maxSeed }, "seed: 18446744073709551615 is above"},
+		{"seed=-1", func(s Settings) bool { return s.Params.Seed == 0 }, "seed: -1 is below the minimum, so it was raised to 0"},
+		{"seed=18446744073709551616", func(s Settings) bool { return s.Params.Seed == math.MaxUint64 }, "seed: 18446744073709551616 is above"},
+		{"seed=abc", func(s Settings) bool { return s.Params.Seed == 1 }, "seed: \"abc\" is not a whole number"},
+		{"bits-per-key=0x1p3", func(s Settings) bool { return s.Params.BitsPerKey == 10 }, "bits-per-key: \"0x1p3\" is not a number"},
+		{"bits-per-key=Inf", func(s Settings) bool { return s.Params.BitsPerKey == 10 }, "bits-per-key: \"Inf\" is not a number"},
+		{"hashes=3&hashes=9", func(s Settings) bool { return s.Params.Hashes == 9 }, "hashes: given 2 times (3, 9), so the last, 9, is used"},
 		{"variant=bogus", func(s Settings) bool { return s.Params.Variant == core.Standard }, "variant: \"bogus\""},
 		{"fault=rm-rf", func(s Settings) bool { return s.Params.Fault == core.NoFault }, "fault: \"rm-rf\""},
 		{"optimal-k=maybe", func(s Settings) bool { return !s.OptimalK }, "optimal-k: \"maybe\""},

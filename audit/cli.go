@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 
 	"bloomlab/core"
@@ -37,12 +38,12 @@ func Main(prog string, args []string, stdout, stderr io.Writer) int {
 		msg := err.Error()
 		switch {
 		case strings.HasPrefix(msg, "flag provided but not defined: "):
-			return bad("unknown flag %s; the flags are --json, --fault NAME and --faults",
-				strings.TrimPrefix(msg, "flag provided but not defined: "))
+			return bad("unknown flag --%s; the flags are --json, --fault NAME and --faults",
+				strings.TrimLeft(strings.TrimPrefix(msg, "flag provided but not defined: "), "-"))
 		case msg == "flag needs an argument: -fault":
 			return bad("--fault needs a name: %s", faultNames())
 		}
-		return bad("%s; the flags are --json, --fault NAME and --faults", msg)
+		return bad("%s; the flags are --json, --fault NAME and --faults", singleDash.ReplaceAllString(msg, "$1--$2"))
 	}
 	if fs.NArg() > 0 {
 		return bad("unexpected argument %q; the audit takes only the flags --json, --fault NAME and --faults", fs.Arg(0))
@@ -52,6 +53,17 @@ func Main(prog string, args []string, stdout, stderr io.Writer) int {
 		return bad("--fault %q is not in the zoo; want %s", *faultName, faultNames())
 	}
 	if *list {
+		// --faults lists the zoo and nothing else: a flag beside it would
+		// be silently ignored.
+		var others []string
+		fs.Visit(func(fl *flag.Flag) {
+			if fl.Name != "faults" {
+				others = append(others, "--"+fl.Name)
+			}
+		})
+		if len(others) > 0 {
+			return bad("--faults lists the zoo and takes no other flag, got %s", strings.Join(others, " and "))
+		}
 		for _, f := range core.Faults {
 			fmt.Fprintln(stdout, f)
 		}
@@ -75,6 +87,10 @@ func Main(prog string, args []string, stdout, stderr io.Writer) int {
 	}
 	return 0
 }
+
+// singleDash finds a flag named as -name in the flag package's errors;
+// the audit names every flag as --name.
+var singleDash = regexp.MustCompile(`(^|\s)-(\w[\w-]*)`)
 
 // faultNames lists what --fault accepts.
 func faultNames() string {

@@ -84,8 +84,11 @@ func TestAuditCommand(t *testing.T) {
 		}},
 		{"unknown fault", []string{"--fault", "bogus"}, 2, usageError("--fault", `"bogus"`, "one-hash")},
 		{"fault without a name", []string{"--fault"}, 2, usageError("--fault", "negative-index")},
-		{"unknown flag", []string{"--bogus"}, 2, usageError("-bogus", "--json", "--faults")},
-		{"bad boolean", []string{"--json=maybe"}, 2, usageError("-json", "maybe")},
+		{"unknown flag", []string{"--bogus"}, 2, usageError("unknown flag --bogus", "--json", "--faults")},
+		{"bad boolean", []string{"--json=maybe"}, 2, usageError("--json:", "maybe")},
+		// --faults lists the zoo; a flag beside it would be ignored.
+		{"faults with json", []string{"--json", "--faults"}, 2, usageError("--faults lists the zoo and takes no other flag, got --json")},
+		{"faults with a fault", []string{"--fault", "off-by-one", "--faults"}, 2, usageError("--faults", "got --fault")},
 		{"stray argument", []string{"now"}, 2, usageError(`"now"`)},
 		{"help", []string{"-h"}, 0, func(t *testing.T, _, errOut string) {
 			if !strings.HasPrefix(errOut, "usage: bloomlab audit [--json] [--fault NAME] [--faults]") {
