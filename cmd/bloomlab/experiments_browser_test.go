@@ -256,7 +256,10 @@ func TestBrowserExperimentCancel(t *testing.T) {
 	bdo(t, ctx, chromedp.Click(chromedp.CSS("#exp-run")), waitExp("running"))
 	bwaitEval(t, ctx, `document.getElementById("exp-progress").getAttribute("aria-valuenow")`, func(s string) bool { return s != "0" })
 
-	// While it runs, the page answers within a frame or two.
+	// While it runs, the main thread keeps yielding: timers fire between
+	// the run's chunks. (A bound on the answer time would fail on a loaded
+	// machine; the slowest answer is logged.)
+	startTicks(t, ctx)
 	var slowest time.Duration
 	for range 8 {
 		start := time.Now()
@@ -264,9 +267,7 @@ func TestBrowserExperimentCancel(t *testing.T) {
 		slowest = max(slowest, time.Since(start))
 		time.Sleep(80 * time.Millisecond)
 	}
-	if slowest > 400*time.Millisecond {
-		t.Errorf("the page took up to %v to answer during the run", slowest)
-	}
+	assertTicked(t, ctx, "the full run")
 	t.Logf("slowest answer during the full run: %v", slowest)
 	label := bwaitText(t, ctx, "#exp-progress-label", func(s string) bool { return strings.HasSuffix(s, " left") })
 	if !regexp.MustCompile(`^Running theory-vs-observed \(items 500,000, queries 10,000,000, seed 1\): \d+%, about \d+ (s|min) left$`).MatchString(label) {

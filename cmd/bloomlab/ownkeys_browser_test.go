@@ -228,6 +228,7 @@ func TestBrowserOwnKeysLargePaste(t *testing.T) {
 	beval[bool](t, ctx, `(window.sawProgress = false, new MutationObserver(() => {
 	  if (document.getElementById("own-progress") || document.getElementById("lab-progress")) window.sawProgress = true;
 	}).observe(document.getElementById("lab"), {childList: true, subtree: true}), true)`)
+	startTicks(t, ctx)
 	bdo(t, ctx, chromedp.Click(chromedp.CSS("#own-use")))
 	finished := `document.getElementById("lab").dataset.state === "ready" && !!document.getElementById("own-report")`
 	var slowest time.Duration
@@ -242,9 +243,8 @@ func TestBrowserOwnKeysLargePaste(t *testing.T) {
 			t.Fatal("the keys were still being read or run after a minute")
 		}
 	}
-	if slowest > 500*time.Millisecond {
-		t.Errorf("the page took %v to answer while running the keys", slowest)
-	}
+	assertTicked(t, ctx, "reading and running the keys")
+	t.Logf("slowest answer while running the keys: %v", slowest)
 	if !beval[bool](t, ctx, `window.sawProgress`) {
 		t.Error("no progress bar while 200,000 keys were read and run")
 	}
