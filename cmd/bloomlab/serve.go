@@ -86,9 +86,10 @@ type timeouts struct {
 
 // serveTimeouts: the lab's requests have no body, so 30 s to read one is
 // generous; a response must be written within 2 minutes, which sends the
-// gzipped app.wasm (about 2.6 MB) at 200 kbit/s; and a keep-alive
-// connection left idle for a minute is closed, where without a limit
-// thousands stayed open.
+// gzipped app.wasm (about 2.6 MB) at 200 kbit/s, or all 10 MB of it at
+// 700 kbit/s to a client that takes no gzip; and a keep-alive connection
+// left idle for a minute is closed, where without a limit thousands stayed
+// open.
 var serveTimeouts = timeouts{header: 10 * time.Second, read: 30 * time.Second, write: 2 * time.Minute, idle: time.Minute}
 
 // newServer is the lab's HTTP server, with t's timeouts.
