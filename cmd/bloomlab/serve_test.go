@@ -98,7 +98,7 @@ func TestServeAndSiteFlags(t *testing.T) {
 		{[]string{"serve", "--port", "70000"}, "--port must be in [0, 65535]"},
 		{[]string{"serve", "--web", "/nonexistent"}, "has no app.wasm"},
 		{[]string{"serve", "--prefix", "a/../b"}, "--prefix must be a plain path"},
-		{[]string{"serve", "--bogus"}, "flag provided but not defined"},
+		{[]string{"serve", "--bogus"}, "unknown flag --bogus"},
 		{[]string{"site"}, "-o DIR is required"},
 		{[]string{"site", "-o", t.TempDir(), "--web", "/nonexistent"}, "has no app.wasm"},
 	}
