@@ -17,7 +17,7 @@ func TestSizeCalculator(t *testing.T) {
 			"memory       114.26 MiB",
 			"k by round   7, fpr 0.010039",
 			"info floor   6.644 bits per key; this filter spends 1.44x that",
-			"blocked      fpr 0.011405 at the same m (k = 6); 989590528 bits (9.896 per key) to reach p = 0.01",
+			"blocked      fpr 0.011509 at the same m (k = 6); 991799296 bits (9.918 per key) to reach p = 0.01",
 			"overfill     1.5x n (150000000 keys): fpr 0.057883, 2x n (200000000 keys): fpr 0.157453, 5x n (500000000 keys): fpr 0.831885",
 			"Cuckoo filter, 8-bit fingerprints ",
 			"Binary fuse filter, 4-wise ",

@@ -193,7 +193,7 @@ func TestAlternatives(t *testing.T) {
 		}
 		// One block fewer must miss p: the search found the smallest.
 		for kk := 1; kk <= 20; kk++ {
-			if r := core.BlockedRate(reach.Bits-core.BlockSize, n, kk); r <= 0.01 {
+			if r := core.BlockedRateExact(reach.Bits-core.BlockSize, n, kk); r <= 0.01 {
 				t.Errorf("one block fewer with k = %d already reaches %v", kk, r)
 			}
 		}

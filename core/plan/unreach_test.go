@@ -2,20 +2,23 @@ package plan
 
 import (
 	"encoding/json"
+	"math"
 	"testing"
+
+	"bloomlab/core"
 )
 
 // TestBlockedAtTinyRates: keys pile up unevenly across 512-bit blocks, so
-// at tiny rates a blocked filter needs several times the memory, and past
-// 64 times (or 2^63 bits) the search gives up and says so rather than
-// spinning. The plan still encodes as JSON (no NaN).
+// at tiny rates a blocked filter needs several times the memory: 9.5 times
+// at 10^-19, the smallest rate a plan takes. The plan meets p by the exact
+// rate and still encodes as JSON (no NaN).
 func TestBlockedAtTinyRates(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		n           uint64
-		p           float64
-		unreachable bool
-	}{{1_000_000, 1e-6, false}, {1_000_000, 1e-12, false}, {1_000_000, 1e-19, false}, {MaxN, 1e-19, true}}
+		n        uint64
+		p        float64
+		min, max float64 // the blocked plan's bits over the standard's
+	}{{1_000_000, 1e-6, 1.3, 1.5}, {1_000_000, 1e-12, 2.5, 3}, {1_000_000, 1e-19, 9, 10}, {MaxN, 1e-19, 9, 10}}
 	for _, tt := range tests {
 		pl, err := Solve(Input{Find: FindM, N: tt.n, P: tt.p})
 		if err != nil {
@@ -28,15 +31,35 @@ func TestBlockedAtTinyRates(t *testing.T) {
 			if a.ID != "blocked-same-p" {
 				continue
 			}
-			switch {
-			case a.Unreachable != tt.unreachable:
-				t.Errorf("p = %v: unreachable %v, want %v", tt.p, a.Unreachable, tt.unreachable)
-			case a.Unreachable && (a.Bits != 0 || a.Rate != 0):
-				t.Errorf("p = %v: unreachable row has bits %d rate %v", tt.p, a.Bits, a.Rate)
-			case !a.Unreachable && !(a.Bits > pl.M && a.Bits < 64*pl.M && a.Rate <= tt.p):
-				t.Errorf("p = %v: %d bits at %v for m = %d", tt.p, a.Bits, a.Rate, pl.M)
+			ratio := float64(a.Bits) / float64(pl.M)
+			if a.Unreachable || ratio < tt.min || ratio > tt.max || a.Rate > tt.p || a.Rate != core.BlockedRateExact(a.Bits, tt.n, a.K) {
+				t.Errorf("n = %d, p = %v: %d bits (%.2fx) at %v with k = %d, unreachable %v", tt.n, tt.p, a.Bits, ratio, a.Rate, a.K, a.Unreachable)
 			}
 		}
+	}
+}
+
+// The searches give up at their limit rather than spinning, and find the
+// first block count that reaches however far off the guess is.
+func TestSearchesStopAtTheirLimit(t *testing.T) {
+	t.Parallel()
+	const answer = 1_234_567
+	rate := func(blocks uint64) float64 { return math.Exp(-float64(blocks) / 1e5) }
+	p := rate(answer)
+	calls := 0
+	counted := func(blocks uint64) float64 { calls++; return rate(blocks) }
+	for _, guess := range []uint64{answer - 100_000, answer - 1, answer, answer + 1, answer + 400_000} {
+		calls = 0
+		got, ok := smallestBelow(p, 1000, rate(1000), guess, 10_000_000, counted)
+		if !ok || got != answer || calls > 40 {
+			t.Errorf("guess %d: %d (%v) in %d rates, want %d in at most 40", guess, got, ok, calls, answer)
+		}
+	}
+	if got, ok := smallestBelow(p, 1000, rate(1000), 2000, answer-1, rate); ok {
+		t.Errorf("limit below the answer: found %d", got)
+	}
+	if got, ok := smallestReaching(1000, answer-1, func(b uint64) bool { return rate(b) <= p }); ok {
+		t.Errorf("smallestReaching past its limit: found %d", got)
 	}
 }
 
