@@ -56,13 +56,13 @@ type ownKeys struct {
 }
 
 // n is the filter's key count: the distinct members.
-func (o *ownKeys) n() int { return len(o.members.Keys) }
+func (o *ownKeys) n() int { return o.members.Len() }
 
 // work is how many keys SimulateKeys handles for these lists: each once to
 // sort the lists out, the members once a pass and once as a query, and the
 // absent keys once as a query.
 func (o *ownKeys) work(passes int) int {
-	m, a := len(o.members.Keys), len(o.absent.Keys)
+	m, a := o.members.Len(), o.absent.Len()
 	return 2*(m+a) + m*passes
 }
 
@@ -321,7 +321,7 @@ func (c *LabPage) sliderValue(sl slider) (v float64, ok bool) {
 	if o.absentMembers < 0 {
 		return 0, false
 	}
-	n, a := float64(o.n()), float64(len(o.absent.Keys)-o.absentMembers)
+	n, a := float64(o.n()), float64(o.absent.Len()-o.absentMembers)
 	switch sl.ID {
 	case IDItems:
 		return n, true
@@ -357,7 +357,7 @@ func (o *ownKeys) report() string {
 	if o.absentMembers < 0 {
 		return s + fmt.Sprintf(" %s read, %s dropped; checking which are members…", plural(a.Lines, "absent line"), plural(a.Duplicates, "duplicate"))
 	}
-	measured := len(a.Keys) - o.absentMembers
+	measured := a.Len() - o.absentMembers
 	s += fmt.Sprintf(" %s read, %s dropped, %s left out of the rate", plural(a.Lines, "absent line"),
 		plural(a.Duplicates, "duplicate"), plural(o.absentMembers, "member"))
 	return s + fmt.Sprintf(" (%s not absent): %s measured.", isAre(o.absentMembers), plural(measured, "absent query", "absent queries"))

@@ -49,9 +49,9 @@ func TestParseOwnKeys(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if own.members.Lines != tc.lines || own.n() != tc.n || own.members.Duplicates != tc.dups || len(own.absent.Keys) != tc.absentKeys {
+			if own.members.Lines != tc.lines || own.n() != tc.n || own.members.Duplicates != tc.dups || own.absent.Len() != tc.absentKeys {
 				t.Errorf("lines %d n %d duplicates %d absent %d; want %d %d %d %d", own.members.Lines, own.n(),
-					own.members.Duplicates, len(own.absent.Keys), tc.lines, tc.n, tc.dups, tc.absentKeys)
+					own.members.Duplicates, own.absent.Len(), tc.lines, tc.n, tc.dups, tc.absentKeys)
 			}
 		})
 	}

@@ -3,6 +3,9 @@ package core
 import (
 	"bytes"
 	"errors"
+	"io"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -27,20 +30,34 @@ func TestReadKeys(t *testing.T) {
 		{"unicode", "ключ\n鍵\nclé\n", []string{"ключ", "鍵", "clé"}, 3, 0},
 		{"keys of exactly the limit", long + "\r\n" + long + "\n", []string{long}, 2, 1},
 		{"a key of the limit without newline", long, []string{long}, 1, 0},
+		{"a byte order mark is dropped", "\ufeffa\nb\n", []string{"a", "b"}, 2, 0},
+		{"a byte order mark and a key of the limit", "\ufeff" + long + "\n", []string{long}, 1, 0},
+		{"a byte order mark only at the start", "a\n\ufeffb\n", []string{"a", "\ufeffb"}, 2, 0},
+		{"a byte order mark alone", "\ufeff\na\n", []string{"a"}, 1, 0},
+		{"bare cr (old Mac)", "a\rb\rc\r", []string{"a", "b", "c"}, 3, 0},
+		{"bare cr without a final one", "a\rb", []string{"a", "b"}, 2, 0},
+		{"cr, lf and crlf mixed", "a\rb\nc\r\nd\r\re\n\nf", []string{"a", "b", "c", "d", "e", "f"}, 6, 0},
+		{"cr then crlf is a blank line", "a\r\r\nb\r\n", []string{"a", "b"}, 2, 0},
+		{"duplicates across line ends", "a\rb\r\na\nb\r", []string{"a", "b"}, 4, 2},
+		{"a byte order mark then cr", "\ufeffa\rb\r", []string{"a", "b"}, 2, 0},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := ReadKeys(strings.NewReader(tc.in), DefaultKeyLimits)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var keys []string
-			for _, k := range got.Keys {
-				keys = append(keys, string(k))
-			}
-			if strings.Join(keys, "|") != strings.Join(tc.keys, "|") || got.Lines != tc.lines || got.Duplicates != tc.dup {
-				t.Errorf("keys %q lines %d duplicates %d; want %q %d %d", keys, got.Lines, got.Duplicates, tc.keys, tc.lines, tc.dup)
-			}
-		})
+		// A reader that hands over one byte at a time puts every line end,
+		// and the "\n" of every "\r\n", at the edge of a read.
+		for _, r := range []struct {
+			name string
+			wrap func(io.Reader) io.Reader
+		}{{"whole", func(r io.Reader) io.Reader { return r }}, {"byte by byte", iotest.OneByteReader}} {
+			t.Run(tc.name+"/"+r.name, func(t *testing.T) {
+				got, err := ReadKeys(r.wrap(strings.NewReader(tc.in)), DefaultKeyLimits)
+				if err != nil {
+					t.Fatal(err)
+				}
+				keys := keyStrings(got)
+				if strings.Join(keys, "|") != strings.Join(tc.keys, "|") || got.Lines != tc.lines || got.Duplicates != tc.dup {
+					t.Errorf("keys %q lines %d duplicates %d; want %q %d %d", keys, got.Lines, got.Duplicates, tc.keys, tc.lines, tc.dup)
+				}
+			})
+		}
 	}
 }
 
@@ -64,6 +81,11 @@ func TestReadKeysRefuses(t *testing.T) {
 		{"a key over a small limit", "short\nlongerthan8\n", small, ErrKeyTooLong, "line 2 is 11 bytes"},
 		{"too many keys", "a\nb\nc\nd\n", small, ErrTooManyKeys, "more than 3"},
 		{"too many bytes", "aaaa\nbbbb\ncccc\ndddd\n", KeyLimits{MaxKeys: 10, MaxBytes: 12, MaxLineBytes: 8}, ErrKeysTooLarge, "more than 12 bytes"},
+		{"a byte order mark alone", "\ufeff", DefaultKeyLimits, ErrNoKeys, "empty"},
+		{"line numbers count crlf once", "a\r\nb\r\n\xff\r\n", DefaultKeyLimits, ErrNotText, "line 3 is not valid UTF-8"},
+		{"line numbers count bare cr", "a\rb\r\r\xff\r", DefaultKeyLimits, ErrNotText, "line 4 is not valid UTF-8"},
+		{"a key over the limit in a cr file", "a\r" + strings.Repeat("x", 4097) + "\rb\r", DefaultKeyLimits, ErrKeyTooLong, "line 2"},
+		{"too many keys in a cr file", "a\rb\rc\rd\r", small, ErrTooManyKeys, "more than 3"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ReadKeys(strings.NewReader(tc.in), tc.lim)
@@ -88,8 +110,8 @@ func TestReadKeysRefuses(t *testing.T) {
 	})
 	t.Run("exactly at the limits", func(t *testing.T) {
 		list, err := ReadKeys(strings.NewReader("aaaaaaaa\nb\nc\n"), small)
-		if err != nil || len(list.Keys) != 3 {
-			t.Errorf("%d keys, error %v; want 3 keys at the limits", len(list.Keys), err)
+		if err != nil || list.Len() != 3 {
+			t.Errorf("%d keys, error %v; want 3 keys at the limits", list.Len(), err)
 		}
 	})
 }
@@ -108,15 +130,19 @@ func TestReadKeysKeepsKeysApart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, k := range list.Keys {
-		if string(k) != want[i] {
+	if list.Len() != len(want) {
+		t.Fatalf("%d keys, want %d", list.Len(), len(want))
+	}
+	for i, k := range keyStrings(list) {
+		if k != want[i] {
 			t.Fatalf("key %d is %q, want %q", i, k, want[i])
 		}
 	}
 }
 
 func FuzzReadKeys(f *testing.F) {
-	for _, s := range []string{"", "a\nb\n", "a\r\n\r\nb", "\x00", "\xff", "a\na\n", strings.Repeat("z", 40)} {
+	for _, s := range []string{"", "a\nb\n", "a\r\n\r\nb", "\x00", "\xff", "a\na\n", strings.Repeat("z", 40),
+		"\ufeffa\rb\r\r\na\n", "a\r\r\n\rb\n\r"} {
 		f.Add([]byte(s))
 	}
 	lim := KeyLimits{MaxKeys: 50, MaxBytes: 1000, MaxLineBytes: 32}
@@ -125,15 +151,93 @@ func FuzzReadKeys(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if list.Lines != len(list.Keys)+list.Duplicates || len(list.Keys) == 0 {
-			t.Fatalf("lines %d, keys %d, duplicates %d", list.Lines, len(list.Keys), list.Duplicates)
+		if list.Lines != list.Len()+list.Duplicates || list.Len() == 0 {
+			t.Fatalf("lines %d, keys %d, duplicates %d", list.Lines, list.Len(), list.Duplicates)
 		}
 		seen := map[string]bool{}
-		for _, k := range list.Keys {
-			if len(k) == 0 || len(k) > lim.MaxLineBytes || !utf8.Valid(k) || bytes.ContainsAny(k, "\x00\n") || seen[string(k)] {
+		for _, k := range keyStrings(list) {
+			if len(k) == 0 || len(k) > lim.MaxLineBytes || !utf8.ValidString(k) || strings.ContainsAny(k, "\x00\r\n") || seen[k] {
 				t.Fatalf("bad key %q", k)
 			}
-			seen[string(k)] = true
+			seen[k] = true
+		}
+		// The same keys as splitting the text the simple way.
+		text := strings.TrimPrefix(string(in), "\ufeff")
+		text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
+		var want []string
+		clear(seen)
+		for _, k := range strings.Split(text, "\n") {
+			if k != "" && !seen[k] {
+				seen[k] = true
+				want = append(want, k)
+			}
+		}
+		if got := keyStrings(list); !slices.Equal(got, want) {
+			t.Fatalf("keys %q, want %q", got, want)
 		}
 	})
+}
+
+// keyStrings is a list's distinct keys, in order.
+func keyStrings(l KeyList) []string {
+	var keys []string
+	for i := range l.Len() {
+		keys = append(keys, string(l.Key(i)))
+	}
+	return keys
+}
+
+// The arena drops duplicates by moving keys down in place; with blocks of
+// 16 and 32 bytes, keys of 1 to 16 bytes jump blocks all the time, both as
+// added and as moved.
+func TestKeyArenaDropsDuplicatesInPlace(t *testing.T) {
+	t.Parallel()
+	for _, shift := range []uint{4, 5, 20} {
+		for _, seed := range []uint64{1, 2, 3} {
+			state := seed
+			a := keyArena{shift: shift}
+			var want []string
+			seen := map[string]bool{}
+			for i := range 5000 {
+				// Few distinct keys, so that most lines repeat one.
+				v := splitmix(state+uint64(i)) % 1500
+				key := strings.Repeat(string(rune('a'+v%26)), int(1+v%16)) + strconv.FormatUint(v, 36)
+				key = key[:min(len(key), 16)]
+				if !a.add([]byte(key)) {
+					t.Fatal("arena full")
+				}
+				if !seen[key] {
+					seen[key] = true
+					want = append(want, key)
+				}
+			}
+			dups := a.dropDuplicates()
+			var got []string
+			for i := range a.Len() {
+				got = append(got, string(a.Key(i)))
+			}
+			if dups != 5000-len(want) || !slices.Equal(got, want) {
+				t.Fatalf("shift %d seed %d: %d keys, %d duplicates; want %d, %d", shift, seed, len(got), dups, len(want), 5000-len(want))
+			}
+		}
+	}
+}
+
+func BenchmarkReadKeys(b *testing.B) {
+	for _, n := range []int{10_000, 1_000_000} {
+		var in bytes.Buffer
+		for i := range n {
+			in.Write(TextKey(nil, Members, uint64(i%(n-n/100)))) // 1% repeat a key
+			in.WriteByte('\n')
+		}
+		b.Run(strconv.Itoa(n)+"-keys", func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(in.Len()))
+			for b.Loop() {
+				if _, err := ParseKeys(in.Bytes(), DefaultKeyLimits); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

@@ -18,67 +18,145 @@ type OwnKeysResult struct {
 // params describe from the distinct members, inserts them DuplicatePasses
 // times, queries every member (any miss is a false negative) and every
 // distinct absent key that is not a member (any hit is a false positive).
-// The lists may come from ReadKeys or straight from a caller; duplicates are
-// dropped here either way and counted in the result.
+// Duplicates are dropped here and counted in the result; the keys are not
+// copied. Lists read by ReadKeys go to SimulateKeyLists instead, which
+// spends no memory on dropping duplicates again.
 //
 // Of the params it reads BitsPerKey (or M), Hashes, DuplicatePasses, Seed,
 // Variant and Fault; n and the queries come from the lists, so Items,
 // Queries, PresentShare and KeyBytes are ignored. step may be nil.
 func SimulateKeys(p Params, members, absent [][]byte, step Step) (OwnKeysResult, error) {
 	var out OwnKeysResult
-	// Sorting out a million keys takes a while in a browser, so step is
-	// called from the first key on. Until the lists are sorted out, total
-	// counts every key once more per pass: an estimate, made exact below.
-	done := 0
-	total := (len(members)+len(absent))*2 + len(members)*min(max(p.DuplicatePasses, 1), MaxPasses)
-	tick := func() error {
-		done++
-		if step != nil && done%chunk == 0 {
-			return step(done, total)
-		}
-		return nil
-	}
-	memberSet := make(map[string]struct{}, len(members))
-	var keys [][]byte
+	pr := newListProgress(step, len(members), len(absent), p.DuplicatePasses)
+	// The sets find keys through pointers to the lists: a slice or a
+	// KeyList turned into an interface at each call would be copied to the
+	// heap each time.
+	var keys, seenAbsent, queries byteKeys
+	memberSet := newKeySet(len(members))
 	for _, k := range members {
-		if err := tick(); err != nil {
+		if err := pr.tick(); err != nil {
 			return out, err
 		}
-		if _, dup := memberSet[string(k)]; dup {
+		h := memberSet.hash(k)
+		slot, dup := memberSet.find(&keys, k, h)
+		if dup {
 			out.MemberDuplicates++
 			continue
 		}
-		memberSet[string(k)] = struct{}{}
 		keys = append(keys, k)
+		memberSet.put(slot, len(keys)-1, h)
 	}
-	absentSet := make(map[string]struct{}, len(absent))
-	var queries [][]byte
+	absentSet := newKeySet(len(absent))
 	for _, k := range absent {
-		if err := tick(); err != nil {
+		if err := pr.tick(); err != nil {
 			return out, err
 		}
-		if _, dup := absentSet[string(k)]; dup {
+		h := absentSet.hash(k)
+		slot, dup := absentSet.find(&seenAbsent, k, h)
+		if dup {
 			out.AbsentDuplicates++
 			continue
 		}
-		absentSet[string(k)] = struct{}{}
-		if _, member := memberSet[string(k)]; member {
+		seenAbsent = append(seenAbsent, k)
+		absentSet.put(slot, len(seenAbsent)-1, h)
+		if _, member := memberSet.find(&keys, k, memberSet.hash(k)); member {
 			out.AbsentMembers++
 			continue
 		}
 		queries = append(queries, k)
 	}
-	if len(keys) == 0 {
+	return out.simulate(p, keys, queries, pr)
+}
+
+// SimulateKeyLists is SimulateKeys on lists ReadKeys read, which hold each
+// key once already: only a set of the members is built, to leave out of the
+// rate the absent keys that are members, and only when there are absent
+// keys. The result counts the lists' duplicates.
+func SimulateKeyLists(p Params, members, absent KeyList, step Step) (OwnKeysResult, error) {
+	out := OwnKeysResult{MemberDuplicates: members.Duplicates, AbsentDuplicates: absent.Duplicates}
+	pr := newListProgress(step, members.Len(), absent.Len(), p.DuplicatePasses)
+	if absent.Len() == 0 {
+		return out.simulate(p, members, absent, pr)
+	}
+	set, mem := newKeySet(members.Len()), &members
+	for i := range members.Len() {
+		if err := pr.tick(); err != nil {
+			return out, err
+		}
+		k := members.Key(i)
+		h := set.hash(k)
+		slot, _ := set.find(mem, k, h)
+		set.put(slot, i, h)
+	}
+	// One bit an absent key for the few that are members, rather than an
+	// index for each of the many that are not.
+	isMember := make([]uint64, (absent.Len()+63)/64)
+	for i := range absent.Len() {
+		if err := pr.tick(); err != nil {
+			return out, err
+		}
+		k := absent.Key(i)
+		if _, member := set.find(mem, k, set.hash(k)); member {
+			isMember[i/64] |= 1 << (i % 64)
+			out.AbsentMembers++
+		}
+	}
+	if out.AbsentMembers == 0 {
+		return out.simulate(p, members, absent, pr)
+	}
+	queries := keySubset{keys: absent, index: make([]uint32, 0, absent.Len()-out.AbsentMembers)}
+	for i := range absent.Len() {
+		if isMember[i/64]&(1<<(i%64)) == 0 {
+			queries.index = append(queries.index, uint32(i))
+		}
+	}
+	return out.simulate(p, members, queries, pr)
+}
+
+// keySubset is some keys of a list, by index.
+type keySubset struct {
+	keys  keySource
+	index []uint32
+}
+
+func (s keySubset) Len() int         { return len(s.index) }
+func (s keySubset) Key(i int) []byte { return s.keys.Key(int(s.index[i])) }
+
+// listProgress counts the work on own keys for a Step: each list key once
+// while the lists are sorted out, then each member once a pass and once as
+// a query, and each absent query once. Until the lists are sorted out the
+// total is an estimate, made exact once they are.
+type listProgress struct {
+	step        Step
+	done, total int
+}
+
+func newListProgress(step Step, members, absent, passes int) *listProgress {
+	return &listProgress{step: step, total: (members+absent)*2 + members*min(max(passes, 1), MaxPasses)}
+}
+
+func (pr *listProgress) tick() error {
+	pr.done++
+	if pr.step != nil && pr.done%chunk == 0 {
+		return pr.step(pr.done, pr.total)
+	}
+	return nil
+}
+
+// simulate builds the filter from keys, which are distinct, and measures it
+// on queries, which are distinct and hold no member, into out.
+func (out OwnKeysResult) simulate(p Params, keys, queries keySource, pr *listProgress) (OwnKeysResult, error) {
+	if keys.Len() == 0 {
 		return out, fmt.Errorf("core: no member keys to insert")
 	}
-	if len(keys) > MaxItems {
-		return out, fmt.Errorf("core: %d member keys, at most %d allowed", len(keys), MaxItems)
+	if keys.Len() > MaxItems {
+		return out, fmt.Errorf("core: %d member keys, at most %d allowed", keys.Len(), MaxItems)
 	}
-	if len(queries) > MaxQueries {
-		return out, fmt.Errorf("core: %d absent keys, at most %d allowed", len(queries), MaxQueries)
+	if queries.Len() > MaxQueries {
+		return out, fmt.Errorf("core: %d absent keys, at most %d allowed", queries.Len(), MaxQueries)
 	}
 	q := p
-	q.Items, q.Queries, q.PresentShare, q.KeyBytes = len(keys), len(queries), 0, MinKeyBytes
+	q.Items, q.Queries, q.PresentShare, q.KeyBytes = keys.Len(), queries.Len(), 0, MinKeyBytes
 	if err := q.Validate(); err != nil {
 		return out, err
 	}
@@ -90,21 +168,21 @@ func SimulateKeys(p Params, members, absent [][]byte, step Step) (OwnKeysResult,
 		return out, err
 	}
 	m = f.M()
-	n := uint64(len(keys))
-	total = done + len(keys)*(q.DuplicatePasses+1) + len(queries)
+	n := uint64(keys.Len())
+	pr.total = pr.done + keys.Len()*(q.DuplicatePasses+1) + queries.Len()
 
 	r := Result{Variant: variant.Effective(fault), Fault: fault, M: m, N: n, K: k,
-		PresentQueries: n, AbsentQueries: uint64(len(queries)), Filter: f}
-	stored := func(list [][]byte) keyAt { return func(_ []byte, i uint64) []byte { return list[i] } }
-	probes, err := r.measure(q.DuplicatePasses, tick, stored(keys), stored(keys), stored(queries))
+		PresentQueries: n, AbsentQueries: uint64(queries.Len()), Filter: f}
+	stored := func(list keySource) keyAt { return func(_ []byte, i uint64) []byte { return list.Key(int(i)) } }
+	probes, err := r.measure(q.DuplicatePasses, pr.tick, stored(keys), stored(keys), stored(queries))
 	if err != nil {
 		return out, err
 	}
 
 	// Keys differ in length: one table, each key's own heap bytes.
-	r.ExactSetBytes = MapTableBytes(uint64(len(keys)))
-	for _, key := range keys {
-		r.ExactSetBytes += KeyHeapBytes(len(key))
+	r.ExactSetBytes = MapTableBytes(n)
+	for i := range keys.Len() {
+		r.ExactSetBytes += KeyHeapBytes(len(keys.Key(i)))
 	}
 	r.finish(probes)
 	out.Result = r
