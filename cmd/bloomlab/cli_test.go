@@ -131,14 +131,17 @@ func TestSimulateOwnKeys(t *testing.T) {
 		{"n is distinct keys", []string{"--keys", keys}, 0, "n                    3 keys", ""},
 		{"absent without keys", []string{"--absent", absent}, 2, "", "--absent needs --keys"},
 		{"missing file", []string{"--keys", dir + "/none.txt"}, 1, "", "no such file"},
-		{"empty file", []string{"--keys", write("empty.txt", "\n\n")}, 1, "", "core: no keys"},
+		{"empty file", []string{"--keys", write("empty.txt", "\n\n")}, 1, "", "empty.txt: no keys: the input is empty"},
+		{"both from standard input", []string{"--keys", "-", "--absent", "-"}, 2, "", "bloomlab simulate: --keys and --absent cannot both be - (standard input)"},
+		{"a byte order mark and bare cr", []string{"--keys", write("mac.txt", "\ufeffalice\rbob\rcarol\r")}, 0, "3 lines, 0 duplicates", ""},
 		{"binary file", []string{"--keys", write("bin.txt", "a\x00b\n")}, 1, "", "keys must be text"},
 		{"line too long", []string{"--keys", write("long.txt", strings.Repeat("x", 5000)+"\n")}, 1, "", "line 1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			code, stdout, stderr := run(append([]string{"simulate"}, tt.args...)...)
-			if code != tt.code || !strings.Contains(stdout, tt.stdout) || !strings.Contains(stderr, tt.stderr) {
+			// Users read "bloomlab simulate: ...", never core's "core: ".
+			if code != tt.code || !strings.Contains(stdout, tt.stdout) || !strings.Contains(stderr, tt.stderr) || strings.Contains(stderr, "core:") {
 				t.Fatalf("exit %d (want %d)\nstdout:\n%s\nstderr:\n%s\nwant stdout containing %q, stderr containing %q",
 					code, tt.code, stdout, stderr, tt.stdout, tt.stderr)
 			}

@@ -28,8 +28,8 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	seed := fs.String("seed", "1", "seed, a whole number in [0, 2^64-1]")
 	variant := fs.String("variant", string(d.Variant), "standard, blocked or counting")
 	fault := fs.String("fault", string(d.Fault), "none, or a fault from 'bloomlab audit --faults'")
-	keysFile := fs.String("keys", "", "build the filter from this file's keys, one a line (replaces --items)")
-	absentFile := fs.String("absent", "", "with --keys: measure the rate on this file's keys, one a line")
+	keysFile := fs.String("keys", "", "build the filter from this file's keys, one a line, - for standard input (replaces --items)")
+	absentFile := fs.String("absent", "", "with --keys: measure the rate on this file's keys, one a line, - for standard input")
 	asJSON := fs.Bool("json", false, "print JSON")
 	if err := parse(fs, args); err != nil {
 		return fail("simulate", fs, err, stderr)
@@ -40,6 +40,9 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	if *absentFile != "" && *keysFile == "" {
 		return fail("simulate", fs, badFlag("--absent needs --keys: the absent keys are measured against a filter of your keys"), stderr)
+	}
+	if *keysFile == "-" && *absentFile == "-" {
+		return fail("simulate", fs, badFlag("--keys and --absent cannot both be - (standard input): give one of them a file"), stderr)
 	}
 	if *keysFile != "" {
 		return simulateOwnKeys(ctx, p, *keysFile, *absentFile, *asJSON, stdout, stderr)
@@ -112,7 +115,7 @@ func simulateOwnKeys(ctx context.Context, p core.Params, keysFile, absentFile st
 		if pr.finish() {
 			return statusInterrupted
 		}
-		fmt.Fprintf(stderr, "bloomlab simulate: "+format+"\n", args...)
+		fmt.Fprintf(stderr, "bloomlab simulate: %s\n", userMessage(fmt.Errorf(format, args...)))
 		return 1
 	}
 	members, err := readKeyFile(pr, keysFile)
@@ -126,14 +129,13 @@ func simulateOwnKeys(ctx context.Context, p core.Params, keysFile, absentFile st
 		}
 	}
 	pr.stage("")
-	r, err := core.SimulateKeys(p, members.Keys, absent.Keys, pr.step)
+	r, err := core.SimulateKeyLists(p, members, absent, pr.step)
 	if err != nil {
 		return failed("%v", err)
 	}
 	if pr.finish() {
 		return statusInterrupted
 	}
-	r.MemberDuplicates, r.AbsentDuplicates = members.Duplicates, absent.Duplicates
 	if asJSON {
 		writeJSON(stdout, r)
 		return 0
@@ -147,15 +149,20 @@ func simulateOwnKeys(ctx context.Context, p core.Params, keysFile, absentFile st
 	return 0
 }
 
+// readKeyFile reads the keys in file name, or standard input for "-".
 func readKeyFile(pr *progress, name string) (core.KeyList, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return core.KeyList{}, err
+	f, label := os.Stdin, "standard input"
+	if name != "-" {
+		var err error
+		if f, err = os.Open(name); err != nil {
+			return core.KeyList{}, err
+		}
+		defer f.Close()
+		label = name
 	}
-	defer f.Close()
-	list, err := core.ReadKeys(pr.reader(f, "reading "+filepath.Base(name)), core.DefaultKeyLimits)
+	list, err := core.ReadKeys(pr.reader(f, "reading "+filepath.Base(label)), core.DefaultKeyLimits)
 	if err != nil {
-		return list, fmt.Errorf("%s: %w", name, err)
+		return list, fmt.Errorf("%s: %w", label, err)
 	}
 	return list, nil
 }
