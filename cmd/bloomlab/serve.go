@@ -14,6 +14,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -178,7 +179,7 @@ func labServer(web, prefix string) (http.Handler, error) {
 	files := &staticFiles{dir: web}
 	mux := http.NewServeMux()
 	mux.Handle("/web/", http.StripPrefix("/web", files))
-	mux.Handle("/", rendered(pages, version))
+	mux.Handle("/", rendered(budgeted(pages, newRenderBudget()), version))
 	if prefix == "" {
 		return secured(readOnly(mux)), nil
 	}
@@ -386,6 +387,74 @@ func acceptsGzip(r *http.Request) bool {
 		}
 	}
 	return false
+}
+
+// renderBudget bounds the server's prerendering. go-app renders a page
+// under context.Background (servePage in its http.go), so a render that has
+// started runs to its end whatever happens to its request; every page's
+// work is bounded by construction (the calculator's worst input sums about
+// a million terms, a tenth of a second), and the budget bounds the rest:
+// one render at a time per core, none for a client that has gone while it
+// waited, and 503 for one that waited or rendered past its time.
+type renderBudget struct {
+	slots chan struct{}
+	wait  time.Duration // for a free slot
+	run   time.Duration // for the render itself
+}
+
+func newRenderBudget() renderBudget {
+	return renderBudget{slots: make(chan struct{}, runtime.NumCPU()), wait: 10 * time.Second, run: 10 * time.Second}
+}
+
+// budgeted runs pages within b. A render still running when its client
+// leaves or its time runs out keeps its slot until it ends, so renders
+// never pile up past one per core.
+func budgeted(pages http.Handler, b renderBudget) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		busy := func() {
+			w.Header().Set("Retry-After", "5")
+			http.Error(w, "the lab is busy rendering pages; try again in a few seconds", http.StatusServiceUnavailable)
+		}
+		if r.Context().Err() != nil {
+			return
+		}
+		wait := time.NewTimer(b.wait)
+		defer wait.Stop()
+		select {
+		case b.slots <- struct{}{}:
+		case <-r.Context().Done():
+			return
+		case <-wait.C:
+			busy()
+			return
+		}
+		if r.Context().Err() != nil {
+			<-b.slots
+			return
+		}
+		rec := &recorder{header: http.Header{}, code: http.StatusOK}
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			defer func() { <-b.slots }() // freed before done: the next request finds it
+			pages.ServeHTTP(rec, r)
+		}()
+		run := time.NewTimer(b.run)
+		defer run.Stop()
+		select {
+		case <-done:
+		case <-r.Context().Done():
+			return
+		case <-run.C:
+			busy()
+			return
+		}
+		for k, v := range rec.header {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(rec.code)
+		w.Write(rec.body.Bytes())
+	})
 }
 
 // rendered serves go-app's pages and scripts as files are served: each

@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"context"
 	"io"
 	"net"
 	"net/http"
@@ -14,6 +15,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -462,5 +464,61 @@ func TestServeNetworkWarning(t *testing.T) {
 				t.Errorf("stderr %q, want nothing on loopback", stderr.String())
 			}
 		})
+	}
+}
+
+// The prerender budget: one render per slot, a render past its time
+// answered 503 while it keeps its slot, a waiting request refused once its
+// wait is over, and none rendered for a client that has gone.
+func TestRenderBudget(t *testing.T) {
+	t.Parallel()
+	var calls atomic.Int32
+	release := make(chan struct{})
+	pages := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		if r.URL.Path == "/slow" {
+			<-release
+		}
+		w.Header().Set("Content-Type", "text/plain")
+		io.WriteString(w, "page "+r.URL.Path)
+	})
+	h := budgeted(pages, renderBudget{slots: make(chan struct{}, 1), wait: 50 * time.Millisecond, run: 50 * time.Millisecond})
+	get := func(ctx context.Context, path string) *httptest.ResponseRecorder {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest("GET", path, nil).WithContext(ctx))
+		return w
+	}
+	if w := get(context.Background(), "/slow"); w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") == "" {
+		t.Errorf("a render past its time: %d %q, want 503 with Retry-After", w.Code, w.Body)
+	}
+	if w := get(context.Background(), "/next"); w.Code != http.StatusServiceUnavailable {
+		t.Errorf("while the slow render holds the only slot: %d, want 503", w.Code)
+	}
+	gone, cancel := context.WithCancel(context.Background())
+	cancel()
+	get(gone, "/gone")
+	close(release)
+	freed := false
+	for range 100 {
+		if w := get(context.Background(), "/after"); w.Code == http.StatusOK {
+			if w.Body.String() != "page /after" {
+				t.Errorf("body %q", w.Body)
+			}
+			freed = true
+			break
+		}
+	}
+	if !freed {
+		t.Fatal("the slot was never freed after the slow render ended")
+	}
+	// With a slot free, a client that has gone still gets no render. The
+	// request after it takes the only slot, so any render of /gone has
+	// ended (and been counted) by the time it is answered.
+	get(gone, "/gone")
+	if w := get(context.Background(), "/last"); w.Code != http.StatusOK {
+		t.Fatalf("/last: %d", w.Code)
+	}
+	if n := calls.Load(); n != 3 {
+		t.Errorf("%d renders, want 3: /slow, /after and /last", n)
 	}
 }
