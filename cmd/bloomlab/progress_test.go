@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -279,5 +281,39 @@ func TestInterruptedBeforeTheEnd(t *testing.T) {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q; want %d, nothing and %q",
 				tt.want, code, stdout, stderr.String(), statusInterrupted, tt.want)
 		}
+	}
+}
+
+// TestSecondInterruptKills: after the first Ctrl-C has ended the context, a
+// second one finds the default handler back and kills the process at once,
+// however long the run takes to notice. It runs in a child process, which
+// the second signal kills.
+func TestSecondInterruptKills(t *testing.T) {
+	if os.Getenv("BLOOMLAB_TEST_SIGINT") == "child" {
+		self, _ := os.FindProcess(os.Getpid())
+		interruptible(func(ctx context.Context, _ []string, _, _ io.Writer) int {
+			self.Signal(os.Interrupt)
+			<-ctx.Done()
+			// A run that does not stop: only the default handler ends it.
+			// Five seconds of Ctrl-C's unheeded, and the child gives up,
+			// exiting 0 to fail the test instead of hanging it.
+			for range 500 {
+				self.Signal(os.Interrupt)
+				time.Sleep(10 * time.Millisecond)
+			}
+			return 0
+		})(nil, io.Discard, io.Discard)
+		os.Exit(0)
+	}
+	t.Parallel()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestSecondInterruptKills$")
+	cmd.Env = append(os.Environ(), "BLOOMLAB_TEST_SIGINT=child")
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) {
+		t.Fatalf("child: %v, want killed by SIGINT; output:\n%s", err, out)
+	}
+	if status, ok := exit.Sys().(interface{ Signal() syscall.Signal }); !ok || status.Signal() != syscall.SIGINT {
+		t.Fatalf("child: %v, want killed by SIGINT; output:\n%s", err, out)
 	}
 }
