@@ -180,13 +180,11 @@ func (c *LabPage) onCommit(ctx app.Context, e app.Event) { c.commit(ctx) }
 
 func (c *LabPage) onSeed(ctx app.Context, e app.Event) {
 	seed, notice := parseSeed(IDSeed, e.Get("target").Get("value").String(), c.settings.Params.Seed)
-	c.notices = nil
-	if notice != "" {
-		c.notices = []string{notice}
-	}
 	s := c.settings
 	s.Params.Seed = seed
 	c.change(ctx, s, e.Get("timeStamp").Float())
+	c.notices = nil
+	c.noticeIf(notice)
 	c.commit(ctx)
 }
 
@@ -209,9 +207,9 @@ func (c *LabPage) onVariant(ctx app.Context, e app.Event) {
 	if err != nil {
 		return
 	}
-	s := c.settings
-	s.Params.Variant = v
+	s, notice := c.settings.WithVariant(v)
 	c.change(ctx, s, e.Get("timeStamp").Float())
+	c.noticeIf(notice)
 	c.commit(ctx)
 }
 
@@ -220,10 +218,17 @@ func (c *LabPage) onFault(ctx app.Context, e app.Event) {
 	if err != nil {
 		return
 	}
-	s := c.settings
-	s.Params.Fault = f
+	s, notice := c.settings.WithFault(f)
 	c.change(ctx, s, e.Get("timeStamp").Float())
+	c.noticeIf(notice)
 	c.commit(ctx)
+}
+
+// noticeIf shows notice, if any, in place of the notices change cleared.
+func (c *LabPage) noticeIf(notice string) {
+	if notice != "" {
+		c.notices = []string{notice}
+	}
 }
 
 func (c *LabPage) onLarge(ctx app.Context, e app.Event) {

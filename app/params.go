@@ -234,6 +234,10 @@ func FromQuery(q url.Values) (Settings, []string) {
 			s.Params.Fault = f
 		}
 	}
+	if v := s.Params.Variant.Effective(s.Params.Fault); v != s.Params.Variant {
+		note("fault: %s lives in the %s filter, so the variant is %s, not %s", s.Params.Fault, v, v, s.Params.Variant)
+		s.Params.Variant = v
+	}
 	for _, flag := range []struct {
 		id  string
 		dst *bool
@@ -309,6 +313,29 @@ func parseFlag(raw string) (bool, error) {
 		return false, nil
 	}
 	return false, fmt.Errorf("app: %q is not on or off", raw)
+}
+
+// WithFault switches fault f on, and with it the layout f lives in; the
+// notice says when that moved the variant.
+func (s Settings) WithFault(f core.Fault) (Settings, string) {
+	s.Params.Fault = f
+	if v := s.Params.Variant.Effective(f); v != s.Params.Variant {
+		notice := fmt.Sprintf("fault: %s lives in the %s filter, so the variant is now %s", f, v, v)
+		s.Params.Variant = v
+		return s, notice
+	}
+	return s, ""
+}
+
+// WithVariant switches to layout v; a fault that has no form in v is
+// switched off, and the notice says so.
+func (s Settings) WithVariant(v core.Variant) (Settings, string) {
+	s.Params.Variant = v
+	if f := s.Params.Fault; v.Accepts(f) != nil {
+		s.Params.Fault = core.NoFault
+		return s, fmt.Sprintf("fault: %s lives in the %s filter, so the %s filter runs without a fault", f, v.Effective(f), v)
+	}
+	return s, ""
 }
 
 // Normalize makes Hashes follow the optimum when OptimalK is on: the k the

@@ -132,3 +132,28 @@ func TestPresetsAreLegal(t *testing.T) {
 		}
 	}
 }
+
+// A fault runs in the layout it lives in: a link, a fault chosen and a
+// variant chosen each say what they moved.
+func TestFaultAndLayout(t *testing.T) {
+	t.Parallel()
+	q, _ := url.ParseQuery("variant=counting&fault=negative-index")
+	s, notices := FromQuery(q)
+	if s.Params.Variant != core.Standard || len(notices) != 1 || notices[0] != "fault: negative-index lives in the standard filter, so the variant is standard, not counting" {
+		t.Errorf("link: variant %s, notices %q", s.Params.Variant, notices)
+	}
+	s, notice := DefaultSettings().WithFault(core.WrapCounters)
+	if s.Params.Variant != core.CountingVariant || notice != "fault: wrap-counters lives in the counting filter, so the variant is now counting" {
+		t.Errorf("fault chosen: variant %s, notice %q", s.Params.Variant, notice)
+	}
+	s, notice = s.WithVariant(core.BlockedVariant)
+	if s.Params.Variant != core.BlockedVariant || s.Params.Fault != core.NoFault || notice != "fault: wrap-counters lives in the counting filter, so the blocked filter runs without a fault" {
+		t.Errorf("variant chosen: %s with fault %s, notice %q", s.Params.Variant, s.Params.Fault, notice)
+	}
+	if s, notice := DefaultSettings().WithFault(core.KFromCeil); notice != "" || s.Params.Variant != core.Standard {
+		t.Errorf("k-ceil lives in every layout: variant %s, notice %q", s.Params.Variant, notice)
+	}
+	if _, err := core.Simulate(s.Params); err != nil {
+		t.Error(err)
+	}
+}

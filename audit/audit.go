@@ -88,9 +88,7 @@ func Run(f core.Fault, progress Progress) (Report, error) {
 	}
 	checks := Checks()
 	r := Report{Fault: string(f), Total: len(checks), Checks: make([]Outcome, 0, len(checks))}
-	p := core.DefaultParams()
-	p.Fault = f
-	if res, err := core.Simulate(p); err == nil {
+	if res, err := core.Simulate(withFault(core.DefaultParams(), f)); err == nil {
 		r.ReportedFPR = res.EmpiricalFPR
 	}
 	for i, c := range checks {

@@ -61,7 +61,8 @@ func determinismChecks() []Check {
 
 func sameDigest(v core.Variant, f core.Fault) Verdict {
 	p := core.DefaultParams()
-	p.Variant, p.Fault = v, f
+	p.Variant = v
+	p = withFault(p, f)
 	a, err := core.Simulate(p)
 	if err != nil {
 		return fail("%v", err)
@@ -117,8 +118,7 @@ func golden(f core.Fault) Verdict {
 }
 
 func simulationMatches(f core.Fault) Verdict {
-	p := core.DefaultParams()
-	p.Fault = f
+	p := withFault(core.DefaultParams(), f)
 	r, err := core.Simulate(p)
 	if err != nil {
 		return fail("%v", err)
@@ -139,8 +139,8 @@ func simulationMatches(f core.Fault) Verdict {
 var errStop = errors.New("audit: stop")
 
 func stepsUnchanged(f core.Fault) Verdict {
-	p := core.DefaultParams()
-	p.Fault, p.Items = f, 20000
+	p := withFault(core.DefaultParams(), f)
+	p.Items = 20000
 	whole, err := core.Simulate(p)
 	if err != nil {
 		return fail("%v", err)

@@ -127,8 +127,8 @@ func countingRemove(f core.Fault) Verdict {
 // simulationNegatives runs the lab's own simulation at the default shape
 // with every query a member.
 func simulationNegatives(f core.Fault) Verdict {
-	p := core.DefaultParams()
-	p.Fault, p.PresentShare = f, 100
+	p := withFault(core.DefaultParams(), f)
+	p.PresentShare = 100
 	r, err := core.Simulate(p)
 	if err != nil {
 		return fail("%v", err)

@@ -25,7 +25,15 @@ func (s shape) with(v core.Variant) shape      { s.Variant = v; return s }
 func (s shape) passes(p int) shape             { s.DuplicatePasses = p; return s }
 func (s shape) seed(seed uint64) shape         { s.Seed = seed; return s }
 func (s shape) keyBytes(b int) shape           { s.KeyBytes = b; return s }
-func (s shape) under(f core.Fault) core.Params { p := core.Params(s); p.Fault = f; return p }
+func (s shape) under(f core.Fault) core.Params { return withFault(core.Params(s), f) }
+
+// withFault sets fault f on p and the layout f lives in, which a
+// simulation requires: the counter fault runs in the counting filter, the
+// index and insert faults in the standard one.
+func withFault(p core.Params, f core.Fault) core.Params {
+	p.Fault, p.Variant = f, p.Variant.Effective(f)
+	return p
+}
 
 // dims returns m and k under fault f.
 func (s shape) dims(f core.Fault) (uint64, int) { return s.under(f).Shape() }

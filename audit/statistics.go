@@ -192,8 +192,7 @@ func countingSaturates(f core.Fault) Verdict {
 }
 
 func simulationRate(f core.Fault) Verdict {
-	p := core.DefaultParams()
-	p.Fault = f
+	p := withFault(core.DefaultParams(), f)
 	r, err := core.Simulate(p)
 	if err != nil {
 		return fail("%v", err)

@@ -65,7 +65,7 @@ func (p Params) Validate() error {
 	if _, err := ParseFault(string(p.Fault)); err != nil {
 		return err
 	}
-	return nil
+	return p.Variant.Accepts(p.Fault)
 }
 
 // Shape returns the filter's m and k for these params: m = ceil(bits per

@@ -47,6 +47,14 @@ func TestDigestsGolden(t *testing.T) {
 			p := DefaultParams()
 			p.Variant, p.Fault, p.DuplicatePasses = v, f, 2
 			r, err := Simulate(p)
+			if v.Effective(f) != v {
+				// A fault that lives in another layout is refused, not
+				// run there in silence.
+				if err == nil {
+					t.Errorf("variant %s with fault %s ran, as variant %s", v, f, r.Variant)
+				}
+				continue
+			}
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -38,6 +38,16 @@ func (v Variant) Effective(f Fault) Variant {
 	return Standard
 }
 
+// Accepts reports whether fault f exists in layout v, and if not, which
+// layout it lives in: a simulation refuses the pair rather than run another
+// filter than the one asked for.
+func (v Variant) Accepts(f Fault) error {
+	if e := v.Effective(f); e != v {
+		return fmt.Errorf("core: the %s fault lives in the %s filter and has no %s form; use the %s variant or another fault", f, e, v, e)
+	}
+	return nil
+}
+
 // New returns an empty filter of variant v (see Effective) with fault f, m
 // positions and k probes, keyed by seed.
 func New(v Variant, f Fault, m uint64, k int, seed uint64) (Membership, error) {

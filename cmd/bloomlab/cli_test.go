@@ -33,6 +33,8 @@ func TestSizeAndSimulate(t *testing.T) {
 		{"non-numeric bpk", []string{"simulate", "--bits-per-key", "ten"}, 2, nil, "bloomlab simulate: --bits-per-key must be a number in [0.1, 64], got \"ten\""},
 		{"unknown variant", []string{"simulate", "--variant", "cuckoo"}, 2, nil, "bloomlab simulate: --variant must be standard, blocked or counting, got \"cuckoo\""},
 		{"unknown fault", []string{"simulate", "--fault", "gremlin"}, 2, nil, "bloomlab simulate: --fault: unknown fault \"gremlin\", want none or one of"},
+		{"fault in another layout", []string{"simulate", "--variant", "counting", "--fault", "negative-index"}, 2, nil,
+			"bloomlab simulate: the negative-index fault lives in the standard filter and has no counting form; use the standard variant or another fault"},
 		{"hashes too many", []string{"simulate", "--hashes", "65"}, 2, nil, "bloomlab simulate: --hashes must be a whole number in [0, 64], got \"65\""},
 		{"unknown command", []string{"frobnicate"}, 2, nil, "bloomlab: unknown command \"frobnicate\""},
 	})
