@@ -312,3 +312,15 @@ func TestHelpersCanFail(t *testing.T) {
 		})
 	}
 }
+
+// Figures print with significant digits: a rate of 2e-7 is not shown as
+// 0.000000, in any fault's report.
+func TestDetailsKeepTheirDigits(t *testing.T) {
+	for f, r := range zoo() {
+		for _, o := range r.Checks {
+			if strings.Contains(o.Detail, "0.000000") {
+				t.Errorf("%s under %s: %s", o.ID, f, o.Detail)
+			}
+		}
+	}
+}

@@ -250,12 +250,12 @@ func bestK(f core.Fault, m, n uint64) Verdict {
 			continue
 		}
 		rj := core.Rate(m, n, j)
-		parts = append(parts, fmt.Sprintf("%.6f at k = %d", rj, j))
+		parts = append(parts, fmt.Sprintf("%.6g at k = %d", rj, j))
 		if rj < r {
 			ok = false
 		}
 	}
-	return verdict(ok, "k = %d gives %.6f against %s (m = %d, n = %d, (m/n) ln 2 = %.3f)",
+	return verdict(ok, "k = %d gives %.6g against %s (m = %d, n = %d, (m/n) ln 2 = %.3f)",
 		k, r, strings.Join(parts, " and "), m, n, float64(m)/float64(n)*math.Ln2)
 }
 
@@ -336,7 +336,7 @@ func blockedCost(core.Fault) Verdict {
 			n := uint64(10000)
 			m := b * n / core.BlockSize * core.BlockSize
 			if bl, st := core.BlockedRate(m, n, k), core.RateExact(m, n, k); bl < st {
-				return fail("blocked rate %.6f below the standard %.6f at %d bits per key, k = %d", bl, st, b, k)
+				return fail("blocked rate %.6g below the standard %.6g at %d bits per key, k = %d", bl, st, b, k)
 			}
 		}
 	}
