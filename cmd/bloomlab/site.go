@@ -4,8 +4,10 @@ package main
 
 import (
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -29,10 +31,13 @@ func runSite(args []string, stdout, stderr io.Writer) int {
 		return fail("site", fs, err, stderr)
 	}
 	if *out == "" {
-		return fail("site", fs, badFlag("-o DIR is required"), stderr)
+		return fail("site", fs, badFlag("--o DIR is required"), stderr)
 	}
 	p, err := cleanPrefix(*prefix)
 	if err != nil {
+		return fail("site", fs, err, stderr)
+	}
+	if err := apart(*out, *web); err != nil {
 		return fail("site", fs, err, stderr)
 	}
 	if err := writeSite(*out, *web, p); err != nil {
@@ -42,10 +47,80 @@ func runSite(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// apart refuses an output folder that is the web folder, lies inside it or
+// holds it: the site copies web into out/web, so it would copy itself, one
+// level deeper each time (9.9 GB before failing, once). Both paths are
+// compared resolved: absolute, with symlinks followed as far as the path
+// exists, and folders that exist are compared with os.SameFile, so a
+// symlink, a bind mount or a case-insensitive file system hides nothing.
+func apart(out, web string) error {
+	o, err := resolve(out)
+	if err != nil {
+		return err
+	}
+	w, err := resolve(web)
+	if err != nil {
+		return err
+	}
+	const why = "the site copies --web into --o's web folder, so it would copy itself"
+	switch outInWeb, webInOut := within(o, w), within(w, o); {
+	case outInWeb && webInOut:
+		return badFlag("--o %s and --web %s are the same folder: %s; write the site to a folder outside %s", out, web, why, web)
+	case outInWeb:
+		return badFlag("--o %s is inside --web %s: %s; write the site to a folder outside %s", out, web, why, web)
+	case webInOut:
+		return badFlag("--web %s is inside --o %s: %s; write the site to a folder that does not hold %s", web, out, why, web)
+	}
+	return nil
+}
+
+// resolve makes path absolute and follows its symlinks as far as it exists;
+// the rest, which does not exist yet, can hold no symlink.
+func resolve(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	for dir, rest := abs, ""; ; {
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			return filepath.Join(real, rest), nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return abs, nil
+		}
+		dir, rest = parent, filepath.Join(filepath.Base(dir), rest)
+	}
+}
+
+// within reports whether resolved path child is folder parent or lies
+// inside it.
+func within(child, parent string) bool {
+	pinfo, perr := os.Stat(parent)
+	for p := child; ; p = filepath.Dir(p) {
+		if p == parent {
+			return true
+		}
+		if perr == nil {
+			if info, err := os.Stat(p); err == nil && os.SameFile(info, pinfo) {
+				return true
+			}
+		}
+		if filepath.Dir(p) == p {
+			return false
+		}
+	}
+}
+
 // writeSite writes the self-contained site into dir: every page prerendered
 // (also as PAGE/index.html, for servers that redirect /audit to /audit/),
 // the go-app scripts, the service worker that keeps it working offline,
 // and web/ with app.wasm and a gzip copy for servers that can send one.
+//
+// It writes nothing outside dir: go-app generates the pages into a fresh
+// folder inside dir, removed after, and every file is copied from there
+// with writeIn, which neither follows a symlink to a folder nor writes
+// through a link in a file's place.
 func writeSite(dir, web, prefix string) error {
 	size, version, err := wasmInfo(web)
 	if err != nil {
@@ -54,16 +129,27 @@ func writeSite(dir, web, prefix string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
+	stage, err := os.MkdirTemp(dir, ".bloomlab-site-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(stage)
 	h := lab.NewHandler(prefix, version)
 	h.WasmContentLength = strconv.FormatInt(size, 10)
-	if err := app.GenerateStaticWebsite(dir, h); err != nil {
+	if err := app.GenerateStaticWebsite(stage, h); err != nil {
 		return fmt.Errorf("generating pages: %v", err)
 	}
+	if err := copyDir(stage, dir); err != nil {
+		return err
+	}
 	for _, route := range lab.PageRoutes()[1:] {
-		page := filepath.Join(dir, strings.TrimPrefix(route, "/"))
-		if err := copyFile(page+".html", filepath.Join(page, "index.html")); err != nil {
+		page := strings.TrimPrefix(route, "/")
+		if err := copyFile(filepath.Join(stage, page+".html"), dir, filepath.Join(page, "index.html")); err != nil {
 			return err
 		}
+	}
+	if err := mkdirIn(dir, "web"); err != nil {
+		return err
 	}
 	if err := copyDir(web, filepath.Join(dir, "web")); err != nil {
 		return err
@@ -77,40 +163,94 @@ func writeSite(dir, web, prefix string) error {
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "web", "app.wasm.gz"), gz, 0o644); err != nil {
+	if err := writeIn(dir, filepath.Join("web", "app.wasm.gz"), gz); err != nil {
 		return err
 	}
 	// GitHub Pages would otherwise run the site through Jekyll.
-	return os.WriteFile(filepath.Join(dir, ".nojekyll"), nil, 0o644)
+	return writeIn(dir, ".nojekyll", nil)
 }
 
+// copyDir copies folder src into folder dst, leaving out .gz files: stale
+// copies, the fresh one is written after. It writes only inside dst, which
+// the caller has checked or made.
 func copyDir(src, dst string) error {
 	return filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		rel, err := filepath.Rel(src, path)
+		r, err := filepath.Rel(src, path)
 		if err != nil {
 			return err
 		}
-		target := filepath.Join(dst, rel)
 		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
+			return mkdirIn(dst, r)
 		}
 		if strings.HasSuffix(path, ".gz") {
-			return nil // stale copies; the fresh one is written after
+			return nil
 		}
-		return copyFile(path, target)
+		return copyFile(path, dst, r)
 	})
 }
 
-func copyFile(src, dst string) error {
+// copyFile copies file src to file rel inside root.
+func copyFile(src, root, rel string) error {
 	b, err := os.ReadFile(src)
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+	return writeIn(root, rel, b)
+}
+
+// writeIn writes data to file rel inside folder root, and nowhere else: it
+// writes a new file beside rel and renames it over rel, so a symlink or a
+// hard link in rel's place is replaced rather than written through, and
+// mkdirIn makes its folders.
+func writeIn(root, rel string, data []byte) error {
+	if err := mkdirIn(root, filepath.Dir(rel)); err != nil {
 		return err
 	}
-	return os.WriteFile(dst, b, 0o644)
+	dst := filepath.Join(root, rel)
+	f, err := os.CreateTemp(filepath.Dir(dst), "."+filepath.Base(dst)+".*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), dst)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
+}
+
+// mkdirIn makes folder rel inside folder root one level at a time, and
+// refuses a level that exists as anything but a folder: following a
+// symlink there could write outside root.
+func mkdirIn(root, rel string) error {
+	path := root
+	for _, part := range strings.Split(filepath.Clean(rel), string(filepath.Separator)) {
+		if part == "." {
+			continue
+		}
+		path = filepath.Join(path, part)
+		info, err := os.Lstat(path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			if err := os.Mkdir(path, 0o755); err != nil {
+				return err
+			}
+		case err != nil:
+			return err
+		case !info.IsDir():
+			return fmt.Errorf("%s is a symlink or a file, not a folder: the site is written only inside --o, never through a link out of it; move it away or choose another --o", path)
+		}
+	}
+	return nil
 }
