@@ -67,7 +67,13 @@ func (l KeyList) Key(i int) []byte { return l.keys.Key(i) }
 // reading it holds every key, duplicates too, then drops the duplicates in
 // place with a set of 5.3 bytes a key made once at the right size: at most
 // the input and 9.3 bytes a line, with no garbage left from growing.
-func ReadKeys(r io.Reader, lim KeyLimits) (KeyList, error) {
+func ReadKeys(r io.Reader, lim KeyLimits) (KeyList, error) { return ReadKeysSteps(r, lim, nil) }
+
+// ReadKeysSteps is ReadKeys with a Step callback (nil for none) while it
+// drops the duplicates, a second or two at ten million keys; a non-nil error
+// stops it and is returned. How much of the input is read is the reader's to
+// report, as it is read.
+func ReadKeysSteps(r io.Reader, lim KeyLimits, step Step) (KeyList, error) {
 	if lim.MaxKeys < 1 || lim.MaxBytes < 1 || lim.MaxLineBytes < 1 ||
 		uint64(lim.MaxKeys) > math.MaxUint32 || lim.MaxLineBytes > maxKeyLen {
 		return KeyList{}, errKeyLimitRange
@@ -131,7 +137,10 @@ func ReadKeys(r io.Reader, lim KeyLimits) (KeyList, error) {
 	if list.Lines == 0 {
 		return KeyList{}, fmt.Errorf("%w: the input is empty or holds only blank lines", ErrNoKeys)
 	}
-	list.Duplicates = list.keys.dropDuplicates()
+	var err error
+	if list.Duplicates, err = list.keys.dropDuplicates(step); err != nil {
+		return KeyList{}, err
+	}
 	return list, nil
 }
 
@@ -272,12 +281,18 @@ func (a *keyArena) put(i int, at uint64, key []byte) {
 // many it dropped. It moves each kept key down to where it would have been
 // had the duplicates never been added: never past where it is, since every
 // key before it takes as much room or less, so the arena shrinks in place.
-func (a *keyArena) dropDuplicates() int {
+// A step error stops it half done, for the caller to drop the arena.
+func (a *keyArena) dropDuplicates(step Step) (int, error) {
 	n := a.n
 	set := newKeySet(n)
 	kept := 0
 	var end uint64 // of the last kept key
 	for i := range n {
+		if step != nil && i > 0 && i%chunk == 0 {
+			if err := step(i, n); err != nil {
+				return 0, err
+			}
+		}
 		key := a.Key(i) // its ends are still as added: kept <= i
 		h := set.hash(key)
 		slot, dup := set.find(a, key, h)
@@ -305,7 +320,7 @@ func (a *keyArena) dropDuplicates() int {
 		clear(a.ends[chunks:])
 		a.ends = a.ends[:chunks]
 	}
-	return n - kept
+	return n - kept, nil
 }
 
 // keySource is a list of keys by index: a KeyList, or a caller's [][]byte.

@@ -211,7 +211,7 @@ func TestKeyArenaDropsDuplicatesInPlace(t *testing.T) {
 					want = append(want, key)
 				}
 			}
-			dups := a.dropDuplicates()
+			dups, _ := a.dropDuplicates(nil)
 			var got []string
 			for i := range a.Len() {
 				got = append(got, string(a.Key(i)))
@@ -239,5 +239,33 @@ func BenchmarkReadKeys(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestReadKeysStepsCancels pins the step in dropping duplicates, which once
+// had none: ten million keys could not be stopped for a second or two.
+func TestReadKeysStepsCancels(t *testing.T) {
+	t.Parallel()
+	var in bytes.Buffer
+	n := 3 * chunk
+	for i := range n {
+		in.Write(TextKey(nil, Members, uint64(i%(n-100))))
+		in.WriteByte('\n')
+	}
+	calls, first := 0, 0
+	_, err := ReadKeysSteps(bytes.NewReader(in.Bytes()), DefaultKeyLimits, func(done, total int) error {
+		calls++
+		first = done
+		if total != n {
+			t.Errorf("total %d, want the %d keys read", total, n)
+		}
+		return ErrCancelled
+	})
+	if !errors.Is(err, ErrCancelled) || calls != 1 || first != chunk {
+		t.Fatalf("error %v after %d steps, the first at %d; want ErrCancelled after one at %d", err, calls, first, chunk)
+	}
+	list, err := ReadKeysSteps(bytes.NewReader(in.Bytes()), DefaultKeyLimits, func(done, total int) error { return nil })
+	if err != nil || list.Len() != n-100 || list.Duplicates != 100 {
+		t.Fatalf("with a step that lets it run: %d keys, %d duplicates, error %v; want %d, 100, nil", list.Len(), list.Duplicates, err, n-100)
 	}
 }

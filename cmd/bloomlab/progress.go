@@ -90,6 +90,20 @@ func (p *progress) stage(what string) {
 	p.what, p.stageStart, p.last = what, p.now(), time.Time{}
 }
 
+// stageStep is step for a stage that starts at its first step, for a
+// callee that moves on to it by itself (core.ReadKeysSteps, from reading to
+// deduplicating).
+func (p *progress) stageStep(what string) func(done, total int) error {
+	started := false
+	return func(done, total int) error {
+		if !started {
+			p.stage(what)
+			started = true
+		}
+		return p.step(done, total)
+	}
+}
+
 // step notes done units of total and redraws the line if it is due; it
 // returns the context's error once Ctrl-C ended it.
 func (p *progress) step(done, total int) error {

@@ -215,7 +215,8 @@ func TestInterrupt(t *testing.T) {
 	// More keys than a core step (2^14), so the run itself steps.
 	keys, absent := write("keys.txt", "member", 100_000), write("absent.txt", "other", 100_000)
 	first := func(string) bool { return true }
-	running := func(line string) bool { return !strings.Contains(line, "reading") }
+	deduplicating := func(line string) bool { return strings.Contains(line, ": deduplicating keys.txt ") }
+	running := func(line string) bool { return !strings.Contains(line, "reading") && !strings.Contains(line, "deduplicating") }
 	maxed := []string{"--items", "10000000", "--bits-per-key", "64", "--hashes", "64", "--duplicate-passes", "100",
 		"--queries", "100000000", "--key-bytes", "1024"}
 	type interruptCase struct {
@@ -229,6 +230,7 @@ func TestInterrupt(t *testing.T) {
 		{"simulate at the maximum settings", runSimulate, maxed, first, "simulate"},
 		{"simulate, counting variant", runSimulate, append(maxed, "--variant", "counting"), first, "simulate"},
 		{"simulate reading --keys", runSimulate, []string{"--keys", keys, "--absent", absent}, first, "simulate"},
+		{"simulate deduplicating --keys", runSimulate, []string{"--keys", keys, "--absent", absent}, deduplicating, "simulate"},
 		{"simulate on --keys", runSimulate, []string{"--keys", keys, "--absent", absent, "--duplicate-passes", "100"}, running, "simulate"},
 	}
 	for _, e := range experiment.All() {

@@ -160,7 +160,8 @@ func readKeyFile(pr *progress, name string) (core.KeyList, error) {
 		defer f.Close()
 		label = name
 	}
-	list, err := core.ReadKeys(pr.reader(f, "reading "+filepath.Base(label)), core.DefaultKeyLimits)
+	base := filepath.Base(label)
+	list, err := core.ReadKeysSteps(pr.reader(f, "reading "+base), core.DefaultKeyLimits, pr.stageStep("deduplicating "+base))
 	if err != nil {
 		return list, fmt.Errorf("%s: %w", label, err)
 	}
