@@ -682,7 +682,8 @@ func (c *LabPage) counters() []counter {
 		{id: "out-fpr-theory", label: "theory rate", value: formatRate(th.Rate), title: "(1 - e^(-kn/m))^k"},
 		{id: "out-fpr-exact", label: "theory, exact m", value: formatRate(th.Exact), title: "(1 - (1 - 1/m)^(kn))^k"},
 		{id: "out-fpr-empirical", label: "measured rate", value: dash},
-		{id: "out-ci", label: "95% interval", value: dash, title: "Wilson score interval"},
+		{id: "out-ci", label: "95%, queries alone", value: dash, title: "Wilson score interval: how well this filter's own rate is measured"},
+		{id: "out-ci-whole", label: "95%, whole measurement", value: dash, title: "the queries and the filter's own draw: the interval to judge the theory by"},
 		{id: "out-false-positives", label: "false positives", value: dash},
 		{id: "out-false-negatives", label: "false negatives", value: dash},
 		{id: "out-probes", label: "probes per absent query", value: dash},
@@ -709,11 +710,13 @@ func (c *LabPage) counters() []counter {
 	set("out-fpr-exact", formatRate(r.TheoryFPRVariant))
 	if r.AbsentQueries > 0 {
 		set("out-fpr-empirical", formatRate(r.EmpiricalFPR))
-		set("out-ci", formatRate(r.CILow)+" to "+formatRate(r.CIHigh))
+		set("out-ci", formatRate(r.QueryCILow)+" to "+formatRate(r.QueryCIHigh))
+		set("out-ci-whole", formatRate(r.WholeCILow)+" to "+formatRate(r.WholeCIHigh))
 		set("out-probes", formatFloat(r.ProbesPerNegative, 3)+" (theory "+formatFloat(r.ExpectedProbes, 3)+")")
 	} else {
 		set("out-fpr-empirical", "no absent queries")
 		set("out-ci", "none")
+		set("out-ci-whole", "none")
 		set("out-probes", "none")
 	}
 	set("out-false-positives", formatInt(r.FalsePositives)+" of "+formatInt(r.AbsentQueries))

@@ -198,8 +198,8 @@ func simulationRate(f core.Fault) Verdict {
 		return fail("%v", err)
 	}
 	lo, hi := core.Wilson(r.FalsePositives, r.AbsentQueries, zRate)
-	inside := r.CILow <= r.EmpiricalFPR && r.EmpiricalFPR <= r.CIHigh
+	inside := r.QueryCILow <= r.EmpiricalFPR && r.EmpiricalFPR <= r.QueryCIHigh
 	return verdict(inside && lo <= r.TheoryFPRVariant && r.TheoryFPRVariant <= hi,
 		"measured %.6f (%d of %d), 95%% interval [%.6f, %.6f], 5-sigma [%.6f, %.6f], theory %.6f (%s, m = %d, k = %d)",
-		r.EmpiricalFPR, r.FalsePositives, r.AbsentQueries, r.CILow, r.CIHigh, lo, hi, r.TheoryFPRVariant, r.Variant, r.M, r.K)
+		r.EmpiricalFPR, r.FalsePositives, r.AbsentQueries, r.QueryCILow, r.QueryCIHigh, lo, hi, r.TheoryFPRVariant, r.Variant, r.M, r.K)
 }

@@ -14,6 +14,7 @@ type Counting struct {
 	set      uint64
 	overflow uint64
 	wrap     bool // the wrap-counters fault: 15 + 1 = 0
+	hashing  Hashing
 }
 
 // CounterMax is the largest value a 4-bit counter holds.
@@ -26,7 +27,7 @@ func NewCounting(m uint64, k int, seed uint64) (*Counting, error) {
 		return nil, err
 	}
 	k0, k1 := SipKey(seed)
-	return &Counting{m: m, k: k, k0: k0, k1: k1, words: make([]uint64, (m+15)/16)}, nil
+	return &Counting{m: m, k: k, k0: k0, k1: k1, words: make([]uint64, (m+15)/16), hashing: DoubleHashing}, nil
 }
 
 // Counter returns the value of counter i.
@@ -42,9 +43,8 @@ func (f *Counting) setCounter(i uint64, v uint8) {
 // Add increments key's k counters (a counter hit twice by one key counts
 // twice), saturating at CounterMax and counting each saturation in Overflows.
 func (f *Counting) Add(key []byte) {
-	h1, h2 := Sip128(f.k0, f.k1, key)
-	for i := 0; i < f.k; i++ {
-		j := Probe(h1, h2, i, f.m)
+	var buf [MaxK]uint64
+	for _, j := range f.Positions(buf[:0], key) {
 		c := f.Counter(j)
 		switch {
 		case c == 0:
@@ -68,9 +68,8 @@ func (f *Counting) Remove(key []byte) bool {
 	if ok, _ := f.Contains(key); !ok {
 		return false
 	}
-	h1, h2 := Sip128(f.k0, f.k1, key)
-	for i := 0; i < f.k; i++ {
-		j := Probe(h1, h2, i, f.m)
+	var buf [MaxK]uint64
+	for _, j := range f.Positions(buf[:0], key) {
 		if c := f.Counter(j); c > 0 {
 			f.setCounter(j, c-1)
 			if c == 1 {
@@ -82,9 +81,9 @@ func (f *Counting) Remove(key []byte) bool {
 }
 
 func (f *Counting) Contains(key []byte) (bool, int) {
-	h1, h2 := Sip128(f.k0, f.k1, key)
-	for i := 0; i < f.k; i++ {
-		if f.Counter(Probe(h1, h2, i, f.m)) == 0 {
+	var buf [MaxK]uint64
+	for i, j := range f.Positions(buf[:0], key) {
+		if f.Counter(j) == 0 {
 			return false, i + 1
 		}
 	}
@@ -92,12 +91,7 @@ func (f *Counting) Contains(key []byte) (bool, int) {
 }
 
 func (f *Counting) Positions(dst []uint64, key []byte) []uint64 {
-	h1, h2 := Sip128(f.k0, f.k1, key)
-	dst = dst[:0]
-	for i := 0; i < f.k; i++ {
-		dst = append(dst, Probe(h1, h2, i, f.m))
-	}
-	return dst
+	return f.hashing.positions(dst, f.k0, f.k1, key, f.k, f.m)
 }
 
 // MaxCounter returns the largest counter value.

@@ -36,23 +36,33 @@ type Membership interface {
 }
 
 // Filter is the standard Bloom filter: m bits in []uint64, k probes by
-// double hashing over one SipHash-2-4 call.
+// double hashing over one SipHash-2-4 call, or by another Hashing.
 type Filter struct {
-	m      uint64
-	k      int
-	k0, k1 uint64
-	words  []uint64
-	set    uint64
+	m       uint64
+	k       int
+	k0, k1  uint64
+	words   []uint64
+	set     uint64
+	hashing Hashing
 }
 
 // NewFilter returns an empty standard filter of m bits and k hashes, keyed
-// by seed. It rejects m outside [1, MaxM] and k outside [1, MaxK].
+// by seed, with double hashing. It rejects m outside [1, MaxM] and k
+// outside [1, MaxK].
 func NewFilter(m uint64, k int, seed uint64) (*Filter, error) {
+	return NewFilterHashed(DoubleHashing, m, k, seed)
+}
+
+// NewFilterHashed is NewFilter with positions found by scheme h.
+func NewFilterHashed(h Hashing, m uint64, k int, seed uint64) (*Filter, error) {
 	if err := checkShape(m, k); err != nil {
 		return nil, err
 	}
+	if _, err := ParseHashing(string(h)); err != nil {
+		return nil, err
+	}
 	k0, k1 := SipKey(seed)
-	return &Filter{m: m, k: k, k0: k0, k1: k1, words: make([]uint64, (m+63)/64)}, nil
+	return &Filter{m: m, k: k, k0: k0, k1: k1, words: make([]uint64, (m+63)/64), hashing: h}, nil
 }
 
 func checkShape(m uint64, k int) error {
@@ -69,6 +79,17 @@ func checkShape(m uint64, k int) error {
 // The loops step g by h2 instead of calling Probe: the same positions,
 // one addition per probe instead of a multiplication.
 func (f *Filter) Add(key []byte) {
+	if f.hashing != DoubleHashing {
+		var buf [MaxK]uint64
+		for _, j := range f.hashing.positions(buf[:0], f.k0, f.k1, key, f.k, f.m) {
+			w, b := j>>6, uint64(1)<<(j&63)
+			if f.words[w]&b == 0 {
+				f.words[w] |= b
+				f.set++
+			}
+		}
+		return
+	}
 	h1, h2 := Sip128(f.k0, f.k1, key)
 	g, step := h1, h2|1
 	for i := 0; i < f.k; i++ {
@@ -88,6 +109,15 @@ func (f *Filter) Add(key []byte) {
 // loads overlap instead of waiting on each other, and one branch taken
 // three times in four replaces a coin flip the CPU cannot predict.
 func (f *Filter) Contains(key []byte) (bool, int) {
+	if f.hashing != DoubleHashing {
+		var buf [MaxK]uint64
+		for i, j := range f.hashing.positions(buf[:0], f.k0, f.k1, key, f.k, f.m) {
+			if f.words[j>>6]&(1<<(j&63)) == 0 {
+				return false, i + 1
+			}
+		}
+		return true, f.k
+	}
 	h1, h2 := Sip128(f.k0, f.k1, key)
 	g, step, m, words := h1, h2|1, f.m, f.words
 	first := 0
@@ -111,12 +141,7 @@ func (f *Filter) Contains(key []byte) (bool, int) {
 
 // Positions appends key's k bit positions onto dst[:0].
 func (f *Filter) Positions(dst []uint64, key []byte) []uint64 {
-	h1, h2 := Sip128(f.k0, f.k1, key)
-	dst = dst[:0]
-	for i := 0; i < f.k; i++ {
-		dst = append(dst, Probe(h1, h2, i, f.m))
-	}
-	return dst
+	return f.hashing.positions(dst, f.k0, f.k1, key, f.k, f.m)
 }
 
 func (f *Filter) M() uint64           { return f.m }

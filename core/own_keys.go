@@ -162,8 +162,9 @@ func (out OwnKeysResult) simulate(p Params, keys, queries keySource, pr *listPro
 	}
 	variant, _ := ParseVariant(string(q.Variant))
 	fault, _ := ParseFault(string(q.Fault))
+	hashing, _ := ParseHashing(string(q.Hashing))
 	m, k := q.Shape()
-	f, err := New(variant, fault, m, k, q.Seed)
+	f, err := NewHashed(variant, fault, hashing, m, k, q.Seed)
 	if err != nil {
 		return out, err
 	}
@@ -171,7 +172,7 @@ func (out OwnKeysResult) simulate(p Params, keys, queries keySource, pr *listPro
 	n := uint64(keys.Len())
 	pr.total = pr.done + keys.Len()*(q.DuplicatePasses+1) + queries.Len()
 
-	r := Result{Variant: variant.Effective(fault), Fault: fault, M: m, N: n, K: k,
+	r := Result{Variant: variant.Effective(fault), Fault: fault, Hashing: hashing, M: m, N: n, K: k,
 		PresentQueries: n, AbsentQueries: uint64(queries.Len()), Filter: f}
 	stored := func(list keySource) keyAt { return func(_ []byte, i uint64) []byte { return list.Key(int(i)) } }
 	probes, err := r.measure(q.DuplicatePasses, pr.tick, stored(keys), stored(keys), stored(queries))

@@ -114,8 +114,8 @@ func TestSimulateKeysRefuses(t *testing.T) {
 	}
 	t.Run("no absent keys", func(t *testing.T) {
 		r, err := SimulateKeys(DefaultParams(), members, nil, nil)
-		if err != nil || r.AbsentQueries != 0 || r.CILow != 0 || r.CIHigh != 1 {
-			t.Errorf("error %v, %d absent queries, interval [%v, %v]; want none and [0, 1]", err, r.AbsentQueries, r.CILow, r.CIHigh)
+		if err != nil || r.AbsentQueries != 0 || r.QueryCILow != 0 || r.QueryCIHigh != 1 || r.WholeCILow != 0 || r.WholeCIHigh != 1 {
+			t.Errorf("error %v, %d absent queries, interval [%v, %v]; want none and [0, 1]", err, r.AbsentQueries, r.QueryCILow, r.QueryCIHigh)
 		}
 	})
 	t.Run("cancelled", func(t *testing.T) {

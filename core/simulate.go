@@ -20,6 +20,9 @@ type Params struct {
 	Variant         Variant `json:"variant"`
 	Fault           Fault   `json:"fault"`
 	M               uint64  `json:"m,omitempty"`
+	// Hashing is how the standard and counting filters find a key's
+	// positions; "" is double hashing.
+	Hashing Hashing `json:"hashing,omitempty"`
 }
 
 // The ranges Validate enforces, shared with every front end.
@@ -65,7 +68,13 @@ func (p Params) Validate() error {
 	if _, err := ParseFault(string(p.Fault)); err != nil {
 		return err
 	}
-	return p.Variant.Accepts(p.Fault)
+	if _, err := ParseHashing(string(p.Hashing)); err != nil {
+		return err
+	}
+	if err := p.Variant.Accepts(p.Fault); err != nil {
+		return err
+	}
+	return p.Variant.HashedBy(p.Fault, p.Hashing)
 }
 
 // Shape returns the filter's m and k for these params: m = ceil(bits per
@@ -88,6 +97,7 @@ func (p Params) Shape() (m uint64, k int) {
 type Result struct {
 	Variant           Variant `json:"variant"`
 	Fault             Fault   `json:"fault"`
+	Hashing           Hashing `json:"hashing"`
 	M                 uint64  `json:"m"`
 	N                 uint64  `json:"n"`
 	K                 int     `json:"k"`
@@ -100,8 +110,15 @@ type Result struct {
 	TheoryFPRExact    float64 `json:"theoryFprExact"`
 	TheoryFPRVariant  float64 `json:"theoryFprVariant"` // the variant's own theory (blocked: Poisson mixture)
 	EmpiricalFPR      float64 `json:"empiricalFpr"`
-	CILow             float64 `json:"ciLow"`
-	CIHigh            float64 `json:"ciHigh"`
+	// QueryCILow and QueryCIHigh bound the rate for the queries' noise
+	// alone (95% Wilson): how well this filter's own rate is measured.
+	QueryCILow  float64 `json:"queryCiLow"`
+	QueryCIHigh float64 `json:"queryCiHigh"`
+	// WholeCILow and WholeCIHigh bound it for the measurement as a whole,
+	// the queries and the filter's own draw (FilterSpread): the interval
+	// to judge the theory by.
+	WholeCILow  float64 `json:"wholeCiLow"`
+	WholeCIHigh float64 `json:"wholeCiHigh"`
 	FalsePositives    uint64  `json:"falsePositives"`
 	FalseNegatives    uint64  `json:"falseNegatives"`
 	AbsentQueries     uint64  `json:"absentQueries"`
@@ -144,8 +161,9 @@ func SimulateSteps(p Params, step Step) (Result, error) {
 	}
 	variant, _ := ParseVariant(string(p.Variant))
 	fault, _ := ParseFault(string(p.Fault))
+	hashing, _ := ParseHashing(string(p.Hashing))
 	m, k := p.Shape()
-	f, err := New(variant, fault, m, k, p.Seed)
+	f, err := NewHashed(variant, fault, hashing, m, k, p.Seed)
 	if err != nil {
 		return Result{}, err
 	}
@@ -163,7 +181,7 @@ func SimulateSteps(p Params, step Step) (Result, error) {
 		return nil
 	}
 
-	r := Result{Variant: variant.Effective(fault), Fault: fault, M: m, N: n, K: k,
+	r := Result{Variant: variant.Effective(fault), Fault: fault, Hashing: hashing, M: m, N: n, K: k,
 		PresentQueries: present, AbsentQueries: absent, Filter: f}
 	pick := splitmix(p.Seed ^ 0x13198a2e03707344)
 	probes, err := r.measure(p.DuplicatePasses, tick,
@@ -205,7 +223,8 @@ func (r *Result) finish(probes uint64) {
 		r.EmpiricalFPR = float64(r.FalsePositives) / float64(absent)
 		r.ProbesPerNegative = float64(probes) / float64(absent)
 	}
-	r.CILow, r.CIHigh = Wilson(r.FalsePositives, r.AbsentQueries, Z95)
+	r.QueryCILow, r.QueryCIHigh = Wilson(r.FalsePositives, r.AbsentQueries, Z95)
+	r.WholeCILow, r.WholeCIHigh = WholeInterval(r.Variant, m, n, k, r.FalsePositives, r.AbsentQueries)
 	r.ExpectedProbes = ExpectedProbes(k, r.Occupancy)
 	r.Digest = r.digest()
 }

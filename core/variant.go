@@ -49,20 +49,48 @@ func (v Variant) Accepts(f Fault) error {
 }
 
 // New returns an empty filter of variant v (see Effective) with fault f, m
-// positions and k probes, keyed by seed.
+// positions and k probes, keyed by seed, with double hashing.
 func New(v Variant, f Fault, m uint64, k int, seed uint64) (Membership, error) {
+	return NewHashed(v, f, DoubleHashing, m, k, seed)
+}
+
+// HashedBy reports whether filters of layout v with fault f can find their
+// positions by scheme h: the blocked filter draws its in-block positions
+// from a stream of its own, and the faults that break indexing break
+// double hashing, so for those only the default scheme exists.
+func (v Variant) HashedBy(f Fault, h Hashing) error {
+	if h == DoubleHashing || h == "" {
+		return nil
+	}
+	if v.Effective(f) == BlockedVariant {
+		return fmt.Errorf("core: the blocked filter draws its positions inside one block from a stream of its own; %s hashing applies to the standard and counting filters", h)
+	}
+	if f != NoFault && f != KFromCeil && f != WrapCounters {
+		return fmt.Errorf("core: the %s fault breaks double hashing; run it with double hashing", f)
+	}
+	return nil
+}
+
+// NewHashed is New with positions found by scheme h (see HashedBy).
+func NewHashed(v Variant, f Fault, h Hashing, m uint64, k int, seed uint64) (Membership, error) {
+	if h == "" {
+		h = DoubleHashing
+	}
+	if err := v.HashedBy(f, h); err != nil {
+		return nil, err
+	}
 	switch v.Effective(f) {
 	case BlockedVariant:
 		return NewBlocked(m, k, seed)
 	case CountingVariant:
 		c, err := NewCounting(m, k, seed)
 		if err == nil {
-			c.wrap = f == WrapCounters
+			c.wrap, c.hashing = f == WrapCounters, h
 		}
 		return c, err
 	}
 	if f == NoFault || f == KFromCeil {
-		return NewFilter(m, k, seed)
+		return NewFilterHashed(h, m, k, seed)
 	}
 	return NewBroken(f, m, k, seed)
 }

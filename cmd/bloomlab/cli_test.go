@@ -82,7 +82,7 @@ func TestSimulateJSONFields(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
 		t.Fatal(err)
 	}
-	for _, field := range strings.Fields("m n k filterBytes setBits occupancy theoryFpr theoryFprExact empiricalFpr ciLow ciHigh falsePositives falseNegatives absentQueries presentQueries probesPerNegative exactSetBytes digest") {
+	for _, field := range strings.Fields("m n k filterBytes setBits occupancy theoryFpr theoryFprExact empiricalFpr queryCiLow queryCiHigh wholeCiLow wholeCiHigh hashing falsePositives falseNegatives absentQueries presentQueries probesPerNegative exactSetBytes digest") {
 		if _, ok := got[field]; !ok {
 			t.Errorf("simulate --json lacks %q", field)
 		}

@@ -184,7 +184,8 @@ func writeResult(w io.Writer, r core.Result) {
 	if r.Variant == core.BlockedVariant {
 		row("blocked theory fpr", "%.6f", r.TheoryFPRVariant)
 	}
-	row("empirical fpr", "%.6f [%.6f, %.6f] 95%%", r.EmpiricalFPR, r.CILow, r.CIHigh)
+	row("empirical fpr", "%.6f, 95%% [%.6f, %.6f] for the queries alone", r.EmpiricalFPR, r.QueryCILow, r.QueryCIHigh)
+	row("", "95%% [%.6f, %.6f] for the whole measurement (the filter is one draw too)", r.WholeCILow, r.WholeCIHigh)
 	row("false positives", "%d of %d absent queries", r.FalsePositives, r.AbsentQueries)
 	row("false negatives", "%d of %d present queries", r.FalseNegatives, r.PresentQueries)
 	if r.FalseNegatives > 0 {

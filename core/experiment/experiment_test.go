@@ -206,7 +206,7 @@ func TestCheck(t *testing.T) {
 
 func TestCatalogue(t *testing.T) {
 	t.Parallel()
-	want := strings.Fields("theory-vs-observed rocksdb grid k-sweep rounding hashing overfill probes counting memory blocked")
+	want := strings.Fields("theory-vs-observed rocksdb grid k-sweep rounding hashing overfill probes counting memory blocked small-m")
 	var names []string
 	for _, e := range All() {
 		names = append(names, e.Name)

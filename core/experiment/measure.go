@@ -162,22 +162,16 @@ func queryAbsent(r *runner, f core.Membership, seed, lo, hi uint64) (rateResult,
 // zScore returns how many standard deviations fp false positives in
 // queries absent queries lie from what theory expects of a filter of m bits,
 // n keys and k hashes. The deviation counts both sources of noise: the
-// queries (binomial) and the filter itself, whose fill f varies from one
-// filter to the next, moving its rate f^k by k df/f. The fill's variance is
-// the occupancy one, m e^-x (1 - (1+x) e^-x) zero bits for x = kn/m writes
-// per bit (Kolchin, Sevastyanov and Chistyakov, "Random Allocations", 1978).
+// queries (binomial) and the filter itself, whose own rate varies from one
+// filter to the next with its fill (core.RateVariance).
 //
 // The queries may be spread over several independent filters of the same
 // shape (replicates), each taking an equal share.
 func zScore(fp, queries uint64, filters int, m, n uint64, k int) float64 {
 	p := core.Rate(m, n, k)
 	want := p * float64(queries)
-	x := float64(k) * float64(n) / float64(m)
-	e := math.Exp(-x)
-	f := 1 - e
-	fillVar := e * (1 - (1+x)*e) / float64(m)
-	each := want / float64(filters)
-	variance := want*(1-p) + float64(filters)*math.Pow(each*float64(k)/f, 2)*fillVar
+	each := float64(queries) / float64(filters)
+	variance := want*(1-p) + float64(filters)*each*each*core.RateVariance(core.Standard, m, n, k)
 	if variance <= 0 {
 		return 0
 	}
