@@ -231,6 +231,17 @@ func (c *LabPage) noticeIf(notice string) {
 	}
 }
 
+func (c *LabPage) onHashing(ctx app.Context, e app.Event) {
+	h, err := core.ParseHashing(e.Get("target").Get("value").String())
+	if err != nil {
+		return
+	}
+	s, notice := c.settings.WithHashing(h)
+	c.change(ctx, s, e.Get("timeStamp").Float())
+	c.noticeIf(notice)
+	c.commit(ctx)
+}
+
 func (c *LabPage) onLarge(ctx app.Context, e app.Event) {
 	c.settings.Large = !c.settings.Large
 	c.commit(ctx)
@@ -610,6 +621,16 @@ func (c *LabPage) renderControls() app.UI {
 			),
 			app.Small().ID("fault-help").Text(p.Fault.Describe()),
 		),
+		app.Div().Class("control").Body(
+			app.Label().For(IDHashing).Text("Hashing"),
+			app.Select().ID(IDHashing).OnChange(c.onHashing).Aria("describedby", "hashing-help").Body(
+				app.Range(core.Hashings).Slice(func(i int) app.UI {
+					h := core.Hashings[i]
+					return app.Option().Value(string(h)).Selected(h == p.Hashing || (p.Hashing == "" && h == core.DoubleHashing)).Text(string(h))
+				}),
+			),
+			app.Small().ID("hashing-help").Text(p.Hashing.Describe()),
+		),
 	)
 }
 
@@ -735,6 +756,7 @@ func (c *LabPage) counters() []counter {
 func (c *LabPage) renderCounters() app.UI {
 	cs := c.counters()
 	r := c.result
+	note := rateNote(r)
 	return app.Section().Class("counters-box").Aria("label", "Counters").Body(
 		app.Dl().Class("counters").Body(
 			app.Range(cs).Slice(func(i int) app.UI {
@@ -749,6 +771,12 @@ func (c *LabPage) renderCounters() app.UI {
 				)
 			}),
 		),
+		app.If(note != "", func() app.UI {
+			return app.P().ID("fpr-note").Class("note").Body(
+				app.Text(note+" "),
+				app.A().ID("fpr-note-link").Href(href(RouteExperiments)+"?experiment=small-m").Text("See the small-m measurement."),
+			)
+		}),
 		app.If(r != nil && r.FalseNegatives > 0, func() app.UI {
 			return app.P().ID("false-negative-warning").Class("alarm-text").Role("alert").Text(
 				"⚠ " + formatInt(r.FalseNegatives) + " false negatives: keys that were inserted, and that this filter now says were never added. A correct Bloom filter can never do this; the " + string(r.Fault) + " fault broke it.")

@@ -65,6 +65,7 @@ const (
 	IDOptimalK        = "optimal-k"
 	IDVariant         = "variant"
 	IDFault           = "fault"
+	IDHashing         = "hashing"
 	IDLarge           = "large"
 )
 
@@ -238,6 +239,18 @@ func FromQuery(q url.Values) (Settings, []string) {
 		note("fault: %s lives in the %s filter, so the variant is %s, not %s", s.Params.Fault, v, v, s.Params.Variant)
 		s.Params.Variant = v
 	}
+	if raw, ok := lookup(q, IDHashing); ok {
+		h, err := core.ParseHashing(raw)
+		if err != nil {
+			note("hashing: %q is not double, enhanced or independent, so it stays double", raw)
+		} else {
+			s.Params.Hashing = h
+		}
+	}
+	var notice string
+	if s, notice = s.hashingFits(); notice != "" {
+		notices = append(notices, notice)
+	}
 	for _, flag := range []struct {
 		id  string
 		dst *bool
@@ -316,26 +329,60 @@ func parseFlag(raw string) (bool, error) {
 }
 
 // WithFault switches fault f on, and with it the layout f lives in; the
-// notice says when that moved the variant.
+// notice says when that moved the variant (or the hashing).
 func (s Settings) WithFault(f core.Fault) (Settings, string) {
 	s.Params.Fault = f
+	var notices []string
 	if v := s.Params.Variant.Effective(f); v != s.Params.Variant {
-		notice := fmt.Sprintf("fault: %s lives in the %s filter, so the variant is now %s", f, v, v)
+		notices = append(notices, fmt.Sprintf("fault: %s lives in the %s filter, so the variant is now %s", f, v, v))
 		s.Params.Variant = v
-		return s, notice
+	}
+	s, notice := s.hashingFits()
+	return s, joinNotices(append(notices, notice)...)
+}
+
+// WithVariant switches to layout v; a fault that has no form in v is
+// switched off, and the notice says so (and likewise for the hashing).
+func (s Settings) WithVariant(v core.Variant) (Settings, string) {
+	s.Params.Variant = v
+	var notices []string
+	if f := s.Params.Fault; v.Accepts(f) != nil {
+		s.Params.Fault = core.NoFault
+		notices = append(notices, fmt.Sprintf("fault: %s lives in the %s filter, so the %s filter runs without a fault", f, v.Effective(f), v))
+	}
+	s, notice := s.hashingFits()
+	return s, joinNotices(append(notices, notice)...)
+}
+
+// WithHashing switches the scheme to h where the filter can use it.
+func (s Settings) WithHashing(h core.Hashing) (Settings, string) {
+	s.Params.Hashing = h
+	return s.hashingFits()
+}
+
+// hashingFits goes back to double hashing where the layout or the fault
+// has no other scheme, and says why.
+func (s Settings) hashingFits() (Settings, string) {
+	h := s.Params.Hashing
+	if err := s.Params.Variant.HashedBy(s.Params.Fault, h); err != nil {
+		s.Params.Hashing = core.DoubleHashing
+		why := "the blocked filter draws its positions inside one block from a stream of its own"
+		if s.Params.Variant.Effective(s.Params.Fault) != core.BlockedVariant {
+			why = "the " + string(s.Params.Fault) + " fault breaks double hashing itself"
+		}
+		return s, fmt.Sprintf("hashing: %s is not used here, since %s; the filter uses double hashing", h, why)
 	}
 	return s, ""
 }
 
-// WithVariant switches to layout v; a fault that has no form in v is
-// switched off, and the notice says so.
-func (s Settings) WithVariant(v core.Variant) (Settings, string) {
-	s.Params.Variant = v
-	if f := s.Params.Fault; v.Accepts(f) != nil {
-		s.Params.Fault = core.NoFault
-		return s, fmt.Sprintf("fault: %s lives in the %s filter, so the %s filter runs without a fault", f, v.Effective(f), v)
+func joinNotices(notices ...string) string {
+	var kept []string
+	for _, n := range notices {
+		if n != "" {
+			kept = append(kept, n)
+		}
 	}
-	return s, ""
+	return strings.Join(kept, "; ")
 }
 
 // Normalize makes Hashes follow the optimum when OptimalK is on: the k the
@@ -359,6 +406,9 @@ func (s Settings) Query() url.Values {
 	q.Set(IDSeed, strconv.FormatUint(s.Params.Seed, 10))
 	q.Set(IDVariant, string(s.Params.Variant))
 	q.Set(IDFault, string(s.Params.Fault))
+	if h := s.Params.Hashing; h != "" && h != core.DoubleHashing {
+		q.Set(IDHashing, string(h))
+	}
 	q.Set(IDOptimalK, onOff(s.OptimalK))
 	if s.Large {
 		q.Set(IDLarge, "on")

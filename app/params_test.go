@@ -14,9 +14,9 @@ func TestFromQueryRoundTrip(t *testing.T) {
 	cases := []Settings{
 		DefaultSettings(),
 		{Params: core.Params{BitsPerKey: 4.8, Hashes: 3, Items: 123456, Queries: 0, PresentShare: 0, KeyBytes: 8,
-			DuplicatePasses: 10, Seed: math.MaxUint64, Variant: core.CountingVariant, Fault: core.WrapCounters}, Large: true},
+			DuplicatePasses: 10, Seed: math.MaxUint64, Variant: core.CountingVariant, Fault: core.WrapCounters, Hashing: core.IndependentHashing}, Large: true},
 		{Params: core.Params{BitsPerKey: 64, Hashes: 32, Items: 1, Queries: maxLabQuery, PresentShare: 100, KeyBytes: 128,
-			DuplicatePasses: 1, Seed: 0, Variant: core.BlockedVariant, Fault: core.NoFault}},
+			DuplicatePasses: 1, Seed: 0, Variant: core.BlockedVariant, Fault: core.NoFault, Hashing: core.DoubleHashing}},
 	}
 	for _, p := range Presets() {
 		cases = append(cases, p.Settings)
@@ -155,5 +155,62 @@ func TestFaultAndLayout(t *testing.T) {
 	}
 	if _, err := core.Simulate(s.Params); err != nil {
 		t.Error(err)
+	}
+}
+
+// The hashing scheme travels in the link, and falls back to double hashing,
+// with a notice, where the filter cannot use another.
+func TestHashingInTheLink(t *testing.T) {
+	t.Parallel()
+	q, _ := url.ParseQuery("hashing=independent&items=20")
+	s, notices := FromQuery(q)
+	if s.Params.Hashing != core.IndependentHashing || len(notices) != 0 || s.Query().Get(IDHashing) != "independent" {
+		t.Errorf("hashing %q, notices %q, link %q", s.Params.Hashing, notices, s.Query().Encode())
+	}
+	if DefaultSettings().Query().Has(IDHashing) {
+		t.Error("the default link names the default scheme")
+	}
+	for query, want := range map[string]string{
+		"variant=blocked&hashing=enhanced":   "hashing: enhanced is not used here, since the blocked filter draws its positions inside one block from a stream of its own; the filter uses double hashing",
+		"fault=one-hash&hashing=independent": "hashing: independent is not used here, since the one-hash fault breaks double hashing itself; the filter uses double hashing",
+		"hashing=triple":                     `hashing: "triple" is not double, enhanced or independent, so it stays double`,
+	} {
+		q, _ := url.ParseQuery(query)
+		s, notices := FromQuery(q)
+		if s.Params.Hashing != core.DoubleHashing || len(notices) != 1 || notices[0] != want {
+			t.Errorf("%s: hashing %q, notices %q", query, s.Params.Hashing, notices)
+		}
+	}
+	s, notice := DefaultSettings().WithHashing(core.EnhancedDoubleHashing)
+	s, notice = s.WithVariant(core.BlockedVariant)
+	if s.Params.Hashing != core.DoubleHashing || !strings.HasPrefix(notice, "hashing: enhanced is not used here") {
+		t.Errorf("blocked after enhanced: %q, %q", s.Params.Hashing, notice)
+	}
+}
+
+// The page says why its rate leaves the formula where the shape predicts
+// it, and nothing where the formula holds.
+func TestRateNote(t *testing.T) {
+	t.Parallel()
+	run := func(items int, h core.Hashing) *core.Result {
+		p := core.DefaultParams()
+		p.Items, p.Queries, p.PresentShare, p.Hashing = items, 20000, 0, h
+		r, err := core.Simulate(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &r
+	}
+	if note := rateNote(run(4000, core.DoubleHashing)); note != "" {
+		t.Errorf("m = 40,000: %q", note)
+	}
+	if note := rateNote(run(20, core.DoubleHashing)); !strings.HasPrefix(note, "At m = 200, double hashing measures above the formula") {
+		t.Errorf("m = 200, double: %q", note)
+	}
+	if note := rateNote(run(20, core.IndependentHashing)); strings.Contains(note, "hashing measures above") {
+		t.Errorf("m = 200, independent: %q", note)
+	}
+	if note := rateNote(run(1, core.IndependentHashing)); !strings.Contains(note, "A filter this small expects 1.66 times the formula") {
+		t.Errorf("m = 10, independent: %q", note)
 	}
 }

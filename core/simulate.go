@@ -38,7 +38,7 @@ const (
 // theory rate 0.008194.
 func DefaultParams() Params {
 	return Params{BitsPerKey: 10, Hashes: 7, Items: 4000, Queries: 5000, PresentShare: 10,
-		KeyBytes: 16, DuplicatePasses: 1, Seed: 1, Variant: Standard, Fault: NoFault}
+		KeyBytes: 16, DuplicatePasses: 1, Seed: 1, Variant: Standard, Fault: NoFault, Hashing: DoubleHashing}
 }
 
 // Validate reports the first parameter outside its range, naming it and the

@@ -35,6 +35,13 @@ func TestSizeAndSimulate(t *testing.T) {
 		{"unknown fault", []string{"simulate", "--fault", "gremlin"}, 2, nil, "bloomlab simulate: --fault: unknown fault \"gremlin\", want none or one of"},
 		{"fault in another layout", []string{"simulate", "--variant", "counting", "--fault", "negative-index"}, 2, nil,
 			"bloomlab simulate: the negative-index fault lives in the standard filter and has no counting form; use the standard variant or another fault"},
+		{"unknown hashing", []string{"simulate", "--hashing", "triple"}, 2, nil, "bloomlab simulate: --hashing must be double, enhanced or independent, got \"triple\""},
+		{"hashing on a blocked filter", []string{"simulate", "--variant", "blocked", "--hashing", "independent"}, 2, nil,
+			"bloomlab simulate: the blocked filter draws its positions inside one block from a stream of its own"},
+		// m = 200, k = 7: double hashing measures above the formula where
+		// independent hashes do not.
+		{"independent hashing", []string{"simulate", "--items", "20", "--queries", "20000", "--present-share", "0", "--hashing", "independent"}, 0,
+			[]string{"hashing              independent hashes: one SipHash a probe", "95% [", "for the whole measurement"}, ""},
 		{"hashes too many", []string{"simulate", "--hashes", "65"}, 2, nil, "bloomlab simulate: --hashes must be a whole number in [0, 64], got \"65\""},
 		{"unknown command", []string{"frobnicate"}, 2, nil, "bloomlab: unknown command \"frobnicate\""},
 	})

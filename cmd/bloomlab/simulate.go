@@ -28,13 +28,14 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	seed := fs.String("seed", "1", "seed, a whole number in [0, 2^64-1]")
 	variant := fs.String("variant", string(d.Variant), "standard, blocked or counting")
 	fault := fs.String("fault", string(d.Fault), "none, or a fault from 'bloomlab audit --faults'")
+	hashing := fs.String("hashing", string(core.DoubleHashing), "how the standard and counting filters find a key's positions: double, enhanced or independent")
 	keysFile := fs.String("keys", "", "build the filter from this file's keys, one a line, - for standard input (replaces --items)")
 	absentFile := fs.String("absent", "", "with --keys: measure the rate on this file's keys, one a line, - for standard input")
 	asJSON := fs.Bool("json", false, "print JSON")
 	if err := parse(fs, args); err != nil {
 		return fail("simulate", fs, err, stderr)
 	}
-	p, err := paramsFromFlags(simFlags{*bpk, *hashes, *items, *queries, *present, *keyBytes, *passes, *seed, *variant, *fault})
+	p, err := paramsFromFlags(simFlags{*bpk, *hashes, *items, *queries, *present, *keyBytes, *passes, *seed, *variant, *fault, *hashing})
 	if err != nil {
 		return fail("simulate", fs, err, stderr)
 	}
@@ -65,7 +66,7 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 
 // simFlags are the simulate command's flag values, as typed.
 type simFlags struct {
-	bitsPerKey, hashes, items, queries, present, keyBytes, passes, seed, variant, fault string
+	bitsPerKey, hashes, items, queries, present, keyBytes, passes, seed, variant, fault, hashing string
 }
 
 func paramsFromFlags(f simFlags) (core.Params, error) {
@@ -102,7 +103,11 @@ func paramsFromFlags(f simFlags) (core.Params, error) {
 	if err != nil {
 		return p, badFlag("--fault: %v", err)
 	}
-	p.Variant, p.Fault = v, fault
+	h, err := core.ParseHashing(f.hashing)
+	if err != nil {
+		return p, badFlag("--hashing must be double, enhanced or independent, got %q", f.hashing)
+	}
+	p.Variant, p.Fault, p.Hashing = v, fault, h
 	return p, nil
 }
 
@@ -180,6 +185,7 @@ func writeResult(w io.Writer, r core.Result) {
 	row("filter bytes", "%d", r.FilterBytes)
 	row("set bits", "%d (expected %.1f)", r.SetBits, r.ExpectedSetBits)
 	row("occupancy", "%.4f", r.Occupancy)
+	row("hashing", "%s", r.Hashing.Describe())
 	row("theory fpr", "%.6f (exact m: %.6f)", r.TheoryFPR, r.TheoryFPRExact)
 	if r.Variant == core.BlockedVariant {
 		row("blocked theory fpr", "%.6f", r.TheoryFPRVariant)
