@@ -95,7 +95,7 @@ func (b *auditBook) Start(f core.Fault) {
 
 	go func() {
 		yielded := time.Now()
-		report, err := audit.Run(f, func(done, total int, last audit.Outcome) error {
+		report, err := audit.Run(audit.Target{Fault: f}, func(done, total int, last audit.Outcome) error {
 			b.mu.Lock()
 			r := b.runs[f]
 			r.Done, r.Total = done, total

@@ -38,13 +38,13 @@ func accountingChecks() []Check {
 	checks := make([]Check, 0, len(grid))
 	for _, g := range grid {
 		checks = append(checks, Check{ID: "accounting/" + g.name, Group: GroupAccounting, Contract: g.contract,
-			Run: func(f core.Fault) Verdict { return books(g.s, f) }})
+			Run: func(f Target) Verdict { return books(g.s, f) }})
 	}
 	return checks
 }
 
 // books fills the shape and reconciles its three counts of set positions.
-func books(s shape, f core.Fault) Verdict {
+func books(s shape, f Target) Verdict {
 	flt, err := s.fill(f)
 	if err != nil {
 		return fail("%v", err)

@@ -11,9 +11,27 @@ type Check struct {
 	ID       string // stable, e.g. "no-false-negatives/tiny-m"
 	Group    string // one of Groups, in the specification's order
 	Contract string // one line: what contract it checks
-	// Run audits the lab's implementation with fault f switched on
-	// (core.NoFault is the real filter).
-	Run func(f core.Fault) Verdict
+	// Run audits the lab's implementation as target t: a fault switched
+	// on (core.NoFault is the real filter) and a hashing scheme.
+	Run func(t Target) Verdict
+}
+
+// Target is what an audit checks: the lab's filters with one fault of the
+// zoo switched on (core.NoFault for none) and a hashing scheme for the
+// standard and counting filters ("" is double hashing). A check that builds
+// a blocked filter, or one under a fault that breaks double hashing, builds
+// it with double hashing, the only scheme it has.
+type Target struct {
+	core.Fault
+	Hashing core.Hashing
+}
+
+// hashing is the scheme a filter of layout v under t uses.
+func (t Target) hashing(v core.Variant) core.Hashing {
+	if t.Hashing == "" || v.HashedBy(t.Fault, t.Hashing) != nil {
+		return core.DoubleHashing
+	}
+	return t.Hashing
 }
 
 // Verdict is what one check found: whether the contract held, and a line
@@ -62,11 +80,14 @@ type Outcome struct {
 
 // Report is one audit of the lab's filter with one fault switched on.
 type Report struct {
-	Fault  string    `json:"fault"`
-	Checks []Outcome `json:"checks"`
-	Passed int       `json:"passed"`
-	Total  int       `json:"total"`
-	Digest string    `json:"digest"`
+	Fault string `json:"fault"`
+	// Hashing is the scheme audited, empty for double hashing (the
+	// default, whose digests predate the choice).
+	Hashing core.Hashing `json:"hashing,omitempty"`
+	Checks  []Outcome    `json:"checks"`
+	Passed  int          `json:"passed"`
+	Total   int          `json:"total"`
+	Digest  string       `json:"digest"`
 	// ReportedFPR is the false-positive rate the default-shape simulation
 	// reported under this fault: what the "beautiful" number looked like
 	// while the checks failed.
@@ -77,17 +98,27 @@ type Report struct {
 // browser yields and cancels through it).
 type Progress func(done, total int, last Outcome) error
 
-// Run audits the lab's filter with fault f switched on ("" or core.NoFault
-// for the real filter) and calls progress (which may be nil) after each
-// check. If progress stops the run, Run returns the outcomes so far, without
-// a digest, and progress's error. A fault outside the zoo is an error.
-func Run(f core.Fault, progress Progress) (Report, error) {
-	f, err := core.ParseFault(string(f))
+// Run audits target t, the lab's filter with a fault switched on ("" or
+// core.NoFault for the real filter) and a hashing scheme ("" for double
+// hashing), and calls progress (which may be nil) after each check. If
+// progress stops the run, Run returns the outcomes so far, without a
+// digest, and progress's error. A fault outside the zoo, or a scheme the
+// lab does not have, is an error.
+func Run(t Target, progress Progress) (Report, error) {
+	fault, err := core.ParseFault(string(t.Fault))
 	if err != nil {
 		return Report{}, fmt.Errorf("audit: %w", err)
 	}
+	h, err := core.ParseHashing(string(t.Hashing))
+	if err != nil {
+		return Report{}, fmt.Errorf("audit: %w", err)
+	}
+	f := Target{Fault: fault, Hashing: h}
 	checks := Checks()
-	r := Report{Fault: string(f), Total: len(checks), Checks: make([]Outcome, 0, len(checks))}
+	r := Report{Fault: string(fault), Total: len(checks), Checks: make([]Outcome, 0, len(checks))}
+	if h != core.DoubleHashing {
+		r.Hashing = h
+	}
 	if res, err := core.Simulate(withFault(core.DefaultParams(), f)); err == nil {
 		r.ReportedFPR = res.EmpiricalFPR
 	}
@@ -110,7 +141,7 @@ func Run(f core.Fault, progress Progress) (Report, error) {
 
 // runCheck runs one check, turning a panic into a failed verdict: a broken
 // filter must show up red in the report, not take the report down with it.
-func runCheck(c Check, f core.Fault) (v Verdict) {
+func runCheck(c Check, f Target) (v Verdict) {
 	defer func() {
 		if e := recover(); e != nil {
 			v = Verdict{Detail: fmt.Sprintf("panicked: %v", e)}
@@ -126,6 +157,9 @@ func runCheck(c Check, f core.Fault) (v Verdict) {
 func (r Report) digest() string {
 	var d core.Digester
 	d.String(r.Fault)
+	if r.Hashing != "" {
+		d.String(string(r.Hashing))
+	}
 	d.Uint(uint64(len(r.Checks)))
 	for _, o := range r.Checks {
 		d.String(o.ID)

@@ -33,7 +33,7 @@ var zoo = sync.OnceValue(func() map[core.Fault]Report {
 	errs := make([]error, len(faults))
 	var wg sync.WaitGroup
 	for i, f := range faults {
-		wg.Go(func() { reports[i], errs[i] = Run(f, nil) })
+		wg.Go(func() { reports[i], errs[i] = Run(Target{Fault: f}, nil) })
 	}
 	wg.Wait()
 	out := map[core.Fault]Report{}
@@ -136,14 +136,14 @@ func TestBrokenFilterLooksFine(t *testing.T) {
 
 func TestRunIsDeterministic(t *testing.T) {
 	a := zoo()[core.NoFault]
-	b, err := Run(core.NoFault, nil)
+	b, err := Run(Target{Fault: core.NoFault}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if a.Digest != b.Digest || !slices.Equal(a.Checks, b.Checks) {
 		t.Errorf("two runs differ: digests %s and %s", a.Digest, b.Digest)
 	}
-	if c, _ := Run("", nil); c.Digest != a.Digest || c.Fault != string(core.NoFault) {
+	if c, _ := Run(Target{}, nil); c.Digest != a.Digest || c.Fault != string(core.NoFault) {
 		t.Errorf("the empty fault should audit the real filter: %q %s", c.Fault, c.Digest)
 	}
 }
@@ -176,7 +176,7 @@ func TestDigestGolden(t *testing.T) {
 func TestProgressReportsAndCancels(t *testing.T) {
 	total := len(Checks())
 	var dones []int
-	r, err := Run(core.NoFault, func(done, n int, last Outcome) error {
+	r, err := Run(Target{Fault: core.NoFault}, func(done, n int, last Outcome) error {
 		if n != total || last.ID == "" {
 			t.Errorf("progress(%d, %d, %q): want total %d and an outcome", done, n, last.ID, total)
 		}
@@ -187,7 +187,7 @@ func TestProgressReportsAndCancels(t *testing.T) {
 		t.Fatalf("progress called %d times (want %d), err %v, digest %q", len(dones), total, err, r.Digest)
 	}
 	stop := errors.New("stop")
-	r, err = Run(core.NoFault, func(done, n int, last Outcome) error {
+	r, err = Run(Target{Fault: core.NoFault}, func(done, n int, last Outcome) error {
 		if done == 5 {
 			return stop
 		}
@@ -199,14 +199,14 @@ func TestProgressReportsAndCancels(t *testing.T) {
 }
 
 func TestRunRejectsUnknownFault(t *testing.T) {
-	_, err := Run("no-such-fault", nil)
+	_, err := Run(Target{Fault: "no-such-fault"}, nil)
 	if err == nil || !strings.HasPrefix(err.Error(), "audit: ") || !strings.Contains(err.Error(), "one-hash") {
 		t.Errorf("err = %v, want an audit error listing the faults", err)
 	}
 }
 
 func TestRunSurvivesPanics(t *testing.T) {
-	v := runCheck(Check{ID: "x", Run: func(core.Fault) Verdict { panic("boom") }}, core.NoFault)
+	v := runCheck(Check{ID: "x", Run: func(Target) Verdict { panic("boom") }}, Target{Fault: core.NoFault})
 	if v.Pass || !strings.Contains(v.Detail, "boom") {
 		t.Errorf("a panicking check gave %+v", v)
 	}
@@ -301,8 +301,8 @@ func TestHelpersCanFail(t *testing.T) {
 		{"rate rising in m", monotoneInM("x", func(m, n uint64, k int) float64 { return float64(m) / 1e6 })},
 		{"clumped counts", chiSquare([]uint64{900, 10, 10, 10, 10, 10, 10, 10, 10, 10}, "x")},
 		{"counts too even", chiSquare(slices.Repeat([]uint64{100}, 1000), "x")},
-		{"ceil k", bestK(core.KFromCeil, 300000, 100000)},
-		{"wrong target", target(core.NoFault, "0.01", "9.585", 8, "0.010039")},
+		{"ceil k", bestK(Target{Fault: core.KFromCeil}, 300000, 100000)},
+		{"wrong target", target(Target{Fault: core.NoFault}, "0.01", "9.585", 8, "0.010039")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -322,5 +322,30 @@ func TestDetailsKeepTheirDigits(t *testing.T) {
 				t.Errorf("%s under %s: %s", o.ID, f, o.Detail)
 			}
 		}
+	}
+}
+
+// Every scheme passes the whole contract, each with its own pinned bits and
+// a digest of its own; the report names the scheme.
+func TestEverySchemePasses(t *testing.T) {
+	t.Parallel()
+	seen := map[string]core.Hashing{zoo()[core.NoFault].Digest: core.DoubleHashing}
+	for _, h := range []core.Hashing{core.EnhancedDoubleHashing, core.IndependentHashing} {
+		r, err := Run(Target{Fault: core.NoFault, Hashing: h}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range r.Checks {
+			if !o.Pass {
+				t.Errorf("%s hashing: %s failed: %s", h, o.ID, o.Detail)
+			}
+		}
+		if r.Hashing != h || seen[r.Digest] != "" {
+			t.Errorf("%s hashing: report names %q, digest %s (also %q's)", h, r.Hashing, r.Digest, seen[r.Digest])
+		}
+		seen[r.Digest] = h
+	}
+	if _, err := Run(Target{Hashing: "triple"}, nil); err == nil {
+		t.Error("an unknown scheme was audited")
 	}
 }

@@ -14,7 +14,7 @@ import (
 // Main is the audit's command line, shared by `bloomlab audit` and the
 // small runner that runs under Node, so both parse, print and exit alike:
 //
-//	PROG [--json] [--fault NAME] [--faults]
+//	PROG [--json] [--fault NAME] [--hashing SCHEME] [--faults]
 //
 // It returns the exit status: 0 when every check passed, 1 when any failed,
 // 2 for bad usage (one line naming the flag and what it allows, then the
@@ -25,6 +25,7 @@ func Main(prog string, args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "")
 	faultName := fs.String("fault", string(core.NoFault), "")
 	list := fs.Bool("faults", false, "")
+	hashing := fs.String("hashing", string(core.DoubleHashing), "")
 	bad := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, prog+": "+format+"\n", a...)
 		usage(stderr, prog)
@@ -38,12 +39,12 @@ func Main(prog string, args []string, stdout, stderr io.Writer) int {
 		msg := err.Error()
 		switch {
 		case strings.HasPrefix(msg, "flag provided but not defined: "):
-			return bad("unknown flag --%s; the flags are --json, --fault NAME and --faults",
+			return bad("unknown flag --%s; the flags are --json, --fault NAME, --hashing SCHEME and --faults",
 				strings.TrimLeft(strings.TrimPrefix(msg, "flag provided but not defined: "), "-"))
 		case msg == "flag needs an argument: -fault":
 			return bad("--fault needs a name: %s", faultNames())
 		}
-		return bad("%s; the flags are --json, --fault NAME and --faults", singleDash.ReplaceAllString(msg, "$1--$2"))
+		return bad("%s; the flags are --json, --fault NAME, --hashing SCHEME and --faults", singleDash.ReplaceAllString(msg, "$1--$2"))
 	}
 	if fs.NArg() > 0 {
 		return bad("unexpected argument %q; the audit takes only the flags --json, --fault NAME and --faults", fs.Arg(0))
@@ -69,7 +70,11 @@ func Main(prog string, args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	r, err := Run(f, nil)
+	h, err := core.ParseHashing(*hashing)
+	if err != nil {
+		return bad("--hashing must be double, enhanced or independent, got %q", *hashing)
+	}
+	r, err := Run(Target{Fault: f, Hashing: h}, nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", prog, err)
 		return 1
@@ -102,12 +107,14 @@ func faultNames() string {
 }
 
 func usage(w io.Writer, prog string) {
-	fmt.Fprintf(w, `usage: %s [--json] [--fault NAME] [--faults]
+	fmt.Fprintf(w, `usage: %s [--json] [--fault NAME] [--hashing SCHEME] [--faults]
 Checks the Bloom filter's contract and prints every check, the digest and
 "N/N checks passed".
-  --json        print the report as JSON (checks, passed, total, digest)
-  --fault NAME  audit a broken filter from the zoo instead: %s
-  --faults      list the fault names, one a line
+  --json            print the report as JSON (checks, passed, total, digest)
+  --fault NAME      audit a broken filter from the zoo instead: %s
+  --hashing SCHEME  how the standard and counting filters find positions:
+                    double (the default), enhanced or independent
+  --faults          list the fault names, one a line
 Exit status: 0 when every check passes, 1 when any fails, 2 for bad usage.
 `, prog, faultNames())
 }

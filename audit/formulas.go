@@ -18,13 +18,13 @@ func formulaChecks() []Check {
 	checks := []Check{
 		{ID: "formulas/rate-approx-in-unit-interval",
 			Contract: "(1 - e^(-kn/m))^k is a number in [0, 1] for every shape, 0 for n = 0",
-			Run:      func(core.Fault) Verdict { return unitInterval("approx", core.Rate) }},
+			Run:      func(Target) Verdict { return unitInterval("approx", core.Rate) }},
 		{ID: "formulas/rate-exact-in-unit-interval",
 			Contract: "(1 - (1 - 1/m)^(kn))^k is a number in [0, 1] for every shape, 0 for n = 0",
-			Run:      func(core.Fault) Verdict { return unitInterval("exact", core.RateExact) }},
+			Run:      func(Target) Verdict { return unitInterval("exact", core.RateExact) }},
 		{ID: "formulas/rate-blocked-in-unit-interval",
 			Contract: "the blocked filter's Poisson-mixture rate is a number in [0, 1], 0 for n = 0",
-			Run:      func(core.Fault) Verdict { return unitInterval("blocked", core.BlockedRate) }},
+			Run:      func(Target) Verdict { return unitInterval("blocked", core.BlockedRate) }},
 		{ID: "formulas/expected-set-bits-bounded",
 			Contract: "expected set bits m(1 - (1 - 1/m)^(kn)) lies in [0, min(m, kn)]",
 			Run:      expectedSetBitsBounded},
@@ -39,16 +39,16 @@ func formulaChecks() []Check {
 		checks = append(checks,
 			Check{ID: "formulas/monotone-in-n/" + r.name,
 				Contract: "the " + r.name + " rate never falls as keys are added to a fixed m and k",
-				Run:      func(core.Fault) Verdict { return monotoneInN(r.name, r.rate) }},
+				Run:      func(Target) Verdict { return monotoneInN(r.name, r.rate) }},
 			Check{ID: "formulas/monotone-in-m/" + r.name,
 				Contract: "the " + r.name + " rate never rises as bits are added for a fixed n and k",
-				Run:      func(core.Fault) Verdict { return monotoneInM(r.name, r.rate) }})
+				Run:      func(Target) Verdict { return monotoneInM(r.name, r.rate) }})
 	}
 	for _, b := range []float64{2, 3, 16, 32} {
 		name := fmt.Sprintf("%g", b)
 		checks = append(checks, Check{ID: "formulas/k-minimizes/bits-per-key-" + name,
 			Contract: "the lab's k at " + name + " bits per key gives a lower rate than k - 1 and k + 1",
-			Run: func(f core.Fault) Verdict {
+			Run: func(f Target) Verdict {
 				n := uint64(100000)
 				return bestK(f, uint64(math.Ceil(b*float64(n))), n)
 			}})
@@ -67,7 +67,7 @@ func formulaChecks() []Check {
 		checks = append(checks, Check{ID: "formulas/target-p-" + t.p,
 			Contract: fmt.Sprintf("500,000 keys at p = %s get %s bits per key, k = %d and theory %s, k the best integer",
 				t.p, t.bitsPerKey, t.k, t.theory),
-			Run: func(f core.Fault) Verdict { return target(f, t.p, t.bitsPerKey, t.k, t.theory) }})
+			Run: func(f Target) Verdict { return target(f, t.p, t.bitsPerKey, t.k, t.theory) }})
 	}
 	checks = append(checks,
 		Check{ID: "formulas/sizing-1e8-at-1-percent",
@@ -138,7 +138,7 @@ func unitInterval(name string, rate func(m, n uint64, k int) float64) Verdict {
 	return pass("%d shapes, every %s rate in [0, 1] and 0 without keys", count, name)
 }
 
-func expectedSetBitsBounded(core.Fault) Verdict {
+func expectedSetBitsBounded(Target) Verdict {
 	count := 0
 	for _, m := range gridM {
 		for _, n := range gridN {
@@ -155,7 +155,7 @@ func expectedSetBitsBounded(core.Fault) Verdict {
 	return pass("%d shapes, expected set bits always in [0, min(m, kn)]", count)
 }
 
-func expectedProbesBounded(core.Fault) Verdict {
+func expectedProbesBounded(Target) Verdict {
 	count := 0
 	for _, k := range gridK {
 		prev := 0.0
@@ -240,7 +240,7 @@ func monotoneInM(name string, rate func(m, n uint64, k int) float64) Verdict {
 // neighbours. Rounding (m/n) ln 2 is the integer optimum except in slivers
 // just below a half, (m/n) ln 2 in about [j + 0.44, j + 0.5), where the
 // neighbour wins by under 2%; the shapes audited here sit clear of them.
-func bestK(f core.Fault, m, n uint64) Verdict {
+func bestK(f Target, m, n uint64) Verdict {
 	k := f.ChooseK(m, n)
 	r := core.Rate(m, n, k)
 	var parts []string
@@ -259,7 +259,7 @@ func bestK(f core.Fault, m, n uint64) Verdict {
 		k, r, strings.Join(parts, " and "), m, n, float64(m)/float64(n)*math.Ln2)
 }
 
-func target(f core.Fault, p, bitsPerKey string, wantK int, theory string) Verdict {
+func target(f Target, p, bitsPerKey string, wantK int, theory string) Verdict {
 	const n = 500000
 	pf, err := strconv.ParseFloat(p, 64)
 	if err != nil {
@@ -277,7 +277,7 @@ func target(f core.Fault, p, bitsPerKey string, wantK int, theory string) Verdic
 	return verdict(ok, "m = %d, %s bits per key, k = %d, theory %s; %s", m, gotBits, k, gotRate, best.Detail)
 }
 
-func sizing1e8(f core.Fault) Verdict {
+func sizing1e8(f Target) Verdict {
 	const n = 100000000
 	m, err := core.BitsFor(n, 0.01)
 	if err != nil {
@@ -287,7 +287,7 @@ func sizing1e8(f core.Fault) Verdict {
 	return verdict(m == 958505838 && k == 7, "m = %d, k = %d, %d bytes", m, k, (m+7)/8)
 }
 
-func rounding5(f core.Fault) Verdict {
+func rounding5(f Target) Verdict {
 	const n = 500000
 	m, _ := core.BitsFor(n, 0.05)
 	var rates []string
@@ -300,9 +300,9 @@ func rounding5(f core.Fault) Verdict {
 		"rates for k = 3..6: %s; the lab picks k = %d (m = %d, n = %d)", got, k, m, n)
 }
 
-func defaultShape(f core.Fault) Verdict {
+func defaultShape(f Target) Verdict {
 	p := core.DefaultParams()
-	p.Fault, p.Hashes = f, 0
+	p.Fault, p.Hashes = f.Fault, 0
 	m, k := p.Shape()
 	approx := fmt.Sprintf("%.6f", core.Rate(m, uint64(p.Items), k))
 	exact := fmt.Sprintf("%.6f", core.RateExact(m, uint64(p.Items), k))
@@ -312,7 +312,7 @@ func defaultShape(f core.Fault) Verdict {
 		m, k, (m+7)/8, approx, exact, bits)
 }
 
-func overfill(f core.Fault) Verdict {
+func overfill(f Target) Verdict {
 	const n = 200000
 	m, _ := core.BitsFor(n, 0.01)
 	k := f.ChooseK(m, n)
@@ -325,12 +325,12 @@ func overfill(f core.Fault) Verdict {
 		"m = %d, k = %d; rates at 1x 2x 5x 10x: %s", m, k, got)
 }
 
-func rocksdb(core.Fault) Verdict {
+func rocksdb(Target) Verdict {
 	got := fmt.Sprintf("%.4f", 100*core.Rate(1000000, 100000, 6))
 	return verdict(got == "0.8436", "theory %s%% at 10 bits per key, k = 6", got)
 }
 
-func blockedCost(core.Fault) Verdict {
+func blockedCost(Target) Verdict {
 	for _, b := range []uint64{4, 6, 8, 10, 12, 16, 20} {
 		for _, k := range []int{2, 4, 6, 8} {
 			n := uint64(10000)
@@ -349,7 +349,7 @@ func blockedCost(core.Fault) Verdict {
 // exactMeetsApprox compares the two rate formulas against their
 // first-order gap: (1 - 1/m)^(kn) = e^(-kn/m) (1 - kn/(2m^2) + ...), which
 // lifts the rate by a relative k (1-q)/q kn/(2m^2), q = 1 - e^(-kn/m).
-func exactMeetsApprox(core.Fault) Verdict {
+func exactMeetsApprox(Target) Verdict {
 	count, worst, at := 0, 1.0, ""
 	for _, m := range gridM {
 		if m < 64 {
@@ -377,7 +377,7 @@ func exactMeetsApprox(core.Fault) Verdict {
 	return pass("%d shapes, the gap within [0.9, 1.25] of first order; furthest %.3f times, at %s", count, worst, at)
 }
 
-func infoFloor(core.Fault) Verdict {
+func infoFloor(Target) Verdict {
 	floor := core.InfoFloor(0.01)
 	m, _ := core.BitsFor(100000000, 0.01)
 	ratio := float64(m) / 1e8 / floor
@@ -385,7 +385,7 @@ func infoFloor(core.Fault) Verdict {
 	return verdict(ok, "floor %.6f bits per key at 1%%; optimal sizing spends %.6f times it", floor, ratio)
 }
 
-func wilsonInterval(core.Fault) Verdict {
+func wilsonInterval(Target) Verdict {
 	for _, n := range []uint64{1, 10, 100, 5000, 1000000} {
 		for _, x := range []uint64{0, 1, n / 2, n - 1, n} {
 			if x > n {
@@ -410,7 +410,7 @@ func wilsonInterval(core.Fault) Verdict {
 	return verdict(got == "[0.055229, 0.174366]", "25 (x, n) pairs legal; 10 of 100 at 95%% gives %s", got)
 }
 
-func chiSquareBound(core.Fault) Verdict {
+func chiSquareBound(Target) Verdict {
 	const z999, z95 = 3.090232306167813, 1.6448536269514722 // one-sided normal quantiles
 	a, b := core.ChiSquareBound(100, z999), core.ChiSquareBound(10, z95)
 	ea, eb := math.Abs(a/149.449-1), math.Abs(b/18.307-1)
@@ -421,7 +421,7 @@ func chiSquareBound(core.Fault) Verdict {
 		a, b, lo, hi)
 }
 
-func rejectsBadInput(core.Fault) Verdict {
+func rejectsBadInput(Target) Verdict {
 	for _, c := range []struct {
 		n uint64
 		p float64

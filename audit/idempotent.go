@@ -38,13 +38,13 @@ func idempotentChecks() []Check {
 	var checks []Check
 	for _, r := range replays {
 		checks = append(checks, Check{ID: "idempotent/" + r.name, Group: GroupIdempotent, Contract: r.contract,
-			Run: func(f core.Fault) Verdict { return replay(r.s, r.times, f) }})
+			Run: func(f Target) Verdict { return replay(r.s, r.times, f) }})
 	}
 	for _, v := range core.Variants {
 		s := standard(0, 10, 7, 4000).with(v)
 		checks = append(checks, Check{ID: "idempotent/order-" + string(v), Group: GroupIdempotent,
 			Contract: "inserting the keys of a " + string(v) + " filter in reverse order gives the same storage",
-			Run:      func(f core.Fault) Verdict { return reverseOrder(s, f) }})
+			Run:      func(f Target) Verdict { return reverseOrder(s, f) }})
 	}
 	return checks
 }
@@ -52,7 +52,7 @@ func idempotentChecks() []Check {
 // replay fills the shape, snapshots it, inserts every member times more
 // and compares. Bits must match byte for byte; a counting filter's counters
 // legitimately grow, so there the set of nonzero counters must match.
-func replay(s shape, times int, f core.Fault) Verdict {
+func replay(s shape, times int, f Target) Verdict {
 	flt, err := s.fill(f)
 	if err != nil {
 		return fail("%v", err)
@@ -82,7 +82,7 @@ func replay(s shape, times int, f core.Fault) Verdict {
 
 // reverseOrder fills the shape forwards and a twin backwards: a filter's
 // storage is a function of its key set, not of the order keys arrived in.
-func reverseOrder(s shape, f core.Fault) Verdict {
+func reverseOrder(s shape, f Target) Verdict {
 	fwd, err := s.fill(f)
 	if err != nil {
 		return fail("%v", err)

@@ -28,14 +28,14 @@ func indexChecks() []Check {
 			contract += ", and every position is reached"
 		}
 		checks = append(checks, Check{ID: "index-range/m-" + a.name, Group: GroupIndices,
-			Contract: contract, Run: func(f core.Fault) Verdict { return probeRange(a.m, a.name, f) }})
+			Contract: contract, Run: func(f Target) Verdict { return probeRange(a.m, a.name, f) }})
 	}
 	for _, v := range core.Variants {
 		for _, m := range []uint64{1, 1000} {
 			s := standard(m, 0, 7, 2000).with(v)
 			checks = append(checks, Check{ID: "index-range/" + string(v) + "-m-" + itoa(m), Group: GroupIndices,
 				Contract: "every position the " + string(v) + " filter reports for m = " + itoa(m) + " is below its size",
-				Run:      func(f core.Fault) Verdict { return filterRange(s, f) }})
+				Run:      func(f Target) Verdict { return filterRange(s, f) }})
 		}
 	}
 	return checks
@@ -51,7 +51,7 @@ var probeEdges = [][2]uint64{{0, 0}, {math.MaxUint64, math.MaxUint64}, {1 << 63,
 // probeRange derives all MaxK probe positions for each key's hash under f
 // and checks they are in [0, m); for m up to 64 it also checks that every
 // position is reached.
-func probeRange(m uint64, name string, f core.Fault) Verdict {
+func probeRange(m uint64, name string, f Target) Verdict {
 	k0, k1 := core.SipKey(1)
 	var key []byte
 	seen := uint64(0)
@@ -93,7 +93,7 @@ func probeRange(m uint64, name string, f core.Fault) Verdict {
 
 // filterRange builds the shape under f and checks the positions it reports
 // for 2000 keys against its size, and its size against the m asked for.
-func filterRange(s shape, f core.Fault) Verdict {
+func filterRange(s shape, f Target) Verdict {
 	flt, err := s.build(f)
 	if err != nil {
 		return fail("%v", err)
@@ -101,7 +101,7 @@ func filterRange(s shape, f core.Fault) Verdict {
 	m, _ := s.dims(f)
 	size := flt.M()
 	want := m
-	if s.Variant.Effective(f) == core.BlockedVariant {
+	if s.Variant.Effective(f.Fault) == core.BlockedVariant {
 		want = (m + core.BlockSize - 1) / core.BlockSize * core.BlockSize
 	}
 	if size != want {

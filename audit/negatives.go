@@ -54,7 +54,7 @@ func negativeChecks() []Check {
 	checks := make([]Check, 0, len(grid)+2)
 	for _, g := range grid {
 		checks = append(checks, Check{ID: "no-false-negatives/" + g.name, Group: GroupNegatives,
-			Contract: g.contract, Run: func(f core.Fault) Verdict { return allFound(g.s, f) }})
+			Contract: g.contract, Run: func(f Target) Verdict { return allFound(g.s, f) }})
 	}
 	return append(checks,
 		Check{ID: "no-false-negatives/counting-remove", Group: GroupNegatives,
@@ -67,7 +67,7 @@ func negativeChecks() []Check {
 }
 
 // allFound fills the shape under f and looks every member up.
-func allFound(s shape, f core.Fault) Verdict {
+func allFound(s shape, f Target) Verdict {
 	flt, err := s.fill(f)
 	if err != nil {
 		return fail("%v", err)
@@ -93,7 +93,7 @@ func allFound(s shape, f core.Fault) Verdict {
 // countingRemove inserts 4000 keys into a counting filter, removes the odd
 // ones and looks for the even ones. No counter gets near 15 at this load, so
 // removal must never take a live key's counter to zero.
-func countingRemove(f core.Fault) Verdict {
+func countingRemove(f Target) Verdict {
 	s := standard(0, 10, 7, 4000).with(core.CountingVariant)
 	flt, err := s.fill(f)
 	if err != nil {
@@ -126,7 +126,7 @@ func countingRemove(f core.Fault) Verdict {
 
 // simulationNegatives runs the lab's own simulation at the default shape
 // with every query a member.
-func simulationNegatives(f core.Fault) Verdict {
+func simulationNegatives(f Target) Verdict {
 	p := withFault(core.DefaultParams(), f)
 	p.PresentShare = 100
 	r, err := core.Simulate(p)

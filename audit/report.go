@@ -18,7 +18,11 @@ func (r Report) WriteText(w io.Writer) error {
 	if what == "" {
 		what = "an unknown fault"
 	}
-	fmt.Fprintf(b, "Bloom Lab audit: %s (fault %s)\n", what, r.Fault)
+	if r.Hashing != "" {
+		fmt.Fprintf(b, "Bloom Lab audit: %s (fault %s), %s\n", what, r.Fault, r.Hashing.Describe())
+	} else {
+		fmt.Fprintf(b, "Bloom Lab audit: %s (fault %s)\n", what, r.Fault)
+	}
 	group := ""
 	for i, o := range r.Checks {
 		if o.Group != group {

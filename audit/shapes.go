@@ -21,32 +21,39 @@ func standard(m uint64, bitsPerKey float64, k, n int) shape {
 		DuplicatePasses: 1, Seed: 1, KeyBytes: 16}
 }
 
-func (s shape) with(v core.Variant) shape      { s.Variant = v; return s }
-func (s shape) passes(p int) shape             { s.DuplicatePasses = p; return s }
-func (s shape) seed(seed uint64) shape         { s.Seed = seed; return s }
-func (s shape) keyBytes(b int) shape           { s.KeyBytes = b; return s }
-func (s shape) under(f core.Fault) core.Params { return withFault(core.Params(s), f) }
+func (s shape) with(v core.Variant) shape  { s.Variant = v; return s }
+func (s shape) passes(p int) shape         { s.DuplicatePasses = p; return s }
+func (s shape) seed(seed uint64) shape     { s.Seed = seed; return s }
+func (s shape) keyBytes(b int) shape       { s.KeyBytes = b; return s }
+func (s shape) under(f Target) core.Params { return withFault(core.Params(s), f) }
 
-// withFault sets fault f on p and the layout f lives in, which a
-// simulation requires: the counter fault runs in the counting filter, the
-// index and insert faults in the standard one.
-func withFault(p core.Params, f core.Fault) core.Params {
-	p.Fault, p.Variant = f, p.Variant.Effective(f)
+// withFault sets target f's fault on p and the layout it lives in, which a
+// simulation requires (the counter fault runs in the counting filter, the
+// index and insert faults in the standard one), and f's hashing where the
+// filter has it.
+func withFault(p core.Params, f Target) core.Params {
+	p.Fault, p.Variant = f.Fault, p.Variant.Effective(f.Fault)
+	p.Hashing = f.hashing(p.Variant)
 	return p
 }
 
 // dims returns m and k under fault f.
-func (s shape) dims(f core.Fault) (uint64, int) { return s.under(f).Shape() }
+func (s shape) dims(f Target) (uint64, int) { return s.under(f).Shape() }
 
 // describe names the shape under fault f in a detail line.
-func (s shape) describe(f core.Fault) string {
+func (s shape) describe(f Target) string {
 	m, k := s.dims(f)
 	pass := "passes"
 	if s.DuplicatePasses == 1 {
 		pass = "pass"
 	}
-	return fmt.Sprintf("%s, m = %d, k = %d, n = %d, %d %s, seed %d", s.Variant.Effective(f), m, k,
-		s.Items, s.DuplicatePasses, pass, s.Seed)
+	v := s.Variant.Effective(f.Fault)
+	hashing := ""
+	if h := f.hashing(v); h != core.DoubleHashing {
+		hashing = ", " + string(h) + " hashing"
+	}
+	return fmt.Sprintf("%s, m = %d, k = %d, n = %d, %d %s, seed %d%s", v, m, k,
+		s.Items, s.DuplicatePasses, pass, s.Seed, hashing)
 }
 
 // key returns member i of the shape's key set.
@@ -60,13 +67,13 @@ func (s shape) absent(dst []byte, i int) []byte {
 }
 
 // build returns the empty filter of the shape under fault f.
-func (s shape) build(f core.Fault) (core.Membership, error) {
+func (s shape) build(f Target) (core.Membership, error) {
 	m, k := s.dims(f)
-	return core.New(s.Variant, f, m, k, s.Seed)
+	return core.NewHashed(s.Variant, f.Fault, f.hashing(s.Variant), m, k, s.Seed)
 }
 
 // fill builds the filter and inserts the n members, DuplicatePasses times.
-func (s shape) fill(f core.Fault) (core.Membership, error) {
+func (s shape) fill(f Target) (core.Membership, error) {
 	flt, err := s.build(f)
 	if err != nil {
 		return nil, err
@@ -156,7 +163,7 @@ func itoa(x uint64) string    { return strconv.FormatUint(x, 10) }
 // notCounting is the verdict of a counting-filter check under a fault that
 // lives in the standard filter: the lab has no counting filter then, so
 // there is nothing to audit, and a red mark would blame the wrong fault.
-func notCounting(s shape, f core.Fault) Verdict {
+func notCounting(s shape, f Target) Verdict {
 	return pass("not applicable: with fault %s on, the lab builds a %s filter, without counters",
-		f, s.Variant.Effective(f))
+		f.Fault, s.Variant.Effective(f.Fault))
 }

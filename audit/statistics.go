@@ -33,11 +33,11 @@ func statisticsChecks() []Check {
 		{"fpr-blocked/bits-per-key-9.585-k-7", standard(0, 9.585, 7, statN).with(core.BlockedVariant), core.BlockedRate, "blocked"},
 		{"fpr-counting/bits-per-key-10-k-7", standard(0, 10, 7, statN).with(core.CountingVariant), core.RateExact, "exact"},
 	} {
-		m, k := c.s.dims(core.NoFault)
+		m, k := c.s.dims(Target{Fault: core.NoFault})
 		checks = append(checks, Check{ID: "statistics/" + c.name,
 			Contract: fmt.Sprintf("the %s filter's measured rate at m = %d, k = %d, n = %d matches the %s theory",
 				c.s.Variant, m, k, c.s.Items, c.theoryName),
-			Run: func(f core.Fault) Verdict { return rateMatches(c.s, c.theory, f) }})
+			Run: func(f Target) Verdict { return rateMatches(c.s, c.theory, f) }})
 	}
 	for _, c := range []struct {
 		name string
@@ -50,7 +50,7 @@ func statisticsChecks() []Check {
 	} {
 		checks = append(checks, Check{ID: "statistics/set-bits/" + c.name,
 			Contract: "set positions after n inserts are within six sigma of m(1 - (1 - 1/m)^(kn))",
-			Run:      func(f core.Fault) Verdict { return setBitsMatch(c.s, f) }})
+			Run:      func(f Target) Verdict { return setBitsMatch(c.s, f) }})
 	}
 	for _, c := range []struct {
 		name string
@@ -62,12 +62,12 @@ func statisticsChecks() []Check {
 	} {
 		checks = append(checks, Check{ID: "statistics/probes/" + c.name,
 			Contract: "a negative query reads sum_{i<k} f^i positions on average, f the measured fill",
-			Run:      func(f core.Fault) Verdict { return probesMatch(c.s, f) }})
+			Run:      func(f Target) Verdict { return probesMatch(c.s, f) }})
 	}
 	for _, m := range []uint64{100, 200, 1000} {
 		checks = append(checks, Check{ID: fmt.Sprintf("statistics/small-m/independent-m-%d", m),
 			Contract: fmt.Sprintf("with independent hashes, %d filters of m = %d, k = 7 at 10 bits per key average the rate one filter expects (E[(S/m)^k])", smallFilters, m),
-			Run:      func(f core.Fault) Verdict { return smallMatches(m, f) }})
+			Run:      func(f Target) Verdict { return smallMatches(m, f) }})
 	}
 	checks = append(checks,
 		Check{ID: "statistics/counting-saturates",
@@ -110,7 +110,7 @@ func queryAbsent(s shape, flt core.Membership) (fp, probes, probesSq uint64) {
 	return fp, probes, probesSq
 }
 
-func rateMatches(s shape, theory func(m, n uint64, k int) float64, f core.Fault) Verdict {
+func rateMatches(s shape, theory func(m, n uint64, k int) float64, f Target) Verdict {
 	flt, err := s.fill(f)
 	if err != nil {
 		return fail("%v", err)
@@ -125,7 +125,7 @@ func rateMatches(s shape, theory func(m, n uint64, k int) float64, f core.Fault)
 
 // setBitsMatch compares the set positions with their expectation. Empty
 // positions are negatively associated, so m q (1 - q) bounds the variance.
-func setBitsMatch(s shape, f core.Fault) Verdict {
+func setBitsMatch(s shape, f Target) Verdict {
 	flt, err := s.fill(f)
 	if err != nil {
 		return fail("%v", err)
@@ -142,7 +142,7 @@ func setBitsMatch(s shape, f core.Fault) Verdict {
 // probesMatch compares the mean positions read per absent query with
 // sum_{i<k} f^i at the filter's measured fill; the bound is five standard
 // errors of the mean, from the sample's own variance.
-func probesMatch(s shape, f core.Fault) Verdict {
+func probesMatch(s shape, f Target) Verdict {
 	flt, err := s.fill(f)
 	if err != nil {
 		return fail("%v", err)
@@ -159,7 +159,7 @@ func probesMatch(s shape, f core.Fault) Verdict {
 
 // countingSaturates inserts 10 keys 40 times into 1000 counters: every
 // counter a key touches is hit at least 40 times and must stop at 15.
-func countingSaturates(f core.Fault) Verdict {
+func countingSaturates(f Target) Verdict {
 	s := standard(1000, 0, 3, 10).with(core.CountingVariant).passes(40)
 	flt, err := s.fill(f)
 	if err != nil {
@@ -196,7 +196,7 @@ func countingSaturates(f core.Fault) Verdict {
 		core.CounterMax, top, over, s.describe(f))
 }
 
-func simulationRate(f core.Fault) Verdict {
+func simulationRate(f Target) Verdict {
 	p := withFault(core.DefaultParams(), f)
 	r, err := core.Simulate(p)
 	if err != nil {
@@ -223,19 +223,19 @@ const (
 // core.FilterSpread: at m = 200 that is 1.03 times the formula, and double
 // hashing measures 1.28 times it. The bound counts the queries' noise and
 // the filters' own spread.
-func smallMatches(m uint64, f core.Fault) Verdict {
+func smallMatches(m uint64, f Target) Verdict {
 	const k = 7
 	n := m / 10
 	hashing := core.IndependentHashing
-	if core.Standard.HashedBy(f, hashing) != nil {
+	if core.Standard.HashedBy(f.Fault, hashing) != nil {
 		hashing = core.DoubleHashing
 	}
-	v := core.Standard.Effective(f)
+	v := core.Standard.Effective(f.Fault)
 	total := 0.0
 	var key []byte
 	for i := uint64(0); i < smallFilters; i++ {
 		seed := 1000 + i
-		flt, err := core.NewHashed(v, f, hashing, m, k, seed)
+		flt, err := core.NewHashed(v, f.Fault, hashing, m, k, seed)
 		if err != nil {
 			return fail("%v", err)
 		}

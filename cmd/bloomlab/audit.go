@@ -8,7 +8,7 @@ import (
 
 func init() {
 	commands["audit"] = command{
-		summary: "check the filter's contract (--json, --fault NAME, --faults); exit 1 if a check fails",
+		summary: "check the filter's contract (--json, --fault NAME, --hashing SCHEME, --faults); exit 1 if a check fails",
 		run:     runAudit,
 	}
 }

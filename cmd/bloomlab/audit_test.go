@@ -87,11 +87,17 @@ func TestAuditCommand(t *testing.T) {
 		{"unknown flag", []string{"--bogus"}, 2, usageError("unknown flag --bogus", "--json", "--faults")},
 		{"bad boolean", []string{"--json=maybe"}, 2, usageError("--json:", "maybe")},
 		// --faults lists the zoo; a flag beside it would be ignored.
+		{"another scheme", []string{"--hashing", "independent"}, 0, func(t *testing.T, out, _ string) {
+			if !strings.HasPrefix(out, "Bloom Lab audit: the real filter (fault none), independent hashes") || !strings.Contains(out, "independent hashing)") {
+				t.Errorf("the report does not name the scheme:\n%.300s", out)
+			}
+		}},
+		{"unknown scheme", []string{"--hashing", "triple"}, 2, usageError(`--hashing must be double, enhanced or independent, got "triple"`)},
 		{"faults with json", []string{"--json", "--faults"}, 2, usageError("--faults lists the zoo and takes no other flag, got --json")},
 		{"faults with a fault", []string{"--fault", "off-by-one", "--faults"}, 2, usageError("--faults", "got --fault")},
 		{"stray argument", []string{"now"}, 2, usageError(`"now"`)},
 		{"help", []string{"-h"}, 0, func(t *testing.T, _, errOut string) {
-			if !strings.HasPrefix(errOut, "usage: bloomlab audit [--json] [--fault NAME] [--faults]") {
+			if !strings.HasPrefix(errOut, "usage: bloomlab audit [--json] [--fault NAME] [--hashing SCHEME] [--faults]") {
 				t.Errorf("help: %q", errOut)
 			}
 		}},

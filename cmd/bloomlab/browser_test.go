@@ -421,7 +421,7 @@ func TestBrowserJSFace(t *testing.T) {
 	ctx := btab(t, 1280, 900)
 	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/"), waitLab())
 
-	native, err := audit.Run(core.NoFault, nil)
+	native, err := audit.Run(audit.Target{Fault: core.NoFault}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -454,13 +454,13 @@ func TestBrowserAuditPage(t *testing.T) {
 	if got, want := btext(t, ctx, "#audit-summary"), fmt.Sprintf("%d/%d checks passed", total, total); got != want {
 		t.Errorf("summary = %q, want %q", got, want)
 	}
-	native, _ := audit.Run(core.NoFault, nil)
+	native, _ := audit.Run(audit.Target{Fault: core.NoFault}, nil)
 	if got := btext(t, ctx, "#audit-digest"); got != native.Digest {
 		t.Errorf("digest = %q, want the native %q", got, native.Digest)
 	}
 
 	bdo(t, ctx, chromedp.Navigate(base+"/audit?fault=one-hash"), waitAudit())
-	broken, _ := audit.Run(core.OneHash, nil)
+	broken, _ := audit.Run(audit.Target{Fault: core.OneHash}, nil)
 	if got, want := btext(t, ctx, "#audit-summary"), fmt.Sprintf("%d/%d checks passed", broken.Passed, total); got != want {
 		t.Errorf("summary with one-hash = %q, want %q", got, want)
 	}
