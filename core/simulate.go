@@ -95,21 +95,21 @@ func (p Params) Shape() (m uint64, k int) {
 
 // Result is what one simulation measured, beside what theory predicts.
 type Result struct {
-	Variant           Variant `json:"variant"`
-	Fault             Fault   `json:"fault"`
-	Hashing           Hashing `json:"hashing"`
-	M                 uint64  `json:"m"`
-	N                 uint64  `json:"n"`
-	K                 int     `json:"k"`
-	BitsPerKey        float64 `json:"bitsPerKey"`
-	FilterBytes       uint64  `json:"filterBytes"`
-	SetBits           uint64  `json:"setBits"`
-	ExpectedSetBits   float64 `json:"expectedSetBits"`
-	Occupancy         float64 `json:"occupancy"`
-	TheoryFPR         float64 `json:"theoryFpr"`
-	TheoryFPRExact    float64 `json:"theoryFprExact"`
-	TheoryFPRVariant  float64 `json:"theoryFprVariant"` // the variant's own theory (blocked: Poisson mixture)
-	EmpiricalFPR      float64 `json:"empiricalFpr"`
+	Variant          Variant `json:"variant"`
+	Fault            Fault   `json:"fault"`
+	Hashing          Hashing `json:"hashing"`
+	M                uint64  `json:"m"`
+	N                uint64  `json:"n"`
+	K                int     `json:"k"`
+	BitsPerKey       float64 `json:"bitsPerKey"`
+	FilterBytes      uint64  `json:"filterBytes"`
+	SetBits          uint64  `json:"setBits"`
+	ExpectedSetBits  float64 `json:"expectedSetBits"`
+	Occupancy        float64 `json:"occupancy"`
+	TheoryFPR        float64 `json:"theoryFpr"`
+	TheoryFPRExact   float64 `json:"theoryFprExact"`
+	TheoryFPRVariant float64 `json:"theoryFprVariant"` // the variant's own theory (blocked: Poisson mixture)
+	EmpiricalFPR     float64 `json:"empiricalFpr"`
 	// QueryCILow and QueryCIHigh bound the rate for the queries' noise
 	// alone (95% Wilson): how well this filter's own rate is measured.
 	QueryCILow  float64 `json:"queryCiLow"`
@@ -117,8 +117,8 @@ type Result struct {
 	// WholeCILow and WholeCIHigh bound it for the measurement as a whole,
 	// the queries and the filter's own draw (FilterSpread): the interval
 	// to judge the theory by.
-	WholeCILow  float64 `json:"wholeCiLow"`
-	WholeCIHigh float64 `json:"wholeCiHigh"`
+	WholeCILow        float64 `json:"wholeCiLow"`
+	WholeCIHigh       float64 `json:"wholeCiHigh"`
 	FalsePositives    uint64  `json:"falsePositives"`
 	FalseNegatives    uint64  `json:"falseNegatives"`
 	AbsentQueries     uint64  `json:"absentQueries"`

@@ -217,7 +217,9 @@ func TestInterrupt(t *testing.T) {
 	keys, absent := write("keys.txt", "member", 100_000), write("absent.txt", "other", 100_000)
 	first := func(string) bool { return true }
 	deduplicating := func(line string) bool { return strings.Contains(line, ": deduplicating keys.txt ") }
-	running := func(line string) bool { return !strings.Contains(line, "reading") && !strings.Contains(line, "deduplicating") }
+	running := func(line string) bool {
+		return !strings.Contains(line, "reading") && !strings.Contains(line, "deduplicating")
+	}
 	maxed := []string{"--items", "10000000", "--bits-per-key", "64", "--hashes", "64", "--duplicate-passes", "100",
 		"--queries", "100000000", "--key-bytes", "1024"}
 	type interruptCase struct {
