@@ -114,11 +114,16 @@ func (c *LabPage) OnDismount() {
 // starts after the frame, and only in the browser.
 func (c *LabPage) OnNav(ctx app.Context) {
 	s, notices := FromQuery(ctx.Page().URL().Query())
-	c.notices = notices
 	ctx.Page().SetTitle("Bloom Lab: watch a Bloom filter fill")
 	if c.loaded && s == c.settings {
+		// The page's own commit of a control's change: what the control
+		// said (a fault that moved the variant, say) stays on screen.
+		if len(notices) > 0 {
+			c.notices = notices
+		}
 		return
 	}
+	c.notices = notices
 	if c.loaded && s.Params == c.settings.Params && s.OptimalK == c.settings.OptimalK {
 		// Only the type size changed: the same filter, redrawn to the new
 		// width.
