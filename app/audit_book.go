@@ -112,7 +112,7 @@ func (b *auditBook) Start(f core.Fault) {
 		r := b.runs[f]
 		r.Running = false
 		if err != nil {
-			r.Err = err.Error()
+			r.Err = core.Message(err)
 		} else {
 			r.Report = &report
 		}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"bloomlab/core"
 	"bloomlab/core/plan"
 )
 
@@ -150,7 +151,7 @@ func solveForm(f CalcForm) calcResult {
 	r := calcResult{Errors: map[string]string{}, Read: map[string]string{}}
 	in := plan.Input{Find: f.Find}
 	fail := func(id string, err error) {
-		r.Errors[id] = strings.TrimPrefix(err.Error(), "plan: ")
+		r.Errors[id] = core.Message(err)
 	}
 	var err error
 	if f.Find != plan.FindN {
@@ -194,7 +195,7 @@ func solveForm(f CalcForm) calcResult {
 	}
 	pl, err := plan.Solve(in)
 	if err != nil {
-		r.Err = strings.TrimPrefix(err.Error(), "plan: ")
+		r.Err = core.Message(err)
 		return r
 	}
 	r.Plan, r.OK = pl, true

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"bloomlab/core"
 	"bloomlab/core/experiment"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -254,7 +255,7 @@ func (p *ExperimentsPage) finish(ctx app.Context, gen int64, r *expRun, res *exp
 	case errors.Is(err, experiment.ErrCancelled):
 		r.Cancelled = true
 	case err != nil:
-		r.Err = err.Error()
+		r.Err = core.Message(err)
 	default:
 		r.Done = r.Total
 		expSession.keep(res)

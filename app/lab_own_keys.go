@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"strconv"
-	"strings"
 	"time"
 
 	"bloomlab/core"
@@ -110,7 +109,7 @@ func listError(list int, err error) error {
 	if errors.Is(err, core.ErrCancelled) {
 		return err
 	}
-	return fmt.Errorf("%s: %s", ownLists[list].name, strings.TrimPrefix(err.Error(), "core: "))
+	return fmt.Errorf("%s: %s", ownLists[list].name, core.Message(err))
 }
 
 // stepReader hands text to core.ReadKeys a slice at a time, calling step
@@ -225,7 +224,7 @@ func (c *LabPage) onOwnUse(ctx app.Context, e app.Event) {
 			c.loading = false
 			if err != nil {
 				if !errors.Is(err, core.ErrCancelled) {
-					c.ownErr = err.Error()
+					c.ownErr = core.Message(err)
 				}
 				return
 			}

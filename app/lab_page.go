@@ -355,7 +355,7 @@ func (c *LabPage) finish(ctx app.Context, gen int64, r core.OwnKeysResult, err e
 	case errors.Is(err, core.ErrCancelled):
 		return
 	case err != nil:
-		c.errText = err.Error()
+		c.errText = core.Message(err)
 		c.result = nil
 		return
 	}

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 
+	"bloomlab/core"
 	"bloomlab/core/plan"
 )
 
@@ -65,11 +66,9 @@ func flagMessage(fs *flag.FlagSet, msg string) string {
 	return msg
 }
 
-// packagePrefix is the "core: " or "plan: core: " that starts a Go error or
-// a wrapped part of one; users see the command's name instead.
-var packagePrefix = regexp.MustCompile(`(^|: )((core|plan|audit|experiment): )+`)
-
-func userMessage(err error) string { return packagePrefix.ReplaceAllString(err.Error(), "$1") }
+// userMessage is err without Go package prefixes: users see the command's
+// name instead.
+func userMessage(err error) string { return core.Message(err) }
 
 // fail prints err for command name and returns the exit status: 2 with
 // usage for bad usage (0 for -h), 1 otherwise.
