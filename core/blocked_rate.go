@@ -44,13 +44,14 @@ func blockedExact(m, n uint64, k int) (mean, variance float64, writes int) {
 	if n == 0 || k <= 0 {
 		return 0, 0, 0
 	}
-	if cheap, _ := blockedMixture(m, n, k); cheap >= saturated {
+	lambda := float64(n) / float64(m/BlockSize)
+	if lo, _ := poissonWindow(lambda); lo > 0 && func() float64 { r, _ := blockedMixture(m, n, k); return r }() >= saturated {
 		// The exact rate lies between the cheap one and 1 (Jensen), so a
 		// saturated cheap rate settles it without following 20,000 writes.
 		return 1, 0, 0
 	}
-	lambda := float64(n) / float64(m/BlockSize)
 	_, hi := poissonWindow(lambda)
+	weights := newPoissonWeights(lambda, 0)
 	// occ[s] is the probability that s of the block's bits are set.
 	occ := make([]float64, BlockSize+1)
 	occ[0] = 1
@@ -60,20 +61,35 @@ func blockedExact(m, n uint64, k int) (mean, variance float64, writes int) {
 	}
 	// The occupancy evolves one write at a time, so the sum starts at load
 	// 0; it stops where a block's rate saturates (see blockedMixture), which
-	// bounds the work at about 21,000 writes of 512 steps whatever n is.
+	// bounds the work at about 21,000 writes whatever n is. Only the states
+	// [lo, top] carry probability above 1e-30 (a block's fill is
+	// concentrated, a few dozen states wide), and the rest are dropped: a
+	// fraction of the work for an error far below 10^-12.
+	const negligible = 1e-30
+	lo, top := 0, 0
 	rate, square, mass := 0.0, 0.0, 0.0
 	for j := 0; j <= hi; j++ {
 		if j > 0 {
 			writes += k
 			for w := 0; w < k; w++ {
-				for s := BlockSize; s > 0; s-- {
+				top = min(top+1, BlockSize)
+				for s := top; s > lo; s-- {
 					occ[s] = occ[s]*float64(s)/BlockSize + occ[s-1]*float64(BlockSize-s+1)/BlockSize
 				}
-				occ[0] = 0
+				occ[lo] *= float64(lo) / BlockSize
+				for lo < top && occ[lo] < negligible {
+					occ[lo] = 0
+					lo++
+				}
+				for top > lo && occ[top] < negligible {
+					occ[top] = 0
+					top--
+				}
 			}
 		}
 		first, second := 0.0, 0.0
-		for s, p := range occ {
+		for s := lo; s <= top; s++ {
+			p := occ[s]
 			first += p * hit[s]
 			second += p * hit[s] * hit[s]
 		}
@@ -82,7 +98,7 @@ func blockedExact(m, n uint64, k int) (mean, variance float64, writes int) {
 			rate, square, mass = rate+rest, square+rest, max(mass, 1)
 			break
 		}
-		pj := poissonWeight(lambda, j)
+		pj := weights.next()
 		mass += pj
 		rate += pj * first
 		square += pj * second

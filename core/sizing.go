@@ -154,6 +154,27 @@ func poissonWeight(lambda float64, j int) float64 {
 	return math.Exp(float64(j)*math.Log(lambda) - lambda - lg)
 }
 
+// poissonWeights walks P(J = j) upward from j = from, one multiplication
+// by lambda/j a step in log space: a sum over loads pays one log-gamma, not
+// one a term.
+type poissonWeights struct {
+	logLambda, log float64
+	j             int
+}
+
+func newPoissonWeights(lambda float64, from int) poissonWeights {
+	lg, _ := math.Lgamma(float64(from) + 1)
+	return poissonWeights{logLambda: math.Log(lambda), log: float64(from)*math.Log(lambda) - lambda - lg, j: from}
+}
+
+// next returns P(J = j) for the walk's j, then moves to j + 1.
+func (w *poissonWeights) next() float64 {
+	p := math.Exp(w.log)
+	w.j++
+	w.log += w.logLambda - math.Log(float64(w.j))
+	return p
+}
+
 // blockedMixture sums BlockedRate's Poisson mixture and counts its terms.
 // A block's rate rises with its load, so the sum walks up from the window's
 // low end and stops where the rate saturates: about 21,000/k loads above a
@@ -162,16 +183,22 @@ func poissonWeight(lambda float64, j int) float64 {
 func blockedMixture(m, n uint64, k int) (rate float64, terms int) {
 	lambda := float64(n) / float64(m/BlockSize)
 	lo, hi := poissonWindow(lambda)
+	weights := newPoissonWeights(lambda, lo)
+	// A block with load j keeps each bit clear with probability q^j, q =
+	// (1 - 1/512)^k: its rate is (1 - q^j)^k, stepped without a log a term.
+	q := math.Pow(1-1.0/BlockSize, float64(k))
+	clear := math.Pow(q, float64(lo))
 	mass := 0.0
 	for j := lo; j <= hi; j++ {
 		terms++
-		g := RateExact(BlockSize, uint64(j), k)
+		g := math.Pow(1-clear, float64(k))
+		clear *= q
 		if g >= saturated {
 			rate += max(0, 1-mass)
 			mass = max(mass, 1)
 			break
 		}
-		w := poissonWeight(lambda, j)
+		w := weights.next()
 		mass += w
 		rate += w * g
 	}

@@ -232,6 +232,8 @@ func (s *blockedSearch) bitsFor(n uint64, p float64, m uint64) (uint64, int, flo
 	if r <= p {
 		return lo * core.BlockSize, k, r, true
 	}
+	// The tightened target lies further on, so this search starts at lo.
+	start = lo
 	guess, ok := cheap(p * p / r)
 	if !ok {
 		guess = limit
