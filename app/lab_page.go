@@ -61,6 +61,9 @@ type LabPage struct {
 	// canvasW is the bit array's width in CSS pixels, read once per
 	// resize: reading it after a change would force a layout.
 	canvasW int
+	// note is rateNote of the result noteFor, kept between renders.
+	note    string
+	noteFor *core.Result
 }
 
 func newLabPage() *LabPage { return &LabPage{} }
@@ -761,7 +764,11 @@ func (c *LabPage) counters() []counter {
 func (c *LabPage) renderCounters() app.UI {
 	cs := c.counters()
 	r := c.result
-	note := rateNote(r)
+	if c.noteFor != r {
+		// The note sums a small filter's fill distribution: once a result.
+		c.note, c.noteFor = rateNote(r), r
+	}
+	note := c.note
 	return app.Section().Class("counters-box").Aria("label", "Counters").Body(
 		app.Dl().Class("counters").Body(
 			app.Range(cs).Slice(func(i int) app.UI {
