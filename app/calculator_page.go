@@ -317,7 +317,7 @@ func (c *CalculatorPage) renderTables() app.UI {
 	return app.Div().Class("calc-tables").Body(
 		app.Section().Class("table-box").Aria("labelledby", "alternatives-title").Body(
 			app.H2().ID("alternatives-title").Text("The same n and p in other structures"),
-			app.P().Class("muted small").Text("From each paper's formula alone, nothing built or measured. Fingerprint filters use whole fingerprint bits, so they reach the rate shown, which may be below p."),
+			app.P().Class("muted small").Text("From theory alone, nothing built or measured: each paper's formula, and for the blocked filter the exact mixture of its block fills. Fingerprint filters use whole fingerprint bits, so they reach the rate shown, which may be below p."),
 			app.Table().ID("alternatives").Class("plan-table").Body(
 				app.THead().Body(app.Tr().Body(
 					app.Th().Text("structure"), app.Th().Text("bits per key"), app.Th().Text("memory"),

@@ -183,7 +183,7 @@ func writeSizing(w io.Writer, s sizing) {
 		fmt.Fprintf(w, "cost         %.4g false positives/s cost %.4g/s; the \"no\" answers save %.4g/s; net %.4g/s (the filter pays while p < %.4g)\n",
 			c.FalsePositives, c.Spent, c.SavedTotal, c.Net, c.BreakEven)
 	}
-	fmt.Fprintf(w, "\nthe same n and p in other structures (from each paper's formula):\n")
+	fmt.Fprintf(w, "\nthe same n and p in other structures (from theory alone; blocked: the exact mixture of block fills):\n")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "structure\tbits/key\tmemory\tfpr\tsource")
 	for _, a := range s.Alternatives {

@@ -7,8 +7,10 @@ import (
 	"bloomlab/core"
 )
 
-// Alternative is what one structure costs for the same n and p, from its
-// paper's formula alone: nothing here is built or measured.
+// Alternative is what one structure costs for the same n and p, from theory
+// alone (each paper's formula; for the blocked rows the exact mixture of
+// block fills the simulation measures against): nothing here is built or
+// measured.
 type Alternative struct {
 	ID         string  `json:"id"`
 	Name       string  `json:"name"`
