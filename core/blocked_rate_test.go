@@ -141,6 +141,13 @@ func TestBlockedMomentsMatchABuiltFilter(t *testing.T) {
 	}
 }
 
+// poissonWeight returns P(J = j) for J ~ Poisson(lambda), term by term, as
+// the reference sums below take it.
+func poissonWeight(lambda float64, j int) float64 {
+	lg, _ := math.Lgamma(float64(j) + 1)
+	return math.Exp(float64(j)*math.Log(lambda) - lambda - lg)
+}
+
 // The bounded sums give what the whole window gives: stopping where a
 // block saturates and starting at the window's low end change nothing a
 // reader can see, at any load per block.

@@ -116,8 +116,9 @@ const BlockSize = 512
 // at 10 bits per key (0.957% where BlockedRateExact gives 0.966%); it is a
 // hundred times cheaper, which the calculator's searches need.
 //
-// Its work is bounded whatever the shape: a few thousand terms at most, since loads far from the mean carry no weight and
-// loads that fill a block add their weight as a rate of 1.
+// Its work is bounded whatever the shape: a few thousand terms at most,
+// since loads far from the mean carry no weight and loads that fill a block
+// add their weight as a rate of 1.
 func BlockedRate(m, n uint64, k int) float64 {
 	rate, _ := BlockedRateCounted(m, n, k)
 	return rate
@@ -146,12 +147,6 @@ const saturated = 1 - 1e-15
 func poissonWindow(lambda float64) (lo, hi int) {
 	spread := 12*math.Sqrt(lambda) + 40
 	return int(max(0, lambda-spread)), int(lambda + spread)
-}
-
-// poissonWeight returns P(J = j) for J ~ Poisson(lambda), lambda > 0.
-func poissonWeight(lambda float64, j int) float64 {
-	lg, _ := math.Lgamma(float64(j) + 1)
-	return math.Exp(float64(j)*math.Log(lambda) - lambda - lg)
 }
 
 // poissonWeights walks P(J = j) upward from j = from, one multiplication
