@@ -134,7 +134,7 @@ func alternatives(n, m uint64, p float64, k int) ([]Alternative, int) {
 			out[i].BitsPerKey = float64(out[i].Bits) / float64(n)
 		}
 	}
-	return out, search.terms
+	return out, search.work
 }
 
 // cuckoo prices a cuckoo filter with f-bit fingerprints: n/α slots of f bits,
@@ -166,17 +166,17 @@ func FuseSizeFactor(arity int, n uint64) float64 {
 // measures against. It counts its work in terms of core.BlockedRateCounted
 // (about 100 ns each): a few thousand a rate at most, a few hundred rates a
 // plan.
-type blockedSearch struct{ terms int }
+type blockedSearch struct{ work int }
 
 func (s *blockedSearch) rate(m, n uint64, k int) float64 {
 	r, terms := core.BlockedRateCounted(m, n, k)
-	s.terms += terms
+	s.work += terms
 	return r
 }
 
 func (s *blockedSearch) exactRate(m, n uint64, k int) float64 {
 	r, work := core.BlockedRateExactCounted(m, n, k)
-	s.terms += work
+	s.work += work
 	return r
 }
 
