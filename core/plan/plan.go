@@ -116,8 +116,8 @@ func Solve(in Input) (Plan, error) {
 	return pl, err
 }
 
-// solve is Solve with its work, counted as terms of the blocked rate's sum
-// (everything else it computes is a closed form or a short walk).
+// solve is Solve with its work, in the blocked searches' units of about
+// 100 ns (everything else it computes is a closed form or a short walk).
 func solve(in Input) (Plan, int, error) {
 	if in.KeyBytes == 0 {
 		in.KeyBytes = DefaultKeyBytes
