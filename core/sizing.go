@@ -154,7 +154,7 @@ func poissonWindow(lambda float64) (lo, hi int) {
 // one a term.
 type poissonWeights struct {
 	logLambda, log float64
-	j             int
+	j              int
 }
 
 func newPoissonWeights(lambda float64, from int) poissonWeights {
