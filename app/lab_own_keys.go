@@ -89,7 +89,7 @@ func parseOwnKeys(members, absent []byte, absentFromBox bool, lim core.KeyLimits
 	total := len(members) + len(absent)
 	var own ownKeys
 	var err error
-	if own.members, err = core.ReadKeys(newStepReader(members, 0, total, step), lim); err != nil {
+	if own.members, err = core.ReadKeysSteps(newStepReader(members, 0, total, step), lim, holdAt(step, len(members), total)); err != nil {
 		return nil, listError(listMembers, err)
 	}
 	own.absentMembers = -1
@@ -97,7 +97,7 @@ func parseOwnKeys(members, absent []byte, absentFromBox bool, lim core.KeyLimits
 		own.absentMembers = 0
 		return &own, nil
 	}
-	if own.absent, err = core.ReadKeys(newStepReader(absent, len(members), total, step), lim); err != nil {
+	if own.absent, err = core.ReadKeysSteps(newStepReader(absent, len(members), total, step), lim, holdAt(step, total, total)); err != nil {
 		return nil, listError(listAbsent, err)
 	}
 	return &own, nil
@@ -110,6 +110,16 @@ func listError(list int, err error) error {
 		return err
 	}
 	return fmt.Errorf("%s: %s", ownLists[list].name, core.Message(err))
+}
+
+// holdAt is the step while a list's duplicates are dropped, after its text
+// is read: the progress stays at the list's end, at, and the page still
+// yields and can stop the read there (a million keys take a moment).
+func holdAt(step core.Step, at, total int) core.Step {
+	if step == nil {
+		return nil
+	}
+	return func(int, int) error { return step(at, total) }
 }
 
 // stepReader hands text to core.ReadKeys a slice at a time, calling step

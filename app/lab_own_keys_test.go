@@ -2,6 +2,7 @@ package app
 
 import (
 	"errors"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -69,19 +70,25 @@ func TestParseOwnKeys(t *testing.T) {
 			t.Errorf("error %v after the step said stop, want core.ErrCancelled", err)
 		}
 	})
-	t.Run("steps through the text", func(t *testing.T) {
-		members := []byte(strings.Repeat("member\n", 10_000))
-		absent := []byte(strings.Repeat("absent\n", 10_000))
-		last := -1
-		_, err := parseOwnKeys(members, absent, false, browserKeyLimits, func(done, total int) error {
-			if done <= last || total != len(members)+len(absent) || done >= total {
+	t.Run("steps through the text and the duplicates", func(t *testing.T) {
+		var members, absent strings.Builder
+		for i := range 100_000 {
+			fmt.Fprintf(&members, "member-%d\n", i%60_000)
+			fmt.Fprintf(&absent, "absent-%d\n", i)
+		}
+		last, held := -1, 0
+		_, err := parseOwnKeys([]byte(members.String()), []byte(absent.String()), false, browserKeyLimits, func(done, total int) error {
+			if done < last || total != members.Len()+absent.Len() || done > total {
 				t.Errorf("step(%d, %d) after %d", done, total, last)
+			}
+			if done == members.Len() {
+				held++
 			}
 			last = done
 			return nil
 		})
-		if err != nil || last < len(members) {
-			t.Errorf("error %v, last step at %d: want steps into the absent list past %d", err, last, len(members))
+		if err != nil || last < members.Len() || held < 2 {
+			t.Errorf("error %v, last step at %d, %d steps at the members' end: want steps into the absent list past %d, and while the duplicates go", err, last, held, members.Len())
 		}
 	})
 }
