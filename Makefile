@@ -32,6 +32,7 @@ test: vet unit wasm-test audit-node fuzz-short
 
 vet:
 	$(GO) vet ./...
+	cd compare && $(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./core/... ./audit/... ./app/... ./cmd/...
 
 # Native tests with the race detector; then the browser tests in headless
@@ -70,7 +71,7 @@ fuzz-short:
 	@$(MAKE) --no-print-directory fuzz FUZZTIME=10000x
 
 bench:
-	$(GO) test -run '^$$' -bench . -count 6 ./core/benchcmp
+	cd compare && $(GO) test -run '^$$' -bench . -count 6 .
 
 clean:
 	rm -rf bin $(SITE) web/app.wasm

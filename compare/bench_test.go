@@ -1,4 +1,4 @@
-package benchcmp
+package compare
 
 import (
 	"fmt"
