@@ -211,22 +211,29 @@ func (c *LabPage) onOptimalK(ctx app.Context, e app.Event) {
 }
 
 func (c *LabPage) onVariant(ctx app.Context, e app.Event) {
-	v, err := core.ParseVariant(e.Get("target").Get("value").String())
-	if err != nil {
-		return
+	if v, err := core.ParseVariant(e.Get("target").Get("value").String()); err == nil {
+		s, notice := c.settings.WithVariant(v)
+		c.choose(ctx, e, s, notice)
 	}
-	s, notice := c.settings.WithVariant(v)
-	c.change(ctx, s, e.Get("timeStamp").Float())
-	c.noticeIf(notice)
-	c.commit(ctx)
 }
 
 func (c *LabPage) onFault(ctx app.Context, e app.Event) {
-	f, err := core.ParseFault(e.Get("target").Get("value").String())
-	if err != nil {
-		return
+	if f, err := core.ParseFault(e.Get("target").Get("value").String()); err == nil {
+		s, notice := c.settings.WithFault(f)
+		c.choose(ctx, e, s, notice)
 	}
-	s, notice := c.settings.WithFault(f)
+}
+
+func (c *LabPage) onHashing(ctx app.Context, e app.Event) {
+	if h, err := core.ParseHashing(e.Get("target").Get("value").String()); err == nil {
+		s, notice := c.settings.WithHashing(h)
+		c.choose(ctx, e, s, notice)
+	}
+}
+
+// choose applies settings a select chose, shows what the choice moved
+// besides (notice, if any) and records the link.
+func (c *LabPage) choose(ctx app.Context, e app.Event, s Settings, notice string) {
 	c.change(ctx, s, e.Get("timeStamp").Float())
 	c.noticeIf(notice)
 	c.commit(ctx)
@@ -237,17 +244,6 @@ func (c *LabPage) noticeIf(notice string) {
 	if notice != "" {
 		c.notices = []string{notice}
 	}
-}
-
-func (c *LabPage) onHashing(ctx app.Context, e app.Event) {
-	h, err := core.ParseHashing(e.Get("target").Get("value").String())
-	if err != nil {
-		return
-	}
-	s, notice := c.settings.WithHashing(h)
-	c.change(ctx, s, e.Get("timeStamp").Float())
-	c.noticeIf(notice)
-	c.commit(ctx)
 }
 
 func (c *LabPage) onLarge(ctx app.Context, e app.Event) {

@@ -366,11 +366,7 @@ func (s Settings) hashingFits() (Settings, string) {
 	h := s.Params.Hashing
 	if err := s.Params.Variant.HashedBy(s.Params.Fault, h); err != nil {
 		s.Params.Hashing = core.DoubleHashing
-		why := "the blocked filter draws its positions inside one block from a stream of its own"
-		if s.Params.Variant.Effective(s.Params.Fault) != core.BlockedVariant {
-			why = "the " + string(s.Params.Fault) + " fault breaks double hashing itself"
-		}
-		return s, fmt.Sprintf("hashing: %s is not used here, since %s; the filter uses double hashing", h, why)
+		return s, fmt.Sprintf("hashing: %s is not used here: %s", h, core.Message(err))
 	}
 	return s, ""
 }

@@ -171,8 +171,8 @@ func TestHashingInTheLink(t *testing.T) {
 		t.Error("the default link names the default scheme")
 	}
 	for query, want := range map[string]string{
-		"variant=blocked&hashing=enhanced":   "hashing: enhanced is not used here, since the blocked filter draws its positions inside one block from a stream of its own; the filter uses double hashing",
-		"fault=one-hash&hashing=independent": "hashing: independent is not used here, since the one-hash fault breaks double hashing itself; the filter uses double hashing",
+		"variant=blocked&hashing=enhanced":   "hashing: enhanced is not used here: the blocked filter draws its positions inside one block from a stream of its own; enhanced hashing applies to the standard and counting filters",
+		"fault=one-hash&hashing=independent": "hashing: independent is not used here: the one-hash fault breaks double hashing itself, so it runs only with double hashing",
 		"hashing=triple":                     `hashing: "triple" is not double, enhanced or independent, so it stays double`,
 	} {
 		q, _ := url.ParseQuery(query)

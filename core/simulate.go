@@ -215,16 +215,14 @@ func (r *Result) finish(probes uint64) {
 	r.Occupancy = float64(r.SetBits) / float64(m)
 	r.TheoryFPR = Rate(m, n, k)
 	r.TheoryFPRExact = RateExact(m, n, k)
-	r.TheoryFPRVariant = r.TheoryFPRExact
-	if r.Variant == BlockedVariant {
-		r.TheoryFPRVariant = BlockedRateExact(m, n, k)
-	}
+	var variance float64 // of this filter's own rate over filters
+	r.TheoryFPRVariant, variance = variantTheory(r.Variant, m, n, k)
 	if absent := r.AbsentQueries; absent > 0 {
 		r.EmpiricalFPR = float64(r.FalsePositives) / float64(absent)
 		r.ProbesPerNegative = float64(probes) / float64(absent)
 	}
 	r.QueryCILow, r.QueryCIHigh = Wilson(r.FalsePositives, r.AbsentQueries, Z95)
-	r.WholeCILow, r.WholeCIHigh = WholeInterval(r.Variant, m, n, k, r.FalsePositives, r.AbsentQueries)
+	r.WholeCILow, r.WholeCIHigh = widen(r.FalsePositives, r.AbsentQueries, variance)
 	r.ExpectedProbes = ExpectedProbes(k, r.Occupancy)
 	r.Digest = r.digest()
 }

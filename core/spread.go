@@ -81,30 +81,45 @@ func spreadExact(m, writes, k int) (mean, variance float64) {
 }
 
 // RateVariance returns the variance, over filters of layout v with m
-// positions, n keys and k probes, of a filter's own rate: FilterSpread's
-// for the standard and counting filters, and for the blocked filter the
-// variance of its blocks' rates over its m/512 blocks, whose mean its rate
-// is.
+// positions, n keys and k probes, of a filter's own rate (see
+// variantTheory).
 func RateVariance(v Variant, m, n uint64, k int) float64 {
-	if v == BlockedVariant && m >= BlockSize {
-		_, blocks := blockedMoments(m, n, k)
-		return blocks / float64(m/BlockSize)
-	}
-	_, variance := FilterSpread(m, n, k)
+	_, variance := variantTheory(v, m, n, k)
 	return variance
 }
 
+// variantTheory returns layout v's theory rate, the one a simulation
+// reports as TheoryFPRVariant, and the variance of a filter's own rate
+// around it: for the blocked filter the exact mixture of block fills and
+// the variance of its blocks' rates over its m/512 blocks, whose mean its
+// rate is; for the standard and counting filters RateExact and
+// FilterSpread's variance. One pass gives both, which for the blocked
+// filter is most of the work.
+func variantTheory(v Variant, m, n uint64, k int) (rate, variance float64) {
+	if v == BlockedVariant && m >= BlockSize {
+		mean, blocks := blockedMoments(m, n, k)
+		return mean, blocks / float64(m/BlockSize)
+	}
+	_, variance = FilterSpread(m, n, k)
+	return RateExact(m, n, k), variance
+}
+
 // WholeInterval returns the 95% interval of a measured rate, fp false
-// positives in queries absent queries of one filter, for the measurement
-// as a whole: the queries' Wilson interval widened on each side, in
-// quadrature, by the filter's own spread (RateVariance). It is the
+// positives in queries absent queries of one filter of layout v, for the
+// measurement as a whole: the queries' Wilson interval widened on each
+// side, in quadrature, by the filter's own spread (RateVariance). It is the
 // interval to judge a theory value by.
 func WholeInterval(v Variant, m, n uint64, k int, fp, queries uint64) (lo, hi float64) {
+	return widen(fp, queries, RateVariance(v, m, n, k))
+}
+
+// widen is WholeInterval for a filter whose rate varies by variance.
+func widen(fp, queries uint64, variance float64) (lo, hi float64) {
 	lo, hi = Wilson(fp, queries, Z95)
 	if queries == 0 {
 		return lo, hi
 	}
 	x := float64(fp) / float64(queries)
-	s := Z95 * math.Sqrt(RateVariance(v, m, n, k))
+	s := Z95 * math.Sqrt(variance)
 	return clamp01(x - math.Hypot(x-lo, s)), clamp01(x + math.Hypot(hi-x, s))
 }

@@ -66,7 +66,7 @@ func (v Variant) HashedBy(f Fault, h Hashing) error {
 		return fmt.Errorf("core: the blocked filter draws its positions inside one block from a stream of its own; %s hashing applies to the standard and counting filters", h)
 	}
 	if f != NoFault && f != KFromCeil && f != WrapCounters {
-		return fmt.Errorf("core: the %s fault breaks double hashing; run it with double hashing", f)
+		return fmt.Errorf("core: the %s fault breaks double hashing itself, so it runs only with double hashing", f)
 	}
 	return nil
 }

@@ -48,7 +48,7 @@ func TestBrowserSmallFilterSaysWhy(t *testing.T) {
 	bdo(t, ctx, chromedp.SetValue(chromedp.CSS("#variant"), "blocked"),
 		discard(chromedp.Evaluate[bool](`document.getElementById("variant").dispatchEvent(new Event("change", {bubbles: true}))`)))
 	notice := bwaitText(t, ctx, "#clamp-notice", func(s string) bool { return strings.Contains(s, "hashing") })
-	if !strings.Contains(notice, "hashing: independent is not used here, since the blocked filter draws its positions") {
+	if !strings.Contains(notice, "hashing: independent is not used here: the blocked filter draws its positions") {
 		t.Errorf("notice %q", notice)
 	}
 }
