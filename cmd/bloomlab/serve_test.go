@@ -422,12 +422,13 @@ func TestServeTimeouts(t *testing.T) {
 			start := time.Now()
 			_, err = br.ReadByte()
 			waited := time.Since(start)
+			// EOF before the client's own deadline (long/2) can only come
+			// from the short limit: every other limit is long. How soon it
+			// came is a figure of this machine, logged, not asserted.
 			if err != io.EOF {
 				t.Fatalf("read after %v: %v, want the server to close the connection", waited, err)
 			}
-			if waited > 10*short {
-				t.Errorf("closed after %v, want about %v", waited, short)
-			}
+			t.Logf("closed after %v with a %v limit", waited, short)
 		})
 	}
 }
