@@ -14,27 +14,29 @@ type Fault string
 // The zoo. NoFault is the real filter.
 const (
 	NoFault          Fault = "none"
-	NegativeIndex    Fault = "negative-index"     // signed modulo: int64(g) % m can be negative
+	NegativeIndex    Fault = "negative-index"     // signed step and modulo: (h1 + i*h2) % m can be negative
 	KFromCeil        Fault = "k-ceil"             // k = ceil((m/n) ln 2) instead of round
 	WeakHash         Fault = "weak-hash"          // 31*h + c, no avalanche, reduced mod m
 	ClearOnDuplicate Fault = "clear-on-duplicate" // inserting a present key clears its bits
 	OffByOne         Fault = "off-by-one"         // reduction into [0, m] instead of [0, m)
 	OneHash          Fault = "one-hash"           // the same index reused for all k probes
 	WrapCounters     Fault = "wrap-counters"      // 4-bit counters wrap 15 -> 0 instead of saturating
+	ShortRange       Fault = "short-range"        // indices reduced into m - m/32 instead of m
 )
 
 // Faults lists the zoo in a stable order (NoFault excluded).
-var Faults = []Fault{NegativeIndex, KFromCeil, WeakHash, ClearOnDuplicate, OffByOne, OneHash, WrapCounters}
+var Faults = []Fault{NegativeIndex, KFromCeil, WeakHash, ClearOnDuplicate, OffByOne, OneHash, WrapCounters, ShortRange}
 
 var faultDescriptions = map[Fault]string{
 	NoFault:          "the real filter",
-	NegativeIndex:    "a signed index: int64(h) % m goes negative and writes land outside the array",
+	NegativeIndex:    "a signed index: h2 forced odd turns negative, (h1 + i*h2) % m goes below zero, writes there are lost and reads answer zero",
 	KFromCeil:        "k chosen by ceil((m/n) ln 2) instead of round",
 	WeakHash:         "a weak hash, 31*h + c with no avalanche, reduced by h % m",
 	ClearOnDuplicate: "a duplicate insert clears the key's bits instead of leaving them",
 	OffByOne:         "an off-by-one reduction into [0, m] instead of [0, m)",
 	OneHash:          "one hash reused for all k probes",
 	WrapCounters:     "4-bit counters that wrap from 15 to 0 instead of saturating",
+	ShortRange:       "indices reduced into the first m - m/32 positions: no key lost, the rate about 17% high",
 }
 
 // ParseFault accepts a fault name, or "" or "none" for the real filter.
@@ -91,13 +93,19 @@ func (f Fault) Probe(h1, h2 uint64, i int, m uint64) uint64 {
 	g := h1 + uint64(i)*(h2|1)
 	switch f {
 	case NegativeIndex:
-		return uint64(int64(g) % int64(m))
+		// A 32-bit hash h1, and h2 forced odd by a signed 32-bit OR: for
+		// half the keys the step is negative, h1 + i*h2 falls below zero,
+		// and so does the signed remainder.
+		g := int64(uint32(h1)) + int64(i)*int64(int32(uint32(h2)|1))
+		return uint64(g % int64(m))
 	case WeakHash:
 		return (h1 + uint64(i)*h2) % m
 	case OffByOne:
 		return Reduce(g, m+1)
 	case OneHash:
 		return Reduce(h1, m)
+	case ShortRange:
+		return Reduce(g, m-m/32)
 	}
 	return Reduce(g, m)
 }
@@ -134,12 +142,16 @@ func (f *Broken) Positions(dst []uint64, key []byte) []uint64 {
 	return dst
 }
 
-// slot maps a position to the storage bit it touches. An out-of-range
-// position, which the real filter cannot produce, wraps around the storage
-// the way a stray write lands somewhere it should not.
-func (f *Broken) slot(j uint64) (uint64, uint64) {
-	j %= uint64(len(f.words)) * 64
-	return j >> 6, 1 << (j & 63)
+// slot maps a position to the storage bit it touches, and reports false
+// for a position past the end of storage, which the real filter cannot
+// produce: the write there is lost and the read answers zero, as with a
+// write through a negative index into memory that is not the array. A
+// position in [m, 64 * words) lands in the padding.
+func (f *Broken) slot(j uint64) (word, bit uint64, ok bool) {
+	if j >= uint64(len(f.words))*64 {
+		return 0, 0, false
+	}
+	return j >> 6, 1 << (j & 63), true
 }
 
 func (f *Broken) Add(key []byte) {
@@ -147,7 +159,7 @@ func (f *Broken) Add(key []byte) {
 	if f.fault == ClearOnDuplicate {
 		if ok, _ := f.Contains(key); ok {
 			for _, j := range f.buf {
-				if w, b := f.slot(j); f.words[w]&b != 0 {
+				if w, b, ok := f.slot(j); ok && f.words[w]&b != 0 {
 					f.words[w] &^= b
 					f.set--
 				}
@@ -156,7 +168,7 @@ func (f *Broken) Add(key []byte) {
 		}
 	}
 	for _, j := range f.buf {
-		if w, b := f.slot(j); f.words[w]&b == 0 {
+		if w, b, ok := f.slot(j); ok && f.words[w]&b == 0 {
 			f.words[w] |= b
 			f.set++
 		}
@@ -166,7 +178,7 @@ func (f *Broken) Add(key []byte) {
 func (f *Broken) Contains(key []byte) (bool, int) {
 	h1, h2 := f.fault.Hash128(f.k0, f.k1, key)
 	for i := 0; i < f.k; i++ {
-		if w, b := f.slot(f.fault.Probe(h1, h2, i, f.m)); f.words[w]&b == 0 {
+		if w, b, ok := f.slot(f.fault.Probe(h1, h2, i, f.m)); !ok || f.words[w]&b == 0 {
 			return false, i + 1
 		}
 	}
