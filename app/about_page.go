@@ -75,7 +75,7 @@ func aboutLinks() map[string][]tryLink {
 			{ID: "try-clear", Href: labLink(func(p *core.Params, s *Settings) { p.Fault = core.ClearOnDuplicate; p.DuplicatePasses = 2 }),
 				Text: "a filter that clears bits on a repeated insert", Shows: "false negatives in red: a bit that goes back to zero breaks the proof"},
 			{ID: "try-negative", Href: labLink(func(p *core.Params, s *Settings) { p.Fault = core.NegativeIndex }),
-				Text: "a signed index", Shows: "writes that land outside the array are lost, and the rate still looks fine"},
+				Text: "a signed index", Shows: "writes below zero are lost, members go missing, and the rate looks better than theory"},
 			{ID: "try-audit", Href: href(RouteAudit) + "?fault=" + string(core.NegativeIndex),
 				Text: "the audit of that filter", Shows: "which checks catch it, and the rate it would have reported"},
 		},

@@ -95,7 +95,12 @@ func (b *auditBook) Start(f core.Fault) {
 
 	go func() {
 		yielded := time.Now()
-		report, err := audit.Run(audit.Target{Fault: f}, func(done, total int, last audit.Outcome) error {
+		target, err := audit.Lab("", f, "")
+		if err != nil {
+			b.finish(f, audit.Report{}, err)
+			return
+		}
+		report, err := audit.Run(target, func(done, total int, last audit.Outcome) error {
 			b.mu.Lock()
 			r := b.runs[f]
 			r.Done, r.Total = done, total
@@ -108,23 +113,29 @@ func (b *auditBook) Start(f core.Fault) {
 			}
 			return nil
 		})
-		b.mu.Lock()
-		r := b.runs[f]
-		r.Running = false
-		if err != nil {
-			r.Err = core.Message(err)
-		} else {
-			r.Report = &report
-		}
-		done := *r
-		waiters := b.waiters[f]
-		delete(b.waiters, f)
-		b.mu.Unlock()
-		for _, w := range waiters {
-			w <- done
-		}
-		b.notify()
+		b.finish(f, report, err)
 	}()
+}
+
+// finish records fault f's report, or the error that stopped it, and
+// wakes whoever waits for it.
+func (b *auditBook) finish(f core.Fault, report audit.Report, err error) {
+	b.mu.Lock()
+	r := b.runs[f]
+	r.Running = false
+	if err != nil {
+		r.Err = core.Message(err)
+	} else {
+		r.Report = &report
+	}
+	done := *r
+	waiters := b.waiters[f]
+	delete(b.waiters, f)
+	b.mu.Unlock()
+	for _, w := range waiters {
+		w <- done
+	}
+	b.notify()
 }
 
 // Wait starts fault f's audit if need be and blocks until it finishes.

@@ -97,7 +97,7 @@ func (p *AuditPage) Render() app.UI {
 	}
 	var failed []audit.Outcome
 	for _, o := range r.Checks {
-		if !o.Pass {
+		if !o.Pass && !o.Skipped {
 			failed = append(failed, o)
 		}
 	}
@@ -134,7 +134,10 @@ func (p *AuditPage) Render() app.UI {
 					app.Range(r.Checks).Slice(func(i int) app.UI {
 						o := r.Checks[i]
 						verdict, class := "✓ pass", "pass"
-						if !o.Pass {
+						switch {
+						case o.Skipped:
+							verdict, class = "– skipped", "skip"
+						case !o.Pass:
 							verdict, class = "✗ FAIL", "fail"
 						}
 						return app.Tr().ID("check-"+o.ID).Class(class).DataSet("pass", o.Pass).Body(
@@ -160,11 +163,11 @@ func (p *AuditPage) renderSummary(failed []audit.Outcome) app.UI {
 	}
 	rep := r.Report
 	class := "summary pass"
-	if rep.Passed != rep.Total {
+	if !rep.AllPassed() {
 		class = "summary fail"
 	}
 	return app.Div().Class(class).Body(
-		app.P().ID("audit-summary").Class("big").Text(strconv.Itoa(rep.Passed)+"/"+strconv.Itoa(rep.Total)+" checks passed"),
+		app.P().ID("audit-summary").Class("big").Text(rep.Summary()),
 		app.P().Body(app.Text("Digest: "), app.Code().ID("audit-digest").Text(rep.Digest)),
 		app.If(p.fault != core.NoFault, func() app.UI {
 			return app.Div().ID("audit-caught").Body(

@@ -799,8 +799,8 @@ func (c *LabPage) renderBadge() app.UI {
 	text, class := "audit not run yet", "badge"
 	switch {
 	case a.Finished():
-		text = strconv.Itoa(a.Report.Passed) + "/" + strconv.Itoa(a.Report.Total) + " checks passed"
-		if a.Report.Passed == a.Report.Total {
+		text = a.Report.Summary()
+		if a.Report.AllPassed() {
 			class += " pass"
 			text = "✓ " + text
 		} else {

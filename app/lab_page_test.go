@@ -34,7 +34,7 @@ func TestLabPageRenders(t *testing.T) {
 			}
 			c.result = &r
 			c.redrawCharts()
-			rep := audit.Report{Passed: 3, Total: 4}
+			rep := audit.Report{Passed: 3, Failed: 1, Total: 4}
 			c.audit = auditRun{Report: &rep, Total: 4, Done: 4}
 			if err := e.Load(c); err != nil {
 				t.Fatalf("with a result: %v", err)
@@ -74,7 +74,7 @@ func TestAuditPageRenders(t *testing.T) {
 	if err := e.Load(p); err != nil {
 		t.Fatalf("empty: %v", err)
 	}
-	rep, err := audit.Run(audit.Target{Fault: core.OneHash}, nil)
+	rep, err := audit.Run(audit.MustLab("", core.OneHash, ""), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,14 +37,14 @@ func accountingChecks() []Check {
 	}
 	checks := make([]Check, 0, len(grid))
 	for _, g := range grid {
-		checks = append(checks, Check{ID: "accounting/" + g.name, Group: GroupAccounting, Contract: g.contract,
-			Run: func(f Target) Verdict { return books(g.s, f) }})
+		checks = append(checks, Check{ID: "accounting/" + g.name, Group: GroupAccounting, Contract: g.contract, Needs: []Need{NeedLab},
+			Run: onLab(func(f *lab) Verdict { return books(g.s, f) })})
 	}
 	return checks
 }
 
 // books fills the shape and reconciles its three counts of set positions.
-func books(s shape, f Target) Verdict {
+func books(s shape, f *lab) Verdict {
 	flt, err := s.fill(f)
 	if err != nil {
 		return fail("%v", err)

@@ -11,27 +11,11 @@ type Check struct {
 	ID       string // stable, e.g. "no-false-negatives/tiny-m"
 	Group    string // one of Groups, in the specification's order
 	Contract string // one line: what contract it checks
-	// Run audits the lab's implementation as target t: a fault switched
-	// on (core.NoFault is the real filter) and a hashing scheme.
+	// Needs lists what the check asks of a target beyond Add and Test; a
+	// target that lacks one gets the check skipped, with the reason.
+	Needs []Need
+	// Run audits target t.
 	Run func(t Target) Verdict
-}
-
-// Target is what an audit checks: the lab's filters with one fault of the
-// zoo switched on (core.NoFault for none) and a hashing scheme for the
-// standard and counting filters ("" is double hashing). A check that builds
-// a blocked filter, or one under a fault that breaks double hashing, builds
-// it with double hashing, the only scheme it has.
-type Target struct {
-	core.Fault
-	Hashing core.Hashing
-}
-
-// hashing is the scheme a filter of layout v under t uses.
-func (t Target) hashing(v core.Variant) core.Hashing {
-	if t.Hashing == "" || v.HashedBy(t.Fault, t.Hashing) != nil {
-		return core.DoubleHashing
-	}
-	return t.Hashing
 }
 
 // Verdict is what one check found: whether the contract held, and a line
@@ -69,28 +53,30 @@ func Checks() []Check {
 	return all
 }
 
-// Outcome is one check's line in a report.
+// Outcome is one check's line in a report. A skipped check has Pass
+// false, Skipped true and the reason in Detail.
 type Outcome struct {
 	ID       string `json:"id"`
 	Group    string `json:"group"`
 	Contract string `json:"contract"`
 	Pass     bool   `json:"pass"`
+	Skipped  bool   `json:"skipped,omitempty"`
 	Detail   string `json:"detail"`
 }
 
-// Report is one audit of the lab's filter with one fault switched on.
+// Report is one audit of one target.
 type Report struct {
-	Fault string `json:"fault"`
-	// Hashing is the scheme audited, empty for double hashing (the
-	// default, whose digests predate the choice).
-	Hashing core.Hashing `json:"hashing,omitempty"`
-	Checks  []Outcome    `json:"checks"`
-	Passed  int          `json:"passed"`
-	Total   int          `json:"total"`
-	Digest  string       `json:"digest"`
-	// ReportedFPR is the false-positive rate the default-shape simulation
-	// reported under this fault: what the "beautiful" number looked like
-	// while the checks failed.
+	Target  string    `json:"target"`
+	About   string    `json:"about"`
+	Checks  []Outcome `json:"checks"`
+	Passed  int       `json:"passed"`
+	Failed  int       `json:"failed"`
+	Skipped int       `json:"skipped"`
+	Total   int       `json:"total"`
+	Digest  string    `json:"digest"`
+	// ReportedFPR is the false-positive rate the target's filter shows at
+	// the lab's default shape (m = 40000, k = 7, 4000 keys): what the
+	// "beautiful" number looked like while checks failed.
 	ReportedFPR float64 `json:"reportedFpr"`
 }
 
@@ -98,37 +84,33 @@ type Report struct {
 // browser yields and cancels through it).
 type Progress func(done, total int, last Outcome) error
 
-// Run audits target t, the lab's filter with a fault switched on ("" or
-// core.NoFault for the real filter) and a hashing scheme ("" for double
-// hashing), and calls progress (which may be nil) after each check. If
-// progress stops the run, Run returns the outcomes so far, without a
-// digest, and progress's error. A fault outside the zoo, or a scheme the
-// lab does not have, is an error.
+// Run audits target t and calls progress (which may be nil) after each
+// check. If progress stops the run, Run returns the outcomes so far, without
+// a digest, and progress's error. A target that cannot build a small filter
+// is an error.
 func Run(t Target, progress Progress) (Report, error) {
-	fault, err := core.ParseFault(string(t.Fault))
+	have, err := discover(t)
 	if err != nil {
-		return Report{}, fmt.Errorf("audit: %w", err)
+		return Report{}, err
 	}
-	h, err := core.ParseHashing(string(t.Hashing))
-	if err != nil {
-		return Report{}, fmt.Errorf("audit: %w", err)
-	}
-	f := Target{Fault: fault, Hashing: h}
 	checks := Checks()
-	r := Report{Fault: string(fault), Total: len(checks), Checks: make([]Outcome, 0, len(checks))}
-	if h != core.DoubleHashing {
-		r.Hashing = h
-	}
-	if res, err := core.Simulate(withFault(core.DefaultParams(), f)); err == nil {
-		r.ReportedFPR = res.EmpiricalFPR
-	}
+	r := Report{Target: t.Name, About: t.About, Total: len(checks), Checks: make([]Outcome, 0, len(checks))}
+	r.ReportedFPR = t.reportedRate()
 	for i, c := range checks {
-		v := runCheck(c, f)
-		o := Outcome{ID: c.ID, Group: c.Group, Contract: c.Contract, Pass: v.Pass, Detail: v.Detail}
-		r.Checks = append(r.Checks, o)
-		if v.Pass {
-			r.Passed++
+		o := Outcome{ID: c.ID, Group: c.Group, Contract: c.Contract}
+		if skip, why := have.missing(c, t.Name); skip {
+			o.Skipped, o.Detail = true, why
+			r.Skipped++
+		} else {
+			v := runCheck(c, t)
+			o.Pass, o.Detail = v.Pass, v.Detail
+			if v.Pass {
+				r.Passed++
+			} else {
+				r.Failed++
+			}
 		}
+		r.Checks = append(r.Checks, o)
 		if progress != nil {
 			if err := progress(i+1, len(checks), o); err != nil {
 				return r, err
@@ -139,33 +121,50 @@ func Run(t Target, progress Progress) (Report, error) {
 	return r, nil
 }
 
+// RunCheck runs the one check c on target t, as Run would: skipped, with
+// the reason, when t lacks what c needs.
+func RunCheck(t Target, c Check) (Outcome, error) {
+	have, err := discover(t)
+	if err != nil {
+		return Outcome{}, err
+	}
+	o := Outcome{ID: c.ID, Group: c.Group, Contract: c.Contract}
+	if skip, why := have.missing(c, t.Name); skip {
+		o.Skipped, o.Detail = true, why
+		return o, nil
+	}
+	v := runCheck(c, t)
+	o.Pass, o.Detail = v.Pass, v.Detail
+	return o, nil
+}
+
 // runCheck runs one check, turning a panic into a failed verdict: a broken
 // filter must show up red in the report, not take the report down with it.
-func runCheck(c Check, f Target) (v Verdict) {
+func runCheck(c Check, t Target) (v Verdict) {
 	defer func() {
 		if e := recover(); e != nil {
 			v = Verdict{Detail: fmt.Sprintf("panicked: %v", e)}
 		}
 	}()
-	return c.Run(f)
+	return c.Run(t)
 }
 
-// digest folds the fault, every check's ID, verdict and detail, and the
-// reported rate into a short digest. Details print floats at fixed decimals
-// and core.Digester rounds the rate to six, so the digest is the same on
-// every platform.
+// digest folds the target's name, every check's ID, verdict and detail, and
+// the reported rate into a short digest. Details print floats at fixed
+// decimals and core.Digester rounds the rate to six, so the digest is the
+// same on every platform.
 func (r Report) digest() string {
 	var d core.Digester
-	d.String(r.Fault)
-	if r.Hashing != "" {
-		d.String(string(r.Hashing))
-	}
+	d.String(r.Target)
 	d.Uint(uint64(len(r.Checks)))
 	for _, o := range r.Checks {
 		d.String(o.ID)
-		if o.Pass {
+		switch {
+		case o.Skipped:
+			d.Uint(2)
+		case o.Pass:
 			d.Uint(1)
-		} else {
+		default:
 			d.Uint(0)
 		}
 		d.String(o.Detail)
@@ -175,8 +174,15 @@ func (r Report) digest() string {
 	return d.Sum()
 }
 
-// AllPassed reports whether every check passed.
-func (r Report) AllPassed() bool { return r.Total > 0 && r.Passed == r.Total }
+// Summary is the report's last line: "N/M checks passed" over the checks
+// that ran, and ", S skipped" when some could not.
+func (r Report) Summary() string {
+	return fmt.Sprintf("%d/%d checks passed%s", r.Passed, r.Passed+r.Failed, skippedText(r.Skipped))
+}
+
+// AllPassed reports whether every check that ran passed (skipped checks
+// neither pass nor fail), and at least one ran.
+func (r Report) AllPassed() bool { return r.Failed == 0 && r.Passed > 0 && len(r.Checks) == r.Total }
 
 // pass and fail build verdicts with a formatted detail line.
 func pass(format string, a ...any) Verdict {

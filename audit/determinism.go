@@ -28,23 +28,23 @@ func determinismChecks() []Check {
 	for _, v := range core.Variants {
 		checks = append(checks, Check{ID: "determinism/same-digest/" + string(v),
 			Contract: "two " + string(v) + " simulations of the same parameters give the same digest and storage",
-			Run:      func(f Target) Verdict { return sameDigest(v, f) }})
+			Run:      onLab(func(f *lab) Verdict { return sameDigest(v, f) })})
 	}
 	for _, v := range core.Variants {
 		s := standard(0, 10, 7, 4000).with(v)
 		checks = append(checks, Check{ID: "determinism/new-seed-moves-bits/" + string(v),
 			Contract: "seed 2 sets a different " + string(v) + " filter from seed 1, about as different as chance",
-			Run:      func(f Target) Verdict { return newSeed(s, f) }})
+			Run:      onLab(func(f *lab) Verdict { return newSeed(s, f) })})
 	}
 	checks = append(checks,
 		Check{ID: "determinism/golden-bits", Contract: "the default-shape bit array has the same digest on every platform",
-			Run: golden},
+			Run: onLab(golden)},
 		Check{ID: "determinism/simulation-matches-filter",
 			Contract: "the simulation fills the very filter that inserting its keys directly gives",
-			Run:      simulationMatches},
+			Run:      onLab(simulationMatches)},
 		Check{ID: "determinism/steps-leave-result-unchanged",
 			Contract: "a simulation run in steps gives the digest of one run straight through, and a step can cancel it",
-			Run:      stepsUnchanged},
+			Run:      onLab(stepsUnchanged)},
 		Check{ID: "determinism/namespaces-disjoint/binary",
 			Contract: "20,000 member keys and 20,000 absent keys never coincide, under seeds 1 and 2^64-1",
 			Run:      func(Target) Verdict { return namespaces(false) }},
@@ -59,12 +59,15 @@ func determinismChecks() []Check {
 			Run:      digestRounds},
 	)
 	for i := range checks {
-		checks[i].Group = GroupDeterminism
+		checks[i].Group, checks[i].Needs = GroupDeterminism, []Need{NeedLab}
 	}
+	checks = append([]Check{{ID: "determinism/same-build-same-answers", Group: GroupDeterminism,
+		Contract: "two filters built alike from the same keys give the same answers, and the same storage where it shows",
+		Run:      sameBuild}}, checks...)
 	return checks
 }
 
-func sameDigest(v core.Variant, f Target) Verdict {
+func sameDigest(v core.Variant, f *lab) Verdict {
 	p := core.DefaultParams()
 	p.Variant = v
 	p = withFault(p, f)
@@ -88,7 +91,7 @@ func sameDigest(v core.Variant, f Target) Verdict {
 // newSeed compares the set positions under seeds 1 and 2. Two independent
 // fillings at fill q differ in about 2q(1-q) of the positions; a seed that
 // is ignored, or barely used, gives far fewer.
-func newSeed(s shape, f Target) Verdict {
+func newSeed(s shape, f *lab) Verdict {
 	a, err := s.seed(1).fill(f)
 	if err != nil {
 		return fail("%v", err)
@@ -105,6 +108,51 @@ func newSeed(s shape, f Target) Verdict {
 		got, m, want, s.seed(2).describe(f))
 }
 
+// sameBuild builds the default shape twice from the same keys and compares
+// every member's and 20,000 absent keys' answers, and storage where the
+// filter shows it.
+func sameBuild(t Target) Verdict {
+	s := standard(0, 10, 7, 10000)
+	a, err := t.fill(s)
+	if err != nil {
+		return fail("%v", err)
+	}
+	b, err := t.fill(s)
+	if err != nil {
+		return fail("%v", err)
+	}
+	var key []byte
+	differ, first := 0, ""
+	check := func(what string, i int) {
+		if a.Test(key) != b.Test(key) {
+			if differ == 0 {
+				first = fmt.Sprintf("%s %d", what, i)
+			}
+			differ++
+		}
+	}
+	for i := 0; i < s.Items; i++ {
+		key = s.key(key, i)
+		check("member", i)
+	}
+	const absent = 20000
+	for i := 0; i < absent; i++ {
+		key = s.absent(key, i)
+		check("absent key", i)
+	}
+	if differ > 0 {
+		return fail("%d of %d answers differ, the first for %s (%s)", differ, s.Items+absent, first, t.describe(s))
+	}
+	sa, stored := a.(Storer)
+	if !stored {
+		return pass("the same %d answers (%s)", s.Items+absent, t.describe(s))
+	}
+	if same, at := equalWords(sa.Words(), b.(Storer).Words()); !same {
+		return fail("the same %d answers, but storage differs from word %d (%s)", s.Items+absent, at, t.describe(s))
+	}
+	return pass("the same %d answers and the same storage (%s)", s.Items+absent, t.describe(s))
+}
+
 // wordsDigest is the digest of a filter's storage alone.
 func wordsDigest(words []uint64) string {
 	var d core.Digester
@@ -112,8 +160,8 @@ func wordsDigest(words []uint64) string {
 	return d.Sum()
 }
 
-func golden(f Target) Verdict {
-	s := standard(0, 10, 7, 4000)
+func golden(f *lab) Verdict {
+	s := standard(0, 10, 7, 4000).with(core.Standard)
 	flt, err := s.fill(f)
 	if err != nil {
 		return fail("%v", err)
@@ -122,13 +170,13 @@ func golden(f Target) Verdict {
 	return verdict(got == want, "bit array digest %s, pinned %s (%s)", got, want, s.describe(f))
 }
 
-func simulationMatches(f Target) Verdict {
-	p := withFault(core.DefaultParams(), f)
+func simulationMatches(f *lab) Verdict {
+	p := defaults(f)
 	r, err := core.Simulate(p)
 	if err != nil {
 		return fail("%v", err)
 	}
-	s := standard(0, p.BitsPerKey, p.Hashes, p.Items)
+	s := standard(0, p.BitsPerKey, p.Hashes, p.Items).with(p.Variant)
 	flt, err := s.fill(f)
 	if err != nil {
 		return fail("%v", err)
@@ -143,8 +191,8 @@ func simulationMatches(f Target) Verdict {
 
 var errStop = errors.New("audit: stop")
 
-func stepsUnchanged(f Target) Verdict {
-	p := withFault(core.DefaultParams(), f)
+func stepsUnchanged(f *lab) Verdict {
+	p := defaults(f)
 	p.Items = 20000
 	whole, err := core.Simulate(p)
 	if err != nil {

@@ -1,25 +1,36 @@
-// Package audit proves the lab's Bloom filter keeps its contract, and shows
-// which promises a broken filter from the zoo (core.Faults) breaks.
+// Package audit checks that a Bloom filter keeps its contract: the lab's
+// own filter in each variant, each broken filter of the lab's zoo
+// (core.Faults), or any other implementation, put through the same checks.
+//
+// A Target is a named way to build a filter for a Shape (m positions, k
+// probes, the n keys it is meant for, a seed). Its filter needs only Add and
+// Test; what else it shows (its positions, its storage, removal) is
+// discovered, and a check that needs something the filter does not show is
+// skipped, with the reason, never counted as passed. The lab's targets
+// (Lab) also open the lab's machinery (its hash, index derivation, formulas,
+// counters and simulation) to the checks of those. Package audittest runs
+// the checks as subtests of a user's own go test.
 //
 // The audit is data: a list of named checks (Checks), each with a stable ID,
-// one line saying what it checks, and a function that audits the lab's
-// filter with one fault switched on (core.NoFault is the real filter). The
-// groups run in the order of the lab's specification, and the order matters:
-// a filter that has lost half its keys can still report a beautiful
-// false-positive rate, so the rate is checked last, after
+// one line saying what it checks, what it needs, and a function that audits
+// a target. The groups run in the order of the lab's specification, and the
+// order matters: a filter that has lost half its keys can still report a
+// beautiful false-positive rate, so the rate is checked last, after
 //
 //  1. no false negatives, over a grid of shapes (tiny m, fewer bits than
 //     keys, k above m, k = 1, large k, duplicate passes, many seeds, each
-//     variant);
+//     of the lab's variants), and after removals;
 //  2. every index in [0, m), for awkward m from 1 to past 2^40;
-//  3. duplicate inserts are idempotent, byte for byte;
+//  3. duplicate inserts change no answer, and no byte where storage shows;
 //  4. bit accounting closes (set bits = popcount = distinct positions
 //     written, at most min(m, kn), nothing in the padding);
 //  5. the formulas stay legal and reproduce known vectors;
 //  6. hashing: the SipHash-2-4 reference vectors and chi-square uniformity;
-//  7. statistics: measured rates, fills and probes within honest bounds of
-//     theory;
-//  8. determinism: same parameters, same digest; a new seed moves the bits.
+//  7. statistics: the measured rate within 10% of the target's own theory
+//     (random keys and the text keys key-N and miss-N), fills and probes
+//     within honest bounds;
+//  8. determinism: the same build gives the same answers and the same
+//     digest; a new seed moves the bits.
 //
 // Every check uses fixed seeds and bounds with a tail of 10^-6 or smaller,
 // so a pass or a failure reproduces exactly. Run folds every verdict into a

@@ -48,10 +48,10 @@ func formulaChecks() []Check {
 		name := fmt.Sprintf("%g", b)
 		checks = append(checks, Check{ID: "formulas/k-minimizes/bits-per-key-" + name,
 			Contract: "the lab's k at " + name + " bits per key gives a lower rate than k - 1 and k + 1",
-			Run: func(f Target) Verdict {
+			Run: onLab(func(f *lab) Verdict {
 				n := uint64(100000)
 				return bestK(f, uint64(math.Ceil(b*float64(n))), n)
-			}})
+			})})
 	}
 	// The reference table: n = 500,000 keys sized for each target p.
 	for _, t := range []struct {
@@ -67,20 +67,20 @@ func formulaChecks() []Check {
 		checks = append(checks, Check{ID: "formulas/target-p-" + t.p,
 			Contract: fmt.Sprintf("500,000 keys at p = %s get %s bits per key, k = %d and theory %s, k the best integer",
 				t.p, t.bitsPerKey, t.k, t.theory),
-			Run: func(f Target) Verdict { return target(f, t.p, t.bitsPerKey, t.k, t.theory) }})
+			Run: onLab(func(f *lab) Verdict { return target(f, t.p, t.bitsPerKey, t.k, t.theory) })})
 	}
 	checks = append(checks,
 		Check{ID: "formulas/sizing-1e8-at-1-percent",
-			Contract: "10^8 keys at 1% need m = 958,505,838 bits and k = 7", Run: sizing1e8},
+			Contract: "10^8 keys at 1% need m = 958,505,838 bits and k = 7", Run: onLab(sizing1e8)},
 		Check{ID: "formulas/rounding-at-5-percent",
 			Contract: "at 5% the rates for k = 3..6 are 0.055708 0.050269 0.051029 0.055697, so k rounds to 4",
-			Run:      rounding5},
+			Run:      onLab(rounding5)},
 		Check{ID: "formulas/default-shape",
 			Contract: "the default shape gives m = 40000, k = 7, 5000 bytes, theory 0.008194 both ways, 20136.8 set bits",
-			Run:      defaultShape},
+			Run:      onLab(defaultShape)},
 		Check{ID: "formulas/overfill",
 			Contract: "a filter sized for 200,000 keys at 1% reaches 0.01004 0.15745 0.83188 0.99530 at 1x 2x 5x 10x",
-			Run:      overfill},
+			Run:      onLab(overfill)},
 		Check{ID: "formulas/rocksdb-10-bits-per-key",
 			Contract: "10 bits per key with k = 6 gives a theory rate of 0.8436%", Run: rocksdb},
 		Check{ID: "formulas/blocked-costs-rate",
@@ -103,7 +103,7 @@ func formulaChecks() []Check {
 			Run:      rejectsBadInput},
 	)
 	for i := range checks {
-		checks[i].Group = GroupFormulas
+		checks[i].Group, checks[i].Needs = GroupFormulas, []Need{NeedLab}
 	}
 	return checks
 }
@@ -240,7 +240,7 @@ func monotoneInM(name string, rate func(m, n uint64, k int) float64) Verdict {
 // neighbours. Rounding (m/n) ln 2 is the integer optimum except in slivers
 // just below a half, (m/n) ln 2 in about [j + 0.44, j + 0.5), where the
 // neighbour wins by under 2%; the shapes audited here sit clear of them.
-func bestK(f Target, m, n uint64) Verdict {
+func bestK(f *lab, m, n uint64) Verdict {
 	k := f.ChooseK(m, n)
 	r := core.Rate(m, n, k)
 	var parts []string
@@ -259,7 +259,7 @@ func bestK(f Target, m, n uint64) Verdict {
 		k, r, strings.Join(parts, " and "), m, n, float64(m)/float64(n)*math.Ln2)
 }
 
-func target(f Target, p, bitsPerKey string, wantK int, theory string) Verdict {
+func target(f *lab, p, bitsPerKey string, wantK int, theory string) Verdict {
 	const n = 500000
 	pf, err := strconv.ParseFloat(p, 64)
 	if err != nil {
@@ -277,7 +277,7 @@ func target(f Target, p, bitsPerKey string, wantK int, theory string) Verdict {
 	return verdict(ok, "m = %d, %s bits per key, k = %d, theory %s; %s", m, gotBits, k, gotRate, best.Detail)
 }
 
-func sizing1e8(f Target) Verdict {
+func sizing1e8(f *lab) Verdict {
 	const n = 100000000
 	m, err := core.BitsFor(n, 0.01)
 	if err != nil {
@@ -287,7 +287,7 @@ func sizing1e8(f Target) Verdict {
 	return verdict(m == 958505838 && k == 7, "m = %d, k = %d, %d bytes", m, k, (m+7)/8)
 }
 
-func rounding5(f Target) Verdict {
+func rounding5(f *lab) Verdict {
 	const n = 500000
 	m, _ := core.BitsFor(n, 0.05)
 	var rates []string
@@ -300,7 +300,7 @@ func rounding5(f Target) Verdict {
 		"rates for k = 3..6: %s; the lab picks k = %d (m = %d, n = %d)", got, k, m, n)
 }
 
-func defaultShape(f Target) Verdict {
+func defaultShape(f *lab) Verdict {
 	p := core.DefaultParams()
 	p.Fault, p.Hashes = f.Fault, 0
 	m, k := p.Shape()
@@ -312,7 +312,7 @@ func defaultShape(f Target) Verdict {
 		m, k, (m+7)/8, approx, exact, bits)
 }
 
-func overfill(f Target) Verdict {
+func overfill(f *lab) Verdict {
 	const n = 200000
 	m, _ := core.BitsFor(n, 0.01)
 	k := f.ChooseK(m, n)

@@ -28,14 +28,20 @@ func indexChecks() []Check {
 			contract += ", and every position is reached"
 		}
 		checks = append(checks, Check{ID: "index-range/m-" + a.name, Group: GroupIndices,
-			Contract: contract, Run: func(f Target) Verdict { return probeRange(a.m, a.name, f) }})
+			Contract: contract, Needs: []Need{NeedLab}, Run: onLab(func(f *lab) Verdict { return probeRange(a.m, a.name, f) })})
 	}
-	for _, v := range core.Variants {
+	for _, m := range []uint64{1, 1000} {
+		s := standard(m, 0, 7, 2000)
+		checks = append(checks, Check{ID: "index-range/positions-m-" + itoa(m), Group: GroupIndices,
+			Contract: "every position the filter reports for m = " + itoa(m) + " is below its size, at least m",
+			Needs:    []Need{NeedPositions}, Run: func(t Target) Verdict { return filterRange(s, t) }})
+	}
+	for _, v := range []core.Variant{core.BlockedVariant, core.CountingVariant} {
 		for _, m := range []uint64{1, 1000} {
 			s := standard(m, 0, 7, 2000).with(v)
 			checks = append(checks, Check{ID: "index-range/" + string(v) + "-m-" + itoa(m), Group: GroupIndices,
-				Contract: "every position the " + string(v) + " filter reports for m = " + itoa(m) + " is below its size",
-				Run:      func(f Target) Verdict { return filterRange(s, f) }})
+				Contract: "every position the lab's " + string(v) + " filter reports for m = " + itoa(m) + " is below its size",
+				Needs:    s.needs(), Run: func(t Target) Verdict { return filterRange(s, t) }})
 		}
 	}
 	return checks
@@ -51,7 +57,7 @@ var probeEdges = [][2]uint64{{0, 0}, {math.MaxUint64, math.MaxUint64}, {1 << 63,
 // probeRange derives all MaxK probe positions for each key's hash under f
 // and checks they are in [0, m); for m up to 64 it also checks that every
 // position is reached.
-func probeRange(m uint64, name string, f Target) Verdict {
+func probeRange(m uint64, name string, f *lab) Verdict {
 	k0, k1 := core.SipKey(1)
 	var key []byte
 	seen := uint64(0)
@@ -91,21 +97,26 @@ func probeRange(m uint64, name string, f Target) Verdict {
 	return pass("all %d positions in [0, %s)", total, name)
 }
 
-// filterRange builds the shape under f and checks the positions it reports
-// for 2000 keys against its size, and its size against the m asked for.
-func filterRange(s shape, f Target) Verdict {
-	flt, err := s.build(f)
+// filterRange builds the shape from t and checks the positions it reports
+// for 2000 keys against its size, and its size against the m asked for: a
+// filter may round m up, never down, and the lab's rounds only to whole
+// blocks.
+func filterRange(s shape, t Target) Verdict {
+	built, err := t.build(s)
 	if err != nil {
 		return fail("%v", err)
 	}
-	m, _ := s.dims(f)
-	size := flt.M()
-	want := m
-	if s.Variant.Effective(f.Fault) == core.BlockedVariant {
-		want = (m + core.BlockSize - 1) / core.BlockSize * core.BlockSize
-	}
-	if size != want {
-		return fail("asked for m = %d, the filter has %d positions, want %d (%s)", m, size, want, s.describe(f))
+	flt := built.(Positioner)
+	m, _ := t.dims(s)
+	size := flt.Size()
+	switch want, v := m, t.variant(s); {
+	case t.lab == nil && size < m:
+		return fail("asked for m = %d, the filter has %d positions, fewer (%s)", m, size, t.describe(s))
+	case t.lab == nil:
+	case v == core.BlockedVariant && (size != (m+core.BlockSize-1)/core.BlockSize*core.BlockSize):
+		return fail("asked for m = %d, the filter has %d positions, want whole blocks (%s)", m, size, t.describe(s))
+	case v != core.BlockedVariant && size != want:
+		return fail("asked for m = %d, the filter has %d positions, want %d (%s)", m, size, want, t.describe(s))
 	}
 	var key []byte
 	var pos []uint64
@@ -124,7 +135,7 @@ func filterRange(s shape, f Target) Verdict {
 		}
 	}
 	if bad > 0 {
-		return fail("%d of %d positions at or past %d, the first is %d (%s)", bad, total, size, example, s.describe(f))
+		return fail("%d of %d positions at or past %d, the first is %d (%s)", bad, total, size, example, t.describe(s))
 	}
-	return pass("all %d positions below %d (%s)", total, size, s.describe(f))
+	return pass("all %d positions below %d (%s)", total, size, t.describe(s))
 }

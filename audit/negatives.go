@@ -54,21 +54,24 @@ func negativeChecks() []Check {
 	checks := make([]Check, 0, len(grid)+2)
 	for _, g := range grid {
 		checks = append(checks, Check{ID: "no-false-negatives/" + g.name, Group: GroupNegatives,
-			Contract: g.contract, Run: func(f Target) Verdict { return allFound(g.s, f) }})
+			Contract: g.contract, Needs: g.s.needs(), Run: func(t Target) Verdict { return allFound(g.s, t) }})
 	}
 	return append(checks,
+		Check{ID: "no-false-negatives/remove-half", Group: GroupNegatives, Needs: []Need{NeedRemoval},
+			Contract: "removing half the members leaves the other half found",
+			Run:      removeHalf},
 		Check{ID: "no-false-negatives/counting-remove", Group: GroupNegatives,
 			Contract: "removing half the members of a counting filter leaves the other half found",
-			Run:      countingRemove},
+			Needs:    []Need{NeedLab}, Run: onLab(countingRemove)},
 		Check{ID: "no-false-negatives/simulation", Group: GroupNegatives,
 			Contract: "the default-shape simulation counts no false negatives among 5000 member queries",
-			Run:      simulationNegatives},
+			Needs:    []Need{NeedLab}, Run: onLab(simulationNegatives)},
 	)
 }
 
-// allFound fills the shape under f and looks every member up.
-func allFound(s shape, f Target) Verdict {
-	flt, err := s.fill(f)
+// allFound fills the shape from t and looks every member up.
+func allFound(s shape, t Target) Verdict {
+	flt, err := t.fill(s)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -76,7 +79,7 @@ func allFound(s shape, f Target) Verdict {
 	var key []byte
 	for i := 0; i < s.Items; i++ {
 		key = s.key(key, i)
-		if ok, _ := flt.Contains(key); !ok {
+		if !flt.Test(key) {
 			if missing == 0 {
 				first = i
 			}
@@ -85,15 +88,43 @@ func allFound(s shape, f Target) Verdict {
 	}
 	if missing > 0 {
 		return fail("%d of %d members not found, the first is member %d (%s)", missing, s.Items, first,
-			s.describe(f))
+			t.describe(s))
 	}
-	return pass("all %d members found (%s)", s.Items, s.describe(f))
+	return pass("all %d members found (%s)", s.Items, t.describe(s))
+}
+
+// removeHalf inserts 4000 keys into the target's filter, removes the odd
+// ones and looks for the even ones: a removal must never take away what a
+// live key needs.
+func removeHalf(t Target) Verdict {
+	s := standard(0, 10, 7, 4000)
+	flt, err := t.fill(s)
+	if err != nil {
+		return fail("%v", err)
+	}
+	r := flt.(Remover)
+	var key []byte
+	refused := 0
+	for i := 1; i < s.Items; i += 2 {
+		if key = s.key(key, i); !r.Remove(key) {
+			refused++
+		}
+	}
+	missing := 0
+	for i := 0; i < s.Items; i += 2 {
+		if key = s.key(key, i); !flt.Test(key) {
+			missing++
+		}
+	}
+	return verdict(missing == 0 && refused == 0,
+		"%d of %d removals refused, %d of %d remaining members not found (%s)",
+		refused, s.Items/2, missing, s.Items/2, t.describe(s))
 }
 
 // countingRemove inserts 4000 keys into a counting filter, removes the odd
 // ones and looks for the even ones. No counter gets near 15 at this load, so
 // removal must never take a live key's counter to zero.
-func countingRemove(f Target) Verdict {
+func countingRemove(f *lab) Verdict {
 	s := standard(0, 10, 7, 4000).with(core.CountingVariant)
 	flt, err := s.fill(f)
 	if err != nil {
@@ -126,8 +157,8 @@ func countingRemove(f Target) Verdict {
 
 // simulationNegatives runs the lab's own simulation at the default shape
 // with every query a member.
-func simulationNegatives(f Target) Verdict {
-	p := withFault(core.DefaultParams(), f)
+func simulationNegatives(f *lab) Verdict {
+	p := defaults(f)
 	p.PresentShare = 100
 	r, err := core.Simulate(p)
 	if err != nil {

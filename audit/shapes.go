@@ -10,44 +10,136 @@ import (
 
 // shape is one filter configuration a check builds. It is a core.Params, so
 // m and k come from the same rules as in the lab (Params.Shape: k = 0 means
-// the k the lab would choose under the fault).
+// the k the lab would choose under the fault, round((m/n) ln 2) for other
+// targets). An empty Variant means the target's own filter; a named one is
+// that layout of the lab's, which only the lab's targets have.
 type shape core.Params
 
-// standard returns a standard filter shape of m bits (or bits per key times n
-// when m is 0), k hashes (0 for the lab's choice), n keys, one pass, seed 1
-// and 16-byte keys.
+// standard returns the shape of the target's own filter with m positions
+// (or bits per key times n when m is 0), k hashes (0 for the target's
+// choice), n keys, one pass, seed 1 and 16-byte keys.
 func standard(m uint64, bitsPerKey float64, k, n int) shape {
-	return shape{Variant: core.Standard, M: m, BitsPerKey: bitsPerKey, Hashes: k, Items: n,
+	return shape{M: m, BitsPerKey: bitsPerKey, Hashes: k, Items: n,
 		DuplicatePasses: 1, Seed: 1, KeyBytes: 16}
 }
 
-func (s shape) with(v core.Variant) shape  { s.Variant = v; return s }
-func (s shape) passes(p int) shape         { s.DuplicatePasses = p; return s }
-func (s shape) seed(seed uint64) shape     { s.Seed = seed; return s }
-func (s shape) keyBytes(b int) shape       { s.KeyBytes = b; return s }
-func (s shape) under(f Target) core.Params { return withFault(core.Params(s), f) }
+// needs is what building the shape asks of a target: a layout of the
+// lab's own needs the lab.
+func (s shape) needs() []Need {
+	if s.Variant != "" {
+		return []Need{NeedLab}
+	}
+	return nil
+}
 
-// withFault sets target f's fault on p and the layout it lives in, which a
-// simulation requires (the counter fault runs in the counting filter, the
-// index and insert faults in the standard one), and f's hashing where the
-// filter has it.
-func withFault(p core.Params, f Target) core.Params {
+// dims returns m and k of shape s for target t.
+func (t Target) dims(s shape) (uint64, int) {
+	if t.lab != nil {
+		return s.dims(t.lab)
+	}
+	p := core.Params(s)
+	p.Variant, p.Fault = core.Standard, core.NoFault
+	return p.Shape()
+}
+
+// build returns the empty filter of shape s from target t, or from the
+// lab's layout the shape names.
+func (t Target) build(s shape) (Filter, error) {
+	if s.Variant != "" {
+		if t.lab == nil {
+			return nil, fmt.Errorf("the %s layout is the lab's own, and %s is not the lab", s.Variant, t.Name)
+		}
+		flt, err := s.build(t.lab)
+		if err != nil {
+			return nil, err
+		}
+		return labFilter(flt), nil
+	}
+	m, k := t.dims(s)
+	flt, err := t.New(Shape{M: m, K: k, N: s.Items, Seed: s.Seed})
+	if err == nil && flt == nil {
+		err = fmt.Errorf("%s built a nil filter for m = %d, k = %d", t.Name, m, k)
+	}
+	return flt, err
+}
+
+// fill builds the filter of shape s and inserts the n members,
+// DuplicatePasses times.
+func (t Target) fill(s shape) (Filter, error) {
+	flt, err := t.build(s)
+	if err != nil {
+		return nil, err
+	}
+	s.insert(flt, s.DuplicatePasses)
+	return flt, nil
+}
+
+// describe names shape s of target t in a detail line.
+func (t Target) describe(s shape) string {
+	if t.lab != nil {
+		return s.describe(t.lab)
+	}
+	m, k := t.dims(s)
+	return fmt.Sprintf("%s, m = %d, k = %d, n = %d, %s, seed %d", t.Name, m, k, s.Items,
+		plural(uint64(s.DuplicatePasses), "pass", "passes"), s.Seed)
+}
+
+// variant is the lab's layout shape s has under lab target t, "" for
+// other targets.
+func (t Target) variant(s shape) core.Variant {
+	if t.lab == nil {
+		return ""
+	}
+	return s.under(t.lab).Variant
+}
+
+// rate is target t's theory for shape s after its n keys.
+func (t Target) rate(s shape) float64 {
+	m, k := t.dims(s)
+	if t.Rate != nil {
+		return t.Rate(Shape{M: m, K: k, N: s.Items, Seed: s.Seed})
+	}
+	return core.RateExact(m, uint64(s.Items), k)
+}
+
+func (s shape) with(v core.Variant) shape { s.Variant = v; return s }
+func (s shape) passes(p int) shape        { s.DuplicatePasses = p; return s }
+func (s shape) seed(seed uint64) shape    { s.Seed = seed; return s }
+func (s shape) keyBytes(b int) shape      { s.KeyBytes = b; return s }
+func (s shape) under(f *lab) core.Params  { return withFault(core.Params(s), f) }
+
+// withFault sets lab target f's fault on p and the layout it lives in
+// (f's own layout when p names none), which a simulation requires (the
+// counter fault runs in the counting filter, the index and insert faults in
+// the standard one), and f's hashing where the filter has it.
+func withFault(p core.Params, f *lab) core.Params {
+	if p.Variant == "" {
+		p.Variant = f.variant
+	}
 	p.Fault, p.Variant = f.Fault, p.Variant.Effective(f.Fault)
 	p.Hashing = f.hashing(p.Variant)
 	return p
 }
 
+// defaults is the lab's default simulation for lab target f: its own
+// layout, fault and hashing.
+func defaults(f *lab) core.Params {
+	p := core.DefaultParams()
+	p.Variant = ""
+	return withFault(p, f)
+}
+
 // dims returns m and k under fault f.
-func (s shape) dims(f Target) (uint64, int) { return s.under(f).Shape() }
+func (s shape) dims(f *lab) (uint64, int) { return s.under(f).Shape() }
 
 // describe names the shape under fault f in a detail line.
-func (s shape) describe(f Target) string {
+func (s shape) describe(f *lab) string {
 	m, k := s.dims(f)
 	pass := "passes"
 	if s.DuplicatePasses == 1 {
 		pass = "pass"
 	}
-	v := s.Variant.Effective(f.Fault)
+	v := s.under(f).Variant
 	hashing := ""
 	if h := f.hashing(v); h != core.DoubleHashing {
 		hashing = ", " + string(h) + " hashing"
@@ -67,13 +159,14 @@ func (s shape) absent(dst []byte, i int) []byte {
 }
 
 // build returns the empty filter of the shape under fault f.
-func (s shape) build(f Target) (core.Membership, error) {
+func (s shape) build(f *lab) (core.Membership, error) {
 	m, k := s.dims(f)
-	return core.NewHashed(s.Variant, f.Fault, f.hashing(s.Variant), m, k, s.Seed)
+	v := s.under(f).Variant
+	return core.NewHashed(v, f.Fault, f.hashing(v), m, k, s.Seed)
 }
 
 // fill builds the filter and inserts the n members, DuplicatePasses times.
-func (s shape) fill(f Target) (core.Membership, error) {
+func (s shape) fill(f *lab) (core.Membership, error) {
 	flt, err := s.build(f)
 	if err != nil {
 		return nil, err
@@ -83,7 +176,7 @@ func (s shape) fill(f Target) (core.Membership, error) {
 }
 
 // insert adds the n members to flt, passes times over.
-func (s shape) insert(flt core.Membership, passes int) {
+func (s shape) insert(flt interface{ Add([]byte) }, passes int) {
 	var key []byte
 	for p := 0; p < passes; p++ {
 		for i := 0; i < s.Items; i++ {
@@ -163,7 +256,7 @@ func itoa(x uint64) string    { return strconv.FormatUint(x, 10) }
 // notCounting is the verdict of a counting-filter check under a fault that
 // lives in the standard filter: the lab has no counting filter then, so
 // there is nothing to audit, and a red mark would blame the wrong fault.
-func notCounting(s shape, f Target) Verdict {
+func notCounting(s shape, f *lab) Verdict {
 	return pass("not applicable: with fault %s on, the lab builds a %s filter, without counters",
-		f.Fault, s.Variant.Effective(f.Fault))
+		f.Fault, s.under(f).Variant)
 }

@@ -1,0 +1,5 @@
+//go:build race
+
+package audit
+
+func init() { underRace = true }

@@ -1,0 +1,128 @@
+package audit
+
+import (
+	"fmt"
+)
+
+// Shape is the filter a check asks a target to build: M positions (bits,
+// or counters), K probes per key, meant for N keys, keyed by Seed where the
+// target takes a seed.
+type Shape struct {
+	M    uint64
+	K    int
+	N    int
+	Seed uint64
+}
+
+// Filter is all the contract asks of an implementation: add a key, and test
+// whether a key may be a member.
+type Filter interface {
+	Add(key []byte)
+	Test(key []byte) bool
+}
+
+// The views below are optional. The audit discovers them on a target's
+// filter; a check that needs one the filter lacks is skipped, with the
+// reason, and never counted as passed.
+
+// Positioner shows where a key lives: its positions in probe order, and how
+// many positions there are (which may round M up, to whole blocks say).
+type Positioner interface {
+	Positions(dst []uint64, key []byte) []uint64
+	Size() uint64
+}
+
+// Storer shows the filter's raw storage. A duplicate insert must leave it
+// byte for byte the same, unless the filter can remove keys: one that can
+// must count its duplicates.
+type Storer interface {
+	Words() []uint64
+}
+
+// Remover removes a member; false when the filter refuses (a counter that
+// saturated no longer knows its count).
+type Remover interface {
+	Remove(key []byte) bool
+}
+
+// Target is a named way to build filters of any shape: the lab's own filter
+// in each variant, each broken filter of the lab's zoo, or a library.
+type Target struct {
+	// Name is short and stable, e.g. "lab/standard" or "bits-and-blooms".
+	Name string
+	// About says in a line what the target is.
+	About string
+	// New builds an empty filter for shape s. It is the one thing a
+	// target must have.
+	New func(s Shape) (Filter, error)
+	// Rate is the target's own theory: the false-positive rate its filter
+	// of shape s should show after s.N distinct keys. Nil means the
+	// standard formula (1 - (1 - 1/M)^(KN))^K.
+	Rate func(s Shape) float64
+
+	// lab is set on the lab's own targets: the hash, index derivation,
+	// k, layouts and simulation behind them, which the checks of the
+	// lab's machinery need.
+	lab *lab
+}
+
+// Need names what a check asks of a target beyond adding and testing keys.
+type Need string
+
+const (
+	NeedPositions Need = "positions" // the filter is a Positioner
+	NeedStorage   Need = "storage"   // the filter is a Storer
+	NeedRemoval   Need = "removal"   // the filter is a Remover
+	// NeedLab marks checks of the lab's own machinery (its hash, index
+	// derivation, formulas, counters and simulation), run only on the
+	// lab's targets.
+	NeedLab Need = "the lab's internals"
+)
+
+// views is what a target's filters show beyond Filter.
+type views map[Need]bool
+
+// discover builds one small filter of t and records its views.
+func discover(t Target) (views, error) {
+	if t.New == nil {
+		return nil, fmt.Errorf("audit: target %q has no New function", t.Name)
+	}
+	s := Shape{M: 1024, K: 3, N: 100, Seed: 1}
+	flt, err := t.New(s)
+	if err != nil {
+		return nil, fmt.Errorf("audit: target %q cannot build a filter of m = %d, k = %d: %w", t.Name, s.M, s.K, err)
+	}
+	if flt == nil {
+		return nil, fmt.Errorf("audit: target %q built a nil filter for m = %d, k = %d", t.Name, s.M, s.K)
+	}
+	v := views{NeedLab: t.lab != nil}
+	_, v[NeedPositions] = flt.(Positioner)
+	_, v[NeedStorage] = flt.(Storer)
+	_, v[NeedRemoval] = flt.(Remover)
+	return v, nil
+}
+
+// missing returns the first need of c that the views lack, and the reason
+// to print in the skipped check's detail.
+func (v views) missing(c Check, target string) (bool, string) {
+	for _, n := range c.Needs {
+		if v[n] {
+			continue
+		}
+		var what string
+		switch n {
+		case NeedPositions:
+			what = "the positions of a key (Positions and Size)"
+		case NeedStorage:
+			what = "raw storage (Words)"
+		case NeedRemoval:
+			what = "removal (Remove)"
+		case NeedLab:
+			what = "the lab's internals"
+		default:
+			what = string(n)
+		}
+		return true, "skipped: needs " + what + ", which " + target + " does not show"
+	}
+	return false, ""
+}
