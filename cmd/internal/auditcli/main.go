@@ -1,0 +1,201 @@
+// Package auditcli is the audit's command line, shared by `bloomlab audit`
+// and the small runner cmd/bloomaudit that runs under Node, so both parse,
+// print and exit alike. It imports only the audit and core packages.
+package auditcli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+
+	"bloomlab/audit"
+	"bloomlab/core"
+)
+
+// formats are the report formats --format names, each one of the
+// report's writers.
+var formats = map[string]func(audit.Report, io.Writer) error{
+	"text":  audit.Report.WriteText,
+	"json":  audit.Report.WriteJSON,
+	"junit": audit.Report.WriteJUnit,
+	"tap":   audit.Report.WriteTAP,
+}
+
+const formatNames = "text, json, junit or tap"
+
+// flagList names every flag, for the errors that list them.
+const flagList = "--format FORMAT, --json, --variant LAYOUT, --fault NAME, --hashing SCHEME and --faults"
+
+// Main runs the audit as the command prog with the arguments args:
+//
+//	PROG [--format FORMAT] [--json] [--variant LAYOUT] [--fault NAME] [--hashing SCHEME] [--faults]
+//
+// It returns the exit status: 0 when every check that ran passed, 1 when
+// any failed (or the audit could not run), 2 for bad usage: one line
+// naming the flag and what it allows, then the usage, on stderr.
+func Main(prog string, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet(prog, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	format := fs.String("format", "text", "")
+	asJSON := fs.Bool("json", false, "")
+	variant := fs.String("variant", "", "")
+	faultName := fs.String("fault", string(core.NoFault), "")
+	hashing := fs.String("hashing", string(core.DoubleHashing), "")
+	list := fs.Bool("faults", false, "")
+	bad := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, prog+": "+format+"\n", a...)
+		usage(stderr, prog)
+		return 2
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			usage(stderr, prog)
+			return 0
+		}
+		msg := err.Error()
+		if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+			return bad("unknown flag --%s; the flags are %s", strings.TrimLeft(name, "-"), flagList)
+		}
+		if name, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
+			name = strings.TrimLeft(name, "-")
+			if allowed := values(name); allowed != "" {
+				return bad("--%s needs a value: %s", name, allowed)
+			}
+		}
+		return bad("%s; the flags are %s", singleDash.ReplaceAllString(msg, "$1--$2"), flagList)
+	}
+	if fs.NArg() > 0 {
+		return bad("unexpected argument %q; the audit takes only the flags %s", fs.Arg(0), flagList)
+	}
+	if *list {
+		// --faults lists the zoo and nothing else: a flag beside it would
+		// be silently ignored.
+		var others []string
+		fs.Visit(func(fl *flag.Flag) {
+			if fl.Name != "faults" {
+				others = append(others, "--"+fl.Name)
+			}
+		})
+		if len(others) > 0 {
+			return bad("--faults lists the zoo and takes no other flag, got %s", strings.Join(others, " and "))
+		}
+		for _, f := range core.Faults {
+			fmt.Fprintln(stdout, f)
+		}
+		return 0
+	}
+	write, ok := formats[*format]
+	if !ok {
+		return bad("--format must be %s, got %q", formatNames, *format)
+	}
+	if *asJSON {
+		if set(fs, "format") && *format != "json" {
+			return bad("--json is short for --format json and conflicts with --format %s; give one of them", *format)
+		}
+		write = formats["json"]
+	}
+	t, msg := target(*variant, *faultName, *hashing)
+	if msg != "" {
+		return bad("%s", msg)
+	}
+	r, err := audit.Run(t, nil)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %s\n", prog, core.Message(err))
+		return 1
+	}
+	if err := write(r, stdout); err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", prog, err)
+		return 1
+	}
+	if !r.AllPassed() {
+		return 1
+	}
+	return 0
+}
+
+// target builds the lab's target from the flags' values, or returns the
+// one-line usage error naming the flag at fault. An empty variant is the
+// layout the fault lives in.
+func target(variant, faultName, hashing string) (audit.Target, string) {
+	f, err := core.ParseFault(faultName)
+	if err != nil {
+		return audit.Target{}, fmt.Sprintf("--fault %q is not in the zoo; want %s", faultName, faultNames())
+	}
+	h, err := core.ParseHashing(hashing)
+	if err != nil {
+		return audit.Target{}, fmt.Sprintf("--hashing must be double, enhanced or independent, got %q", hashing)
+	}
+	v := core.Standard.Effective(f)
+	if variant != "" {
+		if v, err = core.ParseVariant(variant); err != nil {
+			return audit.Target{}, fmt.Sprintf("--variant must be standard, blocked or counting, got %q", variant)
+		}
+		if err := v.Accepts(f); err != nil {
+			return audit.Target{}, fmt.Sprintf("--variant %s: %s", v, core.Message(err))
+		}
+	}
+	if err := v.HashedBy(f, h); err != nil {
+		return audit.Target{}, fmt.Sprintf("--hashing %s: %s", h, core.Message(err))
+	}
+	t, err := audit.Lab(v, f, h)
+	if err != nil {
+		return audit.Target{}, core.Message(err)
+	}
+	return t, ""
+}
+
+// values says what the flag name takes, "" for a boolean flag.
+func values(name string) string {
+	switch name {
+	case "format":
+		return formatNames
+	case "variant":
+		return "standard, blocked or counting"
+	case "fault":
+		return faultNames()
+	case "hashing":
+		return "double, enhanced or independent"
+	}
+	return ""
+}
+
+// set reports whether flag name was given on the command line.
+func set(fs *flag.FlagSet, name string) bool {
+	found := false
+	fs.Visit(func(fl *flag.Flag) { found = found || fl.Name == name })
+	return found
+}
+
+// singleDash finds a flag named as -name in the flag package's errors;
+// the audit names every flag as --name.
+var singleDash = regexp.MustCompile(`(^|\s)-(\w[\w-]*)`)
+
+// faultNames lists what --fault accepts.
+func faultNames() string {
+	names := make([]string, len(core.Faults))
+	for i, f := range core.Faults {
+		names[i] = string(f)
+	}
+	return "none or one of " + strings.Join(names, ", ")
+}
+
+func usage(w io.Writer, prog string) {
+	fmt.Fprintf(w, `usage: %s [--format FORMAT] [--json] [--variant LAYOUT] [--fault NAME] [--hashing SCHEME] [--faults]
+Checks the Bloom filter's contract and prints every check, the digest and
+"N/M checks passed" (M counts the checks that ran, then ", S skipped" if any).
+  --format FORMAT   how to print the report: text (the default), json,
+                    junit (JUnit XML for CI test reports) or tap (TAP 13)
+  --json            short for --format json
+  --variant LAYOUT  the layout to audit: standard, blocked or counting (by
+                    default the one the fault lives in, standard without one)
+  --fault NAME      audit a broken filter from the zoo instead: %s
+  --hashing SCHEME  how the standard and counting filters find positions:
+                    double (the default), enhanced or independent
+  --faults          list the fault names, one a line
+Exit status: 0 when every check that ran passed, 1 when any failed, 2 for
+bad usage.
+`, prog, faultNames())
+}

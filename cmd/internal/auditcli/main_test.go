@@ -1,0 +1,332 @@
+package auditcli
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"bloomlab/core"
+)
+
+const prog = "bloomlab audit"
+
+// run runs the audit command with args and returns its exit status, stdout
+// and stderr.
+func run(args ...string) (int, string, string) {
+	var out, errOut bytes.Buffer
+	code := Main(prog, args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+// summary matches the text report's last line.
+var summary = regexp.MustCompile(`^(\d+)/(\d+) checks passed(, (\d+) skipped)?$`)
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return lines[len(lines)-1]
+}
+
+// passed reads the last line of a text report: the checks passed and run.
+func passed(t *testing.T, out string) (p, n int) {
+	t.Helper()
+	m := summary.FindStringSubmatch(lastLine(out))
+	if m == nil {
+		t.Fatalf("last line %q, want N/M checks passed", lastLine(out))
+	}
+	p, _ = strconv.Atoi(m[1])
+	n, _ = strconv.Atoi(m[2])
+	return p, n
+}
+
+// TestTarget maps the flags' values to the lab's targets without running
+// an audit: an empty --variant takes the layout the fault lives in.
+func TestTarget(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ variant, fault, hashing, want string }{
+		{"", "none", "double", "lab/standard"},
+		{"", "", "", "lab/standard"},
+		{"blocked", "none", "double", "lab/blocked"},
+		{"counting", "none", "enhanced", "lab/counting/enhanced-hashing"},
+		{"", "none", "independent", "lab/standard/independent-hashing"},
+		{"", "one-hash", "double", "lab/standard/one-hash"},
+		{"", "wrap-counters", "double", "lab/counting/wrap-counters"},
+		{"blocked", "k-ceil", "double", "lab/blocked/k-ceil"},
+	}
+	for _, tt := range tests {
+		got, msg := target(tt.variant, tt.fault, tt.hashing)
+		if msg != "" || got.Name != tt.want || got.New == nil {
+			t.Errorf("--variant %q --fault %q --hashing %q: target %q (%s), want %s",
+				tt.variant, tt.fault, tt.hashing, got.Name, msg, tt.want)
+		}
+	}
+}
+
+// TestReports runs the audit of the real filter and of a broken one: exit
+// status 0 and 1, and the text report naming the target.
+func TestReports(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		args   []string
+		code   int
+		target string
+		check  func(t *testing.T, p, n int, out string)
+	}{
+		{nil, 0, "lab/standard", func(t *testing.T, p, n int, _ string) {
+			if p != n || n < 80 {
+				t.Errorf("%d/%d checks passed, want every one of at least 80", p, n)
+			}
+		}},
+		{[]string{"--fault", "one-hash"}, 1, "lab/standard/one-hash", func(t *testing.T, p, n int, out string) {
+			if p >= n || !strings.Contains(out, "\nFAIL  statistics/fpr/") {
+				t.Errorf("%d/%d checks passed, want a rate check failed", p, n)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			t.Parallel()
+			code, out, errOut := run(tt.args...)
+			if code != tt.code {
+				t.Errorf("%s %s: exit %d, want %d\nstderr: %s", prog, strings.Join(tt.args, " "), code, tt.code, errOut)
+			}
+			if errOut != "" {
+				t.Errorf("stderr should be empty, got %q", errOut)
+			}
+			first, _, _ := strings.Cut(out, "\n")
+			if !strings.HasPrefix(first, "Bloom Lab audit: ") || !strings.HasSuffix(first, " ("+tt.target+")") {
+				t.Errorf("heading %q should name the target %s", first, tt.target)
+			}
+			p, n := passed(t, out)
+			tt.check(t, p, n, out)
+		})
+	}
+}
+
+// TestJUnit reads the JUnit report of a broken filter: the exit status is
+// still 1, and the counts agree with the testcases.
+func TestJUnit(t *testing.T) {
+	t.Parallel()
+	code, out, errOut := run("--format", "junit", "--fault", "one-hash")
+	if code != 1 {
+		t.Errorf("exit %d, want 1 for a broken filter\nstderr: %s", code, errOut)
+	}
+	var doc struct {
+		Tests    int `xml:"tests,attr"`
+		Failures int `xml:"failures,attr"`
+		Skipped  int `xml:"skipped,attr"`
+		Suites   []struct {
+			Name  string `xml:"name,attr"`
+			Cases []struct {
+				Name    string    `xml:"name,attr"`
+				Failure *struct{} `xml:"failure"`
+				Skipped *struct{} `xml:"skipped"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("not XML: %v\n%.300s", err, out)
+	}
+	if len(doc.Suites) != 1 || doc.Suites[0].Name != "lab/standard/one-hash" {
+		t.Fatalf("want one testsuite named lab/standard/one-hash:\n%.300s", out)
+	}
+	failures, skipped := 0, 0
+	for _, c := range doc.Suites[0].Cases {
+		if c.Failure != nil {
+			failures++
+		}
+		if c.Skipped != nil {
+			skipped++
+		}
+	}
+	if doc.Tests != len(doc.Suites[0].Cases) || doc.Failures != failures || doc.Skipped != skipped || failures == 0 {
+		t.Errorf("tests %d, failures %d, skipped %d; the testcases show %d, %d failed, %d skipped",
+			doc.Tests, doc.Failures, doc.Skipped, len(doc.Suites[0].Cases), failures, skipped)
+	}
+}
+
+// TestTAP reads the TAP report of the real filter: the plan, then every
+// line ok, numbered in order.
+func TestTAP(t *testing.T) {
+	t.Parallel()
+	code, out, errOut := run("--format", "tap")
+	if code != 0 {
+		t.Errorf("exit %d, want 0\nstderr: %s", code, errOut)
+	}
+	lines := strings.Split(out, "\n")
+	if len(lines) < 3 || lines[0] != "TAP version 13" || !strings.HasPrefix(lines[1], "1..") {
+		t.Fatalf("TAP should open with the version and the plan:\n%.200s", out)
+	}
+	plan, err := strconv.Atoi(strings.TrimPrefix(lines[1], "1.."))
+	if err != nil || plan < 80 {
+		t.Fatalf("plan %q, want 1..N with N >= 80", lines[1])
+	}
+	n := 0
+	for _, line := range lines[2:] {
+		if strings.HasPrefix(line, "not ok ") {
+			t.Errorf("the real filter failed: %s", line)
+		}
+		if strings.HasPrefix(line, "ok ") || strings.HasPrefix(line, "not ok ") {
+			n++
+			if want := "ok " + strconv.Itoa(n) + " - "; !strings.HasPrefix(line, want) {
+				t.Errorf("test line %q, want it to start %q", line, want)
+			}
+		}
+	}
+	if n != plan {
+		t.Errorf("%d test lines, plan 1..%d", n, plan)
+	}
+}
+
+// TestJSONShorthand: --json is --format json, byte for byte, alone or
+// beside it (left out with -short, to save a third audit).
+func TestJSONShorthand(t *testing.T) {
+	t.Parallel()
+	runs := [][]string{{"--json"}, {"--format", "json"}, {"--format=json", "--json"}}
+	if testing.Short() {
+		runs = runs[:2]
+	}
+	outs := make([]string, len(runs))
+	for i, args := range runs {
+		code, out, errOut := run(args...)
+		if code != 0 {
+			t.Fatalf("%s %s: exit %d, want 0\nstderr: %s", prog, strings.Join(args, " "), code, errOut)
+		}
+		outs[i] = out
+	}
+	for i := range outs[1:] {
+		if outs[i+1] != outs[0] {
+			t.Errorf("%s printed another report than --json", strings.Join(runs[i+1], " "))
+		}
+	}
+	var r struct {
+		Target                         string
+		Passed, Failed, Skipped, Total int
+		Checks                         []struct{ ID string }
+		Digest                         string
+	}
+	if err := json.Unmarshal([]byte(outs[0]), &r); err != nil {
+		t.Fatalf("not JSON: %v", err)
+	}
+	if r.Target != "lab/standard" || r.Failed != 0 || r.Passed+r.Skipped != r.Total || r.Total != len(r.Checks) || r.Digest == "" {
+		t.Errorf("JSON report of %q: %d/%d passed, %d checks, digest %q", r.Target, r.Passed, r.Total, len(r.Checks), r.Digest)
+	}
+}
+
+func TestFaults(t *testing.T) {
+	t.Parallel()
+	code, out, errOut := run("--faults")
+	if code != 0 || errOut != "" {
+		t.Fatalf("--faults: exit %d, stderr %q", code, errOut)
+	}
+	got := strings.Fields(out)
+	if len(got) != len(core.Faults) {
+		t.Fatalf("--faults listed %d names, the zoo has %d: %q", len(got), len(core.Faults), out)
+	}
+	for i, f := range core.Faults {
+		if got[i] != string(f) {
+			t.Errorf("name %d is %q, want %q", i, got[i], f)
+		}
+	}
+}
+
+// TestUsageErrors: a bad flag gets exit status 2, one line naming the flag
+// and what it allows, then the usage, and nothing on stdout.
+func TestUsageErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		args  []string
+		words []string // each in the error line
+	}{
+		{"unknown fault", []string{"--fault", "bogus"}, []string{"--fault", `"bogus"`, "one-hash"}},
+		{"fault without a name", []string{"--fault"}, []string{"--fault needs a value", "negative-index"}},
+		{"unknown flag", []string{"--bogus"}, []string{"unknown flag --bogus", "--format", "--json", "--variant", "--faults"}},
+		{"bad boolean", []string{"--json=maybe"}, []string{"--json:", "maybe"}},
+		{"unknown scheme", []string{"--hashing", "triple"}, []string{`--hashing must be double, enhanced or independent, got "triple"`}},
+		{"scheme without a name", []string{"--hashing"}, []string{"--hashing needs a value: double, enhanced or independent"}},
+		{"unknown format", []string{"--format", "xml"}, []string{`--format must be text, json, junit or tap, got "xml"`}},
+		{"format without a name", []string{"--format"}, []string{"--format needs a value: text, json, junit or tap"}},
+		{"json and another format", []string{"--json", "--format", "tap"}, []string{"--json", "--format tap"}},
+		{"json and text", []string{"--format", "text", "--json"}, []string{"--json", "--format text"}},
+		{"unknown variant", []string{"--variant", "cuckoo"}, []string{`--variant must be standard, blocked or counting, got "cuckoo"`}},
+		{"variant without a name", []string{"--variant"}, []string{"--variant needs a value: standard, blocked or counting"}},
+		{"fault in another layout", []string{"--variant", "counting", "--fault", "negative-index"},
+			[]string{"--variant counting", "negative-index", "standard"}},
+		{"counter fault in bits", []string{"--variant", "blocked", "--fault", "wrap-counters"},
+			[]string{"--variant blocked", "wrap-counters", "counting"}},
+		{"scheme a fault breaks", []string{"--fault", "one-hash", "--hashing", "enhanced"},
+			[]string{"--hashing enhanced", "one-hash", "double hashing"}},
+		{"scheme of the blocked filter", []string{"--variant", "blocked", "--hashing", "independent"},
+			[]string{"--hashing independent", "blocked"}},
+		// --faults lists the zoo; a flag beside it would be ignored.
+		{"faults with json", []string{"--json", "--faults"}, []string{"--faults lists the zoo and takes no other flag, got --json"}},
+		{"faults with a fault", []string{"--fault", "off-by-one", "--faults"}, []string{"--faults", "got --fault"}},
+		{"faults with a format", []string{"--faults", "--format", "tap"}, []string{"--faults", "got --format"}},
+		{"stray argument", []string{"now"}, []string{`unexpected argument "now"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			code, out, errOut := run(tt.args...)
+			if code != 2 {
+				t.Errorf("%s %s: exit %d, want 2", prog, strings.Join(tt.args, " "), code)
+			}
+			first, rest, _ := strings.Cut(errOut, "\n")
+			if !strings.HasPrefix(first, prog+": ") || !strings.HasPrefix(rest, "usage: "+prog+" ") {
+				t.Errorf("stderr should be one error line then usage, got:\n%s", errOut)
+			}
+			for _, w := range tt.words {
+				if !strings.Contains(first, w) {
+					t.Errorf("error line %q should mention %q", first, w)
+				}
+			}
+			if out != "" {
+				t.Errorf("stdout should be empty, got %q", out)
+			}
+		})
+	}
+}
+
+func TestHelp(t *testing.T) {
+	t.Parallel()
+	for _, arg := range []string{"-h", "--help"} {
+		code, out, errOut := run(arg)
+		if code != 0 || out != "" {
+			t.Errorf("%s: exit %d, stdout %q", arg, code, out)
+		}
+		if want := "usage: " + prog + " [--format FORMAT] [--json] [--variant LAYOUT] [--fault NAME] [--hashing SCHEME] [--faults]\n"; !strings.HasPrefix(errOut, want) {
+			t.Errorf("%s: usage starts %q, want %q", arg, errOut[:min(len(errOut), len(want))], want)
+		}
+		for _, f := range []string{"--format", "junit", "tap", "--variant", "--fault", "--hashing", "--faults"} {
+			if !strings.Contains(errOut, f) {
+				t.Errorf("%s: usage does not mention %s", arg, f)
+			}
+		}
+	}
+}
+
+// failingWriter refuses every write, as a closed pipe would.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("broken pipe") }
+
+// TestWriteError: a report that cannot be written is a failure, said on
+// stderr, even when every check passed.
+func TestWriteError(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a whole audit to fail at the last step; left out with -short")
+	}
+	t.Parallel()
+	var errOut bytes.Buffer
+	if code := Main(prog, []string{"--format", "tap"}, failingWriter{}, &errOut); code != 1 {
+		t.Errorf("exit %d, want 1 when stdout refuses the report", code)
+	}
+	if !strings.Contains(errOut.String(), "broken pipe") {
+		t.Errorf("stderr %q should say why the report was not written", errOut.String())
+	}
+}
