@@ -23,7 +23,11 @@ type Check struct {
 type Verdict struct {
 	Pass   bool
 	Detail string
+	stop   error // the run was stopped mid-check
 }
+
+// stopped is the verdict of a check whose run was stopped.
+func stopped(err error) Verdict { return Verdict{stop: err} }
 
 // The eight groups, in the order the report lists them. Checks that could be
 // fooled by a lost key come first; the false-positive rate comes last.
@@ -80,8 +84,9 @@ type Report struct {
 	ReportedFPR float64 `json:"reportedFpr"`
 }
 
-// Progress is called after each check; a non-nil error stops the run (the
-// browser yields and cancels through it).
+// Progress is called after each check, and while a long check works with
+// last empty (its ID ""); a non-nil error stops the run. The browser
+// yields to the page and cancels through it.
 type Progress func(done, total int, last Outcome) error
 
 // Run audits target t and calls progress (which may be nil) after each
@@ -102,7 +107,13 @@ func Run(t Target, progress Progress) (Report, error) {
 			o.Skipped, o.Detail = true, why
 			r.Skipped++
 		} else {
+			if progress != nil {
+				t.pause = func() error { return progress(i, len(checks), Outcome{}) }
+			}
 			v := runCheck(c, t)
+			if v.stop != nil {
+				return r, v.stop
+			}
 			o.Pass, o.Detail = v.Pass, v.Detail
 			if v.Pass {
 				r.Passed++

@@ -231,13 +231,21 @@ func TestProgressReportsAndCancels(t *testing.T) {
 	if !underRace {
 		total := len(Checks())
 		var dones []int
+		pauses := 0
 		r, err := Run(MustLab("", "", ""), func(done, n int, last Outcome) error {
-			if n != total || last.ID == "" {
-				t.Errorf("progress(%d, %d, %q): want total %d and an outcome", done, n, last.ID, total)
+			if n != total {
+				t.Errorf("progress(%d, %d, %q): want total %d", done, n, last.ID, total)
+			}
+			if last.ID == "" {
+				pauses++
+				return nil
 			}
 			dones = append(dones, done)
 			return nil
 		})
+		if pauses < 100 {
+			t.Errorf("%d pauses inside long checks, want them every %d steps", pauses, pauseEvery)
+		}
 		if err != nil || len(dones) != total || dones[0] != 1 || dones[total-1] != total || r.Digest != realReport().Digest {
 			t.Fatalf("progress called %d times (want %d), err %v, digest %q", len(dones), total, err, r.Digest)
 		}
@@ -251,6 +259,16 @@ func TestProgressReportsAndCancels(t *testing.T) {
 	})
 	if !errors.Is(err, stop) || len(r.Checks) != 5 || r.Digest != "" {
 		t.Errorf("cancelled at 5: err %v, %d outcomes, digest %q", err, len(r.Checks), r.Digest)
+	}
+	// A pause inside a long check stops the run there, within the check.
+	r, err = Run(MustLab("", "", ""), func(done, n int, last Outcome) error {
+		if last.ID == "" && strings.HasPrefix(Checks()[done].ID, "statistics/fpr/") {
+			return stop
+		}
+		return nil
+	})
+	if !errors.Is(err, stop) || len(r.Checks) == 0 || !strings.HasPrefix(Checks()[len(r.Checks)].ID, "statistics/fpr/") || r.Digest != "" {
+		t.Errorf("stopped inside the first rate check: err %v, %d outcomes, digest %q", err, len(r.Checks), r.Digest)
 	}
 }
 

@@ -63,7 +63,9 @@ func determinismChecks() []Check {
 	}
 	checks = append([]Check{{ID: "determinism/same-build-same-answers", Group: GroupDeterminism,
 		Contract: "two filters built alike from the same keys give the same answers, and the same storage where it shows",
-		Run:      sameBuild}}, checks...)
+		Run:      sameBuild}, {ID: "determinism/seed-moves-answers", Group: GroupDeterminism, Needs: []Need{NeedSeed},
+		Contract: "seed 2 builds a filter whose false positives are not seed 1's, about as different as chance",
+		Run:      seedMoves}}, checks...)
 	return checks
 }
 
@@ -151,6 +153,39 @@ func sameBuild(t Target) Verdict {
 		return fail("the same %d answers, but storage differs from word %d (%s)", s.Items+absent, at, t.describe(s))
 	}
 	return pass("the same %d answers and the same storage (%s)", s.Items+absent, t.describe(s))
+}
+
+// seedMoves fills the same keys under seeds 1 and 2 and counts the absent
+// keys only one of them answers yes to. Two independent filters at rate p
+// disagree on about 2p(1 - p) of the keys; a seed that is ignored gives none.
+func seedMoves(t Target) Verdict {
+	s := standard(0, 10, 7, 10000)
+	a, err := t.fill(s.seed(1))
+	if err != nil {
+		return fail("%v", err)
+	}
+	b, err := t.fill(s.seed(2))
+	if err != nil {
+		return fail("%v", err)
+	}
+	const queries = 200000
+	var key []byte
+	differ, yes := 0, 0
+	for q := 0; q < queries; q++ {
+		key = core.Key(key, core.Absent, uint64(q), 3, s.KeyBytes)
+		ya, yb := a.Test(key), b.Test(key)
+		if ya != yb {
+			differ++
+		}
+		if ya {
+			yes++
+		}
+	}
+	p := float64(yes) / queries
+	want := 2 * p * (1 - p) * queries
+	return verdict(float64(differ) >= want/2 && yes > 0,
+		"%d of %d absent keys answered differently under seeds 1 and 2, chance gives about %.1f (%s)",
+		differ, queries, want, t.describe(s.seed(2)))
 }
 
 // wordsDigest is the digest of a filter's storage alone.

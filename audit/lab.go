@@ -77,7 +77,8 @@ func Lab(v core.Variant, f core.Fault, h core.Hashing) (Target, error) {
 			}
 			return core.RateExact(s.M, uint64(s.N), s.K)
 		},
-		lab: l,
+		Seeded: true,
+		lab:    l,
 	}, nil
 }
 

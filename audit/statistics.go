@@ -68,7 +68,7 @@ func statisticsChecks() []Check {
 	for _, m := range []uint64{100, 200, 1000} {
 		checks = append(checks, Check{ID: fmt.Sprintf("statistics/small-m/independent-m-%d", m),
 			Contract: fmt.Sprintf("with independent hashes, %d filters of m = %d, k = 7 at 10 bits per key average the rate one filter expects (E[(S/m)^k])", smallFilters, m),
-			Run:      onLab(func(f *lab) Verdict { return smallMatches(m, f) })})
+			Run:      func(t Target) Verdict { return smallMatches(m, t) }})
 	}
 	checks = append(checks,
 		Check{ID: "statistics/counting-saturates",
@@ -175,26 +175,38 @@ func rateMatches(s shape, text bool, t Target) Verdict {
 		absent = func(dst []byte, i int) []byte { return core.TextKey(dst, core.Absent, uint64(i)) }
 	}
 	for i := 0; i < s.Items; i++ {
+		if err := t.paused(i); err != nil {
+			return stopped(err)
+		}
 		key = member(key, i)
 		flt.Add(key)
 	}
-	count := func(absent func([]byte, int) []byte) int {
+	count := func(absent func([]byte, int) []byte) (int, error) {
 		fp := 0
 		for q := 0; q < queries; q++ {
+			if err := t.paused(q); err != nil {
+				return 0, err
+			}
 			key = absent(key, q)
 			if flt.Test(key) {
 				fp++
 			}
 		}
-		return fp
+		return fp, nil
 	}
-	fp := count(absent)
+	fp, err := count(absent)
+	if err != nil {
+		return stopped(err)
+	}
 	got := float64(fp) / float64(queries)
 	ratio := got / want
 	detail := fmt.Sprintf("measured %.6f (%d of %d), theory %.6f, ratio %.4f, allowed [%.2f, %.2f]",
 		got, fp, queries, want, ratio, 1-rateBand, 1+rateBand)
 	if text {
-		random := count(s.absent)
+		random, err := count(s.absent)
+		if err != nil {
+			return stopped(err)
+		}
 		detail += fmt.Sprintf("; random keys measured %.6f (%d of %d)", float64(random)/float64(queries), random, queries)
 	}
 	return verdict(math.Abs(ratio-1) <= rateBand, "%s (%s)", detail, t.describe(s))
@@ -300,7 +312,8 @@ const (
 // core.FilterSpread: at m = 200 that is 1.03 times the formula, and double
 // hashing measures 1.28 times it. The bound counts the queries' noise and
 // the filters' own spread.
-func smallMatches(m uint64, f *lab) Verdict {
+func smallMatches(m uint64, t Target) Verdict {
+	f := t.lab
 	const k = 7
 	n := m / 10
 	hashing := core.IndependentHashing
@@ -311,6 +324,9 @@ func smallMatches(m uint64, f *lab) Verdict {
 	total := 0.0
 	var key []byte
 	for i := uint64(0); i < smallFilters; i++ {
+		if err := t.yield(); err != nil {
+			return stopped(err)
+		}
 		seed := 1000 + i
 		flt, err := core.NewHashed(v, f.Fault, hashing, m, k, seed)
 		if err != nil {

@@ -59,11 +59,38 @@ type Target struct {
 	// of shape s should show after s.N distinct keys. Nil means the
 	// standard formula (1 - (1 - 1/M)^(KN))^K.
 	Rate func(s Shape) float64
+	// Seeded says New keys its filters by Shape.Seed, so that another
+	// seed gives another filter.
+	Seeded bool
 
 	// lab is set on the lab's own targets: the hash, index derivation,
 	// k, layouts and simulation behind them, which the checks of the
 	// lab's machinery need.
 	lab *lab
+	// pause is set by Run for the length of a check: long checks call it
+	// every pauseEvery steps, and stop when it returns an error.
+	pause func() error
+}
+
+// pauseEvery is how many inserts or queries a long check makes between
+// pauses: a few milliseconds of work in a browser.
+const pauseEvery = 1 << 14
+
+// paused calls t's pause at every pauseEvery-th step i, and returns its
+// error.
+func (t Target) paused(i int) error {
+	if i%pauseEvery != 0 {
+		return nil
+	}
+	return t.yield()
+}
+
+// yield calls t's pause now, if Run set one.
+func (t Target) yield() error {
+	if t.pause == nil {
+		return nil
+	}
+	return t.pause()
 }
 
 // Need names what a check asks of a target beyond adding and testing keys.
@@ -73,6 +100,7 @@ const (
 	NeedPositions Need = "positions" // the filter is a Positioner
 	NeedStorage   Need = "storage"   // the filter is a Storer
 	NeedRemoval   Need = "removal"   // the filter is a Remover
+	NeedSeed      Need = "seed"      // the target is Seeded
 	// NeedLab marks checks of the lab's own machinery (its hash, index
 	// derivation, formulas, counters and simulation), run only on the
 	// lab's targets.
@@ -95,7 +123,7 @@ func discover(t Target) (views, error) {
 	if flt == nil {
 		return nil, fmt.Errorf("audit: target %q built a nil filter for m = %d, k = %d", t.Name, s.M, s.K)
 	}
-	v := views{NeedLab: t.lab != nil}
+	v := views{NeedLab: t.lab != nil, NeedSeed: t.Seeded}
 	_, v[NeedPositions] = flt.(Positioner)
 	_, v[NeedStorage] = flt.(Storer)
 	_, v[NeedRemoval] = flt.(Remover)
@@ -117,6 +145,8 @@ func (v views) missing(c Check, target string) (bool, string) {
 			what = "raw storage (Words)"
 		case NeedRemoval:
 			what = "removal (Remove)"
+		case NeedSeed:
+			what = "a seed (Seeded)"
 		case NeedLab:
 			what = "the lab's internals"
 		default:
