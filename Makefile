@@ -7,7 +7,7 @@ PORT    ?= 8000
 SITE    ?= dist
 PREFIX  ?=
 
-.PHONY: all build wasm run site test vet unit wasm-test audit-node fuzz browser bench clean
+.PHONY: all build wasm run site test vet unit wasm-test audit-node fuzz browser bench audit-libraries clean
 
 all: build wasm
 
@@ -35,12 +35,15 @@ vet:
 	cd compare && $(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./core/... ./audit/... ./app/... ./cmd/...
 
-# Native tests with the race detector; then the browser tests in headless
-# Chromium on their own, so the page does not share the two cores with the
-# race-instrumented statistical tests.
+# Native tests with the race detector; the audit's tests of the whole zoo,
+# which skip under the detector, natively; then the browser tests in
+# headless Chromium on their own, so the page does not share the two cores
+# with the race-instrumented statistical tests.
 unit: wasm
 	$(GO) test -race -short -count=1 ./...
+	$(GO) test -count=1 ./audit/
 	$(GO) test -count=1 -run '^TestBrowser' ./cmd/bloomlab
+	cd compare && $(GO) test -count=1 ./...
 
 # The core and the audit under Node: same bits, same digests.
 wasm-test:
@@ -72,6 +75,10 @@ fuzz-short:
 
 bench:
 	cd compare && $(GO) test -run '^$$' -bench . -count 6 .
+
+# Each library of compare/ through the audit: passed, failed and skipped per group.
+audit-libraries:
+	cd compare && $(GO) run ./cmd/auditlibraries
 
 clean:
 	rm -rf bin $(SITE) web/app.wasm
