@@ -101,12 +101,14 @@ func (b *auditBook) Start(f core.Fault) {
 			return
 		}
 		report, err := audit.Run(target, func(done, total int, last audit.Outcome) error {
-			b.mu.Lock()
-			r := b.runs[f]
-			r.Done, r.Total = done, total
-			r.Checks = append(r.Checks, last)
-			b.mu.Unlock()
-			b.notify()
+			if last.ID != "" {
+				b.mu.Lock()
+				r := b.runs[f]
+				r.Done, r.Total = done, total
+				r.Checks = append(r.Checks, last)
+				b.mu.Unlock()
+				b.notify()
+			}
 			if time.Since(yielded) > 5*time.Millisecond {
 				time.Sleep(time.Millisecond)
 				yielded = time.Now()

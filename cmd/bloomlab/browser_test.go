@@ -471,8 +471,11 @@ func TestBrowserAuditPage(t *testing.T) {
 	if !strings.Contains(caught, "caught by") {
 		t.Errorf("audit-caught = %q", caught)
 	}
-	if n := beval[int](t, ctx, `document.querySelectorAll('#audit-checks tr.fail').length`); n != total-broken.Passed {
-		t.Errorf("%d failing rows, want %d", n, total-broken.Passed)
+	if n := beval[int](t, ctx, `document.querySelectorAll('#audit-checks tr.fail').length`); n != broken.Failed {
+		t.Errorf("%d failing rows, want %d", n, broken.Failed)
+	}
+	if n := beval[int](t, ctx, `document.querySelectorAll('#audit-checks tr.skip').length`); n != broken.Skipped || n == 0 {
+		t.Errorf("%d skipped rows, want %d", n, broken.Skipped)
 	}
 	fpr := btext(t, ctx, "#audit-reported-fpr")
 	var shown float64
