@@ -35,13 +35,13 @@ vet:
 	cd compare && $(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./core/... ./audit/... ./app/... ./cmd/...
 
-# Native tests with the race detector; the audit's tests of the whole zoo,
-# which skip under the detector, natively; then the browser tests in
-# headless Chromium on their own, so the page does not share the two cores
-# with the race-instrumented statistical tests.
+# Native tests with the race detector; the tests that run whole audits (the
+# zoo, the audit command), which skip under the detector, natively; then the
+# browser tests in headless Chromium on their own, so the page does not share
+# the two cores with the race-instrumented statistical tests.
 unit: wasm
 	$(GO) test -race -short -count=1 ./...
-	$(GO) test -count=1 ./audit/
+	$(GO) test -count=1 ./audit/ ./cmd/internal/auditcli/
 	$(GO) test -count=1 -run '^TestBrowser' ./cmd/bloomlab
 	cd compare && $(GO) test -count=1 ./...
 

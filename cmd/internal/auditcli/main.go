@@ -20,8 +20,8 @@ import (
 var formats = map[string]func(audit.Report, io.Writer) error{
 	"text":  audit.Report.WriteText,
 	"json":  audit.Report.WriteJSON,
-	"junit": audit.Report.WriteJUnit,
-	"tap":   audit.Report.WriteTAP,
+	"junit": writeJUnit,
+	"tap":   writeTAP,
 }
 
 const formatNames = "text, json, junit or tap"

@@ -45,6 +45,19 @@ func passed(t *testing.T, out string) (p, n int) {
 
 // TestTarget maps the flags' values to the lab's targets without running
 // an audit: an empty --variant takes the layout the fault lives in.
+// underRace is set when the race detector is on: the tests that run whole
+// audits skip there, ten times slower with nothing for the detector to
+// find; make test runs them natively.
+var underRace bool
+
+// wholeAudits skips t under the race detector.
+func wholeAudits(t *testing.T) {
+	t.Helper()
+	if underRace {
+		t.Skip("runs whole audits: run without -race (make test does)")
+	}
+}
+
 func TestTarget(t *testing.T) {
 	t.Parallel()
 	tests := []struct{ variant, fault, hashing, want string }{
@@ -69,6 +82,7 @@ func TestTarget(t *testing.T) {
 // TestReports runs the audit of the real filter and of a broken one: exit
 // status 0 and 1, and the text report naming the target.
 func TestReports(t *testing.T) {
+	wholeAudits(t)
 	t.Parallel()
 	tests := []struct {
 		args   []string
@@ -110,6 +124,7 @@ func TestReports(t *testing.T) {
 // TestJUnit reads the JUnit report of a broken filter: the exit status is
 // still 1, and the counts agree with the testcases.
 func TestJUnit(t *testing.T) {
+	wholeAudits(t)
 	t.Parallel()
 	code, out, errOut := run("--format", "junit", "--fault", "one-hash")
 	if code != 1 {
@@ -152,6 +167,7 @@ func TestJUnit(t *testing.T) {
 // TestTAP reads the TAP report of the real filter: the plan, then every
 // line ok, numbered in order.
 func TestTAP(t *testing.T) {
+	wholeAudits(t)
 	t.Parallel()
 	code, out, errOut := run("--format", "tap")
 	if code != 0 {
@@ -185,6 +201,7 @@ func TestTAP(t *testing.T) {
 // TestJSONShorthand: --json is --format json, byte for byte, alone or
 // beside it (left out with -short, to save a third audit).
 func TestJSONShorthand(t *testing.T) {
+	wholeAudits(t)
 	t.Parallel()
 	runs := [][]string{{"--json"}, {"--format", "json"}, {"--format=json", "--json"}}
 	if testing.Short() {

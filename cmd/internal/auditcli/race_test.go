@@ -1,0 +1,5 @@
+//go:build race
+
+package auditcli
+
+func init() { underRace = true }
