@@ -1,6 +1,9 @@
+//go:build !wasm
+
 // Command bloomlab is Bloom Lab: built for the browser it is the lab itself
 // (go-app routes, then RunWhenOnBrowser); built natively it is the command line:
-// serve, site, audit, size, simulate and experiment.
+// serve, site, audit, size, simulate and experiment. The command line is
+// left out of the WebAssembly build, which never reaches it.
 package main
 
 import (
