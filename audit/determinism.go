@@ -26,13 +26,13 @@ var goldenBits = map[core.Hashing]string{
 func determinismChecks() []Check {
 	var checks []Check
 	for _, v := range core.Variants {
-		checks = append(checks, Check{ID: "determinism/same-digest/" + string(v),
+		checks = append(checks, Check{ID: "determinism/same-digest/" + string(v), Needs: []Need{NeedLab, layoutNeed(v)},
 			Contract: "two " + string(v) + " simulations of the same parameters give the same digest and storage",
 			Run:      onLab(func(f *lab) Verdict { return sameDigest(v, f) })})
 	}
 	for _, v := range core.Variants {
 		s := standard(0, 10, 7, 4000).with(v)
-		checks = append(checks, Check{ID: "determinism/new-seed-moves-bits/" + string(v),
+		checks = append(checks, Check{ID: "determinism/new-seed-moves-bits/" + string(v), Needs: []Need{NeedLab, layoutNeed(v)},
 			Contract: "seed 2 sets a different " + string(v) + " filter from seed 1, about as different as chance",
 			Run:      onLab(func(f *lab) Verdict { return newSeed(s, f) })})
 	}
@@ -59,7 +59,10 @@ func determinismChecks() []Check {
 			Run:      digestRounds},
 	)
 	for i := range checks {
-		checks[i].Group, checks[i].Needs = GroupDeterminism, []Need{NeedLab}
+		checks[i].Group = GroupDeterminism
+		if checks[i].Needs == nil {
+			checks[i].Needs = []Need{NeedLab}
+		}
 	}
 	checks = append([]Check{{ID: "determinism/same-build-same-answers", Group: GroupDeterminism,
 		Contract: "two filters built alike from the same keys give the same answers, and the same storage where it shows",

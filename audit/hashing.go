@@ -2,6 +2,7 @@ package audit
 
 import (
 	"fmt"
+	"strings"
 
 	"bloomlab/core"
 )
@@ -52,7 +53,10 @@ func hashingChecks() []Check {
 			Run:      onLab(avalanche)},
 	)
 	for i := range checks {
-		checks[i].Group, checks[i].Needs = GroupHashing, []Need{NeedLab}
+		checks[i].Group = GroupHashing
+		if checks[i].Needs = []Need{NeedLab}; strings.HasPrefix(checks[i].ID, "hashing/blocked-") {
+			checks[i].Needs = append(checks[i].Needs, layoutNeed(core.BlockedVariant))
+		}
 	}
 	return checks
 }

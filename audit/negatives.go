@@ -62,7 +62,7 @@ func negativeChecks() []Check {
 			Run:      removeHalf},
 		Check{ID: "no-false-negatives/counting-remove", Group: GroupNegatives,
 			Contract: "removing half the members of a counting filter leaves the other half found",
-			Needs:    []Need{NeedLab}, Run: onLab(countingRemove)},
+			Needs:    []Need{NeedLab, layoutNeed(core.CountingVariant)}, Run: onLab(countingRemove)},
 		Check{ID: "no-false-negatives/simulation", Group: GroupNegatives,
 			Contract: "the default-shape simulation counts no false negatives among 5000 member queries",
 			Needs:    []Need{NeedLab}, Run: onLab(simulationNegatives)},
@@ -130,10 +130,7 @@ func countingRemove(f *lab) Verdict {
 	if err != nil {
 		return fail("%v", err)
 	}
-	c, ok := flt.(counter)
-	if !ok {
-		return notCounting(s, f)
-	}
+	c := flt.(counter)
 	if top := c.MaxCounter(); top >= core.CounterMax {
 		return fail("a counter reached %d before any removal, too full to test removal (%s)", top, s.describe(f))
 	}

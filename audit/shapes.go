@@ -27,7 +27,7 @@ func standard(m uint64, bitsPerKey float64, k, n int) shape {
 // lab's own needs the lab.
 func (s shape) needs() []Need {
 	if s.Variant != "" {
-		return []Need{NeedLab}
+		return []Need{NeedLab, layoutNeed(s.Variant)}
 	}
 	return nil
 }
@@ -252,11 +252,3 @@ func plural(n uint64, one, many string) string {
 
 func popcount64(x uint64) int { return bits.OnesCount64(x) }
 func itoa(x uint64) string    { return strconv.FormatUint(x, 10) }
-
-// notCounting is the verdict of a counting-filter check under a fault that
-// lives in the standard filter: the lab has no counting filter then, so
-// there is nothing to audit, and a red mark would blame the wrong fault.
-func notCounting(s shape, f *lab) Verdict {
-	return pass("not applicable: with fault %s on, the lab builds a %s filter, without counters",
-		f.Fault, s.under(f).Variant)
-}

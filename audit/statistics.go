@@ -50,6 +50,7 @@ func statisticsChecks() []Check {
 		{"counting-bits-per-key-10-k-7", standard(0, 10, 7, statN).with(core.CountingVariant)},
 	} {
 		checks = append(checks, Check{ID: "statistics/set-bits/" + c.name,
+			Needs:    append([]Need{NeedLab}, c.s.needs()...),
 			Contract: "set positions after n inserts are within six sigma of m(1 - (1 - 1/m)^(kn))",
 			Run:      onLab(func(f *lab) Verdict { return setBitsMatch(c.s, f) })})
 	}
@@ -73,14 +74,14 @@ func statisticsChecks() []Check {
 	checks = append(checks,
 		Check{ID: "statistics/counting-saturates",
 			Contract: "40 inserts of the same keys leave their 4-bit counters at 15, never wrapped",
-			Run:      onLab(countingSaturates)},
+			Needs:    []Need{NeedLab, layoutNeed(core.CountingVariant)}, Run: onLab(countingSaturates)},
 		Check{ID: "statistics/simulation-default-rate",
 			Contract: "the default-shape simulation's rate and its Wilson interval agree with theory",
 			Run:      onLab(simulationRate)},
 	)
 	for i := range checks {
 		checks[i].Group = GroupStatistics
-		if !strings.HasPrefix(checks[i].ID, "statistics/fpr") {
+		if !strings.HasPrefix(checks[i].ID, "statistics/fpr") && checks[i].Needs == nil {
 			checks[i].Needs = []Need{NeedLab}
 		}
 	}
@@ -254,10 +255,7 @@ func countingSaturates(f *lab) Verdict {
 	if err != nil {
 		return fail("%v", err)
 	}
-	c, ok := flt.(counter)
-	if !ok {
-		return notCounting(s, f)
-	}
+	c := flt.(counter)
 	var key []byte
 	var pos []uint64
 	low, lowAt, lowVal := 0, uint64(0), uint8(0)

@@ -2,6 +2,8 @@ package audit
 
 import (
 	"fmt"
+
+	"bloomlab/core"
 )
 
 // Shape is the filter a check asks a target to build: M positions (bits,
@@ -107,6 +109,11 @@ const (
 	NeedLab Need = "the lab's internals"
 )
 
+// layoutNeed is what a check of one of the lab's layouts needs: the lab,
+// with that layout present under its fault (the counter fault has no
+// blocked form, the index faults no counting one).
+func layoutNeed(v core.Variant) Need { return Need("the lab's " + string(v) + " filter") }
+
 // views is what a target's filters show beyond Filter.
 type views map[Need]bool
 
@@ -124,6 +131,11 @@ func discover(t Target) (views, error) {
 		return nil, fmt.Errorf("audit: target %q built a nil filter for m = %d, k = %d", t.Name, s.M, s.K)
 	}
 	v := views{NeedLab: t.lab != nil, NeedSeed: t.Seeded}
+	if t.lab != nil {
+		for _, l := range core.Variants {
+			v[layoutNeed(l)] = l.Effective(t.lab.Fault) == l
+		}
+	}
 	_, v[NeedPositions] = flt.(Positioner)
 	_, v[NeedStorage] = flt.(Storer)
 	_, v[NeedRemoval] = flt.(Remover)

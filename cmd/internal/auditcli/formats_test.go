@@ -2,9 +2,11 @@ package auditcli
 
 import (
 	"bytes"
+	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"os"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -319,4 +321,85 @@ func show(p *int) string {
 		return "missing"
 	}
 	return strconv.Itoa(*p)
+}
+
+func TestWriteTextMarksSkips(t *testing.T) {
+	for _, tt := range reports(t) {
+		r := tt.r
+		t.Run(tt.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := r.WriteText(&b); err != nil {
+				t.Fatal(err)
+			}
+			out := b.String()
+			lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+			if want := fmt.Sprintf("Bloom Lab audit: %s (%s)", r.About, r.Target); lines[0] != want {
+				t.Errorf("heading %q, want %q", lines[0], want)
+			}
+			last := fmt.Sprintf("%d/%d checks passed", r.Passed, r.Passed+r.Failed)
+			if r.Skipped > 0 {
+				last += fmt.Sprintf(", %d skipped", r.Skipped)
+			}
+			if lines[len(lines)-1] != last {
+				t.Errorf("last line %q, want %q", lines[len(lines)-1], last)
+			}
+			if !strings.Contains(out, "\ndigest "+r.Digest+"\n") {
+				t.Errorf("text lacks the digest %s", r.Digest)
+			}
+			type count struct{ passed, ran, skipped int }
+			groups := map[string]*count{}
+			for _, o := range r.Checks {
+				c := groups[o.Group]
+				if c == nil {
+					c = &count{}
+					groups[o.Group] = c
+				}
+				mark := "FAIL"
+				switch {
+				case o.Skipped:
+					mark = "SKIP"
+					c.skipped++
+				case o.Pass:
+					mark = "PASS"
+					c.passed++
+					c.ran++
+				default:
+					c.ran++
+				}
+				if !strings.Contains(out, mark+"  "+o.ID+": "+o.Contract+"\n      "+o.Detail+"\n") {
+					t.Errorf("text lacks %s  %s with its contract and detail", mark, o.ID)
+				}
+			}
+			for g, c := range groups {
+				want := fmt.Sprintf("\n%s: %d/%d passed", g, c.passed, c.ran)
+				if c.skipped > 0 {
+					want += fmt.Sprintf(", %d skipped", c.skipped)
+				}
+				if !strings.Contains(out, want+"\n") {
+					t.Errorf("text lacks the group line %q", want[1:])
+				}
+			}
+		})
+	}
+}
+
+// TestWriteJSONRoundTrip reads the JSON back into a Report: every field,
+// skipped marks included, survives.
+func TestWriteJSONRoundTrip(t *testing.T) {
+	for _, tt := range reports(t) {
+		r := tt.r
+		t.Run(tt.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := r.WriteJSON(&b); err != nil {
+				t.Fatal(err)
+			}
+			var got audit.Report
+			if err := json.Unmarshal(b.Bytes(), &got); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, r) {
+				t.Errorf("JSON does not round-trip the report:\n%s", b.String())
+			}
+		})
+	}
 }
