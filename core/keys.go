@@ -3,6 +3,7 @@ package core
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -33,20 +34,37 @@ const maxIndex = 1<<62 - 1
 // filler derived from the same word, so longer keys cost more to hash but are
 // no easier to tell apart.
 func Key(dst []byte, ns Namespace, index, seed uint64, keyBytes int) []byte {
+	one := [1][]byte{dst}
+	Keys(one[:], ns, index, seed, keyBytes)
+	return one[0]
+}
+
+// Keys writes keys first, first+1, ... of namespace ns under seed into the
+// buffers of dst, one a buffer, as Key would one at a time; it panics as Key
+// does. The simulation and the experiments make their keys a batch at a
+// time this way, the seed's mask made once. Every byte of a key is written,
+// so a buffer is not cleared first.
+func Keys(dst [][]byte, ns Namespace, first, seed uint64, keyBytes int) {
 	if keyBytes < MinKeyBytes || keyBytes > MaxKeyBytes {
 		panic(fmt.Sprintf("core: key bytes must be in [%d, %d], got %d", MinKeyBytes, MaxKeyBytes, keyBytes))
 	}
-	id := uint64(ns)<<62 | index&maxIndex
-	w := splitmix(id) ^ splitmix(seed^0x243f6a8885a308d3)
-	dst = append(dst[:0], make([]byte, keyBytes)...)
-	binary.LittleEndian.PutUint64(dst, w)
-	for off, x := 8, w; off < keyBytes; off += 8 {
-		x = splitmix(x)
-		var word [8]byte
-		binary.LittleEndian.PutUint64(word[:], x)
-		copy(dst[off:], word[:])
+	mask := splitmix(seed ^ 0x243f6a8885a308d3)
+	for j := range dst {
+		w := splitmix(uint64(ns)<<62|(first+uint64(j))&maxIndex) ^ mask
+		key := slices.Grow(dst[j][:0], keyBytes)[:keyBytes]
+		binary.LittleEndian.PutUint64(key, w)
+		off := 8
+		for ; off+8 <= keyBytes; off += 8 {
+			w = splitmix(w)
+			binary.LittleEndian.PutUint64(key[off:], w)
+		}
+		if off < keyBytes {
+			var word [8]byte
+			binary.LittleEndian.PutUint64(word[:], splitmix(w))
+			copy(key[off:], word[:])
+		}
+		dst[j] = key
 	}
-	return dst
 }
 
 // TextKey writes the structured text key "key-<index>" for members or

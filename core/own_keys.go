@@ -122,30 +122,17 @@ type keySubset struct {
 func (s keySubset) Len() int         { return len(s.index) }
 func (s keySubset) Key(i int) []byte { return s.keys.Key(int(s.index[i])) }
 
-// listProgress counts the work on own keys for a Step: each list key once
-// while the lists are sorted out, then each member once a pass and once as
-// a query, and each absent query once. Until the lists are sorted out the
-// total is an estimate, made exact once they are.
-type listProgress struct {
-	step        Step
-	done, total int
-}
-
-func newListProgress(step Step, members, absent, passes int) *listProgress {
-	return &listProgress{step: step, total: (members+absent)*2 + members*min(max(passes, 1), MaxPasses)}
-}
-
-func (pr *listProgress) tick() error {
-	pr.done++
-	if pr.step != nil && pr.done%chunk == 0 {
-		return pr.step(pr.done, pr.total)
-	}
-	return nil
+// newListProgress counts the work on own keys for a Step: each list key
+// once while the lists are sorted out, then each member once a pass and once
+// as a query, and each absent query once. Until the lists are sorted out
+// the total is an estimate, made exact once they are.
+func newListProgress(step Step, members, absent, passes int) *progress {
+	return &progress{step: step, total: (members+absent)*2 + members*min(max(passes, 1), MaxPasses)}
 }
 
 // simulate builds the filter from keys, which are distinct, and measures it
 // on queries, which are distinct and hold no member, into out.
-func (out OwnKeysResult) simulate(p Params, keys, queries keySource, pr *listProgress) (OwnKeysResult, error) {
+func (out OwnKeysResult) simulate(p Params, keys, queries keySource, pr *progress) (OwnKeysResult, error) {
 	if keys.Len() == 0 {
 		return out, fmt.Errorf("core: no member keys to insert")
 	}
@@ -174,8 +161,14 @@ func (out OwnKeysResult) simulate(p Params, keys, queries keySource, pr *listPro
 
 	r := Result{Variant: variant.Effective(fault), Fault: fault, Hashing: hashing, M: m, N: n, K: k,
 		PresentQueries: n, AbsentQueries: uint64(queries.Len()), Filter: f}
-	stored := func(list keySource) keyAt { return func(_ []byte, i uint64) []byte { return list.Key(int(i)) } }
-	probes, err := r.measure(q.DuplicatePasses, pr.tick, stored(keys), stored(keys), stored(queries))
+	stored := func(list keySource) keysAt {
+		return func(dst [][]byte, first uint64) {
+			for j := range dst {
+				dst[j] = list.Key(int(first) + j)
+			}
+		}
+	}
+	probes, err := r.measure(q.DuplicatePasses, pr, stored(keys), stored(keys), stored(queries))
 	if err != nil {
 		return out, err
 	}

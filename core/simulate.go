@@ -171,25 +171,19 @@ func SimulateSteps(p Params, step Step) (Result, error) {
 	n := uint64(p.Items)
 	present := uint64(p.Queries) * uint64(p.PresentShare) / 100
 	absent := uint64(p.Queries) - present
-	total := p.Items*p.DuplicatePasses + p.Queries
-	done := 0
-	tick := func() error {
-		done++
-		if step != nil && done%chunk == 0 {
-			return step(done, total)
-		}
-		return nil
-	}
+	pr := &progress{step: step, total: p.Items*p.DuplicatePasses + p.Queries}
 
 	r := Result{Variant: variant.Effective(fault), Fault: fault, Hashing: hashing, M: m, N: n, K: k,
 		PresentQueries: present, AbsentQueries: absent, Filter: f}
 	pick := splitmix(p.Seed ^ 0x13198a2e03707344)
-	probes, err := r.measure(p.DuplicatePasses, tick,
-		func(buf []byte, i uint64) []byte { return Key(buf, Members, i, p.Seed, p.KeyBytes) },
-		func(buf []byte, q uint64) []byte {
-			return Key(buf, Members, Reduce(splitmix(pick+q), n), p.Seed, p.KeyBytes)
+	probes, err := r.measure(p.DuplicatePasses, pr,
+		func(dst [][]byte, first uint64) { Keys(dst, Members, first, p.Seed, p.KeyBytes) },
+		func(dst [][]byte, first uint64) {
+			for j := range dst {
+				dst[j] = Key(dst[j], Members, Reduce(splitmix(pick+first+uint64(j)), n), p.Seed, p.KeyBytes)
+			}
 		},
-		func(buf []byte, q uint64) []byte { return Key(buf, Absent, q, p.Seed, p.KeyBytes) })
+		func(dst [][]byte, first uint64) { Keys(dst, Absent, first, p.Seed, p.KeyBytes) })
 	if err != nil {
 		return Result{}, err
 	}
@@ -227,52 +221,102 @@ func (r *Result) finish(probes uint64) {
 	r.Digest = r.digest()
 }
 
-// keyAt writes the i-th key of a list into buf[:0] (or returns a stored
-// key) and returns it.
-type keyAt func(buf []byte, i uint64) []byte
+// keysAt makes dst keys first, first+1, ... of a list: it writes each into
+// the buffer dst[j] holds and sets dst[j] to it, or points dst[j] at a
+// stored key.
+type keysAt func(dst [][]byte, first uint64)
+
+// progress counts a run's operations for a Step, which it calls each time
+// the count reaches a multiple of chunk.
+type progress struct {
+	step        Step
+	done, total int
+}
+
+// tick counts one operation.
+func (pr *progress) tick() error { return pr.advance(1) }
+
+// room is how many operations can run before the next Step is due.
+func (pr *progress) room() int { return chunk - pr.done%chunk }
+
+// advance counts n operations, at most room(), and calls the Step if it is
+// due.
+func (pr *progress) advance(n int) error {
+	pr.done += n
+	if pr.step != nil && pr.done%chunk == 0 {
+		return pr.step(pr.done, pr.total)
+	}
+	return nil
+}
 
 // measure fills r.Filter and measures it, the one procedure behind
 // generated keys and a user's lists: it inserts r.N members passes times,
 // queries r.PresentQueries members (a miss is a false negative) and
 // r.AbsentQueries absent keys (a hit is a false positive), and returns the
 // bits the absent queries read. It records the last member's and the
-// first absent query's positions for the bit array. tick runs after every
-// insert and query; its error stops the run.
-func (r *Result) measure(passes int, tick func() error, member, present, absent keyAt) (probes uint64, err error) {
+// first absent query's positions for the bit array. Every insert and query
+// counts one operation in pr; a Step's error stops the run.
+//
+// Keys go to the filter in batches (AddBatch, ContainsBatch), each ending
+// where a Step is due, so the Step sees the same counts as it would key by
+// key and a cancelled run stops at the same key.
+func (r *Result) measure(passes int, pr *progress, member, present, absent keysAt) (probes uint64, err error) {
 	f := r.Filter
-	var key []byte
-	for pass := 0; pass < passes; pass++ {
-		for i := uint64(0); i < r.N; i++ {
-			key = member(key, i)
-			f.Add(key)
-			if err := tick(); err != nil {
-				return 0, err
+	var (
+		keys  [BatchKeys][]byte
+		found [BatchKeys]bool
+		read  [BatchKeys]int
+	)
+	// batches hands do keys 0 to count-1 of list, a batch at a time, with
+	// the index of each batch's first key.
+	batches := func(count uint64, list keysAt, do func(first uint64, keys [][]byte)) error {
+		for first := uint64(0); first < count; {
+			n := int(min(BatchKeys, count-first, uint64(pr.room())))
+			list(keys[:n], first)
+			do(first, keys[:n])
+			first += uint64(n)
+			if err := pr.advance(n); err != nil {
+				return err
 			}
 		}
+		return nil
 	}
-	r.LastInserted = f.Positions(nil, key)
-	for q := uint64(0); q < r.PresentQueries; q++ {
-		key = present(key, q)
-		if ok, _ := f.Contains(key); !ok {
-			r.FalseNegatives++
-		}
-		if err := tick(); err != nil {
+	var last []byte
+	for pass := 0; pass < passes; pass++ {
+		err := batches(r.N, member, func(_ uint64, keys [][]byte) {
+			AddBatch(f, keys)
+			last = keys[len(keys)-1]
+		})
+		if err != nil {
 			return 0, err
 		}
 	}
-	for q := uint64(0); q < r.AbsentQueries; q++ {
-		key = absent(key, q)
-		ok, read := f.Contains(key)
-		if ok {
-			r.FalsePositives++
+	r.LastInserted = f.Positions(nil, last)
+	err = batches(r.PresentQueries, present, func(_ uint64, keys [][]byte) {
+		ContainsBatch(f, keys, found[:], read[:])
+		for j := range keys {
+			if !found[j] {
+				r.FalseNegatives++
+			}
 		}
-		probes += uint64(read)
-		if q == 0 {
-			r.FirstProbed = f.Positions(nil, key)
+	})
+	if err != nil {
+		return 0, err
+	}
+	err = batches(r.AbsentQueries, absent, func(first uint64, keys [][]byte) {
+		ContainsBatch(f, keys, found[:], read[:])
+		for j := range keys {
+			if found[j] {
+				r.FalsePositives++
+			}
+			probes += uint64(read[j])
 		}
-		if err := tick(); err != nil {
-			return 0, err
+		if first == 0 {
+			r.FirstProbed = f.Positions(nil, keys[0])
 		}
+	})
+	if err != nil {
+		return 0, err
 	}
 	return probes, nil
 }

@@ -202,3 +202,25 @@ func ExampleBitsFor() {
 	fmt.Println(m, OptimalK(m, 100_000_000))
 	// Output: 958505838 7
 }
+
+// BenchmarkSimulate is one simulation of 10^6 keys at 1% (9.585 bits per
+// key, k = 7, 16-byte keys) and 10^6 queries, 10% of them members; ns/key
+// is the time over the 2*10^6 inserts and queries.
+func BenchmarkSimulate(b *testing.B) {
+	for _, size := range []struct {
+		name string
+		n    int
+	}{{"n=1e6", 1_000_000}} {
+		b.Run(size.name, func(b *testing.B) {
+			p := DefaultParams()
+			p.BitsPerKey, p.Hashes, p.Items, p.Queries = 9.585, 0, size.n, size.n
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Simulate(p); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(p.Items+p.Queries), "ns/key")
+		})
+	}
+}

@@ -121,13 +121,14 @@ func sweepOnce(r *runner, sw sweep, n, q, seed uint64) ([]uint64, error) {
 		}
 		filters[j], words[j] = f, f.Words()
 	}
-	key := make([]byte, 0, keyBytes)
-	for i := uint64(0); i < n; i++ {
-		key = core.Key(key, core.Members, i, seed, keyBytes)
+	var b keyBatch
+	for i := uint64(0); i < n; {
+		keys := b.next(core.Members, i, min(n-i, tick-i%tick), seed)
 		for _, f := range filters {
-			f.Add(key)
+			f.AddBatch(keys)
 		}
-		if (i+1)%tick == 0 {
+		i += uint64(len(keys))
+		if i%tick == 0 {
 			if err := r.report(tick * len(filters)); err != nil {
 				return nil, err
 			}
@@ -138,6 +139,7 @@ func sweepOnce(r *runner, sw sweep, n, q, seed uint64) ([]uint64, error) {
 	}
 
 	k0, k1 := core.SipKey(seed)
+	key := make([]byte, 0, keyBytes)
 	fp := make([]uint64, len(sw.ks))
 	pos := make([]uint64, core.MaxK)
 	for x := uint64(0); x < q; x++ {

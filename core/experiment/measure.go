@@ -123,13 +123,31 @@ func measureRates(r *runner, specs []rateSpec) ([]rateResult, error) {
 	return out, nil
 }
 
-// insert adds member keys 0..n-1 of seed to f.
+// keyBatch is up to core.BatchKeys generated keys, their buffers reused
+// from batch to batch, and the answers of a batched query.
+type keyBatch struct {
+	keys   [core.BatchKeys][]byte
+	found  [core.BatchKeys]bool
+	probes [core.BatchKeys]int
+}
+
+// next writes keys first, first+1, ... of namespace ns under seed, count of
+// them but at most core.BatchKeys, and returns them.
+func (b *keyBatch) next(ns core.Namespace, first, count, seed uint64) [][]byte {
+	keys := b.keys[:min(count, core.BatchKeys)]
+	core.Keys(keys, ns, first, seed, keyBytes)
+	return keys
+}
+
+// insert adds member keys 0..n-1 of seed to f, in batches that end where a
+// report is due.
 func insert(r *runner, f core.Membership, n, seed uint64) error {
-	key := make([]byte, 0, keyBytes)
-	for i := uint64(0); i < n; i++ {
-		key = core.Key(key, core.Members, i, seed, keyBytes)
-		f.Add(key)
-		if (i+1)%tick == 0 {
+	var b keyBatch
+	for i := uint64(0); i < n; {
+		keys := b.next(core.Members, i, min(n-i, tick-i%tick), seed)
+		core.AddBatch(f, keys)
+		i += uint64(len(keys))
+		if i%tick == 0 {
 			if err := r.report(tick); err != nil {
 				return err
 			}
@@ -138,19 +156,24 @@ func insert(r *runner, f core.Membership, n, seed uint64) error {
 	return r.report(int(n % tick))
 }
 
-// queryAbsent queries absent keys lo..hi-1 of seed against f.
+// queryAbsent queries absent keys lo..hi-1 of seed against f, in batches
+// that end where a report is due.
 func queryAbsent(r *runner, f core.Membership, seed, lo, hi uint64) (rateResult, error) {
 	var x rateResult
-	key := make([]byte, 0, keyBytes)
-	for q := lo; q < hi; q++ {
-		key = core.Key(key, core.Absent, q, seed, keyBytes)
-		ok, read := f.Contains(key)
-		if ok {
-			x.fp++
+	var b keyBatch
+	for q := lo; q < hi; {
+		keys := b.next(core.Absent, q, min(hi-q, tick-(q-lo)%tick), seed)
+		core.ContainsBatch(f, keys, b.found[:], b.probes[:])
+		for j := range keys {
+			if b.found[j] {
+				x.fp++
+			}
+			read := uint64(b.probes[j])
+			x.probes += read
+			x.probesSq += read * read
 		}
-		x.probes += uint64(read)
-		x.probesSq += uint64(read * read)
-		if (q-lo+1)%tick == 0 {
+		q += uint64(len(keys))
+		if (q-lo)%tick == 0 {
 			if err := r.report(tick); err != nil {
 				return x, err
 			}
