@@ -4,11 +4,11 @@ package main
 
 import (
 	"bytes"
-	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"os"
@@ -87,10 +87,10 @@ type timeouts struct {
 
 // serveTimeouts: the lab's requests have no body, so 30 s to read one is
 // generous; a response must be written within 2 minutes, which sends the
-// gzipped app.wasm (about 2.6 MB) at 200 kbit/s, or all 10 MB of it at
-// 700 kbit/s to a client that takes no gzip; and a keep-alive connection
-// left idle for a minute is closed, where without a limit thousands stayed
-// open.
+// compressed app.wasm (2.2 MB brotli, 2.6 MB gzip) at 180 kbit/s, or all
+// 10.1 MB of it at 680 kbit/s to a client that takes neither; and a
+// keep-alive connection left idle for a minute is closed, where without a
+// limit thousands stayed open.
 var serveTimeouts = timeouts{header: 10 * time.Second, read: 30 * time.Second, write: 2 * time.Minute, idle: time.Minute}
 
 // newServer is the lab's HTTP server, with t's timeouts.
@@ -167,8 +167,10 @@ var fileTags = struct {
 }{m: map[string]fileVersion{}}
 
 // labServer is the lab's HTTP handler: go-app's pages under prefix, and the
-// web directory beside them, compressed with gzip for clients that accept it,
-// all under the lab's security headers and for GET and HEAD only.
+// web directory beside them, compressed with brotli or gzip for clients
+// that accept it, all under the lab's security headers and for GET and HEAD
+// only. The web directory's copies are made in the background from the
+// start, app.wasm first.
 func labServer(web, prefix string) (http.Handler, error) {
 	size, version, err := wasmInfo(web)
 	if err != nil {
@@ -177,8 +179,22 @@ func labServer(web, prefix string) (http.Handler, error) {
 	pages := lab.NewHandler(prefix, version)
 	pages.WasmContentLength = strconv.FormatInt(size, 10)
 	files := &staticFiles{dir: web}
+	go files.warm()
 	mux := http.NewServeMux()
 	mux.Handle("/web/", http.StripPrefix("/web", files))
+	// go-app also answers /app.wasm, /goapp.wasm and /VERSION/web/... by
+	// handing them to its resource resolver's file server: that of the
+	// working directory rather than --web, uncompressed, and under a prefix
+	// none at all, so one request for /PREFIX/app.wasm crashed the server.
+	// They are the web directory's files here.
+	wasm := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r = r.Clone(r.Context())
+		r.URL.Path, r.URL.RawPath = "/app.wasm", ""
+		files.ServeHTTP(w, r)
+	})
+	mux.Handle("/app.wasm", wasm)
+	mux.Handle("/goapp.wasm", wasm)
+	mux.Handle("/"+version+"/", http.StripPrefix("/"+version, mux))
 	mux.Handle("/", rendered(budgeted(pages, newRenderBudget()), version))
 	if prefix == "" {
 		return secured(readOnly(mux)), nil
@@ -239,28 +255,17 @@ func secured(h http.Handler) http.Handler {
 	})
 }
 
-// staticFiles serves a directory, sending a gzip copy of each compressible
-// file to clients that accept it. Copies are made once per file version and
-// kept in memory: app.wasm compresses to about a quarter of its size. Each
-// encoding has its own ETag, the tag of the bytes sent, so a reload
-// revalidates app.wasm instead of downloading it again, and a range is
-// always a range of the bytes that ETag names.
+// staticFiles serves a directory, sending a brotli or gzip copy of each
+// file worth compressing to clients that accept one (negotiate). Copies are
+// made once per file version and kept in memory: app.wasm compresses to
+// between a fifth and a quarter of its size. Each encoding has its own
+// ETag, the tag of the bytes sent, so a reload revalidates app.wasm instead
+// of downloading it again. A range is a range of the bytes that ETag names, the encoded ones
+// for an encoded response: RFC 9110 (section 14) defines ranges on the
+// selected representation, content coding included, and so an interrupted
+// brotli download resumes with If-Range as an identity one does.
 type staticFiles struct {
 	dir string
-}
-
-// gzCopies holds the compressed copies, by file name and level, for every
-// server in the process.
-var gzCopies = struct {
-	sync.Mutex
-	m map[string]gzCopy
-}{m: map[string]gzCopy{}}
-
-type gzCopy struct {
-	mod  time.Time
-	size int64
-	body []byte
-	tag  string // the tag of body
 }
 
 func (s *staticFiles) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -278,10 +283,15 @@ func (s *staticFiles) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	h := w.Header()
 	h.Set("Cache-Control", "no-cache")
-	if compressible(name) {
-		h.Add("Vary", "Accept-Encoding")
+	if ct := contentType(name); ct != "" {
+		h.Set("Content-Type", ct)
 	}
-	if !compressible(name) || !acceptsGzip(r) {
+	coding := ""
+	if worthCompressing(name, info.Size()) {
+		h.Add("Vary", "Accept-Encoding")
+		coding = negotiate(r.Header.Get("Accept-Encoding"))
+	}
+	if coding == "" {
 		t, err := fileTag(name, info)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
@@ -291,102 +301,114 @@ func (s *staticFiles) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.ServeContent(w, r, name, info.ModTime(), f)
 		return
 	}
-	c, err := gzipCopy(name, info, gzip.DefaultCompression)
+	c, err := copyOf(name, f, info, coding)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
 	h.Set("ETag", `"`+c.tag+`"`)
-	h.Set("Content-Type", contentType(name))
 	h.Set("X-Uncompressed-Length", strconv.FormatInt(info.Size(), 10))
-	http.ServeContent(gzipEncoded{w}, r, name, info.ModTime(), bytes.NewReader(c.body))
+	http.ServeContent(encoded{w, coding}, r, name, info.ModTime(), bytes.NewReader(c.body))
 }
 
-// gzipEncoded marks a response whose body is gzip bytes served by
+// warm makes the copies of every file in the directory worth compressing,
+// app.wasm first: about 2 s of one core for the lab's, so the first visitor
+// finds them made. A request for a copy still being made waits for it; an
+// error is left for a request to meet and report.
+func (s *staticFiles) warm() {
+	names := []string{filepath.Join(s.dir, "app.wasm")}
+	filepath.WalkDir(s.dir, func(name string, d os.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() && name != names[0] {
+			names = append(names, name)
+		}
+		return nil
+	})
+	for _, name := range names {
+		f, err := os.Open(name)
+		if err != nil {
+			continue
+		}
+		if info, err := f.Stat(); err == nil && worthCompressing(name, info.Size()) {
+			for _, c := range codings {
+				copyOf(name, f, info, c.name)
+			}
+		}
+		f.Close()
+	}
+}
+
+// copies holds the compressed copies staticFiles sends, by file and coding,
+// for every server in the process.
+var copies = struct {
+	sync.Mutex
+	m map[copyKey]*compressedCopy
+}{m: map[copyKey]*compressedCopy{}}
+
+type copyKey struct{ name, coding string }
+
+// compressedCopy is one coding of one version of a file: its modification
+// time and size. body and tag are set, or err, before ready is closed.
+type compressedCopy struct {
+	mod   time.Time
+	size  int64
+	ready chan struct{}
+	body  []byte
+	tag   string // the tag of body
+	err   error
+}
+
+// copyOf returns the coding's copy of file f, named name, in the version
+// info describes, made at serveEffort once per version: the first caller
+// makes it from f's bytes while the others wait. A failed copy is
+// forgotten, for the next request to try again.
+func copyOf(name string, f io.ReaderAt, info os.FileInfo, coding string) (*compressedCopy, error) {
+	k := copyKey{name, coding}
+	copies.Lock()
+	c, ok := copies.m[k]
+	made := ok && c.mod.Equal(info.ModTime()) && c.size == info.Size()
+	if !made {
+		c = &compressedCopy{mod: info.ModTime(), size: info.Size(), ready: make(chan struct{})}
+		copies.m[k] = c
+	}
+	copies.Unlock()
+	if made {
+		<-c.ready
+		return c, c.err
+	}
+	raw := make([]byte, info.Size())
+	_, err := io.ReadFull(io.NewSectionReader(f, 0, info.Size()), raw)
+	if err == nil {
+		c.body, err = compress(coding, raw, serveEffort)
+	}
+	if err == nil {
+		c.tag = tag(c.body)
+	}
+	c.err = err
+	close(c.ready)
+	if err != nil {
+		copies.Lock()
+		if copies.m[k] == c {
+			delete(copies.m, k)
+		}
+		copies.Unlock()
+	}
+	return c, err
+}
+
+// encoded marks a response whose body is in coding, served by
 // http.ServeContent. Marking it only as the status is written keeps the
 // Content-Length ServeContent would leave out for an encoded body, and keeps
 // the encoding off a 304, a 412 and a 416, which have no such body.
-type gzipEncoded struct{ http.ResponseWriter }
+type encoded struct {
+	http.ResponseWriter
+	coding string
+}
 
-func (g gzipEncoded) WriteHeader(code int) {
+func (e encoded) WriteHeader(code int) {
 	if code == http.StatusOK || code == http.StatusPartialContent {
-		g.Header().Set("Content-Encoding", "gzip")
+		e.Header().Set("Content-Encoding", e.coding)
 	}
-	g.ResponseWriter.WriteHeader(code)
-}
-
-// gzipFile compresses a file at level, once per file version.
-func gzipFile(name string, info os.FileInfo, level int) ([]byte, error) {
-	c, err := gzipCopy(name, info, level)
-	return c.body, err
-}
-
-func gzipCopy(name string, info os.FileInfo, level int) (gzCopy, error) {
-	key := name + "@" + strconv.Itoa(level)
-	gzCopies.Lock()
-	defer gzCopies.Unlock()
-	if c, ok := gzCopies.m[key]; ok && c.mod.Equal(info.ModTime()) && c.size == info.Size() {
-		return c, nil
-	}
-	raw, err := os.ReadFile(name)
-	if err != nil {
-		return gzCopy{}, err
-	}
-	body, err := gzipBytes(raw, level)
-	if err != nil {
-		return gzCopy{}, err
-	}
-	c := gzCopy{mod: info.ModTime(), size: info.Size(), body: body, tag: tag(body)}
-	gzCopies.m[key] = c
-	return c, nil
-}
-
-func gzipBytes(raw []byte, level int) ([]byte, error) {
-	var buf bytes.Buffer
-	zw, err := gzip.NewWriterLevel(&buf, level)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := zw.Write(raw); err != nil {
-		return nil, err
-	}
-	if err := zw.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
-
-func compressible(name string) bool {
-	switch filepath.Ext(name) {
-	case ".wasm", ".js", ".css", ".html", ".svg", ".json", ".webmanifest", ".txt":
-		return true
-	}
-	return false
-}
-
-func contentType(name string) string {
-	switch filepath.Ext(name) {
-	case ".wasm":
-		return "application/wasm"
-	case ".js":
-		return "text/javascript; charset=utf-8"
-	case ".css":
-		return "text/css; charset=utf-8"
-	case ".svg":
-		return "image/svg+xml"
-	case ".html":
-		return "text/html; charset=utf-8"
-	}
-	return "application/octet-stream"
-}
-
-func acceptsGzip(r *http.Request) bool {
-	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
-		if strings.TrimSpace(strings.SplitN(part, ";", 2)[0]) == "gzip" {
-			return true
-		}
-	}
-	return false
+	e.ResponseWriter.WriteHeader(code)
 }
 
 // renderBudget bounds the server's prerendering. go-app renders a page
@@ -434,9 +456,13 @@ func budgeted(pages http.Handler, b renderBudget) http.Handler {
 		}
 		rec := &recorder{header: http.Header{}, code: http.StatusOK}
 		done := make(chan struct{})
+		var failed any
 		go func() {
 			defer close(done)
 			defer func() { <-b.slots }() // freed before done: the next request finds it
+			// A panic here, outside the request's goroutine, would end the
+			// server; it ends the request with a 500.
+			defer func() { failed = recover() }()
 			pages.ServeHTTP(rec, r)
 		}()
 		run := time.NewTimer(b.run)
@@ -449,6 +475,11 @@ func budgeted(pages http.Handler, b renderBudget) http.Handler {
 			busy()
 			return
 		}
+		if failed != nil {
+			log.Printf("bloomlab serve: rendering %s: %v", r.URL.Path, failed)
+			http.Error(w, "the lab failed to render this page", http.StatusInternalServerError)
+			return
+		}
 		for k, v := range rec.header {
 			w.Header()[k] = v
 		}
@@ -458,12 +489,13 @@ func budgeted(pages http.Handler, b renderBudget) http.Handler {
 }
 
 // rendered serves go-app's pages and scripts as files are served: each
-// response is made in full, then sent by http.ServeContent, gzipped for
-// clients that accept it. go-app alone tags every response and both
-// encodings with one ETag, answers only an exact If-None-Match, and ignores
-// Range. Here each encoding has its own ETag, and it is weak, W/"version"
-// and W/"version-gzip": go-app writes attributes in map order, so two
-// renderings of a page are the same page but not the same bytes. A weak
+// response is made in full, then sent by http.ServeContent, compressed at
+// serveEffort for clients that accept brotli or gzip. go-app alone tags
+// every response and every encoding with one ETag, answers only an exact
+// If-None-Match, and ignores Range. Here each encoding has its own ETag, and
+// it is weak, W/"version", W/"version-br" and W/"version-gzip": go-app
+// writes attributes in map order, so two renderings of a page are the same
+// page but not the same bytes. A weak
 // ETag answers If-None-Match with 304 and never satisfies If-Range or
 // If-Match, so no client joins ranges of two renderings.
 func rendered(pages http.Handler, version string) http.Handler {
@@ -488,16 +520,18 @@ func rendered(pages http.Handler, version string) http.Handler {
 		}
 		body := rec.body.Bytes()
 		etag := `W/"` + version + `"`
-		if ct := h.Get("Content-Type"); strings.HasPrefix(ct, "text/") || strings.Contains(ct, "javascript") || strings.Contains(ct, "json") {
+		ct := h.Get("Content-Type")
+		text := strings.HasPrefix(ct, "text/") || strings.Contains(ct, "javascript") || strings.Contains(ct, "json")
+		if text && len(body) >= minCompress {
 			h.Add("Vary", "Accept-Encoding")
-			if acceptsGzip(r) {
-				gz, err := gzipBytes(body, gzip.DefaultCompression)
+			if coding := negotiate(r.Header.Get("Accept-Encoding")); coding != "" {
+				z, err := compress(coding, body, serveEffort)
 				if err != nil {
 					http.Error(w, err.Error(), http.StatusInternalServerError)
 					return
 				}
-				body, etag = gz, `W/"`+version+`-gzip"`
-				w = gzipEncoded{w}
+				body, etag = z, `W/"`+version+`-`+coding+`"`
+				w = encoded{w, coding}
 			}
 		}
 		h.Set("ETag", etag)

@@ -21,16 +21,21 @@ import (
 )
 
 // fakeWeb writes a web directory with a stand-in app.wasm, for tests that
-// need the server but not a browser.
+// need the server but not a browser: a style worth compressing (lab.css),
+// one too small to be (tiny.css) and an image compressed already.
 func fakeWeb(t *testing.T) (string, []byte) {
 	t.Helper()
 	dir := t.TempDir()
 	wasm := bytes.Repeat([]byte("\x00asm not really "), 4096)
-	if err := os.WriteFile(filepath.Join(dir, "app.wasm"), wasm, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "lab.css"), []byte("body{}"), 0o644); err != nil {
-		t.Fatal(err)
+	for name, b := range map[string][]byte{
+		"app.wasm": wasm,
+		"lab.css":  bytes.Repeat([]byte("body { margin: 0 }\n.lab { color: #1d3f8a }\n"), 64),
+		"tiny.css": []byte("body{}"),
+		"icon.png": append([]byte("\x89PNG\r\n\x1a\n"), bytes.Repeat([]byte{0}, 2048)...),
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return dir, wasm
 }
@@ -133,7 +138,7 @@ func TestSiteWritesEverything(t *testing.T) {
 	}
 	for _, f := range []string{"index.html", "audit.html", "audit/index.html", "experiments.html", "calculator.html",
 		"about.html", "app.js", "app-worker.js", "wasm_exec.js", "manifest.webmanifest", "app.css",
-		"web/app.wasm", "web/app.wasm.gz", "web/lab.css", ".nojekyll"} {
+		"web/app.wasm", "web/app.wasm.gz", "web/app.wasm.br", "web/lab.css", "web/lab.css.br", "web/lab.css.gz", ".nojekyll"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Errorf("site lacks %s", f)
 		}
@@ -234,9 +239,10 @@ func TestServeMethods(t *testing.T) {
 	}
 }
 
-// encodings are the two ways the lab sends a body: as it is, and gzipped.
+// encodings are the ways the lab sends a body: as it is, brotli, gzip.
 var encodings = []struct{ name, accept, contentEncoding string }{
 	{"identity", "identity", ""},
+	{"br", "br", "br"},
 	{"gzip", "gzip", "gzip"},
 }
 
@@ -270,9 +276,9 @@ func TestServeConditional(t *testing.T) {
 					{"If-None-Match in a list", []string{"If-None-Match", `"other", ` + etag}, 304},
 					{"If-None-Match another ETag", []string{"If-None-Match", `"other"`}, 200},
 				}
-				if enc.name == "gzip" && !strings.HasPrefix(path, "/web/") {
+				if enc.name != "identity" && !strings.HasPrefix(path, "/web/") {
 					// go-app answers its own ETag, the bare version, with a 304
-					// of its own; that must not pass for the gzip copy's.
+					// of its own; that must not pass for a compressed copy's.
 					cases = append(cases, struct {
 						name   string
 						header []string
@@ -302,16 +308,19 @@ func TestServeConditional(t *testing.T) {
 				}
 			})
 		}
-		if tags["identity"] == tags["gzip"] {
-			t.Errorf("%s: both encodings have ETag %s", path, tags["gzip"])
+		if tags["identity"] == tags["gzip"] || tags["identity"] == tags["br"] || tags["br"] == tags["gzip"] {
+			t.Errorf("%s: two encodings share an ETag: %v", path, tags)
 		}
 	}
 }
 
 // TestServeRange asks for bytes 10-19 of each encoding. app.wasm's bytes
-// are fixed, so its ranges are real ranges (of the gzip bytes for the gzip
-// copy). A page is rendered anew for each request, in go-app's map order,
-// so its ETag is weak: If-Range then gets the whole page.
+// are fixed, so its ranges are real ranges, of the bytes sent: the brotli
+// or gzip bytes for a compressed copy (RFC 9110 defines ranges on the
+// selected representation), under the ETag that names them; If-Range with
+// another encoding's ETag gets the whole body. A page is rendered anew for
+// each request, in go-app's map order, so its ETag is weak: If-Range then
+// gets the whole page.
 func TestServeRange(t *testing.T) {
 	routesOnceForServe()
 	web, _ := fakeWeb(t)
@@ -350,6 +359,17 @@ func TestServeRange(t *testing.T) {
 				res, _ = get(t, h, "GET", path, "Accept-Encoding", enc.accept, "Range", "bytes=10-19", "If-Range", `"stale"`)
 				if res.StatusCode != 200 {
 					t.Errorf("If-Range with a stale ETag: status %d, want 200", res.StatusCode)
+				}
+				for _, other := range encodings {
+					if other.name == enc.name || !fixed {
+						continue
+					}
+					o, _ := get(t, h, "GET", path, "Accept-Encoding", other.accept)
+					res, body = get(t, h, "GET", path, "Accept-Encoding", enc.accept, "Range", "bytes=10-19", "If-Range", o.Header.Get("ETag"))
+					if res.StatusCode != 200 || !bytes.Equal(body, whole) || res.Header.Get("Content-Encoding") != enc.contentEncoding {
+						t.Errorf("If-Range with the %s copy's ETag: status %d, %d bytes, Content-Encoding %q; want 200 with the whole %s body",
+							other.name, res.StatusCode, len(body), res.Header.Get("Content-Encoding"), enc.name)
+					}
 				}
 			})
 		}

@@ -3,7 +3,6 @@
 package main
 
 import (
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	lab "bloomlab/app"
 
@@ -40,10 +40,13 @@ func runSite(args []string, stdout, stderr io.Writer) int {
 	if err := apart(*out, *web); err != nil {
 		return fail("site", fs, err, stderr)
 	}
-	if err := writeSite(*out, *web, p); err != nil {
+	start := time.Now()
+	z, err := buildSite(*out, *web, p)
+	if err != nil {
 		return fail("site", fs, err, stderr)
 	}
-	fmt.Fprintf(stdout, "wrote the static site to %s (serve it at %s/)\n", *out, p)
+	fmt.Fprintf(stdout, "wrote the static site to %s (serve it at %s/) in %.1f s, of which %.1f s making .br and .gz copies of %d files\n",
+		*out, p, time.Since(start).Seconds(), z.took.Seconds(), z.files)
 	return 0
 }
 
@@ -115,65 +118,117 @@ func within(child, parent string) bool {
 // writeSite writes the self-contained site into dir: every page prerendered
 // (also as PAGE/index.html, for servers that redirect /audit to /audit/),
 // the go-app scripts, the service worker that keeps it working offline,
-// and web/ with app.wasm and a gzip copy for servers that can send one.
+// and web/ with app.wasm; beside each file worth compressing, a .br and a
+// .gz copy for hosts that send precompressed files.
 //
 // It writes nothing outside dir: go-app generates the pages into a fresh
 // folder inside dir, removed after, and every file is copied from there
 // with writeIn, which neither follows a symlink to a folder nor writes
 // through a link in a file's place.
 func writeSite(dir, web, prefix string) error {
+	_, err := buildSite(dir, web, prefix)
+	return err
+}
+
+// precompressed counts the files given .br and .gz copies, and the time
+// the copies took.
+type precompressed struct {
+	files int
+	took  time.Duration
+}
+
+// buildSite is writeSite, saying what the compressed copies cost.
+func buildSite(dir, web, prefix string) (precompressed, error) {
 	size, version, err := wasmInfo(web)
 	if err != nil {
-		return err
+		return precompressed{}, err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+		return precompressed{}, err
 	}
 	stage, err := os.MkdirTemp(dir, ".bloomlab-site-")
 	if err != nil {
-		return err
+		return precompressed{}, err
 	}
 	defer os.RemoveAll(stage)
 	h := lab.NewHandler(prefix, version)
 	h.WasmContentLength = strconv.FormatInt(size, 10)
 	if err := app.GenerateStaticWebsite(stage, h); err != nil {
-		return fmt.Errorf("generating pages: %v", err)
+		return precompressed{}, fmt.Errorf("generating pages: %v", err)
 	}
-	if err := copyDir(stage, dir); err != nil {
-		return err
+	var files []string // every file written, relative to dir
+	wrote := func(under string) func(string) {
+		return func(rel string) { files = append(files, filepath.Join(under, rel)) }
+	}
+	if err := copyTree(stage, dir, wrote("")); err != nil {
+		return precompressed{}, err
 	}
 	for _, route := range lab.PageRoutes()[1:] {
 		page := strings.TrimPrefix(route, "/")
-		if err := copyFile(filepath.Join(stage, page+".html"), dir, filepath.Join(page, "index.html")); err != nil {
-			return err
+		index := filepath.Join(page, "index.html")
+		if err := copyFile(filepath.Join(stage, page+".html"), dir, index); err != nil {
+			return precompressed{}, err
 		}
+		files = append(files, index)
 	}
 	if err := mkdirIn(dir, "web"); err != nil {
-		return err
+		return precompressed{}, err
 	}
-	if err := copyDir(web, filepath.Join(dir, "web")); err != nil {
-		return err
+	if err := copyTree(web, filepath.Join(dir, "web"), wrote("web")); err != nil {
+		return precompressed{}, err
 	}
-	wasm := filepath.Join(web, "app.wasm")
-	info, err := os.Stat(wasm)
+	z, err := writeCopies(dir, files)
 	if err != nil {
-		return err
-	}
-	gz, err := gzipFile(wasm, info, gzip.BestCompression)
-	if err != nil {
-		return err
-	}
-	if err := writeIn(dir, filepath.Join("web", "app.wasm.gz"), gz); err != nil {
-		return err
+		return z, err
 	}
 	// GitHub Pages would otherwise run the site through Jekyll.
-	return writeIn(dir, ".nojekyll", nil)
+	return z, writeIn(dir, ".nojekyll", nil)
 }
 
-// copyDir copies folder src into folder dst, leaving out .gz files: stale
-// copies, the fresh one is written after. It writes only inside dst, which
-// the caller has checked or made.
+// writeCopies writes a .br and a .gz copy beside each of files (relative to
+// dir) worth compressing, at siteEffort, and removes the copies an earlier
+// site left beside the others: a host that sends precompressed files would
+// send a stale one in the file's place.
+func writeCopies(dir string, files []string) (z precompressed, err error) {
+	start := time.Now()
+	defer func() { z.took = time.Since(start) }()
+	for _, rel := range files {
+		raw, err := os.ReadFile(filepath.Join(dir, rel))
+		if err != nil {
+			return z, err
+		}
+		if !worthCompressing(rel, int64(len(raw))) {
+			for _, c := range codings {
+				if err := os.Remove(filepath.Join(dir, rel+c.suffix)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+					return z, err
+				}
+			}
+			continue
+		}
+		br, gz, err := compressBoth(raw, siteEffort)
+		if err != nil {
+			return z, fmt.Errorf("compressing %s: %v", rel, err)
+		}
+		if err := writeIn(dir, rel+".br", br); err != nil {
+			return z, err
+		}
+		if err := writeIn(dir, rel+".gz", gz); err != nil {
+			return z, err
+		}
+		z.files++
+	}
+	return z, nil
+}
+
+// copyDir copies folder src into folder dst, leaving out .br and .gz
+// files: stale copies, which the site writes afresh. It writes only inside
+// dst, which the caller has checked or made.
 func copyDir(src, dst string) error {
+	return copyTree(src, dst, func(string) {})
+}
+
+// copyTree is copyDir, telling wrote each file it copies, relative to dst.
+func copyTree(src, dst string, wrote func(rel string)) error {
 	return filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -185,10 +240,14 @@ func copyDir(src, dst string) error {
 		if d.IsDir() {
 			return mkdirIn(dst, r)
 		}
-		if strings.HasSuffix(path, ".gz") {
+		if strings.HasSuffix(path, ".gz") || strings.HasSuffix(path, ".br") {
 			return nil
 		}
-		return copyFile(path, dst, r)
+		if err := copyFile(path, dst, r); err != nil {
+			return err
+		}
+		wrote(r)
+		return nil
 	})
 }
 

@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -196,5 +197,127 @@ func TestWithinComparesFolders(t *testing.T) {
 		if got := within(tc.child, tc.parent); got != tc.want {
 			t.Errorf("within(%s, %s) = %v, want %v", tc.child, tc.parent, got, tc.want)
 		}
+	}
+}
+
+// bigWeb writes a web folder whose app.wasm is over brotliLarge, so the
+// site compresses it as it does the real one; words drawn with a fixed
+// seed make it compress as text does, not as a repeated line.
+func bigWeb(t *testing.T, dir string) {
+	t.Helper()
+	smallWeb(t, dir)
+	words := strings.Fields("bloom filter bits keys hashes rate fill index block counter wasm go app lab")
+	r := rand.New(rand.NewPCG(1, 2))
+	var b bytes.Buffer
+	for b.Len() < brotliLarge+brotliLarge/4 {
+		b.WriteString(words[r.IntN(len(words))])
+		b.WriteByte(byte(' ' + r.IntN(3)))
+	}
+	for name, data := range map[string][]byte{
+		"app.wasm":  b.Bytes(),
+		"lab.css":   bytes.Repeat([]byte("body { margin: 0 }\n.lab { color: #1d3f8a }\n"), 64),
+		"icon.png":  append([]byte("\x89PNG\r\n\x1a\n"), bytes.Repeat([]byte{0}, 2048)...),
+		"stale.css": []byte("small"),
+		// Left in web/ by some earlier build: copies are the site's to write.
+		"old.js.br": []byte("stale"),
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// The site carries a .br and a .gz copy beside every file worth
+// compressing, and none beside the rest; each decodes to its file; and the
+// same input gives the same bytes, run after run.
+func TestSitePrecompresses(t *testing.T) {
+	routesOnceForServe()
+	root := t.TempDir()
+	web := filepath.Join(root, "web")
+	bigWeb(t, web)
+	outs := []string{filepath.Join(root, "one"), filepath.Join(root, "two")}
+	// Copies an earlier site left beside a file now too small for them
+	// would be sent in its place by a host that serves precompressed files.
+	if err := os.MkdirAll(filepath.Join(outs[0], "web"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, stale := range []string{"web/stale.css.br", "web/stale.css.gz", "web/app.wasm.br"} {
+		if err := os.WriteFile(filepath.Join(outs[0], stale), []byte("stale"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, out := range outs {
+		var stdout, stderr bytes.Buffer
+		if code := dispatch([]string{"site", "-o", out, "--web", web}, &stdout, &stderr); code != 0 {
+			t.Fatalf("site: exit %d: %s", code, stderr.String())
+		}
+		if !strings.Contains(stdout.String(), "making .br and .gz copies of") {
+			t.Errorf("stdout %q, want the time the copies took", stdout.String())
+		}
+		t.Logf("%s", strings.TrimSpace(stdout.String()))
+	}
+
+	for _, must := range []string{"web/app.wasm", "web/lab.css", "app.js", "wasm_exec.js", "index.html", "audit/index.html"} {
+		for _, suffix := range []string{".br", ".gz"} {
+			if _, err := os.Stat(filepath.Join(outs[0], must+suffix)); err != nil {
+				t.Errorf("the site lacks %s%s", must, suffix)
+			}
+		}
+	}
+	copies := 0
+	for _, out := range outs {
+		err := filepath.WalkDir(out, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || strings.HasSuffix(path, ".br") || strings.HasSuffix(path, ".gz") {
+				return err
+			}
+			raw, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(out, path)
+			for _, c := range []struct{ coding, suffix string }{{"br", ".br"}, {"gzip", ".gz"}} {
+				z, err := os.ReadFile(path + c.suffix)
+				if !worthCompressing(path, int64(len(raw))) {
+					if err == nil {
+						t.Errorf("%s has a %s copy: it is too small or compressed already", rel, c.suffix)
+					}
+					continue
+				}
+				if err != nil {
+					t.Errorf("%s has no %s copy", rel, c.suffix)
+					continue
+				}
+				copies++
+				if got := decode(t, c.coding, z); !bytes.Equal(got, raw) {
+					t.Errorf("%s%s decodes to %d bytes, want the file's %d exactly", rel, c.suffix, len(got), len(raw))
+				}
+				if c.coding == "gzip" && (z[3] != 0 || !bytes.Equal(z[4:8], []byte{0, 0, 0, 0})) {
+					t.Errorf("%s.gz: header flags %#x, time % x: want no name and no time", rel, z[3], z[4:8])
+				}
+				// go-app writes a page's attributes in map order, so two sites
+				// may hold two renderings of a page; every file the same in both
+				// must have the same copies.
+				if out == outs[0] {
+					other := filepath.Join(outs[1], rel)
+					if raw2, err := os.ReadFile(other); err == nil && bytes.Equal(raw2, raw) {
+						if z2, _ := os.ReadFile(other + c.suffix); !bytes.Equal(z2, z) {
+							t.Errorf("%s%s differs between two runs on the same input", rel, c.suffix)
+						}
+					} else if strings.HasPrefix(rel, "web") {
+						t.Errorf("%s differs between two runs", rel)
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if copies < 20 {
+		t.Errorf("%d copies checked, want at least the 20 of the files above in both sites", copies)
+	}
+	if _, err := os.Stat(filepath.Join(outs[0], "web", "old.js.br")); err == nil {
+		t.Error("the site copied web/old.js.br, a compressed copy left in --web")
 	}
 }
