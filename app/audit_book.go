@@ -95,7 +95,7 @@ func (b *auditBook) Start(f core.Fault) {
 
 	go func() {
 		yielded := time.Now()
-		target, err := audit.Lab("", f, "")
+		target, err := audit.Lab(core.Variant{}, f, "")
 		if err != nil {
 			b.finish(f, audit.Report{}, err)
 			return

@@ -610,7 +610,7 @@ func (c *LabPage) renderControls() app.UI {
 			app.Select().ID(IDVariant).OnChange(c.onVariant).Body(
 				app.Range(core.Variants).Slice(func(i int) app.UI {
 					v := core.Variants[i]
-					return app.Option().Value(string(v)).Selected(v == p.Variant).Text(variantLabel(v))
+					return app.Option().Value(v.Name()).Selected(v == p.Variant).Text(v.Label())
 				}),
 			),
 		),
@@ -655,16 +655,6 @@ func sliderText(sl slider, v float64) string {
 		return formatInt(uint64(v))
 	}
 	return formatPlain(v)
-}
-
-func variantLabel(v core.Variant) string {
-	switch v {
-	case core.BlockedVariant:
-		return "blocked (512-bit blocks)"
-	case core.CountingVariant:
-		return "counting (4-bit counters)"
-	}
-	return "standard"
 }
 
 func (c *LabPage) renderProgress() app.UI {
@@ -829,10 +819,7 @@ func (c *LabPage) renderBitArray() app.UI {
 	caption := "The bit array."
 	var strays int
 	if r != nil {
-		unit := "bit"
-		if r.Variant == core.CountingVariant {
-			unit = "counter"
-		}
+		unit := r.Variant.Unit()
 		w := c.canvasW
 		if w <= 0 {
 			w = 800

@@ -74,7 +74,7 @@ func TestAuditPageRenders(t *testing.T) {
 	if err := e.Load(p); err != nil {
 		t.Fatalf("empty: %v", err)
 	}
-	rep, err := audit.Run(audit.MustLab("", core.OneHash, ""), nil)
+	rep, err := audit.Run(audit.MustLab(core.Variant{}, core.OneHash, ""), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

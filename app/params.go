@@ -222,7 +222,7 @@ func FromQuery(q url.Values) (Settings, []string) {
 	if raw, ok := lookup(q, IDVariant); ok {
 		v, err := core.ParseVariant(raw)
 		if err != nil {
-			note("variant: %q is not standard, blocked or counting, so it stays standard", raw)
+			note("variant: %q is not %s, so it stays standard", raw, core.VariantNames())
 		} else {
 			s.Params.Variant = v
 		}
@@ -400,7 +400,7 @@ func (s Settings) Query() url.Values {
 		q.Set(sl.ID, formatPlain(sl.value(s.Params)))
 	}
 	q.Set(IDSeed, strconv.FormatUint(s.Params.Seed, 10))
-	q.Set(IDVariant, string(s.Params.Variant))
+	q.Set(IDVariant, s.Params.Variant.Name())
 	q.Set(IDFault, string(s.Params.Fault))
 	if h := s.Params.Hashing; h != "" && h != core.DoubleHashing {
 		q.Set(IDHashing, string(h))

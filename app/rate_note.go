@@ -27,7 +27,7 @@ func rateNote(r *core.Result) string {
 		return ""
 	}
 	var parts []string
-	if r.Variant != core.BlockedVariant {
+	if r.Variant.Hashings() {
 		h := r.Hashing
 		if (h == core.DoubleHashing && r.M < doubleAgreesFrom) || (h == core.EnhancedDoubleHashing && r.M < enhancedAgreesFrom) {
 			parts = append(parts, fmt.Sprintf("At m = %s, %s hashing measures above the formula: one key's positions fall too evenly in a small array "+

@@ -40,7 +40,7 @@ func wholeZoo(t *testing.T) {
 // realReport is the audit of the real filter, shared by the tests that need only
 // it.
 var realReport = sync.OnceValue(func() Report {
-	r, err := Run(MustLab("", "", ""), nil)
+	r, err := Run(MustLab(core.Variant{}, "", ""), nil)
 	if err != nil {
 		panic(err)
 	}
@@ -55,7 +55,7 @@ var zoo = sync.OnceValue(func() map[core.Fault]Report {
 	errs := make([]error, len(faults))
 	var wg sync.WaitGroup
 	for i, f := range faults {
-		wg.Go(func() { reports[i], errs[i] = Run(MustLab("", f, ""), nil) })
+		wg.Go(func() { reports[i], errs[i] = Run(MustLab(core.Variant{}, f, ""), nil) })
 	}
 	wg.Wait()
 	out := map[core.Fault]Report{core.NoFault: realReport()}
@@ -232,7 +232,7 @@ func TestProgressReportsAndCancels(t *testing.T) {
 		total := len(Checks())
 		var dones []int
 		pauses := 0
-		r, err := Run(MustLab("", "", ""), func(done, n int, last Outcome) error {
+		r, err := Run(MustLab(core.Variant{}, "", ""), func(done, n int, last Outcome) error {
 			if n != total {
 				t.Errorf("progress(%d, %d, %q): want total %d", done, n, last.ID, total)
 			}
@@ -251,7 +251,7 @@ func TestProgressReportsAndCancels(t *testing.T) {
 		}
 	}
 	stop := errors.New("stop")
-	r, err := Run(MustLab("", "", ""), func(done, n int, last Outcome) error {
+	r, err := Run(MustLab(core.Variant{}, "", ""), func(done, n int, last Outcome) error {
 		if done == 5 {
 			return stop
 		}
@@ -261,7 +261,7 @@ func TestProgressReportsAndCancels(t *testing.T) {
 		t.Errorf("cancelled at 5: err %v, %d outcomes, digest %q", err, len(r.Checks), r.Digest)
 	}
 	// A pause inside a long check stops the run there, within the check.
-	r, err = Run(MustLab("", "", ""), func(done, n int, last Outcome) error {
+	r, err = Run(MustLab(core.Variant{}, "", ""), func(done, n int, last Outcome) error {
 		if last.ID == "" && strings.HasPrefix(Checks()[done].ID, "statistics/fpr/") {
 			return stop
 		}
@@ -279,25 +279,24 @@ func TestLabRejectsWhatTheLabLacks(t *testing.T) {
 		h    core.Hashing
 		want string
 	}{
-		{"", "no-such-fault", "", "one-hash"},
-		{"cuckoo", "", "", "unknown variant"},
-		{"", "", "triple", "triple"},
+		{core.Variant{}, "no-such-fault", "", "one-hash"},
+		{core.Variant{}, "", "triple", "triple"},
 		{core.BlockedVariant, core.WrapCounters, "", "counting"},
 		{core.BlockedVariant, "", core.IndependentHashing, "blocked"},
-		{"", core.NegativeIndex, core.IndependentHashing, "double hashing"},
+		{core.Variant{}, core.NegativeIndex, core.IndependentHashing, "double hashing"},
 	} {
 		_, err := Lab(c.v, c.f, c.h)
 		if err == nil || !strings.HasPrefix(err.Error(), "audit: ") || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Lab(%q, %q, %q): err = %v, want an audit error naming %q", c.v, c.f, c.h, err, c.want)
 		}
 	}
-	if got := MustLab("", core.WrapCounters, "").Name; got != "lab/counting/wrap-counters" {
+	if got := MustLab(core.Variant{}, core.WrapCounters, "").Name; got != "lab/counting/wrap-counters" {
 		t.Errorf("the counter fault's target is %q, want it in the counting filter", got)
 	}
 }
 
 func TestRunSurvivesPanics(t *testing.T) {
-	v := runCheck(Check{ID: "x", Run: func(Target) Verdict { panic("boom") }}, MustLab("", "", ""))
+	v := runCheck(Check{ID: "x", Run: func(Target) Verdict { panic("boom") }}, MustLab(core.Variant{}, "", ""))
 	if v.Pass || !strings.Contains(v.Detail, "boom") {
 		t.Errorf("a panicking check gave %+v", v)
 	}
@@ -363,7 +362,7 @@ func TestEverySchemePasses(t *testing.T) {
 	t.Parallel()
 	seen := map[string]core.Hashing{zoo()[core.NoFault].Digest: core.DoubleHashing}
 	for _, h := range []core.Hashing{core.EnhancedDoubleHashing, core.IndependentHashing} {
-		r, err := Run(MustLab("", "", h), nil)
+		r, err := Run(MustLab(core.Variant{}, "", h), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -418,7 +417,7 @@ func TestBlackBoxTargets(t *testing.T) {
 		{core.ShortRange, []string{GroupStatistics}},
 		{core.NegativeIndex, []string{GroupNegatives, GroupStatistics}},
 	} {
-		r, err := Run(blackBox(MustLab("", c.fault, "")), nil)
+		r, err := Run(blackBox(MustLab(core.Variant{}, c.fault, "")), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

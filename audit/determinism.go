@@ -26,14 +26,14 @@ var goldenBits = map[core.Hashing]string{
 func determinismChecks() []Check {
 	var checks []Check
 	for _, v := range core.Variants {
-		checks = append(checks, Check{ID: "determinism/same-digest/" + string(v), Needs: []Need{NeedLab, layoutNeed(v)},
-			Contract: "two " + string(v) + " simulations of the same parameters give the same digest and storage",
+		checks = append(checks, Check{ID: "determinism/same-digest/" + v.Name(), Needs: []Need{NeedLab, layoutNeed(v)},
+			Contract: "two " + v.Name() + " simulations of the same parameters give the same digest and storage",
 			Run:      onLab(func(f *lab) Verdict { return sameDigest(v, f) })})
 	}
 	for _, v := range core.Variants {
 		s := standard(0, 10, 7, 4000).with(v)
-		checks = append(checks, Check{ID: "determinism/new-seed-moves-bits/" + string(v), Needs: []Need{NeedLab, layoutNeed(v)},
-			Contract: "seed 2 sets a different " + string(v) + " filter from seed 1, about as different as chance",
+		checks = append(checks, Check{ID: "determinism/new-seed-moves-bits/" + v.Name(), Needs: []Need{NeedLab, layoutNeed(v)},
+			Contract: "seed 2 sets a different " + v.Name() + " filter from seed 1, about as different as chance",
 			Run:      onLab(func(f *lab) Verdict { return newSeed(s, f) })})
 	}
 	checks = append(checks,

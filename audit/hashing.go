@@ -210,7 +210,7 @@ func blockedUniform(f *lab, slots bool) Verdict {
 	if slots {
 		what = fmt.Sprintf("%d positions over %d block offsets", k*uniformKeys, core.BlockSize)
 	}
-	return chiSquare(counts, what+" ("+string(core.BlockedVariant.Effective(f.Fault))+")")
+	return chiSquare(counts, what+" ("+core.BlockedVariant.Effective(f.Fault).Name()+")")
 }
 
 // avalanche flips each of the 128 bits of 32 keys and counts, for each of

@@ -40,11 +40,11 @@ func idempotentChecks() []Check {
 		checks = append(checks, Check{ID: "idempotent/" + r.name, Group: GroupIdempotent, Contract: r.contract,
 			Needs: r.s.needs(), Run: func(t Target) Verdict { return replay(r.s, r.times, t) }})
 	}
-	for _, v := range []core.Variant{"", core.BlockedVariant, core.CountingVariant} {
+	for _, v := range []core.Variant{{}, core.BlockedVariant, core.CountingVariant} {
 		s := standard(0, 10, 7, 4000).with(v)
 		name, whose := "order", "the filter's"
-		if v != "" {
-			name, whose = "order-"+string(v), "the lab's "+string(v)+" filter's"
+		if !v.IsZero() {
+			name, whose = "order-"+v.Name(), "the lab's "+v.Name()+" filter's"
 		}
 		checks = append(checks, Check{ID: "idempotent/" + name, Group: GroupIdempotent,
 			Contract: "inserting " + whose + " keys in reverse order gives the same storage",

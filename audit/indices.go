@@ -39,8 +39,8 @@ func indexChecks() []Check {
 	for _, v := range []core.Variant{core.BlockedVariant, core.CountingVariant} {
 		for _, m := range []uint64{1, 1000} {
 			s := standard(m, 0, 7, 2000).with(v)
-			checks = append(checks, Check{ID: "index-range/" + string(v) + "-m-" + itoa(m), Group: GroupIndices,
-				Contract: "every position the lab's " + string(v) + " filter reports for m = " + itoa(m) + " is below its size",
+			checks = append(checks, Check{ID: "index-range/" + v.Name() + "-m-" + itoa(m), Group: GroupIndices,
+				Contract: "every position the lab's " + v.Name() + " filter reports for m = " + itoa(m) + " is below its size",
 				Needs:    s.needs(), Run: func(t Target) Verdict { return filterRange(s, t) }})
 		}
 	}

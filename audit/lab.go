@@ -25,7 +25,7 @@ func (l *lab) hashing(v core.Variant) core.Hashing {
 	return l.Hashing
 }
 
-// Lab returns the target of the lab's own filter of variant v ("" for the
+// Lab returns the target of the lab's own filter of variant v (the zero Variant for the
 // layout the fault lives in, standard without one), with fault f of the zoo
 // switched on ("" or core.NoFault for the real filter) and hashing scheme h
 // ("" for double hashing). A pair the lab does not have is an error.
@@ -39,10 +39,8 @@ func Lab(v core.Variant, f core.Fault, h core.Hashing) (Target, error) {
 		return Target{}, fmt.Errorf("audit: %w", err)
 	}
 	variant := core.Standard.Effective(fault)
-	if v != "" {
-		if variant, err = core.ParseVariant(string(v)); err != nil {
-			return Target{}, fmt.Errorf("audit: %w", err)
-		}
+	if !v.IsZero() {
+		variant = v
 		if err := variant.Accepts(fault); err != nil {
 			return Target{}, fmt.Errorf("audit: %w", err)
 		}
@@ -51,7 +49,7 @@ func Lab(v core.Variant, f core.Fault, h core.Hashing) (Target, error) {
 		return Target{}, fmt.Errorf("audit: %w", err)
 	}
 	l := &lab{Fault: fault, Hashing: hashing, variant: variant}
-	name, about := "lab/"+string(variant), "the lab's "+string(variant)+" filter"
+	name, about := "lab/"+variant.Name(), "the lab's "+variant.Name()+" filter"
 	if fault != core.NoFault {
 		name += "/" + string(fault)
 		about = fault.Describe()

@@ -26,7 +26,7 @@ func standard(m uint64, bitsPerKey float64, k, n int) shape {
 // needs is what building the shape asks of a target: a layout of the
 // lab's own needs the lab.
 func (s shape) needs() []Need {
-	if s.Variant != "" {
+	if !s.Variant.IsZero() {
 		return []Need{NeedLab, layoutNeed(s.Variant)}
 	}
 	return nil
@@ -45,7 +45,7 @@ func (t Target) dims(s shape) (uint64, int) {
 // build returns the empty filter of shape s from target t, or from the
 // lab's layout the shape names.
 func (t Target) build(s shape) (Filter, error) {
-	if s.Variant != "" {
+	if !s.Variant.IsZero() {
 		if t.lab == nil {
 			return nil, fmt.Errorf("the %s layout is the lab's own, and %s is not the lab", s.Variant, t.Name)
 		}
@@ -84,11 +84,11 @@ func (t Target) describe(s shape) string {
 		plural(uint64(s.DuplicatePasses), "pass", "passes"), s.Seed)
 }
 
-// variant is the lab's layout shape s has under lab target t, "" for
+// variant is the lab's layout shape s has under lab target t, the zero Variant for
 // other targets.
 func (t Target) variant(s shape) core.Variant {
 	if t.lab == nil {
-		return ""
+		return core.Variant{}
 	}
 	return s.under(t.lab).Variant
 }
@@ -113,7 +113,7 @@ func (s shape) under(f *lab) core.Params  { return withFault(core.Params(s), f) 
 // counter fault runs in the counting filter, the index and insert faults in
 // the standard one), and f's hashing where the filter has it.
 func withFault(p core.Params, f *lab) core.Params {
-	if p.Variant == "" {
+	if p.Variant.IsZero() {
 		p.Variant = f.variant
 	}
 	p.Fault, p.Variant = f.Fault, p.Variant.Effective(f.Fault)
@@ -125,7 +125,7 @@ func withFault(p core.Params, f *lab) core.Params {
 // layout, fault and hashing.
 func defaults(f *lab) core.Params {
 	p := core.DefaultParams()
-	p.Variant = ""
+	p.Variant = core.Variant{}
 	return withFault(p, f)
 }
 

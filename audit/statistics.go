@@ -28,8 +28,8 @@ func statisticsChecks() []Check {
 		{"fpr-blocked/bits-per-key-10-k-6", standard(0, 10, 6, rateN).with(core.BlockedVariant)},
 	} {
 		whose := "the filter's"
-		if c.s.Variant != "" {
-			whose = "the lab's " + string(c.s.Variant) + " filter's"
+		if !c.s.Variant.IsZero() {
+			whose = "the lab's " + c.s.Variant.Name() + " filter's"
 		}
 		m, k := MustLab(c.s.Variant, "", "").dims(c.s)
 		checks = append(checks, Check{ID: "statistics/" + c.name, Needs: c.s.needs(),
@@ -146,7 +146,7 @@ func rateQueries(p, variance float64) (int, error) {
 // standard and a blocked filter's, since its layout is not known.
 func (t Target) rateVariance(s shape, m uint64, k int) float64 {
 	n := uint64(s.Items)
-	if v := t.variant(s); v != "" {
+	if v := t.variant(s); !v.IsZero() {
 		return core.RateVariance(v, m, n, k)
 	}
 	return max(core.RateVariance(core.Standard, m, n, k), core.RateVariance(core.BlockedVariant, m, n, k))
@@ -158,7 +158,7 @@ func (t Target) rateVariance(s shape, m uint64, k int) float64 {
 func rateMatches(s shape, text bool, t Target) Verdict {
 	m, k := t.dims(s)
 	want := t.rate(s)
-	if v := t.variant(s); s.Variant != "" {
+	if v := t.variant(s); !s.Variant.IsZero() {
 		want = MustLab(v, "", "").rate(s)
 	}
 	queries, err := rateQueries(want, t.rateVariance(s, m, k))

@@ -112,7 +112,7 @@ const (
 // layoutNeed is what a check of one of the lab's layouts needs: the lab,
 // with that layout present under its fault (the counter fault has no
 // blocked form, the index faults no counting one).
-func layoutNeed(v core.Variant) Need { return Need("the lab's " + string(v) + " filter") }
+func layoutNeed(v core.Variant) Need { return Need("the lab's " + v.Name() + " filter") }
 
 // views is what a target's filters show beyond Filter.
 type views map[Need]bool

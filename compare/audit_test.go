@@ -109,5 +109,5 @@ func diffVerdicts(pinned string, r audit.Report) string {
 // audittest from outside the lab's module, as a user's CI would: every check
 // must pass or be skipped with a reason.
 func TestLabThroughAudittest(t *testing.T) {
-	audittest.Run(t, audit.MustLab("", "", ""))
+	audittest.Run(t, audit.MustLab(core.Variant{}, "", ""))
 }

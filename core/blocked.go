@@ -92,3 +92,26 @@ func (f *Blocked) SetBits() uint64     { return f.set }
 func (f *Blocked) Popcount() uint64    { return popcount(f.words) }
 func (f *Blocked) IsSet(i uint64) bool { return i < f.m && f.words[i>>6]&(1<<(i&63)) != 0 }
 func (f *Blocked) Words() []uint64     { return f.words }
+
+// BlockedVariant is the blocked filter's variant.
+var BlockedVariant = Variant{&kind{
+	name: "blocked", label: "blocked (512-bit blocks)", unit: "bit",
+	about: "all k probes of a key inside one 512-bit block (Putze, Sanders and Singler, 2007)",
+	usesK: true, faults: []Fault{KFromCeil},
+	positions:  "draws its positions inside one block from a stream of its own",
+	build:      func(s Spec) (Membership, error) { return NewBlocked(s.M, s.K, s.Seed) },
+	memoryBits: func(f Membership) uint64 { return f.M() },
+	moments:    blockedFilterMoments,
+}}
+
+// blockedFilterMoments is the blocked filter's theory: the exact mixture of
+// block fills, and the variance of its blocks' rates over its m/512 blocks,
+// whose mean its rate is. One pass gives both. Below one block it is a
+// standard filter.
+func blockedFilterMoments(m, n uint64, k int) (rate, variance float64) {
+	if m < BlockSize {
+		return bloomMoments(m, n, k)
+	}
+	mean, blocks := blockedMoments(m, n, k)
+	return mean, blocks / float64(m/BlockSize)
+}

@@ -123,3 +123,19 @@ func (f *Counting) Popcount() uint64 {
 	}
 	return n
 }
+
+// CountingVariant is the counting filter's variant.
+var CountingVariant = Variant{&kind{
+	name: "counting", label: "counting (4-bit counters)", unit: "counter",
+	about:   "m 4-bit counters, so keys can be removed (Fan, Cao, Almeida and Broder, 2000)",
+	deletes: true, usesK: true, hashings: true, faults: []Fault{KFromCeil, WrapCounters},
+	build: func(s Spec) (Membership, error) {
+		c, err := NewCounting(s.M, s.K, s.Seed)
+		if err == nil {
+			c.wrap, c.hashing = s.Fault == WrapCounters, s.Hashing
+		}
+		return c, err
+	},
+	memoryBits: func(f Membership) uint64 { return 4 * f.M() },
+	moments:    bloomMoments,
+}}

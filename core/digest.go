@@ -57,7 +57,7 @@ func (d *Digester) Sum() string {
 
 func (r *Result) digest() string {
 	var d Digester
-	d.String(string(r.Variant))
+	d.String(r.Variant.Name())
 	d.String(string(r.Fault))
 	for _, x := range []uint64{r.M, r.N, uint64(r.K), r.SetBits, r.FalsePositives, r.FalseNegatives,
 		r.AbsentQueries, r.PresentQueries} {

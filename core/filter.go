@@ -147,3 +147,20 @@ func popcount(words []uint64) uint64 {
 	}
 	return uint64(n)
 }
+
+// Standard is the standard Bloom filter's variant: Filter, or Broken with a
+// fault of the zoo switched on.
+var Standard = Variant{&kind{
+	name: "standard", label: "standard", unit: "bit",
+	about: "m bits, k probes anywhere in the array (Bloom, 1970)",
+	usesK: true, hashings: true,
+	faults: []Fault{NegativeIndex, KFromCeil, WeakHash, ClearOnDuplicate, OffByOne, OneHash, ShortRange},
+	build: func(s Spec) (Membership, error) {
+		if s.Fault == NoFault || s.Fault == KFromCeil {
+			return NewFilterHashed(s.Hashing, s.M, s.K, s.Seed)
+		}
+		return NewBroken(s.Fault, s.M, s.K, s.Seed)
+	},
+	memoryBits: func(f Membership) uint64 { return f.M() },
+	moments:    bloomMoments,
+}}

@@ -42,7 +42,7 @@ func TestNoFalseNegatives(t *testing.T) {
 func TestBitAccounting(t *testing.T) {
 	t.Parallel()
 	for _, v := range Variants {
-		t.Run(string(v), func(t *testing.T) {
+		t.Run(v.Name(), func(t *testing.T) {
 			f, _ := New(v, NoFault, 5003, 5, 9)
 			written := map[uint64]bool{}
 			var pos []uint64

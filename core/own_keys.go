@@ -144,23 +144,13 @@ func (out OwnKeysResult) simulate(p Params, keys, queries keySource, pr *progres
 	}
 	q := p
 	q.Items, q.Queries, q.PresentShare, q.KeyBytes = keys.Len(), queries.Len(), 0, MinKeyBytes
-	if err := q.Validate(); err != nil {
-		return out, err
-	}
-	variant, _ := ParseVariant(string(q.Variant))
-	fault, _ := ParseFault(string(q.Fault))
-	hashing, _ := ParseHashing(string(q.Hashing))
-	m, k := q.Shape()
-	f, err := NewHashed(variant, fault, hashing, m, k, q.Seed)
+	r, err := q.start()
 	if err != nil {
 		return out, err
 	}
-	m = f.M()
-	n := uint64(keys.Len())
+	n := r.N
 	pr.total = pr.done + keys.Len()*(q.DuplicatePasses+1) + queries.Len()
-
-	r := Result{Variant: variant.Effective(fault), Fault: fault, Hashing: hashing, M: m, N: n, K: k,
-		PresentQueries: n, AbsentQueries: uint64(queries.Len()), Filter: f}
+	r.PresentQueries, r.AbsentQueries = n, uint64(queries.Len())
 	stored := func(list keySource) keysAt {
 		return func(dst [][]byte, first uint64) {
 			for j := range dst {

@@ -61,7 +61,7 @@ func TestSimulateKeysCountsTheLists(t *testing.T) {
 func TestSimulateKeysAgreesWithSimulate(t *testing.T) {
 	t.Parallel()
 	for _, v := range Variants {
-		t.Run(string(v), func(t *testing.T) {
+		t.Run(v.Name(), func(t *testing.T) {
 			p := DefaultParams()
 			p.Variant, p.PresentShare, p.Seed = v, 0, 42
 			want, err := Simulate(p)

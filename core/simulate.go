@@ -23,6 +23,9 @@ type Params struct {
 	// Hashing is how the standard and counting filters find a key's
 	// positions; "" is double hashing.
 	Hashing Hashing `json:"hashing,omitempty"`
+	// FingerprintBits is the fingerprint width of the layouts that store
+	// fingerprints; 0 is the layout's default.
+	FingerprintBits int `json:"fingerprintBits,omitempty"`
 }
 
 // The ranges Validate enforces, shared with every front end.
@@ -62,9 +65,6 @@ func (p Params) Validate() error {
 	case p.M > MaxM:
 		return fmt.Errorf("core: m must be in [1, %d], got %d", uint64(MaxM), p.M)
 	}
-	if _, err := ParseVariant(string(p.Variant)); err != nil {
-		return err
-	}
 	if _, err := ParseFault(string(p.Fault)); err != nil {
 		return err
 	}
@@ -74,7 +74,32 @@ func (p Params) Validate() error {
 	if err := p.Variant.Accepts(p.Fault); err != nil {
 		return err
 	}
+	if _, err := p.Variant.Effective(p.Fault).FingerprintBits(p.FingerprintBits); err != nil {
+		return err
+	}
 	return p.Variant.HashedBy(p.Fault, p.Hashing)
+}
+
+// start validates p and builds its empty filter, in the Result that will
+// measure it: the one place a run reads its variant, fault and hashing.
+func (p Params) start() (Result, error) {
+	if err := p.Validate(); err != nil {
+		return Result{}, err
+	}
+	fault, hashing := p.Fault, p.Hashing
+	if fault == "" {
+		fault = NoFault
+	}
+	if hashing == "" {
+		hashing = DoubleHashing
+	}
+	variant := p.Variant.Effective(fault)
+	m, k := p.Shape()
+	f, err := variant.Build(Spec{M: m, K: k, FingerprintBits: p.FingerprintBits, Seed: p.Seed, Fault: fault, Hashing: hashing})
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Variant: variant, Fault: fault, Hashing: hashing, N: uint64(p.Items), Filter: f}, nil
 }
 
 // Shape returns the filter's m and k for these params: m = ceil(bits per
@@ -87,21 +112,26 @@ func (p Params) Shape() (m uint64, k int) {
 	}
 	k = p.Hashes
 	if k == 0 {
-		fault, _ := ParseFault(string(p.Fault))
-		k = fault.ChooseK(m, uint64(p.Items))
+		k = p.Fault.ChooseK(m, uint64(p.Items))
 	}
 	return m, k
 }
 
 // Result is what one simulation measured, beside what theory predicts.
 type Result struct {
-	Variant          Variant `json:"variant"`
-	Fault            Fault   `json:"fault"`
-	Hashing          Hashing `json:"hashing"`
-	M                uint64  `json:"m"`
-	N                uint64  `json:"n"`
-	K                int     `json:"k"`
-	BitsPerKey       float64 `json:"bitsPerKey"`
+	Variant Variant `json:"variant"`
+	Fault   Fault   `json:"fault"`
+	Hashing Hashing `json:"hashing"`
+	// M is the filter's positions (Variant.Unit) and K the most a key
+	// reads; BitsPerKey is m/n, positions per key.
+	M          uint64  `json:"m"`
+	N          uint64  `json:"n"`
+	K          int     `json:"k"`
+	BitsPerKey float64 `json:"bitsPerKey"`
+	// MemoryBits is the filter's true storage, and FilterBytes the same
+	// in whole bytes.
+	MemoryBits       uint64  `json:"memoryBits"`
+	MemoryBitsPerKey float64 `json:"memoryBitsPerKey"`
 	FilterBytes      uint64  `json:"filterBytes"`
 	SetBits          uint64  `json:"setBits"`
 	ExpectedSetBits  float64 `json:"expectedSetBits"`
@@ -127,6 +157,17 @@ type Result struct {
 	ExpectedProbes    float64 `json:"expectedProbes"`
 	ExactSetBytes     uint64  `json:"exactSetBytes"`
 	Digest            string  `json:"digest"`
+
+	// The figures of the layouts that have them, zero for the others:
+	// the fingerprint width; the share of slots in use, the relocations
+	// and the inserts that failed (cuckoo); the construction attempts
+	// that failed before one succeeded, and the error if none did (fuse).
+	FingerprintBits int     `json:"fingerprintBits,omitempty"`
+	Load            float64 `json:"load,omitempty"`
+	Relocations     uint64  `json:"relocations,omitempty"`
+	InsertFailures  uint64  `json:"insertFailures,omitempty"`
+	BuildRetries    uint64  `json:"buildRetries,omitempty"`
+	BuildError      string  `json:"buildError,omitempty"`
 
 	// Filter is the filled filter, and LastInserted and FirstProbed the
 	// positions of the last member inserted and of the first absent query,
@@ -156,25 +197,14 @@ func Simulate(p Params) (Result, error) { return SimulateSteps(p, nil) }
 
 // SimulateSteps is Simulate with a Step callback (nil for none).
 func SimulateSteps(p Params, step Step) (Result, error) {
-	if err := p.Validate(); err != nil {
-		return Result{}, err
-	}
-	variant, _ := ParseVariant(string(p.Variant))
-	fault, _ := ParseFault(string(p.Fault))
-	hashing, _ := ParseHashing(string(p.Hashing))
-	m, k := p.Shape()
-	f, err := NewHashed(variant, fault, hashing, m, k, p.Seed)
+	r, err := p.start()
 	if err != nil {
 		return Result{}, err
 	}
-	m = f.M()
-	n := uint64(p.Items)
-	present := uint64(p.Queries) * uint64(p.PresentShare) / 100
-	absent := uint64(p.Queries) - present
+	n := r.N
+	r.PresentQueries = uint64(p.Queries) * uint64(p.PresentShare) / 100
+	r.AbsentQueries = uint64(p.Queries) - r.PresentQueries
 	pr := &progress{step: step, total: p.Items*p.DuplicatePasses + p.Queries}
-
-	r := Result{Variant: variant.Effective(fault), Fault: fault, Hashing: hashing, M: m, N: n, K: k,
-		PresentQueries: present, AbsentQueries: absent, Filter: f}
 	pick := splitmix(p.Seed ^ 0x13198a2e03707344)
 	probes, err := r.measure(p.DuplicatePasses, pr,
 		func(dst [][]byte, first uint64) { Keys(dst, Members, first, p.Seed, p.KeyBytes) },
@@ -194,31 +224,61 @@ func SimulateSteps(p Params, step Step) (Result, error) {
 }
 
 // finish fills in what follows from the filled filter and the counts:
-// sizes, occupancy, theory, the empirical rate with its interval, probes and
-// the digest. r.M, N, K, Variant, Filter, FalsePositives, AbsentQueries and
-// ExactSetBytes must be set; probes is the bits all absent queries read.
+// shape, sizes, occupancy, theory, the empirical rate with its interval,
+// probes, the layout's own figures and the digest. r.N, Variant, Filter,
+// FalsePositives, AbsentQueries and ExactSetBytes must be set; probes is
+// the positions all absent queries read.
 func (r *Result) finish(probes uint64) {
-	m, n, k := r.M, r.N, r.K
+	f, n := r.Filter, r.N
+	r.M, r.K = f.M(), f.K()
+	m, k := r.M, r.K
 	r.BitsPerKey = float64(m) / float64(n)
-	r.FilterBytes = (m + 7) / 8
-	if r.Variant == CountingVariant {
-		r.FilterBytes = (m + 1) / 2
+	r.MemoryBits = r.Variant.MemoryBits(f)
+	r.MemoryBitsPerKey = float64(r.MemoryBits) / float64(n)
+	r.FilterBytes = (r.MemoryBits + 7) / 8
+	r.SetBits = f.SetBits()
+	r.Occupancy = float64(r.SetBits) / float64(max(m, 1))
+	th := r.Variant.Theory(f, n)
+	r.TheoryFPR, r.TheoryFPRExact, r.TheoryFPRVariant = th.Rate, th.Rate, th.Rate
+	if r.Variant.Bloom() {
+		r.TheoryFPR, r.TheoryFPRExact = Rate(m, n, k), RateExact(m, n, k)
 	}
-	r.SetBits = r.Filter.SetBits()
-	r.ExpectedSetBits = ExpectedSetBits(m, n, k)
-	r.Occupancy = float64(r.SetBits) / float64(m)
-	r.TheoryFPR = Rate(m, n, k)
-	r.TheoryFPRExact = RateExact(m, n, k)
-	var variance float64 // of this filter's own rate over filters
-	r.TheoryFPRVariant, variance = variantTheory(r.Variant, m, n, k)
+	r.ExpectedSetBits, r.ExpectedProbes = th.ExpectedSet, th.ExpectedProbes
 	if absent := r.AbsentQueries; absent > 0 {
 		r.EmpiricalFPR = float64(r.FalsePositives) / float64(absent)
 		r.ProbesPerNegative = float64(probes) / float64(absent)
 	}
 	r.QueryCILow, r.QueryCIHigh = Wilson(r.FalsePositives, r.AbsentQueries, Z95)
-	r.WholeCILow, r.WholeCIHigh = widen(r.FalsePositives, r.AbsentQueries, variance)
-	r.ExpectedProbes = ExpectedProbes(k, r.Occupancy)
+	r.WholeCILow, r.WholeCIHigh = widen(r.FalsePositives, r.AbsentQueries, th.Variance)
+	r.figures()
 	r.Digest = r.digest()
+}
+
+// figures copies the figures of the layouts that have them (see Result).
+func (r *Result) figures() {
+	f := r.Filter
+	if x, ok := f.(interface{ FingerprintBits() int }); ok {
+		r.FingerprintBits = x.FingerprintBits()
+	}
+	if x, ok := f.(interface{ Load() float64 }); ok {
+		r.Load = x.Load()
+	}
+	if x, ok := f.(interface{ Relocations() uint64 }); ok {
+		r.Relocations = x.Relocations()
+	}
+	if x, ok := f.(interface{ Failures() uint64 }); ok {
+		r.InsertFailures = x.Failures()
+	}
+	if x, ok := f.(interface{ Retries() uint64 }); ok {
+		r.BuildRetries = x.Retries()
+	}
+}
+
+// Sealer is a filter built once from the whole key set (a static filter):
+// Add collects keys and Seal builds it. The simulation seals after the
+// inserts; a filter sealed lazily by its first query works without it.
+type Sealer interface {
+	Seal() error
 }
 
 // keysAt makes dst keys first, first+1, ... of a list: it writes each into
@@ -289,6 +349,11 @@ func (r *Result) measure(passes int, pr *progress, member, present, absent keysA
 		})
 		if err != nil {
 			return 0, err
+		}
+	}
+	if s, ok := f.(Sealer); ok {
+		if err := s.Seal(); err != nil {
+			r.BuildError = err.Error()
 		}
 	}
 	r.LastInserted = f.Positions(nil, last)

@@ -102,7 +102,8 @@ func TestValidate(t *testing.T) {
 		{"present share", func(p *Params) { p.PresentShare = 101 }, "present share must be in"},
 		{"key bytes", func(p *Params) { p.KeyBytes = 4 }, "key bytes must be in"},
 		{"passes", func(p *Params) { p.DuplicatePasses = 0 }, "duplicate passes must be in"},
-		{"variant", func(p *Params) { p.Variant = "cuckoo" }, "unknown variant"},
+		{"fingerprints", func(p *Params) { p.FingerprintBits = 12 }, "standard filter has no fingerprints"},
+		{"fault's layout", func(p *Params) { p.Variant, p.Fault = BlockedVariant, WrapCounters }, "lives in the counting filter"},
 		{"fault", func(p *Params) { p.Fault = "gremlin" }, "unknown fault"},
 	}
 	for _, tt := range tests {

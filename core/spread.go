@@ -80,26 +80,20 @@ func spreadExact(m, writes, k int) (mean, variance float64) {
 	return clamp01(mean), max(0, second-mean*mean)
 }
 
-// RateVariance returns the variance, over filters of layout v with m
-// positions, n keys and k probes, of a filter's own rate (see
-// variantTheory).
+// RateVariance returns the variance, over filters of Bloom layout v with
+// m positions, n keys and k probes, of a filter's own rate (see
+// Variant.Theory); 0 for a layout the Bloom formulas do not describe.
 func RateVariance(v Variant, m, n uint64, k int) float64 {
-	_, variance := variantTheory(v, m, n, k)
+	if v.record().moments == nil {
+		return 0
+	}
+	_, variance := v.record().moments(m, n, k)
 	return variance
 }
 
-// variantTheory returns layout v's theory rate, the one a simulation
-// reports as TheoryFPRVariant, and the variance of a filter's own rate
-// around it: for the blocked filter the exact mixture of block fills and
-// the variance of its blocks' rates over its m/512 blocks, whose mean its
-// rate is; for the standard and counting filters RateExact and
-// FilterSpread's variance. One pass gives both, which for the blocked
-// filter is most of the work.
-func variantTheory(v Variant, m, n uint64, k int) (rate, variance float64) {
-	if v == BlockedVariant && m >= BlockSize {
-		mean, blocks := blockedMoments(m, n, k)
-		return mean, blocks / float64(m/BlockSize)
-	}
+// bloomMoments is the theory of the standard and counting filters:
+// RateExact, and FilterSpread's variance of a filter's own rate.
+func bloomMoments(m, n uint64, k int) (rate, variance float64) {
 	_, variance = FilterSpread(m, n, k)
 	return RateExact(m, n, k), variance
 }

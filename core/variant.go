@@ -1,51 +1,260 @@
 package core
 
-import "fmt"
-
-// Variant names a filter layout.
-type Variant string
-
-const (
-	Standard        Variant = "standard" // m bits, k probes anywhere
-	BlockedVariant  Variant = "blocked"  // all k probes inside one 512-bit block
-	CountingVariant Variant = "counting" // 4-bit counters with removal
+import (
+	"fmt"
+	"slices"
+	"strings"
 )
 
-// Variants lists the layouts in a stable order.
+// Variant is one filter layout of the lab's registry. It is parsed once, at
+// the edge (a flag, a link, JSON), into a handle on its record, so the
+// layers above ask the record what the layout is instead of switching on
+// its name. Variants compare with ==. The zero Variant names no layout:
+// core reads it as the standard filter, and the audit as "the target's
+// own".
+type Variant struct{ kind *kind }
+
+// kind is a variant's record: everything the product knows about one
+// layout, in one place.
+type kind struct {
+	name  string
+	label string // the lab's name for it
+	unit  string // what one position is: bit, counter, slot, cell
+	about string // one line: what it is and whose it is
+
+	// deletes: the filter removes keys (Remover). static: it is built
+	// once from the whole key set (Sealer). usesK: the hashes control
+	// means something. hashings: positions can come from another
+	// Hashing than double hashing.
+	deletes, static, usesK, hashings bool
+
+	// positions says, for a layout without hashings, how it finds a
+	// key's positions instead.
+	positions string
+
+	// faults lists the zoo's faults this layout has; a fault it lacks
+	// lives in the first registered layout that has it.
+	faults []Fault
+
+	// fingerprints lists the fingerprint widths allowed, the default
+	// first; nil for a layout without fingerprints.
+	fingerprints []int
+
+	// build returns an empty filter of spec s.
+	build func(s Spec) (Membership, error)
+
+	// memoryBits is the storage of filter f in bits.
+	memoryBits func(f Membership) uint64
+
+	// moments, for the layouts the Bloom formulas of m, n and k describe,
+	// is the layout's rate and the variance of a filter's own rate over
+	// filters of its shape. theory, for the others, is the layout's own
+	// theory for filter f holding n keys.
+	moments func(m, n uint64, k int) (rate, variance float64)
+	theory  func(f Membership, n uint64) Theory
+}
+
+// Spec is what a layout is built from: m positions or, for layouts with
+// fingerprints, a memory budget of m bits; k probes where the layout uses
+// them; the fingerprint width (0 for the layout's default); the seed; the
+// fault (NoFault for the real filter); and the hashing scheme.
+type Spec struct {
+	M               uint64
+	K               int
+	FingerprintBits int
+	Seed            uint64
+	Fault           Fault
+	Hashing         Hashing
+}
+
+// Theory is what a layout's theory says of one filled filter: its rate,
+// the variance of a filter's own rate over filters of its shape (the
+// spread the whole-measurement interval widens by), the positions expected
+// nonzero and the positions an absent query is expected to read.
+type Theory struct {
+	Rate, Variance, ExpectedSet, ExpectedProbes float64
+}
+
+// Variants lists the registered layouts in the order the lab shows them.
 var Variants = []Variant{Standard, BlockedVariant, CountingVariant}
 
 // ParseVariant accepts a variant name; "" means standard.
 func ParseVariant(s string) (Variant, error) {
-	switch Variant(s) {
-	case "", Standard:
+	if s == "" {
 		return Standard, nil
-	case BlockedVariant, CountingVariant:
-		return Variant(s), nil
 	}
-	return "", fmt.Errorf("core: unknown variant %q, want standard, blocked or counting", s)
+	for _, v := range Variants {
+		if v.kind.name == s {
+			return v, nil
+		}
+	}
+	return Variant{}, fmt.Errorf("core: unknown variant %q, want %s", s, VariantNames())
 }
 
-// Effective is the variant a filter with fault f really has: the counter
-// fault lives in the counting filter, the index and insert faults in the
-// standard one, and k-ceil in any.
-func (v Variant) Effective(f Fault) Variant {
-	switch f {
-	case NoFault, KFromCeil:
-		return v
-	case WrapCounters:
-		return CountingVariant
+// VariantNames lists the variant names for messages and help: "standard,
+// blocked, ... or fuse".
+func VariantNames() string {
+	names := make([]string, len(Variants))
+	for i, v := range Variants {
+		names[i] = v.Name()
 	}
-	return Standard
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+func (v Variant) record() *kind {
+	if v.kind == nil {
+		return Standard.kind
+	}
+	return v.kind
+}
+
+// IsZero reports whether v names no layout.
+func (v Variant) IsZero() bool { return v.kind == nil }
+
+func (v Variant) Name() string   { return v.record().name }
+func (v Variant) String() string { return v.Name() }
+
+// Label is the lab's name for the layout, About a line on it, and Unit
+// what one of its positions is.
+func (v Variant) Label() string { return v.record().label }
+func (v Variant) About() string { return v.record().about }
+func (v Variant) Unit() string  { return v.record().unit }
+
+// Deletes reports whether the layout removes keys, Static whether it is
+// built once from the whole key set, UsesK whether k means something to it,
+// and Bloom whether the classic Bloom formulas describe it.
+func (v Variant) Deletes() bool { return v.record().deletes }
+func (v Variant) Static() bool  { return v.record().static }
+func (v Variant) UsesK() bool   { return v.record().usesK }
+func (v Variant) Bloom() bool   { return v.record().moments != nil }
+
+// Hashings reports whether the layout's positions can come from another
+// Hashing scheme than double hashing.
+func (v Variant) Hashings() bool { return v.record().hashings }
+
+// Fingerprints lists the fingerprint widths the layout allows, its default
+// first, or nil.
+func (v Variant) Fingerprints() []int { return v.record().fingerprints }
+
+// MarshalText writes the name; UnmarshalText parses one, so JSON carries
+// the name and rejects an unknown one where it is read.
+func (v Variant) MarshalText() ([]byte, error) { return []byte(v.Name()), nil }
+
+func (v *Variant) UnmarshalText(b []byte) (err error) {
+	*v, err = ParseVariant(string(b))
+	return err
+}
+
+// has reports whether fault f exists in layout v.
+func (v Variant) has(f Fault) bool {
+	return f == NoFault || slices.Contains(v.record().faults, f)
+}
+
+// Effective is the variant a filter with fault f really has: v if the
+// fault exists in v, else the first layout that has it (the counter fault
+// lives in the counting filter, the index and insert faults in the
+// standard one).
+func (v Variant) Effective(f Fault) Variant {
+	if v.has(f) {
+		return Variant{v.record()}
+	}
+	for _, l := range Variants {
+		if l.has(f) {
+			return l
+		}
+	}
+	return Variant{v.record()}
 }
 
 // Accepts reports whether fault f exists in layout v, and if not, which
 // layout it lives in: a simulation refuses the pair rather than run another
 // filter than the one asked for.
 func (v Variant) Accepts(f Fault) error {
-	if e := v.Effective(f); e != v {
+	if e := v.Effective(f); e != v.Effective(NoFault) {
 		return fmt.Errorf("core: the %s fault lives in the %s filter and has no %s form; use the %s variant or another fault", f, e, v, e)
 	}
 	return nil
+}
+
+// HashedBy reports whether filters of layout v with fault f can find their
+// positions by scheme h: the layouts that draw their positions their own
+// way (the blocked filter's in-block stream, fingerprints and buckets) have
+// only their own scheme, and the faults that break indexing break double
+// hashing, so for those only the default scheme exists.
+func (v Variant) HashedBy(f Fault, h Hashing) error {
+	if h == DoubleHashing || h == "" {
+		return nil
+	}
+	if e := v.Effective(f); !e.record().hashings {
+		var with []string
+		for _, l := range Variants {
+			if l.record().hashings {
+				with = append(with, l.Name())
+			}
+		}
+		return fmt.Errorf("core: the %s filter %s; %s hashing applies to the %s filters", e, e.record().positions, h, strings.Join(with, " and "))
+	}
+	if f != NoFault && f != KFromCeil && f != WrapCounters {
+		return fmt.Errorf("core: the %s fault breaks double hashing itself, so it runs only with double hashing", f)
+	}
+	return nil
+}
+
+// FingerprintBits checks a fingerprint width for layout v and returns the
+// width it builds with: bits itself, or the layout's default for 0. A
+// layout without fingerprints takes only 0.
+func (v Variant) FingerprintBits(bits int) (int, error) {
+	allowed := v.Fingerprints()
+	switch {
+	case allowed == nil && bits == 0:
+		return 0, nil
+	case allowed == nil:
+		return 0, fmt.Errorf("core: the %s filter has no fingerprints, so fingerprint bits must be 0 (its default), got %d", v, bits)
+	case bits == 0:
+		return allowed[0], nil
+	case slices.Contains(allowed, bits):
+		return bits, nil
+	}
+	widths := make([]string, len(allowed))
+	for i, b := range allowed {
+		widths[i] = fmt.Sprint(b)
+	}
+	return 0, fmt.Errorf("core: the %s filter's fingerprints are %s bits wide, got %d", v, strings.Join(widths, ", "), bits)
+}
+
+// Build returns an empty filter of layout v (see Effective) for spec s.
+func (v Variant) Build(s Spec) (Membership, error) {
+	if s.Hashing == "" {
+		s.Hashing = DoubleHashing
+	}
+	if s.Fault == "" {
+		s.Fault = NoFault
+	}
+	if err := v.HashedBy(s.Fault, s.Hashing); err != nil {
+		return nil, err
+	}
+	e := v.Effective(s.Fault)
+	bits, err := e.FingerprintBits(s.FingerprintBits)
+	if err != nil {
+		return nil, err
+	}
+	s.FingerprintBits = bits
+	return e.record().build(s)
+}
+
+// MemoryBits is the storage of filter f of layout v in bits.
+func (v Variant) MemoryBits(f Membership) uint64 { return v.record().memoryBits(f) }
+
+// Theory is layout v's own theory for filter f holding n keys.
+func (v Variant) Theory(f Membership, n uint64) Theory {
+	r := v.record()
+	if r.moments == nil {
+		return r.theory(f, n)
+	}
+	m, k := f.M(), f.K()
+	rate, variance := r.moments(m, n, k)
+	return Theory{Rate: rate, Variance: variance, ExpectedSet: ExpectedSetBits(m, n, k),
+		ExpectedProbes: ExpectedProbes(k, float64(f.SetBits())/float64(m))}
 }
 
 // New returns an empty filter of variant v (see Effective) with fault f, m
@@ -54,43 +263,7 @@ func New(v Variant, f Fault, m uint64, k int, seed uint64) (Membership, error) {
 	return NewHashed(v, f, DoubleHashing, m, k, seed)
 }
 
-// HashedBy reports whether filters of layout v with fault f can find their
-// positions by scheme h: the blocked filter draws its in-block positions
-// from a stream of its own, and the faults that break indexing break
-// double hashing, so for those only the default scheme exists.
-func (v Variant) HashedBy(f Fault, h Hashing) error {
-	if h == DoubleHashing || h == "" {
-		return nil
-	}
-	if v.Effective(f) == BlockedVariant {
-		return fmt.Errorf("core: the blocked filter draws its positions inside one block from a stream of its own; %s hashing applies to the standard and counting filters", h)
-	}
-	if f != NoFault && f != KFromCeil && f != WrapCounters {
-		return fmt.Errorf("core: the %s fault breaks double hashing itself, so it runs only with double hashing", f)
-	}
-	return nil
-}
-
 // NewHashed is New with positions found by scheme h (see HashedBy).
 func NewHashed(v Variant, f Fault, h Hashing, m uint64, k int, seed uint64) (Membership, error) {
-	if h == "" {
-		h = DoubleHashing
-	}
-	if err := v.HashedBy(f, h); err != nil {
-		return nil, err
-	}
-	switch v.Effective(f) {
-	case BlockedVariant:
-		return NewBlocked(m, k, seed)
-	case CountingVariant:
-		c, err := NewCounting(m, k, seed)
-		if err == nil {
-			c.wrap, c.hashing = f == WrapCounters, h
-		}
-		return c, err
-	}
-	if f == NoFault || f == KFromCeil {
-		return NewFilterHashed(h, m, k, seed)
-	}
-	return NewBroken(f, m, k, seed)
+	return v.Build(Spec{M: m, K: k, Seed: seed, Fault: f, Hashing: h})
 }

@@ -51,7 +51,7 @@ func TestBinary(t *testing.T) {
 	if out, err := exec.Command(goTool(t), "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	want, err := audit.Run(audit.MustLab("", core.NoFault, ""), nil)
+	want, err := audit.Run(audit.MustLab(core.Variant{}, core.NoFault, ""), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

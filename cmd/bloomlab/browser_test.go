@@ -421,7 +421,7 @@ func TestBrowserJSFace(t *testing.T) {
 	ctx := btab(t, 1280, 900)
 	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/"), waitLab())
 
-	native, err := audit.Run(audit.MustLab("", "", ""), nil)
+	native, err := audit.Run(audit.MustLab(core.Variant{}, "", ""), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -451,7 +451,7 @@ func TestBrowserAuditPage(t *testing.T) {
 	ctx := btab(t, 1280, 900)
 	total := len(audit.Checks())
 	bdo(t, ctx, chromedp.Navigate(base+"/audit"), waitAudit())
-	native, _ := audit.Run(audit.MustLab("", "", ""), nil)
+	native, _ := audit.Run(audit.MustLab(core.Variant{}, "", ""), nil)
 	if got, want := btext(t, ctx, "#audit-summary"), fmt.Sprintf("%d/%d checks passed, 1 skipped", total-1, total-1); got != want || native.Summary() != want {
 		t.Errorf("summary = %q, want %q (natively %q)", got, want, native.Summary())
 	}
@@ -460,7 +460,7 @@ func TestBrowserAuditPage(t *testing.T) {
 	}
 
 	bdo(t, ctx, chromedp.Navigate(base+"/audit?fault=one-hash"), waitAudit())
-	broken, _ := audit.Run(audit.MustLab("", core.OneHash, ""), nil)
+	broken, _ := audit.Run(audit.MustLab(core.Variant{}, core.OneHash, ""), nil)
 	if got, want := btext(t, ctx, "#audit-summary"), broken.Summary(); got != want {
 		t.Errorf("summary with one-hash = %q, want %q", got, want)
 	}

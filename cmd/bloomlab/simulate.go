@@ -28,7 +28,8 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	keyBytes := fs.String("key-bytes", "16", fmt.Sprintf("bytes per generated key, in [%d, %d]", core.MinKeyBytes, core.MaxKeyBytes))
 	passes := fs.String("duplicate-passes", "1", fmt.Sprintf("times every key is inserted, in [1, %d]", core.MaxPasses))
 	seed := fs.String("seed", "1", "seed, a whole number in [0, 2^64-1]")
-	variant := fs.String("variant", string(d.Variant), "standard, blocked or counting")
+	variant := fs.String("variant", d.Variant.Name(), core.VariantNames())
+	fingerprints := fs.String("fingerprint-bits", "0", "fingerprint width of the cuckoo (8, 12, 16) and fuse (8, 16) filters, 0 for the layout's default")
 	fault := fs.String("fault", string(d.Fault), "none, or a fault from 'bloomlab audit --faults'")
 	hashing := fs.String("hashing", string(core.DoubleHashing), "how the standard and counting filters find a key's positions: double, enhanced or independent")
 	keysFile := fs.String("keys", "", "build the filter from this file's keys, one a line, - for standard input (replaces --items)")
@@ -37,7 +38,7 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if err := parse(fs, args); err != nil {
 		return fail("simulate", fs, err, stderr)
 	}
-	p, err := paramsFromFlags(simFlags{*bpk, *hashes, *items, *queries, *present, *keyBytes, *passes, *seed, *variant, *fault, *hashing})
+	p, err := paramsFromFlags(simFlags{*bpk, *hashes, *items, *queries, *present, *keyBytes, *passes, *seed, *variant, *fault, *hashing, *fingerprints})
 	if err != nil {
 		return fail("simulate", fs, err, stderr)
 	}
@@ -68,7 +69,7 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 
 // simFlags are the simulate command's flag values, as typed.
 type simFlags struct {
-	bitsPerKey, hashes, items, queries, present, keyBytes, passes, seed, variant, fault, hashing string
+	bitsPerKey, hashes, items, queries, present, keyBytes, passes, seed, variant, fault, hashing, fingerprints string
 }
 
 func paramsFromFlags(f simFlags) (core.Params, error) {
@@ -91,6 +92,7 @@ func paramsFromFlags(f simFlags) (core.Params, error) {
 	p.PresentShare = whole("present-share", f.present, 0, 100)
 	p.KeyBytes = whole("key-bytes", f.keyBytes, core.MinKeyBytes, core.MaxKeyBytes)
 	p.DuplicatePasses = whole("duplicate-passes", f.passes, 1, core.MaxPasses)
+	p.FingerprintBits = whole("fingerprint-bits", f.fingerprints, 0, 64)
 	if err != nil {
 		return p, err
 	}
@@ -99,7 +101,7 @@ func paramsFromFlags(f simFlags) (core.Params, error) {
 	}
 	v, err := core.ParseVariant(f.variant)
 	if err != nil {
-		return p, badFlag("--variant must be standard, blocked or counting, got %q", f.variant)
+		return p, badFlag("--variant must be %s, got %q", core.VariantNames(), f.variant)
 	}
 	fault, err := core.ParseFault(f.fault)
 	if err != nil {
@@ -110,6 +112,9 @@ func paramsFromFlags(f simFlags) (core.Params, error) {
 		return p, badFlag("--hashing must be double, enhanced or independent, got %q", f.hashing)
 	}
 	p.Variant, p.Fault, p.Hashing = v, fault, h
+	if _, err := v.Effective(fault).FingerprintBits(p.FingerprintBits); err != nil {
+		return p, badFlag("--fingerprint-bits: %s", core.Message(err))
+	}
 	return p, nil
 }
 
@@ -180,24 +185,45 @@ func writeResult(w io.Writer, r core.Result) {
 		fmt.Fprintf(w, "%-20s %s\n", name, fmt.Sprintf(format, args...))
 	}
 	row("variant", "%s (fault: %s)", r.Variant, r.Fault)
-	row("m", "%d bits", r.M)
+	row("m", "%d %ss", r.M, r.Variant.Unit())
 	row("n", "%d keys", r.N)
-	row("k", "%d hashes", r.K)
-	row("bits per key", "%.3f", r.BitsPerKey)
-	row("filter bytes", "%d", r.FilterBytes)
-	row("set bits", "%d (expected %.1f)", r.SetBits, r.ExpectedSetBits)
+	if r.Variant.UsesK() {
+		row("k", "%d hashes", r.K)
+		row("bits per key", "%.3f", r.BitsPerKey)
+	}
+	if r.FingerprintBits > 0 {
+		row("fingerprint bits", "%d", r.FingerprintBits)
+	}
+	row("memory", "%d bytes, %.3f bits per key", r.FilterBytes, r.MemoryBitsPerKey)
+	row("set "+r.Variant.Unit()+"s", "%d (expected %.1f)", r.SetBits, r.ExpectedSetBits)
 	row("occupancy", "%.4f", r.Occupancy)
-	row("hashing", "%s", r.Hashing.Describe())
-	row("theory fpr", "%.6f (exact m: %.6f)", r.TheoryFPR, r.TheoryFPRExact)
-	if r.Variant == core.BlockedVariant {
-		row("blocked theory fpr", "%.6f", r.TheoryFPRVariant)
+	if r.Variant.UsesK() {
+		row("hashing", "%s", r.Hashing.Describe())
+	}
+	if r.Variant.Bloom() {
+		row("theory fpr", "%.6f (exact m: %.6f)", r.TheoryFPR, r.TheoryFPRExact)
+	}
+	if !r.Variant.Bloom() || r.TheoryFPRVariant != r.TheoryFPRExact {
+		row(r.Variant.Name()+" theory fpr", "%.6f", r.TheoryFPRVariant)
+	}
+	if r.Variant.Deletes() && r.Load > 0 {
+		row("load", "%.4f of slots, %d relocations", r.Load, r.Relocations)
+	}
+	if r.InsertFailures > 0 {
+		row("insert failures", "%d: the table is too full for these keys", r.InsertFailures)
+	}
+	if r.Variant.Static() {
+		row("construction", "%d failed attempts before the one that built it", r.BuildRetries)
+	}
+	if r.BuildError != "" {
+		row("", "FAILED: %s; the filter answers maybe for every key", r.BuildError)
 	}
 	row("empirical fpr", "%.6f, 95%% [%.6f, %.6f] for the queries alone", r.EmpiricalFPR, r.QueryCILow, r.QueryCIHigh)
 	row("", "95%% [%.6f, %.6f] for the whole measurement (the filter is one draw too)", r.WholeCILow, r.WholeCIHigh)
 	row("false positives", "%d of %d absent queries", r.FalsePositives, r.AbsentQueries)
 	row("false negatives", "%d of %d present queries", r.FalseNegatives, r.PresentQueries)
 	if r.FalseNegatives > 0 {
-		row("", "BROKEN: a Bloom filter must never miss a member")
+		row("", "BROKEN: a filter must never miss a member it holds")
 	}
 	row("probes per negative", "%.3f (expected %.3f)", r.ProbesPerNegative, r.ExpectedProbes)
 	row("exact set bytes", "%d (estimated Go map)", r.ExactSetBytes)

@@ -407,7 +407,7 @@ func runBlocked(s Sizes, r *runner) (Table, error) {
 		}
 		lo, hi := x.ci()
 		bpk := float64(x.m) / float64(n)
-		t.Rows = append(t.Rows, []Cell{txt(string(sp.variant)), num(bpk), count(sp.k), count(x.m), num(own), num(standard),
+		t.Rows = append(t.Rows, []Cell{txt(sp.variant.Name()), num(bpk), count(sp.k), count(x.m), num(own), num(standard),
 			num(x.rate()), interval(lo, hi), ratio(x.rate(), own), ratio(x.rate(), standard)})
 		j := i % 2
 		t.Chart.Series[j].Points = append(t.Chart.Series[j].Points, Point{X: bpk, Y: own})

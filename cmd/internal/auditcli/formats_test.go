@@ -42,7 +42,7 @@ func handBuilt() audit.Report {
 // oneHash is a real audit of a broken filter: one hash reused for all k
 // probes, which the rate checks catch.
 var oneHash = sync.OnceValues(func() (audit.Report, error) {
-	return audit.Run(audit.MustLab("", core.OneHash, ""), nil)
+	return audit.Run(audit.MustLab(core.Variant{}, core.OneHash, ""), nil)
 })
 
 // named is a report and the name its subtests take.

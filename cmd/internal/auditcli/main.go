@@ -131,7 +131,7 @@ func target(variant, faultName, hashing string) (audit.Target, string) {
 	v := core.Standard.Effective(f)
 	if variant != "" {
 		if v, err = core.ParseVariant(variant); err != nil {
-			return audit.Target{}, fmt.Sprintf("--variant must be standard, blocked or counting, got %q", variant)
+			return audit.Target{}, fmt.Sprintf("--variant must be %s, got %q", core.VariantNames(), variant)
 		}
 		if err := v.Accepts(f); err != nil {
 			return audit.Target{}, fmt.Sprintf("--variant %s: %s", v, core.Message(err))
@@ -153,7 +153,7 @@ func values(name string) string {
 	case "format":
 		return formatNames
 	case "variant":
-		return "standard, blocked or counting"
+		return core.VariantNames()
 	case "fault":
 		return faultNames()
 	case "hashing":
@@ -189,13 +189,14 @@ Checks the Bloom filter's contract and prints every check, the digest and
   --format FORMAT   how to print the report: text (the default), json,
                     junit (JUnit XML for CI test reports) or tap (TAP 13)
   --json            short for --format json
-  --variant LAYOUT  the layout to audit: standard, blocked or counting (by
-                    default the one the fault lives in, standard without one)
+  --variant LAYOUT  the layout to audit: %s
+                    (by default the one the fault lives in, standard without
+                    one)
   --fault NAME      audit a broken filter from the zoo instead: %s
   --hashing SCHEME  how the standard and counting filters find positions:
                     double (the default), enhanced or independent
   --faults          list the fault names, one a line
 Exit status: 0 when every check that ran passed, 1 when any failed, 2 for
 bad usage.
-`, prog, faultNames())
+`, prog, core.VariantNames(), faultNames())
 }
