@@ -23,6 +23,9 @@ func TestNoFalseNegatives(t *testing.T) {
 		n int
 	}{{1, 1, 10}, {3, 10, 50}, {64, 1, 100}, {1000, 7, 100}, {997, 30, 500}, {40000, 7, 4000}, {4096, 64, 300}}
 	for _, v := range Variants {
+		if !v.Bloom() {
+			continue // the cuckoo and fuse filters have their own tests
+		}
 		for _, s := range shapes {
 			t.Run(fmt.Sprintf("%s/m=%d,k=%d,n=%d", v, s.m, s.k, s.n), func(t *testing.T) {
 				f, err := New(v, NoFault, s.m, s.k, 3)
@@ -42,6 +45,9 @@ func TestNoFalseNegatives(t *testing.T) {
 func TestBitAccounting(t *testing.T) {
 	t.Parallel()
 	for _, v := range Variants {
+		if !v.Bloom() {
+			continue
+		}
 		t.Run(v.Name(), func(t *testing.T) {
 			f, _ := New(v, NoFault, 5003, 5, 9)
 			written := map[uint64]bool{}
@@ -172,6 +178,9 @@ func TestNewRejectsBadShapes(t *testing.T) {
 		k int
 	}{{0, 1}, {MaxM + 1, 1}, {10, 0}, {10, MaxK + 1}} {
 		for _, v := range Variants {
+			if !v.UsesK() {
+				continue
+			}
 			if _, err := New(v, NoFault, tt.m, tt.k, 1); err == nil {
 				t.Errorf("New(%s, m=%d, k=%d) gave no error", v, tt.m, tt.k)
 			}

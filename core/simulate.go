@@ -74,7 +74,7 @@ func (p Params) Validate() error {
 	if err := p.Variant.Accepts(p.Fault); err != nil {
 		return err
 	}
-	if _, err := p.Variant.Effective(p.Fault).FingerprintBits(p.FingerprintBits); err != nil {
+	if err := p.Variant.Effective(p.Fault).CheckFingerprintBits(p.FingerprintBits); err != nil {
 		return err
 	}
 	return p.Variant.HashedBy(p.Fault, p.Hashing)
@@ -95,7 +95,7 @@ func (p Params) start() (Result, error) {
 	}
 	variant := p.Variant.Effective(fault)
 	m, k := p.Shape()
-	f, err := variant.Build(Spec{M: m, K: k, FingerprintBits: p.FingerprintBits, Seed: p.Seed, Fault: fault, Hashing: hashing})
+	f, err := variant.Build(Spec{M: m, K: k, N: uint64(p.Items), FingerprintBits: p.FingerprintBits, Seed: p.Seed, Fault: fault, Hashing: hashing})
 	if err != nil {
 		return Result{}, err
 	}

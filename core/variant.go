@@ -28,6 +28,12 @@ type kind struct {
 	// Hashing than double hashing.
 	deletes, static, usesK, hashings bool
 
+	// ownSize: the layout sizes itself from n, so m (bits per key) means
+	// nothing to it. bounded: it holds a fixed number of entries, keeps
+	// every copy of a key, and places them by the order keys came in, so
+	// an insert can fail.
+	ownSize, bounded bool
+
 	// positions says, for a layout without hashings, how it finds a
 	// key's positions instead.
 	positions string
@@ -36,8 +42,8 @@ type kind struct {
 	// lives in the first registered layout that has it.
 	faults []Fault
 
-	// fingerprints lists the fingerprint widths allowed, the default
-	// first; nil for a layout without fingerprints.
+	// fingerprints lists the fingerprint widths allowed; nil for a
+	// layout without fingerprints. A width of 0 asks build to choose.
 	fingerprints []int
 
 	// build returns an empty filter of spec s.
@@ -56,11 +62,13 @@ type kind struct {
 
 // Spec is what a layout is built from: m positions or, for layouts with
 // fingerprints, a memory budget of m bits; k probes where the layout uses
-// them; the fingerprint width (0 for the layout's default); the seed; the
-// fault (NoFault for the real filter); and the hashing scheme.
+// them; n, the keys it is meant to hold; the fingerprint width (0 for the
+// layout's choice); the seed; the fault (NoFault for the real filter); and
+// the hashing scheme.
 type Spec struct {
 	M               uint64
 	K               int
+	N               uint64
 	FingerprintBits int
 	Seed            uint64
 	Fault           Fault
@@ -76,7 +84,7 @@ type Theory struct {
 }
 
 // Variants lists the registered layouts in the order the lab shows them.
-var Variants = []Variant{Standard, BlockedVariant, CountingVariant}
+var Variants = []Variant{Standard, BlockedVariant, CountingVariant, CuckooVariant, FuseVariant}
 
 // ParseVariant accepts a variant name; "" means standard.
 func ParseVariant(s string) (Variant, error) {
@@ -128,12 +136,19 @@ func (v Variant) Static() bool  { return v.record().static }
 func (v Variant) UsesK() bool   { return v.record().usesK }
 func (v Variant) Bloom() bool   { return v.record().moments != nil }
 
+// Bounded reports whether the layout holds a fixed number of entries, one
+// for every copy of a key, so that inserts can fail.
+func (v Variant) Bounded() bool { return v.record().bounded }
+
+// UsesM reports whether m, the bits per key, sizes the layout; a layout
+// that sizes itself from n ignores it.
+func (v Variant) UsesM() bool { return !v.record().ownSize }
+
 // Hashings reports whether the layout's positions can come from another
 // Hashing scheme than double hashing.
 func (v Variant) Hashings() bool { return v.record().hashings }
 
-// Fingerprints lists the fingerprint widths the layout allows, its default
-// first, or nil.
+// Fingerprints lists the fingerprint widths the layout allows, or nil.
 func (v Variant) Fingerprints() []int { return v.record().fingerprints }
 
 // MarshalText writes the name; UnmarshalText parses one, so JSON carries
@@ -200,26 +215,22 @@ func (v Variant) HashedBy(f Fault, h Hashing) error {
 	return nil
 }
 
-// FingerprintBits checks a fingerprint width for layout v and returns the
-// width it builds with: bits itself, or the layout's default for 0. A
-// layout without fingerprints takes only 0.
-func (v Variant) FingerprintBits(bits int) (int, error) {
+// CheckFingerprintBits checks a fingerprint width for layout v: one it
+// allows, or 0 for the layout's choice. A layout without fingerprints takes
+// only 0.
+func (v Variant) CheckFingerprintBits(bits int) error {
 	allowed := v.Fingerprints()
 	switch {
-	case allowed == nil && bits == 0:
-		return 0, nil
+	case bits == 0 || slices.Contains(allowed, bits):
+		return nil
 	case allowed == nil:
-		return 0, fmt.Errorf("core: the %s filter has no fingerprints, so fingerprint bits must be 0 (its default), got %d", v, bits)
-	case bits == 0:
-		return allowed[0], nil
-	case slices.Contains(allowed, bits):
-		return bits, nil
+		return fmt.Errorf("core: the %s filter has no fingerprints, so fingerprint bits must be 0, got %d", v, bits)
 	}
 	widths := make([]string, len(allowed))
 	for i, b := range allowed {
 		widths[i] = fmt.Sprint(b)
 	}
-	return 0, fmt.Errorf("core: the %s filter's fingerprints are %s bits wide, got %d", v, strings.Join(widths, ", "), bits)
+	return fmt.Errorf("core: the %s filter's fingerprints are %s bits wide (or 0 for its choice), got %d", v, strings.Join(widths, ", "), bits)
 }
 
 // Build returns an empty filter of layout v (see Effective) for spec s.
@@ -234,11 +245,9 @@ func (v Variant) Build(s Spec) (Membership, error) {
 		return nil, err
 	}
 	e := v.Effective(s.Fault)
-	bits, err := e.FingerprintBits(s.FingerprintBits)
-	if err != nil {
+	if err := e.CheckFingerprintBits(s.FingerprintBits); err != nil {
 		return nil, err
 	}
-	s.FingerprintBits = bits
 	return e.record().build(s)
 }
 

@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"bloomlab/core"
 )
 
 // run runs the CLI in-process and returns its exit status and output.
@@ -33,7 +35,17 @@ func TestSizeAndSimulate(t *testing.T) {
 		{"simulate default", []string{"simulate"}, 0, []string{"m                    40000 bits", "theory fpr           0.008194", "false negatives      0 of 500"}, ""},
 		{"negative items", []string{"simulate", "--items", "-3"}, 2, nil, "bloomlab simulate: --items must be a whole number in [1, 10000000], got \"-3\""},
 		{"non-numeric bpk", []string{"simulate", "--bits-per-key", "ten"}, 2, nil, "bloomlab simulate: --bits-per-key must be a number in [0.1, 64], got \"ten\""},
-		{"unknown variant", []string{"simulate", "--variant", "cuckoo"}, 2, nil, "bloomlab simulate: --variant must be standard, blocked or counting, got \"cuckoo\""},
+		{"cuckoo", []string{"simulate", "--variant", "cuckoo", "--fingerprint-bits", "12", "--bits-per-key", "16"}, 0,
+			[]string{"m                    5332 slots", "fingerprint bits     12", "load                 0.7502 of slots", "cuckoo theory fpr    0.001465"}, ""},
+		{"cuckoo overfilled", []string{"simulate", "--variant", "cuckoo", "--fingerprint-bits", "12"}, 0,
+			[]string{"insert failures      690: the table is too full", "the members whose inserts failed are not in the filter"}, ""},
+		{"fuse", []string{"simulate", "--variant", "fuse", "--fingerprint-bits", "16"}, 0,
+			[]string{"m                    5632 cells", "memory               11264 bytes, 22.528 bits per key", "fuse theory fpr      0.000015", "construction         0 failed"}, ""},
+		{"fingerprints on a Bloom filter", []string{"simulate", "--fingerprint-bits", "8"}, 2, nil,
+			"bloomlab simulate: --fingerprint-bits: the standard filter has no fingerprints, so fingerprint bits must be 0, got 8"},
+		{"fuse fingerprint width", []string{"simulate", "--variant", "fuse", "--fingerprint-bits", "12"}, 2, nil,
+			"bloomlab simulate: --fingerprint-bits: the fuse filter's fingerprints are 8, 16 bits wide (or 0 for its choice), got 12"},
+		{"unknown variant", []string{"simulate", "--variant", "quotient"}, 2, nil, "bloomlab simulate: --variant must be standard, blocked, counting, cuckoo or fuse, got \"quotient\""},
 		{"unknown fault", []string{"simulate", "--fault", "gremlin"}, 2, nil, "bloomlab simulate: --fault: unknown fault \"gremlin\", want none or one of"},
 		{"fault in another layout", []string{"simulate", "--variant", "counting", "--fault", "negative-index"}, 2, nil,
 			"bloomlab simulate: the negative-index fault lives in the standard filter and has no counting form; use the standard variant or another fault"},
@@ -98,6 +110,17 @@ func TestSimulateJSONFields(t *testing.T) {
 	}
 	if got["m"] != 40000.0 || got["k"] != 7.0 || got["falseNegatives"] != 0.0 {
 		t.Errorf("m %v k %v falseNegatives %v", got["m"], got["k"], got["falseNegatives"])
+	}
+	for variant, want := range map[string]string{"cuckoo": `"fingerprintBits":8,"load":0.8,"relocations":353`,
+		"fuse": `"memoryBits":45056,"memoryBitsPerKey":11.264`} {
+		_, stdout, _ := run("simulate", "--variant", variant, "--json")
+		var r core.Result
+		if err := json.Unmarshal([]byte(stdout), &r); err != nil || r.Variant.Name() != variant {
+			t.Fatalf("simulate --variant %s --json: %v, variant %v", variant, err, r.Variant)
+		}
+		if compact := strings.Join(strings.Fields(stdout), ""); !strings.Contains(compact, want) {
+			t.Errorf("simulate --variant %s --json lacks %s:\n%s", variant, want, stdout)
+		}
 	}
 }
 

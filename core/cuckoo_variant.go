@@ -1,0 +1,56 @@
+package core
+
+// CuckooVariant is the cuckoo filter's variant. Its m is a memory budget in
+// bits. Asked for no fingerprint width, it takes the widest of 16, 12 and 8
+// bits whose table holds the n keys it is built for within cuckooFull of its
+// slots, or 8 bits when none does (and the inserts past the table's
+// capacity fail, as they would).
+var CuckooVariant = Variant{&kind{
+	name: "cuckoo", label: "cuckoo (4-slot buckets)", unit: "slot",
+	about:   "fingerprints in buckets of four slots, two buckets a key, with removal (Fan, Andersen, Kaminsky and Mitzenmacher, 2014)",
+	deletes: true, bounded: true,
+	positions:    "finds its two buckets and its fingerprint in one SipHash output",
+	fingerprints: CuckooFingerprints,
+	build: func(s Spec) (Membership, error) {
+		f := s.FingerprintBits
+		if f == 0 {
+			f = cuckooWidth(s.M, s.N)
+		}
+		return NewCuckoo(s.M, f, s.Seed)
+	},
+	memoryBits: func(f Membership) uint64 { return f.(*Cuckoo).MemoryBits() },
+	theory:     cuckooTheory,
+}}
+
+// cuckooFull is the load a table of 4-slot buckets reaches before inserts
+// start to fail: about 95% (the paper, section 5.1).
+const cuckooFull = 0.95
+
+// cuckooWidth is the widest fingerprint whose table, in m bits, holds n
+// keys at cuckooFull or below; 8 when none does.
+func cuckooWidth(m, n uint64) int {
+	for _, f := range []int{16, 12, 8} {
+		if slots := m / uint64(CuckooSlots*f) * CuckooSlots; float64(slots)*cuckooFull >= float64(n) {
+			return f
+		}
+	}
+	return 8
+}
+
+// cuckooTheory is CuckooRate at the load the filter holds (at n keys for an
+// empty one). Given the load, a filter's rate barely varies: every slot is
+// one of eight some absent key reads. An absent key reads its eight slots,
+// four when its two buckets coincide (one bucket in B), and the stash when
+// it holds a fingerprint.
+func cuckooTheory(f Membership, n uint64) Theory {
+	c := f.(*Cuckoo)
+	load := c.Load()
+	if c.Count() == 0 {
+		load = min(1, float64(n)/float64(c.M()))
+	}
+	probes := 2*CuckooSlots - float64(CuckooSlots)/float64(c.Buckets())
+	if c.Count() > c.SetBits() {
+		probes++
+	}
+	return Theory{Rate: CuckooRate(c.FingerprintBits(), load), ExpectedSet: load * float64(c.M()), ExpectedProbes: probes}
+}

@@ -1,0 +1,33 @@
+package core
+
+// FuseVariant is the binary fuse filter's variant: built once from the
+// whole key set, sized by n alone, with 8-bit fingerprints unless asked for
+// 16.
+var FuseVariant = Variant{&kind{
+	name: "fuse", label: "binary fuse (static, 3-wise)", unit: "cell",
+	about:        "built once from the whole key set: a key's three cells xor to its fingerprint (Graf and Lemire, 2022)",
+	static:       true,
+	ownSize:      true,
+	positions:    "finds its three cells in three consecutive segments from one hash",
+	fingerprints: FuseFingerprints,
+	build: func(s Spec) (Membership, error) {
+		if s.FingerprintBits == 0 {
+			s.FingerprintBits = FuseFingerprints[0]
+		}
+		return NewFuse(s.FingerprintBits, s.Seed)
+	},
+	memoryBits: func(f Membership) uint64 { return f.(*Fuse).MemoryBits() },
+	theory: fuseTheory,
+}}
+
+// fuseTheory is FuseRate, which does not vary from filter to filter. Each
+// distinct key leaves one of its three cells nonzero unless its
+// fingerprint is zero, and the other cells stay zero.
+func fuseTheory(f Membership, n uint64) Theory {
+	fu := f.(*Fuse)
+	rate := FuseRate(fu.FingerprintBits())
+	if fu.Keys() > 0 {
+		n = fu.Keys()
+	}
+	return Theory{Rate: rate, ExpectedSet: float64(n) * (1 - rate), ExpectedProbes: 3}
+}

@@ -1,0 +1,97 @@
+package core
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestRegistryRecords checks that every registered variant is complete,
+// parses back from its name and JSON, and simulates with no false negative
+// at the default shape.
+func TestRegistryRecords(t *testing.T) {
+	t.Parallel()
+	seen := map[string]bool{}
+	for _, v := range Variants {
+		r := v.record()
+		if r.name == "" || r.label == "" || r.unit == "" || r.about == "" || r.build == nil || r.memoryBits == nil ||
+			(r.moments == nil) == (r.theory == nil) || (!r.hashings && r.positions == "") {
+			t.Errorf("variant %q has an incomplete record: %+v", r.name, *r)
+		}
+		if seen[r.name] {
+			t.Errorf("variant %q registered twice", r.name)
+		}
+		seen[r.name] = true
+		if got, err := ParseVariant(v.Name()); err != nil || got != v {
+			t.Errorf("ParseVariant(%q) = %v, %v", v.Name(), got, err)
+		}
+		var p Params
+		b, _ := json.Marshal(Params{Variant: v})
+		if err := json.Unmarshal(b, &p); err != nil || p.Variant != v {
+			t.Errorf("%s: JSON %s read back as %v, %v", v, b, p.Variant, err)
+		}
+		p = DefaultParams()
+		p.Variant = v
+		res, err := Simulate(p)
+		if err != nil {
+			t.Fatalf("%s: %v", v, err)
+		}
+		if res.FalseNegatives != 0 || res.Variant != v || res.MemoryBits == 0 || res.TheoryFPRVariant <= 0 {
+			t.Errorf("%s: %d false negatives, variant %s, memory %d bits, theory %g", v, res.FalseNegatives, res.Variant,
+				res.MemoryBits, res.TheoryFPRVariant)
+		}
+	}
+	var p Params
+	if err := json.Unmarshal([]byte(`{"variant":"quotient"}`), &p); err == nil || !strings.Contains(err.Error(), "unknown variant") {
+		t.Errorf("an unknown variant in JSON gave %v", err)
+	}
+	if Standard.Name() != "standard" || (Variant{}).Name() != "standard" {
+		t.Error("the zero Variant does not read as standard")
+	}
+}
+
+// TestFingerprintBitsChecked checks the fingerprint widths each layout
+// takes, and that cuckoo chooses the widest that holds its keys.
+func TestFingerprintBitsChecked(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		v    Variant
+		bits int
+		ok   bool
+	}{
+		{Standard, 0, true}, {Standard, 8, false}, {CuckooVariant, 0, true}, {CuckooVariant, 12, true},
+		{CuckooVariant, 10, false}, {FuseVariant, 16, true}, {FuseVariant, 12, false},
+	} {
+		if err := tt.v.CheckFingerprintBits(tt.bits); (err == nil) != tt.ok {
+			t.Errorf("%s with %d-bit fingerprints: %v", tt.v, tt.bits, err)
+		}
+	}
+	for _, tt := range []struct {
+		bitsPerKey float64
+		want       int
+	}{{6, 8}, {10, 8}, {13, 12}, {17, 16}, {24, 16}} {
+		p := DefaultParams()
+		p.Variant, p.BitsPerKey = CuckooVariant, tt.bitsPerKey
+		r, err := Simulate(p)
+		if err != nil || r.FingerprintBits != tt.want {
+			t.Errorf("cuckoo at %v bits per key chose %d-bit fingerprints (%v), want %d", tt.bitsPerKey, r.FingerprintBits, err, tt.want)
+		}
+	}
+}
+
+// TestCuckooOverfilledFails checks that a cuckoo filter given fewer slots
+// than keys reports its failed inserts as figures and false negatives,
+// never a panic, and that its theory follows the load it holds.
+func TestCuckooOverfilledFails(t *testing.T) {
+	t.Parallel()
+	p := DefaultParams()
+	p.Variant, p.BitsPerKey, p.PresentShare = CuckooVariant, 6, 100
+	r, err := Simulate(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.InsertFailures == 0 || r.FalseNegatives == 0 || r.Load < 0.9 {
+		t.Errorf("6 bits per key at 8-bit fingerprints: %d failures, %d false negatives, load %.3f", r.InsertFailures,
+			r.FalseNegatives, r.Load)
+	}
+}
