@@ -37,7 +37,7 @@ func accountingChecks() []Check {
 	}
 	checks := make([]Check, 0, len(grid))
 	for _, g := range grid {
-		checks = append(checks, Check{ID: "accounting/" + g.name, Group: GroupAccounting, Contract: g.contract, Needs: append([]Need{NeedLab}, g.s.needs()...),
+		checks = append(checks, Check{ID: "accounting/" + g.name, Group: GroupAccounting, Contract: g.contract, Needs: append([]Need{NeedLab}, g.s.needsAs(NeedBloom)...),
 			Run: onLab(func(f *lab) Verdict { return books(g.s, f) })})
 	}
 	return checks

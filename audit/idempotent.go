@@ -38,7 +38,7 @@ func idempotentChecks() []Check {
 	var checks []Check
 	for _, r := range replays {
 		checks = append(checks, Check{ID: "idempotent/" + r.name, Group: GroupIdempotent, Contract: r.contract,
-			Needs: r.s.needs(), Run: func(t Target) Verdict { return replay(r.s, r.times, t) }})
+			Needs: r.s.needsAs(NeedSet), Run: func(t Target) Verdict { return replay(r.s, r.times, t) }})
 	}
 	for _, v := range []core.Variant{{}, core.BlockedVariant, core.CountingVariant} {
 		s := standard(0, 10, 7, 4000).with(v)
@@ -48,7 +48,7 @@ func idempotentChecks() []Check {
 		}
 		checks = append(checks, Check{ID: "idempotent/" + name, Group: GroupIdempotent,
 			Contract: "inserting " + whose + " keys in reverse order gives the same storage",
-			Needs:    append(s.needs(), NeedStorage), Run: func(t Target) Verdict { return reverseOrder(s, t) }})
+			Needs:    append(s.needsAs(NeedSet), NeedStorage), Run: func(t Target) Verdict { return reverseOrder(s, t) }})
 	}
 	return checks
 }

@@ -34,7 +34,7 @@ func indexChecks() []Check {
 		s := standard(m, 0, 7, 2000)
 		checks = append(checks, Check{ID: "index-range/positions-m-" + itoa(m), Group: GroupIndices,
 			Contract: "every position the filter reports for m = " + itoa(m) + " is below its size, at least m",
-			Needs:    []Need{NeedPositions}, Run: func(t Target) Verdict { return filterRange(s, t) }})
+			Needs:    []Need{NeedPositions, NeedBloom}, Run: func(t Target) Verdict { return filterRange(s, t) }})
 	}
 	for _, v := range []core.Variant{core.BlockedVariant, core.CountingVariant} {
 		for _, m := range []uint64{1, 1000} {

@@ -17,6 +17,12 @@ type lab struct {
 	variant core.Variant
 }
 
+// build returns an empty filter of l's layout and fault for shape s.
+func (l *lab) build(s Shape) (core.Membership, error) {
+	return l.variant.Build(core.Spec{M: s.M, K: s.K, N: uint64(s.N), Seed: s.Seed, Fault: l.Fault,
+		Hashing: l.hashing(l.variant)})
+}
+
 // hashing is the scheme a filter of layout v under l uses.
 func (l *lab) hashing(v core.Variant) core.Hashing {
 	if l.Hashing == "" || v.HashedBy(l.Fault, l.Hashing) != nil {
@@ -62,18 +68,18 @@ func Lab(v core.Variant, f core.Fault, h core.Hashing) (Target, error) {
 		Name:  name,
 		About: about,
 		New: func(s Shape) (Filter, error) {
-			flt, err := core.NewHashed(variant, fault, l.hashing(variant), s.M, s.K, s.Seed)
+			flt, err := l.build(s)
 			if err != nil {
 				return nil, err
 			}
 			return labFilter(flt), nil
 		},
 		Rate: func(s Shape) float64 {
-			if variant == core.BlockedVariant {
-				m := (s.M + core.BlockSize - 1) / core.BlockSize * core.BlockSize
-				return core.BlockedRateExact(m, uint64(s.N), s.K)
+			flt, err := l.build(s)
+			if err != nil {
+				return 0
 			}
-			return core.RateExact(s.M, uint64(s.N), s.K)
+			return variant.Theory(flt, uint64(s.N)).Rate
 		},
 		Seeded: true,
 		lab:    l,
@@ -94,16 +100,19 @@ func MustLab(v core.Variant, f core.Fault, h core.Hashing) Target {
 type (
 	labView   interface{ membership() core.Membership }
 	labBits   struct{ core.Membership }
-	labCounts struct{ labBits }
+	labRemoves struct{ labBits }
 )
 
 func (f labBits) Test(key []byte) bool        { ok, _ := f.Contains(key); return ok }
 func (f labBits) Size() uint64                { return f.M() }
 func (f labBits) membership() core.Membership { return f.Membership }
-func (f labCounts) Remove(key []byte) bool    { return f.Membership.(*core.Counting).Remove(key) }
+func (f labRemoves) Remove(key []byte) bool    { return f.Membership.(Remover).Remove(key) }
+
+// labFilter shows a lab filter to the checks, with removal where its
+// layout has it.
 func labFilter(flt core.Membership) Filter {
-	if _, ok := flt.(*core.Counting); ok {
-		return labCounts{labBits{flt}}
+	if _, ok := flt.(Remover); ok {
+		return labRemoves{labBits{flt}}
 	}
 	return labBits{flt}
 }

@@ -13,60 +13,88 @@ import (
 // lengths, and each variant.
 func negativeChecks() []Check {
 	const maxSeed = math.MaxUint64
-	grid := []struct {
-		name, contract string
-		s              shape
-	}{
-		{"tiny-m", "every member is found again in a filter of a single bit", standard(1, 0, 3, 50)},
-		{"m-7", "every member is found again in a filter of seven bits, overfilled", standard(7, 0, 2, 40)},
+	grid := []negativeRow{
+		{"tiny-m", "every member is found again in a filter of a single bit", standard(1, 0, 3, 50), true},
+		{"m-7", "every member is found again in a filter of seven bits, overfilled", standard(7, 0, 2, 40), true},
 		{"bits-per-key-below-1", "every member is found again at half a bit per key, with k chosen for m and n",
-			standard(0, 0.5, 0, 2000)},
-		{"k-above-m", "every member is found again when k = 12 exceeds m = 5", standard(5, 0, 12, 20)},
-		{"k-1", "every member is found again with a single hash", standard(0, 10, 1, 4000)},
-		{"k-64", "every member is found again with the largest k, 64", standard(0, 64, 64, 500)},
+			standard(0, 0.5, 0, 2000), true},
+		{"k-above-m", "every member is found again when k = 12 exceeds m = 5", standard(5, 0, 12, 20), true},
+		{"k-1", "every member is found again with a single hash", standard(0, 10, 1, 4000), false},
+		{"k-64", "every member is found again with the largest k, 64", standard(0, 64, 64, 500), false},
 		{"optimal-k", "every member is found again at 9.585 bits per key with k chosen for m and n",
-			standard(0, 9.585, 0, 4000)},
+			standard(0, 9.585, 0, 4000), false},
 		{"duplicate-passes-2", "every member is found again after each key is inserted twice",
-			standard(0, 10, 7, 2000).passes(2)},
+			standard(0, 10, 7, 2000).passes(2), true},
 		{"duplicate-passes-5", "every member is found again after each key is inserted five times",
-			standard(0, 10, 7, 2000).passes(5)},
-		{"seed-0", "every member is found again under seed 0", standard(0, 10, 7, 1000).seed(0)},
-		{"seed-2", "every member is found again under seed 2", standard(0, 10, 7, 1000).seed(2)},
-		{"seed-2^63", "every member is found again under seed 2^63", standard(0, 10, 7, 1000).seed(1 << 63)},
-		{"seed-max", "every member is found again under seed 2^64-1", standard(0, 10, 7, 1000).seed(maxSeed)},
+			standard(0, 10, 7, 2000).passes(5), true},
+		{"seed-0", "every member is found again under seed 0", standard(0, 10, 7, 1000).seed(0), false},
+		{"seed-2", "every member is found again under seed 2", standard(0, 10, 7, 1000).seed(2), false},
+		{"seed-2^63", "every member is found again under seed 2^63", standard(0, 10, 7, 1000).seed(1 << 63), false},
+		{"seed-max", "every member is found again under seed 2^64-1", standard(0, 10, 7, 1000).seed(maxSeed), false},
 		{"key-bytes-8", "every member is found again with the shortest keys, 8 bytes",
-			standard(0, 10, 7, 1000).keyBytes(core.MinKeyBytes)},
+			standard(0, 10, 7, 1000).keyBytes(core.MinKeyBytes), false},
 		{"key-bytes-1024", "every member is found again with the longest keys, 1024 bytes",
-			standard(0, 10, 7, 300).keyBytes(core.MaxKeyBytes)},
-		{"blocked", "every member is found again in the blocked filter",
-			standard(0, 10, 7, 4000).with(core.BlockedVariant)},
+			standard(0, 10, 7, 300).keyBytes(core.MaxKeyBytes), false},
 		{"blocked-tiny-m", "every member is found again in a blocked filter of one block, overfilled",
-			standard(1, 0, 5, 200).with(core.BlockedVariant)},
+			standard(1, 0, 5, 200).with(core.BlockedVariant), false},
 		{"blocked-duplicate-passes-3", "every member is found again in the blocked filter after three passes",
-			standard(0, 10, 7, 2000).with(core.BlockedVariant).passes(3)},
-		{"counting", "every member is found again in the counting filter",
-			standard(0, 10, 7, 4000).with(core.CountingVariant)},
+			standard(0, 10, 7, 2000).with(core.BlockedVariant).passes(3), false},
 		{"counting-k-above-m", "every member is found again in a counting filter of 5 counters with k = 12",
-			standard(5, 0, 12, 6).with(core.CountingVariant)},
+			standard(5, 0, 12, 6).with(core.CountingVariant), false},
 		{"counting-duplicate-passes-16", "every member is found again after 16 passes push counters past 15",
-			standard(0, 10, 7, 1000).with(core.CountingVariant).passes(16)},
+			standard(0, 10, 7, 1000).with(core.CountingVariant).passes(16), false},
 	}
-	checks := make([]Check, 0, len(grid)+2)
+	// Every layout of the registry at the default shape; a static one
+	// also built from three keys and from keys inserted three times over.
+	for _, v := range core.Variants[1:] {
+		grid = append(grid, negativeRow{v.Name(), "every member is found again in the " + v.Name() + " filter",
+			standard(0, 10, 7, 4000).with(v), false})
+		if v.Static() {
+			grid = append(grid,
+				negativeRow{v.Name() + "-n-3", "every member is found again in a " + v.Name() + " filter built from three keys",
+					standard(0, 10, 7, 3).with(v), false},
+				negativeRow{v.Name() + "-duplicate-passes-3", "every member is found again in a " + v.Name() +
+					" filter built from keys given three times", standard(0, 10, 7, 2000).with(v).passes(3), false})
+		}
+	}
+	checks := make([]Check, 0, len(grid)+8)
 	for _, g := range grid {
+		needs := g.s.needs()
+		if g.set {
+			needs = g.s.needsAs(NeedSet)
+		}
 		checks = append(checks, Check{ID: "no-false-negatives/" + g.name, Group: GroupNegatives,
-			Contract: g.contract, Needs: g.s.needs(), Run: func(t Target) Verdict { return allFound(g.s, t) }})
+			Contract: g.contract, Needs: needs, Run: func(t Target) Verdict { return allFound(g.s, t) }})
+	}
+	checks = append(checks, Check{ID: "no-false-negatives/remove-half", Group: GroupNegatives, Needs: []Need{NeedRemoval},
+		Contract: "removing half the members leaves the other half found",
+		Run:      removeHalf})
+	for _, v := range core.Variants {
+		if v.Deletes() {
+			checks = append(checks, Check{ID: "no-false-negatives/" + v.Name() + "-remove", Group: GroupNegatives,
+				Contract: "removing half the members of a " + v.Name() + " filter leaves the other half found",
+				Needs:    []Need{NeedLab, layoutNeed(v)}, Run: onLab(func(f *lab) Verdict { return layoutRemove(v, f) })})
+		}
+		if v.Bounded() {
+			checks = append(checks, Check{ID: "no-false-negatives/" + v.Name() + "-full", Group: GroupNegatives,
+				Contract: "a " + v.Name() + " filter reports the inserts it cannot take, one key given until its buckets are full, and loses no member",
+				Needs:    []Need{NeedLab, layoutNeed(v)}, Run: onLab(func(f *lab) Verdict { return layoutFull(v, f) })})
+		}
 	}
 	return append(checks,
-		Check{ID: "no-false-negatives/remove-half", Group: GroupNegatives, Needs: []Need{NeedRemoval},
-			Contract: "removing half the members leaves the other half found",
-			Run:      removeHalf},
-		Check{ID: "no-false-negatives/counting-remove", Group: GroupNegatives,
-			Contract: "removing half the members of a counting filter leaves the other half found",
-			Needs:    []Need{NeedLab, layoutNeed(core.CountingVariant)}, Run: onLab(countingRemove)},
 		Check{ID: "no-false-negatives/simulation", Group: GroupNegatives,
 			Contract: "the default-shape simulation counts no false negatives among 5000 member queries",
 			Needs:    []Need{NeedLab}, Run: onLab(simulationNegatives)},
 	)
+}
+
+// negativeRow is one shape the group fills and looks every member up in.
+// A row marked set overfills the filter or repeats its keys, which only a
+// filter with a set's semantics survives (NeedSet).
+type negativeRow struct {
+	name, contract string
+	s              shape
+	set            bool
 }
 
 // allFound fills the shape from t and looks every member up.
@@ -121,23 +149,26 @@ func removeHalf(t Target) Verdict {
 		refused, s.Items/2, missing, s.Items/2, t.describe(s))
 }
 
-// countingRemove inserts 4000 keys into a counting filter, removes the odd
-// ones and looks for the even ones. No counter gets near 15 at this load, so
-// removal must never take a live key's counter to zero.
-func countingRemove(f *lab) Verdict {
-	s := standard(0, 10, 7, 4000).with(core.CountingVariant)
+// layoutRemove inserts 4000 keys into the lab's layout v, removes the odd
+// ones and looks for the even ones. In a counting filter no counter gets
+// near 15 at this load, so removal must never take a live key's counter to
+// zero; a cuckoo filter holds them at 80% of its slots.
+func layoutRemove(v core.Variant, f *lab) Verdict {
+	s := standard(0, 10, 7, 4000).with(v)
 	flt, err := s.fill(f)
 	if err != nil {
 		return fail("%v", err)
 	}
-	c := flt.(counter)
-	if top := c.MaxCounter(); top >= core.CounterMax {
-		return fail("a counter reached %d before any removal, too full to test removal (%s)", top, s.describe(f))
+	if c, ok := flt.(counter); ok {
+		if top := c.MaxCounter(); top >= core.CounterMax {
+			return fail("a counter reached %d before any removal, too full to test removal (%s)", top, s.describe(f))
+		}
 	}
+	r := flt.(Remover)
 	var key []byte
 	refused := 0
 	for i := 1; i < s.Items; i += 2 {
-		if !c.Remove(s.key(key, i)) {
+		if !r.Remove(s.key(key, i)) {
 			refused++
 		}
 	}
@@ -150,6 +181,33 @@ func countingRemove(f *lab) Verdict {
 	return verdict(missing == 0 && refused == 0,
 		"%d of %d removals refused, %d of %d remaining members not found (%s)",
 		refused, s.Items/2, missing, s.Items/2, s.describe(f))
+}
+
+// layoutFull gives the lab's bounded layout v 1000 members, then one key
+// over and over: its two buckets hold 2b = 8 copies, and the insert after
+// them must fail and say so (Fan et al., 2014, warn of exactly this), while
+// every member is still found.
+func layoutFull(v core.Variant, f *lab) Verdict {
+	s := standard(0, 20, 7, 1000).with(v)
+	flt, err := s.fill(f)
+	if err != nil {
+		return fail("%v", err)
+	}
+	in := flt.(interface{ Insert(key []byte) bool })
+	key := s.absent(nil, 0)
+	taken := 0
+	for taken < 64 && in.Insert(key) {
+		taken++
+	}
+	missing := 0
+	for i := 0; i < s.Items; i++ {
+		if ok, _ := flt.Contains(s.key(key[:0:0], i)); !ok {
+			missing++
+		}
+	}
+	return verdict(taken == 2*core.CuckooSlots && missing == 0,
+		"%d copies of one key taken before an insert failed (want %d), %d of %d members not found (%s)",
+		taken, 2*core.CuckooSlots, missing, s.Items, s.describe(f))
 }
 
 // simulationNegatives runs the lab's own simulation at the default shape

@@ -32,6 +32,16 @@ func (s shape) needs() []Need {
 	return nil
 }
 
+// needsAs is what building the shape asks of a target, and own besides
+// when the shape is the target's own filter: a check of a named layout
+// of the lab's knows what that layout is.
+func (s shape) needsAs(own ...Need) []Need {
+	if !s.Variant.IsZero() {
+		return s.needs()
+	}
+	return own
+}
+
 // dims returns m and k of shape s for target t.
 func (t Target) dims(s shape) (uint64, int) {
 	if t.lab != nil {
@@ -144,8 +154,14 @@ func (s shape) describe(f *lab) string {
 	if h := f.hashing(v); h != core.DoubleHashing {
 		hashing = ", " + string(h) + " hashing"
 	}
-	return fmt.Sprintf("%s, m = %d, k = %d, n = %d, %d %s, seed %d%s", v, m, k,
-		s.Items, s.DuplicatePasses, pass, s.Seed, hashing)
+	dims := fmt.Sprintf("m = %d, k = %d", m, k)
+	switch {
+	case !v.UsesM():
+		dims = "sized by n"
+	case !v.UsesK():
+		dims = fmt.Sprintf("%d bits", m)
+	}
+	return fmt.Sprintf("%s, %s, n = %d, %d %s, seed %d%s", v, dims, s.Items, s.DuplicatePasses, pass, s.Seed, hashing)
 }
 
 // key returns member i of the shape's key set.
@@ -162,16 +178,22 @@ func (s shape) absent(dst []byte, i int) []byte {
 func (s shape) build(f *lab) (core.Membership, error) {
 	m, k := s.dims(f)
 	v := s.under(f).Variant
-	return core.NewHashed(v, f.Fault, f.hashing(v), m, k, s.Seed)
+	return v.Build(core.Spec{M: m, K: k, N: uint64(s.Items), Seed: s.Seed, Fault: f.Fault, Hashing: f.hashing(v)})
 }
 
-// fill builds the filter and inserts the n members, DuplicatePasses times.
+// fill builds the filter and inserts the n members, DuplicatePasses times,
+// then builds a static filter from them, as the simulation does.
 func (s shape) fill(f *lab) (core.Membership, error) {
 	flt, err := s.build(f)
 	if err != nil {
 		return nil, err
 	}
 	s.insert(flt, s.DuplicatePasses)
+	if st, ok := flt.(core.Sealer); ok {
+		if err := st.Seal(); err != nil {
+			return nil, err
+		}
+	}
 	return flt, nil
 }
 

@@ -37,6 +37,17 @@ func statisticsChecks() []Check {
 				whose, m, k, c.s.Items),
 			Run: func(t Target) Verdict { return rateMatches(c.s, false, t) }})
 	}
+	// The layouts that keep fingerprints, at the budget the lab's sliders
+	// start at: their theory reads their fingerprint width and load.
+	for _, v := range core.Variants {
+		if v.Bloom() {
+			continue
+		}
+		s := standard(0, 10, 0, rateN).with(v)
+		checks = append(checks, Check{ID: "statistics/fpr-" + v.Name() + "/bits-per-key-10", Needs: s.needs(),
+			Contract: fmt.Sprintf("the lab's %s filter's measured rate at n = %d is within 10%% of its own theory", v.Name(), s.Items),
+			Run:      func(t Target) Verdict { return rateMatches(s, false, t) }})
+	}
 	checks = append(checks, Check{ID: "statistics/fpr/text-keys-bits-per-key-10-k-7",
 		Contract: "with text keys key-N as members and miss-N as queries, the rate is within 10% of theory, as with random keys",
 		Run:      func(t Target) Verdict { return rateMatches(standard(0, 10, 7, rateN), true, t) }})
@@ -50,7 +61,7 @@ func statisticsChecks() []Check {
 		{"counting-bits-per-key-10-k-7", standard(0, 10, 7, statN).with(core.CountingVariant)},
 	} {
 		checks = append(checks, Check{ID: "statistics/set-bits/" + c.name,
-			Needs:    append([]Need{NeedLab}, c.s.needs()...),
+			Needs:    append([]Need{NeedLab}, c.s.needsAs(NeedBloom)...),
 			Contract: "set positions after n inserts are within six sigma of m(1 - (1 - 1/m)^(kn))",
 			Run:      onLab(func(f *lab) Verdict { return setBitsMatch(c.s, f) })})
 	}
@@ -62,7 +73,7 @@ func statisticsChecks() []Check {
 		{"bits-per-key-14.378-k-10", standard(0, 14.378, 10, statN)},
 		{"bits-per-key-20-k-14", standard(0, 20, 14, statN)},
 	} {
-		checks = append(checks, Check{ID: "statistics/probes/" + c.name,
+		checks = append(checks, Check{ID: "statistics/probes/" + c.name, Needs: []Need{NeedLab, NeedBloom},
 			Contract: "a negative query reads sum_{i<k} f^i positions on average, f the measured fill",
 			Run:      onLab(func(f *lab) Verdict { return probesMatch(c.s, f) })})
 	}

@@ -107,6 +107,16 @@ const (
 	// derivation, formulas, counters and simulation), run only on the
 	// lab's targets.
 	NeedLab Need = "the lab's internals"
+	// NeedBloom marks checks of a Bloom filter's own books: k positions
+	// set per key in an array of m. The lab's cuckoo and fuse filters
+	// keep fingerprints instead.
+	NeedBloom Need = "a Bloom filter's k positions in m"
+	// NeedSet marks checks that hold a filter to a set's semantics: it
+	// takes any number of keys, and duplicates and order change nothing.
+	// The lab's cuckoo filter keeps every copy of a key in a table of
+	// fixed capacity, placed by the order keys came in, so they do not
+	// apply to it.
+	NeedSet Need = "a set's semantics (any number of keys; duplicates and order change nothing)"
 )
 
 // layoutNeed is what a check of one of the lab's layouts needs: the lab,
@@ -130,11 +140,13 @@ func discover(t Target) (views, error) {
 	if flt == nil {
 		return nil, fmt.Errorf("audit: target %q built a nil filter for m = %d, k = %d", t.Name, s.M, s.K)
 	}
-	v := views{NeedLab: t.lab != nil, NeedSeed: t.Seeded}
+	v := views{NeedLab: t.lab != nil, NeedSeed: t.Seeded, NeedBloom: true, NeedSet: true}
 	if t.lab != nil {
 		for _, l := range core.Variants {
 			v[layoutNeed(l)] = l.Effective(t.lab.Fault) == l
 		}
+		own := t.lab.variant.Effective(t.lab.Fault)
+		v[NeedBloom], v[NeedSet] = own.Bloom(), !own.Bounded()
 	}
 	_, v[NeedPositions] = flt.(Positioner)
 	_, v[NeedStorage] = flt.(Storer)
