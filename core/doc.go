@@ -1,6 +1,18 @@
 // Package core is Bloom Lab's deterministic Bloom filter: keys, hashing,
 // sizing math, the standard, blocked and counting filters, a zoo of
 // deliberately broken filters, and the simulation the lab and the audit run.
+// Beside them, so a learner can measure rather than quote the alternatives,
+// stand the cuckoo filter (Fan, Andersen, Kaminsky and Mitzenmacher, 2014)
+// and the binary fuse filter (Graf and Lemire, 2022), built from the same
+// SipHash output.
+//
+// Variants. Each layout is one record of a registry (variant.go): its
+// name, label, unit of a position, how to build it, its memory, its theory,
+// whether it removes keys, whether it is built once from the whole set. A
+// Variant is parsed once at the edge into a handle on its record, and the
+// simulation, the CLI, the audit and the lab loop over Variants and ask the
+// record, so a new layout is its own file, its tests and one line in the
+// list.
 //
 // Everything here is a pure function of its inputs. There is no wall clock,
 // no global random source and no syscall/js, so the same parameters give the

@@ -17,7 +17,7 @@ var FuseVariant = Variant{&kind{
 		return NewFuse(s.FingerprintBits, s.Seed)
 	},
 	memoryBits: func(f Membership) uint64 { return f.(*Fuse).MemoryBits() },
-	theory: fuseTheory,
+	theory:     fuseTheory,
 }}
 
 // fuseTheory is FuseRate, which does not vary from filter to filter. Each
