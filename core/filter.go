@@ -11,9 +11,12 @@ const (
 	MaxM = 1 << 34 // bits (2 GiB of memory)
 )
 
-// Membership is what the lab asks of every filter variant. Positions are
-// bits for the standard and blocked filters and counters for the counting
-// filter.
+// Membership is what the lab asks of every filter variant: add and test,
+// and the positions and storage the lab draws, digests and audits.
+// Positions are the variant's unit (Variant.Unit): bits, counters, slots or
+// cells. What only some variants have the lab asks for where present:
+// Remover, Counters, Sealer, and the figures Result copies (fingerprint
+// width, load, relocations, failed inserts, construction retries).
 type Membership interface {
 	// Add inserts key.
 	Add(key []byte)
@@ -33,6 +36,19 @@ type Membership interface {
 	IsSet(i uint64) bool
 	// Words is the raw storage, for digests and byte-for-byte comparisons.
 	Words() []uint64
+}
+
+// Remover is a filter that removes keys: the counting and cuckoo filters.
+// Remove reports whether key was there to remove.
+type Remover interface {
+	Remove(key []byte) bool
+}
+
+// Counters is a filter whose positions are counters: the counting filter.
+type Counters interface {
+	Counter(i uint64) uint8
+	MaxCounter() uint8
+	Overflows() uint64
 }
 
 // Filter is the standard Bloom filter: m bits in []uint64, k probes by

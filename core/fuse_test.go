@@ -51,6 +51,9 @@ func fuseMissing(f *Fuse, keys [][]byte) int {
 func TestFuseNoFalseNegatives(t *testing.T) {
 	t.Parallel()
 	for _, n := range []int{0, 1, 2, 3, 10, 100, 1000, 12345, 200000} {
+		if n > 20000 && testing.Short() {
+			continue // the large set runs natively in full and under Node
+		}
 		for _, bits := range FuseFingerprints {
 			for _, seed := range []uint64{1, 7, 2022} {
 				t.Run(fmt.Sprintf("n=%d,f=%d,seed=%d", n, bits, seed), func(t *testing.T) {
@@ -104,6 +107,9 @@ func TestFuseDuplicates(t *testing.T) {
 // 99.9% Wilson interval: at f = 8 about 3,900 positives, at f = 16 about 61.
 func TestFuseRate(t *testing.T) {
 	t.Parallel()
+	if testing.Short() {
+		t.Skip("millions of queries: runs in full under Node (make wasm-test)")
+	}
 	for _, c := range []struct {
 		bits    int
 		queries uint64
@@ -135,6 +141,9 @@ func TestFuseRate(t *testing.T) {
 
 func TestFuseBitsPerKey(t *testing.T) {
 	t.Parallel()
+	if testing.Short() {
+		t.Skip("a million keys: runs in full under Node (make wasm-test)")
+	}
 	for _, c := range []struct {
 		bits, n int
 		most    float64
