@@ -41,7 +41,7 @@ func (c *CalculatorPage) OnNav(ctx app.Context) {
 	if raw, ok := lookup(q, IDLarge); ok {
 		c.large, _ = parseFlag(raw)
 	}
-	c.res = solveForm(c.form)
+	c.res = solveAndMeasure(c.form)
 }
 
 func (c *CalculatorPage) OnMount(ctx app.Context) { c.live = app.IsClient }
@@ -51,7 +51,7 @@ func (c *CalculatorPage) onInput(id string) app.EventHandler {
 		f := c.form.clone()
 		f.Values[id] = e.Get("target").Get("value").String()
 		c.form = f
-		c.res = solveForm(f)
+		c.res = solveAndMeasure(f)
 	}
 }
 
@@ -79,7 +79,7 @@ func (c *CalculatorPage) onFind(u plan.Unknown) app.EventHandler {
 		}
 		f.Find = u
 		c.form, c.notice = f, ""
-		c.res = solveForm(f)
+		c.res = solveAndMeasure(f)
 		c.commit(ctx, e)
 	}
 }
@@ -317,11 +317,13 @@ func (c *CalculatorPage) renderTables() app.UI {
 	return app.Div().Class("calc-tables").Body(
 		app.Section().Class("table-box").Aria("labelledby", "alternatives-title").Body(
 			app.H2().ID("alternatives-title").Text("The same n and p in other structures"),
-			app.P().Class("muted small").Text("From theory alone, nothing built or measured: each paper's formula, and for the blocked filter the exact mixture of its block fills. Fingerprint filters use whole fingerprint bits, so they reach the rate shown, which may be below p."),
+			app.P().Class("muted small").Text("The rate is each paper's formula, and for the blocked filter the exact mixture of its block fills. Fingerprint filters use whole fingerprint bits, so they reach the rate shown, which may be below p. "+
+				"The measured column builds each structure the lab has at the same bits per key with "+formatInt(plan.MeasureKeys)+" keys (or n, if fewer) and asks "+
+				formatInt(plan.MeasureQueries)+" absent keys: a quick check of the formula, with its 95% interval. A dash marks a structure the lab cannot build; its title says why."),
 			app.Table().ID("alternatives").Class("plan-table").Body(
 				app.THead().Body(app.Tr().Body(
 					app.Th().Text("structure"), app.Th().Text("bits per key"), app.Th().Text("memory"),
-					app.Th().Text("rate"), app.Th().Text("removal"), app.Th().Text("how, and the source"),
+					app.Th().Text("rate"), app.Th().Text("measured"), app.Th().Text("removal"), app.Th().Text("how, and the source"),
 				)),
 				app.TBody().Body(app.Range(alts).Slice(func(i int) app.UI {
 					a := alts[i]
@@ -345,6 +347,7 @@ func (c *CalculatorPage) renderTables() app.UI {
 						app.Td().DataSet("label", "bits per key").Class("num").Text(bpk),
 						app.Td().DataSet("label", "memory").Class("num").Text(mem),
 						app.Td().DataSet("label", "rate").Class("num").Text(rate),
+						c.measuredCell(i),
 						app.Td().DataSet("label", "removal").Text(removal),
 						app.Td().DataSet("label", "source").Class("source").Body(
 							app.Text(a.Note+". "), app.Cite().Text(a.Source),
@@ -384,6 +387,31 @@ func (c *CalculatorPage) renderTables() app.UI {
 		),
 		c.renderCost(),
 		c.renderLabLink(),
+	)
+}
+
+// measuredCell shows what building alternative i showed: the rate and its
+// interval, with the counts behind them in the title and in data
+// attributes; or a dash, titled with why the lab cannot build it.
+func (c *CalculatorPage) measuredCell(i int) app.UI {
+	td := app.Td().DataSet("label", "measured")
+	if i >= len(c.res.Measured) {
+		return td.Class("num measured none").Text("—")
+	}
+	m := c.res.Measured[i]
+	if !m.Built {
+		return td.Class("num measured none").Title(m.Why).Aria("label", "not measured: "+m.Why).Text("—")
+	}
+	title := formatInt(m.FalsePositives) + " false positives in " + formatInt(m.Queries) + " absent queries to a filter of " +
+		formatInt(m.Keys) + " keys at " + formatFloat(m.BitsPerKey, 3) + " bits per key; 95% Wilson interval; the lab's theory for this filter: " + calcRate(m.Theory)
+	if m.InsertFailures > 0 {
+		title += "; " + formatInt(m.InsertFailures) + " inserts failed, the table was full"
+	}
+	return td.Class("num measured").Title(title).
+		DataSet("fp", m.FalsePositives).DataSet("queries", m.Queries).Body(
+		app.Span().Class("rate").Text(calcRate(m.Rate)),
+		app.Br(),
+		app.Small().Class("ci").Text(calcRate(m.Low)+" – "+calcRate(m.High)),
 	)
 }
 

@@ -3,6 +3,7 @@ package app
 import (
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -147,7 +148,7 @@ func renderCalculator(t *testing.T, query string) string {
 	}
 	c := newCalculatorPage()
 	c.form, c.notice = CalcFromQuery(q)
-	c.res = solveForm(c.form)
+	c.res = solveAndMeasure(c.form)
 	e := app.NewTestEngine()
 	if err := e.Load(c); err != nil {
 		t.Fatal(err)
@@ -219,5 +220,44 @@ func TestCalculatorShowsFieldErrors(t *testing.T) {
 	}
 	if got := textOf(html, "calc-error"); got != "Fix the marked field to see the plan." {
 		t.Errorf("#calc-error = %q", got)
+	}
+}
+
+// TestCalculatorMeasured: the measured column shows what plan.Measure
+// found for each row, with its counts in data attributes, and a titled dash
+// for a structure the lab cannot build.
+func TestCalculatorMeasured(t *testing.T) {
+	t.Parallel()
+	html := renderCalculator(t, "n=100000000&p=0.01")
+	q, _ := url.ParseQuery("n=100000000&p=0.01")
+	f, _ := CalcFromQuery(q)
+	pl := solveForm(f).Plan
+	for _, m := range plan.Measure(pl) {
+		row := regexp.MustCompile(`(?s)<tr id="alt-` + regexp.QuoteMeta(m.ID) + `".*?</tr>`).FindString(html)
+		cell := regexp.MustCompile(`(?s)<td [^>]*class="num measured[^"]*"[^>]*>.*?</td>`).FindString(row)
+		if cell == "" {
+			t.Errorf("%s: no measured cell in %q", m.ID, row)
+			continue
+		}
+		if !m.Built {
+			titled := strings.Contains(cell, `title="`+m.Why+`"`) || strings.Contains(cell, `title="`+esc(m.Why)+`"`)
+			if !strings.Contains(cell, ">—</td>") || !titled {
+				t.Errorf("%s: not built (%s), cell %q", m.ID, m.Why, cell)
+			}
+			continue
+		}
+		for _, want := range []string{
+			`data-fp="` + strconv.FormatUint(m.FalsePositives, 10) + `"`,
+			`data-queries="` + strconv.FormatUint(m.Queries, 10) + `"`,
+			`<span class="rate">` + calcRate(m.Rate) + `</span>`,
+			calcRate(m.Low) + " – " + calcRate(m.High),
+		} {
+			if !strings.Contains(cell, want) {
+				t.Errorf("%s: cell %q lacks %q", m.ID, cell, want)
+			}
+		}
+	}
+	if n := strings.Count(html, `data-label="measured"`); n != len(pl.Alternatives) {
+		t.Errorf("%d measured cells, want one a row, %d", n, len(pl.Alternatives))
 	}
 }

@@ -4,8 +4,12 @@ package main
 
 import (
 	"context"
+	"math"
+	"strconv"
 	"strings"
 	"testing"
+
+	"bloomlab/core/plan"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -87,6 +91,61 @@ func TestBrowserCalculator(t *testing.T) {
 	bwaitText(t, ctx, "#calc-out-m", func(s string) bool { return s == "3,117,613" })
 	bdo(t, ctx, chromedp.NavigateForward())
 	bwaitText(t, ctx, "#calc-out-m", func(s string) bool { return s == "12,582,912" })
+}
+
+// TestBrowserCalculatorMeasured: the alternatives' measured column, built
+// and queried in the page, shows what core/plan measures natively for the
+// same plan: the same false positives in the same queries, the same rate,
+// and a dash titled with the reason where the lab cannot build the row.
+func TestBrowserCalculatorMeasured(t *testing.T) {
+	needBrowser(t)
+	ctx := btab(t, 1280, 900)
+	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/calculator"), waitCalc("ready"))
+	checkAltMeasured(t, ctx, plan.Input{Find: plan.FindM, N: 100_000_000, P: 0.01})
+
+	// A change of p measures again: at 1 in 256 the 8-bit fuse filter is
+	// the row's own and the lab builds it.
+	typeInto(t, ctx, "n", "500,000")
+	typeInto(t, ctx, "p", "1 in 256")
+	bwaitText(t, ctx, "#calc-out-m", func(s string) bool { return s == "5,770,781" })
+	checkAltMeasured(t, ctx, plan.Input{Find: plan.FindM, N: 500_000, P: 1.0 / 256})
+	if got := beval[string](t, ctx, `document.querySelector("#alt-fuse-3 .measured").dataset.fp || ""`); got == "" {
+		t.Error("the 3-wise fuse filter with 8-bit fingerprints was not measured")
+	}
+}
+
+// checkAltMeasured compares every measured cell of the page with plan.Measure
+// run natively for in.
+func checkAltMeasured(t *testing.T, ctx context.Context, in plan.Input) {
+	t.Helper()
+	pl, err := plan.Solve(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type cell struct {
+		FP, Queries, Rate, Text, Title string
+	}
+	for _, m := range plan.Measure(pl) {
+		sel := "#alt-" + m.ID + " td.measured"
+		got := beval[cell](t, ctx, `(() => { const c = document.querySelector("`+sel+`");
+  if (!c) return {};
+  const r = c.querySelector(".rate");
+  return {FP: c.dataset.fp || "", Queries: c.dataset.queries || "", Rate: r ? r.textContent : "", Text: c.textContent, Title: c.title};
+})()`)
+		if !m.Built {
+			if got.Text != "—" || got.Title != m.Why {
+				t.Errorf("%s: cell %+v, want a dash titled %q", m.ID, got, m.Why)
+			}
+			continue
+		}
+		if got.FP != strconv.FormatUint(m.FalsePositives, 10) || got.Queries != strconv.FormatUint(m.Queries, 10) {
+			t.Errorf("%s: the page found %s false positives in %s queries, natively %d in %d", m.ID, got.FP, got.Queries, m.FalsePositives, m.Queries)
+		}
+		rate, err := strconv.ParseFloat(got.Rate, 64)
+		if err != nil || math.Abs(rate-m.Rate) > 5e-7+1e-3*m.Rate {
+			t.Errorf("%s: the page shows a rate of %q, natively %v", m.ID, got.Rate, m.Rate)
+		}
+	}
 }
 
 func TestBrowserCalculatorBadValues(t *testing.T) {

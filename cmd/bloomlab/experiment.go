@@ -162,7 +162,7 @@ func experimentPlan(fs *flag.FlagSet, name string, quick, estimate, both bool, v
 		}
 		*f.dst = int(v)
 	}
-	opts.MeasureMemory = !estimate
+	opts.Native = !estimate
 	return e, sizes, opts, nil
 }
 

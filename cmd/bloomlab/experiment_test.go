@@ -89,6 +89,29 @@ func TestExperimentOutputs(t *testing.T) {
 			t.Errorf("one worker:\n%s\ntwo workers:\n%s", one, two)
 		}
 	})
+	t.Run("alternatives: what fits, the claims and native times", func(t *testing.T) {
+		t.Parallel()
+		code, out, errOut := run(append([]string{"experiment", "alternatives"}, experimentSmall...)...)
+		if code != 0 || errOut != "" {
+			t.Fatalf("exit %d, stderr %q", code, errOut)
+		}
+		for _, want := range []string{"n = 2,000 keys", "does not fit", "theory in CI", "insert ns/key", "query ns/key",
+			"Claim (a)", "Claim (b)", "Times are wall time"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("table lacks %q:\n%s", want, out)
+			}
+		}
+		// The times are the command's alone: a run as the browser makes it
+		// holds none.
+		e, _ := experiment.Find("alternatives")
+		tab, err := e.Run(experiment.Sizes{Items: 2000, Queries: 20000, Seed: 7}, experiment.Options{Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tab.Column("insertNs") >= 0 || tab.Column("queryNs") >= 0 {
+			t.Error("a run without native measuring holds times")
+		}
+	})
 	t.Run("memory estimate", func(t *testing.T) {
 		t.Parallel()
 		code, out, _ := run("experiment", "memory", "--estimate", "--items", "1000")

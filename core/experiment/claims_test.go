@@ -406,7 +406,7 @@ func TestMemoryEstimate(t *testing.T) {
 // parallel with the other tests).
 func TestMemoryMeasured(t *testing.T) {
 	const n = 100_000
-	tab, err := memory.Run(Sizes{Items: n}, Options{MeasureMemory: true})
+	tab, err := memory.Run(Sizes{Items: n}, Options{Native: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,9 @@
 // tables: theory against ten million queries, RocksDB's 10 bits per key, the
 // flat optimum of k, round against ceil, hashing schemes, overfilling, probes
 // per negative query, counting-filter overflow, memory against an exact set,
-// and the blocked layout.
+// the blocked layout, small filters, and the blocked, cuckoo and binary fuse
+// filters beside the standard one in the same memory, where two claims of
+// the seed articles are put to the test.
 //
 // Every experiment is data: a name, a one-line summary, the sizes it uses
 // (Quick for the browser, Full for the published figures) and a Run that
@@ -15,8 +17,11 @@
 // results are integers kept by task index, so one worker or many give the
 // same table; natively the tasks run on GOMAXPROCS goroutines, in the browser
 // on one, with a Progress callback between chunks that can yield to the page
-// and cancel the run. The one exception is the memory experiment's measured
-// mode, which reads the Go runtime's heap statistics around building a map.
+// and cancel the run. The exceptions are the native measurements
+// (Options.Native): the memory experiment reads the Go runtime's heap
+// statistics around building a map, and the alternatives experiment adds
+// the time its filters spent inserting and answering, two columns that no
+// browser run or test table holds.
 //
 // Rates carry 95% Wilson score intervals (core.Wilson) and the ratio of the
 // observed rate to the formula's.

@@ -30,17 +30,20 @@ const (
 type Progress func(done, total int) error
 
 // Options are how to run, not what to measure: they never change a table,
-// except MeasureMemory, which makes the memory experiment read the runtime's
-// heap statistics instead of estimating.
+// except Native, which turns on what only a native run can measure.
 type Options struct {
 	// Workers is the number of goroutines; 0 means runtime.GOMAXPROCS(0).
 	Workers int
 	// Progress, if not nil, is called between chunks of work.
 	Progress Progress
-	// MeasureMemory measures a Go map natively (runtime.ReadMemStats)
-	// instead of estimating it with core.ExactSetBytes. Leave it off in the
-	// browser, where the heap is the page's.
-	MeasureMemory bool
+	// Native turns on the native measurements, which differ from
+	// run to run: the memory experiment measures a Go map
+	// (runtime.ReadMemStats) instead of estimating it with
+	// core.ExactSetBytes, and the alternatives experiment times its
+	// filters' inserts and queries (two more columns). The command line
+	// sets it unless told to estimate; leave it off in the browser, where
+	// the heap is the page's and the clock shares a thread with it.
+	Native bool
 }
 
 // Experiment is one measurement of SPEC section 6.
@@ -97,7 +100,7 @@ func (e Experiment) Run(s Sizes, o Options) (Table, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	r := &runner{workers: workers, progress: o.Progress, measureMemory: o.MeasureMemory}
+	r := &runner{workers: workers, progress: o.Progress, native: o.Native}
 	t, err := e.run(s, r)
 	if err != nil {
 		return Table{}, err
@@ -113,7 +116,7 @@ func (e Experiment) Run(s Sizes, o Options) (Table, error) {
 func All() []Experiment {
 	return []Experiment{
 		theoryVsObserved, rocksdb, grid, kSweep, rounding, hashing,
-		overfill, probes, counting, memory, blocked, smallM,
+		overfill, probes, counting, memory, blocked, smallM, alternatives,
 	}
 }
 

@@ -168,7 +168,7 @@ func TestMeasuredMemoryCancels(t *testing.T) {
 	t.Parallel()
 	s := Sizes{Items: 3 * tick, Seed: 7}
 	first := -1
-	_, err := memory.Run(s, Options{MeasureMemory: true, Progress: func(done, total int) error {
+	_, err := memory.Run(s, Options{Native: true, Progress: func(done, total int) error {
 		first = done
 		return ErrCancelled
 	}})
@@ -206,7 +206,7 @@ func TestCheck(t *testing.T) {
 
 func TestCatalogue(t *testing.T) {
 	t.Parallel()
-	want := strings.Fields("theory-vs-observed rocksdb grid k-sweep rounding hashing overfill probes counting memory blocked small-m")
+	want := strings.Fields("theory-vs-observed rocksdb grid k-sweep rounding hashing overfill probes counting memory blocked small-m alternatives")
 	var names []string
 	for _, e := range All() {
 		names = append(names, e.Name)

@@ -1,8 +1,10 @@
 package experiment
 
 import (
+	"fmt"
 	"math"
 	"strconv"
+	"time"
 
 	"bloomlab/core"
 )
@@ -45,7 +47,8 @@ type rateSpec struct {
 }
 
 // rateResult is what querying one filter found. All counts are integers,
-// summed over chunks, so the order the chunks ran in cannot show.
+// summed over chunks, so the order the chunks ran in cannot show; the times
+// are set only when the caller asks, natively (Options.Native).
 type rateResult struct {
 	m        uint64 // the filter's real m (a blocked filter rounds up to whole blocks)
 	setBits  uint64
@@ -53,6 +56,10 @@ type rateResult struct {
 	fp       uint64
 	probes   uint64 // bits read by all absent queries
 	probesSq uint64 // sum of squared probe counts, for the interval of the mean
+
+	filter    core.Membership // the filled filter, for what a table reads off it
+	insertDur time.Duration   // in the filter's inserts (and the Seal of a static one)
+	queryDur  time.Duration   // in the filter's answers to the absent queries
 }
 
 func (x rateResult) rate() float64 { return float64(x.fp) / float64(x.queries) }
@@ -73,29 +80,68 @@ func (x rateResult) meanProbes() (mean, half float64) {
 	return mean, core.Z95 * math.Sqrt(variance/q)
 }
 
-// measureRates builds every filter (one task each), then queries them in
-// chunks (one task each), and returns what each filter showed.
+// filterJob is one filter to measure: how to build it empty, and the n
+// member keys inserted and the absent keys queried, all drawn from seed.
+type filterJob struct {
+	build   func() (core.Membership, error)
+	n       uint64
+	queries uint64
+	seed    uint64
+}
+
+// measureRates measures the Bloom filters of specs (see measureFilters).
 func measureRates(r *runner, specs []rateSpec) ([]rateResult, error) {
+	jobs := make([]filterJob, len(specs))
+	for i, s := range specs {
+		jobs[i] = filterJob{
+			build: func() (core.Membership, error) { return core.New(s.variant, core.NoFault, s.m, s.k, s.seed) },
+			n:     s.n, queries: s.queries, seed: s.seed,
+		}
+	}
+	return measureFilters(r, jobs, false)
+}
+
+// measureFilters builds and fills every filter (one task each, sealing a
+// static one once its keys are in), then queries them in chunks (one task
+// each), and returns what each filter showed. When timed it also times the
+// filters' own calls, batch by batch, leaving out the keys' generation.
+func measureFilters(r *runner, jobs []filterJob, timed bool) ([]rateResult, error) {
 	type chunk struct {
-		spec   int
+		job    int
 		lo, hi uint64
 	}
 	var chunks []chunk
-	for i, s := range specs {
-		r.plan(int(s.n + s.queries))
-		for lo := uint64(0); lo < s.queries; lo += chunkQueries {
-			chunks = append(chunks, chunk{i, lo, min(lo+chunkQueries, s.queries)})
+	for i, j := range jobs {
+		r.plan(int(j.n + j.queries))
+		for lo := uint64(0); lo < j.queries; lo += chunkQueries {
+			chunks = append(chunks, chunk{i, lo, min(lo+chunkQueries, j.queries)})
 		}
 	}
-	filters := make([]core.Membership, len(specs))
-	err := r.each(len(specs), func(i int) error {
-		s := specs[i]
-		f, err := core.New(s.variant, core.NoFault, s.m, s.k, s.seed)
+	out := make([]rateResult, len(jobs))
+	err := r.each(len(jobs), func(i int) error {
+		j := jobs[i]
+		f, err := j.build()
 		if err != nil {
 			return err
 		}
-		filters[i] = f
-		return insert(r, f, s.n, s.seed)
+		o := &out[i]
+		o.filter, o.queries = f, j.queries
+		clock := clockIf(timed, &o.insertDur)
+		if err := insertTimed(r, f, j.n, j.seed, clock); err != nil {
+			return err
+		}
+		// Sealed here, once: a static filter sealed lazily by its first
+		// query would be sealed by several query chunks at once.
+		if s, ok := f.(core.Sealer); ok {
+			start := now(clock)
+			err := s.Seal()
+			since(clock, start)
+			if err != nil {
+				return fmt.Errorf("experiment: %w", err)
+			}
+		}
+		o.m, o.setBits = f.M(), f.SetBits()
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -103,24 +149,31 @@ func measureRates(r *runner, specs []rateSpec) ([]rateResult, error) {
 	found := make([]rateResult, len(chunks))
 	err = r.each(len(chunks), func(i int) error {
 		c := chunks[i]
-		var err error
-		found[i], err = queryAbsent(r, filters[c.spec], specs[c.spec].seed, c.lo, c.hi)
+		var spent time.Duration
+		x, err := queryTimed(r, out[c.job].filter, jobs[c.job].seed, c.lo, c.hi, clockIf(timed, &spent))
+		x.queryDur = spent
+		found[i] = x
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	out := make([]rateResult, len(specs))
-	for i, f := range filters {
-		out[i] = rateResult{m: f.M(), setBits: f.SetBits(), queries: specs[i].queries}
-	}
 	for i, c := range chunks {
-		o := &out[c.spec]
+		o := &out[c.job]
 		o.fp += found[i].fp
 		o.probes += found[i].probes
 		o.probesSq += found[i].probesSq
+		o.queryDur += found[i].queryDur
 	}
 	return out, nil
+}
+
+// clockIf returns d to add times to when timed, nil otherwise.
+func clockIf(timed bool, d *time.Duration) *time.Duration {
+	if timed {
+		return d
+	}
+	return nil
 }
 
 // keyBatch is up to core.BatchKeys generated keys, their buffers reused
@@ -142,10 +195,18 @@ func (b *keyBatch) next(ns core.Namespace, first, count, seed uint64) [][]byte {
 // insert adds member keys 0..n-1 of seed to f, in batches that end where a
 // report is due.
 func insert(r *runner, f core.Membership, n, seed uint64) error {
+	return insertTimed(r, f, n, seed, nil)
+}
+
+// insertTimed is insert that adds the time spent in f's inserts to clock,
+// unless clock is nil.
+func insertTimed(r *runner, f core.Membership, n, seed uint64, clock *time.Duration) error {
 	var b keyBatch
 	for i := uint64(0); i < n; {
 		keys := b.next(core.Members, i, min(n-i, tick-i%tick), seed)
+		start := now(clock)
 		core.AddBatch(f, keys)
+		since(clock, start)
 		i += uint64(len(keys))
 		if i%tick == 0 {
 			if err := r.report(tick); err != nil {
@@ -159,11 +220,19 @@ func insert(r *runner, f core.Membership, n, seed uint64) error {
 // queryAbsent queries absent keys lo..hi-1 of seed against f, in batches
 // that end where a report is due.
 func queryAbsent(r *runner, f core.Membership, seed, lo, hi uint64) (rateResult, error) {
+	return queryTimed(r, f, seed, lo, hi, nil)
+}
+
+// queryTimed is queryAbsent that adds the time spent in f's answers to
+// clock, unless clock is nil.
+func queryTimed(r *runner, f core.Membership, seed, lo, hi uint64, clock *time.Duration) (rateResult, error) {
 	var x rateResult
 	var b keyBatch
 	for q := lo; q < hi; {
 		keys := b.next(core.Absent, q, min(hi-q, tick-(q-lo)%tick), seed)
+		start := now(clock)
 		core.ContainsBatch(f, keys, b.found[:], b.probes[:])
+		since(clock, start)
 		for j := range keys {
 			if b.found[j] {
 				x.fp++
@@ -180,6 +249,22 @@ func queryAbsent(r *runner, f core.Membership, seed, lo, hi uint64) (rateResult,
 		}
 	}
 	return x, r.report(int((hi - lo) % tick))
+}
+
+// now reads the clock when there is a clock to add to. Two reads cost some
+// 40 ns natively, a nanosecond or two a key over a batch of core.BatchKeys.
+func now(clock *time.Duration) time.Time {
+	if clock == nil {
+		return time.Time{}
+	}
+	return time.Now()
+}
+
+// since adds the time from start to clock, unless clock is nil.
+func since(clock *time.Duration, start time.Time) {
+	if clock != nil {
+		*clock += time.Since(start)
+	}
 }
 
 // zScore returns how many standard deviations fp false positives in

@@ -25,7 +25,7 @@ const uuidBytes = 36
 func runMemory(s Sizes, r *runner) (Table, error) {
 	n := uint64(s.Items)
 	how := "estimate"
-	if r.measureMemory {
+	if r.native {
 		how = "measured"
 	}
 	t := Table{
@@ -61,7 +61,7 @@ func runMemory(s Sizes, r *runner) (Table, error) {
 		}
 		bytes := core.ExactSetBytes(n, size)
 		var err error
-		if r.measureMemory {
+		if r.native {
 			bytes, err = measureMap(r, n, derive(s.Seed, saltMemory), text)
 		} else {
 			err = r.report(s.Items)
@@ -77,7 +77,7 @@ func runMemory(s Sizes, r *runner) (Table, error) {
 		t.Chart.XLabels = append(t.Chart.XLabels, e.name)
 		t.Chart.Series[0].Points = append(t.Chart.Series[0].Points, Point{X: float64(i), Y: e.billion / (1 << 30)})
 	}
-	if r.measureMemory {
+	if r.native {
 		t.Notes = append(t.Notes, "The maps are measured: live heap after a garbage collection, before and after inserting the keys, without a size hint.")
 	} else {
 		t.Notes = append(t.Notes, "The maps are an estimate (core.ExactSetBytes: each key's bytes in the allocator's size class, and a swiss table of 25-byte slots kept between 7/16 and 7/8 full); run natively with measuring on for the real heap.")

@@ -22,6 +22,7 @@ const (
 	saltMemory
 	saltBlocked
 	saltSmallM
+	saltAlternatives
 )
 
 // sized returns m and the optimal k for n keys at target rate p.

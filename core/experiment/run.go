@@ -14,9 +14,9 @@ const tick = 1 << 14
 // Tasks write their results into slots of their own, indexed by task, so the
 // table never depends on which worker ran what or in which order.
 type runner struct {
-	workers       int
-	progress      Progress
-	measureMemory bool
+	workers  int
+	progress Progress
+	native   bool
 
 	total   int // work units in the whole run, set before the first task
 	mu      sync.Mutex

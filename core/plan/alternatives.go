@@ -3,6 +3,7 @@ package plan
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	"bloomlab/core"
 )
@@ -10,7 +11,7 @@ import (
 // Alternative is what one structure costs for the same n and p, from theory
 // alone (each paper's formula; for the blocked rows the exact mixture of
 // block fills the simulation measures against): nothing here is built or
-// measured.
+// measured; Measure builds the ones the lab has.
 type Alternative struct {
 	ID         string  `json:"id"`
 	Name       string  `json:"name"`
@@ -30,6 +31,14 @@ type Alternative struct {
 	Unreachable bool   `json:"unreachable,omitempty"`
 	Note        string `json:"note"`
 	Source      string `json:"source"`
+
+	// Lab is the lab's layout for this structure and Spec the filter it
+	// would build for the plan's n (Measure builds it at fewer keys), or
+	// Unbuilt says why the lab cannot build it: it has no such filter, or
+	// not with these fingerprints.
+	Lab     core.Variant `json:"variant,omitzero"`
+	Spec    core.Spec    `json:"-"`
+	Unbuilt string       `json:"unbuilt,omitempty"`
 }
 
 // Constants from the papers.
@@ -79,18 +88,20 @@ func alternatives(n, m uint64, p float64, k int) ([]Alternative, int) {
 	}
 	out := []Alternative{{
 		ID: "bloom", Name: "Bloom filter (this plan)", Bits: m, Rate: core.Rate(m, n, k), K: k,
-		Note: note, Source: srcBloom,
+		Note: note, Source: srcBloom, Lab: core.Standard, Spec: core.Spec{M: m, K: k, N: n},
 	}}
 
 	bk, brate := search.bestExact(m, n)
 	out = append(out, Alternative{
 		ID: "blocked-same-m", Name: "Blocked Bloom, 512-bit blocks, same memory", Bits: m, Rate: brate, K: bk,
 		Note: "best k = " + itoa(bk) + "; each query reads one cache line", Source: srcBlocked,
+		Lab: core.BlockedVariant, Spec: core.Spec{M: m, K: bk, N: n},
 	})
 	if bm, bk, brate, ok := search.bitsFor(n, p, m); ok {
 		out = append(out, Alternative{
 			ID: "blocked-same-p", Name: "Blocked Bloom, 512-bit blocks, same rate", Bits: bm, Rate: brate, K: bk,
 			Note: "k = " + itoa(bk) + "; the smallest whole number of blocks that reaches p", Source: srcBlocked,
+			Lab: core.BlockedVariant, Spec: core.Spec{M: bm, K: bk, N: n},
 		})
 	} else {
 		out = append(out, Alternative{
@@ -102,6 +113,7 @@ func alternatives(n, m uint64, p float64, k int) ([]Alternative, int) {
 	out = append(out, Alternative{
 		ID: "counting", Name: "Counting Bloom, 4-bit counters", Bits: satMul(m, countingBits), Rate: core.Rate(m, n, k), K: k,
 		Deletes: true, Note: "the same rate, four bits per position; supports removal", Source: srcCounting,
+		Lab: core.CountingVariant, Spec: core.Spec{M: m, K: k, N: n},
 	})
 
 	fp := int(math.Ceil(math.Log2(2 * cuckooBucket / p)))
@@ -117,6 +129,7 @@ func alternatives(n, m uint64, p float64, k int) ([]Alternative, int) {
 	out = append(out, Alternative{
 		ID: "xor", Name: "Xor filter", Bits: uint64(xorBits), Rate: fpRate, Static: true, Fingerprint: f,
 		Note: itoa(f) + "-bit fingerprints in 1.23 n + 32 slots; built once from the whole set", Source: srcXor,
+		Unbuilt: "the lab has no xor filter; its binary fuse filter is the xor filter's successor",
 	})
 	for _, fuse := range []struct {
 		id, name string
@@ -124,10 +137,17 @@ func alternatives(n, m uint64, p float64, k int) ([]Alternative, int) {
 	}{{"fuse-3", "Binary fuse filter, 3-wise", 3}, {"fuse-4", "Binary fuse filter, 4-wise", 4}} {
 		factor := FuseSizeFactor(fuse.arity, n)
 		bits := math.Ceil(factor * float64(n) * float64(f))
-		out = append(out, Alternative{
+		a := Alternative{
 			ID: fuse.id, Name: fuse.name, Bits: uint64(bits), Rate: fpRate, Static: true, Fingerprint: f,
 			Note: itoa(f) + "-bit fingerprints in " + trim3(factor) + " n slots; built once from the whole set", Source: srcFuse,
-		})
+		}
+		if fuse.arity == 3 {
+			a.Lab, a.Spec = core.FuseVariant, core.Spec{N: n, FingerprintBits: f}
+			a.Unbuilt = unbuilt(a)
+		} else {
+			a.Unbuilt = "the lab's binary fuse filter is 3-wise only"
+		}
+		out = append(out, a)
 	}
 	for i := range out {
 		if out[i].Bits > 0 {
@@ -141,10 +161,27 @@ func alternatives(n, m uint64, p float64, k int) ([]Alternative, int) {
 // rate 2b/2^f (capped at 1).
 func cuckoo(n uint64, f int, id, name string) Alternative {
 	bits := math.Ceil(float64(n) * float64(f) / cuckooLoad)
-	return Alternative{
+	a := Alternative{
 		ID: id, Name: name, Bits: uint64(bits), Rate: math.Min(1, 2*cuckooBucket*math.Ldexp(1, -f)), Deletes: true, Fingerprint: f,
 		Note: itoa(f) + "-bit fingerprints, 4-slot buckets at 95.5% load; supports removal", Source: srcCuckoo,
+		Lab: core.CuckooVariant, Spec: core.Spec{M: uint64(bits), N: n, FingerprintBits: f},
 	}
+	a.Unbuilt = unbuilt(a)
+	return a
+}
+
+// unbuilt says why the lab cannot build a's fingerprints, or "" if it can.
+func unbuilt(a Alternative) string {
+	if a.Lab.CheckFingerprintBits(a.Fingerprint) == nil {
+		return ""
+	}
+	widths := make([]string, 0, len(a.Lab.Fingerprints()))
+	for _, w := range a.Lab.Fingerprints() {
+		widths = append(widths, itoa(w))
+	}
+	last := len(widths) - 1
+	return "the lab's " + a.Lab.Name() + " filter has " + strings.Join(widths[:last], ", ") + " or " + widths[last] +
+		"-bit fingerprints, not " + itoa(a.Fingerprint)
 }
 
 // FuseSizeFactor is a binary fuse filter's slots per key for n keys: 1.125

@@ -1,0 +1,425 @@
+package experiment
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"bloomlab/core"
+)
+
+var alternatives = Experiment{
+	Name:    "alternatives",
+	Summary: "standard, blocked, cuckoo and binary fuse filters in the same memory, 6 to 24 bits per key: each one's rate against its theory, and the seeds' claims tested",
+	Quick:   Sizes{Items: 50_000, Queries: 500_000, Seed: 1},
+	Full:    Sizes{Items: 1_000_000, Queries: 10_000_000, Seed: 1},
+	run:     runAlternatives,
+}
+
+// altBudgets are the memory budgets of the table, in bits per key.
+var altBudgets = []uint64{6, 8, 10, 12, 14, 16, 18, 20, 24}
+
+// The layouts at each budget, in the table's order.
+const (
+	altStandard = iota
+	altBlocked
+	altCuckoo
+	altFuse
+	altLayouts
+)
+
+var altVariants = [altLayouts]core.Variant{core.Standard, core.BlockedVariant, core.CuckooVariant, core.FuseVariant}
+
+// cuckooFull is the load a cuckoo filter of 4-slot buckets is sized for:
+// inserts start to fail near 95% (Fan et al. 2014, section 5.1). A budget
+// whose table would be fuller than this holds no cuckoo filter.
+const cuckooFull = 0.95
+
+// altCell is one layout at one budget: the spec it is built from, or fits
+// false when no filter of the layout fits the budget; then what it showed.
+type altCell struct {
+	fits   bool
+	spec   core.Spec
+	x      rateResult
+	bpk    float64 // the built filter's memory, bits per key
+	theory float64 // its layout's theory for it
+	lo, hi float64 // the whole measurement's 95% interval
+}
+
+// inside reports whether the interval holds the theory value.
+func (c altCell) inside() bool { return c.lo <= c.theory && c.theory <= c.hi }
+
+// altSpec returns the spec layout l spends a budget of b bits per key on
+// for n keys, and false when none fits. fuseCells is the array a binary
+// fuse filter of n keys builds, which depends on n alone.
+func altSpec(l int, b, n, fuseCells uint64) (core.Spec, bool) {
+	m := b * n
+	switch l {
+	case altStandard:
+		return core.Spec{M: m, K: core.OptimalK(m, n), N: n}, true
+	case altBlocked:
+		// Whole blocks within the budget (a blocked filter rounds up).
+		m = max(1, m/core.BlockSize) * core.BlockSize
+		return core.Spec{M: m, K: blockedBestK(m, n), N: n}, true
+	case altCuckoo:
+		f, ok := widest(core.CuckooVariant, func(f int) bool {
+			slots := m / uint64(core.CuckooSlots*f) * core.CuckooSlots
+			return float64(slots)*cuckooFull >= float64(n)
+		})
+		return core.Spec{M: m, N: n, FingerprintBits: f}, ok
+	case altFuse:
+		f, ok := widest(core.FuseVariant, func(f int) bool { return fuseCells*uint64(f) <= m })
+		return core.Spec{N: n, FingerprintBits: f}, ok
+	}
+	panic("experiment: no layout " + strconv.Itoa(l))
+}
+
+// widest returns the widest fingerprint of layout v that fits.
+func widest(v core.Variant, fits func(f int) bool) (int, bool) {
+	widths := slices.Clone(v.Fingerprints())
+	slices.Sort(widths)
+	for _, f := range slices.Backward(widths) {
+		if fits(f) {
+			return f, true
+		}
+	}
+	return 0, false
+}
+
+// blockedBestK is the k whose exact blocked rate (core.BlockedRateExact) is
+// lowest at m bits for n keys: the rate is unimodal in k and its optimum
+// sits at or a little below the standard filter's, so the walk starts there.
+func blockedBestK(m, n uint64) int {
+	k := core.OptimalK(m, n)
+	best := core.BlockedRateExact(m, n, k)
+	for _, step := range []int{-1, 1} {
+		for next := k + step; next >= 1 && next <= core.MaxK; next += step {
+			r := core.BlockedRateExact(m, n, next)
+			if r >= best {
+				break
+			}
+			k, best = next, r
+		}
+	}
+	return k
+}
+
+// fuseCells builds a binary fuse filter of n keys and returns its cells.
+// The array's size depends on n alone, not on the keys or the fingerprint
+// width, so this one filter says which fuse filters fit which budget (and
+// every filter built is checked against its budget). The build reports no
+// progress: it is one filter's inserts of the thirty-odd the run makes.
+func fuseCells(n, seed uint64) (uint64, error) {
+	f, err := core.FuseVariant.Build(core.Spec{N: n, Seed: seed})
+	if err != nil {
+		return 0, err
+	}
+	if err := insert(&runner{}, f, n, seed); err != nil {
+		return 0, err
+	}
+	if err := f.(core.Sealer).Seal(); err != nil {
+		return 0, fmt.Errorf("experiment: %w", err)
+	}
+	return f.M(), nil
+}
+
+// altLine is one budget's row of each layout, in altVariants' order.
+type altLine [altLayouts]altCell
+
+func runAlternatives(s Sizes, r *runner) (Table, error) {
+	n := uint64(s.Items)
+	cells, err := fuseCells(n, derive(s.Seed, saltAlternatives))
+	if err != nil {
+		return Table{}, err
+	}
+	lines, err := measureAlternatives(r, s, cells)
+	if err != nil {
+		return Table{}, err
+	}
+	t := alternativesTable(s, lines, r.native)
+	t.Notes = append(t.Notes,
+		fmt.Sprintf("Each layout spends b bits per key: the standard filter m = b n bits with k = round((m/n) ln 2); the blocked filter whole 512-bit blocks within b n bits, "+
+			"with the k its exact theory (the mixture of block fills) puts lowest; the cuckoo filter the widest fingerprint of %s bits whose floor(b n / 4f) four-slot buckets hold n keys at %.0f%% load at most; "+
+			"the binary fuse filter the widest of %s bits whose array, %s cells for these n keys (%.3f a key), fits b n bits. \"does not fit\" marks a budget with no such filter.",
+			widths(core.CuckooVariant), 100*cuckooFull, widths(core.FuseVariant), group(int(cells)), float64(cells)/float64(n)),
+		coverage(lines), failures(lines), cuckooClaim(lines), fuseClaim(lines, n, cells))
+	if r.native {
+		t.Notes = append(t.Notes, fmt.Sprintf("Times are wall time in the filters' own calls, batched %d keys at a time, without generating the keys; a fuse filter's inserts include the Seal that builds it. "+
+			"They ran on %d goroutines at once, so they vary with the machine and its load and from run to run: native runs show them, and no table of the browser or the tests holds them.",
+			core.BatchKeys, min(r.workers, countFits(lines))))
+	}
+	return t, nil
+}
+
+// measureAlternatives sizes every layout at every budget, then builds and
+// measures those that fit, each from keys of its own.
+func measureAlternatives(r *runner, s Sizes, cells uint64) ([]altLine, error) {
+	n := uint64(s.Items)
+	lines := make([]altLine, len(altBudgets))
+	var jobs []filterJob
+	var at []*altCell
+	for bi, b := range altBudgets {
+		for l := range altLayouts {
+			c := &lines[bi][l]
+			c.spec, c.fits = altSpec(l, b, n, cells)
+			if !c.fits {
+				continue
+			}
+			c.spec.Seed = derive(s.Seed, saltAlternatives, uint64(bi), uint64(l))
+			v, spec := altVariants[l], c.spec
+			jobs = append(jobs, filterJob{
+				build: func() (core.Membership, error) { return v.Build(spec) },
+				n:     n, queries: uint64(s.Queries), seed: spec.Seed,
+			})
+			at = append(at, c)
+		}
+	}
+	res, err := measureFilters(r, jobs, r.native)
+	if err != nil {
+		return nil, err
+	}
+	for i, c := range at {
+		c.x = res[i]
+	}
+	for bi := range lines {
+		for l := range lines[bi] {
+			if c := &lines[bi][l]; c.fits {
+				v, f := altVariants[l], c.x.filter
+				c.bpk = float64(v.MemoryBits(f)) / float64(n)
+				if v.MemoryBits(f) > altBudgets[bi]*n {
+					return nil, fmt.Errorf("experiment: the %s filter sized for %d bits per key takes %.3f", v, altBudgets[bi], c.bpk)
+				}
+				c.theory = v.Theory(f, n).Rate
+				c.lo, c.hi = core.WholeInterval(v, c.x.m, n, f.K(), c.x.fp, c.x.queries)
+			}
+		}
+	}
+	return lines, nil
+}
+
+// alternativesTable lays the measurements out, a row a layout a budget, with
+// the times when timed.
+func alternativesTable(s Sizes, lines []altLine, timed bool) Table {
+	n := uint64(s.Items)
+	t := Table{
+		Title: fmt.Sprintf("four layouts in the same memory: n = %s keys, %s absent queries per row, budgets of %d to %d bits per key; "+
+			"the interval is the whole measurement's, the queries' and the filter's own draw",
+			group(s.Items), group(s.Queries), altBudgets[0], altBudgets[len(altBudgets)-1]),
+		Columns: []Column{{Key: "variant", Title: "variant", Kind: Text}, {Key: "budget", Title: "budget", Kind: Int},
+			colK, {Key: "fingerprintBits", Title: "f bits", Kind: Int},
+			{Key: "bitsPerKey", Title: "bits/key", Kind: Float, Decimals: 3},
+			{Key: "theory", Title: "theory", Kind: Float, Decimals: 7},
+			{Key: "observed", Title: "observed", Kind: Float, Decimals: 7},
+			{Key: "ci95", Title: "95% CI", Kind: Interval, Decimals: 7},
+			{Key: "inCI", Title: "theory in CI", Kind: Text}, colFP},
+		Chart: &Chart{Title: "false-positive rate against the memory each filter takes", X: "bits per key", Y: "false-positive rate", LogY: true},
+	}
+	if timed {
+		t.Columns = append(t.Columns, Column{Key: "insertNs", Title: "insert ns/key", Kind: Float, Decimals: 1},
+			Column{Key: "queryNs", Title: "query ns/key", Kind: Float, Decimals: 1})
+	}
+	for _, v := range altVariants {
+		t.Chart.Series = append(t.Chart.Series, Series{Name: v.Name() + " theory", Kind: Line}, Series{Name: v.Name() + " measured", Kind: Points})
+	}
+	for bi, b := range altBudgets {
+		for l, c := range lines[bi] {
+			row := []Cell{txt(altVariants[l].Name()), count(b)}
+			if !c.fits {
+				for range len(t.Columns) - len(row) {
+					row = append(row, missing())
+				}
+				row[t.Column("inCI")] = txt("does not fit")
+				t.Rows = append(t.Rows, row)
+				continue
+			}
+			x, f := c.x, c.x.filter
+			k, fpBits := missing(), missing()
+			if altVariants[l].UsesK() {
+				k = count(f.K())
+			}
+			if c.spec.FingerprintBits > 0 {
+				fpBits = count(c.spec.FingerprintBits)
+			}
+			verdict := "no"
+			if c.inside() {
+				verdict = "yes"
+			}
+			row = append(row, k, fpBits, num(c.bpk), num(c.theory), num(x.rate()), interval(c.lo, c.hi), txt(verdict), count(x.fp))
+			if timed {
+				row = append(row, num(float64(x.insertDur.Nanoseconds())/float64(n)), num(float64(x.queryDur.Nanoseconds())/float64(x.queries)))
+			}
+			t.Rows = append(t.Rows, row)
+			t.Chart.Series[2*l].Points = append(t.Chart.Series[2*l].Points, Point{X: c.bpk, Y: c.theory})
+			t.Chart.Series[2*l+1].Points = append(t.Chart.Series[2*l+1].Points, Point{X: c.bpk, Y: x.rate(), Lo: c.lo, Hi: c.hi})
+		}
+	}
+	return t
+}
+
+// coverage says what the theories are and how many intervals hold them.
+func coverage(lines []altLine) string {
+	inside := 0
+	for _, line := range lines {
+		for _, c := range line {
+			if c.fits && c.inside() {
+				inside++
+			}
+		}
+	}
+	return fmt.Sprintf("Theory: the Bloom formula (exact m) for the standard filter, the mixture of block fills for the blocked one, "+
+		"1 - (1 - load/(2^f - 1))^8 at the built load for the cuckoo filter, 2^-f for the fuse filter. "+
+		"%d of %d intervals hold the theory value; about one in twenty should not.", inside, countFits(lines))
+}
+
+// failures says which inserts failed: a cuckoo filter's, when its table
+// filled up.
+func failures(lines []altLine) string {
+	var out []string
+	for bi, line := range lines {
+		for l, c := range line {
+			if f, ok := c.x.filter.(interface{ Failures() uint64 }); ok && c.fits && f.Failures() > 0 {
+				out = append(out, fmt.Sprintf("%s at %d bits per key, %d", altVariants[l].Name(), altBudgets[bi], f.Failures()))
+			}
+		}
+	}
+	if len(out) == 0 {
+		return "No insert failed."
+	}
+	return "Inserts that failed: " + strings.Join(out, "; ") + "."
+}
+
+// countFits counts the filters that fit their budgets.
+func countFits(lines []altLine) int {
+	c := 0
+	for _, line := range lines {
+		for _, cell := range line {
+			if cell.fits {
+				c++
+			}
+		}
+	}
+	return c
+}
+
+// widths writes a layout's fingerprint widths joined by or: "8, 12 or 16".
+func widths(v core.Variant) string { return widthsJoined(v, "or") }
+
+// widthsJoined writes a layout's fingerprint widths, the last two joined by
+// conj.
+func widthsJoined(v core.Variant, conj string) string {
+	w := slices.Clone(v.Fingerprints())
+	slices.Sort(w)
+	s := make([]string, len(w))
+	for i, f := range w {
+		s[i] = strconv.Itoa(f)
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " " + conj + " " + s[len(s)-1]
+}
+
+// pct writes a rate as a percentage to three significant digits.
+func pct(x float64) string { return strconv.FormatFloat(100*x, 'g', 3, 64) + "%" }
+
+// measuredText writes a cell's rate with its interval: "0.0109% [0.0103%, 0.0115%]".
+func measuredText(c altCell) string {
+	return pct(c.x.rate()) + " [" + pct(c.lo) + ", " + pct(c.hi) + "]"
+}
+
+// crossover returns the rate at which a filter spending (log2(1/p) + extra)
+// / load bits per key, a cuckoo filter's, meets a Bloom filter's log2(1/p)
+// / ln 2, and the bits per key there.
+func crossover(extra, load float64) (p, bits float64) {
+	l := extra / (load/math.Ln2 - 1)
+	return math.Exp2(-l), l / math.Ln2
+}
+
+// cuckooClaim tests the seed's claim that a cuckoo filter beats a Bloom
+// filter's space below a 3% rate, crossing over at 7.2 bits per key: where
+// does the best cuckoo filter that fits first measure below the standard
+// Bloom filter in the same budget?
+func cuckooClaim(lines []altLine) string {
+	const claim = "Claim (a), a seed article's: a cuckoo filter takes less space than a Bloom filter below a 3% rate, crossing over at 7.2 bits per key. "
+	var fit, wins []string
+	first := -1
+	for bi, b := range altBudgets {
+		c, std := lines[bi][altCuckoo], lines[bi][altStandard]
+		if !c.fits {
+			continue
+		}
+		fit = append(fit, strconv.FormatUint(b, 10))
+		if c.x.rate() < std.x.rate() {
+			wins = append(wins, strconv.FormatUint(b, 10))
+			if first < 0 {
+				first = bi
+			}
+		}
+	}
+	least := float64(slices.Min(core.CuckooVariant.Fingerprints())) / cuckooFull
+	var b strings.Builder
+	b.WriteString(claim)
+	fmt.Fprintf(&b, "Measured: no cuckoo filter fits below %.2f bits per key (%d-bit fingerprints at %.0f%% load)", least, slices.Min(core.CuckooVariant.Fingerprints()), 100*cuckooFull)
+	holds := false
+	switch {
+	case len(fit) == 0:
+		b.WriteString(", so none fits any budget here")
+	case first < 0:
+		fmt.Fprintf(&b, "; at every budget one fits (%s bits per key) the standard Bloom filter measures lower", strings.Join(fit, ", "))
+	default:
+		c, std := lines[first][altCuckoo], lines[first][altStandard]
+		fmt.Fprintf(&b, "; the best one that fits first measures below the standard Bloom filter at %d bits per key, %d-bit fingerprints at %s against Bloom's %s. "+
+			"Of the budgets a cuckoo filter fits (%s bits per key) it measures lower at %s",
+			altBudgets[first], c.spec.FingerprintBits, measuredText(c), measuredText(std), strings.Join(fit, ", "), strings.Join(wins, ", "))
+		if len(wins) == 1 {
+			b.WriteString(" only")
+		}
+		holds = altBudgets[first] <= 8 && len(wins) == len(fit)
+	}
+	if holds {
+		b.WriteString(". The claim holds here.")
+		return b.String()
+	}
+	p3, b3 := crossover(3, cuckooFull)
+	p2, b2 := crossover(2, cuckooFull)
+	fmt.Fprintf(&b, ". The claim does not hold for this lab's cuckoo filter: its fingerprints are %s bits wide, without semi-sorting, so a budget between two widths leaves slots empty. "+
+		"By the paper's formula, log2(1/p) + 3 bits a slot at %.0f%% load against a Bloom filter's log2(1/p) / ln 2, such a filter crosses Bloom at p = %s, %.1f bits per key; "+
+		"semi-sorting, a bit less a slot, moves that to %s, %.1f bits, near the claim, with fingerprints fitted to each budget, which this lab does not build.",
+		widths(core.CuckooVariant), 100*cuckooFull, pct(p3), b3, pct(p2), b2)
+	return b.String()
+}
+
+// fuseClaim tests the seed's claim that a static filter reaches 1% at about
+// 7 bits per key, where a Bloom filter needs 9.6.
+func fuseClaim(lines []altLine, n, cells uint64) string {
+	const claim = "Claim (b), a seed article's: a static filter (Ribbon-like) reaches 1% at about 7 bits per key, where a Bloom filter needs 9.6. "
+	m1, _ := core.BitsFor(n, 0.01)
+	bloom1 := float64(m1) / float64(n)
+	first := -1
+	for bi := range altBudgets {
+		if lines[bi][altFuse].fits {
+			first = bi
+			break
+		}
+	}
+	var b strings.Builder
+	b.WriteString(claim)
+	if first < 0 {
+		fmt.Fprintf(&b, "Measured: no binary fuse filter fits any budget here (%.3f cells a key).", float64(cells)/float64(n))
+		return b.String()
+	}
+	c, std := lines[first][altFuse], lines[first][altStandard]
+	bpk := c.bpk
+	fmt.Fprintf(&b, "Measured: the smallest binary fuse filter, %d-bit fingerprints, takes %.2f bits per key for %s (theory 2^-%d = %s), "+
+		"where a Bloom filter needs %.3f bits per key for 1%% and the standard one at %d bits per key measured %s. ",
+		c.spec.FingerprintBits, bpk, measuredText(c), c.spec.FingerprintBits, pct(core.FuseRate(c.spec.FingerprintBits)),
+		bloom1, altBudgets[first], measuredText(std))
+	if bpk < bloom1 && c.x.rate() <= 0.01 {
+		b.WriteString("So a static filter does reach 1% in fewer bits than a Bloom filter, here with rate to spare; ")
+	} else {
+		b.WriteString("So this lab's fuse filter does not reach 1% in fewer bits than a Bloom filter at this n; ")
+	}
+	fmt.Fprintf(&b, "7 bits per key is not tested: a fuse filter for 1%% would take 7-bit fingerprints (2^-7 = %s) in about 1.125 x 7 = 7.9 bits per key, "+
+		"or 1.125 log2(100) = %.1f with a fractional width, and this lab builds fuse fingerprints of only %s bits and no Ribbon filter.",
+		pct(core.FuseRate(7)), 1.125*math.Log2(100), widthsJoined(core.FuseVariant, "and"))
+	return b.String()
+}

@@ -1,0 +1,246 @@
+package experiment
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+
+	"bloomlab/core"
+)
+
+// altRow is one row of the alternatives table, read back.
+type altRow struct {
+	variant  string
+	budget   uint64
+	fits     bool
+	k, f     int
+	bpk      float64
+	theory   float64
+	observed float64
+	fp       uint64
+}
+
+func altRows(t *testing.T, tab Table) []altRow {
+	t.Helper()
+	var rows []altRow
+	for i, row := range tab.Rows {
+		r := altRow{variant: row[tab.Column("variant")].Text, budget: uint64(value(t, tab, i, "budget")),
+			fits: row[tab.Column("inCI")].Text != "does not fit"}
+		if r.fits {
+			r.k = int(value(t, tab, i, "k"))
+			r.f = int(value(t, tab, i, "fingerprintBits"))
+			r.bpk, r.theory, r.observed = value(t, tab, i, "bitsPerKey"), value(t, tab, i, "theory"), value(t, tab, i, "observed")
+			r.fp = uint64(value(t, tab, i, "fp"))
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+// TestAlternativesSizing: every filter fits its budget, each layout takes
+// the widest fingerprint that fits, and a budget too small for any says so
+// rather than running a filter that fails. One query a row: only the
+// sizing is read here.
+func TestAlternativesSizing(t *testing.T) {
+	t.Parallel()
+	sizes := []Sizes{{Items: 20_000, Queries: 1, Seed: 3}}
+	if !testing.Short() {
+		sizes = append(sizes, alternatives.Full)
+		sizes[1].Queries = 1
+	}
+	for _, s := range sizes {
+		t.Run(group(s.Items)+" keys", func(t *testing.T) {
+			t.Parallel()
+			n := uint64(s.Items)
+			cells, err := fuseCells(n, 99)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The cuckoo widths by the paper's 95% load: f / 0.95 bits per
+			// key at least, whatever n.
+			cuckoo := map[uint64]int{10: 8, 12: 8, 14: 12, 16: 12, 18: 16, 20: 16, 24: 16}
+			rows := altRows(t, run(t, alternatives, s))
+			if len(rows) != len(altBudgets)*altLayouts {
+				t.Fatalf("%d rows, want %d", len(rows), len(altBudgets)*altLayouts)
+			}
+			for _, r := range rows {
+				if r.fits && r.bpk > float64(r.budget)+1e-9 {
+					t.Errorf("%s at %d bits per key takes %.4f", r.variant, r.budget, r.bpk)
+				}
+				switch r.variant {
+				case "standard":
+					if m := r.budget * n; !r.fits || r.k != core.OptimalK(m, n) || r.bpk != float64(r.budget) {
+						t.Errorf("standard at %d: k %d, %.3f bits per key; want k = %d, all the budget", r.budget, r.k, r.bpk, core.OptimalK(m, n))
+					}
+				case "blocked":
+					m := uint64(math.Round(r.bpk * float64(n)))
+					here := core.BlockedRateExact(m, n, r.k)
+					if !r.fits || core.BlockedRateExact(m, n, r.k-1) < here || core.BlockedRateExact(m, n, r.k+1) < here {
+						t.Errorf("blocked at %d: k = %d is not the exact theory's best", r.budget, r.k)
+					}
+				case "cuckoo":
+					if want := cuckoo[r.budget]; r.f != want || r.fits != (want > 0) {
+						t.Errorf("cuckoo at %d: fits %v with %d-bit fingerprints, want %d (0: does not fit)", r.budget, r.fits, r.f, want)
+					}
+				case "fuse":
+					want := 0
+					for _, f := range []int{16, 8} {
+						if cells*uint64(f) <= r.budget*n {
+							want = f
+							break
+						}
+					}
+					if r.f != want || r.fits != (want > 0) {
+						t.Errorf("fuse at %d: fits %v with %d-bit fingerprints, want %d", r.budget, r.fits, r.f, want)
+					}
+					if r.fits && r.bpk != float64(cells*uint64(r.f))/float64(n) {
+						t.Errorf("fuse at %d: %.4f bits per key, the sizing filter %.4f", r.budget, r.bpk, float64(cells*uint64(r.f))/float64(n))
+					}
+				}
+				if (r.variant == "cuckoo" || r.variant == "fuse") && r.budget <= 8 && r.fits {
+					t.Errorf("%s fits %d bits per key", r.variant, r.budget)
+				}
+			}
+			if n == 1_000_000 {
+				// 1,130,496 cells: 69 segments of 2^14, for 1,125,000.
+				if cells != 1_130_496 {
+					t.Errorf("a fuse filter of 10^6 keys has %d cells, want 1,130,496", cells)
+				}
+			}
+		})
+	}
+}
+
+// TestAlternativesWithinNoise: every measured rate lies within 99.9%
+// bounds (for the whole table) of its layout's theory, the bounds counting
+// the queries' noise and, for the Bloom layouts, the filter's own.
+func TestAlternativesWithinNoise(t *testing.T) {
+	t.Parallel()
+	s := Sizes{Items: 20_000, Queries: 400_000, Seed: 11}
+	n, q := uint64(s.Items), float64(s.Queries)
+	rows := altRows(t, run(t, alternatives, s))
+	bound := zFor(0.001, len(rows))
+	for _, r := range rows {
+		if !r.fits {
+			continue
+		}
+		v, err := core.ParseVariant(r.variant)
+		if err != nil {
+			t.Fatal(err)
+		}
+		variance := core.RateVariance(v, uint64(math.Round(r.bpk*float64(n))), n, r.k)
+		sd := math.Sqrt(q*r.theory*(1-r.theory) + q*q*variance)
+		if z := (float64(r.fp) - q*r.theory) / sd; math.Abs(z) > bound {
+			t.Errorf("seed %d: %s at %d bits per key: %d false positives in %d queries, theory %.7f: z = %.2f, bound %.2f",
+				s.Seed, r.variant, r.budget, r.fp, s.Queries, r.theory, z, bound)
+		}
+	}
+}
+
+// TestAlternativesClaims: the claims' notes say what the table shows.
+func TestAlternativesClaims(t *testing.T) {
+	t.Parallel()
+	s := Sizes{Items: 20_000, Queries: 400_000, Seed: 11}
+	tab := run(t, alternatives, s)
+	rows := altRows(t, tab)
+	note := func(prefix string) string {
+		for _, n := range tab.Notes {
+			if strings.HasPrefix(n, prefix) {
+				return n
+			}
+		}
+		t.Fatalf("no note %q in %q", prefix, tab.Notes)
+		return ""
+	}
+	a, b := note("Claim (a)"), note("Claim (b)")
+
+	// (a): the first budget at which the cuckoo filter measures below the
+	// standard one, as the table has it; theory agrees where it falls.
+	byBudget := map[uint64]map[string]altRow{}
+	for _, r := range rows {
+		if byBudget[r.budget] == nil {
+			byBudget[r.budget] = map[string]altRow{}
+		}
+		byBudget[r.budget][r.variant] = r
+	}
+	first, theoryFirst := uint64(0), uint64(0)
+	for _, bud := range altBudgets {
+		c, std := byBudget[bud]["cuckoo"], byBudget[bud]["standard"]
+		if !c.fits {
+			continue
+		}
+		if first == 0 && c.observed < std.observed {
+			first = bud
+		}
+		if theoryFirst == 0 && c.theory < std.theory {
+			theoryFirst = bud
+		}
+	}
+	if first == 0 || first != theoryFirst {
+		t.Fatalf("the cuckoo filter first measures lower at %d bits per key, its theory at %d", first, theoryFirst)
+	}
+	if want := fmt.Sprintf("first measures below the standard Bloom filter at %d bits per key", first); !strings.Contains(a, want) {
+		t.Errorf("claim (a) lacks %q:\n%s", want, a)
+	}
+	if !strings.Contains(a, "The claim does not hold") || !strings.Contains(a, "no cuckoo filter fits below 8.42 bits per key") {
+		t.Errorf("claim (a) does not say the claim fails here, or where the cuckoo filter starts to fit:\n%s", a)
+	}
+
+	// (b): the smallest fuse filter, its bits per key and rate.
+	var fuse altRow
+	for _, bud := range altBudgets {
+		if r := byBudget[bud]["fuse"]; r.fits {
+			fuse = r
+			break
+		}
+	}
+	if fuse.f != 8 {
+		t.Fatalf("the smallest fuse filter has %d-bit fingerprints, want 8", fuse.f)
+	}
+	if want := fmt.Sprintf("takes %.2f bits per key for %s", fuse.bpk, pct(fuse.observed)); !strings.Contains(b, want) {
+		t.Errorf("claim (b) lacks %q:\n%s", want, b)
+	}
+	if !strings.Contains(b, "7 bits per key is not tested") {
+		t.Errorf("claim (b) does not say 7 bits per key goes untested:\n%s", b)
+	}
+}
+
+// TestAlternativesTimes: natively measured times add two columns and a note
+// and change nothing else; without measuring, no table holds them.
+func TestAlternativesTimes(t *testing.T) {
+	t.Parallel()
+	s := tiny(alternatives)
+	plain, err := alternatives.Run(s, Options{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	timed, err := alternatives.Run(s, Options{Workers: 2, Native: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.Column("insertNs") >= 0 || plain.Column("queryNs") >= 0 {
+		t.Fatal("a table without measuring holds times")
+	}
+	ins, qry := timed.Column("insertNs"), timed.Column("queryNs")
+	if ins < 0 || qry < 0 {
+		t.Fatalf("a measured table lacks times: %v", timed.Columns)
+	}
+	for i, row := range timed.Rows {
+		fits := row[timed.Column("inCI")].Text != "does not fit"
+		if fits != (row[ins].Value > 0 && row[qry].Value > 0) || fits == row[ins].Missing {
+			t.Errorf("row %d (fits %v): insert %v, query %v", i, fits, row[ins], row[qry])
+		}
+	}
+	stripped := timed
+	stripped.Columns = timed.Columns[:ins]
+	stripped.Rows = nil
+	for _, row := range timed.Rows {
+		stripped.Rows = append(stripped.Rows, row[:ins])
+	}
+	stripped.Notes = timed.Notes[:len(timed.Notes)-1]
+	if !reflect.DeepEqual(stripped, plain) {
+		t.Error("measuring times changed the table beyond its two columns and note")
+	}
+}

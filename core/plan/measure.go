@@ -1,0 +1,89 @@
+package plan
+
+import (
+	"math"
+
+	"bloomlab/core"
+)
+
+// Measured is one alternative built by the lab and queried: a check of its
+// formula's rate at the table's bits per key, on fewer keys than the plan's
+// n. For a structure the lab cannot build, Built is false and Why says why.
+type Measured struct {
+	ID    string `json:"id"`
+	Built bool   `json:"built"`
+	Why   string `json:"why,omitempty"`
+	// Keys were inserted and Queries absent keys asked (absent by
+	// construction, core.Absent); FalsePositives of them answered maybe.
+	Keys           uint64 `json:"keys"`
+	Queries        uint64 `json:"queries"`
+	FalsePositives uint64 `json:"falsePositives"`
+	// Rate is FalsePositives / Queries, and Low and High its 95% Wilson
+	// interval.
+	Rate float64 `json:"fpr"`
+	Low  float64 `json:"fprLow"`
+	High float64 `json:"fprHigh"`
+	// Theory is the lab's theory for the filter built (Variant.Theory): the
+	// table's formula at these keys, or for a cuckoo filter at its load.
+	Theory float64 `json:"theory"`
+	// BitsPerKey is the built filter's memory per key: the table's, except
+	// for a binary fuse filter, whose array is relatively larger at few keys.
+	BitsPerKey float64 `json:"bitsPerKey"`
+	// InsertFailures counts the inserts a full cuckoo table refused.
+	InsertFailures uint64 `json:"insertFailures,omitempty"`
+}
+
+// The measured column's sizes: at most MeasureKeys keys and MeasureQueries
+// absent queries a structure, seven structures in all, keep a plan's
+// measurement to a few tens of milliseconds in a browser. MeasureQueries
+// resolves rates down to about 10^-3 (20 false positives at 0.1%); below
+// that the interval says how little the run can tell.
+const (
+	MeasureKeys    = 10_000
+	MeasureQueries = 20_000
+	measureSeed    = 1
+	measureKeyLen  = DefaultKeyBytes
+)
+
+// Measure builds each alternative of pl the lab can build at the table's
+// bits per key with min(n, MeasureKeys) keys, queries MeasureQueries absent
+// keys, and returns what each showed, in pl.Alternatives' order. Every
+// structure gets the same keys (seed 1), so the same plan measures the same
+// everywhere, natively, under Node and in the browser.
+func Measure(pl Plan) []Measured {
+	n := min(pl.N, MeasureKeys)
+	out := make([]Measured, len(pl.Alternatives))
+	for i, a := range pl.Alternatives {
+		out[i] = measure(a, pl.N, n)
+	}
+	return out
+}
+
+// measure builds a's filter for keys instead of the n it was sized for,
+// scaling its m (bits, or positions) to keep its bits per key, and measures it.
+func measure(a Alternative, n, keys uint64) Measured {
+	out := Measured{ID: a.ID}
+	switch {
+	case a.Unreachable:
+		out.Why = "no size tried reaches p, so there is nothing to build"
+		return out
+	case a.Lab.IsZero() || a.Unbuilt != "":
+		out.Why = a.Unbuilt
+		return out
+	}
+	s := a.Spec
+	m := uint64(1) // a layout that sizes itself from n ignores it
+	if s.M > 0 {
+		m = max(1, uint64(math.Round(float64(s.M)/float64(n)*float64(keys))))
+	}
+	r, err := core.Simulate(core.Params{M: m, Hashes: s.K, Items: int(keys), Queries: MeasureQueries,
+		KeyBytes: measureKeyLen, DuplicatePasses: 1, Seed: measureSeed, Variant: a.Lab, FingerprintBits: s.FingerprintBits})
+	if err != nil {
+		out.Why = core.Message(err)
+		return out
+	}
+	out.Built, out.Keys, out.Queries, out.FalsePositives = true, keys, r.AbsentQueries, r.FalsePositives
+	out.Rate, out.Low, out.High = r.EmpiricalFPR, r.QueryCILow, r.QueryCIHigh
+	out.Theory, out.BitsPerKey, out.InsertFailures = r.TheoryFPRVariant, r.MemoryBitsPerKey, r.InsertFailures
+	return out
+}
