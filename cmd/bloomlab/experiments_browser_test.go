@@ -416,3 +416,29 @@ func discard[T any](a chromedp.Action[T]) chromedp.Action[chromedp.Void] {
 		return chromedp.Void{}, err
 	}
 }
+
+// TestBrowserExperimentAlternatives runs the alternatives experiment in the
+// page at a small size: every variant, built by the same core, gives the
+// table the native run gives, the seeds' claims included, and no wall-clock
+// time, which only the command line measures.
+func TestBrowserExperimentAlternatives(t *testing.T) {
+	needBrowser(t)
+	ctx := btab(t, 1280, 900)
+	sizes := experiment.Sizes{Items: 2000, Queries: 20000, Seed: 7}
+	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/experiments?experiment=alternatives&items=2000&queries=20000&seed=7"),
+		waitExp("idle"), chromedp.Click(chromedp.CSS("#exp-run")), waitExp("done"))
+	native, err := json.Marshal(nativeTable(t, "alternatives", sizes))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := beval[string](t, ctx, `document.getElementById("exp-json").textContent`)
+	compareJSON(t, "the page's alternatives table", []byte(page), native)
+	for _, want := range []string{"cuckoo", "fuse", "does not fit", "Claim (a)", "Claim (b)"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page's table lacks %q", want)
+		}
+	}
+	if strings.Contains(page, "insertNs") {
+		t.Error("the page's table holds wall-clock times")
+	}
+}
