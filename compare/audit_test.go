@@ -10,6 +10,7 @@ import (
 
 	"bloomlab/audit"
 	"bloomlab/audit/audittest"
+	"bloomlab/core"
 )
 
 // Regenerate the pinned verdicts after a library, an adapter or the audit
