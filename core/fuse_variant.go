@@ -14,7 +14,13 @@ var FuseVariant = Variant{&kind{
 		if s.FingerprintBits == 0 {
 			s.FingerprintBits = FuseFingerprints[0]
 		}
-		return NewFuse(s.FingerprintBits, s.Seed)
+		f, err := NewFuse(s.FingerprintBits, s.Seed)
+		if err == nil {
+			// Room for the keys it is built for, so collecting them
+			// does not reallocate as it grows.
+			f.hashes = make([]uint64, 0, min(s.N, MaxItems))
+		}
+		return f, err
 	},
 	memoryBits: func(f Membership) uint64 { return f.(*Fuse).MemoryBits() },
 	theory:     fuseTheory,
