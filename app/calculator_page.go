@@ -392,7 +392,8 @@ func (c *CalculatorPage) renderTables() app.UI {
 
 // measuredCell shows what building alternative i showed: the rate and its
 // interval, with the counts behind them in the title and in data
-// attributes; or a dash, titled with why the lab cannot build it.
+// attributes; or a dash and, in small type (a title alone is out of reach
+// on a touch screen), why the lab cannot build it.
 func (c *CalculatorPage) measuredCell(i int) app.UI {
 	td := app.Td().DataSet("label", "measured")
 	if i >= len(c.res.Measured) {
@@ -400,7 +401,8 @@ func (c *CalculatorPage) measuredCell(i int) app.UI {
 	}
 	m := c.res.Measured[i]
 	if !m.Built {
-		return td.Class("num measured none").Title(m.Why).Aria("label", "not measured: "+m.Why).Text("—")
+		return td.Class("num measured none").Title(m.Why).Aria("label", "not measured: "+m.Why).Body(
+			app.Span().Text("—"), app.Br(), app.Small().Class("why").Text(m.Why))
 	}
 	title := formatInt(m.FalsePositives) + " false positives in " + formatInt(m.Queries) + " absent queries to a filter of " +
 		formatInt(m.Keys) + " keys at " + formatFloat(m.BitsPerKey, 3) + " bits per key; 95% Wilson interval; the lab's theory for this filter: " + calcRate(m.Theory)

@@ -241,7 +241,8 @@ func TestCalculatorMeasured(t *testing.T) {
 		}
 		if !m.Built {
 			titled := strings.Contains(cell, `title="`+m.Why+`"`) || strings.Contains(cell, `title="`+esc(m.Why)+`"`)
-			if !strings.Contains(cell, ">—</td>") || !titled {
+			shown := strings.Contains(cell, `<small class="why">`+esc(m.Why)+`</small>`)
+			if !strings.Contains(cell, "<span>—</span>") || !titled || !shown {
 				t.Errorf("%s: not built (%s), cell %q", m.ID, m.Why, cell)
 			}
 			continue

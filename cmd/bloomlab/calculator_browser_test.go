@@ -133,8 +133,8 @@ func checkAltMeasured(t *testing.T, ctx context.Context, in plan.Input) {
   return {FP: c.dataset.fp || "", Queries: c.dataset.queries || "", Rate: r ? r.textContent : "", Text: c.textContent, Title: c.title};
 })()`)
 		if !m.Built {
-			if got.Text != "—" || got.Title != m.Why {
-				t.Errorf("%s: cell %+v, want a dash titled %q", m.ID, got, m.Why)
+			if got.Text != "—"+m.Why || got.Title != m.Why {
+				t.Errorf("%s: cell %+v, want a dash and why, %q", m.ID, got, m.Why)
 			}
 			continue
 		}
