@@ -3,6 +3,8 @@ package app
 import (
 	"math"
 	"math/bits"
+	"slices"
+	"strconv"
 
 	"bloomlab/core"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -11,13 +13,15 @@ import (
 // bitLayout places m positions on a canvas W x H device pixels: one square
 // cell per position while cells stay at least minCell pixels wide, otherwise
 // a density picture of Block x Block pixel bins, each shaded by the share of
-// its positions that are set.
+// its positions that are set. In cell mode a row holds whole groups (the
+// cuckoo filter's buckets of four slots), so a group never wraps.
 type bitLayout struct {
 	M          uint64
 	W, H       int
 	Cells      bool
 	Cell       int    // cell side in pixels (cell mode)
 	Cols, Rows int    // cells or bins across and down
+	Group      int    // positions drawn together, 1 for none (cell mode)
 	Block      int    // bin side in pixels (density mode)
 	Bins       uint64 // Cols * Rows in density mode
 }
@@ -28,20 +32,23 @@ const (
 	bitAreaCSSH = 220 // the tallest the bit array grows, in CSS pixels
 )
 
-// layoutBits lays out m positions across width pixels, at most maxH tall;
-// scale is the device pixel ratio, so a cell is never under 2 CSS pixels;
-// a density bin then always covers at least one position.
-func layoutBits(m uint64, width, maxH int, scale float64) bitLayout {
+// layoutBits lays out m positions across width pixels, at most maxH tall,
+// in groups of group positions (1 for none); scale is the device pixel
+// ratio, so a cell is never under 2 CSS pixels; a density bin then always
+// covers at least one position.
+func layoutBits(m uint64, width, maxH int, scale float64, group int) bitLayout {
 	width = max(width, 16)
 	maxH = max(maxH, 16)
-	l := bitLayout{M: m, W: width}
+	group = max(group, 1)
+	l := bitLayout{M: m, W: width, Group: 1}
 	minCell := int(math.Ceil(2 * scale))
 	side := int(math.Sqrt(float64(width) * float64(maxH) / float64(max(m, 1))))
-	side = min(side, int(maxCell*scale))
+	side = min(side, int(maxCell*scale), width/group)
 	if side >= minCell {
 		l.Cells = true
 		l.Cell = side
-		l.Cols = max(1, width/side)
+		l.Group = group
+		l.Cols = max(group, width/side/group*group)
 		l.Rows = int((m + uint64(l.Cols) - 1) / uint64(l.Cols))
 		l.H = l.Rows * side
 		return l
@@ -68,6 +75,42 @@ func (l bitLayout) centre(pos uint64) (x, y, r float64, ok bool) {
 	bin := binOf(pos, l.M, l.Bins)
 	b := float64(l.Block)
 	return (float64(bin%uint64(l.Cols)) + 0.5) * b, (float64(bin/uint64(l.Cols)) + 0.5) * b, b / 2, true
+}
+
+// groupGap is the width in pixels of the white line between groups of
+// cells: a pixel in cells too small for gaps of their own, else wider than
+// the cells' one-pixel gap.
+func (l bitLayout) groupGap() float64 {
+	if l.Cell < 5 {
+		return 1
+	}
+	return math.Max(2, math.Round(float64(l.Cell)/3))
+}
+
+// rect is a rectangle in canvas pixels.
+type rect struct{ X, Y, W, H float64 }
+
+// groupRects returns, in cell mode with groups, the rectangle of each group
+// that positions fall in, once each, in the order first met; nil otherwise
+// (positions are then marked one by one). Positions outside [0, m) have no
+// group.
+func (l bitLayout) groupRects(positions []uint64) []rect {
+	if !l.Cells || l.Group <= 1 {
+		return nil
+	}
+	g, s := uint64(l.Group), float64(l.Cell)
+	perRow := uint64(l.Cols) / g
+	out := []rect{}
+	var seen []uint64
+	for _, pos := range positions {
+		if pos >= l.M || slices.Contains(seen, pos/g) {
+			continue
+		}
+		group := pos / g
+		seen = append(seen, group)
+		out = append(out, rect{X: float64(group%perRow*g) * s, Y: float64(group/perRow) * s, W: float64(g) * s, H: s})
+	}
+	return out
 }
 
 // binOf maps a position to its density bin: floor(pos * bins / m), without
@@ -150,7 +193,9 @@ func mix(t float64) [3]float64 {
 // the share that are set, reusing out when it is large enough. It works a
 // storage word at a time, masking words that straddle a slice boundary, so
 // it stays fast for a billion bits; slices come in order, so it keeps one
-// running count.
+// running count. A position is a field of storageBits(f) bits, set when
+// any of them is; fields that straddle words (12-bit fingerprints) are
+// read one at a time.
 func densityShares(f core.Membership, m, bins uint64, out []float64) []float64 {
 	if uint64(cap(out)) < bins {
 		out = make([]float64, bins)
@@ -158,13 +203,21 @@ func densityShares(f core.Membership, m, bins uint64, out []float64) []float64 {
 	out = out[:bins]
 	clear(out)
 	words := f.Words()
-	per, stride := uint64(64), uint(1) // positions per word and bits per position
-	occupied := func(w uint64) uint64 { return w }
-	if _, ok := f.(*core.Counting); ok {
-		per, stride = 16, 4
-		occupied = func(w uint64) uint64 {
-			return (w | w>>1 | w>>2 | w>>3) & 0x1111111111111111
+	stride := storageBits(f)
+	if 64%stride != 0 {
+		return fieldShares(words, stride, m, out)
+	}
+	per := uint64(64 / stride) // positions per word
+	// A field's low bit becomes the OR of its bits.
+	low := ^uint64(0) / (1<<stride - 1)
+	occupied := func(w uint64) uint64 {
+		for sh := stride / 2; sh >= 1; sh /= 2 {
+			w |= w >> sh
 		}
+		return w & low
+	}
+	if stride == 1 {
+		occupied = func(w uint64) uint64 { return w }
 	}
 	cur, set, size := uint64(0), uint64(0), uint64(0)
 	flush := func(next uint64) {
@@ -185,13 +238,7 @@ func densityShares(f core.Membership, m, bins uint64, out []float64) []float64 {
 			if bin != cur {
 				flush(bin)
 			}
-			// The first position of the next bin: ceil((bin+1) * m / bins).
-			hi, lo := bits.Mul64(bin+1, m)
-			next, rem := bits.Div64(hi, lo, bins)
-			if rem != 0 {
-				next++
-			}
-			b := min(last, next)
+			b := min(last, binStart(bin+1, m, bins))
 			lowBit, width := uint(a-first)*stride, uint(b-a)*stride
 			mask := ^uint64(0)
 			if width < 64 {
@@ -204,6 +251,100 @@ func densityShares(f core.Membership, m, bins uint64, out []float64) []float64 {
 	}
 	flush(cur)
 	return out
+}
+
+// binStart is the first position of a bin: ceil(bin * m / bins).
+func binStart(bin, m, bins uint64) uint64 {
+	hi, lo := bits.Mul64(bin, m)
+	q, rem := bits.Div64(hi, lo, bins)
+	if rem != 0 {
+		q++
+	}
+	return q
+}
+
+// fieldShares is densityShares for fields of stride bits that straddle
+// words, packed from bit 0: one field at a time.
+func fieldShares(words []uint64, stride uint, m uint64, out []float64) []float64 {
+	bins := uint64(len(out))
+	for bin := range bins {
+		a, b := binStart(bin, m, bins), min(binStart(bin+1, m, bins), m)
+		set := 0
+		for pos := a; pos < b; pos++ {
+			if field(words, pos*uint64(stride), stride) != 0 {
+				set++
+			}
+		}
+		if b > a {
+			out[bin] = float64(set) / float64(b-a)
+		}
+	}
+	return out
+}
+
+// field reads the width bits at bit offset off of words.
+func field(words []uint64, off uint64, width uint) uint64 {
+	w, sh := off>>6, off&63
+	v := words[w] >> sh
+	if sh+uint64(width) > 64 && w+1 < uint64(len(words)) {
+		v |= words[w+1] << (64 - sh)
+	}
+	return v & (^uint64(0) >> (64 - width))
+}
+
+// storageBits is how many bits of f's Words one position takes, packed
+// from bit 0: a bit, a 4-bit counter, or an f-bit fingerprint (a cuckoo
+// slot, a fuse cell).
+func storageBits(f core.Membership) uint {
+	if _, ok := f.(*core.Counting); ok {
+		return 4
+	}
+	if x, ok := f.(interface{ FingerprintBits() int }); ok && x.FingerprintBits() > 0 {
+		return uint(x.FingerprintBits())
+	}
+	return 1
+}
+
+// groupOf is how many consecutive positions of f belong together in the
+// picture: the slots of a bucket, or 1.
+func groupOf(f core.Membership) int {
+	if x, ok := f.(interface{ Buckets() uint64 }); ok && x.Buckets() > 0 && f.M()%x.Buckets() == 0 {
+		return int(f.M() / x.Buckets())
+	}
+	return 1
+}
+
+// bitCaption says what the picture of r in layout l shows: the unit and
+// how many, how a position is drawn, and what the two markers are.
+func bitCaption(r *core.Result, l bitLayout) (picture, ring, box string) {
+	unit := r.Variant.Unit()
+	dark, share := "dark when set", "that are set"
+	switch unit {
+	case "counter":
+		dark, share = "darker the higher its count", "that are nonzero"
+	case "slot":
+		dark, share = "dark when it holds a fingerprint", "that hold a fingerprint"
+	case "cell":
+		dark, share = "dark when it is nonzero", "that are nonzero"
+	}
+	if l.Cells {
+		group := ""
+		if l.Group > 1 {
+			group = ", " + strconv.Itoa(l.Group) + " to a bucket"
+		}
+		picture = "Every " + unit + " of the " + formatInt(r.M) + " drawn as a square" + group + ", " + dark + "."
+	} else {
+		picture = "Density picture: " + formatInt(r.M) + " " + unit + "s, each dot shaded by the share of its " + unit + "s " + share + "."
+	}
+	ring, box = "set by the last key inserted", "read by the first absent query"
+	switch {
+	case r.Variant.Bloom():
+	case l.Group > 1 && l.Cells:
+		ring = "the buckets of the last key inserted, where its fingerprint may live"
+	default:
+		ring = "the " + unit + "s of the last key inserted"
+	}
+	return picture, ring, box
 }
 
 // bitCanvas draws bit arrays onto a canvas element. It keeps its pixel
@@ -234,7 +375,7 @@ func (b *bitCanvas) draw(canvas app.Value, r *core.Result, cssW int) bitLayout {
 		scale = 1
 	}
 	w := int(float64(max(cssW, 16)) * scale)
-	l := layoutBits(r.M, w, int(bitAreaCSSH*scale), scale)
+	l := layoutBits(r.M, w, int(bitAreaCSSH*scale), scale, groupOf(r.Filter))
 	// Resizing a canvas clears and reallocates it: only when needed.
 	if canvas.Get("width").Int() != l.W || canvas.Get("height").Int() != l.H {
 		canvas.Set("width", l.W)
@@ -285,29 +426,68 @@ func (b *bitCanvas) draw(canvas app.Value, r *core.Result, cssW int) bitLayout {
 		}
 		ctx.Call("stroke")
 	}
-
-	// Markers: at least 5 CSS pixels across so they show on a density
-	// picture too; rings for the inserted key, squares for the probe.
-	ctx.Set("lineWidth", 2*scale)
-	ctx.Set("strokeStyle", "#d9480f")
-	for _, pos := range r.LastInserted {
-		x, y, rad, ok := l.centre(pos)
-		if !ok {
-			continue
-		}
-		rad = math.Max(rad+scale, 5*scale)
+	if l.Cells && l.Group > 1 && l.Cell >= 3 {
+		// A wider gap between groups (in small cells, the only one): the
+		// buckets read as bars.
+		w := l.groupGap()
+		ctx.Set("strokeStyle", "#ffffff")
+		ctx.Set("lineWidth", w)
 		ctx.Call("beginPath")
-		ctx.Call("arc", x, y, rad, 0, 2*math.Pi)
+		for c := l.Group; c < l.Cols; c += l.Group {
+			x := float64(c*step) - math.Mod(w, 2)/2
+			ctx.Call("moveTo", x, 0)
+			ctx.Call("lineTo", x, l.H)
+		}
+		if l.Cell < 5 {
+			// Rows apart too, or a column of buckets reads as a stripe.
+			for r := 1; r < l.Rows; r++ {
+				y := float64(r*step) - 0.5
+				ctx.Call("moveTo", 0, y)
+				ctx.Call("lineTo", l.W, y)
+			}
+		}
 		ctx.Call("stroke")
 	}
-	ctx.Set("strokeStyle", "#0b7a3e")
-	for _, pos := range r.FirstProbed {
-		x, y, rad, ok := l.centre(pos)
-		if !ok {
-			continue
+
+	// Markers: at least 5 CSS pixels across so they show on a density
+	// picture too; rings for the inserted key, squares for the probe. In
+	// whole groups, one ring or square goes round each group.
+	ctx.Set("lineWidth", 2*scale)
+	ctx.Set("strokeStyle", "#d9480f")
+	if rects := l.groupRects(r.LastInserted); rects != nil {
+		for _, g := range rects {
+			pad := 2 * scale
+			ctx.Call("beginPath")
+			ctx.Call("ellipse", g.X+g.W/2, g.Y+g.H/2, g.W/2+pad+scale, g.H/2+pad+scale, 0, 0, 2*math.Pi)
+			ctx.Call("stroke")
 		}
-		rad = math.Max(rad+2*scale, 7*scale)
-		ctx.Call("strokeRect", x-rad, y-rad, 2*rad, 2*rad)
+	} else {
+		for _, pos := range r.LastInserted {
+			x, y, rad, ok := l.centre(pos)
+			if !ok {
+				continue
+			}
+			rad = math.Max(rad+scale, 5*scale)
+			ctx.Call("beginPath")
+			ctx.Call("arc", x, y, rad, 0, 2*math.Pi)
+			ctx.Call("stroke")
+		}
+	}
+	ctx.Set("strokeStyle", "#0b7a3e")
+	if rects := l.groupRects(r.FirstProbed); rects != nil {
+		for _, g := range rects {
+			pad := 2 * scale
+			ctx.Call("strokeRect", g.X-pad, g.Y-pad, g.W+2*pad, g.H+2*pad)
+		}
+	} else {
+		for _, pos := range r.FirstProbed {
+			x, y, rad, ok := l.centre(pos)
+			if !ok {
+				continue
+			}
+			rad = math.Max(rad+2*scale, 7*scale)
+			ctx.Call("strokeRect", x-rad, y-rad, 2*rad, 2*rad)
+		}
 	}
 	return l
 }

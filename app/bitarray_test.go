@@ -2,6 +2,7 @@ package app
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"bloomlab/core"
@@ -14,7 +15,7 @@ func TestLayoutBits(t *testing.T) {
 		cells bool
 	}{{1, true}, {60, true}, {600, true}, {40000, true}, {200_000, false}, {640_000_000, false}}
 	for _, c := range cases {
-		l := layoutBits(c.m, 1000, 220, 1)
+		l := layoutBits(c.m, 1000, 220, 1, 1)
 		if l.Cells != c.cells {
 			t.Errorf("m = %d: cells = %v, want %v", c.m, l.Cells, c.cells)
 		}
@@ -40,40 +41,140 @@ func TestLayoutBits(t *testing.T) {
 }
 
 // TestDensityShares checks the word-at-a-time shares against counting
-// positions one by one, for every variant and awkward sizes.
+// positions one by one, for every variant, every fingerprint width and
+// awkward sizes: bits, 4-bit counters, and 8-, 12- and 16-bit slots and
+// cells (12-bit fields straddle words).
 func TestDensityShares(t *testing.T) {
 	t.Parallel()
 	for _, v := range core.Variants {
-		for _, m := range []uint64{1, 63, 64, 65, 1000, 4099} {
-			for _, bins := range []uint64{1, 3, 7, min(m, 64), m} {
-				f, err := core.New(v, core.NoFault, m, 3, 7)
+		for _, width := range append([]int{0}, v.Fingerprints()...) {
+			for _, size := range []uint64{1, 63, 64, 65, 1000, 4099} {
+				f, err := v.Build(core.Spec{M: size, K: 3, N: size / 3, FingerprintBits: width, Seed: 7})
 				if err != nil {
 					t.Fatal(err)
 				}
 				key := []byte{}
-				for i := range uint64(m / 3) {
+				for i := range uint64(max(size/3, 1)) {
 					key = core.Key(key, core.Members, i, 7, 16)
 					f.Add(key)
 				}
-				got := densityShares(f, m, bins, nil)
-				set, size := make([]float64, bins), make([]float64, bins)
-				for pos := range m {
-					b := binOf(pos, m, bins)
-					size[b]++
-					if f.IsSet(pos) {
-						set[b]++
+				if s, ok := f.(core.Sealer); ok {
+					if err := s.Seal(); err != nil {
+						t.Fatal(err)
 					}
 				}
-				for b := range bins {
-					want := 0.0
-					if size[b] > 0 {
-						want = set[b] / size[b]
+				m := f.M()
+				for _, bins := range []uint64{1, 3, 7, min(m, 64), m} {
+					got := densityShares(f, m, bins, nil)
+					set, size := make([]float64, bins), make([]float64, bins)
+					for pos := range m {
+						b := binOf(pos, m, bins)
+						size[b]++
+						if f.IsSet(pos) {
+							set[b]++
+						}
 					}
-					if math.Abs(got[b]-want) > 1e-12 {
-						t.Fatalf("%s m = %d bins = %d: bin %d share %v, want %v", v, m, bins, b, got[b], want)
+					for b := range bins {
+						want := 0.0
+						if size[b] > 0 {
+							want = set[b] / size[b]
+						}
+						if math.Abs(got[b]-want) > 1e-12 {
+							t.Fatalf("%s/%d m = %d bins = %d: bin %d share %v, want %v", v, width, m, bins, b, got[b], want)
+						}
 					}
 				}
 			}
+		}
+	}
+}
+
+// The cuckoo filter's slots are drawn in whole buckets: a row never splits
+// one, and the caption names the slot, the bucket and what dark means; the
+// fuse filter's cells are drawn one by one, dark when nonzero. Their
+// density pictures name the unit too.
+func TestBitCaption(t *testing.T) {
+	t.Parallel()
+	run := func(v core.Variant, items int) *core.Result {
+		p := core.DefaultParams()
+		p.Variant, p.Items = v, items
+		r, err := core.Simulate(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &r
+	}
+	cases := []struct {
+		v                  core.Variant
+		items, group       int
+		cells              bool
+		picture, ring, box string
+	}{
+		{core.Standard, 4000, 1, true, "Every bit of the 40,000 drawn as a square, dark when set.", "set by the last key inserted", "read by the first absent query"},
+		{core.CountingVariant, 4000, 1, true, "Every counter of the 40,000 drawn as a square, darker the higher its count.", "set by the last key inserted", "read by the first absent query"},
+		{core.CuckooVariant, 4000, 4, true, "Every slot of the 5,000 drawn as a square, 4 to a bucket, dark when it holds a fingerprint.", "the buckets of the last key inserted, where its fingerprint may live", "read by the first absent query"},
+		{core.FuseVariant, 4000, 1, true, "Every cell of the 5,632 drawn as a square, dark when it is nonzero.", "the cells of the last key inserted", "read by the first absent query"},
+		{core.CuckooVariant, 400_000, 4, false, "Density picture: 500,000 slots, each dot shaded by the share of its slots that hold a fingerprint.", "the slots of the last key inserted", "read by the first absent query"},
+		{core.FuseVariant, 400_000, 1, false, "Density picture: 458,752 cells, each dot shaded by the share of its cells that are nonzero.", "the cells of the last key inserted", "read by the first absent query"},
+	}
+	for _, c := range cases {
+		r := run(c.v, c.items)
+		if g := groupOf(r.Filter); g != c.group {
+			t.Errorf("%s: group %d, want %d", c.v, g, c.group)
+		}
+		l := layoutBits(r.M, 800, bitAreaCSSH, 1, groupOf(r.Filter))
+		if l.Cells != c.cells {
+			t.Fatalf("%s n = %d: cells %v, want %v", c.v, c.items, l.Cells, c.cells)
+		}
+		if l.Cells && l.Cols%c.group != 0 {
+			t.Errorf("%s: %d columns split a bucket of %d", c.v, l.Cols, c.group)
+		}
+		picture, ring, box := bitCaption(r, l)
+		if picture != c.picture || ring != c.ring || box != c.box {
+			t.Errorf("%s n = %d: caption\n %q %q %q\nwant\n %q %q %q", c.v, c.items, picture, ring, box, c.picture, c.ring, c.box)
+		}
+	}
+}
+
+// A bucket of four needs four cells across: a narrow canvas shrinks the
+// cells rather than split a bucket over two rows.
+func TestLayoutKeepsBucketsWhole(t *testing.T) {
+	t.Parallel()
+	for _, width := range []int{16, 17, 100, 333, 1000} {
+		for _, m := range []uint64{4, 40, 400, 4000} {
+			l := layoutBits(m, width, 220, 1, 4)
+			if !l.Cells {
+				continue
+			}
+			if l.Cols%4 != 0 || l.Cols*l.Cell > l.W || uint64(l.Cols*l.Rows) < m {
+				t.Errorf("width %d m = %d: %d columns of %d px in %d px", width, m, l.Cols, l.Cell, l.W)
+			}
+		}
+	}
+}
+
+// Every slot and cell is painted dark exactly when it holds something.
+func TestPaintSlotsAndCells(t *testing.T) {
+	t.Parallel()
+	for _, v := range []core.Variant{core.CuckooVariant, core.FuseVariant} {
+		p := core.DefaultParams()
+		p.Variant, p.Items = v, 300
+		r, err := core.Simulate(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := layoutBits(r.M, 800, bitAreaCSSH, 1, groupOf(r.Filter))
+		buf, _ := paintBits(nil, nil, r.Filter, l)
+		dark := uint64(0)
+		for i := range uint64(l.Cols * l.Rows) {
+			if d := buf[i*4] < 0x80; d != (i < r.M && r.Filter.IsSet(i)) {
+				t.Fatalf("%s: %s %d painted dark = %v", v, v.Unit(), i, d)
+			} else if d {
+				dark++
+			}
+		}
+		if dark != r.SetBits || dark == 0 {
+			t.Errorf("%s: %d dark, want the %d that hold something", v, dark, r.SetBits)
 		}
 	}
 }
@@ -82,7 +183,7 @@ func TestPaintBits(t *testing.T) {
 	t.Parallel()
 	f, _ := core.NewFilter(10, 1, 1)
 	f.Add([]byte("a key of sixteen"))
-	l := layoutBits(10, 100, 220, 1)
+	l := layoutBits(10, 100, 220, 1, 1)
 	buf, _ := paintBits(nil, nil, f, l)
 	if len(buf) != l.Cols*l.Rows*4 {
 		t.Fatalf("buffer %d bytes for %dx%d", len(buf), l.Cols, l.Rows)
@@ -102,5 +203,38 @@ func TestOutside(t *testing.T) {
 	t.Parallel()
 	if got := outside([]uint64{0, 9, 10, math.MaxUint64}, 10); got != 2 {
 		t.Errorf("outside = %d, want 2", got)
+	}
+}
+
+// A cuckoo key's eight slots are two buckets: two marks, each round four
+// cells of one row; one mark when its buckets coincide; and none in the
+// pictures that mark positions one by one.
+func TestGroupRects(t *testing.T) {
+	t.Parallel()
+	l := layoutBits(5000, 800, bitAreaCSSH, 1, 4)
+	if !l.Cells || l.Group != 4 {
+		t.Fatalf("layout %+v", l)
+	}
+	s := float64(l.Cell)
+	perRow := uint64(l.Cols / 4)
+	got := l.groupRects([]uint64{8, 9, 10, 11, 4*perRow + 4, 4*perRow + 5, 4*perRow + 6, 4*perRow + 7, 5000})
+	want := []rect{{X: 2 * 4 * s, Y: 0, W: 4 * s, H: s}, {X: 4 * s, Y: s, W: 4 * s, H: s}}
+	if !slices.Equal(got, want) {
+		t.Errorf("rects %v, want %v", got, want)
+	}
+	if got := l.groupRects([]uint64{0, 1, 2, 3, 0, 1, 2, 3}); len(got) != 1 {
+		t.Errorf("one bucket twice: %v", got)
+	}
+	if got := layoutBits(5000, 800, bitAreaCSSH, 1, 1).groupRects([]uint64{1, 2}); got != nil {
+		t.Errorf("ungrouped layout: %v", got)
+	}
+	if got := layoutBits(5_000_000, 800, bitAreaCSSH, 1, 4).groupRects([]uint64{1, 2}); got != nil {
+		t.Errorf("density picture: %v", got)
+	}
+	if g := (bitLayout{Cell: 3}).groupGap(); g != 1 {
+		t.Errorf("gap in 3-pixel cells: %v", g)
+	}
+	if g := (bitLayout{Cell: 12}).groupGap(); g != 4 {
+		t.Errorf("gap in 12-pixel cells: %v", g)
 	}
 }

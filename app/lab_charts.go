@@ -2,6 +2,7 @@ package app
 
 import (
 	"math"
+	"strconv"
 
 	"bloomlab/core"
 )
@@ -172,4 +173,56 @@ func bpkChart(r core.Result, bpk float64, measured []Point, sampled bool, width 
 		},
 		Marks: []Mark{{X: bpk, Label: "this filter: " + formatPlain(round3(bpk)) + " bits per key", Class: "here"}},
 	}
+}
+
+// layoutBPKChart is the rate-against-bits-per-key chart of a layout with a
+// theory of its own (the cuckoo filter, whose m is a memory budget): the
+// layout's theory at each budget for its fingerprint width (0 for its
+// choice, which changes along the axis), the standard Bloom filter's at its
+// best k beside it, the sampled measurements, this run's point and a line
+// at the current bits per key. The theory is taken from empty filters of at
+// most sampleItems keys: the layout's theory of an empty filter is the one
+// at n keys, and it depends on bits per key, not on n.
+func layoutBPKChart(r core.Result, bpk float64, fingerprintBits int, measured []Point, sampled bool, width float64) Chart {
+	xmax := bpkRange(bpk)
+	n := min(max(r.N, 1), sampleItems)
+	var own, bloom []Point
+	ys := []float64{}
+	for x := 0.5; x <= xmax+1e-9; x += 0.5 {
+		m := uint64(math.Max(1, math.Ceil(x*float64(n))))
+		if f, err := r.Variant.Build(core.Spec{M: m, N: n, FingerprintBits: fingerprintBits, Seed: 1}); err == nil {
+			y := r.Variant.Theory(f, n).Rate
+			own = append(own, Point{X: x, Y: y})
+			ys = append(ys, y)
+		}
+		yb := core.Rate(m, n, core.OptimalK(m, n))
+		bloom = append(bloom, Point{X: x, Y: yb})
+		ys = append(ys, yb)
+	}
+	widthName := "auto width"
+	if fingerprintBits != 0 {
+		widthName = strconv.Itoa(fingerprintBits) + "-bit fingerprints"
+	}
+	name := "measured"
+	if sampled {
+		name += " (n sampled)"
+	}
+	c := Chart{
+		Title:  "False-positive rate vs memory bits per key",
+		Width:  width,
+		XLabel: "bits per key m/n",
+		YLabel: "false-positive rate",
+		XMin:   0.5, XMax: xmax,
+		LogY: true, YMin: math.Max(rateFloor(ys...), 1e-7), YMax: 1,
+		Series: []Series{
+			{Name: "theory, " + r.Variant.Name() + " (" + widthName + ")", Class: "theory", Line: true, Points: own},
+			{Name: "standard Bloom at the best k", Class: "alt", Line: true, Dashed: true, Points: bloom},
+			{Name: name, Class: "measured", Points: measured},
+		},
+		Marks: []Mark{{X: bpk, Label: "this filter: " + formatPlain(round3(bpk)) + " bits per key", Class: "here"}},
+	}
+	if r.AbsentQueries > 0 {
+		c.Series = append(c.Series, Series{Name: "this run", Class: "current", Points: []Point{{X: bpk, Y: r.EmpiricalFPR}}})
+	}
+	return c
 }

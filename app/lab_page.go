@@ -3,7 +3,9 @@ package app
 import (
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -224,6 +226,13 @@ func (c *LabPage) onFault(ctx app.Context, e app.Event) {
 	}
 }
 
+func (c *LabPage) onFingerprintBits(ctx app.Context, e app.Event) {
+	if bits, err := strconv.Atoi(e.Get("target").Get("value").String()); err == nil {
+		s, notice := c.settings.WithFingerprintBits(bits)
+		c.choose(ctx, e, s, notice)
+	}
+}
+
 func (c *LabPage) onHashing(ctx app.Context, e app.Event) {
 	if h, err := core.ParseHashing(e.Get("target").Get("value").String()); err == nil {
 		s, notice := c.settings.WithHashing(h)
@@ -389,25 +398,33 @@ func (c *LabPage) sweep(ctx app.Context, gen int64) {
 	kmax := kRange(r.M, r.N, r.K)
 	xs := bpkSamples(bpkRange(p.BitsPerKey))
 	_, c.sampled = sampleParams(p)
-	c.sweeping = p.Queries > 0
+	// A layout that k or bits per key mean nothing to has no chart
+	// against them.
+	sweepK, sweepBPK := r.Variant.UsesK(), r.Variant.UsesM()
+	c.sweeping = p.Queries > 0 && (sweepK || sweepBPK)
 	if !c.sweeping {
 		return
 	}
 	ctx.Async(func() {
 		step := c.stepper(ctx, gen, 5*time.Millisecond, nil)
-		kPts, err := measureK(p, kmax, step)
-		if err != nil {
-			return
-		}
-		ctx.Dispatch(func(ctx app.Context) {
-			if c.gen.Load() == gen {
-				c.kPts = kPts
-				c.redrawCharts()
+		if sweepK {
+			kPts, err := measureK(p, kmax, step)
+			if err != nil {
+				return
 			}
-		})
-		bpkPts, err := measureBPK(p, xs, step)
-		if err != nil {
-			return
+			ctx.Dispatch(func(ctx app.Context) {
+				if c.gen.Load() == gen {
+					c.kPts = kPts
+					c.redrawCharts()
+				}
+			})
+		}
+		var bpkPts []Point
+		if sweepBPK {
+			var err error
+			if bpkPts, err = measureBPK(p, xs, step); err != nil {
+				return
+			}
 		}
 		ctx.Dispatch(func(ctx app.Context) {
 			if c.gen.Load() == gen {
@@ -429,8 +446,18 @@ func (c *LabPage) redrawCharts() {
 	if c.canvasW > 0 && c.canvasW < 480 {
 		width = 340
 	}
-	c.kSVG = kChart(*c.result, c.kPts, c.sampled, width).SVG()
-	c.bpkSVG = bpkChart(*c.result, c.settings.Params.BitsPerKey, c.bpkPts, c.sampled, width).SVG()
+	r, bpk := *c.result, c.settings.Params.BitsPerKey
+	c.kSVG, c.bpkSVG = "", ""
+	if r.Variant.UsesK() {
+		c.kSVG = kChart(r, c.kPts, c.sampled, width).SVG()
+	}
+	switch {
+	case !r.Variant.UsesM():
+	case r.Variant.Bloom():
+		c.bpkSVG = bpkChart(r, bpk, c.bpkPts, c.sampled, width).SVG()
+	default:
+		c.bpkSVG = layoutBPKChart(r, bpk, c.settings.Params.FingerprintBits, c.bpkPts, c.sampled, width).SVG()
+	}
 }
 
 // draw paints the bit array and writes the counters straight into the
@@ -488,8 +515,8 @@ func (c *LabPage) Render() app.UI {
 					c.renderCounters(),
 					c.renderBitArray(),
 					app.Div().Class("charts").Body(
-						app.Figure().ID("chart-k").Class("chart-box").Body(app.Raw(orEmptySVG(c.kSVG))),
-						app.Figure().ID("chart-bpk").Class("chart-box").Body(app.Raw(orEmptySVG(c.bpkSVG))),
+						chartBox("chart-k", c.kSVG, !c.variant().UsesK()),
+						chartBox("chart-bpk", c.bpkSVG, !c.variant().UsesM()),
 					),
 					app.P().ID("chart-status").Class("muted small").Text(c.chartStatus()),
 				),
@@ -499,21 +526,58 @@ func (c *LabPage) Render() app.UI {
 }
 
 func (c *LabPage) chartStatus() string {
-	switch {
-	case c.result == nil:
+	if c.result == nil {
 		return ""
-	case c.own != nil && c.sweeping:
+	}
+	return chartStatus(c.result, c.own != nil, c.sweeping)
+}
+
+// chartStatus is the line under the charts of result r: how the measured
+// points were made, on own keys or generated ones, and which charts a
+// layout has none of, and why.
+func chartStatus(r *core.Result, own, sweeping bool) string {
+	v := r.Variant
+	switch {
+	case !v.UsesK() && !v.UsesM():
+		s := "No charts: they sweep k and bits per key, and the " + v.Name() + " filter takes neither (" +
+			variantOff(v, IDHashes) + "; " + variantOff(v, IDBitsPerKey) + ")."
+		if v.Fingerprints() != nil {
+			s += " Its rate depends on its fingerprint bits alone: choose them above."
+		}
+		return s
+	case own && sweeping:
 		return "Measuring the chart points on generated keys…"
-	case c.own != nil && c.result.AbsentQueries == 0:
+	case own && r.AbsentQueries == 0:
 		return "The theory curves are for your n. Your keys have no absent queries, so the charts have no point of theirs; the measured points come from generated keys with the same bits per key and k."
-	case c.own != nil:
+	case own:
 		return "The theory curves are for your n, and the ringed point \"this run\" is your keys' measured rate. The other measured points come from generated keys with the same bits per key and k (n sampled to at most 5,000): the rate depends on bits per key and k, not on which keys."
-	case c.result.AbsentQueries == 0:
+	case r.AbsentQueries == 0:
 		return "No absent queries, so nothing to measure: the charts show theory only."
-	case c.sweeping:
+	case sweeping:
 		return "Measuring the chart points…"
+	case !v.UsesK():
+		return "k means nothing to the " + v.Name() + " filter (" + variantOff(v, IDHashes) + "), so there is no chart against k. " +
+			"Measured points come from the same settings with n sampled down to at most 5,000 keys and 10,000 absent queries; the theory is the " + v.Name() + " filter's own, beside the standard Bloom filter's at its best k."
 	}
 	return "Measured points come from the same settings with n sampled down to at most 5,000 keys and 10,000 absent queries; the rate depends on bits per key and k, not on n."
+}
+
+// variantOff is why control id means nothing to layout v, without the
+// control's name: "a key has three cells".
+func variantOff(v core.Variant, id string) string {
+	_, why, _ := strings.Cut(controlNote(v, id), ": ")
+	return why
+}
+
+// chartBox is a chart's figure; off, it is hidden, for a layout the chart
+// means nothing to.
+func chartBox(id, svg string, off bool) app.UI {
+	fig := app.Figure().ID(id).Class("chart-box")
+	if off {
+		// Only ever true: HTML reads hidden="false" as hidden.
+		fig = fig.Hidden(true)
+	}
+	return fig.Body(app.Raw(orEmptySVG(svg)))
 }
 
 func orEmptySVG(s string) string {
@@ -554,45 +618,13 @@ func (c *LabPage) renderNotices() app.UI {
 
 func (c *LabPage) renderControls() app.UI {
 	p := c.settings.Params
+	kNote := controlNote(p.Variant, IDOptimalK)
+	hashingNote := controlNote(p.Variant, IDHashing)
 	return app.Section().Class("controls").Aria("label", "Controls").Body(
 		c.renderOwnSlidersNote(),
-		app.Range(sliders).Slice(func(i int) app.UI {
-			sl := sliders[i]
-			v, ok := c.sliderValue(sl)
-			if !ok {
-				v = sl.value(p)
-			}
-			shown := c.sliderShown(sl)
-			off := c.own != nil && ownSliders[sl.ID]
-			help := sl.Help
-			if off {
-				help = "set by your key lists"
-			}
-			in := app.Input().Type("range").ID(sl.ID).
-				Min(sl.trackMin()).Max(sl.trackMax()).Step(sl.trackStep()).
-				Value(formatPlain(sl.Position(v))).
-				Aria("valuetext", shown+" ("+sl.Label+")").
-				Aria("describedby", sl.ID+"-help").
-				OnInput(c.onSlider(sl)).OnChange(c.onCommit)
-			if off {
-				// Only ever true: HTML reads disabled="false" as disabled.
-				in = in.Disabled(true)
-			}
-			class := "control"
-			if off {
-				class += " off"
-			}
-			return app.Div().Class(class).Body(
-				app.Label().For(sl.ID).Body(
-					app.Span().Text(sl.Label),
-					app.Output().ID(sl.ID+"-value").For(sl.ID).Text(shown),
-				),
-				in,
-				app.Small().ID(sl.ID+"-help").Text(help),
-			)
-		}),
-		app.Div().Class("control inline").Body(
-			c.renderOptimalK(),
+		app.Range(sliders).Slice(func(i int) app.UI { return c.renderSlider(sliders[i]) }),
+		app.Div().Class(offClass("control inline", kNote != "")).Body(
+			c.renderOptimalK(kNote != ""),
 			app.Label().For(IDOptimalK).Text("Use the optimal k, round((m/n) ln 2)"),
 		),
 		app.Div().Class("control").Body(
@@ -607,13 +639,17 @@ func (c *LabPage) renderControls() app.UI {
 		),
 		app.Div().Class("control").Body(
 			app.Label().For(IDVariant).Text("Variant"),
-			app.Select().ID(IDVariant).OnChange(c.onVariant).Body(
+			app.Select().ID(IDVariant).OnChange(c.onVariant).Aria("describedby", "variant-help").Body(
 				app.Range(core.Variants).Slice(func(i int) app.UI {
 					v := core.Variants[i]
 					return app.Option().Value(v.Name()).Selected(v == p.Variant).Text(v.Label())
 				}),
 			),
+			app.Small().ID("variant-help").Text(p.Variant.About()),
 		),
+		// A slot of its own, so that the controls after it keep their
+		// places when it comes and goes.
+		app.Div().Class("slot").Body(app.If(p.Variant.Fingerprints() != nil, c.renderFingerprintBits)),
 		app.Div().Class("control").Body(
 			app.Label().For(IDFault).Text("Fault"),
 			app.Select().ID(IDFault).OnChange(c.onFault).Aria("describedby", "fault-help").Body(
@@ -625,31 +661,119 @@ func (c *LabPage) renderControls() app.UI {
 			),
 			app.Small().ID("fault-help").Text(p.Fault.Describe()),
 		),
-		app.Div().Class("control").Body(
-			app.Label().For(IDHashing).Text("Hashing"),
-			app.Select().ID(IDHashing).OnChange(c.onHashing).Aria("describedby", "hashing-help").Body(
-				app.Range(core.Hashings).Slice(func(i int) app.UI {
-					h := core.Hashings[i]
-					return app.Option().Value(string(h)).Selected(h == p.Hashing || (p.Hashing == "" && h == core.DoubleHashing)).Text(string(h))
-				}),
-			),
-			app.Small().ID("hashing-help").Text(p.Hashing.Describe()),
-		),
+		c.renderHashing(hashingNote),
 	)
 }
 
-// sliderText is a slider's value as the page shows it.
+// offClass is a control's class, marked off when the control does not
+// apply.
+func offClass(class string, off bool) string {
+	if off {
+		return class + " off"
+	}
+	return class
+}
+
+// renderSlider is one range control. It is off while own keys decide it,
+// or when the layout gives it no meaning; then its help says why, the
+// layout's reason in an element of its own (#hashes-note, say). Its value
+// stays in the link either way.
+func (c *LabPage) renderSlider(sl slider) app.UI {
+	p := c.settings.Params
+	v, ok := c.sliderValue(sl)
+	if !ok {
+		v = sl.value(p)
+	}
+	shown := c.sliderShown(sl)
+	own := c.own != nil && ownSliders[sl.ID]
+	note := controlNote(p.Variant, sl.ID)
+	var help app.UI = app.Text(sliderHelp(sl, p.Variant))
+	switch {
+	case note != "":
+		help = app.Span().ID(sl.ID + "-note").Class("control-note").Text(note)
+	case own:
+		help = app.Text("set by your key lists")
+	}
+	in := app.Input().Type("range").ID(sl.ID).
+		Min(sl.trackMin()).Max(sl.trackMax()).Step(sl.trackStep()).
+		Value(formatPlain(sl.Position(v))).
+		Aria("valuetext", shown+" ("+sl.Label+")").
+		Aria("describedby", sl.ID+"-help").
+		OnInput(c.onSlider(sl)).OnChange(c.onCommit)
+	if own || note != "" {
+		// Only ever true: HTML reads disabled="false" as disabled.
+		in = in.Disabled(true)
+	}
+	return app.Div().Class(offClass("control", own || note != "")).Body(
+		app.Label().For(sl.ID).Body(
+			app.Span().Text(sl.Label),
+			app.Output().ID(sl.ID+"-value").For(sl.ID).Text(shown),
+		),
+		in,
+		app.Small().ID(sl.ID+"-help").Body(help),
+	)
+}
+
+// renderFingerprintBits is the fingerprint width select of a layout with
+// fingerprints: auto (the layout's choice) or one of its widths.
+func (c *LabPage) renderFingerprintBits() app.UI {
+	p := c.settings.Params
+	widths := p.Variant.Fingerprints()
+	help := "wider fingerprints: fewer false positives, more memory a key"
+	if p.FingerprintBits == 0 {
+		help = "auto, the filter's choice; " + help
+	}
+	return app.Div().Class("control").Body(
+		app.Label().For(IDFingerprintBits).Text("Fingerprint bits"),
+		app.Select().ID(IDFingerprintBits).OnChange(c.onFingerprintBits).Aria("describedby", IDFingerprintBits+"-help").Body(
+			app.Option().Value("0").Selected(p.FingerprintBits == 0).Text("auto"),
+			app.Range(widths).Slice(func(i int) app.UI {
+				w := widths[i]
+				return app.Option().Value(strconv.Itoa(w)).Selected(w == p.FingerprintBits).Text(strconv.Itoa(w) + " bits")
+			}),
+		),
+		app.Small().ID(IDFingerprintBits+"-help").Text(help),
+	)
+}
+
+// renderHashing is the hashing select, off with a note for a layout that
+// finds its positions its own way.
+func (c *LabPage) renderHashing(note string) app.UI {
+	p := c.settings.Params
+	sel := app.Select().ID(IDHashing).OnChange(c.onHashing).Aria("describedby", "hashing-help").Body(
+		app.Range(core.Hashings).Slice(func(i int) app.UI {
+			h := core.Hashings[i]
+			return app.Option().Value(string(h)).Selected(h == p.Hashing || (p.Hashing == "" && h == core.DoubleHashing)).Text(string(h))
+		}),
+	)
+	var help app.UI = app.Text(p.Hashing.Describe())
+	if note != "" {
+		sel = sel.Disabled(true)
+		help = app.Span().ID("hashing-note").Class("control-note").Text(note)
+	}
+	return app.Div().Class(offClass("control", note != "")).Body(
+		app.Label().For(IDHashing).Text("Hashing"),
+		sel,
+		app.Small().ID("hashing-help").Body(help),
+	)
+}
+
 // renderOptimalK leaves "checked" out of the prerendered page when it is
 // off: HTML reads checked="false" as checked, while the browser build sets
-// the property itself.
-func (c *LabPage) renderOptimalK() app.UI {
+// the property itself. With off, the layout gives k no meaning: the box is
+// disabled and described by the hashes slider's note.
+func (c *LabPage) renderOptimalK(off bool) app.UI {
 	box := app.Input().Type("checkbox").ID(IDOptimalK).OnChange(c.onOptimalK)
 	if app.IsClient || c.settings.OptimalK {
 		box = box.Checked(c.settings.OptimalK)
 	}
+	if off {
+		box = box.Disabled(true).Aria("describedby", IDHashes+"-note")
+	}
 	return box
 }
 
+// sliderText is a slider's value as the page shows it.
 func sliderText(sl slider, v float64) string {
 	if sl.Int {
 		return formatInt(uint64(v))
@@ -678,56 +802,135 @@ func (c *LabPage) renderProgress() app.UI {
 	)
 }
 
-// counter is one figure in the counters grid.
+// counter is one figure in the counters grid. Every layout has the same
+// figures in the same order, those it lacks hidden: draw writes the values
+// by id straight into the page, and a grid that changed its length under
+// go-app would leave a value in the wrong place.
 type counter struct {
 	id, label, value, title string
-	alarm                   bool
+	alarm, hidden           bool
 }
 
 func (c *LabPage) counters() []counter {
-	th := c.theory
+	return labCounters(c.theory, c.variant(), c.settings.Params.FingerprintBits, c.result)
+}
+
+// variant is the layout the page shows: the result's, or before the first
+// result the settings'.
+func (c *LabPage) variant() core.Variant {
+	if c.result != nil {
+		return c.result.Variant
+	}
+	return c.settings.Params.Variant
+}
+
+// labCounters are the figures for layout v: the formulas' th before the
+// first result, then r's. fingerprintBits is the width asked for, 0 for the
+// layout's choice. Figures a layout lacks are hidden, and the Bloom ones
+// are named for what they are in the others: slots or cells, not bits.
+func labCounters(th theory, v core.Variant, fingerprintBits int, r *core.Result) []counter {
+	unit := v.Unit()
 	dash := "…"
+	bloom, fingerprints := v.Bloom(), v.Fingerprints() != nil
+	// A table of fingerprints filled key by key (cuckoo) has a load,
+	// relocations and failed inserts; a layout built once from the whole
+	// key set (fuse) has construction attempts.
+	table := fingerprints && !v.Static()
+	kLabel, probes := "k probes", "probes per absent query"
+	setLabel := map[string]string{"bit": "set bits", "slot": "occupied slots"}[unit]
+	if setLabel == "" {
+		setLabel = "nonzero " + unit + "s"
+	}
+	exactLabel := "theory, exact m"
+	if !v.UsesK() {
+		kLabel = unit + "s a query reads"
+		probes = unit + "s read per absent query"
+	}
 	out := []counter{
-		{id: "out-m", label: "m bits", value: formatInt(th.M)},
+		{id: "out-m", label: "m " + unit + "s", value: dash},
 		{id: "out-n", label: "n keys", value: formatInt(th.N)},
-		{id: "out-k", label: "k probes", value: strconv.Itoa(th.K)},
+		{id: "out-k", label: kLabel, value: dash},
 		{id: "out-bytes", label: "filter size", value: dash},
-		{id: "out-set-bits", label: "set bits", value: dash},
-		{id: "out-fill", label: "fill", value: dash},
-		{id: "out-fpr-theory", label: "theory rate", value: formatRate(th.Rate), title: "(1 - e^(-kn/m))^k"},
-		{id: "out-fpr-exact", label: "theory, exact m", value: formatRate(th.Exact), title: "(1 - (1 - 1/m)^(kn))^k"},
+		{id: "memory-bits-per-key", label: "memory bits per key", value: dash, hidden: !fingerprints,
+			title: "the filter's storage over n: what a key really costs"},
+		{id: "fingerprint-bits-value", label: "fingerprint bits", value: dash, hidden: !fingerprints},
+		{id: "out-set-bits", label: setLabel, value: dash},
+		{id: "out-fill", label: "fill", value: dash, hidden: table},
+		{id: "load", label: "load", value: dash, hidden: !table, title: "the share of slots in use, the stash included"},
+		{id: "relocations", label: "relocations", value: dash, hidden: !table, title: "fingerprints moved to their other bucket to make room"},
+		{id: "insert-failures", label: "insert failures", value: dash, hidden: !table, title: "inserts that found no room: the table is too full"},
+		{id: "build-retries", label: "construction retries", value: dash, hidden: !v.Static(), title: "attempts that failed to peel before one built the array"},
+		{id: "out-fpr-theory", label: "theory rate", value: dash, title: theoryFormula(v)},
+		{id: "out-fpr-exact", label: exactLabel, value: dash, hidden: !bloom, title: "(1 - (1 - 1/m)^(kn))^k"},
 		{id: "out-fpr-empirical", label: "measured rate", value: dash},
 		{id: "out-ci", label: "95%, queries alone", value: dash, title: "Wilson score interval: how well this filter's own rate is measured"},
 		{id: "out-ci-whole", label: "95%, whole measurement", value: dash, title: "the queries and the filter's own draw: the interval to judge the theory by"},
 		{id: "out-false-positives", label: "false positives", value: dash},
 		{id: "out-false-negatives", label: "false negatives", value: dash},
-		{id: "out-probes", label: "probes per absent query", value: dash},
+		{id: "out-probes", label: probes, value: dash},
 		{id: "out-memory", label: "exact set would need", value: dash},
 	}
-	r := c.result
-	if r == nil {
-		return out
-	}
-	set := func(id, v string) {
+	at := func(id string) *counter {
 		for i := range out {
 			if out[i].id == id {
-				out[i].value = v
+				return &out[i]
 			}
 		}
+		panic("app: no counter " + id)
+	}
+	set := func(id, v string) { at(id).value = v }
+	if r == nil {
+		// Before the first result only the Bloom formulas can be shown.
+		if bloom {
+			set("out-m", formatInt(th.M))
+			set("out-k", strconv.Itoa(th.K))
+			set("out-fpr-theory", formatRate(th.Rate))
+			set("out-fpr-exact", formatRate(th.Exact))
+		}
+		return out
+	}
+	if bloom && r.TheoryFPRVariant != r.TheoryFPRExact {
+		// The blocked filter's own theory, a Poisson mixture of blocks.
+		at("out-fpr-exact").label = "theory, " + v.Name() + " layout"
+		at("out-fpr-exact").title = "the " + v.Name() + " filter's own theory"
 	}
 	set("out-m", formatInt(r.M))
 	set("out-n", formatInt(r.N))
 	set("out-k", strconv.Itoa(r.K))
 	set("out-bytes", formatBytes(r.FilterBytes))
-	set("out-set-bits", formatInt(r.SetBits)+" (expected "+formatFloat(r.ExpectedSetBits, 1)+")")
+	set("memory-bits-per-key", formatFloat(r.MemoryBitsPerKey, 2))
+	fp := strconv.Itoa(r.FingerprintBits)
+	if fingerprintBits == 0 {
+		fp += " (auto)"
+	}
+	set("fingerprint-bits-value", fp)
+	if bloom {
+		set("out-set-bits", formatInt(r.SetBits)+" (expected "+formatFloat(r.ExpectedSetBits, 1)+")")
+	} else {
+		set("out-set-bits", formatInt(r.SetBits)+" of "+formatInt(r.M))
+	}
 	set("out-fill", formatPercent(r.Occupancy))
-	set("out-fpr-theory", formatRate(r.TheoryFPR))
-	set("out-fpr-exact", formatRate(r.TheoryFPRVariant))
+	set("load", formatPercent(r.Load))
+	set("relocations", formatInt(r.Relocations))
+	set("insert-failures", formatInt(r.InsertFailures))
+	set("build-retries", formatInt(r.BuildRetries))
+	at("insert-failures").alarm = r.InsertFailures > 0
+	at("build-retries").alarm = r.BuildError != ""
+	if bloom {
+		set("out-fpr-theory", formatRate(r.TheoryFPR))
+		set("out-fpr-exact", formatRate(r.TheoryFPRVariant))
+	} else {
+		set("out-fpr-theory", formatRate(r.TheoryFPRVariant))
+	}
 	if r.AbsentQueries > 0 {
 		set("out-fpr-empirical", formatRate(r.EmpiricalFPR))
 		set("out-ci", formatRate(r.QueryCILow)+" to "+formatRate(r.QueryCIHigh))
 		set("out-ci-whole", formatRate(r.WholeCILow)+" to "+formatRate(r.WholeCIHigh))
-		set("out-probes", formatFloat(r.ProbesPerNegative, 3)+" (theory "+formatFloat(r.ExpectedProbes, 3)+")")
+		set("out-probes", formatFloat(r.ProbesPerNegative, 3))
+		if bloom {
+			// The others' expected reads leave out a query's early stop.
+			set("out-probes", formatFloat(r.ProbesPerNegative, 3)+" (theory "+formatFloat(r.ExpectedProbes, 3)+")")
+		}
 	} else {
 		set("out-fpr-empirical", "no absent queries")
 		set("out-ci", "none")
@@ -737,12 +940,41 @@ func (c *LabPage) counters() []counter {
 	set("out-false-positives", formatInt(r.FalsePositives)+" of "+formatInt(r.AbsentQueries))
 	set("out-false-negatives", formatInt(r.FalseNegatives)+" of "+formatInt(r.PresentQueries))
 	set("out-memory", formatBytes(r.ExactSetBytes)+" against "+formatBytes(r.FilterBytes))
-	if r.FalseNegatives > 0 {
-		for i := range out {
-			if out[i].id == "out-false-negatives" {
-				out[i].alarm = true
-			}
+	at("out-false-negatives").alarm = r.FalseNegatives > 0
+	return out
+}
+
+// warnings are the sentences under the counters that say what went wrong
+// in a run: inserts a full table refused, a construction that failed, and
+// keys the filter lost. Each has its element id.
+func warnings(r *core.Result) []counter {
+	if r == nil {
+		return nil
+	}
+	var out []counter
+	if r.InsertFailures > 0 {
+		room := "More bits per key make room."
+		if widths := r.Variant.Fingerprints(); len(widths) > 0 && r.FingerprintBits > slices.Min(widths) {
+			room = "More bits per key, or narrower fingerprints, make room."
 		}
+		out = append(out, counter{id: "insert-failure-warning", value: "⚠ " + plural(int(r.InsertFailures), "insert") +
+			" failed: the table is too full (load " + formatPercent(r.Load) + "). Apart from one fingerprint kept in the stash, those keys are not in the filter, " +
+			"and a query for one of them is a false negative. " + room})
+	}
+	if r.BuildError != "" {
+		out = append(out, counter{id: "build-error", value: "⚠ The filter could not be built: " + r.BuildError +
+			". A filter that did not build answers yes to every key, so its measured rate is 1."})
+	}
+	if r.FalseNegatives > 0 {
+		why := "A correct Bloom filter can never do this; the " + string(r.Fault) + " fault broke it."
+		switch {
+		case r.Fault == core.NoFault && r.InsertFailures > 0:
+			why = "They are the inserts that failed above."
+		case r.Fault == core.NoFault:
+			why = "A correct filter of this layout can never do this."
+		}
+		out = append(out, counter{id: "false-negative-warning", value: "⚠ " + formatInt(r.FalseNegatives) +
+			" false negatives: keys that were inserted, and that this filter now says were never added. " + why})
 	}
 	return out
 }
@@ -755,6 +987,7 @@ func (c *LabPage) renderCounters() app.UI {
 		c.note, c.noteFor = rateNote(r), r
 	}
 	note := c.note
+	warns := warnings(r)
 	return app.Section().Class("counters-box").Aria("label", "Counters").Body(
 		app.Dl().Class("counters").Body(
 			app.Range(cs).Slice(func(i int) app.UI {
@@ -763,21 +996,29 @@ func (c *LabPage) renderCounters() app.UI {
 				if ct.alarm {
 					class += " alarm"
 				}
-				return app.Div().Class(class).Title(ct.title).Body(
+				div := app.Div().Class(class).Title(ct.title)
+				if ct.hidden {
+					// Only ever true: HTML reads hidden="false" as hidden.
+					div = div.Hidden(true)
+				}
+				return div.Body(
 					app.Dt().Text(ct.label),
 					app.Dd().ID(ct.id).Text(ct.value),
 				)
 			}),
 		),
 		app.If(note != "", func() app.UI {
+			// The small-m measurement is about the layouts that take a
+			// hashing scheme: the others' notes stand alone.
 			return app.P().ID("fpr-note").Class("note").Body(
 				app.Text(note+" "),
-				app.A().ID("fpr-note-link").Href(href(RouteExperiments)+"?experiment=small-m").Text("See the small-m measurement."),
+				app.If(r.Variant.Hashings(), func() app.UI {
+					return app.A().ID("fpr-note-link").Href(href(RouteExperiments) + "?experiment=small-m").Text("See the small-m measurement.")
+				}),
 			)
 		}),
-		app.If(r != nil && r.FalseNegatives > 0, func() app.UI {
-			return app.P().ID("false-negative-warning").Class("alarm-text").Role("alert").Text(
-				"⚠ " + formatInt(r.FalseNegatives) + " false negatives: keys that were inserted, and that this filter now says were never added. A correct Bloom filter can never do this; the " + string(r.Fault) + " fault broke it.")
+		app.Range(warns).Slice(func(i int) app.UI {
+			return app.P().ID(warns[i].id).Class("alarm-text").Role("alert").Text(warns[i].value)
 		}),
 		c.renderBadge(),
 	)
@@ -806,42 +1047,44 @@ func (c *LabPage) renderBadge() app.UI {
 	if f != core.NoFault {
 		target += "?fault=" + string(f)
 	}
+	// The badge's audit is the lab's own filter with the fault: say so
+	// when the page shows another layout.
+	audited, shown := core.Standard.Effective(f), c.variant()
 	return app.P().Class("badge-row").Body(
 		app.A().ID("audit-badge").Class(class).Href(target).Title("the filter's contract, checked in this browser").Text(text),
 		app.If(f != core.NoFault, func() app.UI {
 			return app.Span().Class("muted").Text(" with the " + string(f) + " fault switched on")
+		}),
+		app.If(shown != audited, func() app.UI {
+			return app.Span().ID("audit-badge-note").Class("muted").Text(" (of the " + audited.Name() + " filter, not the " + shown.Name() + " one shown here)")
 		}),
 	)
 }
 
 func (c *LabPage) renderBitArray() app.UI {
 	r := c.result
-	caption := "The bit array."
+	caption, ring, box := "The bit array.", "set by the last key inserted", "read by the first absent query"
+	label := "the filter's bit array"
 	var strays int
 	if r != nil {
-		unit := r.Variant.Unit()
 		w := c.canvasW
 		if w <= 0 {
 			w = 800
 		}
-		l := layoutBits(r.M, w, bitAreaCSSH, 1)
-		if l.Cells {
-			caption = "Every " + unit + " of the " + formatInt(r.M) + " drawn as a square, dark when set."
-		} else {
-			caption = "Density picture: " + formatInt(r.M) + " " + unit + "s, each dot shaded by the share of its " + unit + "s that are set."
-		}
+		caption, ring, box = bitCaption(r, layoutBits(r.M, w, bitAreaCSSH, 1, groupOf(r.Filter)))
+		label = "the filter's " + r.Variant.Unit() + "s"
 		strays = outside(r.LastInserted, r.M) + outside(r.FirstProbed, r.M)
 	}
 	return app.Figure().Class("bits").Body(
 		app.Div().Class("canvas-wrap").Body(
-			app.Canvas().ID("bit-array").Aria("label", "the filter's bit array").Role("img"),
+			app.Canvas().ID("bit-array").Aria("label", label).Role("img"),
 		),
-		app.FigCaption().Body(
+		app.FigCaption().ID("bit-caption").Body(
 			app.Text(caption+" "),
 			app.Span().Class("key-ring").Text("◯ ringed"),
-			app.Text(": set by the last key inserted. "),
+			app.Text(": "+ring+". "),
 			app.Span().Class("key-box").Text("▢ boxed"),
-			app.Text(": read by the first absent query."),
+			app.Text(": "+box+"."),
 			app.If(strays > 0, func() app.UI {
 				return app.Strong().Class("alarm-text").Text(" " + strconv.Itoa(strays) + " of those positions fall outside [0, m): the fault writes where it must not.")
 			}),

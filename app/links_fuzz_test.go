@@ -11,6 +11,9 @@ import (
 func FuzzLinks(f *testing.F) {
 	f.Add("bits-per-key=10&hashes=7&items=4000&seed=18446744073709551615")
 	f.Add("variant=counting&fault=negative-index&hashing=independent&hashes=3&hashes=9")
+	f.Add("variant=cuckoo&fingerprint-bits=12&fault=one-hash")
+	f.Add("variant=fuse&fingerprint-bits=7&fingerprint-bits=16&hashing=enhanced")
+	f.Add("fingerprint-bits=auto&variant=blocked")
 	f.Add("find=p&n=9007199254740992&m=512")
 	f.Add("find=m&n=99999951&p=0x1p-4&m=17")
 	f.Fuzz(func(t *testing.T, raw string) {

@@ -66,6 +66,7 @@ const (
 	IDVariant         = "variant"
 	IDFault           = "fault"
 	IDHashing         = "hashing"
+	IDFingerprintBits = "fingerprint-bits"
 	IDLarge           = "large"
 )
 
@@ -251,6 +252,16 @@ func FromQuery(q url.Values) (Settings, []string) {
 	if s, notice = s.hashingFits(); notice != "" {
 		notices = append(notices, notice)
 	}
+	if raw, ok := lookup(q, IDFingerprintBits); ok {
+		bits, err := parseFingerprintBits(raw)
+		if err != nil {
+			note("%s: %q is not a width in bits, so the %s filter chooses its own (auto)", IDFingerprintBits, raw, s.Params.Variant)
+		}
+		s.Params.FingerprintBits = bits
+		if s, notice = s.fingerprintFits(); notice != "" {
+			notices = append(notices, notice)
+		}
+	}
 	for _, flag := range []struct {
 		id  string
 		dst *bool
@@ -338,7 +349,8 @@ func (s Settings) WithFault(f core.Fault) (Settings, string) {
 		s.Params.Variant = v
 	}
 	s, notice := s.hashingFits()
-	return s, joinNotices(append(notices, notice)...)
+	s, width := s.fingerprintFits()
+	return s, joinNotices(append(notices, notice, width)...)
 }
 
 // WithVariant switches to layout v; a fault that has no form in v is
@@ -351,7 +363,8 @@ func (s Settings) WithVariant(v core.Variant) (Settings, string) {
 		notices = append(notices, fmt.Sprintf("fault: %s lives in the %s filter, so the %s filter runs without a fault", f, v.Effective(f), v))
 	}
 	s, notice := s.hashingFits()
-	return s, joinNotices(append(notices, notice)...)
+	s, width := s.fingerprintFits()
+	return s, joinNotices(append(notices, notice, width)...)
 }
 
 // WithHashing switches the scheme to h where the filter can use it.
@@ -369,6 +382,55 @@ func (s Settings) hashingFits() (Settings, string) {
 		return s, fmt.Sprintf("hashing: %s is not used here: %s", h, core.Message(err))
 	}
 	return s, ""
+}
+
+// WithFingerprintBits sets the fingerprint width, 0 for the layout's
+// choice, where the layout has that width.
+func (s Settings) WithFingerprintBits(bits int) (Settings, string) {
+	s.Params.FingerprintBits = bits
+	return s.fingerprintFits()
+}
+
+// fingerprintFits goes back to the layout's own choice of fingerprint
+// width (0, "auto") where the layout has no fingerprints or not of that
+// width, and says why. Switching variant keeps a width both layouts have.
+func (s Settings) fingerprintFits() (Settings, string) {
+	bits, v := s.Params.FingerprintBits, s.Params.Variant
+	if v.CheckFingerprintBits(bits) == nil {
+		return s, ""
+	}
+	s.Params.FingerprintBits = 0
+	widths := v.Fingerprints()
+	if widths == nil {
+		return s, fmt.Sprintf("%s: the %s filter has no fingerprints, so the width %d does not apply", IDFingerprintBits, v, bits)
+	}
+	return s, fmt.Sprintf("%s: the %s filter's fingerprints are %s bits wide, so %d became auto (the filter's choice)", IDFingerprintBits, v, orList(widths), bits)
+}
+
+// parseFingerprintBits reads a fingerprint width from a link: a whole
+// number, or "auto" (also "" and 0) for the layout's choice. Whether the
+// layout has that width is fingerprintFits's question.
+func parseFingerprintBits(raw string) (int, error) {
+	if raw == "" || strings.EqualFold(raw, "auto") {
+		return 0, nil
+	}
+	bits, err := strconv.Atoi(raw)
+	if err != nil {
+		return 0, fmt.Errorf("app: %q is not a width in bits", raw)
+	}
+	return bits, nil
+}
+
+// orList writes 8, 12 or 16.
+func orList(xs []int) string {
+	words := make([]string, len(xs))
+	for i, x := range xs {
+		words[i] = strconv.Itoa(x)
+	}
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
 
 func joinNotices(notices ...string) string {
@@ -404,6 +466,9 @@ func (s Settings) Query() url.Values {
 	q.Set(IDFault, string(s.Params.Fault))
 	if h := s.Params.Hashing; h != "" && h != core.DoubleHashing {
 		q.Set(IDHashing, string(h))
+	}
+	if b := s.Params.FingerprintBits; b != 0 {
+		q.Set(IDFingerprintBits, strconv.Itoa(b))
 	}
 	q.Set(IDOptimalK, onOff(s.OptimalK))
 	if s.Large {
@@ -451,4 +516,58 @@ func Presets() []Preset {
 		{ID: "too-many-hashes", Name: "Too many hashes", Lesson: "k = 20 at 10 bits per key fills the array and the rate climbs",
 			Settings: with(func(p *core.Params, s *Settings) { p.BitsPerKey = 10; p.Hashes = 20 })},
 	}
+}
+
+// controlNote says why control id means nothing for layout v, or "" when
+// it does: the hashes slider and the optimal k where k does not apply, bits
+// per key where the layout sizes itself, the hashing select where the
+// layout finds its positions its own way. The page disables the control
+// and shows the note in its help.
+func controlNote(v core.Variant, id string) string {
+	switch id {
+	case IDHashes, IDOptimalK:
+		if v.UsesK() {
+			return ""
+		}
+		places := v.Places()
+		if places == "" {
+			places = "the " + v.Name() + " filter places a key its own way"
+		}
+		return "k does not apply: " + places
+	case IDBitsPerKey:
+		if v.UsesM() {
+			return ""
+		}
+		sizes := v.Sizes()
+		if sizes == "" {
+			sizes = "the " + v.Name() + " filter sizes itself from n"
+		}
+		return "bits per key does not apply: " + sizes
+	case IDHashing:
+		if v.Hashings() {
+			return ""
+		}
+		how := core.Message(v.HashedBy(core.NoFault, core.IndependentHashing))
+		how, _, _ = strings.Cut(how, "; ")
+		return "the scheme does not apply: " + how
+	}
+	return ""
+}
+
+// sliderHelp is the help under slider sl for layout v: the slider's own,
+// or for bits per key in a layout of fingerprints, what the bits buy.
+func sliderHelp(sl slider, v core.Variant) string {
+	if sl.ID == IDBitsPerKey && v.UsesM() && v.Fingerprints() != nil {
+		return "m / n, the memory budget per key: the table holds as many f-bit fingerprints as fit"
+	}
+	return sl.Help
+}
+
+// theoryFormula is the formula behind the theory rate of layout v, for the
+// counter's tooltip.
+func theoryFormula(v core.Variant) string {
+	if f := v.Formula(); f != "" {
+		return f
+	}
+	return "the " + v.Name() + " filter's own theory"
 }

@@ -3,6 +3,7 @@ package app
 import (
 	"math"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -212,5 +213,337 @@ func TestRateNote(t *testing.T) {
 	}
 	if note := rateNote(run(1, core.IndependentHashing)); !strings.Contains(note, "A filter this small expects 1.66 times the formula") {
 		t.Errorf("m = 10, independent: %q", note)
+	}
+}
+
+// The fingerprint width travels in the link as fingerprint-bits (left out
+// at 0, the layout's choice); a width the layout lacks, or garbage, goes
+// back to auto with a notice.
+func TestFingerprintBitsInTheLink(t *testing.T) {
+	t.Parallel()
+	q, _ := url.ParseQuery("variant=cuckoo&fingerprint-bits=12")
+	s, notices := FromQuery(q)
+	if s.Params.Variant != core.CuckooVariant || s.Params.FingerprintBits != 12 || len(notices) != 0 {
+		t.Errorf("cuckoo at 12 bits: %s %d, notices %q", s.Params.Variant, s.Params.FingerprintBits, notices)
+	}
+	if got := s.Query().Get(IDFingerprintBits); got != "12" {
+		t.Errorf("the link carries fingerprint-bits=%q, want 12", got)
+	}
+	if back, _ := FromQuery(s.Query()); back != s {
+		t.Errorf("round trip: %+v, want %+v", back.Params, s.Params)
+	}
+	if DefaultSettings().Query().Has(IDFingerprintBits) {
+		t.Error("the default link names a fingerprint width")
+	}
+	for _, query := range []string{"variant=cuckoo&fingerprint-bits=auto", "variant=fuse&fingerprint-bits=0", "variant=fuse&fingerprint-bits="} {
+		q, _ := url.ParseQuery(query)
+		if s, notices := FromQuery(q); s.Params.FingerprintBits != 0 || len(notices) != 0 {
+			t.Errorf("%s: %d bits, notices %q", query, s.Params.FingerprintBits, notices)
+		}
+	}
+	for query, want := range map[string]string{
+		"variant=cuckoo&fingerprint-bits=7":      "fingerprint-bits: the cuckoo filter's fingerprints are 8, 12 or 16 bits wide, so 7 became auto (the filter's choice)",
+		"fingerprint-bits=7&variant=cuckoo":      "fingerprint-bits: the cuckoo filter's fingerprints are 8, 12 or 16 bits wide, so 7 became auto (the filter's choice)",
+		"variant=fuse&fingerprint-bits=12":       "fingerprint-bits: the fuse filter's fingerprints are 8 or 16 bits wide, so 12 became auto (the filter's choice)",
+		"variant=cuckoo&fingerprint-bits=-8":     "fingerprint-bits: the cuckoo filter's fingerprints are 8, 12 or 16 bits wide, so -8 became auto (the filter's choice)",
+		"variant=cuckoo&fingerprint-bits=twelve": `fingerprint-bits: "twelve" is not a width in bits, so the cuckoo filter chooses its own (auto)`,
+		"variant=cuckoo&fingerprint-bits=12.5":   `fingerprint-bits: "12.5" is not a width in bits, so the cuckoo filter chooses its own (auto)`,
+		"fingerprint-bits=16":                    "fingerprint-bits: the standard filter has no fingerprints, so the width 16 does not apply",
+	} {
+		q, _ := url.ParseQuery(query)
+		s, notices := FromQuery(q)
+		if s.Params.FingerprintBits != 0 || len(notices) != 1 || notices[0] != want {
+			t.Errorf("%s: %d bits, notices %q", query, s.Params.FingerprintBits, notices)
+		}
+		if err := s.Params.Validate(); err != nil {
+			t.Errorf("%s: %v", query, err)
+		}
+	}
+	// A fault the cuckoo filter lacks moves the variant, and the width
+	// the standard filter lacks goes with it: two notices.
+	q, _ = url.ParseQuery("variant=cuckoo&fault=one-hash&fingerprint-bits=12")
+	s, notices = FromQuery(q)
+	if s.Params.Variant != core.Standard || s.Params.FingerprintBits != 0 || len(notices) != 2 ||
+		notices[0] != "fault: one-hash lives in the standard filter, so the variant is standard, not cuckoo" ||
+		notices[1] != "fingerprint-bits: the standard filter has no fingerprints, so the width 12 does not apply" {
+		t.Errorf("cuckoo with one-hash: %s %d bits, notices %q", s.Params.Variant, s.Params.FingerprintBits, notices)
+	}
+}
+
+// Switching variant keeps the width where the new layout has it, and goes
+// back to auto with a notice where it does not; so does a fault that moves
+// the variant.
+func TestFingerprintBitsFollowVariant(t *testing.T) {
+	t.Parallel()
+	s, notice := DefaultSettings().WithVariant(core.CuckooVariant)
+	if notice != "" {
+		t.Errorf("to cuckoo: %q", notice)
+	}
+	s, notice = s.WithFingerprintBits(16)
+	if s.Params.FingerprintBits != 16 || notice != "" {
+		t.Errorf("16 bits on cuckoo: %d, %q", s.Params.FingerprintBits, notice)
+	}
+	kept, notice := s.WithVariant(core.FuseVariant)
+	if kept.Params.FingerprintBits != 16 || notice != "" {
+		t.Errorf("cuckoo 16 to fuse: %d, %q", kept.Params.FingerprintBits, notice)
+	}
+	s, _ = s.WithFingerprintBits(12)
+	reset, notice := s.WithVariant(core.FuseVariant)
+	if reset.Params.FingerprintBits != 0 || notice != "fingerprint-bits: the fuse filter's fingerprints are 8 or 16 bits wide, so 12 became auto (the filter's choice)" {
+		t.Errorf("cuckoo 12 to fuse: %d, %q", reset.Params.FingerprintBits, notice)
+	}
+	std, notice := s.WithVariant(core.Standard)
+	if std.Params.FingerprintBits != 0 || notice != "fingerprint-bits: the standard filter has no fingerprints, so the width 12 does not apply" {
+		t.Errorf("cuckoo 12 to standard: %d, %q", std.Params.FingerprintBits, notice)
+	}
+	broken, notice := s.WithFault(core.OneHash)
+	if broken.Params.Variant != core.Standard || broken.Params.FingerprintBits != 0 ||
+		notice != "fault: one-hash lives in the standard filter, so the variant is now standard; fingerprint-bits: the standard filter has no fingerprints, so the width 12 does not apply" {
+		t.Errorf("one-hash on cuckoo 12: %s %d, %q", broken.Params.Variant, broken.Params.FingerprintBits, notice)
+	}
+	if bad, notice := s.WithFingerprintBits(7); bad.Params.FingerprintBits != 0 || notice == "" {
+		t.Errorf("7 bits on cuckoo: %d, %q", bad.Params.FingerprintBits, notice)
+	}
+	for _, s := range []Settings{s, kept, reset, std, broken} {
+		if err := s.Params.Validate(); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// Every control that means nothing to a layout says why, and only those.
+func TestControlNotes(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		v                    core.Variant
+		hashes, bpk, hashing string
+	}{
+		{v: core.Standard},
+		{v: core.CountingVariant},
+		{v: core.BlockedVariant, hashing: "the scheme does not apply: the blocked filter draws its positions inside one block from a stream of its own"},
+		{v: core.CuckooVariant, hashes: "k does not apply: a key has two buckets of four slots",
+			hashing: "the scheme does not apply: the cuckoo filter finds its two buckets and its fingerprint in one SipHash output"},
+		{v: core.FuseVariant, hashes: "k does not apply: a key has three cells",
+			bpk:     "bits per key does not apply: the fuse filter sizes itself from n, about 1.125 n cells of f bits",
+			hashing: "the scheme does not apply: the fuse filter finds its three cells in three consecutive segments from one hash"},
+	}
+	for _, c := range cases {
+		got := []string{controlNote(c.v, IDHashes), controlNote(c.v, IDOptimalK), controlNote(c.v, IDBitsPerKey), controlNote(c.v, IDHashing), controlNote(c.v, IDItems)}
+		want := []string{c.hashes, c.hashes, c.bpk, c.hashing, ""}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: notes\n %q\nwant\n %q", c.v, got, want)
+		}
+	}
+	if h := sliderHelp(sliderByID(IDBitsPerKey), core.CuckooVariant); !strings.Contains(h, "memory budget") {
+		t.Errorf("cuckoo's bits per key help: %q", h)
+	}
+	if h := sliderHelp(sliderByID(IDBitsPerKey), core.Standard); h != sliderByID(IDBitsPerKey).Help {
+		t.Errorf("standard's bits per key help: %q", h)
+	}
+}
+
+// counterOf returns the counter id of cs.
+func counterOf(t *testing.T, cs []counter, id string) counter {
+	t.Helper()
+	for _, c := range cs {
+		if c.id == id {
+			return c
+		}
+	}
+	t.Fatalf("no counter %s", id)
+	return counter{}
+}
+
+// The counters keep one list for every layout, the figures a layout lacks
+// hidden; the cuckoo and fuse filters show their own figures, exactly as
+// core measured them, and their theory under its own formula.
+func TestLabCounters(t *testing.T) {
+	t.Parallel()
+	var ids []string
+	for _, v := range core.Variants {
+		p := core.DefaultParams()
+		p.Variant = v
+		r, err := core.Simulate(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := Settings{Params: p}
+		for _, cs := range [][]counter{labCounters(theoryOf(s), v, 0, nil), labCounters(theoryOf(s), v, 0, &r)} {
+			var got []string
+			for _, c := range cs {
+				got = append(got, c.id)
+			}
+			if ids == nil {
+				ids = got
+			}
+			if !slices.Equal(got, ids) {
+				t.Errorf("%s: counters %q, want the same list for every layout %q", v, got, ids)
+			}
+		}
+	}
+
+	p := core.DefaultParams()
+	p.Variant, p.BitsPerKey = core.CuckooVariant, 8
+	r, err := core.Simulate(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.InsertFailures == 0 {
+		t.Fatal("a cuckoo filter at 8 bits per key and 8-bit fingerprints failed no insert; the alarm is untested")
+	}
+	cs := labCounters(theoryOf(Settings{Params: p}), p.Variant, 0, &r)
+	for id, want := range map[string]string{
+		"out-m": "4,000", "out-k": "8", "load": formatPercent(r.Load), "relocations": formatInt(r.Relocations),
+		"insert-failures": formatInt(r.InsertFailures), "fingerprint-bits-value": "8 (auto)",
+		"memory-bits-per-key": "8.00", "out-set-bits": formatInt(r.SetBits) + " of 4,000",
+		"out-fpr-theory": formatRate(r.TheoryFPRVariant), "out-probes": formatFloat(r.ProbesPerNegative, 3),
+	} {
+		if c := counterOf(t, cs, id); c.value != want || c.hidden {
+			t.Errorf("cuckoo %s = %q hidden %v, want %q", id, c.value, c.hidden, want)
+		}
+	}
+	for id, label := range map[string]string{"out-m": "m slots", "out-k": "slots a query reads", "out-set-bits": "occupied slots", "out-probes": "slots read per absent query"} {
+		if c := counterOf(t, cs, id); c.label != label {
+			t.Errorf("cuckoo %s labelled %q, want %q", id, c.label, label)
+		}
+	}
+	if c := counterOf(t, cs, "insert-failures"); !c.alarm {
+		t.Error("insert failures are not marked as a problem")
+	}
+	if c := counterOf(t, cs, "out-fpr-theory"); !strings.HasPrefix(c.title, "1 - (1 - load/(2^f - 1))^8") {
+		t.Errorf("cuckoo theory formula %q", c.title)
+	}
+	for _, id := range []string{"out-fpr-exact", "out-fill", "build-retries"} {
+		if !counterOf(t, cs, id).hidden {
+			t.Errorf("cuckoo shows %s", id)
+		}
+	}
+	warns := warnings(&r)
+	if len(warns) != 2 || warns[0].id != "insert-failure-warning" || warns[1].id != "false-negative-warning" ||
+		!strings.HasPrefix(warns[0].value, "⚠ "+formatInt(r.InsertFailures)+" inserts failed: the table is too full") ||
+		!strings.HasSuffix(warns[0].value, "false negative. More bits per key make room.") ||
+		!strings.HasSuffix(warns[1].value, "They are the inserts that failed above.") {
+		t.Errorf("cuckoo warnings %+v", warns)
+	}
+
+	// At 12 bits there is a narrower width to suggest.
+	p.BitsPerKey, p.FingerprintBits = 10, 12
+	if r, err = core.Simulate(p); err != nil {
+		t.Fatal(err)
+	}
+	if w := warnings(&r); len(w) == 0 || !strings.HasSuffix(w[0].value, "More bits per key, or narrower fingerprints, make room.") {
+		t.Errorf("cuckoo at 12 bits: %+v", w)
+	}
+
+	p = core.DefaultParams()
+	p.Variant, p.FingerprintBits = core.FuseVariant, 16
+	r, err = core.Simulate(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs = labCounters(theoryOf(Settings{Params: p}), p.Variant, 16, &r)
+	for id, want := range map[string]string{
+		"out-m": formatInt(r.M), "out-k": "3", "fingerprint-bits-value": "16", "build-retries": formatInt(r.BuildRetries),
+		"memory-bits-per-key": formatFloat(r.MemoryBitsPerKey, 2), "out-fpr-theory": "1.5e-05", "out-fill": formatPercent(r.Occupancy),
+	} {
+		if c := counterOf(t, cs, id); c.value != want || c.hidden {
+			t.Errorf("fuse %s = %q hidden %v, want %q", id, c.value, c.hidden, want)
+		}
+	}
+	for _, id := range []string{"out-fpr-exact", "load", "relocations", "insert-failures"} {
+		if !counterOf(t, cs, id).hidden {
+			t.Errorf("fuse shows %s", id)
+		}
+	}
+	if c := counterOf(t, cs, "out-m"); c.label != "m cells" {
+		t.Errorf("fuse out-m labelled %q", c.label)
+	}
+	if len(warnings(&r)) != 0 {
+		t.Errorf("a fuse filter that built warns: %+v", warnings(&r))
+	}
+	r.BuildError = "fuse: could not build"
+	if w := warnings(&r); len(w) != 1 || w[0].id != "build-error" || !counterOf(t, labCounters(theory{}, p.Variant, 16, &r), "build-retries").alarm {
+		t.Errorf("a fuse filter that did not build: %+v", w)
+	}
+
+	// Before the first result, the Bloom formulas say nothing of them.
+	for _, v := range []core.Variant{core.CuckooVariant, core.FuseVariant} {
+		p := core.DefaultParams()
+		p.Variant = v
+		cs := labCounters(theoryOf(Settings{Params: p}), v, 0, nil)
+		for _, id := range []string{"out-m", "out-k", "out-fpr-theory"} {
+			if c := counterOf(t, cs, id); c.value != "…" {
+				t.Errorf("%s before the result: %s = %q", v, id, c.value)
+			}
+		}
+	}
+	// The standard filter's are as they were.
+	std := labCounters(theoryOf(DefaultSettings()), core.Standard, 0, nil)
+	for id, want := range map[string]string{"out-m": "40,000", "out-k": "7", "out-fpr-theory": "0.008194"} {
+		if c := counterOf(t, std, id); c.value != want {
+			t.Errorf("standard before the result: %s = %q, want %q", id, c.value, want)
+		}
+	}
+	for _, id := range []string{"load", "memory-bits-per-key", "fingerprint-bits-value", "build-retries"} {
+		if !counterOf(t, std, id).hidden {
+			t.Errorf("standard shows %s", id)
+		}
+	}
+}
+
+// The rate note says nothing of hashing for the cuckoo and fuse filters,
+// and names a failed construction.
+func TestRateNoteOtherLayouts(t *testing.T) {
+	t.Parallel()
+	for _, v := range []core.Variant{core.CuckooVariant, core.FuseVariant} {
+		p := core.DefaultParams()
+		p.Variant, p.Items, p.Queries, p.PresentShare = v, 20, 20000, 0
+		r, err := core.Simulate(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if note := rateNote(&r); strings.Contains(note, "hashing") || strings.Contains(note, "formula") {
+			t.Errorf("%s at n = 20: %q", v, note)
+		}
+		r.BuildError, r.EmpiricalFPR, r.WholeCILow, r.WholeCIHigh = "fuse: could not build", 1, 0.99, 1
+		if note := rateNote(&r); !strings.Contains(note, "could not be built") {
+			t.Errorf("%s not built: %q", v, note)
+		}
+	}
+}
+
+// Charts: none against k for the cuckoo filter, which draws its own theory
+// against bits per key beside the Bloom filter's; none at all for the fuse
+// filter, and the line under them says why.
+func TestLayoutCharts(t *testing.T) {
+	t.Parallel()
+	p := core.DefaultParams()
+	p.Variant = core.CuckooVariant
+	r, err := core.Simulate(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := layoutBPKChart(r, 10, 0, []Point{{X: 2, Y: 0.03}}, true, 0)
+	if len(c.Series) != 4 || c.Series[0].Name != "theory, cuckoo (auto width)" || len(c.Series[0].Points) != 40 {
+		t.Fatalf("cuckoo chart series %+v", c.Series)
+	}
+	// At 10 bits per key the auto width is 8 bits at 80% load, the run's own.
+	for _, pt := range c.Series[0].Points {
+		if pt.X == 10 && math.Abs(pt.Y-r.TheoryFPRVariant) > 1e-12 {
+			t.Errorf("theory at 10 bits per key %v, the run's %v", pt.Y, r.TheoryFPRVariant)
+		}
+	}
+	if svg := c.SVG(); !strings.Contains(svg, "standard Bloom at the best k") {
+		t.Error("the Bloom filter is not drawn beside the cuckoo filter")
+	}
+	if s := chartStatus(&r, false, false); !strings.HasPrefix(s, "k means nothing to the cuckoo filter (a key has two buckets of four slots)") {
+		t.Errorf("cuckoo chart status %q", s)
+	}
+	p.Variant = core.FuseVariant
+	if r, err = core.Simulate(p); err != nil {
+		t.Fatal(err)
+	}
+	if s := chartStatus(&r, false, true); s != "No charts: they sweep k and bits per key, and the fuse filter takes neither (a key has three cells; the fuse filter sizes itself from n, about 1.125 n cells of f bits). Its rate depends on its fingerprint bits alone: choose them above." {
+		t.Errorf("fuse chart status %q", s)
 	}
 }

@@ -99,6 +99,7 @@ var BlockedVariant = Variant{&kind{
 	about: "all k probes of a key inside one 512-bit block (Putze, Sanders and Singler, 2007)",
 	usesK: true, faults: []Fault{KFromCeil},
 	positions:  "draws its positions inside one block from a stream of its own",
+	formula:    "the mean of (s/512)^k over the Poisson mixture of block loads",
 	build:      func(s Spec) (Membership, error) { return NewBlocked(s.M, s.K, s.Seed) },
 	memoryBits: func(f Membership) uint64 { return f.M() },
 	moments:    blockedFilterMoments,

@@ -129,6 +129,7 @@ var CountingVariant = Variant{&kind{
 	name: "counting", label: "counting (4-bit counters)", unit: "counter",
 	about:   "m 4-bit counters, so keys can be removed (Fan, Cao, Almeida and Broder, 2000)",
 	deletes: true, usesK: true, hashings: true, faults: []Fault{KFromCeil, WrapCounters},
+	formula: "(1 - e^(-kn/m))^k, counters for bits",
 	build: func(s Spec) (Membership, error) {
 		c, err := NewCounting(s.M, s.K, s.Seed)
 		if err == nil {

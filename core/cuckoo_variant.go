@@ -1,5 +1,7 @@
 package core
 
+import "math"
+
 // CuckooVariant is the cuckoo filter's variant. Its m is a memory budget in
 // bits. Asked for no fingerprint width, it takes the widest of 16, 12 and 8
 // bits whose table holds the n keys it is built for within cuckooFull of its
@@ -10,6 +12,8 @@ var CuckooVariant = Variant{&kind{
 	about:   "fingerprints in buckets of four slots, two buckets a key, with removal (Fan, Andersen, Kaminsky and Mitzenmacher, 2014)",
 	deletes: true, bounded: true,
 	positions:    "finds its two buckets and its fingerprint in one SipHash output",
+	places:       "a key has two buckets of four slots",
+	formula:      "1 - (1 - load/(2^f - 1))^8: a query compares its f-bit fingerprint with the 8 slots of its two buckets",
 	fingerprints: CuckooFingerprints,
 	build: func(s Spec) (Membership, error) {
 		f := s.FingerprintBits
@@ -41,16 +45,21 @@ func cuckooWidth(m, n uint64) int {
 // empty one). Given the load, a filter's rate barely varies: every slot is
 // one of eight some absent key reads. An absent key reads its eight slots,
 // four when its two buckets coincide (one bucket in B), and the stash when
-// it holds a fingerprint.
+// it holds a fingerprint, stopping at the first slot that matches, which
+// each does with probability q = load/(2^f - 1): sum_{j<s} (1-q)^j slots.
 func cuckooTheory(f Membership, n uint64) Theory {
 	c := f.(*Cuckoo)
 	load := c.Load()
 	if c.Count() == 0 {
 		load = min(1, float64(n)/float64(c.M()))
 	}
-	probes := 2*CuckooSlots - float64(CuckooSlots)/float64(c.Buckets())
+	slots := 2*CuckooSlots - float64(CuckooSlots)/float64(c.Buckets())
 	if c.Count() > c.SetBits() {
-		probes++
+		slots++
+	}
+	probes := slots
+	if q := load / float64(uint64(1)<<c.FingerprintBits()-1); q > 0 {
+		probes = (1 - math.Pow(1-q, slots)) / q
 	}
 	return Theory{Rate: CuckooRate(c.FingerprintBits(), load), ExpectedSet: load * float64(c.M()), ExpectedProbes: probes}
 }

@@ -169,7 +169,7 @@ func popcount(words []uint64) uint64 {
 var Standard = Variant{&kind{
 	name: "standard", label: "standard", unit: "bit",
 	about: "m bits, k probes anywhere in the array (Bloom, 1970)",
-	usesK: true, hashings: true,
+	usesK: true, hashings: true, formula: "(1 - e^(-kn/m))^k",
 	faults: []Fault{NegativeIndex, KFromCeil, WeakHash, ClearOnDuplicate, OffByOne, OneHash, ShortRange},
 	build: func(s Spec) (Membership, error) {
 		if s.Fault == NoFault || s.Fault == KFromCeil {

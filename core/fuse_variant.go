@@ -9,6 +9,9 @@ var FuseVariant = Variant{&kind{
 	static:       true,
 	ownSize:      true,
 	positions:    "finds its three cells in three consecutive segments from one hash",
+	places:       "a key has three cells",
+	sizes:        "the fuse filter sizes itself from n, about 1.125 n cells of f bits",
+	formula:      "2^-f: an absent key's three cells xor to its f-bit fingerprint by chance",
 	fingerprints: FuseFingerprints,
 	build: func(s Spec) (Membership, error) {
 		if s.FingerprintBits == 0 {

@@ -35,8 +35,10 @@ type kind struct {
 	ownSize, bounded bool
 
 	// positions says, for a layout without hashings, how it finds a
-	// key's positions instead.
-	positions string
+	// key's positions instead; places, for one k does not apply to, where
+	// a key goes; sizes, for one that sizes itself, how; formula, its
+	// theory rate's formula in words.
+	positions, places, sizes, formula string
 
 	// faults lists the zoo's faults this layout has; a fault it lacks
 	// lives in the first registered layout that has it.
@@ -143,6 +145,13 @@ func (v Variant) Bounded() bool { return v.record().bounded }
 // UsesM reports whether m, the bits per key, sizes the layout; a layout
 // that sizes itself from n ignores it.
 func (v Variant) UsesM() bool { return !v.record().ownSize }
+
+// Places says where a key goes in a layout k does not apply to, Sizes how
+// a layout that ignores m sizes itself, and Formula its theory rate's
+// formula, for the words the lab shows beside its controls.
+func (v Variant) Places() string  { return v.record().places }
+func (v Variant) Sizes() string   { return v.record().sizes }
+func (v Variant) Formula() string { return v.record().formula }
 
 // Hashings reports whether the layout's positions can come from another
 // Hashing scheme than double hashing.

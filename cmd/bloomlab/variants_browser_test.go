@@ -1,0 +1,404 @@
+//go:build !js
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+
+	"bloomlab/core"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// The cuckoo and fuse filters in the real lab: chosen by keyboard, drawn
+// slot by slot or cell by cell, their own figures beside the Bloom ones,
+// each equal to what core measures natively for the same settings (the
+// core is deterministic, so the measured rate is compared exactly), the
+// controls that mean nothing to them off with a note, and their settings
+// kept in the link.
+
+// thousands writes n as the lab does: 4,000.
+func thousands(n uint64) string {
+	s := strconv.FormatUint(n, 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// percent writes a share as the lab does: 80%, 96.9%.
+func percent(x float64) string { return strconv.FormatFloat(x*100, 'g', 3, 64) + "%" }
+
+// simulateNative is core.Simulate of p, failing the test on error.
+func simulateNative(t *testing.T, p core.Params) core.Result {
+	t.Helper()
+	r, err := core.Simulate(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// waitQuery waits until the address carries every one of parts.
+func waitQuery(t *testing.T, ctx context.Context, parts ...string) string {
+	t.Helper()
+	return bwaitEval(t, ctx, `location.search`, func(s string) bool {
+		for _, p := range parts {
+			if !strings.Contains(s, p) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// selectByKeyboard focuses the select sel and presses ArrowDown or ArrowUp
+// until its value is want, as a keyboard user does; Chromium fires change
+// on each press, so each option passed on the way is chosen in turn.
+func selectByKeyboard(t *testing.T, ctx context.Context, sel, want string) {
+	t.Helper()
+	q := `document.querySelector(` + strconv.Quote(sel) + `)`
+	at := beval[int](t, ctx, q+`.selectedIndex`)
+	to := beval[int](t, ctx, `[...`+q+`.options].findIndex(o => o.value === `+strconv.Quote(want)+`)`)
+	if to < 0 {
+		t.Fatalf("%s has no option %q", sel, want)
+	}
+	key := kb.ArrowDown
+	if to < at {
+		key = kb.ArrowUp
+	}
+	bdo(t, ctx, chromedp.Focus(chromedp.CSS(sel)))
+	for i := at; i != to; i += (to - at) / max(1, abs(to-at)) {
+		bdo(t, ctx, chromedp.KeyEvent(key))
+	}
+	bwaitEval(t, ctx, q+`.value`, func(v string) bool { return v == want })
+}
+
+func abs(n int) int { return max(n, -n) }
+
+// shownCounter reports whether counter id's box is shown.
+func shownCounter(t *testing.T, ctx context.Context, id string) bool {
+	t.Helper()
+	return beval[bool](t, ctx, `(() => { const e = document.getElementById(`+strconv.Quote(id)+`); return !!e && !e.parentElement.hidden && e.offsetParent !== null; })()`)
+}
+
+// disabled reports whether the control id is disabled.
+func disabled(t *testing.T, ctx context.Context, id string) bool {
+	t.Helper()
+	return beval[bool](t, ctx, `document.getElementById(`+strconv.Quote(id)+`).disabled`)
+}
+
+// sameRate reports whether the page's text for a rate shows v: to its six
+// decimals, or to the two digits of its scientific form below 0.001.
+func sameRate(text string, v float64) bool {
+	shown, err := strconv.ParseFloat(text, 64)
+	if err != nil {
+		return false
+	}
+	if strings.Contains(text, "e") {
+		return math.Abs(shown-v) <= 0.05*v*1.0001
+	}
+	return math.Abs(shown-v) <= 5e-7
+}
+
+// checkVariantFigures compares the page's figures with core's r for the
+// same settings: the counts exactly, the rates to the digits shown.
+func checkVariantFigures(t *testing.T, ctx context.Context, r core.Result) {
+	t.Helper()
+	if text := btext(t, ctx, "#out-fpr-empirical"); !sameRate(text, r.EmpiricalFPR) {
+		t.Errorf("measured rate %q, native %v", text, r.EmpiricalFPR)
+	}
+	want := map[string]string{
+		"#out-m":               thousands(r.M),
+		"#out-k":               strconv.Itoa(r.K),
+		"#out-false-positives": thousands(r.FalsePositives) + " of " + thousands(r.AbsentQueries),
+		"#out-false-negatives": thousands(r.FalseNegatives) + " of " + thousands(r.PresentQueries),
+		"#out-set-bits":        thousands(r.SetBits) + " of " + thousands(r.M),
+		"#memory-bits-per-key": strconv.FormatFloat(r.MemoryBitsPerKey, 'f', 2, 64),
+	}
+	for sel, w := range want {
+		if got := btext(t, ctx, sel); got != w {
+			t.Errorf("%s = %q, native %q", sel, got, w)
+		}
+	}
+	if text := btext(t, ctx, "#out-fpr-theory"); !sameRate(text, r.TheoryFPRVariant) {
+		t.Errorf("theory rate %q, native %v", text, r.TheoryFPRVariant)
+	}
+}
+
+// TestBrowserVariantCuckoo picks the cuckoo filter by keyboard on the real
+// page and reads its picture, counters and notes; then 12-bit fingerprints,
+// which overfill the same memory: the failed inserts are a problem the page
+// names, and a reload restores it all.
+func TestBrowserVariantCuckoo(t *testing.T) {
+	needBrowser(t)
+	ctx := btab(t, 1280, 1400)
+	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/"), waitLab())
+	if shownCounter(t, ctx, "load") || beval[bool](t, ctx, `!!document.getElementById("fingerprint-bits")`) {
+		t.Error("the standard filter shows a load or a fingerprint width")
+	}
+	selectByKeyboard(t, ctx, "#variant", "cuckoo")
+	waitQuery(t, ctx, "variant=cuckoo")
+	bwaitText(t, ctx, "#out-m", func(s string) bool { return s == "5,000" })
+	bdo(t, ctx, waitLab())
+
+	p := core.DefaultParams()
+	p.Variant = core.CuckooVariant
+	r := simulateNative(t, p)
+	caption := btext(t, ctx, "#bit-caption")
+	if !strings.HasPrefix(caption, "Every slot of the 5,000 drawn as a square, 4 to a bucket, dark when it holds a fingerprint.") ||
+		!strings.Contains(caption, "ringed: the buckets of the last key inserted") {
+		t.Errorf("caption %q", caption)
+	}
+	if ink := beval[int](t, ctx, bitArrayInk); ink < 1000 {
+		t.Errorf("the slots drew %d pixels", ink)
+	}
+	checkVariantFigures(t, ctx, r)
+	for sel, want := range map[string]string{
+		"#load": percent(r.Load), "#relocations": thousands(r.Relocations), "#insert-failures": "0",
+		"#fingerprint-bits-value": "8 (auto)", "#memory-bits-per-key": "10.00",
+	} {
+		if got := btext(t, ctx, sel); got != want {
+			t.Errorf("%s = %q, native %q", sel, got, want)
+		}
+	}
+	if r.Relocations == 0 || r.Load != 0.8 {
+		t.Fatalf("native cuckoo: %d relocations at load %v; the comparison is idle", r.Relocations, r.Load)
+	}
+	for id, want := range map[string]bool{"load": true, "relocations": true, "insert-failures": true, "fingerprint-bits-value": true,
+		"out-fpr-exact": false, "out-fill": false, "build-retries": false} {
+		if got := shownCounter(t, ctx, id); got != want {
+			t.Errorf("counter %s shown %v, want %v", id, got, want)
+		}
+	}
+	if lbl := beval[string](t, ctx, `document.getElementById("out-k").previousElementSibling.textContent`); lbl != "slots a query reads" {
+		t.Errorf("out-k labelled %q", lbl)
+	}
+
+	// The controls that mean nothing say why; the others stay on.
+	for id, want := range map[string]bool{"hashes": true, "optimal-k": true, "hashing": true, "bits-per-key": false, "fingerprint-bits": false} {
+		if got := disabled(t, ctx, id); got != want {
+			t.Errorf("#%s disabled %v, want %v", id, got, want)
+		}
+	}
+	if note := btext(t, ctx, "#hashes-note"); note != "k does not apply: a key has two buckets of four slots" {
+		t.Errorf("hashes note %q", note)
+	}
+	if note := btext(t, ctx, "#hashing-note"); !strings.HasPrefix(note, "the scheme does not apply: the cuckoo filter finds its two buckets") {
+		t.Errorf("hashing note %q", note)
+	}
+	if d := beval[string](t, ctx, `document.getElementById("optimal-k").getAttribute("aria-describedby")`); d != "hashes-note" {
+		t.Errorf("optimal k described by %q", d)
+	}
+	// The sliders' values stay in the link.
+	waitQuery(t, ctx, "hashes=7", "bits-per-key=10")
+	// One chart: against bits per key, the cuckoo filter's own theory.
+	if beval[bool](t, ctx, `document.getElementById("chart-k").offsetParent !== null`) {
+		t.Error("the chart against k is shown for the cuckoo filter")
+	}
+	bwaitText(t, ctx, "#chart-bpk", func(s string) bool { return strings.Contains(s, "theory, cuckoo (auto width)") })
+
+	// 12-bit fingerprints in the same 40,000 bits: 3,332 slots for 4,000 keys.
+	selectByKeyboard(t, ctx, "#fingerprint-bits", "12")
+	waitQuery(t, ctx, "fingerprint-bits=12", "variant=cuckoo")
+	p.FingerprintBits = 12
+	r = simulateNative(t, p)
+	if r.InsertFailures == 0 || r.FalseNegatives == 0 {
+		t.Fatalf("native cuckoo at 12 bits: %d failures, %d false negatives; the alarm is untested", r.InsertFailures, r.FalseNegatives)
+	}
+	bwaitText(t, ctx, "#insert-failures", func(s string) bool { return s == thousands(r.InsertFailures) })
+	checkCuckoo := func() {
+		t.Helper()
+		checkVariantFigures(t, ctx, r)
+		for sel, want := range map[string]string{"#load": percent(r.Load), "#relocations": thousands(r.Relocations),
+			"#insert-failures": thousands(r.InsertFailures), "#fingerprint-bits-value": "12"} {
+			if got := btext(t, ctx, sel); got != want {
+				t.Errorf("%s = %q, native %q", sel, got, want)
+			}
+		}
+		if !beval[bool](t, ctx, `document.getElementById("insert-failures").parentElement.classList.contains("alarm")`) {
+			t.Error("insert failures are not marked as a problem")
+		}
+		warn := btext(t, ctx, "#insert-failure-warning")
+		if !strings.HasPrefix(warn, "⚠ "+thousands(r.InsertFailures)+" inserts failed: the table is too full") || !strings.Contains(warn, "not in the filter") {
+			t.Errorf("warning %q", warn)
+		}
+		if fn := btext(t, ctx, "#false-negative-warning"); !strings.HasSuffix(fn, "They are the inserts that failed above.") {
+			t.Errorf("false negative warning %q", fn)
+		}
+	}
+	checkCuckoo()
+
+	bdo(t, ctx, chromedp.Reload(), waitLab())
+	bwaitText(t, ctx, "#insert-failures", func(s string) bool { return s == thousands(r.InsertFailures) })
+	for sel, want := range map[string]string{"#variant": "cuckoo", "#fingerprint-bits": "12"} {
+		if got := beval[string](t, ctx, `document.querySelector("`+sel+`").value`); got != want {
+			t.Errorf("after reload %s = %q, want %q", sel, got, want)
+		}
+	}
+	checkCuckoo()
+}
+
+// TestBrowserVariantFuse picks the binary fuse filter by keyboard (End: the
+// last variant), reads its cells, figures and notes, widens its
+// fingerprints to 16 bits, and switches to the cuckoo filter, which keeps
+// them.
+func TestBrowserVariantFuse(t *testing.T) {
+	needBrowser(t)
+	ctx := btab(t, 1280, 1400)
+	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/"), waitLab())
+	bdo(t, ctx, chromedp.Focus(chromedp.CSS("#variant")), chromedp.KeyEvent(kb.End))
+	waitQuery(t, ctx, "variant=fuse")
+	p := core.DefaultParams()
+	p.Variant = core.FuseVariant
+	r := simulateNative(t, p)
+	bwaitText(t, ctx, "#out-m", func(s string) bool { return s == thousands(r.M) })
+	bdo(t, ctx, waitLab())
+
+	if caption := btext(t, ctx, "#bit-caption"); !strings.HasPrefix(caption, "Every cell of the "+thousands(r.M)+" drawn as a square, dark when it is nonzero.") {
+		t.Errorf("caption %q", caption)
+	}
+	if ink := beval[int](t, ctx, bitArrayInk); ink < 1000 {
+		t.Errorf("the cells drew %d pixels", ink)
+	}
+	checkVariantFigures(t, ctx, r)
+	for sel, want := range map[string]string{"#build-retries": thousands(r.BuildRetries), "#fingerprint-bits-value": "8 (auto)", "#out-k": "3"} {
+		if got := btext(t, ctx, sel); got != want {
+			t.Errorf("%s = %q, native %q", sel, got, want)
+		}
+	}
+	for id, want := range map[string]bool{"build-retries": true, "memory-bits-per-key": true, "load": false, "relocations": false, "out-fpr-exact": false} {
+		if got := shownCounter(t, ctx, id); got != want {
+			t.Errorf("counter %s shown %v, want %v", id, got, want)
+		}
+	}
+	if beval[bool](t, ctx, `!!document.getElementById("build-error")`) {
+		t.Error("a fuse filter that built shows a build error")
+	}
+	for id, want := range map[string]bool{"hashes": true, "optimal-k": true, "bits-per-key": true, "hashing": true, "items": false} {
+		if got := disabled(t, ctx, id); got != want {
+			t.Errorf("#%s disabled %v, want %v", id, got, want)
+		}
+	}
+	for sel, want := range map[string]string{
+		"#hashes-note":       "k does not apply: a key has three cells",
+		"#bits-per-key-note": "bits per key does not apply: the fuse filter sizes itself from n, about 1.125 n cells of f bits",
+	} {
+		if got := btext(t, ctx, sel); got != want {
+			t.Errorf("%s = %q, want %q", sel, got, want)
+		}
+	}
+	if beval[bool](t, ctx, `document.querySelector(".charts").offsetParent !== null`) {
+		t.Error("charts shown for the fuse filter")
+	}
+	if s := btext(t, ctx, "#chart-status"); !strings.HasPrefix(s, "No charts: they sweep k and bits per key, and the fuse filter takes neither") {
+		t.Errorf("chart status %q", s)
+	}
+
+	selectByKeyboard(t, ctx, "#fingerprint-bits", "16")
+	waitQuery(t, ctx, "fingerprint-bits=16", "variant=fuse")
+	p.FingerprintBits = 16
+	r = simulateNative(t, p)
+	bwaitText(t, ctx, "#fingerprint-bits-value", func(s string) bool { return s == "16" })
+	checkVariantFigures(t, ctx, r)
+	if got := btext(t, ctx, "#out-fpr-theory"); got != "1.5e-05" {
+		t.Errorf("theory at 16 bits %q", got)
+	}
+
+	// The cuckoo filter has 16-bit fingerprints too: the width stays.
+	selectByKeyboard(t, ctx, "#variant", "cuckoo")
+	waitQuery(t, ctx, "variant=cuckoo", "fingerprint-bits=16")
+	bwaitText(t, ctx, "#fingerprint-bits-value", func(s string) bool { return s == "16" })
+	if beval[bool](t, ctx, `!!document.getElementById("clamp-notice")`) {
+		t.Errorf("a width both layouts have gave a notice: %q", btext(t, ctx, "#clamp-notice"))
+	}
+	p.Variant = core.CuckooVariant
+	checkVariantFigures(t, ctx, simulateNative(t, p))
+}
+
+// TestBrowserVariantLinks: a link restores a cuckoo filter with 12-bit
+// fingerprints, after a reload too; bad links say what they changed; a
+// switch to a layout without the width says so; and the density pictures
+// of large filters name their unit.
+func TestBrowserVariantLinks(t *testing.T) {
+	needBrowser(t)
+	base := labURL(t)
+	ctx := btab(t, 1280, 1400)
+
+	q := "variant=cuckoo&fingerprint-bits=12&bits-per-key=14&items=3000&queries=6000&present-share=0&seed=42"
+	bdo(t, ctx, chromedp.Navigate(base+"/?"+q), waitLab())
+	p := core.DefaultParams()
+	p.Variant, p.FingerprintBits, p.BitsPerKey, p.Items, p.Queries, p.PresentShare, p.Seed = core.CuckooVariant, 12, 14, 3000, 6000, 0, 42
+	r := simulateNative(t, p)
+	for range 2 {
+		bwaitText(t, ctx, "#out-m", func(s string) bool { return s == thousands(r.M) })
+		if beval[bool](t, ctx, `!!document.getElementById("clamp-notice")`) {
+			t.Errorf("a legal link shows %q", btext(t, ctx, "#clamp-notice"))
+		}
+		for sel, want := range map[string]string{"#variant": "cuckoo", "#fingerprint-bits": "12", "#bits-per-key": "14"} {
+			if got := beval[string](t, ctx, `document.querySelector("`+sel+`").value`); got != want {
+				t.Errorf("%s = %q, want %q", sel, got, want)
+			}
+		}
+		checkVariantFigures(t, ctx, r)
+		for sel, want := range map[string]string{"#load": percent(r.Load), "#relocations": thousands(r.Relocations),
+			"#insert-failures": thousands(r.InsertFailures), "#fingerprint-bits-value": "12"} {
+			if got := btext(t, ctx, sel); got != want {
+				t.Errorf("%s = %q, native %q", sel, got, want)
+			}
+		}
+		bdo(t, ctx, chromedp.Reload(), waitLab())
+	}
+
+	// To the fuse filter, which has no 12-bit fingerprints.
+	bdo(t, ctx, chromedp.SetValue(chromedp.CSS("#variant"), "fuse"),
+		discard(chromedp.Evaluate[bool](`document.getElementById("variant").dispatchEvent(new Event("change", {bubbles: true}))`)))
+	notice := bwaitText(t, ctx, "#clamp-notice", func(s string) bool { return s != "" })
+	if !strings.Contains(notice, "fingerprint-bits: the fuse filter's fingerprints are 8 or 16 bits wide, so 12 became auto (the filter's choice)") {
+		t.Errorf("notice %q", notice)
+	}
+	search := waitQuery(t, ctx, "variant=fuse")
+	if strings.Contains(search, "fingerprint-bits") {
+		t.Errorf("the link %q keeps a width the fuse filter lacks", search)
+	}
+
+	for _, c := range []struct{ link, notice, variant string }{
+		{"variant=cuckoo&fingerprint-bits=7", "fingerprint-bits: the cuckoo filter's fingerprints are 8, 12 or 16 bits wide, so 7 became auto (the filter's choice)", "cuckoo"},
+		{"variant=cuckoo&fingerprint-bits=abc", `fingerprint-bits: "abc" is not a width in bits, so the cuckoo filter chooses its own (auto)`, "cuckoo"},
+		{"variant=cuckoo&fault=one-hash", "fault: one-hash lives in the standard filter, so the variant is standard, not cuckoo", "standard"},
+	} {
+		bdo(t, ctx, chromedp.Navigate(base+"/?"+c.link), waitLab())
+		if notice := btext(t, ctx, "#clamp-notice"); !strings.Contains(notice, c.notice) {
+			t.Errorf("%s: notice %q, want %q", c.link, notice, c.notice)
+		}
+		if got := beval[string](t, ctx, `document.getElementById("variant").value`); got != c.variant {
+			t.Errorf("%s runs %q, want %q", c.link, got, c.variant)
+		}
+		if got := beval[string](t, ctx, `(document.getElementById("fingerprint-bits") || {value: "none"}).value`); got != map[string]string{"cuckoo": "0", "standard": "none"}[c.variant] {
+			t.Errorf("%s: fingerprint bits select %q", c.link, got)
+		}
+	}
+
+	// Large filters: density pictures of slots and of cells.
+	fuse := core.DefaultParams()
+	fuse.Variant, fuse.Items, fuse.Queries = core.FuseVariant, 200000, 20000
+	for _, c := range []struct{ link, want string }{
+		{"variant=cuckoo&items=200000&queries=20000", "Density picture: 250,000 slots, each dot shaded by the share of its slots that hold a fingerprint."},
+		{"variant=fuse&items=200000&queries=20000", fmt.Sprintf("Density picture: %s cells, each dot shaded by the share of its cells that are nonzero.", thousands(simulateNative(t, fuse).M))},
+	} {
+		bdo(t, ctx, chromedp.Navigate(base+"/?"+c.link), waitLab())
+		caption := bwaitText(t, ctx, "#bit-caption", func(s string) bool { return strings.HasPrefix(s, "Density") })
+		if !strings.HasPrefix(caption, c.want) {
+			t.Errorf("%s: caption %q, want %q", c.link, caption, c.want)
+		}
+		if ink := beval[int](t, ctx, bitArrayInk); ink < 1000 {
+			t.Errorf("%s: the density picture drew %d pixels", c.link, ink)
+		}
+	}
+}
