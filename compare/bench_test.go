@@ -258,26 +258,7 @@ func BenchmarkQueryNegative(b *testing.B) {
 	for _, size := range sizes {
 		for _, c := range contenders {
 			b.Run(size.name+"/"+c.name, func(b *testing.B) {
-				n := size.n
-				f := fill(c.name, n, c.build)
-				keys := absent.upTo(n)
-				b.ReportAllocs()
-				b.ResetTimer()
-				hits := 0
-				for i, j := 0, 0; i < b.N; i, j = i+1, j+1 {
-					if j == n {
-						j = 0
-					}
-					if f.Test(keys.at(j)) {
-						hits++
-					}
-				}
-				b.StopTimer()
-				fpr := float64(hits) / float64(b.N)
-				b.ReportMetric(fpr, "fp/query")
-				if b.N >= 100_000 && fpr > 3*rate {
-					b.Fatalf("false-positive rate %.4f, far above %v (%s, n = %d, seed %d)", fpr, rate, c.name, n, seed)
-				}
+				queryAbsent(b, c.name, fill(c.name, size.n, c.build), size.n, rate)
 			})
 		}
 		b.Run(size.name+"/"+labBatched, func(b *testing.B) {
