@@ -79,10 +79,29 @@ func NewFuse(fingerprintBits int, seed uint64) (*Fuse, error) {
 // Add collects key's 64-bit SipHash; the array is built at the next Seal,
 // or lazily at the next Contains or Positions. The hashes are kept (8 bytes
 // a key, beyond MemoryBits) so that a later Seal rebuilds from every key.
+// When the collection is full it drops its duplicates before it grows, so
+// keys added many times over take the memory of the distinct ones (at most
+// twice it), not of every Add.
 func (f *Fuse) Add(key []byte) {
 	h, _ := Sip128(f.k0, f.k1, key)
+	if len(f.hashes) == cap(f.hashes) && len(f.hashes) >= fuseCompactFrom {
+		f.compact()
+	}
 	f.hashes = append(f.hashes, h)
 	f.dirty = true
+}
+
+// fuseCompactFrom is the collection size from which a full one is
+// deduplicated before it grows: below it, growing costs less.
+const fuseCompactFrom = 1 << 12
+
+// compact sorts the collected hashes and drops their duplicates, counting
+// them.
+func (f *Fuse) compact() {
+	slices.Sort(f.hashes)
+	uniq := slices.Compact(f.hashes)
+	f.dups += uint64(len(f.hashes) - len(uniq))
+	f.hashes = uniq
 }
 
 // Seal builds the array from every key added so far. Hashes are sorted and
@@ -96,11 +115,8 @@ func (f *Fuse) Seal() error {
 		return f.err
 	}
 	f.dirty = false
-	slices.Sort(f.hashes)
-	uniq := slices.Compact(f.hashes)
-	f.dups += uint64(len(f.hashes) - len(uniq))
-	f.hashes = uniq
-	f.n = uint64(len(uniq))
+	f.compact()
+	f.n = uint64(len(f.hashes))
 	f.lay, f.mix, f.m, f.words, f.set, f.retries, f.err = fuseLayout{}, 0, 0, nil, 0, 0, nil
 	if f.n > fuseMaxKeys {
 		f.err = fmt.Errorf("core: a fuse filter holds at most %d keys, got %d", uint64(fuseMaxKeys), f.n)

@@ -369,3 +369,34 @@ func BenchmarkFuseContains(b *testing.B) {
 		})
 	}
 }
+
+// TestFuseDuplicatesBounded adds 20,000 keys ten times over: the
+// collection keeps room for the distinct keys (at most twice them), not
+// for every Add, and the filter is the one the keys added once build.
+func TestFuseDuplicatesBounded(t *testing.T) {
+	t.Parallel()
+	const n, passes = 20_000, 10
+	once, _ := buildFuse(t, 8, n, 3)
+	f, err := NewFuse(8, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := fuseKeys(Members, 0, n, 3)
+	for range passes {
+		for _, k := range keys {
+			f.Add(k)
+		}
+	}
+	if c := cap(f.hashes); c > 2*n+fuseCompactFrom {
+		t.Errorf("%d keys added %d times hold room for %d hashes, want at most about %d", n, passes, c, 2*n)
+	}
+	if err := f.Seal(); err != nil {
+		t.Fatal(err)
+	}
+	if f.Keys() != n || f.Duplicates() != n*(passes-1) {
+		t.Errorf("keys %d, duplicates %d, want %d and %d", f.Keys(), f.Duplicates(), n, n*(passes-1))
+	}
+	if !slices.Equal(f.Words(), once.Words()) {
+		t.Error("keys added ten times over build another array than keys added once")
+	}
+}
