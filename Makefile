@@ -42,7 +42,7 @@ vet:
 unit: wasm
 	$(GO) test -race -short -count=1 ./...
 	$(GO) test -count=1 ./audit/ ./cmd/internal/auditcli/
-	$(GO) test -count=1 -run '^TestBrowser' ./cmd/bloomlab
+	$(GO) test -count=1 -timeout 30m -run '^TestBrowser' ./cmd/bloomlab
 	cd compare && $(GO) test -count=1 ./...
 
 # The core and the audit under Node: same bits, same digests.
