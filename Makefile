@@ -47,7 +47,7 @@ unit: wasm
 
 # The core and the audit under Node: same bits, same digests.
 wasm-test:
-	PATH="$$PATH:$(WASMDIR)" GOOS=js GOARCH=wasm $(GO) test -count=1 ./core/... ./audit/...
+	PATH="$$PATH:$(WASMDIR)" GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout 30m ./core/... ./audit/...
 
 # The audit command under Node must print the native audit's digest.
 audit-node: build
