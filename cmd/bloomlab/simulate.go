@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -19,26 +20,16 @@ func init() {
 
 func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("simulate")
-	d := core.DefaultParams()
-	bpk := fs.String("bits-per-key", "10", fmt.Sprintf("bits per key, in [%v, %v]", core.MinBitsPerKey, core.MaxBitsPerKey))
-	hashes := fs.String("hashes", "7", fmt.Sprintf("hashes per key, in [1, %d], or 0 for the optimal k", core.MaxK))
-	items := fs.String("items", "4000", fmt.Sprintf("keys inserted, in [1, %d]", core.MaxItems))
+	params := filterFlags(fs)
 	queries := fs.String("queries", "5000", fmt.Sprintf("queries, in [0, %d]", core.MaxQueries))
 	present := fs.String("present-share", "10", "percent of queries that are members, in [0, 100]")
-	keyBytes := fs.String("key-bytes", "16", fmt.Sprintf("bytes per generated key, in [%d, %d]", core.MinKeyBytes, core.MaxKeyBytes))
-	passes := fs.String("duplicate-passes", "1", fmt.Sprintf("times every key is inserted, in [1, %d]", core.MaxPasses))
-	seed := fs.String("seed", "1", "seed, a whole number in [0, 2^64-1]")
-	variant := fs.String("variant", d.Variant.Name(), core.VariantNames())
-	fingerprints := fs.String("fingerprint-bits", "0", "fingerprint width of the cuckoo (8, 12, 16) and fuse (8, 16) filters, 0 for the layout's choice")
-	fault := fs.String("fault", string(d.Fault), "none, or a fault from 'bloomlab audit --faults'")
-	hashing := fs.String("hashing", string(core.DoubleHashing), "how the standard and counting filters find a key's positions: double, enhanced or independent")
 	keysFile := fs.String("keys", "", "build the filter from this file's keys, one a line, - for standard input (replaces --items)")
 	absentFile := fs.String("absent", "", "with --keys: measure the rate on this file's keys, one a line, - for standard input")
 	asJSON := fs.Bool("json", false, "print JSON")
 	if err := parse(fs, args); err != nil {
 		return fail("simulate", fs, err, stderr)
 	}
-	p, err := paramsFromFlags(simFlags{*bpk, *hashes, *items, *queries, *present, *keyBytes, *passes, *seed, *variant, *fault, *hashing, *fingerprints})
+	p, err := params(*queries, *present)
 	if err != nil {
 		return fail("simulate", fs, err, stderr)
 	}
@@ -65,6 +56,26 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	writeResult(stdout, r)
 	return 0
+}
+
+// filterFlags defines the flags that describe the lab's filter, which
+// simulate and try share, and returns what reads them into Params once
+// they are parsed, with the queries and present share given.
+func filterFlags(fs *flag.FlagSet) func(queries, present string) (core.Params, error) {
+	d := core.DefaultParams()
+	bpk := fs.String("bits-per-key", "10", fmt.Sprintf("bits per key, in [%v, %v]", core.MinBitsPerKey, core.MaxBitsPerKey))
+	hashes := fs.String("hashes", "7", fmt.Sprintf("hashes per key, in [1, %d], or 0 for the optimal k", core.MaxK))
+	items := fs.String("items", "4000", fmt.Sprintf("keys inserted, in [1, %d]", core.MaxItems))
+	keyBytes := fs.String("key-bytes", "16", fmt.Sprintf("bytes per generated key, in [%d, %d]", core.MinKeyBytes, core.MaxKeyBytes))
+	passes := fs.String("duplicate-passes", "1", fmt.Sprintf("times every key is inserted, in [1, %d]", core.MaxPasses))
+	seed := fs.String("seed", "1", "seed, a whole number in [0, 2^64-1]")
+	variant := fs.String("variant", d.Variant.Name(), core.VariantNames())
+	fingerprints := fs.String("fingerprint-bits", "0", "fingerprint width of the cuckoo (8, 12, 16) and fuse (8, 16) filters, 0 for the layout's choice")
+	fault := fs.String("fault", string(d.Fault), "none, or a fault from 'bloomlab audit --faults'")
+	hashing := fs.String("hashing", string(core.DoubleHashing), "how the standard and counting filters find a key's positions: double, enhanced or independent")
+	return func(queries, present string) (core.Params, error) {
+		return paramsFromFlags(simFlags{*bpk, *hashes, *items, queries, present, *keyBytes, *passes, *seed, *variant, *fault, *hashing, *fingerprints})
+	}
 }
 
 // simFlags are the simulate command's flag values, as typed.

@@ -1,0 +1,253 @@
+//go:build !wasm
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"bloomlab/core"
+)
+
+func init() {
+	commands["try"] = command{"insert and query your own keys: the positions they light up, and why a key answers maybe", interruptible(runTry)}
+}
+
+// runTry is the key panel on the command line: the lab's filter (the
+// simulate flags' generated keys), then --insert's keys, then --query's
+// answered one by one.
+//
+// Keys are separated by commas. A comma inside a key is written \, and a
+// backslash \\ (any other backslash stands for itself); keys are printed
+// the same way, so a printed key can be pasted back.
+func runTry(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("try")
+	params := filterFlags(fs)
+	insert := fs.String("insert", "", `keys to insert after the generated ones, comma-separated (\, for a comma in a key, \\ for a backslash)`)
+	query := fs.String("query", "", `keys to query, comma-separated (\, for a comma in a key, \\ for a backslash)`)
+	findFP := fs.Bool("find-fp", false, fmt.Sprintf("also try the %d built-in common English words in order and show the first false positive", len(core.CommonWords())))
+	asJSON := fs.Bool("json", false, "print JSON")
+	if err := parse(fs, args); err != nil {
+		return fail("try", fs, err, stderr)
+	}
+	p, err := params("0", "0")
+	if err != nil {
+		return fail("try", fs, err, stderr)
+	}
+	req := core.TryRequest{Params: p, Insert: splitKeys(*insert), Query: splitKeys(*query)}
+	if n := len(req.Insert) + len(req.Query); n > core.MaxTryKeys {
+		return fail("try", fs, badFlag("--insert and --query: %d keys, at most %d in all", n, core.MaxTryKeys), stderr)
+	}
+	for _, list := range []struct {
+		flag string
+		keys []string
+	}{{"--insert", req.Insert}, {"--query", req.Query}} {
+		if err := core.CheckTryKeys(list.flag, list.keys); err != nil {
+			return fail("try", fs, badFlag("%s", core.Message(err)), stderr)
+		}
+	}
+
+	pr := newProgress(ctx, "try", stderr)
+	out := tryOutput{}
+	out.TryResult, err = core.Try(req, pr.step)
+	if err == nil && *findFP {
+		// Ctrl-C's error is caught by finish below; any other error is
+		// the search's answer: no word is a false positive.
+		pr.stage("trying common words")
+		q, tried, ferr := core.FindFalsePositive(req, pr.step)
+		out.FindFalsePositive = &findFalsePositive{Query: &q, Tried: tried}
+		if ferr != nil {
+			out.FindFalsePositive.Query, out.FindFalsePositive.None = nil, core.Message(ferr)
+		}
+	}
+	if pr.finish() {
+		return statusInterrupted
+	}
+	if err != nil {
+		return fail("try", fs, badFlag("%v", err), stderr)
+	}
+	if *asJSON {
+		writeJSON(stdout, out)
+		return 0
+	}
+	writeTry(stdout, out)
+	return 0
+}
+
+// tryOutput is core.TryResult, with --find-fp's search when asked: without
+// it the JSON is core.TryResult's own.
+type tryOutput struct {
+	core.TryResult
+	FindFalsePositive *findFalsePositive `json:"findFalsePositive,omitempty"`
+}
+
+// findFalsePositive is --find-fp's answer: the false positive and the
+// words tried to find it, or why there is none.
+type findFalsePositive struct {
+	Query *core.TryQuery `json:"query,omitempty"`
+	Tried int            `json:"tried"`
+	None  string         `json:"none,omitempty"`
+}
+
+// splitKeys splits s at the commas that are not escaped; \, is a comma in
+// a key and \\ a backslash. An empty s is no keys.
+func splitKeys(s string) []string {
+	if s == "" {
+		return nil
+	}
+	var keys []string
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\\' && i+1 < len(s) && (s[i+1] == ',' || s[i+1] == '\\'):
+			b.WriteByte(s[i+1])
+			i++
+		case c == ',':
+			keys = append(keys, b.String())
+			b.Reset()
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return append(keys, b.String())
+}
+
+// escapeKey writes a key as splitKeys reads it.
+func escapeKey(k string) string {
+	return strings.NewReplacer(`\`, `\\`, `,`, `\,`).Replace(k)
+}
+
+func writeTry(w io.Writer, out tryOutput) {
+	r := out.TryResult
+	unit := r.Unit
+	fmt.Fprintf(w, "%-20s %s (fault: %s): %d %ss", "filter", r.Variant, r.Fault, r.M, unit)
+	if r.Variant.UsesK() {
+		fmt.Fprintf(w, ", k = %d", r.K)
+	}
+	fmt.Fprintf(w, "\n%-20s %d generated keys, then %d typed\n", "holds", r.N, len(r.Inserts))
+	if r.BuildError != "" {
+		fmt.Fprintf(w, "%-20s FAILED: %s; the filter answers maybe for every key\n", "construction", r.BuildError)
+	}
+	for _, in := range r.Inserts {
+		writeInsert(w, r, in)
+	}
+	for _, q := range r.Queries {
+		writeQuery(w, r, q)
+	}
+	if f := out.FindFalsePositive; f != nil {
+		if f.Query == nil {
+			fmt.Fprintf(w, "\n%-20s none: %s\n", "false positive", f.None)
+			return
+		}
+		fmt.Fprintf(w, "\n%-20s %s, word %d of the common words tried in order\n", "false positive", escapeKey(f.Query.Key), f.Tried)
+		writeQuery(w, r, *f.Query)
+	}
+}
+
+func writeInsert(w io.Writer, r core.TryResult, in core.TryInsert) {
+	fmt.Fprintf(w, "\ninsert %s", escapeKey(in.Key))
+	if in.Block != nil {
+		fmt.Fprintf(w, " (block %d)", *in.Block)
+	}
+	fmt.Fprintln(w)
+	fresh := 0
+	for i, j := range in.Positions {
+		state := ""
+		switch {
+		case in.Lost != nil && in.Lost[i]:
+			state = "lost: past the filter's storage, the write went nowhere"
+		case in.New == nil:
+		case in.New[i]:
+			state = "new"
+			fresh++
+		case r.Variant.Bloom():
+			state = "already on"
+		}
+		if in.Counters != nil {
+			state += fmt.Sprintf(", now %d", in.Counters[i])
+		}
+		line := fmt.Sprintf("  probe %-2d %s %-10d %s", i+1, r.Unit, j, strings.TrimPrefix(state, ", "))
+		fmt.Fprintln(w, strings.TrimRight(line, " "))
+	}
+	switch {
+	case in.New == nil:
+		fmt.Fprintf(w, "  a static filter: its %ss are solved once from every key, none is any one key's\n", r.Unit)
+	case r.Variant.Bloom():
+		fmt.Fprintf(w, "  %d of %d %ss new\n", fresh, len(in.Positions), r.Unit)
+	}
+}
+
+func writeQuery(w io.Writer, r core.TryResult, q core.TryQuery) {
+	fmt.Fprintf(w, "\nquery %s: ", escapeKey(q.Key))
+	switch q.Verdict {
+	case core.VerdictNo:
+		if q.FirstZero > 0 {
+			fmt.Fprintf(w, "no: probe %d reads a zero\n", q.FirstZero)
+		} else {
+			fmt.Fprintf(w, "no: its fingerprint is not where it would be\n")
+		}
+	case core.VerdictMember:
+		fmt.Fprintf(w, "maybe, and it is a member (%s)\n", q.Member)
+	case core.VerdictFalseNegative:
+		fmt.Fprintf(w, "no, yet it is a member (%s): a false negative, which a working filter never gives\n", q.Member)
+	case core.VerdictFalsePositive:
+		fmt.Fprintf(w, "maybe, but it was never inserted: a false positive\n")
+	}
+	if q.Fingerprint != nil {
+		fmt.Fprintf(w, "  fingerprint %#x\n", *q.Fingerprint)
+	}
+	blame := map[uint64]core.TryCulprit{}
+	for _, c := range q.Culprits {
+		blame[c.Position] = c
+	}
+	for i, p := range q.Probes {
+		var state string
+		switch {
+		case p.Counter != nil:
+			state = fmt.Sprintf("= %d", *p.Counter)
+		case p.Value != nil && (p.Set || r.Unit != "slot"):
+			state = fmt.Sprintf("holds %#x", *p.Value)
+		case p.Value != nil:
+			state = "empty"
+		case p.Set:
+			state = "on"
+		default:
+			state = "off"
+		}
+		if i+1 == q.FirstZero {
+			state += "  <- the first zero: the answer is no"
+		}
+		if c, ok := blame[p.Position]; ok {
+			state += "  " + culpritWords(r, c)
+			delete(blame, p.Position) // a position probed twice is explained once
+		}
+		fmt.Fprintf(w, "  probe %-2d %s %-10d %s\n", i+1, r.Unit, p.Position, state)
+	}
+}
+
+// culpritWords names the keys to blame for one position.
+func culpritWords(r core.TryResult, c core.TryCulprit) string {
+	var names []string
+	for _, k := range c.Typed {
+		names = append(names, escapeKey(k))
+	}
+	for _, g := range c.Generated {
+		names = append(names, fmt.Sprintf("member #%d (%s)", g.Index, g.Hex))
+	}
+	if c.More > 0 {
+		names = append(names, fmt.Sprintf("%d more members", c.More))
+	}
+	list := "no key"
+	if len(names) > 0 {
+		list = strings.Join(names, ", ")
+	}
+	switch {
+	case r.Variant.Bloom():
+		return "set by " + list
+	case r.Unit == "slot":
+		return "matches: stored by one of " + list
+	}
+	return "solved from " + list
+}

@@ -1,0 +1,159 @@
+//go:build !wasm
+
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"bloomlab/core"
+)
+
+func TestTry(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("x", core.MaxTryKeyBytes+1)
+	many := strings.TrimSuffix(strings.Repeat("k,", core.MaxTryKeys+1), ",")
+	runCases(t, []cliCase{
+		{"default", []string{"try", "--insert", "apple,pear", "--query", "plum,apple"}, 0, []string{
+			"filter               standard (fault: none): 40000 bits, k = 7",
+			"holds                4000 generated keys, then 2 typed",
+			"insert apple\n  probe 1  bit 28360      new\n  probe 2  bit 39160      already on\n",
+			"  3 of 7 bits new",
+			"query plum: no: probe 1 reads a zero\n  probe 1  bit 36656      off  <- the first zero: the answer is no\n",
+			"query apple: maybe, and it is a member (typed)",
+		}, ""},
+		{"find a false positive", []string{"try", "--find-fp"}, 0, []string{
+			"false positive       want, word 92 of the common words tried in order",
+			"query want: maybe, but it was never inserted: a false positive",
+			"  probe 1  bit 30465      on  set by member #1095 (a425bdb17e6aaaa9), member #2648 (2ade1f0c3866b7f8), member #3154 (bd8d0b10b95b62f5)",
+		}, ""},
+		{"typed culprits", []string{"try", "--items", "3", "--bits-per-key", "4", "--hashes", "2", "--insert", "apple,pear,plum,kiwi,lemon", "--find-fp"}, 0, []string{
+			"false positive       the, word 1 of",
+			"  probe 1  bit 3          on  set by pear, lemon, member #0 (8ffb5d8cee31ec0f)\n",
+		}, ""},
+		{"none to find", []string{"try", "--variant", "fuse", "--fingerprint-bits", "16", "--find-fp"}, 0, []string{
+			"false positive       none: none of the 500 common words is a false positive of this filter",
+		}, ""},
+		{"a comma in a key", []string{"try", "--insert", `a\,b,c\\`, "--query", `a\,b`}, 0, []string{
+			"insert a\\,b\n", "insert c\\\\\n", "query a\\,b: maybe, and it is a member (typed)",
+		}, ""},
+		{"blocked", []string{"try", "--variant", "blocked", "--insert", "apple"}, 0, []string{"insert apple (block "}, ""},
+		{"counting", []string{"try", "--variant", "counting", "--insert", "apple", "--query", "apple"}, 0, []string{
+			"counter 28360      new, now 1", "  probe 1  counter 28360      = 1",
+		}, ""},
+		{"cuckoo", []string{"try", "--variant", "cuckoo", "--insert", "apple", "--query", "apple,plum"}, 0, []string{
+			"filter               cuckoo (fault: none):", "  fingerprint 0x", "holds 0x",
+		}, ""},
+		{"fuse", []string{"try", "--variant", "fuse", "--insert", "apple", "--query", "apple"}, 0, []string{
+			"a static filter: its cells are solved once from every key", "query apple: maybe, and it is a member (typed)",
+		}, ""},
+		{"lost writes", []string{"try", "--fault", "negative-index", "--insert", "apple,pear,plum,kiwi", "--query", "apple,pear,plum,kiwi"}, 0, []string{
+			"lost: past the filter's storage, the write went nowhere", "a false negative",
+		}, ""},
+		{"empty key", []string{"try", "--insert", "apple,,pear"}, 2, nil,
+			"bloomlab try: --insert key 2 is empty; a key is 1 to 256 bytes of UTF-8 text"},
+		{"long key", []string{"try", "--query", "ok," + long}, 2, nil,
+			`bloomlab try: --query key 2 "xxxxxxxxxxxxxxxxxxxxxxxx"... is 257 bytes; a key is 1 to 256 bytes of UTF-8 text`},
+		{"not UTF-8", []string{"try", "--insert", "pe\xffar"}, 2, nil,
+			`bloomlab try: --insert key 1 "pe\xffar" is not valid UTF-8`},
+		{"too many keys", []string{"try", "--insert", many}, 2, nil,
+			"bloomlab try: --insert and --query: 33 keys, at most 32 in all"},
+		{"bad items", []string{"try", "--items", "0"}, 2, nil,
+			"bloomlab try: --items must be a whole number in [1, 10000000], got \"0\""},
+		{"fault in another layout", []string{"try", "--variant", "counting", "--fault", "negative-index"}, 2, nil,
+			"bloomlab try: the negative-index fault lives in the standard filter"},
+		{"no queries flag", []string{"try", "--queries", "5"}, 2, nil, "bloomlab try: unknown flag --queries"},
+	})
+}
+
+// --json is core.Try's result for the same request, marshalled.
+func TestTryJSON(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		args   []string
+		change func(p *core.Params)
+		insert []string
+		query  []string
+	}{
+		{[]string{"--insert", "apple,pear", "--query", "plum,apple,want"}, nil, []string{"apple", "pear"}, []string{"plum", "apple", "want"}},
+		{[]string{"--variant", "counting", "--seed", "5", "--insert", `a\,b`, "--query", "a\\,b,kiwi"}, func(p *core.Params) {
+			p.Variant, p.Seed = core.CountingVariant, 5
+		}, []string{"a,b"}, []string{"a,b", "kiwi"}},
+		{[]string{"--variant", "cuckoo", "--fingerprint-bits", "8", "--items", "900", "--query", "plum"}, func(p *core.Params) {
+			p.Variant, p.FingerprintBits, p.Items = core.CuckooVariant, 8, 900
+		}, nil, []string{"plum"}},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			t.Parallel()
+			code, stdout, stderr := run(append([]string{"try", "--json"}, tc.args...)...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			p := core.DefaultParams()
+			if tc.change != nil {
+				tc.change(&p)
+			}
+			p.Queries, p.PresentShare = 0, 0
+			res, err := core.Try(core.TryRequest{Params: p, Insert: tc.insert, Query: tc.query}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want bytes.Buffer
+			writeJSON(&want, res)
+			if stdout != want.String() {
+				t.Fatalf("try --json differs from core.Try:\n%s\nwant\n%s", stdout, want.String())
+			}
+		})
+	}
+	// The fields a page reads, named lowerCamel.
+	_, stdout, _ := run("try", "--json", "--insert", "apple", "--query", "want", "--find-fp")
+	var got map[string]any
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatal(err)
+	}
+	for _, field := range []string{"variant", "m", "k", "unit", "inserts", "queries", "findFalsePositive"} {
+		if _, ok := got[field]; !ok {
+			t.Errorf("try --json lacks %q", field)
+		}
+	}
+	q := got["queries"].([]any)[0].(map[string]any)
+	if q["verdict"] != "false-positive" || q["culprits"] == nil || got["inserts"].([]any)[0].(map[string]any)["new"] == nil {
+		t.Errorf("query want: %v", q)
+	}
+	if fp := got["findFalsePositive"].(map[string]any); fp["tried"] != 92.0 || fp["query"].(map[string]any)["key"] != "want" {
+		t.Errorf("findFalsePositive: %v", fp)
+	}
+}
+
+func TestSplitKeys(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		in   string
+		want []string
+	}{
+		{"", nil},
+		{"apple", []string{"apple"}},
+		{"apple,pear", []string{"apple", "pear"}},
+		{`a\,b,c`, []string{"a,b", "c"}},
+		{`a\\,b`, []string{`a\`, "b"}},
+		{`a\b\`, []string{`a\b\`}},
+		{"a,,b,", []string{"a", "", "b", ""}},
+	} {
+		got := splitKeys(tc.in)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("splitKeys(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+		if tc.want != nil {
+			escaped := make([]string, len(got))
+			for i, k := range got {
+				escaped[i] = escapeKey(k)
+			}
+			if back := splitKeys(strings.Join(escaped, ",")); !slices.Equal(back, got) {
+				t.Errorf("%q printed as %q reads back as %q", got, escaped, back)
+			}
+		}
+	}
+}

@@ -1,0 +1,600 @@
+package core
+
+import (
+	"encoding/hex"
+	"fmt"
+	"math/bits"
+	"unicode/utf8"
+)
+
+// The key panel. A learner types "apple", inserts it and sees its k
+// positions light up; queries "pear" and sees why the filter says maybe.
+// Try works on the lab's current filter: the params' generated members,
+// inserted DuplicatePasses times exactly as Simulate inserts them (the same
+// filter, the same bits), then every typed key of the request, in order;
+// then it answers the typed queries against the result.
+//
+// A query's verdict is one of:
+//
+//   - "no": the filter answers no and the key is not a member. For the
+//     Bloom layouts FirstZero is the probe that read the first zero.
+//   - "member": the key is a typed insert ("typed") or a generated member
+//     ("generated #i"), and the filter answers maybe, as it must.
+//   - "false-positive": the filter answers maybe for a key it never saw.
+//     Culprits says which inserted keys are to blame (below).
+//   - "false-negative": a member the filter answers no for. A real Bloom
+//     filter never gives one; the fault zoo does (a write lost past the
+//     array), and a cuckoo filter too full to take a key.
+//
+// Culprits, by layout:
+//
+//   - Bloom layouts (standard, blocked, counting): for each distinct probed
+//     position, in probe order, the inserted keys whose positions include
+//     it, which are the keys that set that bit (or counted on that
+//     counter). Under the clear-on-duplicate fault a key that set a bit
+//     may also have cleared it.
+//   - cuckoo: for each probed slot whose fingerprint equals the query's,
+//     the inserted keys with that same fingerprint and that slot among their
+//     positions (their two buckets): one of them is stored there, the table
+//     does not record which. A match in the stash has no slot, so no entry.
+//   - fuse: for each of the query's three cells, the inserted keys whose
+//     cells include it: the cell's value was solved from their
+//     fingerprints, and the three cells xor to the query's fingerprint by
+//     chance.
+//
+// Generated culprits are listed by index, at most MaxTryCulprits of them
+// a position, the rest counted in More. Finding them reads every member
+// once; the scan runs in chunks that call the Step, as Simulate does.
+
+// Limits on what a request may type.
+const (
+	MaxTryKeys     = 32  // typed keys, inserts and queries together
+	MaxTryKeyBytes = 256 // bytes a typed key
+	MaxTryCulprits = 8   // generated culprits listed a position
+)
+
+// The verdicts of a query.
+const (
+	VerdictNo            = "no"
+	VerdictMember        = "member"
+	VerdictFalsePositive = "false-positive"
+	VerdictFalseNegative = "false-negative"
+)
+
+// TryRequest is a key panel request: the lab's params, the keys to insert
+// after the generated members, in order, and the keys to query. Of the
+// params Queries and PresentShare are not used, but must be valid.
+type TryRequest struct {
+	Params Params   `json:"params"`
+	Insert []string `json:"insert,omitempty"`
+	Query  []string `json:"query,omitempty"`
+}
+
+// TryResult is what the key panel shows: the filter's layout and shape,
+// one TryInsert a typed insert and one TryQuery a query, in order.
+type TryResult struct {
+	Variant Variant `json:"variant"`
+	Fault   Fault   `json:"fault"`
+	// M is the filter's positions, Unit what one is, K the positions a
+	// key maps to, N the generated members.
+	M    uint64 `json:"m"`
+	K    int    `json:"k"`
+	N    uint64 `json:"n"`
+	Unit string `json:"unit"`
+	// BuildError is a static filter's failed construction: it then
+	// answers maybe for every key.
+	BuildError string      `json:"buildError,omitempty"`
+	Inserts    []TryInsert `json:"inserts"`
+	Queries    []TryQuery  `json:"queries"`
+}
+
+// TryInsert is one typed insert.
+type TryInsert struct {
+	Key string `json:"key"`
+	// Positions are the key's positions in probe order (a cuckoo key's
+	// eight slots, a fuse key's three cells).
+	Positions []uint64 `json:"positions"`
+	// New[i] reports that this insert turned Positions[i] on: zero
+	// before, nonzero after. A position a key probes twice is new at its
+	// first probe only, so the new positions count the nonzero positions
+	// the insert added. A cuckoo insert turns on at most the one empty
+	// slot its fingerprint went to; none if it displaced another. A static
+	// (fuse) filter is solved once from the whole key set, so no insert
+	// turns a cell on by itself: New is nil.
+	New []bool `json:"new,omitempty"`
+	// Lost[i], with a fault, reports that Positions[i] is past the
+	// filter's storage: the write went nowhere.
+	Lost []bool `json:"lost,omitempty"`
+	// Block is the blocked filter's 512-bit block the key's bits are in.
+	Block *uint64 `json:"block,omitempty"`
+	// Counters are the counting filter's counters at Positions after the
+	// insert.
+	Counters []uint8 `json:"counters,omitempty"`
+}
+
+// TryQuery is one query and why the filter answered as it did.
+type TryQuery struct {
+	Key    string     `json:"key"`
+	Probes []TryProbe `json:"probes"`
+	// Fingerprint is the query's fingerprint in the cuckoo and fuse
+	// filters, which store fingerprints.
+	Fingerprint *uint16 `json:"fingerprint,omitempty"`
+	Verdict     string  `json:"verdict"`
+	// FirstZero is the 1-based probe whose zero proved "no" (Bloom
+	// layouts).
+	FirstZero int `json:"firstZero,omitempty"`
+	// Member is "typed" or "generated #i" for a member.
+	Member   string       `json:"member,omitempty"`
+	Culprits []TryCulprit `json:"culprits,omitempty"`
+}
+
+// TryProbe is one position a query reads, in probe order.
+type TryProbe struct {
+	Position uint64 `json:"position"`
+	// Set reports a nonzero position: a bit on, a counter above zero, an
+	// occupied slot, a nonzero cell.
+	Set bool `json:"set"`
+	// Counter is a counting filter's counter; Value a cuckoo slot's
+	// fingerprint or a fuse cell's value.
+	Counter *uint8  `json:"counter,omitempty"`
+	Value   *uint16 `json:"value,omitempty"`
+}
+
+// TryCulprit is the inserted keys to blame for one position of a false
+// positive (see the layouts above).
+type TryCulprit struct {
+	Position  uint64         `json:"position"`
+	Typed     []string       `json:"typed,omitempty"`
+	Generated []TryGenerated `json:"generated,omitempty"`
+	// More counts the generated culprits past the MaxTryCulprits listed.
+	More uint64 `json:"more,omitempty"`
+}
+
+// TryGenerated is a generated member: its index and the hex of its first
+// eight bytes, which alone tell generated keys apart (keys.go).
+type TryGenerated struct {
+	Index uint64 `json:"index"`
+	Hex   string `json:"hex"`
+}
+
+// CheckTryKeys reports the first key of a list that cannot be typed: UTF-8
+// text of 1 to MaxTryKeyBytes bytes. The error names the list, the key's
+// place in it (from 1) and the key: "core: insert key 2 is empty; ...".
+func CheckTryKeys(list string, keys []string) error {
+	for i, k := range keys {
+		if msg := keyProblem(k); msg != "" {
+			return fmt.Errorf("core: %s key %d%s", list, i+1, msg)
+		}
+	}
+	return nil
+}
+
+// keyProblem is " <key> is ...: a key is ..." for a bad key, "" for a
+// good one.
+func keyProblem(key string) string {
+	const allowed = "; a key is 1 to 256 bytes of UTF-8 text"
+	switch {
+	case key == "":
+		return " is empty" + allowed
+	case len(key) > MaxTryKeyBytes:
+		return fmt.Sprintf(" %s is %d bytes%s", shortKey(key), len(key), allowed)
+	case !utf8.ValidString(key):
+		return fmt.Sprintf(" %q is not valid UTF-8%s", key, allowed)
+	}
+	return ""
+}
+
+// shortKey quotes the first 24 bytes of a long key, cut at a character.
+func shortKey(key string) string {
+	n := 24
+	for n > 0 && !utf8.RuneStart(key[n]) {
+		n--
+	}
+	return fmt.Sprintf("%q...", key[:n])
+}
+
+// Validate checks the params and the typed keys: at most MaxTryKeys in
+// all, each one CheckTryKeys accepts. The error names the key by list and
+// place.
+func (req TryRequest) Validate() error {
+	if n := len(req.Insert) + len(req.Query); n > MaxTryKeys {
+		return fmt.Errorf("core: %d keys typed (%d to insert, %d to query), at most %d in all", n, len(req.Insert), len(req.Query), MaxTryKeys)
+	}
+	if err := CheckTryKeys("insert", req.Insert); err != nil {
+		return err
+	}
+	if err := CheckTryKeys("query", req.Query); err != nil {
+		return err
+	}
+	return req.Params.Validate()
+}
+
+// Try builds the request's filter, inserts the typed keys and answers the
+// queries (see the top of this file). step is called between chunks of
+// work as in SimulateSteps, nil for none; its error stops Try and is
+// returned. The same request gives the same result on every platform.
+func Try(req TryRequest, step Step) (TryResult, error) {
+	pn, inserts, err := newPanel(req, step)
+	if err != nil {
+		return TryResult{}, err
+	}
+	res := pn.result()
+	res.Inserts = inserts
+	res.Queries = make([]TryQuery, 0, len(req.Query))
+	for _, key := range req.Query {
+		q, err := pn.query(key)
+		if err != nil {
+			return TryResult{}, err
+		}
+		res.Queries = append(res.Queries, q)
+	}
+	return res, nil
+}
+
+// FindFalsePositive queries the CommonWords in order against the filter
+// of req (its Insert keys inserted too; its Query keys are not used) and
+// returns the first false positive, a word that is no member and answers
+// maybe, explained as Try would, and how many words it tried. If none is,
+// the error says how many were tried. The request is validated whole,
+// Query included. step is as in Try.
+func FindFalsePositive(req TryRequest, step Step) (TryQuery, int, error) {
+	if err := req.Validate(); err != nil {
+		return TryQuery{}, 0, err
+	}
+	req.Query = nil
+	pn, _, err := newPanel(req, step)
+	if err != nil {
+		return TryQuery{}, 0, err
+	}
+	words := CommonWords()
+	for i, w := range words {
+		if maybe, _ := pn.f.Contains([]byte(w)); !maybe {
+			continue
+		}
+		if member, err := pn.member([]byte(w)); err != nil {
+			return TryQuery{}, i + 1, err
+		} else if member != "" {
+			continue
+		}
+		q, err := pn.query(w)
+		return q, i + 1, err
+	}
+	return TryQuery{}, len(words), fmt.Errorf("core: none of the %d common words is a false positive of this filter; every one meets a zero or is a member", len(words))
+}
+
+// panel is a filter filled for the key panel, with the buffers its scans
+// reuse.
+type panel struct {
+	p     Params
+	r     Result
+	f     Membership
+	typed [][]byte // the distinct typed inserts, in order
+	pr    *progress
+	keys  [BatchKeys][]byte
+	pos   []uint64
+}
+
+// newPanel validates req, builds its filter, inserts the generated members
+// as Simulate does and then the typed keys, and seals a static filter.
+func newPanel(req TryRequest, step Step) (*panel, []TryInsert, error) {
+	if err := req.Validate(); err != nil {
+		return nil, nil, err
+	}
+	r, err := req.Params.start()
+	if err != nil {
+		return nil, nil, err
+	}
+	p := req.Params
+	pn := &panel{p: p, r: r, f: r.Filter, pr: &progress{step: step,
+		total: p.Items*p.DuplicatePasses + len(req.Insert) + len(req.Query)}}
+	for range p.DuplicatePasses {
+		if err := pn.members(func(_ uint64, keys [][]byte) bool { AddBatch(pn.f, keys); return true }); err != nil {
+			return nil, nil, err
+		}
+	}
+	_, static := pn.f.(Sealer)
+	inserts := make([]TryInsert, 0, len(req.Insert))
+	for _, key := range req.Insert {
+		kb := []byte(key)
+		in := TryInsert{Key: key}
+		if !static {
+			in = pn.insert(key, kb)
+		} else {
+			pn.f.Add(kb)
+		}
+		inserts = append(inserts, in)
+		if !pn.isTyped(kb) {
+			pn.typed = append(pn.typed, kb)
+		}
+		if err := pn.pr.tick(); err != nil {
+			return nil, nil, err
+		}
+	}
+	if s, ok := pn.f.(Sealer); ok {
+		if err := s.Seal(); err != nil {
+			pn.r.BuildError = err.Error()
+		}
+	}
+	if static {
+		for i := range inserts {
+			inserts[i].Positions = pn.f.Positions(nil, []byte(inserts[i].Key))
+		}
+	}
+	return pn, inserts, nil
+}
+
+func (pn *panel) result() TryResult {
+	return TryResult{Variant: pn.r.Variant, Fault: pn.r.Fault, M: pn.f.M(), K: pn.f.K(), N: pn.r.N,
+		Unit: pn.r.Variant.Unit(), BuildError: pn.r.BuildError}
+}
+
+// insert adds one typed key to a filter that is not static and says what
+// it changed.
+func (pn *panel) insert(key string, kb []byte) TryInsert {
+	f := pn.f
+	in := TryInsert{Key: key, Positions: f.Positions(nil, kb)}
+	before := make([]bool, len(in.Positions))
+	for i, j := range in.Positions {
+		before[i] = pn.on(j)
+	}
+	f.Add(kb)
+	in.New = make([]bool, len(in.Positions))
+	for i, j := range in.Positions {
+		in.New[i] = !before[i] && pn.on(j) && !contains(in.Positions[:i], j)
+	}
+	if b, ok := f.(*Broken); ok {
+		in.Lost = make([]bool, len(in.Positions))
+		for i, j := range in.Positions {
+			in.Lost[i] = j >= 64*uint64(len(b.Words()))
+		}
+	}
+	if _, ok := f.(*Blocked); ok && len(in.Positions) > 0 {
+		block := in.Positions[0] / BlockSize
+		in.Block = &block
+	}
+	if c, ok := f.(Counters); ok {
+		in.Counters = make([]uint8, len(in.Positions))
+		for i, j := range in.Positions {
+			in.Counters[i] = c.Counter(j)
+		}
+	}
+	return in
+}
+
+// on reports whether position j is nonzero as the filter reads it. A
+// broken filter's position past m but inside its last word lands in the
+// padding, which the filter reads; IsSet stops at m.
+func (pn *panel) on(j uint64) bool {
+	if b, ok := pn.f.(*Broken); ok {
+		w := b.Words()
+		return j < 64*uint64(len(w)) && w[j>>6]>>(j&63)&1 != 0
+	}
+	return pn.f.IsSet(j)
+}
+
+func contains(s []uint64, v uint64) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+func (pn *panel) isTyped(kb []byte) bool {
+	for _, t := range pn.typed {
+		if string(t) == string(kb) {
+			return true
+		}
+	}
+	return false
+}
+
+// members hands do the generated members, a batch at a time with the
+// index of its first key, counting each in the progress; do returns false
+// to stop.
+func (pn *panel) members(do func(first uint64, keys [][]byte) bool) error {
+	n := uint64(pn.p.Items)
+	for first := uint64(0); first < n; {
+		b := int(min(BatchKeys, n-first, uint64(pn.pr.room())))
+		keys := pn.keys[:b]
+		Keys(keys, Members, first, pn.p.Seed, pn.p.KeyBytes)
+		more := do(first, keys)
+		first += uint64(b)
+		if err := pn.pr.advance(b); err != nil {
+			return err
+		}
+		if !more {
+			return nil
+		}
+	}
+	return nil
+}
+
+// member returns "typed" or "generated #i" if kb was inserted, else "".
+// Generated keys are KeyBytes long, so only a key of that length is
+// compared with them, all of them if need be.
+func (pn *panel) member(kb []byte) (string, error) {
+	if pn.isTyped(kb) {
+		return "typed", nil
+	}
+	if len(kb) != pn.p.KeyBytes {
+		return "", nil
+	}
+	found := ""
+	pn.pr.total += pn.p.Items
+	err := pn.members(func(first uint64, keys [][]byte) bool {
+		for j, k := range keys {
+			if string(k) == string(kb) {
+				found = fmt.Sprintf("generated #%d", first+uint64(j))
+				return false
+			}
+		}
+		return true
+	})
+	return found, err
+}
+
+// query answers one key and explains the answer.
+func (pn *panel) query(key string) (TryQuery, error) {
+	f, kb := pn.f, []byte(key)
+	q := TryQuery{Key: key}
+	pn.pos = f.Positions(pn.pos, kb)
+	counters, _ := f.(Counters)
+	for _, j := range pn.pos {
+		pr := TryProbe{Position: j, Set: pn.on(j)}
+		if counters != nil {
+			c := counters.Counter(j)
+			pr.Counter = &c
+		}
+		pr.Value = pn.value(j)
+		q.Probes = append(q.Probes, pr)
+	}
+	if fp, ok := pn.fingerprint(kb); ok {
+		q.Fingerprint = &fp
+	}
+	maybe, _ := f.Contains(kb)
+	member, err := pn.member(kb)
+	if err != nil {
+		return TryQuery{}, err
+	}
+	q.Member = member
+	switch {
+	case maybe && member != "":
+		q.Verdict = VerdictMember
+	case member != "":
+		q.Verdict = VerdictFalseNegative
+	case !maybe:
+		q.Verdict = VerdictNo
+	default:
+		q.Verdict = VerdictFalsePositive
+		if q.Culprits, err = pn.culprits(kb, q.Probes); err != nil {
+			return TryQuery{}, err
+		}
+	}
+	if !maybe && pn.r.Variant.Bloom() {
+		for i, p := range q.Probes {
+			if !p.Set {
+				q.FirstZero = i + 1
+				break
+			}
+		}
+	}
+	if err := pn.pr.tick(); err != nil {
+		return TryQuery{}, err
+	}
+	return q, nil
+}
+
+// value is a cuckoo slot's fingerprint or a fuse cell's value, nil for
+// the Bloom layouts.
+func (pn *panel) value(j uint64) *uint16 {
+	var v uint16
+	switch f := pn.f.(type) {
+	case *Cuckoo:
+		if j >= f.M() {
+			return nil
+		}
+		v = f.Fingerprint(j)
+	case *Fuse:
+		v = f.Cell(j)
+	default:
+		return nil
+	}
+	return &v
+}
+
+// fingerprint is a key's fingerprint in the layouts that store them.
+func (pn *panel) fingerprint(kb []byte) (uint16, bool) {
+	switch f := pn.f.(type) {
+	case *Cuckoo:
+		fp, _, _ := f.locate(kb)
+		return fp, true
+	case *Fuse:
+		if f.m == 0 {
+			return 0, false
+		}
+		h, _ := Sip128(f.k0, f.k1, kb)
+		return uint16(f.fingerprint(fuseMix(h, f.mix))), true
+	}
+	return 0, false
+}
+
+// culprits scans the typed keys and every generated member for the keys
+// to blame for a false positive (see the top of this file).
+func (pn *panel) culprits(kb []byte, probes []TryProbe) ([]TryCulprit, error) {
+	cuckoo, _ := pn.f.(*Cuckoo)
+	var qfp uint16
+	if cuckoo != nil {
+		qfp, _ = pn.fingerprint(kb)
+	}
+	// The positions to blame keys for: at most MaxK, so a key's hits fit
+	// a uint64 mask.
+	var targets []uint64
+	for _, p := range probes {
+		if contains(targets, p.Position) || cuckoo != nil && (p.Value == nil || *p.Value != qfp) {
+			continue
+		}
+		targets = append(targets, p.Position)
+	}
+	out := make([]TryCulprit, len(targets))
+	for i, t := range targets {
+		out[i].Position = t
+	}
+	// sig has bit t%64 set for each target t: most positions miss it, and
+	// one test turns them away.
+	var sig uint64
+	for _, t := range targets {
+		sig |= 1 << (t & 63)
+	}
+	// hits is the mask of the targets key's positions include; a cuckoo
+	// key counts only if its fingerprint is the query's.
+	hits := func(key []byte) uint64 {
+		if cuckoo != nil {
+			if fp, _, _ := cuckoo.locate(key); fp != qfp {
+				return 0
+			}
+		}
+		pos := pn.f.Positions(pn.pos, key)
+		pn.pos = pos
+		var mask uint64
+		for _, j := range pos {
+			if sig>>(j&63)&1 == 0 {
+				continue
+			}
+			for ti, t := range targets {
+				if j == t {
+					mask |= 1 << ti
+				}
+			}
+		}
+		return mask
+	}
+	for _, t := range pn.typed {
+		for mask := hits(t); mask != 0; mask &= mask - 1 {
+			c := &out[bits.TrailingZeros64(mask)]
+			c.Typed = append(c.Typed, string(t))
+		}
+	}
+	if len(targets) == 0 {
+		return out, nil
+	}
+	pn.pr.total += pn.p.Items
+	err := pn.members(func(first uint64, keys [][]byte) bool {
+		for j, k := range keys {
+			for mask := hits(k); mask != 0; mask &= mask - 1 {
+				c := &out[bits.TrailingZeros64(mask)]
+				if len(c.Generated) < MaxTryCulprits {
+					c.Generated = append(c.Generated, TryGenerated{Index: first + uint64(j), Hex: hex.EncodeToString(k[:8])})
+				} else {
+					c.More++
+				}
+			}
+		}
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
