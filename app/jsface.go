@@ -15,11 +15,14 @@ import (
 //
 //	bloomlab.runAudit(fault?)  -> Promise of the audit report
 //	bloomlab.simulate(params?) -> Promise of the simulation result
+//	bloomlab.tryKeys(request)  -> Promise of the key panel's answers
 //	bloomlab.timings()         -> {firstDrawMs, repaintsMs}
 //
-// The report and the result are plain objects with the same fields as the
-// command line's --json output. params takes the same field names
-// (bitsPerKey, hashes, items, ...); missing fields keep the lab's defaults.
+// The report and the results are plain objects with the same fields as the
+// command line's --json output (bloomlab audit, simulate and try). params
+// takes the same field names (bitsPerKey, hashes, items, ...); missing
+// fields keep the lab's defaults. A request is {params, insert, query}:
+// the typed keys inserted after the generated members, and the keys asked.
 func InstallJSFace() {
 	face := app.Window().Get("Object").New()
 	face.Set("runAudit", app.FuncOf(func(this app.Value, args []app.Value) any {
@@ -46,6 +49,13 @@ func InstallJSFace() {
 		}
 		return promise(func() (any, error) { return simulateJSON(raw) })
 	}))
+	face.Set("tryKeys", app.FuncOf(func(this app.Value, args []app.Value) any {
+		raw := "{}"
+		if len(args) > 0 && args[0].Type() == app.TypeObject {
+			raw = app.Window().Get("JSON").Call("stringify", args[0]).String()
+		}
+		return promise(func() (any, error) { return tryJSON(raw) })
+	}))
 	face.Set("timings", app.FuncOf(func(this app.Value, args []app.Value) any {
 		return toJS(timings)
 	}))
@@ -59,18 +69,38 @@ func simulateJSON(raw string) (any, error) {
 	if err := json.Unmarshal([]byte(raw), &p); err != nil {
 		return nil, fmt.Errorf("bloomlab.simulate: params: %v", err)
 	}
+	r, err := core.SimulateSteps(p, yielding())
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// tryJSON answers one key-panel request in JSON, yielding to the browser
+// between chunks.
+func tryJSON(raw string) (any, error) {
+	req := core.TryRequest{Params: core.DefaultParams()}
+	if err := json.Unmarshal([]byte(raw), &req); err != nil {
+		return nil, fmt.Errorf("bloomlab.tryKeys: request: %v", err)
+	}
+	r, err := core.Try(req, yielding())
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// yielding is a Step that sleeps a millisecond every 15, so a long run
+// called from the console leaves the page its frames.
+func yielding() core.Step {
 	last := time.Now()
-	r, err := core.SimulateSteps(p, func(done, total int) error {
+	return func(done, total int) error {
 		if time.Since(last) > 15*time.Millisecond {
 			time.Sleep(time.Millisecond)
 			last = time.Now()
 		}
 		return nil
-	})
-	if err != nil {
-		return nil, err
 	}
-	return r, nil
 }
 
 // promise returns a JavaScript Promise settled by fn, which runs on its own

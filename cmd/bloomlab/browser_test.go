@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"net/http"
@@ -442,6 +443,22 @@ func TestBrowserJSFace(t *testing.T) {
 	msg := beval[string](t, ctx, `bloomlab.simulate({items: -1}).then(() => "resolved", e => e.message)`)
 	if !strings.Contains(msg, "items") {
 		t.Errorf("simulate with bad items: %q, want a rejection naming items", msg)
+	}
+
+	// The key panel's answers: the same positions, verdicts and culprits
+	// as the core's, natively.
+	req := core.TryRequest{Params: core.DefaultParams(), Insert: []string{"apple", "pear"}, Query: []string{"plum", "apple", "want"}}
+	req.Params.Items, req.Params.BitsPerKey = 300, 4
+	tried, err := core.Try(req, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantTry, _ := json.Marshal(tried)
+	gotTry := beval[string](t, ctx, `bloomlab.tryKeys({params: {items: 300, bitsPerKey: 4}, insert: ["apple", "pear"], query: ["plum", "apple", "want"]}).then(r => JSON.stringify(r))`)
+	compareJSON(t, "bloomlab.tryKeys", []byte(gotTry), wantTry)
+	msg = beval[string](t, ctx, `bloomlab.tryKeys({insert: [""]}).then(() => "resolved", e => e.message)`)
+	if !strings.Contains(msg, "empty") {
+		t.Errorf("tryKeys with an empty key: %q, want a rejection naming the empty key", msg)
 	}
 }
 
