@@ -43,23 +43,25 @@ func InstallJSFace() {
 		})
 	}))
 	face.Set("simulate", app.FuncOf(func(this app.Value, args []app.Value) any {
-		raw := "{}"
-		if len(args) > 0 && args[0].Type() == app.TypeObject {
-			raw = app.Window().Get("JSON").Call("stringify", args[0]).String()
-		}
+		raw := jsonArg(args)
 		return promise(func() (any, error) { return simulateJSON(raw) })
 	}))
 	face.Set("tryKeys", app.FuncOf(func(this app.Value, args []app.Value) any {
-		raw := "{}"
-		if len(args) > 0 && args[0].Type() == app.TypeObject {
-			raw = app.Window().Get("JSON").Call("stringify", args[0]).String()
-		}
+		raw := jsonArg(args)
 		return promise(func() (any, error) { return tryJSON(raw) })
 	}))
 	face.Set("timings", app.FuncOf(func(this app.Value, args []app.Value) any {
 		return toJS(timings)
 	}))
 	app.Window().Set("bloomlab", face)
+}
+
+// jsonArg is the first argument, an object, as JSON; "{}" without one.
+func jsonArg(args []app.Value) string {
+	if len(args) > 0 && args[0].Type() == app.TypeObject {
+		return app.Window().Get("JSON").Call("stringify", args[0]).String()
+	}
+	return "{}"
 }
 
 // simulateJSON runs one simulation from params in JSON, yielding to the

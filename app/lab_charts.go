@@ -159,19 +159,24 @@ func bpkChart(r core.Result, bpk float64, measured []Point, sampled bool, width 
 	if sampled {
 		name += " (n sampled)"
 	}
+	return bpkAxes("False-positive rate vs bits per key", bpk, xmax, width, ys,
+		Series{Name: "theory at k = " + formatPlain(float64(r.K)), Class: "theory", Line: true, Points: fixed},
+		Series{Name: "theory at the best k", Class: "alt", Line: true, Dashed: true, Points: best},
+		Series{Name: name, Class: "measured", Points: measured})
+}
+
+// bpkAxes is a chart of the rate against bits per key up to xmax, its
+// rate axis fitted to ys, with series and a line at this filter's bpk.
+func bpkAxes(title string, bpk, xmax, width float64, ys []float64, series ...Series) Chart {
 	return Chart{
-		Title:  "False-positive rate vs bits per key",
+		Title:  title,
 		Width:  width,
 		XLabel: "bits per key m/n",
 		YLabel: "false-positive rate",
 		XMin:   0.5, XMax: xmax,
 		LogY: true, YMin: math.Max(rateFloor(ys...), 1e-7), YMax: 1,
-		Series: []Series{
-			{Name: "theory at k = " + formatPlain(float64(r.K)), Class: "theory", Line: true, Points: fixed},
-			{Name: "theory at the best k", Class: "alt", Line: true, Dashed: true, Points: best},
-			{Name: name, Class: "measured", Points: measured},
-		},
-		Marks: []Mark{{X: bpk, Label: "this filter: " + formatPlain(round3(bpk)) + " bits per key", Class: "here"}},
+		Series: series,
+		Marks:  []Mark{{X: bpk, Label: "this filter: " + formatPlain(round3(bpk)) + " bits per key", Class: "here"}},
 	}
 }
 
@@ -207,20 +212,10 @@ func layoutBPKChart(r core.Result, bpk float64, fingerprintBits int, measured []
 	if sampled {
 		name += " (n sampled)"
 	}
-	c := Chart{
-		Title:  "False-positive rate vs memory bits per key",
-		Width:  width,
-		XLabel: "bits per key m/n",
-		YLabel: "false-positive rate",
-		XMin:   0.5, XMax: xmax,
-		LogY: true, YMin: math.Max(rateFloor(ys...), 1e-7), YMax: 1,
-		Series: []Series{
-			{Name: "theory, " + r.Variant.Name() + " (" + widthName + ")", Class: "theory", Line: true, Points: own},
-			{Name: "standard Bloom at the best k", Class: "alt", Line: true, Dashed: true, Points: bloom},
-			{Name: name, Class: "measured", Points: measured},
-		},
-		Marks: []Mark{{X: bpk, Label: "this filter: " + formatPlain(round3(bpk)) + " bits per key", Class: "here"}},
-	}
+	c := bpkAxes("False-positive rate vs memory bits per key", bpk, xmax, width, ys,
+		Series{Name: "theory, " + r.Variant.Name() + " (" + widthName + ")", Class: "theory", Line: true, Points: own},
+		Series{Name: "standard Bloom at the best k", Class: "alt", Line: true, Dashed: true, Points: bloom},
+		Series{Name: name, Class: "measured", Points: measured})
 	if r.AbsentQueries > 0 {
 		c.Series = append(c.Series, Series{Name: "this run", Class: "current", Points: []Point{{X: bpk, Y: r.EmpiricalFPR}}})
 	}

@@ -96,17 +96,17 @@ func MustLab(v core.Variant, f core.Fault, h core.Hashing) Target {
 }
 
 // lab filters show every view: positions, storage, and removal for the
-// counting filter. membership gives the lab's own checks the filter itself.
+// layouts that remove keys. membership gives the lab's own checks the filter itself.
 type (
-	labView   interface{ membership() core.Membership }
-	labBits   struct{ core.Membership }
+	labView    interface{ membership() core.Membership }
+	labBits    struct{ core.Membership }
 	labRemoves struct{ labBits }
 )
 
 func (f labBits) Test(key []byte) bool        { ok, _ := f.Contains(key); return ok }
 func (f labBits) Size() uint64                { return f.M() }
 func (f labBits) membership() core.Membership { return f.Membership }
-func (f labRemoves) Remove(key []byte) bool    { return f.Membership.(Remover).Remove(key) }
+func (f labRemoves) Remove(key []byte) bool   { return f.Membership.(Remover).Remove(key) }
 
 // labFilter shows a lab filter to the checks, with removal where its
 // layout has it.
