@@ -24,9 +24,17 @@ import (
 )
 
 // waitExp waits until the experiments page runs in the browser and is in
-// state: idle, running, done, cancelled or error.
+// state: idle, running, done, cancelled or error. For idle it also waits
+// until the page has measured the work of its sizes: the estimate and the
+// note on full sizes then have their final text, and the Run button below
+// them has stopped moving, so a click lands on it even on a slow machine.
 func waitExp(state string) chromedp.Action[chromedp.Void] {
-	return chromedp.WaitVisible(chromedp.CSS(`#experiments[data-state="` + state + `"]`))
+	if state != "idle" {
+		return chromedp.WaitVisible(chromedp.CSS(`#experiments[data-state="` + state + `"]`))
+	}
+	return discard(chromedp.Poll[bool](`document.querySelector('#experiments[data-state="idle"]') !== null &&
+  document.getElementById("exp-estimate").textContent !== "" &&
+  document.getElementById("exp-full-note").textContent.includes("Expect")`, chromedp.WithPollingTimeout(0)))
 }
 
 // pressKey focuses the element sel and presses key, as a keyboard user does.

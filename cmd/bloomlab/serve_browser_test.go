@@ -82,8 +82,9 @@ func TestBrowserUnderCSP(t *testing.T) {
 		err := chromedp.Do(wait, append([]chromedp.Action[chromedp.Void]{chromedp.Navigate(base + p.path)}, p.ready...)...)
 		cancel()
 		if err != nil {
-			t.Errorf("%s never got ready: %v; violations %v; the page says %q", p.path, err,
-				beval[[]string](t, ctx, `window.cspViolations`), beval[string](t, ctx, `document.body.innerText.slice(0, 400)`))
+			t.Errorf("%s never got ready: %v; violations %v; state %q; the page says %q", p.path, err,
+				beval[[]string](t, ctx, `window.cspViolations`), beval[string](t, ctx, `document.querySelector("[data-state]")?.dataset.state ?? "none"`),
+				beval[string](t, ctx, `document.body.innerText.slice(0, 400)`))
 			continue
 		}
 		policy := beval[string](t, ctx, `fetch(location.href, {method: "HEAD", cache: "no-store"}).then((r) => r.headers.get("Content-Security-Policy") ?? "")`)
