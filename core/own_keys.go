@@ -158,7 +158,7 @@ func (out OwnKeysResult) simulate(p Params, keys, queries keySource, pr *progres
 			}
 		}
 	}
-	probes, err := r.measure(q.DuplicatePasses, pr, stored(keys), stored(keys), stored(queries))
+	probes, err := r.measure(q.DuplicatePasses, nil, pr, stored(keys), stored(keys), stored(queries))
 	if err != nil {
 		return out, err
 	}

@@ -157,6 +157,9 @@ type Result struct {
 	ExpectedProbes    float64 `json:"expectedProbes"`
 	ExactSetBytes     uint64  `json:"exactSetBytes"`
 	Digest            string  `json:"digest"`
+	// Typed is how many of the N keys are the key panel's typed keys
+	// (SimulateTyped).
+	Typed uint64 `json:"typed,omitempty"`
 
 	// The figures of the layouts that have them, zero for the others:
 	// the fingerprint width; the share of slots in use, the relocations
@@ -170,7 +173,7 @@ type Result struct {
 	BuildError      string  `json:"buildError,omitempty"`
 
 	// Filter is the filled filter, and LastInserted and FirstProbed the
-	// positions of the last member inserted and of the first absent query,
+	// positions of the last key inserted (typed, if any; else a member) and of the first absent query,
 	// for the lab's bit array.
 	Filter       Membership `json:"-"`
 	LastInserted []uint64   `json:"-"`
@@ -196,7 +199,21 @@ const chunk = 1 << 14
 func Simulate(p Params) (Result, error) { return SimulateSteps(p, nil) }
 
 // SimulateSteps is Simulate with a Step callback (nil for none).
-func SimulateSteps(p Params, step Step) (Result, error) {
+func SimulateSteps(p Params, step Step) (Result, error) { return SimulateTyped(p, nil, step) }
+
+// SimulateTyped is SimulateSteps on the lab's filter with the key panel's
+// typed keys inserted too: once each, in order, after the generated
+// members' passes (as Try inserts them, so the two build the same filter).
+// The typed keys count in N and in the theory, since the filter holds
+// them; the queries stay the generated ones. At most MaxTryKeys keys of 1
+// to MaxTryKeyBytes bytes of UTF-8.
+func SimulateTyped(p Params, typed []string, step Step) (Result, error) {
+	if len(typed) > MaxTryKeys {
+		return Result{}, fmt.Errorf("core: %d keys typed, at most %d", len(typed), MaxTryKeys)
+	}
+	if err := CheckTryKeys("insert", typed); err != nil {
+		return Result{}, err
+	}
 	r, err := p.start()
 	if err != nil {
 		return Result{}, err
@@ -204,9 +221,13 @@ func SimulateSteps(p Params, step Step) (Result, error) {
 	n := r.N
 	r.PresentQueries = uint64(p.Queries) * uint64(p.PresentShare) / 100
 	r.AbsentQueries = uint64(p.Queries) - r.PresentQueries
-	pr := &progress{step: step, total: p.Items*p.DuplicatePasses + p.Queries}
+	pr := &progress{step: step, total: p.Items*p.DuplicatePasses + len(typed) + p.Queries}
 	pick := splitmix(p.Seed ^ 0x13198a2e03707344)
-	probes, err := r.measure(p.DuplicatePasses, pr,
+	typedKeys := make([][]byte, len(typed))
+	for i, key := range typed {
+		typedKeys[i] = []byte(key)
+	}
+	probes, err := r.measure(p.DuplicatePasses, typedKeys, pr,
 		func(dst [][]byte, first uint64) { Keys(dst, Members, first, p.Seed, p.KeyBytes) },
 		func(dst [][]byte, first uint64) {
 			for j := range dst {
@@ -217,7 +238,8 @@ func SimulateSteps(p Params, step Step) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-
+	r.Typed = uint64(len(typed))
+	r.N += r.Typed
 	r.ExactSetBytes = ExactSetBytes(n, p.KeyBytes)
 	r.finish(probes)
 	return r, nil
@@ -311,7 +333,7 @@ func (pr *progress) advance(n int) error {
 
 // measure fills r.Filter and measures it, the one procedure behind
 // generated keys and a user's lists: it inserts r.N members passes times,
-// queries r.PresentQueries members (a miss is a false negative) and
+// then the typed keys once each, queries r.PresentQueries members (a miss is a false negative) and
 // r.AbsentQueries absent keys (a hit is a false positive), and returns the
 // bits the absent queries read. It records the last member's and the
 // first absent query's positions for the bit array. Every insert and query
@@ -320,7 +342,7 @@ func (pr *progress) advance(n int) error {
 // Keys go to the filter in batches (AddBatch, ContainsBatch), each ending
 // where a Step is due, so the Step sees the same counts as it would key by
 // key and a cancelled run stops at the same key.
-func (r *Result) measure(passes int, pr *progress, member, present, absent keysAt) (probes uint64, err error) {
+func (r *Result) measure(passes int, typed [][]byte, pr *progress, member, present, absent keysAt) (probes uint64, err error) {
 	f := r.Filter
 	var (
 		keys  [BatchKeys][]byte
@@ -348,6 +370,13 @@ func (r *Result) measure(passes int, pr *progress, member, present, absent keysA
 			last = keys[len(keys)-1]
 		})
 		if err != nil {
+			return 0, err
+		}
+	}
+	for _, key := range typed {
+		f.Add(key)
+		last = key
+		if err := pr.tick(); err != nil {
 			return 0, err
 		}
 	}

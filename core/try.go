@@ -48,7 +48,7 @@ import (
 
 // Limits on what a request may type.
 const (
-	MaxTryKeys     = 32  // typed keys, inserts and queries together
+	MaxTryKeys     = 32  // typed keys to insert, and as many to query
 	MaxTryKeyBytes = 256 // bytes a typed key
 	MaxTryCulprits = 8   // generated culprits listed a position
 )
@@ -193,12 +193,17 @@ func shortKey(key string) string {
 	return fmt.Sprintf("%q...", key[:n])
 }
 
-// Validate checks the params and the typed keys: at most MaxTryKeys in
-// all, each one CheckTryKeys accepts. The error names the key by list and
-// place.
+// Validate checks the params and the typed keys: at most MaxTryKeys to
+// insert and as many to query, each one CheckTryKeys accepts. The error
+// names the key by list and place.
 func (req TryRequest) Validate() error {
-	if n := len(req.Insert) + len(req.Query); n > MaxTryKeys {
-		return fmt.Errorf("core: %d keys typed (%d to insert, %d to query), at most %d in all", n, len(req.Insert), len(req.Query), MaxTryKeys)
+	for _, list := range []struct {
+		name string
+		keys []string
+	}{{"insert", req.Insert}, {"query", req.Query}} {
+		if len(list.keys) > MaxTryKeys {
+			return fmt.Errorf("core: %d keys to %s, at most %d", len(list.keys), list.name, MaxTryKeys)
+		}
 	}
 	if err := CheckTryKeys("insert", req.Insert); err != nil {
 		return err

@@ -28,6 +28,8 @@ func panelOf(t *testing.T, req TryRequest) (*panel, []TryInsert) {
 	return pn, ins
 }
 
+// TestTryFilterIsSimulatesFilter: the key panel answers on the filter the
+// lab shows, with and without typed keys.
 func TestTryFilterIsSimulatesFilter(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -64,6 +66,33 @@ func TestTryFilterIsSimulatesFilter(t *testing.T) {
 			res, err := Try(TryRequest{Params: p}, nil)
 			if err != nil || res.M != sim.M || res.K != sim.K || res.Variant != sim.Variant || res.Unit != sim.Variant.Unit() {
 				t.Fatalf("Try: %v, m %d k %d %v, want m %d k %d %v", err, res.M, res.K, res.Variant, sim.M, sim.K, sim.Variant)
+			}
+
+			// With typed keys, the lab's run holds the panel's filter too.
+			typed := []string{"apple", "pear", "plum", "apple"}
+			withTyped, err := SimulateTyped(p, typed, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pn, _ = panelOf(t, TryRequest{Params: p, Insert: typed})
+			if !slices.Equal(pn.f.Words(), withTyped.Filter.Words()) {
+				t.Fatalf("seed %d: SimulateTyped's filter differs from the key panel's", p.Seed)
+			}
+			if withTyped.N != sim.N+4 || withTyped.Typed != 4 || withTyped.AbsentQueries != sim.AbsentQueries {
+				t.Errorf("typed run: n %d typed %d absent %d, want n %d typed 4 absent %d", withTyped.N, withTyped.Typed, withTyped.AbsentQueries, sim.N+4, sim.AbsentQueries)
+			}
+			if p.Fault == NoFault {
+				for _, key := range typed {
+					if maybe, _ := withTyped.Filter.Contains([]byte(key)); !maybe {
+						t.Errorf("typed key %q not found", key)
+					}
+				}
+			}
+			if want := withTyped.Filter.Positions(nil, []byte("apple")); !slices.Equal(withTyped.LastInserted, want) {
+				t.Errorf("last inserted %v, want the last typed key's %v", withTyped.LastInserted, want)
+			}
+			if none, _ := SimulateTyped(p, nil, nil); none.Digest != sim.Digest {
+				t.Errorf("no typed keys: digest %s, want Simulate's %s", none.Digest, sim.Digest)
 			}
 		})
 	}
@@ -391,8 +420,9 @@ func TestTryBadKeys(t *testing.T) {
 		{"257 bytes", []string{long + "c"}, nil, `insert key 1 "abababababababababababab"... is 257 bytes`},
 		{"256 bytes", []string{long}, []string{"√2"}, ""},
 		{"not UTF-8", nil, []string{"pe\xffar"}, `query key 1 "pe\xffar" is not valid UTF-8`},
-		{"too many", many[:20], many[20:], "33 keys typed (20 to insert, 13 to query), at most 32 in all"},
-		{"32 keys", many[:16], many[16:32], ""},
+		{"too many inserts", many, nil, "33 keys to insert, at most 32"},
+		{"too many queries", many[:1], many, "33 keys to query, at most 32"},
+		{"32 and 32", many[:32], many[1:], ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -612,3 +642,21 @@ func benchmarkTry(b *testing.B, items int) {
 // false positive.
 func BenchmarkTryDefault(b *testing.B) { benchmarkTry(b, 4000) }
 func BenchmarkTry1e6(b *testing.B)     { benchmarkTry(b, 1_000_000) }
+
+func TestSimulateTypedBadKeys(t *testing.T) {
+	t.Parallel()
+	p := DefaultParams()
+	for _, tc := range []struct {
+		typed []string
+		want  string
+	}{
+		{[]string{"a", ""}, "insert key 2 is empty"},
+		{[]string{strings.Repeat("x", MaxTryKeyBytes+1)}, "257 bytes"},
+		{[]string{"\xff"}, "UTF-8"},
+		{slices.Repeat([]string{"k"}, MaxTryKeys+1), "33 keys typed, at most 32"},
+	} {
+		if _, err := SimulateTyped(p, tc.typed, nil); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%d keys: error %v, want one saying %q", len(tc.typed), err, tc.want)
+		}
+	}
+}

@@ -73,14 +73,15 @@ func filterFlags(fs *flag.FlagSet) func(queries, present string) (core.Params, e
 	fingerprints := fs.String("fingerprint-bits", "0", "fingerprint width of the cuckoo (8, 12, 16) and fuse (8, 16) filters, 0 for the layout's choice")
 	fault := fs.String("fault", string(d.Fault), "none, or a fault from 'bloomlab audit --faults'")
 	hashing := fs.String("hashing", string(core.DoubleHashing), "how the standard and counting filters find a key's positions: double, enhanced or independent")
+	m := fs.String("m", "0", fmt.Sprintf("the filter's positions, in [1, %d], in place of bits per key x items (the lab's player keeps m while it inserts); 0 for that product", uint64(core.MaxM)))
 	return func(queries, present string) (core.Params, error) {
-		return paramsFromFlags(simFlags{*bpk, *hashes, *items, queries, present, *keyBytes, *passes, *seed, *variant, *fault, *hashing, *fingerprints})
+		return paramsFromFlags(simFlags{*bpk, *hashes, *items, queries, present, *keyBytes, *passes, *seed, *variant, *fault, *hashing, *fingerprints, *m})
 	}
 }
 
 // simFlags are the simulate command's flag values, as typed.
 type simFlags struct {
-	bitsPerKey, hashes, items, queries, present, keyBytes, passes, seed, variant, fault, hashing, fingerprints string
+	bitsPerKey, hashes, items, queries, present, keyBytes, passes, seed, variant, fault, hashing, fingerprints, m string
 }
 
 func paramsFromFlags(f simFlags) (core.Params, error) {
@@ -104,6 +105,9 @@ func paramsFromFlags(f simFlags) (core.Params, error) {
 	p.KeyBytes = whole("key-bytes", f.keyBytes, core.MinKeyBytes, core.MaxKeyBytes)
 	p.DuplicatePasses = whole("duplicate-passes", f.passes, 1, core.MaxPasses)
 	p.FingerprintBits = whole("fingerprint-bits", f.fingerprints, 0, 64)
+	if f.m != "" {
+		p.M = uint64(whole("m", f.m, 0, core.MaxM))
+	}
 	if err != nil {
 		return p, err
 	}

@@ -37,13 +37,13 @@ func runTry(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return fail("try", fs, err, stderr)
 	}
 	req := core.TryRequest{Params: p, Insert: splitKeys(*insert), Query: splitKeys(*query)}
-	if n := len(req.Insert) + len(req.Query); n > core.MaxTryKeys {
-		return fail("try", fs, badFlag("--insert and --query: %d keys, at most %d in all", n, core.MaxTryKeys), stderr)
-	}
 	for _, list := range []struct {
 		flag string
 		keys []string
 	}{{"--insert", req.Insert}, {"--query", req.Query}} {
+		if len(list.keys) > core.MaxTryKeys {
+			return fail("try", fs, badFlag("%s: %d keys, at most %d", list.flag, len(list.keys), core.MaxTryKeys), stderr)
+		}
 		if err := core.CheckTryKeys(list.flag, list.keys); err != nil {
 			return fail("try", fs, badFlag("%s", core.Message(err)), stderr)
 		}

@@ -60,7 +60,7 @@ func TestTry(t *testing.T) {
 		{"not UTF-8", []string{"try", "--insert", "pe\xffar"}, 2, nil,
 			`bloomlab try: --insert key 1 "pe\xffar" is not valid UTF-8`},
 		{"too many keys", []string{"try", "--insert", many}, 2, nil,
-			"bloomlab try: --insert and --query: 33 keys, at most 32 in all"},
+			"bloomlab try: --insert: 33 keys, at most 32"},
 		{"bad items", []string{"try", "--items", "0"}, 2, nil,
 			"bloomlab try: --items must be a whole number in [1, 10000000], got \"0\""},
 		{"fault in another layout", []string{"try", "--variant", "counting", "--fault", "negative-index"}, 2, nil,
