@@ -15,6 +15,7 @@ var CuckooVariant = Variant{&kind{
 	places:       "a key has two buckets of four slots",
 	formula:      "1 - (1 - load/(2^f - 1))^8: a query compares its f-bit fingerprint with the 8 slots of its two buckets",
 	fingerprints: CuckooFingerprints,
+	width:        cuckooWidth,
 	build: func(s Spec) (Membership, error) {
 		f := s.FingerprintBits
 		if f == 0 {

@@ -45,8 +45,11 @@ type kind struct {
 	faults []Fault
 
 	// fingerprints lists the fingerprint widths allowed; nil for a
-	// layout without fingerprints. A width of 0 asks build to choose.
+	// layout without fingerprints. A width of 0 asks build to choose,
+	// and width, where the choice depends on the shape, says what it
+	// chooses for m and n.
 	fingerprints []int
+	width        func(m, n uint64) int
 
 	// build returns an empty filter of spec s.
 	build func(s Spec) (Membership, error)
@@ -222,6 +225,16 @@ func (v Variant) HashedBy(f Fault, h Hashing) error {
 		return fmt.Errorf("core: the %s fault breaks double hashing itself, so it runs only with double hashing", f)
 	}
 	return nil
+}
+
+// Width is the fingerprint width layout v chooses for m and n when asked
+// for none (0: a layout whose choice does not depend on them, or that has
+// no fingerprints).
+func (v Variant) Width(m, n uint64) int {
+	if w := v.record().width; w != nil {
+		return w(m, n)
+	}
+	return 0
 }
 
 // CheckFingerprintBits checks a fingerprint width for layout v: one it
