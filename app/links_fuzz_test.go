@@ -3,6 +3,8 @@ package app
 import (
 	"net/url"
 	"testing"
+
+	"bloomlab/core"
 )
 
 // Any link a person can type or paste gives legal settings (clamped with a
@@ -16,16 +18,25 @@ func FuzzLinks(f *testing.F) {
 	f.Add("fingerprint-bits=auto&variant=blocked")
 	f.Add("find=p&n=9007199254740992&m=512")
 	f.Add("find=m&n=99999951&p=0x1p-4&m=17")
+	f.Add(`try=apple,pe\,ar,\u{7}x,,%FF&play-at=1234&items=5000`)
+	f.Add(`try=\u{110000},\u{,a\&play-at=-3&variant=fuse`)
 	f.Fuzz(func(t *testing.T, raw string) {
 		q, err := url.ParseQuery(raw)
 		if err != nil {
 			return
 		}
 		s, _ := FromQuery(q)
-		p := s.Params
+		p := s.Run()
 		p.Queries = min(p.Queries, 1) // validate the shape without running it
 		if err := p.Validate(); err != nil {
 			t.Fatalf("%q gave illegal settings: %v", raw, err)
+		}
+		typed := s.Typed.List()
+		if err := (core.TryRequest{Params: p, Insert: typed}).Validate(); err != nil {
+			t.Fatalf("%q gave typed keys the key panel refuses: %v", raw, err)
+		}
+		if again, notices := FromQuery(s.Query()); again != s || len(notices) > 0 {
+			t.Fatalf("%q: its settings' own link reads back as %+v (%v), not %+v", raw, again, notices, s)
 		}
 		ExpFromQuery(q)
 		// The calculator solves only what a link asks of it: the default

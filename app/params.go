@@ -14,12 +14,27 @@ import (
 )
 
 // Settings is everything a lab link carries: the simulation's params, whether
-// k follows the optimum, and the projector mode.
+// k follows the optimum, the projector mode, the keys typed into the key
+// panel, and where the player stopped (0: every key in).
 type Settings struct {
 	Params   core.Params
 	OptimalK bool
 	Large    bool
+	Typed    typedKeys
+	PlayAt   int
 }
+
+// Run is the params of the filter the lab shows: the designed one, or at
+// a player's stop the same filter holding its first PlayAt keys.
+func (s Settings) Run() core.Params {
+	if s.playing() {
+		return s.Params.At(s.PlayAt)
+	}
+	return s.Params
+}
+
+// playing reports whether the player stopped before the last key.
+func (s Settings) playing() bool { return s.PlayAt > 0 && s.PlayAt < s.Params.Items }
 
 // DefaultSettings is the lab as it opens without a query: core's default
 // shape.
@@ -277,8 +292,42 @@ func FromQuery(q url.Values) (Settings, []string) {
 		}
 		*flag.dst = b
 	}
+	if raw, ok := lookup(q, IDTry); ok {
+		var more []string
+		s.Typed, more = parseTyped(raw)
+		notices = append(notices, more...)
+	}
+	if raw, ok := lookup(q, IDPlayAt); ok {
+		s.PlayAt, notice = parsePlayAt(raw, s.Params)
+		if notice != "" {
+			notices = append(notices, notice)
+		}
+	}
 	s = s.Normalize()
 	return s, notices
+}
+
+// parsePlayAt reads the player's position: a count of keys from 1 to
+// items, or 0 (also "" and "off") for every key in.
+func parsePlayAt(raw string, p core.Params) (int, string) {
+	if raw == "" || strings.EqualFold(raw, "off") {
+		return 0, ""
+	}
+	if p.Variant.Static() {
+		return 0, fmt.Sprintf("%s: the %s filter is built once from every key, so there is no filter of its first keys to play; all %d are in", IDPlayAt, p.Variant, p.Items)
+	}
+	v, err := strconv.ParseInt(strings.ReplaceAll(raw, ",", ""), 10, 64)
+	switch {
+	case err != nil:
+		return 0, fmt.Sprintf("%s: %q is not a whole number of keys, so all %d are in", IDPlayAt, raw, p.Items)
+	case v < 0:
+		return 0, fmt.Sprintf("%s: %d is below 0, so all %d keys are in", IDPlayAt, v, p.Items)
+	case v > int64(p.Items):
+		return 0, fmt.Sprintf("%s: %d is past the %d keys, so all are in", IDPlayAt, v, p.Items)
+	case v == int64(p.Items):
+		return 0, ""
+	}
+	return int(v), ""
 }
 
 // lookup returns the last value given for key, trimmed: a link edited by
@@ -444,8 +493,13 @@ func joinNotices(notices ...string) string {
 }
 
 // Normalize makes Hashes follow the optimum when OptimalK is on: the k the
-// lab would choose for this fault (the k-ceil fault chooses by ceil).
+// lab would choose for this fault (the k-ceil fault chooses by ceil). A
+// player's stop past the keys, or on a filter built once from all of
+// them, is every key in.
 func (s Settings) Normalize() Settings {
+	if !s.playing() || s.Params.Variant.Static() {
+		s.PlayAt = 0
+	}
 	if s.OptimalK {
 		p := s.Params
 		p.Hashes = 0
@@ -473,6 +527,12 @@ func (s Settings) Query() url.Values {
 	q.Set(IDOptimalK, onOff(s.OptimalK))
 	if s.Large {
 		q.Set(IDLarge, "on")
+	}
+	if s.Typed != "" {
+		q.Set(IDTry, string(s.Typed))
+	}
+	if s.playing() {
+		q.Set(IDPlayAt, strconv.Itoa(s.PlayAt))
 	}
 	return q
 }

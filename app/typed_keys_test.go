@@ -1,0 +1,96 @@
+package app
+
+import (
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+
+	"bloomlab/core"
+)
+
+func TestTypedKeysRoundTrip(t *testing.T) {
+	t.Parallel()
+	keys := []string{" apple", "pe,ar", `back\slash`, "tab\there", "bell\a", "√2 and 日本", `\u{41}`, ",", "ice cream ", `a\ `}
+	link := joinTyped(keys)
+	if strings.ContainsAny(string(link), "\t\a") {
+		t.Errorf("link form %q keeps a character that does not print", link)
+	}
+	if got := link.List(); !slices.Equal(got, keys) {
+		t.Errorf("%q reads back as %q, want %q", link, got, keys)
+	}
+	// Through a real URL and FromQuery, as a shared link travels.
+	s := DefaultSettings()
+	s.Typed = link
+	u, _ := url.Parse("https://lab.example/?" + s.Query().Encode())
+	back, notices := FromQuery(u.Query())
+	if back.Typed != link || len(notices) > 0 {
+		t.Errorf("through a URL: %q (%v), want %q", back.Typed, notices, link)
+	}
+}
+
+func TestTypedKeysFromLink(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("é", 200) // 400 bytes
+	many := make([]string, 33)
+	for i := range many {
+		many[i] = "k" + strings.Repeat("x", i)
+	}
+	for _, tc := range []struct {
+		name, raw string
+		want      []string
+		notice    string
+	}{
+		{"plain", "apple,pear", []string{"apple", "pear"}, ""},
+		{"escaped comma", `pe\,ar`, []string{"pe,ar"}, ""},
+		{"lone backslash", `a\`, []string{`a\`}, ""},
+		{"bad escape", `\u{zz}`, []string{`\u{zz}`}, ""},
+		{"empty key", "apple,,pear", []string{"apple", "pear"}, "try: key 2 is empty, so it was left out"},
+		{"not UTF-8", "apple,pe\xffar", []string{"apple"}, `try: key 2 "pe\xffar" is not UTF-8 text, so it was left out`},
+		{"too long", long, []string{long[:256]}, "is 400 bytes, so it was cut to its first 256"},
+		{"twice", "apple,pear,apple", []string{"apple", "pear"}, `try: key 3 "apple" is given twice, so it is inserted once`},
+		{"33 keys", strings.Join(many, ","), many[:32], "try: more than 32 keys given, so the first 32 are kept"},
+	} {
+		got, notices := parseTyped(tc.raw)
+		if !slices.Equal(got.List(), tc.want) {
+			t.Errorf("%s: %q gives %q, want %q", tc.name, tc.raw, got.List(), tc.want)
+		}
+		if tc.notice == "" && len(notices) > 0 || tc.notice != "" && !strings.Contains(strings.Join(notices, "\n"), tc.notice) {
+			t.Errorf("%s: notices %q, want %q", tc.name, notices, tc.notice)
+		}
+		if err := core.CheckTryKeys("insert", got.List()); err != nil || len(got.List()) > core.MaxTryKeys {
+			t.Errorf("%s: kept keys the key panel refuses: %v", tc.name, err)
+		}
+	}
+}
+
+func TestPlayAtFromLink(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		query  string
+		want   int
+		notice string
+	}{
+		{"play-at=1234", 1234, ""},
+		{"play-at=1,234", 1234, ""},
+		{"play-at=4000", 0, ""},
+		{"play-at=off", 0, ""},
+		{"play-at=4001", 0, "play-at: 4001 is past the 4000 keys, so all are in"},
+		{"play-at=-3", 0, "play-at: -3 is below 0, so all 4000 keys are in"},
+		{"play-at=half", 0, `play-at: "half" is not a whole number of keys, so all 4000 are in`},
+		{"play-at=10&variant=fuse", 0, "play-at: the fuse filter is built once from every key"},
+		{"play-at=100&items=50", 0, "play-at: 100 is past the 50 keys"},
+	} {
+		q, _ := url.ParseQuery(tc.query)
+		s, notices := FromQuery(q)
+		if s.PlayAt != tc.want {
+			t.Errorf("%s: play-at %d, want %d", tc.query, s.PlayAt, tc.want)
+		}
+		if tc.notice == "" && len(notices) > 0 || tc.notice != "" && !strings.Contains(strings.Join(notices, "\n"), tc.notice) {
+			t.Errorf("%s: notices %q, want %q", tc.query, notices, tc.notice)
+		}
+		if p := s.Run(); tc.want > 0 && (p.Items != tc.want || p.M != 40000 || p.Hashes != 7) {
+			t.Errorf("%s: runs n %d m %d k %d, want n %d m 40000 k 7", tc.query, p.Items, p.M, p.Hashes, tc.want)
+		}
+	}
+}
