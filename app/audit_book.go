@@ -94,7 +94,7 @@ func (b *auditBook) Start(f core.Fault) {
 	b.notify()
 
 	go func() {
-		yielded := time.Now()
+		step := yielding(always, 5*time.Millisecond, func(int, int) {})
 		target, err := audit.Lab(core.Variant{}, f, "")
 		if err != nil {
 			b.finish(f, audit.Report{}, err)
@@ -113,9 +113,8 @@ func (b *auditBook) Start(f core.Fault) {
 			// reader starts on the lab meanwhile (its click is not handled
 			// until the audit ends, as TestBrowserOwnKeysLargePaste shows),
 			// so the page sleeps only between checks.
-			if last.ID != "" && time.Since(yielded) > 5*time.Millisecond {
-				time.Sleep(time.Millisecond)
-				yielded = time.Now()
+			if last.ID != "" {
+				return step(done, total)
 			}
 			return nil
 		})

@@ -77,6 +77,20 @@ func (l bitLayout) centre(pos uint64) (x, y, r float64, ok bool) {
 	return (float64(bin%uint64(l.Cols)) + 0.5) * b, (float64(bin/uint64(l.Cols)) + 0.5) * b, b / 2, true
 }
 
+// at is the position drawn at pixel (x, y) in cell mode, or false where
+// no position is drawn or the picture is a density one.
+func (l bitLayout) at(x, y float64) (uint64, bool) {
+	if !l.Cells || l.Cell <= 0 || x < 0 || y < 0 {
+		return 0, false
+	}
+	col, row := uint64(x)/uint64(l.Cell), uint64(y)/uint64(l.Cell)
+	if col >= uint64(l.Cols) {
+		return 0, false
+	}
+	pos := row*uint64(l.Cols) + col
+	return pos, pos < l.M
+}
+
 // groupGap is the width in pixels of the white line between groups of
 // cells: a pixel in cells too small for gaps of their own, else wider than
 // the cells' one-pixel gap.
@@ -364,9 +378,9 @@ type bitCanvas struct {
 var bitPainter = &bitCanvas{}
 
 // draw paints r's filter onto the canvas element, cssW CSS pixels wide,
-// and rings the positions the last inserted key set and boxes those the
-// first absent query read. It returns the layout it used.
-func (b *bitCanvas) draw(canvas app.Value, r *core.Result, cssW int) bitLayout {
+// and rings and boxes the positions marks names. It returns the layout it
+// used.
+func (b *bitCanvas) draw(canvas app.Value, r *core.Result, marks bitMarks, cssW int) bitLayout {
 	if !canvas.Truthy() || r == nil || r.Filter == nil {
 		return bitLayout{}
 	}
@@ -454,7 +468,7 @@ func (b *bitCanvas) draw(canvas app.Value, r *core.Result, cssW int) bitLayout {
 	// whole groups, one ring or square goes round each group.
 	ctx.Set("lineWidth", 2*scale)
 	ctx.Set("strokeStyle", "#d9480f")
-	if rects := l.groupRects(r.LastInserted); rects != nil {
+	if rects := l.groupRects(marks.Ring); rects != nil {
 		for _, g := range rects {
 			pad := 2 * scale
 			ctx.Call("beginPath")
@@ -462,7 +476,7 @@ func (b *bitCanvas) draw(canvas app.Value, r *core.Result, cssW int) bitLayout {
 			ctx.Call("stroke")
 		}
 	} else {
-		for _, pos := range r.LastInserted {
+		for _, pos := range marks.Ring {
 			x, y, rad, ok := l.centre(pos)
 			if !ok {
 				continue
@@ -474,13 +488,13 @@ func (b *bitCanvas) draw(canvas app.Value, r *core.Result, cssW int) bitLayout {
 		}
 	}
 	ctx.Set("strokeStyle", "#0b7a3e")
-	if rects := l.groupRects(r.FirstProbed); rects != nil {
+	if rects := l.groupRects(marks.Box); rects != nil {
 		for _, g := range rects {
 			pad := 2 * scale
 			ctx.Call("strokeRect", g.X-pad, g.Y-pad, g.W+2*pad, g.H+2*pad)
 		}
 	} else {
-		for _, pos := range r.FirstProbed {
+		for _, pos := range marks.Box {
 			x, y, rad, ok := l.centre(pos)
 			if !ok {
 				continue
@@ -502,4 +516,14 @@ func outside(positions []uint64, m uint64) int {
 		}
 	}
 	return n
+}
+
+// positionValue is what position pos of f holds: a bit, a counter, a
+// fingerprint (0 for empty), as the picture reads it.
+func positionValue(f core.Membership, pos uint64) uint64 {
+	if pos >= f.M() {
+		return 0
+	}
+	stride := storageBits(f)
+	return field(f.Words(), pos*uint64(stride), stride)
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"net/url"
 	"strconv"
-	"sync/atomic"
 	"time"
 
 	"bloomlab/core"
@@ -37,9 +36,8 @@ type ExperimentsPage struct {
 	narrow bool
 
 	run *expRun
-	// gen numbers the runs: a run whose number is no longer current was
-	// cancelled and stops at its next progress report.
-	gen atomic.Int64
+	// runs stops a run a newer one replaced, or a cancel.
+	runs runs
 	// probing is the selection whose work is being measured.
 	probing string
 }
@@ -94,7 +92,7 @@ func (p *ExperimentsPage) OnResize(ctx app.Context) { p.measure() }
 
 // OnDismount stops a run in flight: the tables already measured stay in
 // the session for a return to the page.
-func (p *ExperimentsPage) OnDismount() { p.gen.Add(1) }
+func (p *ExperimentsPage) OnDismount() { p.runs.cancel() }
 
 // measure notes whether the window is narrow, where the chart is drawn
 // narrower so that its text keeps its size.
@@ -213,20 +211,20 @@ func (p *ExperimentsPage) onRun(ctx app.Context, e app.Event) {
 	if p.run != nil && p.run.Running {
 		return
 	}
-	gen := p.gen.Add(1)
+	ticket := p.runs.start()
 	r := &expRun{Sel: p.sel, Running: true, Start: time.Now()}
 	p.run = r
 	sel := p.sel
 	ctx.Async(func() {
 		last := -1
-		t, err := runExperiment(sel, func() bool { return p.gen.Load() != gen }, func(done, total int) {
+		t, err := runExperiment(sel, ticket.live, func(done, total int) {
 			pct := 100 * done / max(total, 1)
 			if pct == last {
 				return
 			}
 			last = pct
 			ctx.Dispatch(func(ctx app.Context) {
-				if p.gen.Load() == gen {
+				if ticket.live() {
 					r.Done, r.Total = done, total
 				}
 			})
@@ -240,14 +238,14 @@ func (p *ExperimentsPage) onRun(ctx app.Context, e app.Event) {
 			}
 			res, err = newExpResult(sel, t, elapsed, units)
 		}
-		ctx.Dispatch(func(ctx app.Context) { p.finish(ctx, gen, r, res, err, elapsed) })
+		ctx.Dispatch(func(ctx app.Context) { p.finish(ctx, ticket, r, res, err, elapsed) })
 	})
 	ctx.Defer(func(ctx app.Context) { focusID("exp-cancel") })
 }
 
-// finish records run gen's outcome, unless it was cancelled meanwhile.
-func (p *ExperimentsPage) finish(ctx app.Context, gen int64, r *expRun, res *expResult, err error, elapsed time.Duration) {
-	if p.gen.Load() != gen {
+// finish records the run's outcome, unless it was cancelled meanwhile.
+func (p *ExperimentsPage) finish(ctx app.Context, ticket run, r *expRun, res *expResult, err error, elapsed time.Duration) {
+	if !ticket.live() {
 		return
 	}
 	r.Running, r.Elapsed = false, elapsed
@@ -271,7 +269,7 @@ func (p *ExperimentsPage) onCancel(ctx app.Context, e app.Event) {
 	if r == nil || !r.Running {
 		return
 	}
-	p.gen.Add(1)
+	p.runs.cancel()
 	r.Running, r.Cancelled, r.Elapsed = false, true, time.Since(r.Start)
 	ctx.Defer(func(ctx app.Context) { focusID("exp-run") })
 }

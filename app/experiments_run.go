@@ -19,27 +19,18 @@ import (
 // do, since it never returns to the browser's event loop.
 const yieldEvery = 16 * time.Millisecond
 
-// runExperiment runs sel on one goroutine (a browser has one thread). Every
-// yieldEvery it reports progress and sleeps a millisecond; it stops with
-// experiment.ErrCancelled as soon as stop says so. The memory experiment
+// runExperiment runs sel on one goroutine (a browser has one thread),
+// yielding every yieldEvery; it stops with experiment.ErrCancelled as soon
+// as live says the run was replaced. The memory experiment
 // estimates its maps: the page's heap is no place to measure one.
-func runExperiment(sel ExpSelection, stop func() bool, report func(done, total int)) (experiment.Table, error) {
+func runExperiment(sel ExpSelection, live func() bool, report func(done, total int)) (experiment.Table, error) {
 	e, ok := experiment.Find(sel.Name)
 	if !ok {
 		return experiment.Table{}, errors.New("app: unknown experiment " + strconv.Quote(sel.Name))
 	}
-	last := time.Now()
+	step := yielding(live, yieldEvery, report)
 	return e.Run(sel.Sizes, experiment.Options{Workers: 1, Progress: func(done, total int) error {
-		if stop() {
-			return experiment.ErrCancelled
-		}
-		if time.Since(last) < yieldEvery {
-			return nil
-		}
-		report(done, total)
-		time.Sleep(time.Millisecond)
-		last = time.Now()
-		if stop() {
+		if step(done, total) != nil {
 			return experiment.ErrCancelled
 		}
 		return nil

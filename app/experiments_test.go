@@ -293,7 +293,7 @@ func TestRunExperiment(t *testing.T) {
 		t.Fatal(err)
 	}
 	reports := 0
-	got, err := runExperiment(sel, func() bool { return false }, func(done, total int) { reports++ })
+	got, err := runExperiment(sel, always, func(done, total int) { reports++ })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -311,7 +311,7 @@ func TestRunExperiment(t *testing.T) {
 	// is logged.)
 	calls, reportsAfterStop := 0, 0
 	start := time.Now()
-	_, err = runExperiment(ExpSelection{e.Name, e.Full}, func() bool { calls++; return calls > 3 }, func(int, int) {
+	_, err = runExperiment(ExpSelection{e.Name, e.Full}, func() bool { calls++; return calls <= 3 }, func(int, int) {
 		if calls > 3 {
 			reportsAfterStop++
 		}

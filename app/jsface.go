@@ -71,7 +71,7 @@ func simulateJSON(raw string) (any, error) {
 	if err := json.Unmarshal([]byte(raw), &p); err != nil {
 		return nil, fmt.Errorf("bloomlab.simulate: params: %v", err)
 	}
-	r, err := core.SimulateSteps(p, yielding())
+	r, err := core.SimulateSteps(p, consoleStep())
 	if err != nil {
 		return nil, err
 	}
@@ -85,24 +85,17 @@ func tryJSON(raw string) (any, error) {
 	if err := json.Unmarshal([]byte(raw), &req); err != nil {
 		return nil, fmt.Errorf("bloomlab.tryKeys: request: %v", err)
 	}
-	r, err := core.Try(req, yielding())
+	r, err := core.Try(req, consoleStep())
 	if err != nil {
 		return nil, err
 	}
 	return r, nil
 }
 
-// yielding is a Step that sleeps a millisecond every 15, so a long run
-// called from the console leaves the page its frames.
-func yielding() core.Step {
-	last := time.Now()
-	return func(done, total int) error {
-		if time.Since(last) > 15*time.Millisecond {
-			time.Sleep(time.Millisecond)
-			last = time.Now()
-		}
-		return nil
-	}
+// consoleStep is the Step of a run called from the console: nothing
+// replaces it, and it leaves the page its frames.
+func consoleStep() core.Step {
+	return yielding(always, 15*time.Millisecond, func(int, int) {})
 }
 
 // promise returns a JavaScript Promise settled by fn, which runs on its own

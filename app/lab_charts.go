@@ -3,8 +3,11 @@ package app
 import (
 	"math"
 	"strconv"
+	"strings"
+	"time"
 
 	"bloomlab/core"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
 // The charts' measured points come from smaller runs of the same shape: the
@@ -220,4 +223,173 @@ func layoutBPKChart(r core.Result, bpk float64, fingerprintBits int, measured []
 		c.Series = append(c.Series, Series{Name: "this run", Class: "current", Points: []Point{{X: bpk, Y: r.EmpiricalFPR}}})
 	}
 	return c
+}
+
+// labCharts are the lab's two charts against k and bits per key, with
+// points measured after each run on a goroutine of their own.
+type labCharts struct {
+	kSVG, bpkSVG string
+	kPts, bpkPts []Point
+	sampled      bool
+	sweeping     bool
+	runs         runs
+}
+
+// clear drops the measured points and stops a sweep in flight: the
+// filter changed.
+func (ch *labCharts) clear() {
+	ch.runs.cancel()
+	ch.kPts, ch.bpkPts = nil, nil
+	ch.sweeping = false
+}
+
+// sweep measures the charts' points for params p (the filter's shape) and
+// run r, a chart at a time, and redraws as each chart's points arrive.
+// With own keys there are no generated queries: the points then measure
+// generated keys of the same shape.
+func (ch *labCharts) sweep(ctx app.Context, p core.Params, r core.Result, own, narrow bool) {
+	if own {
+		p.Queries = sampleQueries
+	}
+	kmax := kRange(r.M, r.N, r.K)
+	xs := bpkSamples(bpkRange(p.BitsPerKey))
+	_, ch.sampled = sampleParams(p)
+	// A layout that k or bits per key mean nothing to has no chart
+	// against them.
+	sweepK, sweepBPK := r.Variant.UsesK(), r.Variant.UsesM()
+	ch.sweeping = p.Queries > 0 && (sweepK || sweepBPK)
+	if !ch.sweeping {
+		return
+	}
+	sweep := ch.runs.start()
+	ctx.Async(func() {
+		step := sweep.step(ctx, 5*time.Millisecond, nil)
+		if sweepK {
+			kPts, err := measureK(p, kmax, step)
+			if err != nil {
+				return
+			}
+			ctx.Dispatch(func(ctx app.Context) {
+				if sweep.live() {
+					ch.kPts = kPts
+					ch.redraw(&r, p, narrow)
+				}
+			})
+		}
+		var bpkPts []Point
+		if sweepBPK {
+			var err error
+			if bpkPts, err = measureBPK(p, xs, step); err != nil {
+				return
+			}
+		}
+		ctx.Dispatch(func(ctx app.Context) {
+			if sweep.live() {
+				ch.bpkPts = bpkPts
+				ch.sweeping = false
+				ch.redraw(&r, p, narrow)
+			}
+		})
+	})
+}
+
+// redraw draws the charts of run r at params p. On a narrow screen they
+// are drawn narrower, so that their text keeps its size when the SVG
+// scales down to the column.
+func (ch *labCharts) redraw(r *core.Result, p core.Params, narrow bool) {
+	if r == nil {
+		return
+	}
+	width := 0.0
+	if narrow {
+		width = 340
+	}
+	bpk := p.BitsPerKey
+	ch.kSVG, ch.bpkSVG = "", ""
+	if r.Variant.UsesK() {
+		ch.kSVG = kChart(*r, ch.kPts, ch.sampled, width).SVG()
+	}
+	switch {
+	case !r.Variant.UsesM():
+	case r.Variant.Bloom():
+		ch.bpkSVG = bpkChart(*r, bpk, ch.bpkPts, ch.sampled, width).SVG()
+	default:
+		ch.bpkSVG = layoutBPKChart(*r, bpk, p.FingerprintBits, ch.bpkPts, ch.sampled, width).SVG()
+	}
+}
+
+// render is the two charts and the line under them, for layout v and run
+// r (nil before the first); own says the run is on the user's keys, and
+// playing that the player stopped before the last key.
+func (ch *labCharts) render(v core.Variant, r *core.Result, own, playing bool) app.UI {
+	status := ""
+	switch {
+	case r == nil:
+	case playing:
+		status = "The player stopped before the last key: the chart against k shows theory and this stop. Its measured points, and the chart against bits per key (a stop's m/n is not a design), return when every key is in."
+	default:
+		status = chartStatus(r, own, ch.sweeping)
+	}
+	return app.Div().Class("charts-col").Body(
+		app.Div().Class("charts").Body(
+			chartBox("chart-k", ch.kSVG, !v.UsesK()),
+			chartBox("chart-bpk", ch.bpkSVG, !v.UsesM() || playing),
+		),
+		app.P().ID("chart-status").Class("muted small").Text(status),
+	)
+}
+
+// chartStatus is the line under the charts of result r: how the measured
+// points were made, on own keys or generated ones, and which charts a
+// layout has none of, and why.
+func chartStatus(r *core.Result, own, sweeping bool) string {
+	v := r.Variant
+	switch {
+	case !v.UsesK() && !v.UsesM():
+		s := "No charts: they sweep k and bits per key, and the " + v.Name() + " filter takes neither (" +
+			variantOff(v, IDHashes) + "; " + variantOff(v, IDBitsPerKey) + ")."
+		if v.Fingerprints() != nil {
+			s += " Its rate depends on its fingerprint bits alone: choose them above."
+		}
+		return s
+	case own && sweeping:
+		return "Measuring the chart points on generated keys…"
+	case own && r.AbsentQueries == 0:
+		return "The theory curves are for your n. Your keys have no absent queries, so the charts have no point of theirs; the measured points come from generated keys with the same bits per key and k."
+	case own:
+		return "The theory curves are for your n, and the ringed point \"this run\" is your keys' measured rate. The other measured points come from generated keys with the same bits per key and k (n sampled to at most 5,000): the rate depends on bits per key and k, not on which keys."
+	case r.AbsentQueries == 0:
+		return "No absent queries, so nothing to measure: the charts show theory only."
+	case sweeping:
+		return "Measuring the chart points…"
+	case !v.UsesK():
+		return "k means nothing to the " + v.Name() + " filter (" + variantOff(v, IDHashes) + "), so there is no chart against k. " +
+			"Measured points come from the same settings with n sampled down to at most 5,000 keys and 10,000 absent queries; the theory is the " + v.Name() + " filter's own, beside the standard Bloom filter's at its best k."
+	}
+	return "Measured points come from the same settings with n sampled down to at most 5,000 keys and 10,000 absent queries; the rate depends on bits per key and k, not on n."
+}
+
+// variantOff is why control id means nothing to layout v, without the
+// control's name: "a key has three cells".
+func variantOff(v core.Variant, id string) string {
+	_, why, _ := strings.Cut(controlNote(v, id), ": ")
+	return why
+}
+
+// chartBox is a chart's figure; off, it is hidden, for a layout the chart
+// means nothing to.
+func chartBox(id, svg string, off bool) app.UI {
+	fig := app.Figure().ID(id).Class("chart-box")
+	if off {
+		// Only ever true: HTML reads hidden="false" as hidden.
+		fig = fig.Hidden(true)
+	}
+	return fig.Body(app.Raw(orEmptySVG(svg)))
+}
+
+func orEmptySVG(s string) string {
+	if s == "" {
+		return `<svg class="chart" viewBox="0 0 440 290" role="img" aria-label="chart not drawn yet" xmlns="http://www.w3.org/2000/svg"><text x="58" y="150" fill="#5a6478">Drawing…</text></svg>`
+	}
+	return s
 }

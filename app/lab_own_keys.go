@@ -29,7 +29,7 @@ const (
 	IDOwnReport  = "own-report"
 )
 
-// The two lists, in the order of LabPage.ownSrc.
+// The two lists, in the order of ownPanel.src.
 const (
 	listMembers = iota
 	listAbsent
@@ -43,6 +43,20 @@ var ownLists = [2]struct{ id, name, label, placeholder string }{
 // ownSliders are the sliders the key lists decide: off while own keys are
 // in use.
 var ownSliders = map[string]bool{IDItems: true, IDQueries: true, IDPresentShare: true, IDKeyBytes: true}
+
+// ownPanel is the "Your own keys" section: the two lists, their files, the
+// read in progress and, once read, the keys the lab runs on. use tells the
+// page the keys changed (keys nil: back to generated keys); t0 is the
+// event's time, 0 for none.
+type ownPanel struct {
+	keys     *ownKeys
+	src      [2]ownSource
+	err      string
+	runs     runs
+	loading  bool
+	progress float64
+	use      func(ctx app.Context, t0 float64)
+}
 
 // ownKeys are key lists a user brought, as read: the lab runs on them
 // instead of generated keys until the user goes back.
@@ -168,46 +182,45 @@ func formatLimit(n int64) string {
 	return formatBytes(uint64(n))
 }
 
-// onOwnFile records the file chosen for a list. It is read when the user
+// onFile records the file chosen for a list. It is read when the user
 // presses "Use these keys".
-func (c *LabPage) onOwnFile(list int) app.EventHandler {
+func (o *ownPanel) onFile(list int) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
 		files := e.Get("target").Get("files")
-		c.ownErr = ""
+		o.err = ""
 		if !files.Truthy() || files.Length() == 0 {
-			c.ownSrc[list] = ownSource{}
+			o.src[list] = ownSource{}
 			return
 		}
 		f := files.Index(0)
-		c.ownSrc[list] = ownSource{file: f, name: f.Get("name").String(), size: f.Get("size").Int()}
-		if c.ownSrc[list].size > int(browserKeyLimits.MaxBytes) {
-			c.ownErr = tooLarge(list, c.ownSrc[list].size).Error()
+		o.src[list] = ownSource{file: f, name: f.Get("name").String(), size: f.Get("size").Int()}
+		if o.src[list].size > int(browserKeyLimits.MaxBytes) {
+			o.err = tooLarge(list, o.src[list].size).Error()
 		}
 	}
 }
 
-// onOwnClearFile forgets a list's file, so the box counts again.
-func (c *LabPage) onOwnClearFile(list int) app.EventHandler {
+// onClearFile forgets a list's file, so the box counts again.
+func (o *ownPanel) onClearFile(list int) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
-		c.ownSrc[list] = ownSource{}
-		c.ownErr = ""
+		o.src[list] = ownSource{}
+		o.err = ""
 		if in := app.Window().GetElementByID(ownLists[list].id + "-file"); in.Truthy() {
 			in.Set("value", "")
 		}
 	}
 }
 
-// onOwnUse reads both lists on a goroutine that yields to the browser, then
+// onUse reads both lists on a goroutine that yields to the browser, then
 // switches the lab to them. Pressing it again, or going back to generated
 // keys, abandons a read in progress.
-func (c *LabPage) onOwnUse(ctx app.Context, e app.Event) {
-	gen := c.ownGen.Add(1)
-	c.ownErr = ""
+func (o *ownPanel) onUse(ctx app.Context, e app.Event) {
+	o.err = ""
 	var in [2]ownInput
 	for i, l := range ownLists {
-		if src := c.ownSrc[i]; src.file != nil {
+		if src := o.src[i]; src.file != nil {
 			if src.size > int(browserKeyLimits.MaxBytes) {
-				c.ownErr = tooLarge(i, src.size).Error()
+				o.err = tooLarge(i, src.size).Error()
 				return
 			}
 			in[i] = ownInput{file: src.file}
@@ -218,30 +231,28 @@ func (c *LabPage) onOwnUse(ctx app.Context, e app.Event) {
 		// UTF-8 encoding has bytes: past the limit in units is past it in
 		// bytes, and found before any copy.
 		if n := box.Get("textLength").Int(); n > int(browserKeyLimits.MaxBytes) {
-			c.ownErr = tooLarge(i, n).Error()
+			o.err = tooLarge(i, n).Error()
 			return
 		}
 		in[i] = ownInput{text: box.Get("value"), fromBox: true}
 	}
-	c.loading, c.ownProgress = true, 0
-	live := func() bool { return c.ownGen.Load() == gen }
+	o.loading, o.progress = true, 0
+	read := o.runs.start()
 	ctx.Async(func() {
-		own, err := readOwnKeys(in, c.yielder(ctx, live, 12*time.Millisecond, func(f float64) { c.ownProgress = f }))
+		own, err := readOwnKeys(in, read.step(ctx, 12*time.Millisecond, fraction(func(f float64) { o.progress = f })))
 		ctx.Dispatch(func(ctx app.Context) {
-			if !live() {
+			if !read.live() {
 				return
 			}
-			c.loading = false
+			o.loading = false
 			if err != nil {
 				if !errors.Is(err, core.ErrCancelled) {
-					c.ownErr = core.Message(err)
+					o.err = core.Message(err)
 				}
 				return
 			}
-			c.own = own
-			c.notices = nil
-			c.setTheory()
-			c.recompute(ctx, 0)
+			o.keys = own
+			o.use(ctx, 0)
 		})
 	})
 }
@@ -305,27 +316,31 @@ func await(promise app.Value) (app.Value, error) {
 	return s.v, s.err
 }
 
-// onOwnBack returns the lab to generated keys and abandons any read in
+// drop goes back to generated keys without a run: the caller runs.
+func (o *ownPanel) drop() {
+	o.runs.cancel()
+	o.loading, o.keys = false, nil
+}
+
+// onBack returns the lab to generated keys and abandons any read in
 // progress.
-func (c *LabPage) onOwnBack(ctx app.Context, e app.Event) {
-	c.ownGen.Add(1)
-	c.loading = false
-	c.ownErr = ""
-	if c.own == nil {
+func (o *ownPanel) onBack(ctx app.Context, e app.Event) {
+	o.runs.cancel()
+	o.loading = false
+	o.err = ""
+	if o.keys == nil {
 		return
 	}
-	c.own = nil
-	c.setTheory()
-	c.recompute(ctx, e.Get("timeStamp").Float())
+	o.keys = nil
+	o.use(ctx, e.Get("timeStamp").Float())
 }
 
 // sliderValue is where a slider stands: with own keys, the sliders the
 // lists decide stand at what the lists hold. ok is false for key bytes,
 // which vary from key to key, and while the lists are not counted yet.
-func (c *LabPage) sliderValue(sl slider) (v float64, ok bool) {
-	o := c.own
+func sliderValue(sl slider, p core.Params, o *ownKeys) (v float64, ok bool) {
 	if o == nil || !ownSliders[sl.ID] {
-		return sl.value(c.settings.Params), true
+		return sl.value(p), true
 	}
 	if o.absentMembers < 0 {
 		return 0, false
@@ -343,12 +358,12 @@ func (c *LabPage) sliderValue(sl slider) (v float64, ok bool) {
 }
 
 // sliderShown is a slider's value as the page shows it.
-func (c *LabPage) sliderShown(sl slider) string {
-	v, ok := c.sliderValue(sl)
+func sliderShown(sl slider, p core.Params, o *ownKeys) string {
+	v, ok := sliderValue(sl, p, o)
 	switch {
 	case ok:
 		return sliderText(sl, v)
-	case c.own != nil && c.own.absentMembers >= 0:
+	case o != nil && o.absentMembers >= 0:
 		return "varies"
 	}
 	return "…"
@@ -390,11 +405,11 @@ func isAre(n int) string {
 	return "they are"
 }
 
-func (c *LabPage) renderOwnKeys() app.UI {
+func (o *ownPanel) render() app.UI {
 	lim := browserKeyLimits
-	active := c.own != nil
-	back := app.Button().ID(IDOwnBack).Class("chip").Text("Back to generated keys").OnClick(c.onOwnBack)
-	if !active && !c.loading {
+	active := o.keys != nil
+	back := app.Button().ID(IDOwnBack).Class("chip").Text("Back to generated keys").OnClick(o.onBack)
+	if !active && !o.loading {
 		back = back.Disabled(true)
 	}
 	return app.Details().ID(IDOwnKeys).Class("own-keys").Body(
@@ -407,22 +422,22 @@ func (c *LabPage) renderOwnKeys() app.UI {
 			"A list holds at most "+formatInt(uint64(lim.MaxKeys))+" keys and "+formatLimit(lim.MaxBytes)+", a key at most "+formatLimit(int64(lim.MaxLineBytes))+"; past a few megabytes, upload a file, since a browser's text box grows slow. "+
 			"The keys are read here and sent nowhere; a link keeps only the settings, so it opens on generated keys."),
 		app.Div().Class("own-lists").Body(
-			c.renderOwnList(listMembers),
-			c.renderOwnList(listAbsent),
+			o.renderList(listMembers),
+			o.renderList(listAbsent),
 		),
 		app.Div().Class("own-actions").Body(
-			app.Button().ID(IDOwnUse).Class("chip primary").Text("Use these keys").OnClick(c.onOwnUse),
+			app.Button().ID(IDOwnUse).Class("chip primary").Text("Use these keys").OnClick(o.onUse),
 			back,
 		),
-		app.If(c.ownErr != "", func() app.UI {
-			return app.Div().ID(IDOwnError).Class("notice error").Role("alert").Text(c.ownErr)
+		app.If(o.err != "", func() app.UI {
+			return app.Div().ID(IDOwnError).Class("notice error").Role("alert").Text(o.err)
 		}),
 	)
 }
 
-func (c *LabPage) renderOwnList(list int) app.UI {
+func (o *ownPanel) renderList(list int) app.UI {
 	l := ownLists[list]
-	src := c.ownSrc[list]
+	src := o.src[list]
 	fileID := l.id + "-file"
 	note := "A file chosen here is used instead of the box."
 	if src.file != nil {
@@ -434,29 +449,29 @@ func (c *LabPage) renderOwnList(list int) app.UI {
 			Placeholder(l.placeholder).Aria("describedby", fileID+"-note"),
 		app.Div().Class("own-file").Body(
 			app.Label().For(fileID).Text("or upload the "+l.name+" as a file:"),
-			app.Input().Type("file").ID(fileID).OnChange(c.onOwnFile(list)),
+			app.Input().Type("file").ID(fileID).OnChange(o.onFile(list)),
 			app.If(src.file != nil, func() app.UI {
-				return app.Button().ID(fileID + "-clear").Class("chip").Text("Remove file").OnClick(c.onOwnClearFile(list))
+				return app.Button().ID(fileID + "-clear").Class("chip").Text("Remove file").OnClick(o.onClearFile(list))
 			}),
 		),
 		app.Small().ID(fileID+"-note").Class("muted").Text(note),
 	)
 }
 
-// renderOwnReport is the line above the counters while own keys are in use.
+// renderReport is the line above the counters while own keys are in use.
 // Its slot is always there: a node that comes and goes before the counters
 // would shift them, and go-app would then update the wrong ones (draw
 // writes the counters' text itself).
-func (c *LabPage) renderOwnReport() app.UI {
-	return app.Div().Class("own-slot").Body(app.If(c.own != nil, func() app.UI {
-		return app.P().ID(IDOwnReport).Class("notice own-report").Role("status").Text(c.own.report())
+func (o *ownPanel) renderReport() app.UI {
+	return app.Div().Class("own-slot").Body(app.If(o.keys != nil, func() app.UI {
+		return app.P().ID(IDOwnReport).Class("notice own-report").Role("status").Text(o.keys.report())
 	}))
 }
 
-// renderOwnSlidersNote says why some sliders are off, in a slot of its own
+// renderSlidersNote says why some sliders are off, in a slot of its own
 // for the same reason.
-func (c *LabPage) renderOwnSlidersNote() app.UI {
-	return app.Div().Class("own-slot").Body(app.If(c.own != nil, func() app.UI {
+func (o *ownPanel) renderSlidersNote() app.UI {
+	return app.Div().Class("own-slot").Body(app.If(o.keys != nil, func() app.UI {
 		return app.P().ID("own-sliders-note").Class("own-note").Text("Your key lists decide items, queries, present share and key bytes, so those sliders are off until you go back to generated keys.")
 	}))
 }

@@ -125,7 +125,7 @@ func TestLabPageOwnKeys(t *testing.T) {
 	}
 	s := DefaultSettings()
 	before := newLabPage()
-	before.settings, before.own = s, own
+	before.settings, before.own.keys = s, own
 	before.setTheory()
 	if got := textOf(labHTML(t, before), "out-n"); got != "4" {
 		t.Errorf("out-n before the run = %q, want the 4 distinct members", got)
@@ -136,9 +136,9 @@ func TestLabPageOwnKeys(t *testing.T) {
 	}
 	own.absentMembers = r.AbsentMembers
 	c := newLabPage()
-	c.settings, c.own, c.result = s, own, &r.Result
+	c.settings, c.own.keys, c.result = s, own, &r.Result
 	c.setTheory()
-	c.redrawCharts()
+	c.charts.redraw(c.result, c.shapeParams(), false)
 	html := labHTML(t, c)
 
 	want, err := core.SimulateKeys(c.settings.Params, [][]byte{[]byte("alice"), []byte("bob"), []byte("carol"), []byte("dave")},

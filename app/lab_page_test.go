@@ -21,7 +21,7 @@ func TestLabPageRenders(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			e := app.NewTestEngine()
 			c := newLabPage()
-			c.settings, c.theory = s, theoryOf(s)
+			c.settings, c.theory = s, theoryOf(s.Params)
 			if err := e.Load(c); err != nil {
 				t.Fatalf("before the first result: %v", err)
 			}
@@ -33,7 +33,7 @@ func TestLabPageRenders(t *testing.T) {
 				t.Fatal(err)
 			}
 			c.result = &r
-			c.redrawCharts()
+			c.charts.redraw(c.result, s.Params, false)
 			rep := audit.Report{Passed: 3, Failed: 1, Total: 4}
 			c.audit = auditRun{Report: &rep, Total: 4, Done: 4}
 			if err := e.Load(c); err != nil {
@@ -41,7 +41,7 @@ func TestLabPageRenders(t *testing.T) {
 			}
 			fn := counterValue(c, "out-false-negatives")
 			alarm := false
-			for _, ct := range c.counters() {
+			for _, ct := range c.counterList() {
 				if ct.id == "out-false-negatives" {
 					alarm = ct.alarm
 				}
@@ -52,7 +52,7 @@ func TestLabPageRenders(t *testing.T) {
 			if s.Params.Fault == core.ClearOnDuplicate && r.FalseNegatives == 0 {
 				t.Error("clear-on-duplicate with two passes lost no keys; the alarm path is untested")
 			}
-			if !strings.Contains(c.kSVG, "optimum") || !strings.Contains(c.bpkSVG, "bits per key") {
+			if !strings.Contains(c.charts.kSVG, "optimum") || !strings.Contains(c.charts.bpkSVG, "bits per key") {
 				t.Error("charts not drawn")
 			}
 		})
@@ -60,7 +60,7 @@ func TestLabPageRenders(t *testing.T) {
 }
 
 func counterValue(c *LabPage, id string) string {
-	for _, ct := range c.counters() {
+	for _, ct := range c.counterList() {
 		if ct.id == id {
 			return ct.value
 		}

@@ -368,7 +368,7 @@ func TestLabCounters(t *testing.T) {
 			t.Fatal(err)
 		}
 		s := Settings{Params: p}
-		for _, cs := range [][]counter{labCounters(theoryOf(s), v, 0, nil), labCounters(theoryOf(s), v, 0, &r)} {
+		for _, cs := range [][]counter{labCounters(theoryOf(s.Params), v, 0, nil), labCounters(theoryOf(s.Params), v, 0, &r)} {
 			var got []string
 			for _, c := range cs {
 				got = append(got, c.id)
@@ -391,7 +391,7 @@ func TestLabCounters(t *testing.T) {
 	if r.InsertFailures == 0 {
 		t.Fatal("a cuckoo filter at 8 bits per key and 8-bit fingerprints failed no insert; the alarm is untested")
 	}
-	cs := labCounters(theoryOf(Settings{Params: p}), p.Variant, 0, &r)
+	cs := labCounters(theoryOf(p), p.Variant, 0, &r)
 	for id, want := range map[string]string{
 		"out-m": "4,000", "out-k": "8", "load": formatPercent(r.Load), "relocations": formatInt(r.Relocations),
 		"insert-failures": formatInt(r.InsertFailures), "fingerprint-bits-value": "8 (auto)",
@@ -441,7 +441,7 @@ func TestLabCounters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs = labCounters(theoryOf(Settings{Params: p}), p.Variant, 16, &r)
+	cs = labCounters(theoryOf(p), p.Variant, 16, &r)
 	for id, want := range map[string]string{
 		"out-m": formatInt(r.M), "out-k": "3", "fingerprint-bits-value": "16", "build-retries": formatInt(r.BuildRetries),
 		"memory-bits-per-key": formatFloat(r.MemoryBitsPerKey, 2), "out-fpr-theory": "1.5e-05", "out-fill": formatPercent(r.Occupancy),
@@ -470,7 +470,7 @@ func TestLabCounters(t *testing.T) {
 	for _, v := range []core.Variant{core.CuckooVariant, core.FuseVariant} {
 		p := core.DefaultParams()
 		p.Variant = v
-		cs := labCounters(theoryOf(Settings{Params: p}), v, 0, nil)
+		cs := labCounters(theoryOf(p), v, 0, nil)
 		for _, id := range []string{"out-m", "out-k", "out-fpr-theory"} {
 			if c := counterOf(t, cs, id); c.value != "…" {
 				t.Errorf("%s before the result: %s = %q", v, id, c.value)
@@ -478,7 +478,7 @@ func TestLabCounters(t *testing.T) {
 		}
 	}
 	// The standard filter's are as they were.
-	std := labCounters(theoryOf(DefaultSettings()), core.Standard, 0, nil)
+	std := labCounters(theoryOf(core.DefaultParams()), core.Standard, 0, nil)
 	for id, want := range map[string]string{"out-m": "40,000", "out-k": "7", "out-fpr-theory": "0.008194"} {
 		if c := counterOf(t, std, id); c.value != want {
 			t.Errorf("standard before the result: %s = %q, want %q", id, c.value, want)

@@ -50,6 +50,8 @@ func TestBrowserFigures(t *testing.T) {
 		{"lab-fault-1280", "/?fault=clear-on-duplicate&duplicate-passes=2", 1280, waitLab()},
 		{"lab-small-m-1280", "/?items=60&bits-per-key=10&hashes=7&large=on", 1280, waitLab()},
 		{"lab-large-n-360", "/?items=1000000", 360, waitLab()},
+		{"player-midway-1280", "/?play-at=1234", 1280, waitLab()},
+		{"player-midway-360", "/?play-at=150", 360, waitLab()},
 	}
 	for _, s := range shots {
 		ctx := btab(t, s.width, 900)
@@ -99,7 +101,80 @@ func TestBrowserFigures(t *testing.T) {
 		t.Logf("slider move at %s, over %d moves: bit array and counters written after median %.1f ms (%s); next animation frame after median %.1f ms (%s); simulation alone median %.1f ms",
 			shape.name, len(us), median(us), fmtMs(us), median(rs), fmtMs(rs), median(cs))
 	}
+
+	// The key panel, as a learner uses it: screenshots of a member, a no
+	// and a false positive with its culprits; then the time from pressing
+	// Query to the verdict on screen, median of 10.
+	for _, w := range []int{1280, 360} {
+		ctx := btab(t, w, 900)
+		for _, s := range []struct{ name, path, key string }{
+			{"member", "/?try=apple,pear", "apple"},
+			{"no", "/?try=apple,pear", "zebra"},
+			{"false-positive", "/?items=300&bits-per-key=3&hashes=2&try=apple", ""},
+		} {
+			bdo(t, ctx, chromedp.Navigate(base+s.path), waitLab())
+			if s.key == "" {
+				bdo(t, ctx, chromedp.Click(chromedp.CSS("#try-find-fp")))
+			} else {
+				bdo(t, ctx, typeKey(s.key), chromedp.Click(chromedp.CSS("#try-query")))
+			}
+			bdo(t, ctx, waitPanel(), chromedp.Sleep(300*time.Millisecond))
+			png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS(".lab-out")))
+			if err != nil {
+				t.Fatal(err)
+			}
+			name := filepath.Join(out, "key-panel-"+s.name+"-"+strconv.Itoa(w)+".png")
+			if err := os.WriteFile(name, png, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("screenshot %s", name)
+		}
+	}
+	for _, shape := range []struct{ name, query, fp string }{
+		{"default shape (n = 4,000)", "/", "want"},
+		{"n = 1,000,000", "/?items=1000000", ""},
+	} {
+		ctx := btab(t, 1280, 900)
+		bdo(t, ctx, chromedp.Navigate(base+shape.query), waitLab())
+		bwaitText(t, ctx, "#audit-badge", func(s string) bool { return strings.Contains(s, "checks passed") })
+		ms := beval[float64](t, ctx, timeQueries+`(["zebra", "apple"], 10)`)
+		t.Logf("key panel at %s: Query pressed to verdict shown (zebra, a no), median of 10: %.0f ms", shape.name, ms)
+		fp := shape.fp
+		if fp == "" {
+			bdo(t, ctx, chromedp.Click(chromedp.CSS("#try-find-fp")), waitPanel())
+			fp = strings.TrimSuffix(strings.TrimPrefix(btext(t, ctx, "#try-verdict"), "maybe: a false positive. “"), "” was never inserted, yet every bit it reads answers yes: other keys set them.")
+		}
+		ms = beval[float64](t, ctx, timeQueries+`([`+strconv.Quote(fp)+`, "apple"], 10)`)
+		t.Logf("key panel at %s: Query pressed to a false positive (%q) shown with its culprits, median of 10: %.0f ms", shape.name, fp, ms)
+	}
 }
+
+// timeQueries is a function of two keys and a count: it queries the first
+// n times in the key panel, by the Query button, the second in between (so
+// that each answer is new on screen), and returns the median time from the
+// click to the frame that shows the first key's verdict.
+const timeQueries = `(async ([timed, between], n) => {
+  const field = document.getElementById("try-key"), button = document.getElementById("try-query");
+  const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+  const ask = async (key) => {
+    field.value = key;
+    const t0 = performance.now();
+    button.click();
+    for (;;) {
+      await frame();
+      const v = document.getElementById("try-verdict");
+      if (document.getElementById("try").dataset.state === "ready" && v && v.textContent.includes("“" + key + "”")) break;
+    }
+    return performance.now() - t0;
+  };
+  const times = [];
+  for (let i = 0; i < n; i++) {
+    times.push(await ask(timed));
+    await ask(between);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(n / 2)];
+})`
 
 // bwaitFloat polls a script until it gives a positive number.
 func bwaitFloat(t *testing.T, ctx context.Context, js string) float64 {

@@ -1,0 +1,130 @@
+package app
+
+import (
+	"strconv"
+
+	"bloomlab/core"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// bitMarks are the positions ringed and boxed on the bit array, and what
+// each set is, for the caption ("set by the last key inserted").
+type bitMarks struct {
+	Ring, Box         []uint64
+	RingSays, BoxSays string
+}
+
+// labBits is the lab's bit array: the canvas, its caption and the number
+// of the position under the pointer.
+type labBits struct {
+	// canvasW is the canvas's width in CSS pixels, read once per resize:
+	// reading it after a change would force a layout.
+	canvasW int
+	// shown, drawn and scale are the last picture's filter, layout and
+	// device pixel ratio, for the pointer.
+	shown *core.Result
+	drawn bitLayout
+	scale float64
+}
+
+// resized forgets the width, to read it again at the next paint.
+func (b *labBits) resized() { b.canvasW = 0 }
+
+// narrow reports a canvas narrower than a phone's landscape width.
+func (b *labBits) narrow() bool { return b.canvasW > 0 && b.canvasW < 480 }
+
+// marks are the run's own marks, the last key inserted and the first
+// absent query, unless the key panel gives its own (ring or box set).
+func (b *labBits) marks(r *core.Result, panel bitMarks) bitMarks {
+	_, ring, box := bitCaption(r, b.layout(r))
+	m := bitMarks{Ring: r.LastInserted, Box: r.FirstProbed, RingSays: ring, BoxSays: box}
+	if panel.Ring != nil {
+		m.Ring, m.RingSays = panel.Ring, panel.RingSays
+	}
+	if panel.Box != nil {
+		m.Box, m.BoxSays = panel.Box, panel.BoxSays
+	}
+	return m
+}
+
+// layout is the picture's layout at the canvas's width, in CSS pixels.
+func (b *labBits) layout(r *core.Result) bitLayout {
+	w := b.canvasW
+	if w <= 0 {
+		w = 800
+	}
+	return layoutBits(r.M, w, bitAreaCSSH, 1, groupOf(r.Filter))
+}
+
+// paint draws r with marks onto the canvas, and reports false when the
+// canvas is not in the page yet.
+func (b *labBits) paint(r *core.Result, marks bitMarks) bool {
+	canvas := app.Window().GetElementByID("bit-array")
+	if !canvas.Truthy() {
+		return false
+	}
+	if b.canvasW <= 0 {
+		b.canvasW = canvas.Get("parentElement").Get("clientWidth").Int()
+	}
+	b.scale = app.Window().Get("devicePixelRatio").Float()
+	b.drawn = bitPainter.draw(canvas, r, marks, b.canvasW)
+	b.shown = r
+	return true
+}
+
+// onHover names the position under the pointer where every position is
+// drawn as a cell. It writes the page itself: a render of the whole lab on
+// every pointer move would be far too slow.
+func (b *labBits) onHover(ctx app.Context, e app.Event) {
+	out, r := app.Window().GetElementByID("bit-hover"), b.shown
+	if !out.Truthy() || r == nil {
+		return
+	}
+	scale := b.scale
+	if !(scale >= 1) {
+		scale = 1
+	}
+	pos, ok := b.drawn.at(e.Get("offsetX").Float()*scale, e.Get("offsetY").Float()*scale)
+	if !ok {
+		out.Set("textContent", "")
+		return
+	}
+	state := "off"
+	if v := positionValue(r.Filter, pos); v > 0 {
+		state = "on"
+		if unit := r.Variant.Unit(); unit != "bit" {
+			state = "holds " + strconv.FormatUint(v, 10)
+		}
+	}
+	out.Set("textContent", r.Variant.Unit()+" "+formatInt(pos)+": "+state)
+}
+
+// render is the figure: the canvas and its caption for r (nil before the
+// first result) with marks.
+func (b *labBits) render(r *core.Result, marks bitMarks) app.UI {
+	caption, ring, box := "The bit array.", "set by the last key inserted", "read by the first absent query"
+	label := "the filter's bit array"
+	var strays int
+	if r != nil {
+		caption, _, _ = bitCaption(r, b.layout(r))
+		ring, box = marks.RingSays, marks.BoxSays
+		label = "the filter's " + r.Variant.Unit() + "s"
+		strays = outside(marks.Ring, r.M) + outside(marks.Box, r.M)
+	}
+	return app.Figure().Class("bits").Body(
+		app.Div().Class("canvas-wrap").Body(
+			app.Canvas().ID("bit-array").Aria("label", label).Role("img").OnMouseMove(b.onHover),
+		),
+		app.FigCaption().ID("bit-caption").Body(
+			app.Text(caption+" "),
+			app.Span().Class("key-ring").Text("◯ ringed"),
+			app.Text(": "+ring+". "),
+			app.Span().Class("key-box").Text("▢ boxed"),
+			app.Text(": "+box+"."),
+			app.If(strays > 0, func() app.UI {
+				return app.Strong().Class("alarm-text").Text(" " + strconv.Itoa(strays) + " of those positions fall outside [0, m): the fault writes where it must not.")
+			}),
+			app.Output().ID("bit-hover").Class("bit-hover muted").For("bit-array"),
+		),
+	)
+}

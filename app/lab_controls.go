@@ -1,0 +1,303 @@
+package app
+
+import (
+	"math/rand/v2"
+	"strconv"
+
+	"bloomlab/core"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// labEditor is what the lab's controls need of the page: where the
+// settings stand, the user's key lists (which decide some sliders), and a
+// way to move the settings.
+type labEditor interface {
+	current() Settings
+	ownKeys() *ownKeys
+	// change applies s, from an input event at time t0 (0 for none),
+	// and reruns the filter.
+	change(ctx app.Context, s Settings, t0 float64)
+	// notify shows notice ("" for none) in place of the notices shown.
+	notify(notice string)
+	// commit writes the settings into the link, a new history entry.
+	commit(ctx app.Context)
+	// restyle switches the large type on or off.
+	restyle(ctx app.Context, large bool)
+}
+
+// labControls are the lab's presets, sliders and selects. Every edit goes
+// through the labEditor: the controls hold no state of their own.
+type labControls struct{ lab labEditor }
+
+func (lc *labControls) onSlider(sl slider) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		pos, err := strconv.ParseFloat(e.Get("target").Get("value").String(), 64)
+		if err != nil {
+			return
+		}
+		s := lc.lab.current()
+		sl.set(&s.Params, sl.FromPosition(pos))
+		if sl.ID == IDHashes {
+			s.OptimalK = false
+		}
+		lc.lab.change(ctx, s, e.Get("timeStamp").Float())
+	}
+}
+
+func (lc *labControls) onCommit(ctx app.Context, e app.Event) { lc.lab.commit(ctx) }
+
+func (lc *labControls) onSeed(ctx app.Context, e app.Event) {
+	seed, notice := parseSeed(IDSeed, e.Get("target").Get("value").String(), lc.lab.current().Params.Seed)
+	s := lc.lab.current()
+	s.Params.Seed = seed
+	lc.lab.change(ctx, s, e.Get("timeStamp").Float())
+	lc.lab.notify(notice)
+	lc.lab.commit(ctx)
+}
+
+func (lc *labControls) onReroll(ctx app.Context, e app.Event) {
+	s := lc.lab.current()
+	s.Params.Seed = 1 + rand.Uint64N(1<<31)
+	lc.lab.change(ctx, s, e.Get("timeStamp").Float())
+	lc.lab.commit(ctx)
+}
+
+func (lc *labControls) onOptimalK(ctx app.Context, e app.Event) {
+	s := lc.lab.current()
+	s.OptimalK = e.Get("target").Get("checked").Bool()
+	lc.lab.change(ctx, s, e.Get("timeStamp").Float())
+	lc.lab.commit(ctx)
+}
+
+func (lc *labControls) onVariant(ctx app.Context, e app.Event) {
+	if v, err := core.ParseVariant(e.Get("target").Get("value").String()); err == nil {
+		s, notice := lc.lab.current().WithVariant(v)
+		lc.choose(ctx, e, s, notice)
+	}
+}
+
+func (lc *labControls) onFault(ctx app.Context, e app.Event) {
+	if f, err := core.ParseFault(e.Get("target").Get("value").String()); err == nil {
+		s, notice := lc.lab.current().WithFault(f)
+		lc.choose(ctx, e, s, notice)
+	}
+}
+
+func (lc *labControls) onFingerprintBits(ctx app.Context, e app.Event) {
+	if bits, err := strconv.Atoi(e.Get("target").Get("value").String()); err == nil {
+		s, notice := lc.lab.current().WithFingerprintBits(bits)
+		lc.choose(ctx, e, s, notice)
+	}
+}
+
+func (lc *labControls) onHashing(ctx app.Context, e app.Event) {
+	if h, err := core.ParseHashing(e.Get("target").Get("value").String()); err == nil {
+		s, notice := lc.lab.current().WithHashing(h)
+		lc.choose(ctx, e, s, notice)
+	}
+}
+
+// choose applies settings a select chose, shows what the choice moved
+// besides (notice, if any) and records the link.
+func (lc *labControls) choose(ctx app.Context, e app.Event, s Settings, notice string) {
+	lc.lab.change(ctx, s, e.Get("timeStamp").Float())
+	lc.lab.notify(notice)
+	lc.lab.commit(ctx)
+}
+
+func (lc *labControls) onLarge(ctx app.Context, e app.Event) {
+	s := lc.lab.current()
+	s.Large = !s.Large
+	lc.lab.restyle(ctx, s.Large)
+}
+
+func (lc *labControls) onPreset(p Preset) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		// A preset is a shape: the type size and the typed keys stay.
+		s := p.Settings
+		s.Large, s.Typed = lc.lab.current().Large, lc.lab.current().Typed
+		lc.lab.change(ctx, s, e.Get("timeStamp").Float())
+		lc.lab.commit(ctx)
+	}
+}
+
+func (lc *labControls) renderPresets() app.UI {
+	presets := Presets()
+	return app.Div().Class("presets").Body(
+		app.Span().Class("presets-label").Text("Classic cases:"),
+		app.Range(presets).Slice(func(i int) app.UI {
+			p := presets[i]
+			return app.Button().ID("preset-" + p.ID).Class("chip").Title(p.Lesson).Text(p.Name).OnClick(lc.onPreset(p))
+		}),
+		app.Button().ID(IDLarge).Class("chip toggle").Aria("pressed", lc.lab.current().Large).
+			Text("Large type").OnClick(lc.onLarge),
+	)
+}
+
+// renderControls is the controls' column; ownNote says why the sliders
+// the user's key lists decide are off.
+func (lc *labControls) renderControls(ownNote app.UI) app.UI {
+	p := lc.lab.current().Params
+	kNote := controlNote(p.Variant, IDOptimalK)
+	hashingNote := controlNote(p.Variant, IDHashing)
+	return app.Section().Class("controls").Aria("label", "Controls").Body(
+		ownNote,
+		app.Range(sliders).Slice(func(i int) app.UI { return lc.renderSlider(sliders[i]) }),
+		app.Div().Class(offClass("control inline", kNote != "")).Body(
+			lc.renderOptimalK(kNote != ""),
+			app.Label().For(IDOptimalK).Text("Use the optimal k, round((m/n) ln 2)"),
+		),
+		app.Div().Class("control").Body(
+			app.Label().For(IDSeed).Text("Seed"),
+			app.Div().Class("seed-row").Body(
+				// Text, not a number input: a browser rounds numbers past
+				// 2^53, and every uint64 seed is legal.
+				app.Input().Type("text").Attr("inputmode", "numeric").ID(IDSeed).
+					Value(strconv.FormatUint(p.Seed, 10)).OnChange(lc.onSeed),
+				app.Button().ID("seed-reroll").Class("chip").Text("Re-roll").Title("pick a new random seed").OnClick(lc.onReroll),
+			),
+		),
+		app.Div().Class("control").Body(
+			app.Label().For(IDVariant).Text("Variant"),
+			app.Select().ID(IDVariant).OnChange(lc.onVariant).Aria("describedby", "variant-help").Body(
+				app.Range(core.Variants).Slice(func(i int) app.UI {
+					v := core.Variants[i]
+					return app.Option().Value(v.Name()).Selected(v == p.Variant).Text(v.Label())
+				}),
+			),
+			app.Small().ID("variant-help").Text(p.Variant.About()),
+		),
+		// A slot of its own, so that the controls after it keep their
+		// places when it comes and goes.
+		app.Div().Class("slot").Body(app.If(p.Variant.Fingerprints() != nil, lc.renderFingerprintBits)),
+		app.Div().Class("control").Body(
+			app.Label().For(IDFault).Text("Fault"),
+			app.Select().ID(IDFault).OnChange(lc.onFault).Aria("describedby", "fault-help").Body(
+				app.Option().Value(string(core.NoFault)).Selected(p.Fault == core.NoFault).Text("none: the real filter"),
+				app.Range(core.Faults).Slice(func(i int) app.UI {
+					f := core.Faults[i]
+					return app.Option().Value(string(f)).Selected(f == p.Fault).Text(string(f))
+				}),
+			),
+			app.Small().ID("fault-help").Text(p.Fault.Describe()),
+		),
+		lc.renderHashing(hashingNote),
+	)
+}
+
+// offClass is a control's class, marked off when the control does not
+// apply.
+func offClass(class string, off bool) string {
+	if off {
+		return class + " off"
+	}
+	return class
+}
+
+// renderSlider is one range control. It is off while own keys decide it,
+// or when the layout gives it no meaning; then its help says why, the
+// layout's reason in an element of its own (#hashes-note, say). Its value
+// stays in the link either way.
+func (lc *labControls) renderSlider(sl slider) app.UI {
+	p := lc.lab.current().Params
+	own := lc.lab.ownKeys()
+	v, ok := sliderValue(sl, p, own)
+	if !ok {
+		v = sl.value(p)
+	}
+	shown := sliderShown(sl, p, own)
+	decided := own != nil && ownSliders[sl.ID]
+	note := controlNote(p.Variant, sl.ID)
+	var help app.UI = app.Text(sliderHelp(sl, p.Variant))
+	switch {
+	case note != "":
+		help = app.Span().ID(sl.ID + "-note").Class("control-note").Text(note)
+	case decided:
+		help = app.Text("set by your key lists")
+	}
+	in := app.Input().Type("range").ID(sl.ID).
+		Min(sl.trackMin()).Max(sl.trackMax()).Step(sl.trackStep()).
+		Value(formatPlain(sl.Position(v))).
+		Aria("valuetext", shown+" ("+sl.Label+")").
+		Aria("describedby", sl.ID+"-help").
+		OnInput(lc.onSlider(sl)).OnChange(lc.onCommit)
+	if decided || note != "" {
+		// Only ever true: HTML reads disabled="false" as disabled.
+		in = in.Disabled(true)
+	}
+	return app.Div().Class(offClass("control", decided || note != "")).Body(
+		app.Label().For(sl.ID).Body(
+			app.Span().Text(sl.Label),
+			app.Output().ID(sl.ID+"-value").For(sl.ID).Text(shown),
+		),
+		in,
+		app.Small().ID(sl.ID+"-help").Body(help),
+	)
+}
+
+// renderFingerprintBits is the fingerprint width select of a layout with
+// fingerprints: auto (the layout's choice) or one of its widths.
+func (lc *labControls) renderFingerprintBits() app.UI {
+	p := lc.lab.current().Params
+	widths := p.Variant.Fingerprints()
+	help := "wider fingerprints: fewer false positives, more memory a key"
+	if p.FingerprintBits == 0 {
+		help = "auto, the filter's choice; " + help
+	}
+	return app.Div().Class("control").Body(
+		app.Label().For(IDFingerprintBits).Text("Fingerprint bits"),
+		app.Select().ID(IDFingerprintBits).OnChange(lc.onFingerprintBits).Aria("describedby", IDFingerprintBits+"-help").Body(
+			app.Option().Value("0").Selected(p.FingerprintBits == 0).Text("auto"),
+			app.Range(widths).Slice(func(i int) app.UI {
+				w := widths[i]
+				return app.Option().Value(strconv.Itoa(w)).Selected(w == p.FingerprintBits).Text(strconv.Itoa(w) + " bits")
+			}),
+		),
+		app.Small().ID(IDFingerprintBits+"-help").Text(help),
+	)
+}
+
+// renderHashing is the hashing select, off with a note for a layout that
+// finds its positions its own way.
+func (lc *labControls) renderHashing(note string) app.UI {
+	p := lc.lab.current().Params
+	sel := app.Select().ID(IDHashing).OnChange(lc.onHashing).Aria("describedby", "hashing-help").Body(
+		app.Range(core.Hashings).Slice(func(i int) app.UI {
+			h := core.Hashings[i]
+			return app.Option().Value(string(h)).Selected(h == p.Hashing || (p.Hashing == "" && h == core.DoubleHashing)).Text(string(h))
+		}),
+	)
+	var help app.UI = app.Text(p.Hashing.Describe())
+	if note != "" {
+		sel = sel.Disabled(true)
+		help = app.Span().ID("hashing-note").Class("control-note").Text(note)
+	}
+	return app.Div().Class(offClass("control", note != "")).Body(
+		app.Label().For(IDHashing).Text("Hashing"),
+		sel,
+		app.Small().ID("hashing-help").Body(help),
+	)
+}
+
+// renderOptimalK leaves "checked" out of the prerendered page when it is
+// off: HTML reads checked="false" as checked, while the browser build sets
+// the property itself. With off, the layout gives k no meaning: the box is
+// disabled and described by the hashes slider's note.
+func (lc *labControls) renderOptimalK(off bool) app.UI {
+	box := app.Input().Type("checkbox").ID(IDOptimalK).OnChange(lc.onOptimalK)
+	if app.IsClient || lc.lab.current().OptimalK {
+		box = box.Checked(lc.lab.current().OptimalK)
+	}
+	if off {
+		box = box.Disabled(true).Aria("describedby", IDHashes+"-note")
+	}
+	return box
+}
+
+// sliderText is a slider's value as the page shows it.
+func sliderText(sl slider, v float64) string {
+	if sl.Int {
+		return formatInt(uint64(v))
+	}
+	return formatPlain(v)
+}

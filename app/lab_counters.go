@@ -1,0 +1,275 @@
+package app
+
+import (
+	"slices"
+	"strconv"
+
+	"bloomlab/core"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// counter is one figure in the counters grid. Every layout has the same
+// figures in the same order, those it lacks hidden: draw writes the values
+// by id straight into the page, and a grid that changed its length under
+// go-app would leave a value in the wrong place.
+type counter struct {
+	id, label, value, title string
+	alarm, hidden           bool
+}
+
+// labCounters are the figures for layout v: the formulas' th before the
+// first result, then r's. fingerprintBits is the width asked for, 0 for the
+// layout's choice. Figures a layout lacks are hidden, and the Bloom ones
+// are named for what they are in the others: slots or cells, not bits.
+func labCounters(th theory, v core.Variant, fingerprintBits int, r *core.Result) []counter {
+	unit := v.Unit()
+	dash := "…"
+	bloom, fingerprints := v.Bloom(), v.Fingerprints() != nil
+	// A table of fingerprints filled key by key (cuckoo) has a load,
+	// relocations and failed inserts; a layout built once from the whole
+	// key set (fuse) has construction attempts.
+	table := fingerprints && !v.Static()
+	kLabel, probes := "k probes", "probes per absent query"
+	setLabel := map[string]string{"bit": "set bits", "slot": "occupied slots"}[unit]
+	if setLabel == "" {
+		setLabel = "nonzero " + unit + "s"
+	}
+	exactLabel := "theory, exact m"
+	if !v.UsesK() {
+		kLabel = unit + "s a query reads"
+		probes = unit + "s read per absent query"
+	}
+	out := []counter{
+		{id: "out-m", label: "m " + unit + "s", value: dash},
+		{id: "out-n", label: "n keys", value: formatInt(th.N)},
+		{id: "out-k", label: kLabel, value: dash},
+		{id: "out-bytes", label: "filter size", value: dash},
+		{id: "memory-bits-per-key", label: "memory bits per key", value: dash, hidden: !fingerprints,
+			title: "the filter's storage over n: what a key really costs"},
+		{id: "fingerprint-bits-value", label: "fingerprint bits", value: dash, hidden: !fingerprints},
+		{id: "out-set-bits", label: setLabel, value: dash},
+		{id: "out-fill", label: "fill", value: dash, hidden: table},
+		{id: "load", label: "load", value: dash, hidden: !table, title: "the share of slots in use, the stash included"},
+		{id: "relocations", label: "relocations", value: dash, hidden: !table, title: "fingerprints moved to their other bucket to make room"},
+		{id: "insert-failures", label: "insert failures", value: dash, hidden: !table, title: "inserts that found no room: the table is too full"},
+		{id: "build-retries", label: "construction retries", value: dash, hidden: !v.Static(), title: "attempts that failed to peel before one built the array"},
+		{id: "out-fpr-theory", label: "theory rate", value: dash, title: theoryFormula(v)},
+		{id: "out-fpr-exact", label: exactLabel, value: dash, hidden: !bloom, title: "(1 - (1 - 1/m)^(kn))^k"},
+		{id: "out-fpr-empirical", label: "measured rate", value: dash},
+		{id: "out-ci", label: "95%, queries alone", value: dash, title: "Wilson score interval: how well this filter's own rate is measured"},
+		{id: "out-ci-whole", label: "95%, whole measurement", value: dash, title: "the queries and the filter's own draw: the interval to judge the theory by"},
+		{id: "out-false-positives", label: "false positives", value: dash},
+		{id: "out-false-negatives", label: "false negatives", value: dash},
+		{id: "out-probes", label: probes, value: dash},
+		{id: "out-memory", label: "exact set would need", value: dash},
+	}
+	at := func(id string) *counter {
+		for i := range out {
+			if out[i].id == id {
+				return &out[i]
+			}
+		}
+		panic("app: no counter " + id)
+	}
+	set := func(id, v string) { at(id).value = v }
+	if r == nil {
+		// Before the first result only the Bloom formulas can be shown.
+		if bloom {
+			set("out-m", formatInt(th.M))
+			set("out-k", strconv.Itoa(th.K))
+			set("out-fpr-theory", formatRate(th.Rate))
+			set("out-fpr-exact", formatRate(th.Exact))
+		}
+		return out
+	}
+	if bloom && r.TheoryFPRVariant != r.TheoryFPRExact {
+		// The blocked filter's own theory, a Poisson mixture of blocks.
+		at("out-fpr-exact").label = "theory, " + v.Name() + " layout"
+		at("out-fpr-exact").title = "the " + v.Name() + " filter's own theory"
+	}
+	set("out-m", formatInt(r.M))
+	set("out-n", formatInt(r.N))
+	set("out-k", strconv.Itoa(r.K))
+	set("out-bytes", formatBytes(r.FilterBytes))
+	set("memory-bits-per-key", formatFloat(r.MemoryBitsPerKey, 2))
+	fp := strconv.Itoa(r.FingerprintBits)
+	if fingerprintBits == 0 {
+		fp += " (auto)"
+	}
+	set("fingerprint-bits-value", fp)
+	if bloom {
+		set("out-set-bits", formatInt(r.SetBits)+" (expected "+formatFloat(r.ExpectedSetBits, 1)+")")
+	} else {
+		set("out-set-bits", formatInt(r.SetBits)+" of "+formatInt(r.M))
+	}
+	set("out-fill", formatPercent(r.Occupancy))
+	set("load", formatPercent(r.Load))
+	set("relocations", formatInt(r.Relocations))
+	set("insert-failures", formatInt(r.InsertFailures))
+	set("build-retries", formatInt(r.BuildRetries))
+	at("insert-failures").alarm = r.InsertFailures > 0
+	at("build-retries").alarm = r.BuildError != ""
+	if bloom {
+		set("out-fpr-theory", formatRate(r.TheoryFPR))
+		set("out-fpr-exact", formatRate(r.TheoryFPRVariant))
+	} else {
+		set("out-fpr-theory", formatRate(r.TheoryFPRVariant))
+	}
+	if r.AbsentQueries > 0 {
+		set("out-fpr-empirical", formatRate(r.EmpiricalFPR))
+		set("out-ci", formatRate(r.QueryCILow)+" to "+formatRate(r.QueryCIHigh))
+		set("out-ci-whole", formatRate(r.WholeCILow)+" to "+formatRate(r.WholeCIHigh))
+		set("out-probes", formatFloat(r.ProbesPerNegative, 3))
+		if bloom {
+			// The others' expected reads leave out a query's early stop.
+			set("out-probes", formatFloat(r.ProbesPerNegative, 3)+" (theory "+formatFloat(r.ExpectedProbes, 3)+")")
+		}
+	} else {
+		set("out-fpr-empirical", "no absent queries")
+		set("out-ci", "none")
+		set("out-ci-whole", "none")
+		set("out-probes", "none")
+	}
+	set("out-false-positives", formatInt(r.FalsePositives)+" of "+formatInt(r.AbsentQueries))
+	set("out-false-negatives", formatInt(r.FalseNegatives)+" of "+formatInt(r.PresentQueries))
+	set("out-memory", formatBytes(r.ExactSetBytes)+" against "+formatBytes(r.FilterBytes))
+	at("out-false-negatives").alarm = r.FalseNegatives > 0
+	return out
+}
+
+// warnings are the sentences under the counters that say what went wrong
+// in a run: inserts a full table refused, a construction that failed, and
+// keys the filter lost. Each has its element id.
+func warnings(r *core.Result) []counter {
+	if r == nil {
+		return nil
+	}
+	var out []counter
+	if r.InsertFailures > 0 {
+		room := "More bits per key make room."
+		if widths := r.Variant.Fingerprints(); len(widths) > 0 && r.FingerprintBits > slices.Min(widths) {
+			room = "More bits per key, or narrower fingerprints, make room."
+		}
+		out = append(out, counter{id: "insert-failure-warning", value: "⚠ " + plural(int(r.InsertFailures), "insert") +
+			" failed: the table is too full (load " + formatPercent(r.Load) + "). Apart from one fingerprint kept in the stash, those keys are not in the filter, " +
+			"and a query for one of them is a false negative. " + room})
+	}
+	if r.BuildError != "" {
+		out = append(out, counter{id: "build-error", value: "⚠ The filter could not be built: " + r.BuildError +
+			". A filter that did not build answers yes to every key, so its measured rate is 1."})
+	}
+	if r.FalseNegatives > 0 {
+		why := "A correct Bloom filter can never do this; the " + string(r.Fault) + " fault broke it."
+		switch {
+		case r.Fault == core.NoFault && r.InsertFailures > 0:
+			why = "They are the inserts that failed above."
+		case r.Fault == core.NoFault:
+			why = "A correct filter of this layout can never do this."
+		}
+		out = append(out, counter{id: "false-negative-warning", value: "⚠ " + formatInt(r.FalseNegatives) +
+			" false negatives: keys that were inserted, and that this filter now says were never added. " + why})
+	}
+	return out
+}
+
+// counterBox is the counters grid with the note on the rate, the warnings
+// and the audit badge under it.
+type counterBox struct {
+	// note is rateNote of the result noteFor, kept between renders.
+	note    string
+	noteFor *core.Result
+}
+
+// render shows the counters cs of result r (nil before the first) and
+// the badge.
+func (cb *counterBox) render(cs []counter, r *core.Result, badge app.UI) app.UI {
+	if cb.noteFor != r {
+		// The note sums a small filter's fill distribution: once a result.
+		cb.note, cb.noteFor = rateNote(r), r
+	}
+	note := cb.note
+	warns := warnings(r)
+	return app.Section().Class("counters-box").Aria("label", "Counters").Body(
+		app.Dl().Class("counters").Body(
+			app.Range(cs).Slice(func(i int) app.UI {
+				ct := cs[i]
+				class := "counter"
+				if ct.alarm {
+					class += " alarm"
+				}
+				div := app.Div().Class(class).Title(ct.title)
+				if ct.hidden {
+					// Only ever true: HTML reads hidden="false" as hidden.
+					div = div.Hidden(true)
+				}
+				return div.Body(
+					app.Dt().Text(ct.label),
+					app.Dd().ID(ct.id).Text(ct.value),
+				)
+			}),
+		),
+		app.If(note != "", func() app.UI {
+			// The small-m measurement is about the layouts that take a
+			// hashing scheme: the others' notes stand alone.
+			return app.P().ID("fpr-note").Class("note").Body(
+				app.Text(note+" "),
+				app.If(r.Variant.Hashings(), func() app.UI {
+					return app.A().ID("fpr-note-link").Href(href(RouteExperiments) + "?experiment=small-m").Text("See the small-m measurement.")
+				}),
+			)
+		}),
+		app.Range(warns).Slice(func(i int) app.UI {
+			return app.P().ID(warns[i].id).Class("alarm-text").Role("alert").Text(warns[i].value)
+		}),
+		badge,
+	)
+}
+
+// writeCounters writes the counters' values straight into the page, so a
+// move shows within the frame of its input event; go-app's next update
+// writes the same text.
+func writeCounters(cs []counter) {
+	doc := app.Window().Get("document")
+	for _, ct := range cs {
+		if el := doc.Call("getElementById", ct.id); el.Truthy() {
+			el.Set("textContent", ct.value)
+		}
+	}
+}
+
+// auditBadge is the badge of audit a, the lab's filter with fault f, for
+// a page that shows layout shown.
+func auditBadge(f core.Fault, a auditRun, shown core.Variant) app.UI {
+	text, class := "audit not run yet", "badge"
+	switch {
+	case a.Finished():
+		text = a.Report.Summary()
+		if a.Report.AllPassed() {
+			class += " pass"
+			text = "✓ " + text
+		} else {
+			class += " fail"
+			text = "✗ " + text
+		}
+	case a.Running:
+		text = "auditing: " + strconv.Itoa(a.Done) + "/" + strconv.Itoa(a.Total) + " checks"
+	case a.Err != "":
+		text, class = "audit failed to run", "badge fail"
+	}
+	target := href(RouteAudit)
+	if f != core.NoFault {
+		target += "?fault=" + string(f)
+	}
+	// The badge's audit is the lab's own filter with the fault: say so
+	// when the page shows another layout.
+	audited := core.Standard.Effective(f)
+	return app.P().Class("badge-row").Body(
+		app.A().ID("audit-badge").Class(class).Href(target).Title("the filter's contract, checked in this browser").Text(text),
+		app.If(f != core.NoFault, func() app.UI {
+			return app.Span().Class("muted").Text(" with the " + string(f) + " fault switched on")
+		}),
+		app.If(shown != audited, func() app.UI {
+			return app.Span().ID("audit-badge-note").Class("muted").Text(" (of the " + audited.Name() + " filter, not the " + shown.Name() + " one shown here)")
+		}),
+	)
+}

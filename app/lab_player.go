@@ -1,0 +1,225 @@
+package app
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// Element IDs of the player.
+const (
+	IDPlay      = "play"
+	IDPlayStep  = "play-step"
+	IDPlayBack  = "play-back"
+	IDPlaySpeed = "play-speed"
+)
+
+// playEvery is every count the player stops at before its steps grow.
+const playEvery = 200
+
+// playStops are the counts of keys the player stops at for n keys: every
+// count to playEvery, then steps 5% apart, then n. Each stop is a filter
+// Simulate measures from scratch (Params.At), so a stop looks the same
+// however the player reached it.
+func playStops(n int) []int {
+	stops := make([]int, 0, playEvery+300)
+	for at := 1; at <= min(n, playEvery); at++ {
+		stops = append(stops, at)
+	}
+	for at := playEvery; at < n; {
+		at = min(n, max(at+1, int(math.Round(float64(at)*1.05))))
+		stops = append(stops, at)
+	}
+	return stops
+}
+
+// stopIndex is the stop at or below at keys (0: every key, the last).
+func stopIndex(stops []int, at int) int {
+	if at <= 0 {
+		return len(stops) - 1
+	}
+	i, found := slices.BinarySearch(stops, at)
+	if !found && i > 0 {
+		i--
+	}
+	return i
+}
+
+// playLab is what the player needs of the page.
+type playLab interface {
+	current() Settings
+	ownKeys() *ownKeys
+	// seek shows the filter holding its first at keys (0: every key);
+	// commit writes the link.
+	seek(ctx app.Context, at int, commit bool)
+}
+
+// player plays the fill: it inserts the generated keys a stop at a time
+// while the bit array, the counters and the charts follow.
+type player struct {
+	lab     playLab
+	playing bool
+	// speed is stops a second.
+	speed int
+}
+
+var playSpeeds = []int{1, 4, 15}
+
+// off says why the player cannot play the lab's filter, or "".
+func (pl *player) off() string {
+	s := pl.lab.current()
+	switch {
+	case pl.lab.ownKeys() != nil:
+		return "The player plays the generated keys: go back to them to play the fill."
+	case s.Params.Variant.Static():
+		return "A " + s.Params.Variant.Name() + " filter is built once from every key, so there is no filter of its first keys to play."
+	}
+	return ""
+}
+
+// at is the player's stop index and its stops.
+func (pl *player) at() (int, []int) {
+	s := pl.lab.current()
+	stops := playStops(s.Params.Items)
+	return stopIndex(stops, s.PlayAt), stops
+}
+
+func (pl *player) onPlay(ctx app.Context, e app.Event) {
+	if pl.playing {
+		pl.playing = false
+		pl.lab.seek(ctx, pl.lab.current().PlayAt, true)
+		return
+	}
+	pl.playing = true
+	i, stops := pl.at()
+	if i == len(stops)-1 {
+		pl.lab.seek(ctx, stops[0], false) // from the first key again
+		return
+	}
+	pl.tick(ctx)
+}
+
+// tick moves to the next stop; at the last it stops playing.
+func (pl *player) tick(ctx app.Context) {
+	if !pl.playing {
+		return
+	}
+	i, stops := pl.at()
+	if i+1 >= len(stops)-1 {
+		pl.playing = false
+		pl.lab.seek(ctx, 0, true)
+		return
+	}
+	pl.lab.seek(ctx, stops[i+1], false)
+}
+
+// ran is called when the page has shown a stop: a playing player moves
+// on after its pause.
+func (pl *player) ran(ctx app.Context) {
+	if !pl.playing {
+		return
+	}
+	ctx.After(time.Second/time.Duration(pl.stopsPerSecond()), pl.tick)
+}
+
+func (pl *player) stopsPerSecond() int {
+	if pl.speed <= 0 {
+		return playSpeeds[1]
+	}
+	return pl.speed
+}
+
+// pause stops playing where the player stands.
+func (pl *player) pause() { pl.playing = false }
+
+func (pl *player) onStep(delta int) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		pl.playing = false
+		i, stops := pl.at()
+		i = min(max(i+delta, 0), len(stops)-1)
+		at := stops[i]
+		if i == len(stops)-1 {
+			at = 0
+		}
+		pl.lab.seek(ctx, at, true)
+	}
+}
+
+func (pl *player) onSlide(commit bool) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		i, err := strconv.Atoi(e.Get("target").Get("value").String())
+		if err != nil {
+			return
+		}
+		pl.playing = false
+		_, stops := pl.at()
+		i = min(max(i, 0), len(stops)-1)
+		at := stops[i]
+		if i == len(stops)-1 {
+			at = 0
+		}
+		pl.lab.seek(ctx, at, commit)
+	}
+}
+
+func (pl *player) onSpeed(ctx app.Context, e app.Event) {
+	if v, err := strconv.Atoi(e.Get("target").Get("value").String()); err == nil && slices.Contains(playSpeeds, v) {
+		pl.speed = v
+	}
+}
+
+func (pl *player) render() app.UI {
+	s := pl.lab.current()
+	n := s.Params.Items
+	i, stops := pl.at()
+	shown := n
+	if s.PlayAt > 0 {
+		shown = s.PlayAt
+	}
+	off := pl.off()
+	label := "Play"
+	if pl.playing {
+		label = "Pause"
+	}
+	valueText := formatInt(uint64(shown)) + " of " + formatInt(uint64(n)) + " keys inserted"
+	buttons := []app.HTMLButton{
+		app.Button().ID(IDPlayBack).Class("chip").Title("one stop back").Aria("label", "step back").Text("◀").OnClick(pl.onStep(-1)),
+		app.Button().ID(IDPlay).Class("chip primary").Aria("pressed", pl.playing).Text(label).OnClick(pl.onPlay),
+		app.Button().ID(IDPlayStep).Class("chip").Title("one stop forward").Aria("label", "step forward").Text("▶").OnClick(pl.onStep(1)),
+	}
+	slider := app.Input().Type("range").ID(IDPlayAt).Min(0).Max(len(stops)-1).Step(1).Value(i).
+		Aria("valuetext", valueText).Aria("describedby", "play-help").
+		OnInput(pl.onSlide(false)).OnChange(pl.onSlide(true))
+	speed := app.Select().ID(IDPlaySpeed).Aria("label", "stops a second").OnChange(pl.onSpeed).Body(
+		app.Range(playSpeeds).Slice(func(j int) app.UI {
+			v := playSpeeds[j]
+			return app.Option().Value(strconv.Itoa(v)).Selected(v == pl.stopsPerSecond()).Text(strconv.Itoa(v) + " a second")
+		}),
+	)
+	if off != "" {
+		for j := range buttons {
+			buttons[j] = buttons[j].Disabled(true)
+		}
+		slider = slider.Disabled(true)
+		speed = speed.Disabled(true)
+	}
+	help := "Insert the keys a stop at a time: one by one to " + strconv.Itoa(playEvery) + ", then 5% more a stop. Each stop is the same filter (m and k as designed) holding its first keys, measured afresh."
+	if off != "" {
+		help = off
+	}
+	return app.Section().ID("player").Class(offClass("player", off != "")).Aria("label", "Play the fill").Body(
+		app.Div().Class("player-row").Body(
+			buttons[0], buttons[1], buttons[2],
+			app.Label().For(IDPlayAt).Class("player-label").Body(
+				app.Span().Text("Keys in "),
+				app.Output().ID(IDPlayAt+"-value").For(IDPlayAt).Text(valueText),
+			),
+			slider,
+			speed,
+		),
+		app.Small().ID("play-help").Class("muted").Text(help),
+	)
+}

@@ -1,0 +1,486 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"bloomlab/core"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// Element IDs of the key panel.
+const (
+	IDTryKey      = "try-key"
+	IDTryInsert   = "try-insert"
+	IDTryQuery    = "try-query"
+	IDTryFindFP   = "try-find-fp"
+	IDTryClear    = "try-clear"
+	IDTryError    = "try-error"
+	IDTryVerdict  = "try-verdict"
+	IDTryCulprits = "try-culprits"
+)
+
+// keyLab is what the key panel needs of the page: the settings the filter
+// stands at, and a way to change the typed keys (which reruns the filter,
+// then calls the panel's refresh).
+type keyLab interface {
+	current() Settings
+	ownKeys() *ownKeys
+	typeKeys(ctx app.Context, keys typedKeys)
+	// answered hears that the panel's answer changed.
+	answered(ctx app.Context)
+}
+
+// What the panel shows: the last thing asked of it.
+const (
+	askNone = iota
+	askInsert
+	askQuery
+	askFind
+)
+
+// keyPanel is the key panel: a learner types "apple", inserts it and sees
+// its k positions light up, queries "pear" and sees why the filter says
+// no or maybe. It asks core.Try on the lab's filter as it stands (the
+// typed keys in it), and asks again whenever the filter changes.
+type keyPanel struct {
+	lab  keyLab
+	runs runs
+	busy bool
+	// progress is the share of a long rebuild done.
+	progress float64
+	// err is a problem with what was typed, shown beside the field; note
+	// a remark that is not one.
+	err, note string
+	ask       int
+	key       string
+	// answer is the answer to ask on the filter as it stands; answers
+	// every query answered since the page opened, oldest first.
+	answer  *core.TryResult
+	answers []core.TryQuery
+	// queue are keys to query next, one after the other (a lesson's).
+	queue []string
+}
+
+// afterRun answers again on the filter a run has just made, or queries
+// the next queued key.
+func (kp *keyPanel) afterRun(ctx app.Context) {
+	if len(kp.queue) > 0 {
+		kp.next(ctx)
+		return
+	}
+	kp.refresh(ctx, false)
+}
+
+// next queries the first queued key.
+func (kp *keyPanel) next(ctx app.Context) {
+	if len(kp.queue) == 0 {
+		return
+	}
+	key := kp.queue[0]
+	kp.queue = kp.queue[1:]
+	kp.query(ctx, key)
+}
+
+// fieldKey is the key in the field. A JavaScript string is UTF-16: Go
+// gets it as UTF-8, a lone surrogate as U+FFFD.
+func fieldKey() string {
+	if in := app.Window().GetElementByID(IDTryKey); in.Truthy() {
+		return in.Get("value").String()
+	}
+	return ""
+}
+
+// check is the problem with key as a typed key, or "".
+func check(key string) string {
+	if key == "" {
+		return "Type a key first: a word, a name, anything of 1 to 256 bytes."
+	}
+	if err := core.CheckTryKeys("key", []string{key}); err != nil {
+		msg := core.Message(err)
+		return strings.ToUpper(msg[:1]) + msg[1:] + "."
+	}
+	return ""
+}
+
+func (kp *keyPanel) onInsert(ctx app.Context, e app.Event) {
+	key := fieldKey()
+	kp.err, kp.note = check(key), ""
+	if kp.err != "" {
+		return
+	}
+	s := kp.lab.current()
+	typed := s.Typed.List()
+	switch {
+	case s.Typed.Has(key):
+		kp.note = "“" + key + "” is already inserted: inserting a key again changes no bit."
+	case len(typed) == core.MaxTryKeys:
+		kp.err = fmt.Sprintf("%d keys are typed already, the most the panel holds: clear them to type more.", core.MaxTryKeys)
+		return
+	}
+	kp.ask, kp.key = askInsert, key
+	if s.Typed.Has(key) {
+		kp.refresh(ctx, false)
+		return
+	}
+	kp.lab.typeKeys(ctx, joinTyped(append(typed, key)))
+}
+
+func (kp *keyPanel) onQuery(ctx app.Context, e app.Event) {
+	key := fieldKey()
+	kp.err, kp.note = check(key), ""
+	if kp.err != "" {
+		return
+	}
+	kp.query(ctx, key)
+}
+
+// query asks the filter about key.
+func (kp *keyPanel) query(ctx app.Context, key string) {
+	kp.ask, kp.key = askQuery, key
+	kp.refresh(ctx, true)
+}
+
+// onKey queries on Enter, as a search box does.
+func (kp *keyPanel) onKey(ctx app.Context, e app.Event) {
+	if e.Get("key").String() == "Enter" {
+		e.PreventDefault()
+		kp.onQuery(ctx, e)
+	}
+}
+
+func (kp *keyPanel) onFind(ctx app.Context, e app.Event) {
+	kp.err, kp.note = "", ""
+	kp.ask, kp.key = askFind, ""
+	kp.refresh(ctx, true)
+}
+
+func (kp *keyPanel) onClear(ctx app.Context, e app.Event) {
+	kp.err, kp.note = "", ""
+	kp.ask, kp.key, kp.answer, kp.queue = askNone, "", nil, nil
+	kp.lab.typeKeys(ctx, "")
+}
+
+// clearAnswers forgets the queries answered so far.
+func (kp *keyPanel) clearAnswers() { kp.answers = nil }
+
+// refresh answers the panel's question on the filter as it stands now: the
+// page calls it after every run, the panel after a query. fresh marks a
+// new question, whose answer joins the answers.
+func (kp *keyPanel) refresh(ctx app.Context, fresh bool) {
+	if kp.ask == askNone || kp.lab.ownKeys() != nil {
+		kp.runs.cancel()
+		kp.busy = false
+		return
+	}
+	s := kp.lab.current()
+	req := core.TryRequest{Params: s.Run(), Insert: s.Typed.List()}
+	ask, key := kp.ask, kp.key
+	if ask == askQuery {
+		req.Query = []string{key}
+	}
+	try := kp.runs.start()
+	kp.busy, kp.progress = true, 0
+	ctx.Async(func() {
+		step := try.step(ctx, 12*time.Millisecond, fraction(func(f float64) { kp.progress = f }))
+		var res core.TryResult
+		var err error
+		if ask == askFind {
+			var q core.TryQuery
+			q, _, err = core.FindFalsePositive(req, step)
+			v := req.Params.Variant.Effective(req.Params.Fault)
+			res = core.TryResult{Variant: v, Fault: req.Params.Fault, Unit: v.Unit(), Queries: []core.TryQuery{q}}
+		} else {
+			res, err = core.Try(req, step)
+		}
+		ctx.Dispatch(func(ctx app.Context) {
+			if !try.live() {
+				return
+			}
+			kp.busy = false
+			switch {
+			case errors.Is(err, core.ErrCancelled):
+				return
+			case err != nil:
+				kp.err, kp.answer = core.Message(err), nil
+				return
+			}
+			kp.answer = &res
+			if fresh && len(res.Queries) > 0 {
+				kp.answers = append(kp.answers, res.Queries[0])
+				if over := len(kp.answers) - core.MaxTryKeys; over > 0 {
+					kp.answers = kp.answers[over:]
+				}
+			}
+			kp.lab.answered(ctx)
+			kp.next(ctx)
+		})
+	})
+}
+
+// insertShown is the typed insert the panel shows, or nil.
+func (kp *keyPanel) insertShown() *core.TryInsert {
+	if kp.answer == nil || kp.ask != askInsert {
+		return nil
+	}
+	for i := range kp.answer.Inserts {
+		if kp.answer.Inserts[i].Key == kp.key {
+			return &kp.answer.Inserts[i]
+		}
+	}
+	return nil
+}
+
+// queryShown is the query the panel shows, or nil.
+func (kp *keyPanel) queryShown() *core.TryQuery {
+	if kp.answer == nil || (kp.ask != askQuery && kp.ask != askFind) || len(kp.answer.Queries) == 0 {
+		return nil
+	}
+	return &kp.answer.Queries[0]
+}
+
+// marks are the panel's marks on the bit array: an insert's positions
+// ringed, a query's probes boxed.
+func (kp *keyPanel) marks() bitMarks {
+	if in := kp.insertShown(); in != nil {
+		return bitMarks{Ring: in.Positions, RingSays: "the " + kp.answer.Unit + "s of “" + in.Key + "”"}
+	}
+	if q := kp.queryShown(); q != nil {
+		box := make([]uint64, len(q.Probes))
+		for i, p := range q.Probes {
+			box[i] = p.Position
+		}
+		return bitMarks{Box: box, BoxSays: "read by the query “" + q.Key + "”"}
+	}
+	return bitMarks{}
+}
+
+func (kp *keyPanel) render() app.UI {
+	s := kp.lab.current()
+	typed := s.Typed.List()
+	state := "ready"
+	if kp.busy {
+		state = "busy"
+	}
+	clear := app.Button().ID(IDTryClear).Class("chip").Text("Clear typed keys").OnClick(kp.onClear)
+	if len(typed) == 0 {
+		clear = clear.Disabled(true)
+	}
+	if kp.lab.ownKeys() != nil {
+		// The panel builds the generated keys' filter: with the user's
+		// lists in use, its answers would be about another filter.
+		return app.Section().ID("try").Class("key-panel off").DataSet("state", state).Aria("labelledby", "try-title").Body(
+			app.H2().ID("try-title").Text("One key at a time"),
+			app.P().ID("try-off").Class("muted small").Text("The key panel works on the generated keys and the keys you type here: go back to generated keys to use it."),
+		)
+	}
+	return app.Section().ID("try").Class("key-panel").DataSet("state", state).Aria("labelledby", "try-title").Body(
+		app.H2().ID("try-title").Text("One key at a time"),
+		app.P().Class("muted small").Text("Insert a word and see its positions light up; query another and see why the filter answers no, or maybe. Typed keys join the generated ones and stay in the link."),
+		app.Div().Class("try-row").Body(
+			app.Label().For(IDTryKey).Text("Key"),
+			app.Input().Type("text").ID(IDTryKey).Placeholder("apple").AutoComplete(false).Spellcheck(false).
+				Aria("describedby", IDTryError).OnKeyDown(kp.onKey),
+			app.Button().ID(IDTryInsert).Class("chip primary").Text("Insert").OnClick(kp.onInsert),
+			app.Button().ID(IDTryQuery).Class("chip").Text("Query").OnClick(kp.onQuery),
+			app.Button().ID(IDTryFindFP).Class("chip").Title("query common English words in order until one is a false positive").
+				Text("Find a false positive").OnClick(kp.onFind),
+			clear,
+		),
+		app.P().ID(IDTryError).Class("try-error").Role("alert").Text(kp.err),
+		app.If(kp.note != "", func() app.UI { return app.P().ID("try-note").Class("muted").Text(kp.note) }),
+		app.If(len(typed) > 0, func() app.UI {
+			return app.P().ID("try-typed").Class("small").Text("Typed and inserted (" + strconv.Itoa(len(typed)) + " of " +
+				strconv.Itoa(core.MaxTryKeys) + "): " + quoteList(typed) + ".")
+		}),
+		app.If(kp.busy && kp.progress > 0, func() app.UI {
+			return app.Div().Body(
+				app.Label().For("try-progress").Text("Rebuilding the filter for the panel: "+formatPercent(kp.progress)),
+				app.Progress().ID("try-progress").Max(1).Value(kp.progress),
+			)
+		}),
+		kp.renderInsert(),
+		kp.renderQuery(),
+	)
+}
+
+// quoteList writes keys as “apple”, “pear”.
+func quoteList(keys []string) string {
+	q := make([]string, len(keys))
+	for i, k := range keys {
+		q[i] = "“" + k + "”"
+	}
+	return strings.Join(q, ", ")
+}
+
+// positionsText writes positions in order: "12, 4,567 and 89".
+func positionsText(ps []uint64) string {
+	words := make([]string, len(ps))
+	for i, p := range ps {
+		words[i] = formatInt(p)
+	}
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+}
+
+func (kp *keyPanel) renderInsert() app.UI {
+	in := kp.insertShown()
+	if in == nil {
+		return app.Text("")
+	}
+	unit := kp.answer.Unit
+	text := "“" + in.Key + "” maps to " + unit + "s " + positionsText(in.Positions) + ", in probe order."
+	var turned, already []uint64
+	for i, p := range in.Positions {
+		if i < len(in.New) && in.New[i] {
+			turned = append(turned, p)
+		} else {
+			already = append(already, p)
+		}
+	}
+	news := ""
+	switch {
+	case in.New == nil:
+		news = "A " + kp.answer.Variant.Name() + " filter is solved once from every key, so no single insert turns a " + unit + " on; its cells hold values that make each key's three xor to its fingerprint."
+	case len(turned) == 0:
+		news = "It turned no " + unit + " on: every one was on already, set by other keys."
+	default:
+		news = "It turned on " + strconv.Itoa(len(turned)) + " of them (" + positionsText(turned) + ")"
+		if len(already) > 0 {
+			news += "; " + positionsText(already) + " " + isWere(len(already)) + " on already"
+		}
+		news += "."
+	}
+	extras := []string{}
+	if in.Block != nil {
+		extras = append(extras, "All in block "+formatInt(*in.Block)+" of 512 bits: one cache line.")
+	}
+	if len(in.Counters) > 0 {
+		cs := make([]string, len(in.Counters))
+		for i, c := range in.Counters {
+			cs[i] = strconv.Itoa(int(c))
+		}
+		extras = append(extras, "Its counters now read "+strings.Join(cs, ", ")+".")
+	}
+	for i, lost := range in.Lost {
+		if lost {
+			extras = append(extras, unit+" "+formatInt(in.Positions[i])+" is past the array: the "+string(kp.answer.Fault)+" fault lost that write.")
+		}
+	}
+	return app.Div().ID("try-answer").Class("try-answer").Body(
+		app.P().ID("try-positions").Text(text),
+		app.P().ID("try-new-bits").Text(news),
+		app.Range(extras).Slice(func(i int) app.UI { return app.P().Class("small").Text(extras[i]) }),
+	)
+}
+
+func isWere(n int) string {
+	if n == 1 {
+		return "was"
+	}
+	return "were"
+}
+
+func (kp *keyPanel) renderQuery() app.UI {
+	q := kp.queryShown()
+	if q == nil {
+		return app.Text("")
+	}
+	unit := kp.answer.Unit
+	verdict, class := verdictText(q, kp.answer), "verdict"
+	switch q.Verdict {
+	case core.VerdictNo:
+		class += " no"
+	case core.VerdictMember:
+		class += " yes"
+	default:
+		class += " maybe"
+	}
+	return app.Div().ID("try-answer").Class("try-answer").Body(
+		app.Ol().ID("try-probes").Class("try-probes").Body(
+			app.Range(q.Probes).Slice(func(i int) app.UI {
+				p := q.Probes[i]
+				state := "0"
+				if p.Set {
+					state = "1"
+				}
+				switch {
+				case p.Counter != nil:
+					state = "counter " + strconv.Itoa(int(*p.Counter))
+				case p.Value != nil && p.Set:
+					state = "holds " + strconv.Itoa(int(*p.Value))
+				case p.Value != nil:
+					state = "empty"
+				}
+				li := app.Li().Text(strconv.Itoa(i+1) + ". " + unit + " " + formatInt(p.Position) + ": " + state)
+				if q.FirstZero == i+1 {
+					li = li.Class("first-zero")
+				}
+				return li
+			}),
+		),
+		app.P().ID(IDTryVerdict).Class(class).Text(verdict),
+		app.If(len(q.Culprits) > 0, func() app.UI {
+			return app.Div().ID(IDTryCulprits).Class("try-culprits").Body(
+				app.P().Text("Who set them:"),
+				app.Ul().Body(app.Range(q.Culprits).Slice(func(i int) app.UI {
+					return app.Li().Text(culpritText(q.Culprits[i], unit))
+				})),
+			)
+		}),
+	)
+}
+
+// verdictText says what the filter answered for q and why.
+func verdictText(q *core.TryQuery, r *core.TryResult) string {
+	key := "“" + q.Key + "”"
+	switch q.Verdict {
+	case core.VerdictNo:
+		if q.FirstZero > 0 {
+			p := q.Probes[q.FirstZero-1].Position
+			return "no: probe " + strconv.Itoa(q.FirstZero) + " read " + r.Unit + " " + formatInt(p) + ", a zero, so " + key +
+				" was never inserted. A zero is proof."
+		}
+		return "no: " + key + " was never inserted; its fingerprint is not where it would have to be."
+	case core.VerdictMember:
+		who := "typed and inserted"
+		if q.Member != "typed" {
+			who = "generated " + strings.Replace(q.Member, "generated ", "member ", 1)
+		}
+		return "yes, a member: " + key + " is " + who + "."
+	case core.VerdictFalseNegative:
+		why := "a filter too full to take it lost it"
+		if r.Fault != core.NoFault {
+			why = "the " + string(r.Fault) + " fault lost its write"
+		}
+		return "no, yet " + key + " is a member: a false negative; " + why + "."
+	}
+	if r.BuildError != "" {
+		return "maybe: a false positive. The filter failed to build, so it answers maybe for every key."
+	}
+	return "maybe: a false positive. " + key + " was never inserted, yet every " + r.Unit + " it reads answers yes: other keys set them."
+}
+
+// culpritText names the keys to blame for one position of a false
+// positive.
+func culpritText(c core.TryCulprit, unit string) string {
+	var who []string
+	for _, k := range c.Typed {
+		who = append(who, "“"+k+"”")
+	}
+	for _, g := range c.Generated {
+		who = append(who, "member #"+formatInt(g.Index)+" ("+g.Hex+"…)")
+	}
+	if c.More > 0 {
+		who = append(who, formatInt(c.More)+" more members")
+	}
+	if len(who) == 0 {
+		return unit + " " + formatInt(c.Position) + ": no inserted key; the fault wrote it"
+	}
+	return unit + " " + formatInt(c.Position) + ": " + strings.Join(who, ", ")
+}

@@ -1,0 +1,79 @@
+package app
+
+import (
+	"sync/atomic"
+	"time"
+
+	"bloomlab/core"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// runs is the run controller of a page's long work: a simulation, a sweep,
+// a key list read, an experiment. Go on wasm has one thread, so a long run
+// must yield to the browser now and then, and a run a newer move replaced
+// must stop. runs numbers the runs: starting one, or cancelling, makes the
+// one before stop at its next step.
+type runs struct{ gen atomic.Int64 }
+
+// run is one run's ticket.
+type run struct {
+	rs *runs
+	id int64
+}
+
+// start begins a run, replacing the one in flight.
+func (rs *runs) start() run { return run{rs, rs.gen.Add(1)} }
+
+// cancel stops the run in flight.
+func (rs *runs) cancel() { rs.gen.Add(1) }
+
+// live reports whether the run is still the current one.
+func (r run) live() bool { return r.rs != nil && r.rs.gen.Load() == r.id }
+
+// step is the run's core.Step: see yielding. progress, which may be nil,
+// gets the work done and planned on the page's goroutine, while the run is
+// live.
+func (r run) step(ctx app.Context, every time.Duration, progress func(done, total int)) core.Step {
+	report := func(done, total int) {}
+	if progress != nil {
+		report = func(done, total int) {
+			ctx.Dispatch(func(ctx app.Context) {
+				if r.live() {
+					progress(done, total)
+				}
+			})
+		}
+	}
+	return yielding(r.live, every, report)
+}
+
+// fraction turns a progress report into a share of the work.
+func fraction(set func(float64)) func(done, total int) {
+	return func(done, total int) { set(float64(done) / float64(max(total, 1))) }
+}
+
+// yielding is the one yield-and-cancel loop of the app: a Step that, every
+// interval, reports progress, sleeps a millisecond so that the browser can
+// paint and deliver input, and stops the work with core.ErrCancelled as
+// soon as live says it was replaced.
+func yielding(live func() bool, every time.Duration, report func(done, total int)) core.Step {
+	last := time.Now()
+	return func(done, total int) error {
+		if !live() {
+			return core.ErrCancelled
+		}
+		if time.Since(last) < every {
+			return nil
+		}
+		report(done, total)
+		time.Sleep(time.Millisecond)
+		last = time.Now()
+		if !live() {
+			return core.ErrCancelled
+		}
+		return nil
+	}
+}
+
+// always is the liveness of work nothing replaces: a console call.
+func always() bool { return true }

@@ -1,0 +1,285 @@
+//go:build !js
+
+package main
+
+import (
+	"encoding/json"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+
+	"bloomlab/core"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// grouped writes n as the page does: 4,567.
+func grouped(n uint64) string {
+	s := strconv.FormatUint(n, 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// cliTry runs bloomlab try --json with args and reads its answer.
+func cliTry(t *testing.T, args ...string) tryOutput {
+	t.Helper()
+	code, stdout, stderr := run(append([]string{"try", "--json"}, args...)...)
+	if code != 0 {
+		t.Fatalf("bloomlab try %v: exit %d: %s", args, code, stderr)
+	}
+	var out tryOutput
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// typeKey puts key into the key panel's field, as typed.
+func typeKey(key string) chromedp.Action[chromedp.Void] {
+	return chromedp.Steps(
+		setKey(""),
+		chromedp.SendKeys(chromedp.CSS("#try-key"), key),
+	)
+}
+
+// setKey puts key into the field at once, as a paste does.
+func setKey(key string) chromedp.Action[chromedp.Void] {
+	return discard(chromedp.Evaluate[bool](`(document.getElementById("try-key").value = ` + strconv.Quote(key) + `) !== null`))
+}
+
+// waitPanel waits until the key panel has answered.
+func waitPanel() chromedp.Action[chromedp.Void] {
+	return chromedp.WaitVisible(chromedp.CSS(`#try[data-state="ready"] #try-answer`))
+}
+
+// TestBrowserKeyPanel types keys into the lab as a learner would: insert
+// one and see its positions, query a member, a key that meets a zero and a
+// false positive, each checked against bloomlab try on the same filter;
+// the link carries the typed keys.
+func TestBrowserKeyPanel(t *testing.T) {
+	needBrowser(t)
+	ctx := btab(t, 1280, 900)
+	base := labURL(t)
+	bdo(t, ctx, chromedp.Navigate(base+"/"), waitLab())
+
+	// Insert "apple": its positions in probe order, and which it turned on.
+	bdo(t, ctx, typeKey("apple"), chromedp.Click(chromedp.CSS("#try-insert")), waitPanel())
+	want := cliTry(t, "--insert", "apple").Inserts[0]
+	positions := btext(t, ctx, "#try-positions")
+	at := 0
+	for _, p := range want.Positions {
+		i := strings.Index(positions[at:], grouped(p))
+		if i < 0 {
+			t.Fatalf("positions %q lack %s in probe order (want %v)", positions, grouped(p), want.Positions)
+		}
+		at += i
+	}
+	turned := 0
+	for _, n := range want.New {
+		if n {
+			turned++
+		}
+	}
+	if got := btext(t, ctx, "#try-new-bits"); !strings.Contains(got, "turned on "+strconv.Itoa(turned)+" of them") {
+		t.Errorf("new bits %q, want %d turned on", got, turned)
+	}
+	if got := btext(t, ctx, "#bit-caption"); !strings.Contains(got, "ringed: the bits of “apple”") {
+		t.Errorf("caption %q does not say the rings are apple's", got)
+	}
+	if search := beval[string](t, ctx, `location.search`); !strings.Contains(search, "try=apple") {
+		t.Errorf("link %q does not carry the typed key", search)
+	}
+	if got := btext(t, ctx, "#out-n"); got != "4,001" {
+		t.Errorf("n = %q with one typed key, want 4,001", got)
+	}
+
+	// The pointer over a cell names its position and its bit.
+	sim, err := core.SimulateTyped(core.DefaultParams(), []string{"apple"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	xy := beval[[]float64](t, ctx, `(() => { const c = document.getElementById("bit-array"); c.scrollIntoView({block: "center"}); const r = c.getBoundingClientRect(); return [r.left, r.top]; })()`)
+	state := map[bool]string{false: "off", true: "on"}
+	bdo(t, ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, xy[0]+1, xy[1]+1))
+	if got, want := btext(t, ctx, "#bit-hover"), "bit 0: "+state[sim.Filter.Words()[0]&1 == 1]; got != want {
+		t.Errorf("pointer over the first cell: %q, want %q", got, want)
+	}
+
+	// Query it back, by Enter in the field: a member.
+	bdo(t, ctx, typeKey("apple"+kb.Enter), waitPanel())
+	if got := btext(t, ctx, "#try-verdict"); !strings.HasPrefix(got, "yes, a member: “apple” is typed and inserted") {
+		t.Errorf("verdict for apple %q", got)
+	}
+
+	// A key that meets a zero: the probe that proved it.
+	var absent string
+	var q core.TryQuery
+	for _, w := range []string{"plum", "quince", "zebra", "walnut", "fig"} {
+		if q = cliTry(t, "--insert", "apple", "--query", w).Queries[0]; q.Verdict == core.VerdictNo {
+			absent = w
+			break
+		}
+	}
+	if absent == "" {
+		t.Fatal("no candidate meets a zero at the default shape")
+	}
+	bdo(t, ctx, typeKey(absent), chromedp.Click(chromedp.CSS("#try-query")), waitPanel())
+	wantNo := "no: probe " + strconv.Itoa(q.FirstZero) + " read bit " + grouped(q.Probes[q.FirstZero-1].Position) + ", a zero"
+	if got := btext(t, ctx, "#try-verdict"); !strings.HasPrefix(got, wantNo) {
+		t.Errorf("verdict for %s %q, want it to start %q", absent, got, wantNo)
+	}
+	if n := beval[int](t, ctx, `document.querySelectorAll("#try-probes li").length`); n != len(q.Probes) {
+		t.Errorf("%d probes listed, want %d", n, len(q.Probes))
+	}
+
+	// A false positive at a small, full filter, and its culprits.
+	small := []string{"--items", "300", "--bits-per-key", "3", "--hashes", "2"}
+	bdo(t, ctx, chromedp.Navigate(base+"/?items=300&bits-per-key=3&hashes=2&try=apple"), waitLab(),
+		chromedp.Click(chromedp.CSS("#try-find-fp")), waitPanel())
+	fp := cliTry(t, append(small, "--insert", "apple", "--find-fp")...).FindFalsePositive.Query
+	if got := btext(t, ctx, "#try-verdict"); !strings.HasPrefix(got, "maybe: a false positive. “"+fp.Key+"” was never inserted") {
+		t.Errorf("find a false positive: verdict %q, want %q's", got, fp.Key)
+	}
+	items := beval[[]string](t, ctx, `[...document.querySelectorAll("#try-culprits li")].map((li) => li.textContent)`)
+	if len(items) != len(fp.Culprits) {
+		t.Fatalf("%d culprit lines %q, want %d", len(items), items, len(fp.Culprits))
+	}
+	for i, c := range fp.Culprits {
+		if !strings.HasPrefix(items[i], "bit "+grouped(c.Position)+": ") {
+			t.Errorf("culprit line %q, want bit %d", items[i], c.Position)
+		}
+		for _, g := range c.Generated {
+			if !strings.Contains(items[i], "member #"+grouped(g.Index)+" ("+g.Hex) {
+				t.Errorf("culprit line %q lacks member #%d (%s)", items[i], g.Index, g.Hex)
+			}
+		}
+		for _, k := range c.Typed {
+			if !strings.Contains(items[i], "“"+k+"”") {
+				t.Errorf("culprit line %q lacks typed %q", items[i], k)
+			}
+		}
+	}
+
+	// The typed keys survive a slider move and a reload.
+	bdo(t, ctx, pressKey("#hashes", kb.ArrowRight), waitLab())
+	if search := beval[string](t, ctx, `location.search`); !strings.Contains(search, "try=apple") {
+		t.Errorf("after a slider move the link %q lost the typed key", search)
+	}
+	bdo(t, ctx, chromedp.Reload(), waitLab())
+	if got := btext(t, ctx, "#try-typed"); !strings.Contains(got, "“apple”") {
+		t.Errorf("after a reload the typed keys read %q", got)
+	}
+}
+
+// TestBrowserKeyPanelBadInput: what cannot be a key gets a message beside
+// the field, a link's bad keys a notice, and the lab keeps working.
+func TestBrowserKeyPanelBadInput(t *testing.T) {
+	needBrowser(t)
+	ctx := btab(t, 1280, 900)
+	base := labURL(t)
+	bdo(t, ctx, chromedp.Navigate(base+"/"), waitLab())
+	bdo(t, ctx, chromedp.WaitVisible(chromedp.CSS("#try-key")), setKey(""), chromedp.Click(chromedp.CSS("#try-insert")))
+	if got := bwaitText(t, ctx, "#try-error", func(s string) bool { return s != "" }); !strings.HasPrefix(got, "Type a key first") {
+		t.Errorf("empty key: %q", got)
+	}
+	bdo(t, ctx, setKey(strings.Repeat("é", 129)), chromedp.Click(chromedp.CSS("#try-query")))
+	if got := bwaitText(t, ctx, "#try-error", func(s string) bool { return strings.Contains(s, "258 bytes") }); !strings.Contains(got, "a key is 1 to 256 bytes") {
+		t.Errorf("long key: %q", got)
+	}
+	if got := btext(t, ctx, "#try-typed"); got != "" {
+		t.Errorf("a refused key was typed: %q", got)
+	}
+
+	many := make([]string, 33)
+	for i := range many {
+		many[i] = "k" + strconv.Itoa(i)
+	}
+	link := "/?try=" + url.QueryEscape("pe\xffar,"+strings.Join(many, ","))
+	bdo(t, ctx, chromedp.Navigate(base+link), waitLab())
+	notice := btext(t, ctx, "#clamp-notice")
+	for _, w := range []string{"key 1", "is not UTF-8 text, so it was left out", "more than 32 keys given, so the first 32 are kept"} {
+		if !strings.Contains(notice, w) {
+			t.Errorf("notice %q lacks %q", notice, w)
+		}
+	}
+	if got := btext(t, ctx, "#try-typed"); !strings.HasPrefix(got, "Typed and inserted (32 of 32)") {
+		t.Errorf("typed keys %q", got)
+	}
+	bdo(t, ctx, typeKey("one more"), chromedp.Click(chromedp.CSS("#try-insert")))
+	if got := bwaitText(t, ctx, "#try-error", func(s string) bool { return s != "" }); !strings.Contains(got, "32 keys are typed already") {
+		t.Errorf("a 33rd key: %q", got)
+	}
+}
+
+// TestBrowserPlayer: a stop in the link is the filter bloomlab simulate
+// --m measures with that many keys; stepping moves the link; playing moves
+// the counters and pausing keeps the stop.
+func TestBrowserPlayer(t *testing.T) {
+	needBrowser(t)
+	ctx := btab(t, 1280, 900)
+	base := labURL(t)
+	bdo(t, ctx, chromedp.Navigate(base+"/?play-at=1234"), waitLab())
+	code, stdout, stderr := run("simulate", "--json", "--m", "40000", "--hashes", "7", "--items", "1234")
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	var r core.Result
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatal(err)
+	}
+	for id, w := range map[string]string{
+		"#out-m": "40,000", "#out-n": "1,234", "#out-k": "7",
+		"#out-set-bits":        grouped(r.SetBits) + " (expected ",
+		"#out-false-positives": grouped(r.FalsePositives) + " of " + grouped(r.AbsentQueries),
+		"#play-at-value":       "1,234 of 4,000 keys inserted",
+	} {
+		if got := btext(t, ctx, id); !strings.HasPrefix(got, w) {
+			t.Errorf("%s = %q at play-at=1234, want %q (bloomlab simulate --m 40000 --items 1234)", id, got, w)
+		}
+	}
+	// Past 200 keys the stops are 5% apart.
+	playAt := func(ok func(n int) bool) int {
+		s := bwaitEval(t, ctx, `new URLSearchParams(location.search).get("play-at") ?? ""`, func(s string) bool {
+			n, err := strconv.Atoi(s)
+			return err == nil && ok(n)
+		})
+		n, _ := strconv.Atoi(s)
+		return n
+	}
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#play-step")), waitLab())
+	next := playAt(func(n int) bool { return n != 1234 })
+	if next <= 1234 || next > 1234*106/100 {
+		t.Errorf("a step from 1,234 went to %d, want the next stop, under 6%% on", next)
+	}
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#play-back")), waitLab())
+	if back := playAt(func(n int) bool { return n != next }); back > 1234 || back < 1234*94/100 {
+		t.Errorf("a step back went to %d, want the stop at or below 1,234", back)
+	}
+
+	// From the first key: play, see the count climb, pause.
+	bdo(t, ctx, chromedp.Navigate(base+"/?play-at=1"), waitLab(), chromedp.Click(chromedp.CSS("#play")))
+	bwaitText(t, ctx, "#out-n", func(s string) bool { n, _ := strconv.Atoi(strings.ReplaceAll(s, ",", "")); return n >= 5 })
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#play")), waitLab())
+	paused := btext(t, ctx, "#out-n")
+	search := beval[string](t, ctx, `location.search`)
+	if !strings.Contains(search, "play-at="+strings.ReplaceAll(paused, ",", "")) {
+		t.Errorf("paused at %s, but the link says %q", paused, search)
+	}
+	if got := btext(t, ctx, "#play"); got != "Play" {
+		t.Errorf("the play button reads %q after a pause", got)
+	}
+
+	// A filter built once from every key has nothing to play.
+	bdo(t, ctx, chromedp.Navigate(base+"/?variant=fuse&play-at=10"), waitLab())
+	if !beval[bool](t, ctx, `document.getElementById("play").disabled`) {
+		t.Error("the player plays a fuse filter")
+	}
+	if got := btext(t, ctx, "#clamp-notice"); !strings.Contains(got, "play-at: the fuse filter is built once from every key") {
+		t.Errorf("notice %q", got)
+	}
+}
