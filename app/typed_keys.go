@@ -2,9 +2,6 @@ package app
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"bloomlab/core"
@@ -16,84 +13,17 @@ const (
 	IDPlayAt = "play-at"
 )
 
-// typedKeys are the keys a learner typed and inserted, in their link form:
-// comma-separated, with a comma written \, a backslash \\ and a character
-// that does not print \u{hex}. A string, so that Settings stays
-// comparable; the keys are distinct, at most core.MaxTryKeys of 1 to
-// core.MaxTryKeyBytes bytes of UTF-8.
+// typedKeys are the keys a learner typed and inserted, in their link form
+// (core.JoinTryKeys). A string, so that Settings stays comparable; the
+// keys are distinct, at most core.MaxTryKeys of 1 to core.MaxTryKeyBytes
+// bytes of UTF-8.
 type typedKeys string
 
-// joinTyped writes keys in their link form. A space that starts or ends it
-// is escaped too: a link's values are read trimmed.
-func joinTyped(keys []string) typedKeys {
-	var b strings.Builder
-	for i, key := range keys {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		for _, r := range key {
-			switch {
-			case r == ',' || r == '\\':
-				b.WriteByte('\\')
-				b.WriteRune(r)
-			case r == ' ' || unicode.IsPrint(r):
-				b.WriteRune(r)
-			default:
-				fmt.Fprintf(&b, `\u{%x}`, r)
-			}
-		}
-	}
-	s := b.String()
-	if strings.HasPrefix(s, " ") {
-		s = `\u{20}` + s[1:]
-	}
-	if strings.HasSuffix(s, " ") {
-		s = s[:len(s)-1] + `\u{20}`
-	}
-	return typedKeys(s)
-}
-
-// splitTyped reads the link form back into keys, empty ones included. A
-// backslash that starts no escape stands for itself.
-func splitTyped(raw string) []string {
-	if raw == "" {
-		return nil
-	}
-	var keys []string
-	var key strings.Builder
-	for i := 0; i < len(raw); i++ {
-		c := raw[i]
-		switch {
-		case c == ',':
-			keys = append(keys, key.String())
-			key.Reset()
-			continue
-		case c != '\\' || i+1 == len(raw):
-			key.WriteByte(c)
-			continue
-		}
-		switch next := raw[i+1]; {
-		case next == ',' || next == '\\':
-			key.WriteByte(next)
-			i++
-		case strings.HasPrefix(raw[i+1:], "u{"):
-			end := strings.IndexByte(raw[i:], '}')
-			r, err := strconv.ParseUint(raw[i+3:max(i+3, i+end)], 16, 32)
-			if end < 0 || err != nil || !utf8.ValidRune(rune(r)) {
-				key.WriteByte(c)
-				continue
-			}
-			key.WriteRune(rune(r))
-			i += end
-		default:
-			key.WriteByte(c)
-		}
-	}
-	return append(keys, key.String())
-}
+// joinTyped writes keys in their link form.
+func joinTyped(keys []string) typedKeys { return typedKeys(core.JoinTryKeys(keys)) }
 
 // List is the keys, in the order they were inserted.
-func (t typedKeys) List() []string { return splitTyped(string(t)) }
+func (t typedKeys) List() []string { return core.SplitTryKeys(string(t)) }
 
 // Has reports whether key was typed and inserted.
 func (t typedKeys) Has(key string) bool {
@@ -113,7 +43,7 @@ func parseTyped(raw string) (typedKeys, []string) {
 	note := func(format string, args ...any) { notices = append(notices, IDTry+": "+fmt.Sprintf(format, args...)) }
 	var kept []string
 	seen := map[string]bool{}
-	for i, key := range splitTyped(raw) {
+	for i, key := range core.SplitTryKeys(raw) {
 		switch {
 		case key == "":
 			note("key %d is empty, so it was left out", i+1)

@@ -660,3 +660,34 @@ func TestSimulateTypedBadKeys(t *testing.T) {
 		}
 	}
 }
+
+func TestTryKeysForm(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		in   string
+		want []string
+	}{
+		{"", nil},
+		{"apple", []string{"apple"}},
+		{"apple,pear", []string{"apple", "pear"}},
+		{`a\,b,c`, []string{"a,b", "c"}},
+		{`a\\,b`, []string{`a\`, "b"}},
+		{`a\b\`, []string{`a\b\`}},
+		{"a,,b,", []string{"a", "", "b", ""}},
+		{`bell\u{7},\u{20}x`, []string{"bell\a", " x"}},
+		{`\u{zz},\u{110000},\u{41`, []string{`\u{zz}`, `\u{110000}`, `\u{41`}},
+	} {
+		got := SplitTryKeys(tc.in)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("SplitTryKeys(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	keys := []string{" apple", "pe,ar", `back\slash`, "tab\there", "bell\a", "√2 and 日本", `\u{41}`, ",", "ice cream ", `a\ `}
+	joined := JoinTryKeys(keys)
+	if strings.ContainsAny(joined, "\t\a") || strings.HasPrefix(joined, " ") || strings.HasSuffix(joined, " ") {
+		t.Errorf("%q keeps a character that does not print, or an edge space", joined)
+	}
+	if back := SplitTryKeys(joined); !slices.Equal(back, keys) {
+		t.Errorf("%q reads back as %q, want %q", joined, back, keys)
+	}
+}

@@ -36,7 +36,7 @@ func runTry(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("try", fs, err, stderr)
 	}
-	req := core.TryRequest{Params: p, Insert: splitKeys(*insert), Query: splitKeys(*query)}
+	req := core.TryRequest{Params: p, Insert: core.SplitTryKeys(*insert), Query: core.SplitTryKeys(*query)}
 	for _, list := range []struct {
 		flag string
 		keys []string
@@ -91,34 +91,6 @@ type findFalsePositive struct {
 	None  string         `json:"none,omitempty"`
 }
 
-// splitKeys splits s at the commas that are not escaped; \, is a comma in
-// a key and \\ a backslash. An empty s is no keys.
-func splitKeys(s string) []string {
-	if s == "" {
-		return nil
-	}
-	var keys []string
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '\\' && i+1 < len(s) && (s[i+1] == ',' || s[i+1] == '\\'):
-			b.WriteByte(s[i+1])
-			i++
-		case c == ',':
-			keys = append(keys, b.String())
-			b.Reset()
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return append(keys, b.String())
-}
-
-// escapeKey writes a key as splitKeys reads it.
-func escapeKey(k string) string {
-	return strings.NewReplacer(`\`, `\\`, `,`, `\,`).Replace(k)
-}
-
 func writeTry(w io.Writer, out tryOutput) {
 	r := out.TryResult
 	unit := r.Unit
@@ -141,13 +113,13 @@ func writeTry(w io.Writer, out tryOutput) {
 			fmt.Fprintf(w, "\n%-20s none: %s\n", "false positive", f.None)
 			return
 		}
-		fmt.Fprintf(w, "\n%-20s %s, word %d of the common words tried in order\n", "false positive", escapeKey(f.Query.Key), f.Tried)
+		fmt.Fprintf(w, "\n%-20s %s, word %d of the common words tried in order\n", "false positive", core.JoinTryKeys([]string{f.Query.Key}), f.Tried)
 		writeQuery(w, r, *f.Query)
 	}
 }
 
 func writeInsert(w io.Writer, r core.TryResult, in core.TryInsert) {
-	fmt.Fprintf(w, "\ninsert %s", escapeKey(in.Key))
+	fmt.Fprintf(w, "\ninsert %s", core.JoinTryKeys([]string{in.Key}))
 	if in.Block != nil {
 		fmt.Fprintf(w, " (block %d)", *in.Block)
 	}
@@ -180,7 +152,7 @@ func writeInsert(w io.Writer, r core.TryResult, in core.TryInsert) {
 }
 
 func writeQuery(w io.Writer, r core.TryResult, q core.TryQuery) {
-	fmt.Fprintf(w, "\nquery %s: ", escapeKey(q.Key))
+	fmt.Fprintf(w, "\nquery %s: ", core.JoinTryKeys([]string{q.Key}))
 	switch q.Verdict {
 	case core.VerdictNo:
 		if q.FirstZero > 0 {
@@ -231,7 +203,7 @@ func writeQuery(w io.Writer, r core.TryResult, q core.TryQuery) {
 func culpritWords(r core.TryResult, c core.TryCulprit) string {
 	var names []string
 	for _, k := range c.Typed {
-		names = append(names, escapeKey(k))
+		names = append(names, core.JoinTryKeys([]string{k}))
 	}
 	for _, g := range c.Generated {
 		names = append(names, fmt.Sprintf("member #%d (%s)", g.Index, g.Hex))

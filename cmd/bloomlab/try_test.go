@@ -5,7 +5,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"slices"
 	"strings"
 	"testing"
 
@@ -125,35 +124,5 @@ func TestTryJSON(t *testing.T) {
 	}
 	if fp := got["findFalsePositive"].(map[string]any); fp["tried"] != 92.0 || fp["query"].(map[string]any)["key"] != "want" {
 		t.Errorf("findFalsePositive: %v", fp)
-	}
-}
-
-func TestSplitKeys(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		in   string
-		want []string
-	}{
-		{"", nil},
-		{"apple", []string{"apple"}},
-		{"apple,pear", []string{"apple", "pear"}},
-		{`a\,b,c`, []string{"a,b", "c"}},
-		{`a\\,b`, []string{`a\`, "b"}},
-		{`a\b\`, []string{`a\b\`}},
-		{"a,,b,", []string{"a", "", "b", ""}},
-	} {
-		got := splitKeys(tc.in)
-		if !slices.Equal(got, tc.want) {
-			t.Errorf("splitKeys(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-		if tc.want != nil {
-			escaped := make([]string, len(got))
-			for i, k := range got {
-				escaped[i] = escapeKey(k)
-			}
-			if back := splitKeys(strings.Join(escaped, ",")); !slices.Equal(back, got) {
-				t.Errorf("%q printed as %q reads back as %q", got, escaped, back)
-			}
-		}
 	}
 }
