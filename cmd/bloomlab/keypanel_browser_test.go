@@ -16,15 +16,6 @@ import (
 	"github.com/chromedp/chromedp/kb"
 )
 
-// grouped writes n as the page does: 4,567.
-func grouped(n uint64) string {
-	s := strconv.FormatUint(n, 10)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
-
 // cliTry runs bloomlab try --json with args and reads its answer.
 func cliTry(t *testing.T, args ...string) tryOutput {
 	t.Helper()
@@ -73,9 +64,9 @@ func TestBrowserKeyPanel(t *testing.T) {
 	positions := btext(t, ctx, "#try-positions")
 	at := 0
 	for _, p := range want.Positions {
-		i := strings.Index(positions[at:], grouped(p))
+		i := strings.Index(positions[at:], thousands(p))
 		if i < 0 {
-			t.Fatalf("positions %q lack %s in probe order (want %v)", positions, grouped(p), want.Positions)
+			t.Fatalf("positions %q lack %s in probe order (want %v)", positions, thousands(p), want.Positions)
 		}
 		at += i
 	}
@@ -129,7 +120,7 @@ func TestBrowserKeyPanel(t *testing.T) {
 		t.Fatal("no candidate meets a zero at the default shape")
 	}
 	bdo(t, ctx, typeKey(absent), chromedp.Click(chromedp.CSS("#try-query")), waitPanel())
-	wantNo := "no: probe " + strconv.Itoa(q.FirstZero) + " read bit " + grouped(q.Probes[q.FirstZero-1].Position) + ", a zero"
+	wantNo := "no: probe " + strconv.Itoa(q.FirstZero) + " read bit " + thousands(q.Probes[q.FirstZero-1].Position) + ", a zero"
 	if got := btext(t, ctx, "#try-verdict"); !strings.HasPrefix(got, wantNo) {
 		t.Errorf("verdict for %s %q, want it to start %q", absent, got, wantNo)
 	}
@@ -150,11 +141,11 @@ func TestBrowserKeyPanel(t *testing.T) {
 		t.Fatalf("%d culprit lines %q, want %d", len(items), items, len(fp.Culprits))
 	}
 	for i, c := range fp.Culprits {
-		if !strings.HasPrefix(items[i], "bit "+grouped(c.Position)+": ") {
+		if !strings.HasPrefix(items[i], "bit "+thousands(c.Position)+": ") {
 			t.Errorf("culprit line %q, want bit %d", items[i], c.Position)
 		}
 		for _, g := range c.Generated {
-			if !strings.Contains(items[i], "member #"+grouped(g.Index)+" ("+g.Hex) {
+			if !strings.Contains(items[i], "member #"+thousands(g.Index)+" ("+g.Hex) {
 				t.Errorf("culprit line %q lacks member #%d (%s)", items[i], g.Index, g.Hex)
 			}
 		}
@@ -234,8 +225,8 @@ func TestBrowserPlayer(t *testing.T) {
 	}
 	for id, w := range map[string]string{
 		"#out-m": "40,000", "#out-n": "1,234", "#out-k": "7",
-		"#out-set-bits":        grouped(r.SetBits) + " (expected ",
-		"#out-false-positives": grouped(r.FalsePositives) + " of " + grouped(r.AbsentQueries),
+		"#out-set-bits":        thousands(r.SetBits) + " (expected ",
+		"#out-false-positives": thousands(r.FalsePositives) + " of " + thousands(r.AbsentQueries),
 		"#play-at-value":       "1,234 of 4,000 keys inserted",
 	} {
 		if got := btext(t, ctx, id); !strings.HasPrefix(got, w) {
