@@ -12,6 +12,7 @@ import (
 // render, the server and the static generator to prerender.
 func Routes() {
 	app.Route(RouteLab, func() app.Composer { return newLabPage() })
+	app.Route(RouteLessons, func() app.Composer { return newLessonsPage() })
 	app.Route(RouteAudit, func() app.Composer { return newAuditPage() })
 	app.Route(RouteExperiments, func() app.Composer { return newExperimentsPage() })
 	app.Route(RouteCalculator, func() app.Composer { return newCalculatorPage() })
@@ -27,11 +28,13 @@ func Routes() {
 // PageRoutes lists every page, for the static generator and the offline
 // cache.
 func PageRoutes() []string {
-	return []string{RouteLab, RouteExperiments, RouteCalculator, RouteAudit, RouteAbout}
+	return []string{RouteLab, RouteLessons, RouteExperiments, RouteCalculator, RouteAudit, RouteAbout}
 }
 
 func newPage(route string) app.Composer {
 	switch route {
+	case RouteLessons:
+		return newLessonsPage()
 	case RouteAudit:
 		return newAuditPage()
 	case RouteExperiments:
@@ -45,7 +48,7 @@ func newPage(route string) app.Composer {
 }
 
 // Styles are the lab's own style sheets, under web/.
-var Styles = []string{"/web/lab.css"}
+var Styles = []string{"/web/lab.css", "/web/lessons.css"}
 
 // NewHandler returns the go-app handler that serves (or, for the static
 // site, prerenders) the lab. prefix is the path the site lives under ("" at

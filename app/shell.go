@@ -28,6 +28,7 @@ func (s *Shell) LargeType(on bool) *Shell { s.large = on; return s }
 
 var navEntries = []struct{ route, label string }{
 	{RouteLab, "Lab"},
+	{RouteLessons, "Lessons"},
 	{RouteExperiments, "Experiments"},
 	{RouteCalculator, "Calculator"},
 	{RouteAudit, "Audit"},

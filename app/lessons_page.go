@@ -1,0 +1,381 @@
+package app
+
+import (
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// Link keys of a lesson's place: the lesson and its step, from 1.
+const (
+	IDLesson = "lesson"
+	IDStep   = "step"
+)
+
+// Element IDs of the lesson panel.
+const (
+	IDLessonPanel = "lesson-panel"
+	IDLessonTask  = "lesson-task"
+	IDLessonShow  = "lesson-show"
+	IDLessonPrev  = "lesson-prev"
+	IDLessonNext  = "lesson-next"
+	IDLessonReset = "lesson-reset"
+)
+
+// progressKey is where the browser keeps the steps done (localStorage).
+const progressKey = "bloomlab.lessons.v1"
+
+// labPage is LabPage under a name of its own: LessonsPage embeds the lab
+// through it, so the embedded field is unexported. go-app, when a
+// navigation lands on the page it shows, copies every exported field of a
+// freshly made page onto the live one; an exported LabPage field would be
+// the whole lab, reset at every move of a slider.
+type labPage = LabPage
+
+// LessonsPage is the lab with a guided lesson on top: the lessons, the
+// step's paragraph, its task with a live status, "show me", back and next.
+// The place lives in the link (lesson= and step=) beside the lab's
+// settings, so a teacher can put a class on one step; the steps done are
+// kept in the browser.
+type LessonsPage struct {
+	labPage
+
+	// lesson and step are the place shown, from 0; notices say what a
+	// link asked for that does not exist.
+	lesson, step int
+	placed       bool
+	notices      []string
+
+	// done is whether the step's task holds now; progress the steps done
+	// so far; unkept that the browser turned out to keep nothing.
+	done     bool
+	progress lessonProgress
+	unkept   bool
+	// quiet is the lab as the page opened it, or as it stood when the
+	// progress was reset, until the learner changes it: a task done in
+	// that state shows done but is not recorded, so that a shared link of
+	// a finished step gives no one the step, and a reset stays reset.
+	quiet *quietLab
+}
+
+// quietLab is the lab at a moment: its settings and how many answers the
+// key panel had given.
+type quietLab struct {
+	settings Settings
+	answers  int
+}
+
+func newLessonsPage() *LessonsPage {
+	c := &LessonsPage{progress: lessonProgress{}}
+	c.labPage.init()
+	c.changed = c.check
+	return c
+}
+
+// shownStep is the step shown.
+func (c *LessonsPage) shownStep() LessonStep { return lessons[c.lesson].Steps[c.step] }
+
+func (c *LessonsPage) OnMount(ctx app.Context) {
+	c.labPage.OnMount(ctx)
+	c.progress, c.unkept = loadProgress(ctx)
+	c.check(ctx)
+}
+
+// OnNav reads the lesson's place and then the lab's settings from the
+// link. A new place begins the step: the key panel's answers so far are
+// forgotten, so the task is done by what the learner does in it.
+func (c *LessonsPage) OnNav(ctx app.Context) {
+	li, si, notices := lessonPlace(ctx.Page().URL().Query())
+	opened := !c.placed
+	if opened || li != c.lesson || si != c.step {
+		c.lesson, c.step, c.placed = li, si, true
+		c.clearQueries()
+		c.done, c.quiet = false, nil
+	}
+	c.notices = notices
+	c.keep = url.Values{IDLesson: {strconv.Itoa(li + 1)}, IDStep: {strconv.Itoa(si + 1)}}
+	c.labPage.OnNav(ctx)
+	if opened {
+		c.hush()
+	}
+	ctx.Page().SetTitle(fmt.Sprintf("%s, step %d · Bloom Lab lessons", lessons[li].Title, si+1))
+	c.check(ctx)
+}
+
+// check re-reads the step's task on the lab as it stands, and records the
+// step done the moment it is so by the learner's doing (see quiet).
+func (c *LessonsPage) check(ctx app.Context) {
+	if !c.placed {
+		return
+	}
+	st := c.state()
+	if q := c.quiet; q != nil && (st.Settings != q.settings || len(st.Queries) != q.answers) {
+		c.quiet = nil
+	}
+	c.done = c.shownStep().Done(st)
+	if c.done && c.quiet == nil && !c.progress[stepKey(c.lesson, c.step)] {
+		c.progress, c.unkept = markDone(ctx, c.lesson, c.step, c.progress)
+	}
+}
+
+// hush starts a quiet spell: nothing is recorded done until the lab
+// changes.
+func (c *LessonsPage) hush() {
+	c.quiet = &quietLab{settings: c.settings, answers: len(c.state().Queries)}
+}
+
+// place returns the page's address at lesson li, step si (from 0), with
+// the lab's settings as they are.
+func (c *LessonsPage) place(li, si int) string {
+	q := c.settings.Query()
+	q.Set(IDLesson, strconv.Itoa(li+1))
+	q.Set(IDStep, strconv.Itoa(si+1))
+	return href(RouteLessons) + "?" + q.Encode()
+}
+
+// neighbour is the place before (by -1) or after (by +1) the one shown,
+// across lessons; ok is false past either end.
+func (c *LessonsPage) neighbour(by int) (li, si int, ok bool) {
+	li, si = c.lesson, c.step+by
+	switch {
+	case si < 0 && li > 0:
+		li--
+		si = len(lessons[li].Steps) - 1
+	case si >= len(lessons[li].Steps) && li+1 < len(lessons):
+		li, si = li+1, 0
+	}
+	return li, si, li >= 0 && li < len(lessons) && si >= 0 && si < len(lessons[li].Steps)
+}
+
+func (c *LessonsPage) onShow(ctx app.Context, e app.Event) {
+	step := c.shownStep()
+	c.clearQueries()
+	c.done, c.quiet = false, nil
+	c.show(ctx, step.Show, step.Ask)
+}
+
+func (c *LessonsPage) onMove(by int) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		if li, si, ok := c.neighbour(by); ok {
+			ctx.Navigate(c.place(li, si))
+		}
+	}
+}
+
+func (c *LessonsPage) onReset(ctx app.Context, e app.Event) {
+	c.progress, c.unkept = resetProgress(ctx)
+	c.hush()
+}
+
+// Render keeps the panel's elements in place from one render to the
+// next (a part that comes and goes is hidden, or has a container of its
+// own): go-app drops an answer dispatched on the context of an element it
+// has since replaced, and "show me" asks the key panel on its button's.
+func (c *LessonsPage) Render() app.UI {
+	return newShell().Route(RouteLessons).LargeType(c.settings.Large).Body(
+		c.renderLesson(),
+		c.body(),
+	)
+}
+
+// renderLesson is the lesson panel: the lessons, then the step.
+func (c *LessonsPage) renderLesson() app.UI {
+	l, step := lessons[c.lesson], c.shownStep()
+	prevLi, prevSi, hasPrev := c.neighbour(-1)
+	nextLi, _, hasNext := c.neighbour(1)
+	next := "Next step ▶"
+	if hasNext && nextLi != c.lesson {
+		next = "Next lesson ▶"
+	}
+	back := "◀ Back"
+	if hasPrev && prevLi != c.lesson {
+		back = "◀ Lesson " + strconv.Itoa(prevLi+1) + ", step " + strconv.Itoa(prevSi+1)
+	}
+	status, statusText := "false", "Not done yet."
+	switch {
+	case c.done:
+		status, statusText = "true", "✓ Done."
+	case c.progress[stepKey(c.lesson, c.step)]:
+		statusText = "Done before; the lab has moved on since."
+	case step.Audited && c.state().Audit == nil:
+		statusText = "Not done yet: the audit reports when it finishes."
+	}
+	return app.Section().ID(IDLessonPanel).Class("lesson-panel").Aria("labelledby", "lesson-title").Body(
+		app.Nav().Class("lesson-list").Aria("label", "Lessons").Body(
+			app.Ol().Body(app.Range(lessons).Slice(func(i int) app.UI {
+				a := app.A().ID("lesson-link-"+strconv.Itoa(i+1)).Href(c.place(i, 0)).Title(lessons[i].Title).Body(
+					app.Span().Class("lesson-num").Text(strconv.Itoa(i+1)),
+					app.Span().Class("lesson-name").Text(" "+lessons[i].Title),
+				)
+				if i == c.lesson {
+					a = a.Aria("current", "true").Class("current")
+				}
+				if !c.progress.lessonDone(i) {
+					return app.Li().Body(a)
+				}
+				return app.Li().Class("done").Body(a, app.Span().Class("lesson-done").Body(
+					app.Text("✓"), app.Span().Class("visually-hidden").Text(" done"),
+				))
+			})),
+		),
+		app.Div().ID("lesson-notices").Aria("live", "polite").Body(
+			app.If(len(c.notices) > 0, func() app.UI {
+				return app.Div().ID("lesson-notice").Class("notice").Role("status").Body(
+					app.Strong().Text("That lesson or step does not exist:"),
+					app.Ul().Body(app.Range(c.notices).Slice(func(i int) app.UI { return app.Li().Text(c.notices[i]) })),
+				)
+			}),
+		),
+		app.Div().Class("lesson-card").Body(
+			app.Div().Class("lesson-head").Body(
+				app.P().ID("lesson-counter").Class("lesson-counter").Text(
+					"Lesson "+strconv.Itoa(c.lesson+1)+" of "+strconv.Itoa(len(lessons))+" · step "+
+						strconv.Itoa(c.step+1)+" of "+strconv.Itoa(len(l.Steps))),
+				app.Ol().Class("lesson-steps").Aria("label", "Steps").Body(app.Range(l.Steps).Slice(func(i int) app.UI {
+					label, text := "Step "+strconv.Itoa(i+1), strconv.Itoa(i+1)
+					done := c.progress[stepKey(c.lesson, i)]
+					if done {
+						label, text = label+", done", text+" ✓"
+					}
+					a := app.A().ID("lesson-step-"+strconv.Itoa(i+1)).Href(c.place(c.lesson, i)).Aria("label", label).Text(text)
+					if i == c.step {
+						a = a.Aria("current", "step").Class("current")
+					}
+					if done {
+						a = a.DataSet("done", "true")
+					}
+					return app.Li().Body(a)
+				})),
+			),
+			app.H1().ID("lesson-title").Text(l.Title),
+			app.P().ID("lesson-intro").Class("lesson-intro").Hidden(c.step != 0).Text(l.Intro),
+			app.P().ID("lesson-text").Class("lesson-text").Text(step.Text),
+			app.Div().ID(IDLessonTask).Class("lesson-task").DataSet("done", status).Body(
+				app.Span().Class("lesson-task-label").Text("Your task: "),
+				app.Span().ID("lesson-task-text").Text(step.Task),
+				app.Span().ID("lesson-status").Class("lesson-status").Role("status").Aria("live", "polite").Text(statusText),
+			),
+			app.Div().Class("lesson-actions").Body(
+				app.Button().ID(IDLessonShow).Class("chip primary").Title("put the lab in this step's state").Text("Show me").OnClick(c.onShow),
+				app.Button().ID(IDLessonPrev).Class("chip").Disabled(!hasPrev).Text(back).OnClick(c.onMove(-1)),
+				app.Button().ID(IDLessonNext).Class("chip").Disabled(!hasNext).Text(next).OnClick(c.onMove(1)),
+				app.Span().Class("lesson-spacer"),
+				app.Small().ID("lesson-storage").Class("muted").Hidden(!c.unkept).Text("This browser keeps no progress here; the lessons work all the same."),
+				app.Button().ID(IDLessonReset).Class("chip").Title("forget which steps are done, in this browser").
+					Text("Reset progress").OnClick(c.onReset),
+			),
+		),
+	)
+}
+
+// lessonPlace reads the place a link asks for, lesson and step from 1
+// (missing: the first), and returns it from 0. A lesson or step that does
+// not exist gives the nearest that does, and a notice naming what was
+// asked and what is shown.
+func lessonPlace(q url.Values) (li, si int, notices []string) {
+	li, problem := placeIndex(q, IDLesson, len(lessons))
+	if problem != "" {
+		notices = append(notices, fmt.Sprintf("%s: %s; the lessons are 1 to %d, so lesson %d, “%s”, is shown",
+			IDLesson, problem, len(lessons), li+1, lessons[li].Title))
+	}
+	steps := len(lessons[li].Steps)
+	si, problem = placeIndex(q, IDStep, steps)
+	if problem != "" {
+		notices = append(notices, fmt.Sprintf("%s: %s; lesson %d has steps 1 to %d, so step %d is shown",
+			IDStep, problem, li+1, steps, si+1))
+	}
+	return li, si, notices
+}
+
+// placeIndex reads key's number from 1 to n and returns it from 0: the
+// nearest legal one for a number out of range, the first for a value that
+// is no number, and then a problem that says what was wrong.
+func placeIndex(q url.Values, key string, n int) (i int, problem string) {
+	raw, ok := lookup(q, key)
+	if !ok {
+		return 0, ""
+	}
+	v, err := strconv.Atoi(raw)
+	switch {
+	case err != nil && !isRange(err):
+		return 0, fmt.Sprintf("%q is not a %s number", raw, key)
+	case err != nil && strings.HasPrefix(raw, "-"), err == nil && v < 1:
+		return 0, "there is no " + key + " " + raw
+	case err != nil, v > n:
+		return n - 1, "there is no " + key + " " + raw
+	}
+	return v - 1, ""
+}
+
+// lessonProgress is the steps a learner has done, by stepKey.
+type lessonProgress map[string]bool
+
+// stepKey names step si of lesson li (from 0) as "lesson.step" from 1.
+func stepKey(li, si int) string { return strconv.Itoa(li+1) + "." + strconv.Itoa(si+1) }
+
+// lessonDone reports whether every step of lesson li is done.
+func (p lessonProgress) lessonDone(li int) bool {
+	for si := range lessons[li].Steps {
+		if !p[stepKey(li, si)] {
+			return false
+		}
+	}
+	return true
+}
+
+// loadProgress reads the steps done from the browser's storage; unkept
+// is true where the browser keeps nothing (storage switched off, or
+// blocked: reading it throws). A value this page did not write is
+// forgotten.
+func loadProgress(ctx app.Context) (p lessonProgress, unkept bool) {
+	defer func() {
+		if recover() != nil {
+			p, unkept = lessonProgress{}, true
+		}
+	}()
+	p = lessonProgress{}
+	if err := ctx.LocalStorage().Get(progressKey, &p); err != nil {
+		return lessonProgress{}, false
+	}
+	return p, false
+}
+
+// markDone records step si of lesson li done, on what the storage holds
+// now (another tab may have done steps meanwhile), and returns the
+// progress. Where the browser keeps nothing the step counts as done for
+// this visit.
+func markDone(ctx app.Context, li, si int, had lessonProgress) (lessonProgress, bool) {
+	p, unkept := loadProgress(ctx)
+	if unkept {
+		p = had
+	}
+	p[stepKey(li, si)] = true
+	if !unkept {
+		unkept = !saveProgress(ctx, p)
+	}
+	return p, unkept
+}
+
+// saveProgress writes p; false when the browser refused.
+func saveProgress(ctx app.Context, p lessonProgress) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	return ctx.LocalStorage().Set(progressKey, p) == nil
+}
+
+// resetProgress forgets every step done.
+func resetProgress(ctx app.Context) (p lessonProgress, unkept bool) {
+	defer func() {
+		if recover() != nil {
+			p, unkept = lessonProgress{}, true
+		}
+	}()
+	ctx.LocalStorage().Del(progressKey)
+	return lessonProgress{}, false
+}

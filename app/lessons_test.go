@@ -1,0 +1,391 @@
+package app
+
+import (
+	"fmt"
+	"html"
+	"net/url"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"bloomlab/audit"
+	"bloomlab/core"
+)
+
+// audited runs the lab badge's audit of each fault once and shares it: a
+// whole audit takes seconds, more under the race detector.
+var audited = struct {
+	sync.Mutex
+	runs map[core.Fault]func() (audit.Report, error)
+}{runs: map[core.Fault]func() (audit.Report, error){}}
+
+func auditOf(t *testing.T, f core.Fault) *audit.Report {
+	t.Helper()
+	audited.Lock()
+	run, ok := audited.runs[f]
+	if !ok {
+		run = sync.OnceValues(func() (audit.Report, error) {
+			target, err := audit.Lab(core.Variant{}, f, "")
+			if err != nil {
+				return audit.Report{}, err
+			}
+			return audit.Run(target, nil)
+		})
+		audited.runs[f] = run
+	}
+	audited.Unlock()
+	rep, err := run()
+	if err != nil {
+		t.Fatalf("audit of %s: %v", f, err)
+	}
+	return &rep
+}
+
+// labAt builds the state the lab reaches in settings s once its run has
+// finished, after the key panel answered ask and, when withAudit, the
+// audit badge's run of s's fault has finished: the lab's own steps, done
+// by the core.
+func labAt(t *testing.T, s Settings, ask []string, withAudit bool) labState {
+	t.Helper()
+	r, err := core.SimulateTyped(s.Run(), s.Typed.List(), nil)
+	if err != nil {
+		t.Fatalf("run of %v: %v", s.Query(), err)
+	}
+	st := labState{Settings: s, Result: &r}
+	if len(ask) > 0 {
+		res, err := core.Try(core.TryRequest{Params: s.Run(), Insert: s.Typed.List(), Query: ask}, nil)
+		if err != nil {
+			t.Fatalf("key panel on %v: %v", s.Query(), err)
+		}
+		st.Queries = res.Queries
+	}
+	if withAudit {
+		st.Audit = auditOf(t, s.Params.Fault)
+	}
+	return st
+}
+
+// TestLessonsAreWellFormed checks the lessons as data: enough of them,
+// short, every text written, every "show me" a legal lab whose link gives
+// it back exactly, every key one the key panel takes.
+func TestLessonsAreWellFormed(t *testing.T) {
+	t.Parallel()
+	if len(lessons) < 6 {
+		t.Errorf("%d lessons, want at least 6", len(lessons))
+	}
+	for li, l := range lessons {
+		if l.Title == "" || l.Intro == "" {
+			t.Errorf("lesson %d: title %q, intro %q", li+1, l.Title, l.Intro)
+		}
+		if n := len(l.Steps); n < 2 || n > 4 {
+			t.Errorf("lesson %d %q: %d steps, want 2 to 4", li+1, l.Title, n)
+		}
+		for si, step := range l.Steps {
+			name := fmt.Sprintf("lesson %d step %d", li+1, si+1)
+			if step.Text == "" || step.Task == "" || !strings.HasSuffix(step.Task, ".") || step.Done == nil {
+				t.Errorf("%s: text %q, task %q, predicate set %v", name, step.Text, step.Task, step.Done != nil)
+			}
+			if err := step.Show.Run().Validate(); err != nil {
+				t.Errorf("%s: show me is not a legal lab: %v", name, err)
+			}
+			back, notices := FromQuery(url.Values(step.Show.Query()))
+			if back != step.Show || len(notices) > 0 {
+				t.Errorf("%s: show me's link %s gives %+v (notices %q), want %+v", name, step.Show.Query().Encode(), back, notices, step.Show)
+			}
+			if step.Show.Large {
+				t.Errorf("%s: show me switches large type on; the page keeps the reader's", name)
+			}
+			if err := (core.TryRequest{Params: step.Show.Run(), Insert: step.Show.Typed.List(), Query: step.Ask}).Validate(); err != nil {
+				t.Errorf("%s: the key panel cannot ask %q: %v", name, step.Ask, err)
+			}
+		}
+	}
+}
+
+// TestLessonTasks is the lessons' contract: every step's "show me" state
+// satisfies its own task, and the state the step starts from does not,
+// so that no task is done before the learner does it. A step starts from
+// the previous step's "show me" state (for the first step, the default
+// lab); the page forgets the key panel's answers when a step begins, and
+// the start is checked both with those answers and without.
+//
+// The audit counts for a state only where the step that made it reads it
+// (Audited): on the page the audit of a fault switched on in one step may
+// finish after the learner moved on, so the next step can find it done.
+func TestLessonTasks(t *testing.T) {
+	t.Parallel()
+	for li, l := range lessons {
+		t.Run(fmt.Sprintf("lesson-%d", li+1), func(t *testing.T) {
+			t.Parallel()
+			start := labAt(t, DefaultSettings(), nil, false)
+			for si, step := range l.Steps {
+				name := fmt.Sprintf("step %d (%s)", si+1, step.Task)
+				cleared := start
+				cleared.Queries = nil
+				for _, from := range []labState{start, cleared} {
+					if step.Done(from) {
+						t.Errorf("%s: done already in the state it starts from (with the previous step's %d answers kept), before the learner did anything", name, len(from.Queries))
+					}
+				}
+				shown := labAt(t, step.Show, step.Ask, step.Audited)
+				if shown.shown() == nil {
+					t.Fatalf("%s: show me's own run does not match its settings", name)
+				}
+				if !step.Done(shown) {
+					t.Errorf("%s: not done in its own show-me state %s with answers %v", name, step.Show.Query().Encode(), verdicts(shown.Queries))
+				}
+				if step.Audited {
+					before := shown
+					before.Audit = nil
+					if step.Done(before) {
+						t.Errorf("%s reads the audit, but is done before the audit finished", name)
+					}
+				}
+				start = shown
+			}
+		})
+	}
+}
+
+func verdicts(qs []core.TryQuery) []string {
+	var out []string
+	for _, q := range qs {
+		out = append(out, q.Key+": "+q.Verdict)
+	}
+	return out
+}
+
+// TestLessonShownIgnoresStaleRuns: a run that ended before the last slider
+// move describes another filter, and no predicate may read it.
+func TestLessonShownIgnoresStaleRuns(t *testing.T) {
+	t.Parallel()
+	st := labAt(t, DefaultSettings(), nil, false)
+	if st.shown() == nil {
+		t.Fatal("the default lab's own run is not shown")
+	}
+	for name, change := range map[string]func(s *Settings){
+		"k":         func(s *Settings) { s.Params.Hashes = 9 },
+		"bits":      func(s *Settings) { s.Params.BitsPerKey = 2.5 },
+		"items":     func(s *Settings) { s.Params.Items = 8000 },
+		"typed":     func(s *Settings) { s.Typed = joinTyped(threeKeys) },
+		"fault":     func(s *Settings) { withFault(s, core.ShortRange) },
+		"player":    func(s *Settings) { s.PlayAt = 2000 },
+		"no result": func(s *Settings) {},
+		"layout":    func(s *Settings) { *s, _ = s.WithVariant(core.BlockedVariant) },
+	} {
+		stale := st
+		change(&stale.Settings)
+		if name == "no result" {
+			stale.Result = nil
+		}
+		if stale.shown() != nil {
+			t.Errorf("%s changed: the old run still counts as shown", name)
+		}
+	}
+}
+
+// TestLessonFigures pins the figures the texts quote to the runs of their
+// "show me" states, so a change in the core that moves one shows up here
+// and not in front of a class.
+func TestLessonFigures(t *testing.T) {
+	t.Parallel()
+	spelled := []string{"no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"}
+	pct := func(p float64, decimals int) string { return fmt.Sprintf("%.*f%%", decimals, p*100) }
+	figures := map[[2]int]func(prev, st labState) []string{
+		{1, 3}: func(_, st labState) []string {
+			var out []string
+			for _, q := range st.Queries {
+				if q.FirstZero != 2 {
+					out = append(out, fmt.Sprintf("%s stops at probe %d", q.Key, q.FirstZero))
+				}
+			}
+			return append(out, "stop at their second probe")
+		},
+		{2, 1}: func(_, st labState) []string {
+			q, tried, err := core.FindFalsePositive(core.TryRequest{Params: st.Settings.Run()}, nil)
+			if err != nil {
+				return []string{err.Error()}
+			}
+			return []string{fmt.Sprintf("queries %q, the first", q.Key), fmt.Sprintf("the %d before it", tried-1), pct(st.Result.TheoryFPR, 2)}
+		},
+		{2, 2}: func(_, st labState) []string {
+			q := st.Queries[0]
+			var alone, shared []string
+			for _, c := range q.Culprits {
+				switch {
+				case len(c.Typed) == 1 && len(c.Generated) == 0:
+					alone = append(alone, fmt.Sprintf("set by %q alone", c.Typed[0]))
+				case len(c.Typed) == 2:
+					shared = append(shared, fmt.Sprintf("by %q, %q and %s generated keys", c.Typed[0], c.Typed[1], spelled[len(c.Generated)]))
+				}
+			}
+			r := st.Result
+			return append(append(alone, shared...), fmt.Sprintf("%d bits, k = %d", r.M, r.K), fmt.Sprintf("%d generated keys", r.N-r.Typed))
+		},
+		{3, 1}: func(_, st labState) []string {
+			return []string{pct(st.Result.Occupancy, 0) + " ones", pct(st.Result.EmpiricalFPR, 0) + " of absent keys"}
+		},
+		{3, 2}: func(_, st labState) []string {
+			r := st.Result
+			best := core.OptimalK(r.M, r.N)
+			return []string{fmt.Sprintf("k = %d gives %s against %s", r.K, pct(r.TheoryFPR, 3), pct(core.Rate(r.M, r.N, best), 3)),
+				fmt.Sprintf("k = %d costs only %.0f%% more", best+1, (core.Rate(r.M, r.N, best+1)/core.Rate(r.M, r.N, best)-1)*100)}
+		},
+		{3, 3}: func(_, st labState) []string {
+			plain := st.Settings
+			plain.Params.DuplicatePasses = 1
+			once := labAt(t, plain, nil, false)
+			if once.Result.Digest != st.Result.Digest {
+				return []string{"the digest of one pass " + once.Result.Digest}
+			}
+			return []string{"(" + formatInt(st.Result.SetBits) + " at k = 7)"}
+		},
+		{4, 1}: func(_, st labState) []string { return []string{"theory says " + pct(st.Result.TheoryFPR, 2)} },
+		{4, 2}: func(prev, st labState) []string {
+			return []string{"climbs to " + pct(st.Result.TheoryFPR, 2), pct(st.Result.EmpiricalFPR, 2) + " against " + pct(prev.Result.EmpiricalFPR, 2)}
+		},
+		{5, 1}: func(_, st labState) []string { return []string{"measured rate is " + pct(st.Result.EmpiricalFPR, 2)} },
+		{5, 2}: func(_, st labState) []string {
+			a := st.Audit
+			return []string{fmt.Sprintf("%d of the %d checks that apply fail", a.Failed, a.Passed+a.Failed)}
+		},
+		{5, 3}: func(_, st labState) []string {
+			r := st.Result
+			return []string{"measured rate is " + pct(r.EmpiricalFPR, 2), pct(r.WholeCILow, 2) + " to " + pct(r.WholeCIHigh, 2)}
+		},
+		{6, 1}: func(_, st labState) []string {
+			return []string{"(" + pct(st.Result.Occupancy, 0) + ")", "rate is " + pct(st.Result.TheoryFPR, 1)}
+		},
+		{6, 2}: func(prev, st labState) []string {
+			return []string{"from " + pct(prev.Result.Occupancy, 0) + " to " + pct(st.Result.Occupancy, 0),
+				"from " + pct(prev.Result.TheoryFPR, 1) + " to " + pct(st.Result.TheoryFPR, 1) + " in theory, " + pct(st.Result.EmpiricalFPR, 1) + " measured"}
+		},
+		{6, 3}: func(_, st labState) []string { return []string{"falls back to " + pct(st.Result.TheoryFPR, 1)} },
+	}
+	for at, want := range figures {
+		l := lessons[at[0]-1]
+		step := l.Steps[at[1]-1]
+		prev := labAt(t, DefaultSettings(), nil, false)
+		if at[1] > 1 {
+			before := l.Steps[at[1]-2]
+			prev = labAt(t, before.Show, before.Ask, false)
+		}
+		st := labAt(t, step.Show, step.Ask, step.Audited)
+		for _, fig := range want(prev, st) {
+			if !strings.Contains(step.Text, fig) {
+				t.Errorf("lesson %d step %d: its text lacks %q", at[0], at[1], fig)
+			}
+		}
+	}
+}
+
+// TestLessonPlace reads the place a link asks for: a lesson or step that
+// does not exist gives the nearest that does and a notice naming both.
+func TestLessonPlace(t *testing.T) {
+	t.Parallel()
+	last := len(lessons) - 1
+	for _, tc := range []struct {
+		query   string
+		li, si  int
+		notices []string
+	}{
+		{"", 0, 0, nil},
+		{"lesson=3&step=2", 2, 1, nil},
+		{"lesson=+3&step= 2 ", 2, 1, nil},
+		{"lesson=99", last, 0, []string{fmt.Sprintf("lesson: there is no lesson 99; the lessons are 1 to %d, so lesson %d, “%s”, is shown", last+1, last+1, lessons[last].Title)}},
+		{"lesson=0", 0, 0, []string{"lesson: there is no lesson 0; the lessons are 1 to"}},
+		{"lesson=-2", 0, 0, []string{"there is no lesson -2"}},
+		{"lesson=99999999999999999999", last, 0, []string{"there is no lesson 99999999999999999999"}},
+		{"lesson=-99999999999999999999", 0, 0, []string{"there is no lesson -99999999999999999999"}},
+		{"lesson=abc", 0, 0, []string{`lesson: "abc" is not a lesson number; the lessons are 1 to`, "so lesson 1, “A zero is proof”, is shown"}},
+		{"lesson=", 0, 0, []string{`"" is not a lesson number`}},
+		{"lesson=3&step=0", 2, 0, []string{"step: there is no step 0; lesson 3 has steps 1 to 3, so step 1 is shown"}},
+		{"lesson=3&step=9", 2, 2, []string{"step: there is no step 9; lesson 3 has steps 1 to 3, so step 3 is shown"}},
+		{"lesson=2&step=x", 1, 0, []string{`step: "x" is not a step number; lesson 2 has steps 1 to 2, so step 1 is shown`}},
+		{"lesson=99&step=99", last, len(lessons[last].Steps) - 1, []string{"there is no lesson 99", "there is no step 99"}},
+		{"lesson=1&lesson=4", 3, 0, nil},
+	} {
+		q, err := url.ParseQuery(tc.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		li, si, notices := lessonPlace(q)
+		if li != tc.li || si != tc.si {
+			t.Errorf("%q: lesson %d step %d (from 0), want %d and %d", tc.query, li, si, tc.li, tc.si)
+		}
+		all := strings.Join(notices, "\n")
+		if len(tc.notices) == 0 && len(notices) > 0 {
+			t.Errorf("%q: notices %q for a place that exists", tc.query, notices)
+		}
+		for _, want := range tc.notices {
+			if !strings.Contains(all, want) {
+				t.Errorf("%q: notices %q lack %q", tc.query, notices, want)
+			}
+		}
+	}
+}
+
+// TestPrerenderedLessons checks the page a browser gets before the wasm
+// loads: the step a link names, or a notice for one that does not exist,
+// over the whole lab.
+func TestPrerenderedLessons(t *testing.T) {
+	for _, tc := range []struct {
+		path string
+		want []string
+	}{
+		{"/lessons?lesson=3&step=2", []string{`id="lesson-title">The three moves<`, "Lesson 3 of 6 · step 2 of 3",
+			html.EscapeString(lessons[2].Steps[1].Task), `id="lesson-show"`, `data-done="false"`, `id="bit-array"`}},
+		{"/lessons", []string{`id="lesson-title">A zero is proof<`, html.EscapeString(lessons[0].Intro)}},
+		{"/lessons?lesson=99&step=0", []string{`id="lesson-notice"`, "there is no lesson 99", "there is no step 0", `id="lesson-title">Overfill<`}},
+		{"/lessons/?lesson=2", []string{`id="lesson-title">A false positive, explained<`}},
+	} {
+		page := get(t, "", tc.path)
+		for _, want := range tc.want {
+			if !strings.Contains(page, want) {
+				t.Errorf("%s lacks %q", tc.path, want)
+			}
+		}
+		if !regexp.MustCompile(`<a[^>]*aria-current="page"[^>]*>Lessons</a>`).MatchString(page) {
+			t.Errorf("%s does not mark Lessons the current page in the navigation", tc.path)
+		}
+		if tag := regexp.MustCompile(`<small[^>]*id="lesson-storage"[^>]*>`).FindString(page); !strings.Contains(tag, "hidden") {
+			t.Errorf("%s says the browser keeps no progress before it asked the browser", tc.path)
+		}
+	}
+}
+
+// TestLessonNeighbours walks every step with Next and back with Back:
+// in order, across lessons, stopping at both ends.
+func TestLessonNeighbours(t *testing.T) {
+	t.Parallel()
+	c := &LessonsPage{}
+	walked := []string{stepKey(0, 0)}
+	for {
+		li, si, ok := c.neighbour(1)
+		if !ok {
+			break
+		}
+		c.lesson, c.step = li, si
+		walked = append(walked, stepKey(li, si))
+	}
+	var want []string
+	for li, l := range lessons {
+		for si := range l.Steps {
+			want = append(want, stepKey(li, si))
+		}
+	}
+	if strings.Join(walked, " ") != strings.Join(want, " ") {
+		t.Errorf("Next walks %v, want %v", walked, want)
+	}
+	for i := len(want) - 1; i > 0; i-- {
+		li, si, ok := c.neighbour(-1)
+		if !ok || stepKey(li, si) != want[i-1] {
+			t.Fatalf("Back from %s gives %s (%v), want %s", want[i], stepKey(li, si), ok, want[i-1])
+		}
+		c.lesson, c.step = li, si
+	}
+	if _, _, ok := c.neighbour(-1); ok {
+		t.Error("Back from the first step goes somewhere")
+	}
+}
