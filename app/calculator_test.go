@@ -233,7 +233,8 @@ func TestCalculatorMeasured(t *testing.T) {
 	f, _ := CalcFromQuery(q)
 	pl := solveForm(f).Plan
 	for _, m := range plan.Measure(pl) {
-		row := regexp.MustCompile(`(?s)<tr id="alt-` + regexp.QuoteMeta(m.ID) + `".*?</tr>`).FindString(html)
+		// go-app writes attributes in no fixed order.
+		row := regexp.MustCompile(`(?s)<tr [^>]*id="alt-` + regexp.QuoteMeta(m.ID) + `"[^>]*>.*?</tr>`).FindString(html)
 		cell := regexp.MustCompile(`(?s)<td [^>]*class="num measured[^"]*"[^>]*>.*?</td>`).FindString(row)
 		if cell == "" {
 			t.Errorf("%s: no measured cell in %q", m.ID, row)

@@ -364,6 +364,7 @@ func (c *LabPage) draw(ctx app.Context) {
 		return
 	}
 	writeCounters(c.counterList())
+	c.player.sync()
 	doc := app.Window().Get("document")
 	for _, sl := range sliders {
 		if el := doc.Call("getElementById", sl.ID+"-value"); el.Truthy() {

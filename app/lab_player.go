@@ -132,6 +132,18 @@ func (pl *player) stopsPerSecond() int {
 	return pl.speed
 }
 
+// sync puts the position slider where the player stands. go-app sets a
+// range's value and max in no fixed order, and the browser keeps a value
+// set before its max clamped, or its thumb where it was: the page sets the
+// value again once both are in.
+func (pl *player) sync() {
+	if el := app.Window().GetElementByID(IDPlayAt); el.Truthy() {
+		i, stops := pl.at()
+		el.Set("max", len(stops)-1)
+		el.Set("value", i)
+	}
+}
+
 // pause stops playing where the player stands.
 func (pl *player) pause() { pl.playing = false }
 
