@@ -17,7 +17,9 @@ type labEditor interface {
 	// change applies s, from an input event at time t0 (0 for none),
 	// and reruns the filter.
 	change(ctx app.Context, s Settings, t0 float64)
-	// notify shows notice ("" for none) in place of the notices shown.
+	// notify shows notice, if any, in place of the notices shown. A
+	// control's change clears them; a second event that changes nothing
+	// (a select's input and change) must not clear what the first said.
 	notify(notice string)
 	// commit writes the settings into the link, a new history entry.
 	commit(ctx app.Context)

@@ -110,7 +110,6 @@ func (c *LabPage) current() Settings { return c.settings }
 func (c *LabPage) ownKeys() *ownKeys { return c.own.keys }
 
 func (c *LabPage) notify(notice string) {
-	c.notices = nil
 	if notice != "" {
 		c.notices = []string{notice}
 	}
