@@ -113,12 +113,14 @@ func TestBrowserFigures(t *testing.T) {
 			{"false-positive", "/?items=300&bits-per-key=3&hashes=2&try=apple", ""},
 		} {
 			bdo(t, ctx, chromedp.Navigate(base+s.path), waitLab())
+			answer := "“" + s.key + "”"
 			if s.key == "" {
+				answer = "maybe"
 				bdo(t, ctx, chromedp.Click(chromedp.CSS("#try-find-fp")))
 			} else {
 				bdo(t, ctx, typeKey(s.key), chromedp.Click(chromedp.CSS("#try-query")))
 			}
-			bdo(t, ctx, waitPanel(), chromedp.Sleep(300*time.Millisecond))
+			bdo(t, ctx, waitPanel("try-verdict", answer), chromedp.Sleep(300*time.Millisecond))
 			png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS(".lab-out")))
 			if err != nil {
 				t.Fatal(err)
@@ -141,7 +143,7 @@ func TestBrowserFigures(t *testing.T) {
 		t.Logf("key panel at %s: Query pressed to verdict shown (zebra, a no), median of 10: %.0f ms", shape.name, ms)
 		fp := shape.fp
 		if fp == "" {
-			bdo(t, ctx, chromedp.Click(chromedp.CSS("#try-find-fp")), waitPanel())
+			bdo(t, ctx, chromedp.Click(chromedp.CSS("#try-find-fp")), waitPanel("try-verdict", "maybe"))
 			fp = strings.TrimSuffix(strings.TrimPrefix(btext(t, ctx, "#try-verdict"), "maybe: a false positive. “"), "” was never inserted, yet every bit it reads answers yes: other keys set them.")
 		}
 		ms = beval[float64](t, ctx, timeQueries+`([`+strconv.Quote(fp)+`, "apple"], 10)`)

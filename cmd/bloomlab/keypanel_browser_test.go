@@ -43,9 +43,14 @@ func setKey(key string) chromedp.Action[chromedp.Void] {
 	return discard(chromedp.Evaluate[bool](`(document.getElementById("try-key").value = ` + strconv.Quote(key) + `) !== null`))
 }
 
-// waitPanel waits until the key panel has answered.
-func waitPanel() chromedp.Action[chromedp.Void] {
-	return chromedp.WaitVisible(chromedp.CSS(`#try[data-state="ready"] #try-answer`))
+// waitPanel waits until the key panel has an answer: one that mentions
+// “key” in its element id (try-positions for an insert, try-verdict for a
+// query), or with key "" any answer there.
+func waitPanel(id, key string) chromedp.Action[chromedp.Void] {
+	return discard(chromedp.Poll[bool](`(() => {
+  const el = document.querySelector('#try[data-state="ready"] #`+id+`');
+  return el !== null && el.textContent.includes(`+strconv.Quote(key)+`);
+})()`, chromedp.WithPollingTimeout(0)))
 }
 
 // TestBrowserKeyPanel types keys into the lab as a learner would: insert
@@ -59,7 +64,7 @@ func TestBrowserKeyPanel(t *testing.T) {
 	bdo(t, ctx, chromedp.Navigate(base+"/"), waitLab())
 
 	// Insert "apple": its positions in probe order, and which it turned on.
-	bdo(t, ctx, typeKey("apple"), chromedp.Click(chromedp.CSS("#try-insert")), waitPanel())
+	bdo(t, ctx, typeKey("apple"), chromedp.Click(chromedp.CSS("#try-insert")), waitPanel("try-positions", "“apple”"))
 	want := cliTry(t, "--insert", "apple").Inserts[0]
 	positions := btext(t, ctx, "#try-positions")
 	at := 0
@@ -102,7 +107,7 @@ func TestBrowserKeyPanel(t *testing.T) {
 	}
 
 	// Query it back, by Enter in the field: a member.
-	bdo(t, ctx, typeKey("apple"+kb.Enter), waitPanel())
+	bdo(t, ctx, typeKey("apple"+kb.Enter), waitPanel("try-verdict", "“apple”"))
 	if got := btext(t, ctx, "#try-verdict"); !strings.HasPrefix(got, "yes, a member: “apple” is typed and inserted") {
 		t.Errorf("verdict for apple %q", got)
 	}
@@ -119,7 +124,7 @@ func TestBrowserKeyPanel(t *testing.T) {
 	if absent == "" {
 		t.Fatal("no candidate meets a zero at the default shape")
 	}
-	bdo(t, ctx, typeKey(absent), chromedp.Click(chromedp.CSS("#try-query")), waitPanel())
+	bdo(t, ctx, typeKey(absent), chromedp.Click(chromedp.CSS("#try-query")), waitPanel("try-verdict", "“"+absent+"”"))
 	wantNo := "no: probe " + strconv.Itoa(q.FirstZero) + " read bit " + thousands(q.Probes[q.FirstZero-1].Position) + ", a zero"
 	if got := btext(t, ctx, "#try-verdict"); !strings.HasPrefix(got, wantNo) {
 		t.Errorf("verdict for %s %q, want it to start %q", absent, got, wantNo)
@@ -131,7 +136,7 @@ func TestBrowserKeyPanel(t *testing.T) {
 	// A false positive at a small, full filter, and its culprits.
 	small := []string{"--items", "300", "--bits-per-key", "3", "--hashes", "2"}
 	bdo(t, ctx, chromedp.Navigate(base+"/?items=300&bits-per-key=3&hashes=2&try=apple"), waitLab(),
-		chromedp.Click(chromedp.CSS("#try-find-fp")), waitPanel())
+		chromedp.Click(chromedp.CSS("#try-find-fp")), waitPanel("try-verdict", ""))
 	fp := cliTry(t, append(small, "--insert", "apple", "--find-fp")...).FindFalsePositive.Query
 	if got := btext(t, ctx, "#try-verdict"); !strings.HasPrefix(got, "maybe: a false positive. “"+fp.Key+"” was never inserted") {
 		t.Errorf("find a false positive: verdict %q, want %q's", got, fp.Key)
