@@ -48,6 +48,16 @@ func stopIndex(stops []int, at int) int {
 	return i
 }
 
+// stopAt is the count of keys at stop i, clamped to the stops; the last
+// is 0, every key in.
+func stopAt(stops []int, i int) int {
+	i = min(max(i, 0), len(stops)-1)
+	if i == len(stops)-1 {
+		return 0
+	}
+	return stops[i]
+}
+
 // playLab is what the player needs of the page.
 type playLab interface {
 	current() Settings
@@ -151,12 +161,7 @@ func (pl *player) onStep(delta int) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
 		pl.playing = false
 		i, stops := pl.at()
-		i = min(max(i+delta, 0), len(stops)-1)
-		at := stops[i]
-		if i == len(stops)-1 {
-			at = 0
-		}
-		pl.lab.seek(ctx, at, true)
+		pl.lab.seek(ctx, stopAt(stops, i+delta), true)
 	}
 }
 
@@ -168,12 +173,7 @@ func (pl *player) onSlide(commit bool) app.EventHandler {
 		}
 		pl.playing = false
 		_, stops := pl.at()
-		i = min(max(i, 0), len(stops)-1)
-		at := stops[i]
-		if i == len(stops)-1 {
-			at = 0
-		}
-		pl.lab.seek(ctx, at, commit)
+		pl.lab.seek(ctx, stopAt(stops, i), commit)
 	}
 }
 

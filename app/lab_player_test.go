@@ -31,6 +31,9 @@ func TestPlayStops(t *testing.T) {
 				t.Errorf("n %d: stopIndex(%d) = stop %d", n, at, stops[i])
 			}
 		}
+		if first, last := stopAt(stops, -5), stopAt(stops, len(stops)+5); first != min(1, n-1) || last != 0 {
+			t.Errorf("n %d: stops clamp to %d and %d, want the first key and every key (0)", n, first, last)
+		}
 		if i := stopIndex(stops, 0); i != len(stops)-1 {
 			t.Errorf("n %d: every key in is stop %d of %d", n, i, len(stops))
 		}

@@ -322,10 +322,7 @@ func positionsText(ps []uint64) string {
 	for i, p := range ps {
 		words[i] = formatInt(p)
 	}
-	if len(words) < 2 {
-		return strings.Join(words, "")
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+	return wordList(words, "and")
 }
 
 func (kp *keyPanel) renderInsert() app.UI {

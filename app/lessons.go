@@ -2,6 +2,7 @@ package app
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"bloomlab/core"
@@ -74,20 +75,11 @@ func (st labState) shown() *core.Result {
 func (st labState) answered(v string, keep func(core.TryQuery) bool) []string {
 	var keys []string
 	for _, q := range st.Queries {
-		if q.Verdict == v && (keep == nil || keep(q)) && !containsString(keys, q.Key) {
+		if q.Verdict == v && (keep == nil || keep(q)) && !slices.Contains(keys, q.Key) {
 			keys = append(keys, q.Key)
 		}
 	}
 	return keys
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // fault is the fault switched on, core.NoFault for the real filter.

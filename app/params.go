@@ -476,10 +476,16 @@ func orList(xs []int) string {
 	for i, x := range xs {
 		words[i] = strconv.Itoa(x)
 	}
+	return wordList(words, "or")
+}
+
+// wordList writes words as a sentence lists them: "a, b or c" with
+// conj "or".
+func wordList(words []string, conj string) string {
 	if len(words) < 2 {
 		return strings.Join(words, "")
 	}
-	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+	return strings.Join(words[:len(words)-1], ", ") + " " + conj + " " + words[len(words)-1]
 }
 
 func joinNotices(notices ...string) string {
