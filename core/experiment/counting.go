@@ -39,15 +39,15 @@ var countingScenarios = []countingScenario{
 
 // countingTrial is what one filter showed.
 type countingTrial struct {
-	maxCounter uint8
-	trueMax    uint64 // the largest count an unbounded counter would hold
-	over       uint64 // counters whose unbounded count passed CounterMax
-	lost       uint64 // increments lost to saturation
-	falseNeg   uint64 // live keys reported absent
-	expectedFN float64
-	hotBefore  []uint8 // the hot key's counters after its inserts
-	hotAfter   []uint8 // and after the rollback
-	rolledBack int     // rollbacks the filter applied
+	MaxCounter uint8
+	TrueMax    uint64 // the largest count an unbounded counter would hold
+	Over       uint64 // counters whose unbounded count passed CounterMax
+	Lost       uint64 // increments lost to saturation
+	FalseNeg   uint64 // live keys reported absent
+	ExpectedFN float64
+	HotBefore  []uint8 // the hot key's counters after its inserts
+	HotAfter   []uint8 // and after the rollback
+	RolledBack int     // rollbacks the filter applied
 }
 
 func runCounting(s Sizes, r *runner) (Table, error) {
@@ -57,15 +57,11 @@ func runCounting(s Sizes, r *runner) (Table, error) {
 		return Table{}, err
 	}
 	reps := s.Replicates
-	trials := make([]countingTrial, len(countingScenarios)*reps)
 	for _, sc := range countingScenarios {
 		r.plan(reps * int(n) * (max(sc.passes, 1) + 1))
 	}
-	err = r.each(len(trials), func(i int) error {
-		sc := countingScenarios[i/reps]
-		var err error
-		trials[i], err = countingOnce(r, sc, m, k, n, derive(s.Seed, saltCounting, uint64(i)))
-		return err
+	trials, err := spread(r, len(countingScenarios)*reps, func(i int) (countingTrial, error) {
+		return countingOnce(r, countingScenarios[i/reps], m, k, n, derive(s.Seed, saltCounting, uint64(i)))
 	})
 	if err != nil {
 		return Table{}, err
@@ -89,27 +85,27 @@ func runCounting(s Sizes, r *runner) (Table, error) {
 		var row countingTrial
 		var over, lost, fnSum, expected float64
 		for _, tr := range trials[si*reps : (si+1)*reps] {
-			row.maxCounter = max(row.maxCounter, tr.maxCounter)
-			row.trueMax = max(row.trueMax, tr.trueMax)
-			row.falseNeg += tr.falseNeg
-			over += float64(tr.over)
-			lost += float64(tr.lost)
-			fnSum += float64(tr.falseNeg)
-			expected += tr.expectedFN
+			row.MaxCounter = max(row.MaxCounter, tr.MaxCounter)
+			row.TrueMax = max(row.TrueMax, tr.TrueMax)
+			row.FalseNeg += tr.FalseNeg
+			over += float64(tr.Over)
+			lost += float64(tr.Lost)
+			fnSum += float64(tr.FalseNeg)
+			expected += tr.ExpectedFN
 		}
 		per := float64(reps)
-		t.Rows = append(t.Rows, []Cell{txt(sc.name), count(uint64(row.maxCounter)), count(row.trueMax), num(over / per),
-			num(lost / per), count(row.falseNeg), num(fnSum / per), num(expected / per)})
+		t.Rows = append(t.Rows, []Cell{txt(sc.name), count(uint64(row.MaxCounter)), count(row.TrueMax), num(over / per),
+			num(lost / per), count(row.FalseNeg), num(fnSum / per), num(expected / per)})
 		t.Chart.XLabels = append(t.Chart.XLabels, sc.name)
 		x := float64(si)
 		t.Chart.Series[0].Points = append(t.Chart.Series[0].Points, Point{X: x, Y: core.CounterMax})
-		t.Chart.Series[1].Points = append(t.Chart.Series[1].Points, Point{X: x, Y: float64(row.maxCounter)})
-		t.Chart.Series[2].Points = append(t.Chart.Series[2].Points, Point{X: x, Y: float64(row.trueMax)})
+		t.Chart.Series[1].Points = append(t.Chart.Series[1].Points, Point{X: x, Y: float64(row.MaxCounter)})
+		t.Chart.Series[2].Points = append(t.Chart.Series[2].Points, Point{X: x, Y: float64(row.TrueMax)})
 	}
 	hot := trials[(len(countingScenarios)-1)*reps]
 	t.Notes = append(t.Notes,
 		fmt.Sprintf("Trial 1's hot key: counters after %d inserts %s; after %d rollbacks %s (%d rollbacks applied: removal stops once the key tests absent).",
-			hotInserts, counters(hot.hotBefore), hotRollbacks, counters(hot.hotAfter), hot.rolledBack),
+			hotInserts, counters(hot.HotBefore), hotRollbacks, counters(hot.HotAfter), hot.RolledBack),
 		"Saturated counters forget how many keys share them; rolling the hot key back drives them to zero under live keys, which then test absent.",
 		"expected per trial = n * (1 - (1 - z/m)^k), z the hot key's counters left at zero.")
 	return t, nil
@@ -158,38 +154,38 @@ func countingOnce(r *runner, sc countingScenario, m uint64, k int, n, seed uint6
 		for _, p := range hotPos {
 			unbounded[p] += hotInserts
 		}
-		tr.hotBefore = readCounters(f, hotPos)
+		tr.HotBefore = readCounters(f, hotPos)
 	}
 	// The counters at their fullest: after the duplicates or the storm.
-	tr.maxCounter, tr.lost = f.MaxCounter(), f.Overflows()
+	tr.MaxCounter, tr.Lost = f.MaxCounter(), f.Overflows()
 	for _, c := range unbounded {
 		if sc.passes > 1 {
 			c *= uint32(sc.passes)
 		}
-		tr.trueMax = max(tr.trueMax, uint64(c))
+		tr.TrueMax = max(tr.TrueMax, uint64(c))
 		if c > core.CounterMax {
-			tr.over++
+			tr.Over++
 		}
 	}
 	if sc.passes == 0 {
 		for i := 0; i < hotRollbacks; i++ {
 			if f.Remove(hot) {
-				tr.rolledBack++
+				tr.RolledBack++
 			}
 		}
-		tr.hotAfter = readCounters(f, hotPos)
+		tr.HotAfter = readCounters(f, hotPos)
 		zeroed := map[uint64]bool{}
 		for _, p := range hotPos {
 			if f.Counter(p) == 0 {
 				zeroed[p] = true
 			}
 		}
-		tr.expectedFN = float64(n) * (1 - math.Pow(1-float64(len(zeroed))/float64(m), float64(k)))
+		tr.ExpectedFN = float64(n) * (1 - math.Pow(1-float64(len(zeroed))/float64(m), float64(k)))
 	}
 	for i := uint64(0); i < n; i++ {
 		key = core.Key(key, core.Members, i, seed, keyBytes)
 		if ok, _ := f.Contains(key); !ok {
-			tr.falseNeg++
+			tr.FalseNeg++
 		}
 		if (i+1)%tick == 0 {
 			if err := r.report(tick); err != nil {

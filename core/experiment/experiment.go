@@ -44,6 +44,9 @@ type Options struct {
 	// sets it unless told to estimate; leave it off in the browser, where
 	// the heap is the page's and the clock shares a thread with it.
 	Native bool
+	// Shard, if not nil, makes this run one of several copies that share
+	// the work (see Shard); each copy runs on one goroutine.
+	Shard *Shard
 }
 
 // Experiment is one measurement of SPEC section 6.
@@ -100,7 +103,13 @@ func (e Experiment) Run(s Sizes, o Options) (Table, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	r := &runner{workers: workers, progress: o.Progress, native: o.Native}
+	if o.Shard != nil {
+		if err := o.Shard.check(); err != nil {
+			return Table{}, err
+		}
+		workers = 1
+	}
+	r := &runner{workers: workers, progress: o.Progress, native: o.Native, shard: o.Shard}
 	t, err := e.run(s, r)
 	if err != nil {
 		return Table{}, err

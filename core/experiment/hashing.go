@@ -140,12 +140,9 @@ func runHashing(s Sizes, r *runner) (Table, error) {
 			chunks = append(chunks, chunk{i, lo, min(lo+chunkQueries, q)})
 		}
 	}
-	found := make([]uint64, len(chunks))
-	err = r.each(len(chunks), func(i int) error {
+	found, err := spread(r, len(chunks), func(i int) (uint64, error) {
 		c := chunks[i]
-		var err error
-		found[i], err = queryScheme(r, schemes[c.scheme].make(m, k, seeds[c.scheme]), bits[c.scheme], k, c.lo, c.hi)
-		return err
+		return queryScheme(r, schemes[c.scheme].make(m, k, seeds[c.scheme]), bits[c.scheme], k, c.lo, c.hi)
 	})
 	if err != nil {
 		return Table{}, err

@@ -38,15 +38,12 @@ func runKSweep(s Sizes, r *runner) (Table, error) {
 
 	// fp[task][j] is the false positives of the j-th k in one replicate of
 	// one sweep; task = sweep*reps + replicate.
-	fp := make([][]uint64, len(sweeps)*reps)
 	for _, sw := range sweeps {
 		r.plan(reps * len(sw.ks) * int(n+sw.queries(s)))
 	}
-	err = r.each(len(fp), func(task int) error {
+	fp, err := spread(r, len(sweeps)*reps, func(task int) ([]uint64, error) {
 		sw := sweeps[task/reps]
-		var err error
-		fp[task], err = sweepOnce(r, sw, n, sw.queries(s), derive(s.Seed, saltKSweep, uint64(task)))
-		return err
+		return sweepOnce(r, sw, n, sw.queries(s), derive(s.Seed, saltKSweep, uint64(task)))
 	})
 	if err != nil {
 		return Table{}, err

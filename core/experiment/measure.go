@@ -146,26 +146,30 @@ func measureFilters(r *runner, jobs []filterJob, timed bool) ([]rateResult, erro
 	if err != nil {
 		return nil, err
 	}
-	found := make([]rateResult, len(chunks))
-	err = r.each(len(chunks), func(i int) error {
+	found, err := spread(r, len(chunks), func(i int) (chunkCounts, error) {
 		c := chunks[i]
 		var spent time.Duration
 		x, err := queryTimed(r, out[c.job].filter, jobs[c.job].seed, c.lo, c.hi, clockIf(timed, &spent))
-		x.queryDur = spent
-		found[i] = x
-		return err
+		return chunkCounts{x.fp, x.probes, x.probesSq, spent}, err
 	})
 	if err != nil {
 		return nil, err
 	}
 	for i, c := range chunks {
 		o := &out[c.job]
-		o.fp += found[i].fp
-		o.probes += found[i].probes
-		o.probesSq += found[i].probesSq
-		o.queryDur += found[i].queryDur
+		o.fp += found[i].FP
+		o.probes += found[i].Probes
+		o.probesSq += found[i].ProbesSq
+		o.queryDur += found[i].Spent
 	}
 	return out, nil
+}
+
+// chunkCounts is what one chunk of absent queries found, the result a
+// sharded run hands on (see spread).
+type chunkCounts struct {
+	FP, Probes, ProbesSq uint64
+	Spent                time.Duration
 }
 
 // clockIf returns d to add times to when timed, nil otherwise.

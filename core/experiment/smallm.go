@@ -37,21 +37,19 @@ func runSmallM(s Sizes, r *runner) (Table, error) {
 			}
 		}
 	}
-	rates := make([]float64, len(tasks))
-	err := r.each(len(tasks), func(i int) error {
+	rates, err := spread(r, len(tasks), func(i int) (float64, error) {
 		t := tasks[i]
 		m := smallMs[t.mi]
 		seed := derive(s.Seed, saltSmallM, uint64(t.mi), uint64(t.rep))
 		f, err := core.NewHashed(core.Standard, core.NoFault, core.Hashings[t.hi], m, smallMK, seed)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		if err := insert(r, f, m/10, seed); err != nil {
-			return err
+			return 0, err
 		}
 		x, err := queryAbsent(r, f, seed, 0, uint64(s.Queries))
-		rates[i] = float64(x.fp) / float64(s.Queries)
-		return err
+		return float64(x.fp) / float64(s.Queries), err
 	})
 	if err != nil {
 		return Table{}, err
