@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/url"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"bloomlab/core"
@@ -40,6 +41,9 @@ type ExperimentsPage struct {
 	runs runs
 	// probing is the selection whose work is being measured.
 	probing string
+	// mounts counts the page's mounts and dismounts, so that the watch
+	// of the workers' news ends with the mount that started it.
+	mounts atomic.Int64
 }
 
 // expRun is the page's run: its progress while it goes, then how it ended.
@@ -86,13 +90,31 @@ func (p *ExperimentsPage) OnNav(ctx app.Context) {
 func (p *ExperimentsPage) OnMount(ctx app.Context) {
 	p.live = app.IsClient
 	p.measure()
+	if app.IsClient {
+		startEngines(ctx.ResolveStaticResource)
+		p.watchEngines(ctx, p.mounts.Add(1))
+	}
+}
+
+// watchEngines shows the workers' news (started, failed) while the page
+// stays mounted.
+func (p *ExperimentsPage) watchEngines(ctx app.Context, mount int64) {
+	ctx.Async(func() {
+		for p.mounts.Load() == mount {
+			<-engineChanged()
+			ctx.Dispatch(func(ctx app.Context) {})
+		}
+	})
 }
 
 func (p *ExperimentsPage) OnResize(ctx app.Context) { p.measure() }
 
 // OnDismount stops a run in flight: the tables already measured stay in
 // the session for a return to the page.
-func (p *ExperimentsPage) OnDismount() { p.runs.cancel() }
+func (p *ExperimentsPage) OnDismount() {
+	p.runs.cancel()
+	p.mounts.Add(1)
+}
 
 // measure notes whether the window is narrow, where the chart is drawn
 // narrower so that its text keeps its size.
@@ -203,6 +225,10 @@ func (p *ExperimentsPage) onLarge(ctx app.Context, e app.Event) {
 	p.navigate(ctx, p.sel)
 }
 
+// progressEvery spaces the progress bar's updates: each one renders the
+// page, on the thread that paints it.
+const progressEvery = 200 * time.Millisecond
+
 // onRun starts the selected experiment on its own goroutine. The page
 // keeps working meanwhile: the run sleeps every frame, and a change of
 // experiment or sizes leaves it running; its table joins the session when
@@ -216,13 +242,14 @@ func (p *ExperimentsPage) onRun(ctx app.Context, e app.Event) {
 	p.run = r
 	sel := p.sel
 	ctx.Async(func() {
-		last := -1
+		defer collectLess()()
+		last, shown := -1, time.Time{}
 		t, err := runExperiment(sel, ticket.live, func(done, total int) {
 			pct := 100 * done / max(total, 1)
-			if pct == last {
+			if pct == last || time.Since(shown) < progressEvery {
 				return
 			}
-			last = pct
+			last, shown = pct, time.Now()
 			ctx.Dispatch(func(ctx app.Context) {
 				if ticket.live() {
 					r.Done, r.Total = done, total
@@ -236,7 +263,11 @@ func (p *ExperimentsPage) onRun(ctx app.Context, e app.Event) {
 			if units == 0 {
 				units = workUnits(sel)
 			}
+			// The table's exports and its rendering each get a task of
+			// their own, so that neither holds the page for long.
+			time.Sleep(time.Millisecond)
 			res, err = newExpResult(sel, t, elapsed, units)
+			time.Sleep(time.Millisecond)
 		}
 		ctx.Dispatch(func(ctx app.Context) { p.finish(ctx, ticket, r, res, err, elapsed) })
 	})
@@ -405,6 +436,7 @@ func (p *ExperimentsPage) renderForm() app.UI {
 			}),
 			app.Span().ID("exp-estimate").Class("muted small").Text(p.estimateText()),
 		),
+		app.P().ID("exp-engine").Class("muted small").Text(engineStatus()),
 	)
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"runtime/debug"
 	"strconv"
 	"sync"
 	"time"
@@ -19,11 +20,21 @@ import (
 // do, since it never returns to the browser's event loop.
 const yieldEvery = 16 * time.Millisecond
 
-// runExperiment runs sel on one goroutine (a browser has one thread),
-// yielding every yieldEvery; it stops with experiment.ErrCancelled as soon
-// as live says the run was replaced. The memory experiment
-// estimates its maps: the page's heap is no place to measure one.
+// runExperiment runs sel on the page's workers (see engine.go), or where
+// there are none on the page's own goroutine, yielding every yieldEvery; it
+// stops with experiment.ErrCancelled as soon as live says the run was
+// replaced. The memory experiment estimates its maps: the page's heap is no
+// place to measure one.
 func runExperiment(sel ExpSelection, live func() bool, report func(done, total int)) (experiment.Table, error) {
+	t, err := runOnEngines(sel, live, report)
+	if !errors.Is(err, errNoEngines) {
+		return t, err
+	}
+	return runHere(sel, live, report)
+}
+
+// runHere runs sel on one goroutine of the page's one thread.
+func runHere(sel ExpSelection, live func() bool, report func(done, total int)) (experiment.Table, error) {
 	e, ok := experiment.Find(sel.Name)
 	if !ok {
 		return experiment.Table{}, errors.New("app: unknown experiment " + strconv.Quote(sel.Name))
@@ -35,6 +46,17 @@ func runExperiment(sel ExpSelection, live func() bool, report func(done, total i
 		}
 		return nil
 	}})
+}
+
+// collectLess makes the page's garbage collector wait while a run goes on,
+// and returns what restores it. A collection of the page's heap, however
+// small, scans the globals of the whole wasm and holds the page's thread
+// for some 100 ms on a two-core machine busy with the run; the page
+// allocates little meanwhile, so with GOGC at 800 the run ends before the
+// next one is due.
+func collectLess() (restore func()) {
+	old := debug.SetGCPercent(800)
+	return func() { debug.SetGCPercent(old) }
 }
 
 // errProbe stops a run at its first progress report, once it has said how

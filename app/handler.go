@@ -59,7 +59,7 @@ func NewHandler(prefix, version string) *app.Handler {
 	if prefix == "/" {
 		prefix = ""
 	}
-	pages := append([]string{"/index.html"}, PageRoutes()[1:]...)
+	cached := append([]string{"/index.html", "/web/engine.js"}, PageRoutes()[1:]...)
 	var resources app.ResourceResolver = app.LocalDir("")
 	if prefix != "" {
 		resources = app.PrefixedLocation(prefix)
@@ -79,7 +79,7 @@ func NewHandler(prefix, version string) *app.Handler {
 			SVG:     "/web/icon.svg",
 		},
 		Styles:                Styles,
-		CacheableResources:    pages,
+		CacheableResources:    cached,
 		Resources:             resources,
 		Version:               version,
 		ServiceWorkerTemplate: ServiceWorker(prefix),

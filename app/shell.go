@@ -2,6 +2,7 @@ package app
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -74,6 +75,9 @@ func (s *Shell) link(route string) string {
 	return href(route)
 }
 
+// rootPrefix is the site's path prefix, read once: it asks the page.
+var rootPrefix = sync.OnceValue(func() string { return strings.TrimRight(app.Getenv("GOAPP_ROOT_PREFIX"), "/") })
+
 // href turns an app route into a link under the site's path prefix (a
 // project site on GitHub Pages lives under /repository-name). When
 // prerendering, go-app's resolver adds the prefix to every link itself; in
@@ -82,7 +86,7 @@ func href(route string) string {
 	if app.IsServer {
 		return route
 	}
-	prefix := strings.TrimRight(app.Getenv("GOAPP_ROOT_PREFIX"), "/")
+	prefix := rootPrefix()
 	if route == "/" {
 		return prefix + "/"
 	}

@@ -592,4 +592,11 @@ func TestBrowserOfflineSite(t *testing.T) {
 	if got := btext(t, ctx, "#audit-summary"); !strings.Contains(got, "checks passed") {
 		t.Errorf("offline audit: summary %q", got)
 	}
+	// The workers start from the cached engine.js and app.wasm, under the
+	// site's prefix.
+	bdo(t, ctx, chromedp.Navigate(base+"/experiments?experiment=rocksdb&items=5000&queries=50000"), waitExp("idle"))
+	if got := waitEngines(t, ctx); strings.Contains(got, "thread") {
+		t.Errorf("offline experiments: %q", got)
+	}
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#exp-run")), waitExp("done"))
 }

@@ -311,6 +311,10 @@ func TestBrowserExperimentCancel(t *testing.T) {
 	if again := beval[string](t, ctx, `document.getElementById("exp-progress").getAttribute("aria-valuenow")`); again != stopped {
 		t.Errorf("progress moved from %s to %s after the cancel", stopped, again)
 	}
+	// The cancel ended the workers mid-run; fresh ones take their place.
+	if got := waitEngines(t, ctx); !strings.HasPrefix(got, "Runs on ") || strings.Contains(got, "thread") {
+		t.Errorf("engine status %q after the cancel", got)
+	}
 
 	// A new, small run works at once.
 	bdo(t, ctx, chromedp.Navigate(base+"/experiments?experiment=rocksdb&items=5000&queries=50000"), waitExp("idle"),

@@ -94,6 +94,11 @@ func TestBrowserUnderCSP(t *testing.T) {
 		if v := beval[[]string](t, ctx, `window.cspViolations`); len(v) > 0 {
 			t.Errorf("%s broke the policy:\n%s", p.path, strings.Join(v, "\n"))
 		}
+		if strings.HasPrefix(p.path, "/experiments") {
+			if got := waitEngines(t, ctx); strings.Contains(got, "thread") {
+				t.Errorf("the policy kept the page's workers from starting: %q", got)
+			}
+		}
 	}
 	if lines := consoleLines(); len(lines) > 0 {
 		t.Errorf("the console reports the policy:\n%s", strings.Join(lines, "\n"))

@@ -1,0 +1,21 @@
+//go:build !js
+
+package app
+
+import "bloomlab/core/experiment"
+
+// Outside a browser there are no workers: experiments run in the process.
+
+func IsEngineWorker() bool { return false }
+
+func ServeEngine() {}
+
+func startEngines(resolve func(string) string) {}
+
+func engineStatus() string { return "" }
+
+func engineChanged() <-chan struct{} { return nil }
+
+func runOnEngines(sel ExpSelection, live func() bool, report func(done, total int)) (experiment.Table, error) {
+	return experiment.Table{}, errNoEngines
+}

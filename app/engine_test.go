@@ -1,0 +1,103 @@
+package app
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"bloomlab/core/experiment"
+)
+
+// TestWireTableRoundTrip: every experiment's table crosses from a worker
+// to the page unchanged, floats bit for bit.
+func TestWireTableRoundTrip(t *testing.T) {
+	t.Parallel()
+	for _, e := range experiment.All() {
+		s := e.Quick
+		if s.Items > 0 {
+			s.Items = min(s.Items, 2000)
+		}
+		if s.Queries > 0 {
+			s.Queries = min(s.Queries, 20_000)
+		}
+		if s.Replicates > 0 {
+			s.Replicates = min(s.Replicates, 2)
+		}
+		tab, err := e.Run(s, experiment.Options{Workers: 1})
+		if err != nil {
+			t.Fatalf("%s: %v", e.Name, err)
+		}
+		wire, err := encodeTable(tab)
+		if err != nil {
+			t.Fatalf("%s: %v", e.Name, err)
+		}
+		back, err := decodeTable(wire)
+		if err != nil {
+			t.Fatalf("%s: %v", e.Name, err)
+		}
+		if !reflect.DeepEqual(tab, back) {
+			t.Errorf("%s: the table changed on its way from a worker", e.Name)
+		}
+	}
+}
+
+func TestRelay(t *testing.T) {
+	t.Parallel()
+	r := newRelay(3)
+	// An exchange completes once every worker has sent its share, in
+	// worker order whatever the order of arrival.
+	for _, step := range []struct {
+		call, worker int
+		data         string
+		want         []string
+	}{
+		{0, 2, "c", nil},
+		{1, 0, "x", nil},
+		{0, 0, "a", nil},
+		{0, 1, "b", []string{"a", "b", "c"}},
+	} {
+		got, err := r.share(step.call, step.worker, step.data)
+		if err != nil || !reflect.DeepEqual(got, step.want) {
+			t.Errorf("share(%d, %d): %v, %v; want %v", step.call, step.worker, got, err, step.want)
+		}
+	}
+	if _, err := r.share(0, 3, "d"); err == nil {
+		t.Error("a share from worker 3 of 3 was taken")
+	}
+
+	// Progress is the sum of the workers' latest reports, at most the total.
+	for _, step := range []struct{ worker, done, want int }{{0, 10, 10}, {1, 5, 15}, {0, 40, 45}, {2, 80, 100}} {
+		if got, err := r.progress(step.worker, step.done, 100); err != nil || got != step.want {
+			t.Errorf("progress(%d, %d) = %d, %v; want %d", step.worker, step.done, got, err, step.want)
+		}
+	}
+
+	tab := experiment.Table{Name: "t", Title: "one row", Rows: [][]experiment.Cell{{{Value: 0.1}}}}
+	wire, _ := encodeTable(tab)
+	for i := range 3 {
+		got, all, err := r.finished(i, wire)
+		if err != nil || all != (i == 2) {
+			t.Fatalf("finished(%d): all %v, %v", i, all, err)
+		}
+		if all && !reflect.DeepEqual(got, tab) {
+			t.Errorf("the relay's table %+v, want %+v", got, tab)
+		}
+	}
+
+	// Workers that measured different tables are a bug, not a result.
+	r = newRelay(2)
+	other, _ := encodeTable(experiment.Table{Name: "t", Title: "another"})
+	r.finished(0, wire)
+	if _, all, err := r.finished(1, other); !all || err == nil || !strings.Contains(err.Error(), "different tables") {
+		t.Errorf("two tables: all %v, err %v", all, err)
+	}
+}
+
+func TestEngineCount(t *testing.T) {
+	t.Parallel()
+	for cores, want := range map[int]int{0: 1, -3: 1, 1: 1, 2: 2, 8: 8, 64: maxEngines} {
+		if got := engineCount(cores); got != want {
+			t.Errorf("engineCount(%d) = %d, want %d", cores, got, want)
+		}
+	}
+}

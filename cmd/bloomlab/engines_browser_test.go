@@ -1,0 +1,128 @@
+//go:build !js
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+)
+
+// watchMainThread records, from now on, the page's long tasks (the Long
+// Tasks API: tasks over 50 ms on the main thread) and when the progress bar
+// moved while the run was going, so that a test can tell the tasks during
+// the run from those that start it and show its table.
+const watchMainThread = `(() => {
+  window.longTasks = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.longTasks.push({start: e.startTime, ms: e.duration});
+  }).observe({type: "longtask"});
+  window.progressAt = [];
+  new MutationObserver(() => {
+    const bar = document.getElementById("exp-progress");
+    const state = document.getElementById("experiments").dataset.state;
+    if (bar && state === "running") window.progressAt.push(performance.now());
+  }).observe(document.body, {subtree: true, attributes: true, attributeFilter: ["aria-valuenow"]});
+  return true;
+})()`
+
+type longTask struct {
+	Start float64 `json:"start"`
+	MS    float64 `json:"ms"`
+}
+
+// cliJSON is bloomlab experiment's --json output for name at sizes, and
+// how long the command took.
+func cliJSON(t *testing.T, args ...string) (string, time.Duration) {
+	t.Helper()
+	var out, errs bytes.Buffer
+	start := time.Now()
+	if code := commands["experiment"].run(append(args, "--json"), &out, &errs); code != 0 {
+		t.Fatalf("bloomlab experiment %s: exit %d: %s", strings.Join(args, " "), code, errs.String())
+	}
+	return out.String(), time.Since(start)
+}
+
+// waitEngines waits until the experiments page says where it runs, and
+// returns what it says.
+func waitEngines(t *testing.T, ctx context.Context) string {
+	t.Helper()
+	return bwaitText(t, ctx, "#exp-engine", func(s string) bool { return strings.HasPrefix(s, "Runs on") })
+}
+
+// TestBrowserExperimentWorkers runs the full-size theory-vs-observed table
+// on the page's workers: the page gives the command line's JSON byte for
+// byte, and while the workers measure, no task holds the page's thread
+// over 50 ms.
+func TestBrowserExperimentWorkers(t *testing.T) {
+	needBrowser(t)
+	ctx := btab(t, 1280, 900)
+	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/experiments?experiment=theory-vs-observed&items=500000&queries=10000000"), waitExp("idle"))
+	cores := beval[int](t, ctx, `navigator.hardwareConcurrency`)
+	want := fmt.Sprintf("Runs on %d workers, one per core this browser reports.", min(max(cores, 1), 8))
+	if cores == 1 {
+		want = "Runs on 1 worker, one per core this browser reports."
+	}
+	if got := waitEngines(t, ctx); got != want {
+		t.Errorf("engine status %q, want %q", got, want)
+	}
+	beval[bool](t, ctx, watchMainThread)
+	start := time.Now()
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#exp-run")), waitExp("running"), waitExp("done"))
+	browser := time.Since(start)
+	pageJSON := beval[string](t, ctx, `document.getElementById("exp-json").textContent`)
+	cli, native := cliJSON(t, "theory-vs-observed", "--items", "500000", "--queries", "10000000")
+	if pageJSON != cli {
+		compareJSON(t, "the JSON of the page's workers", []byte(pageJSON), []byte(cli))
+		t.Errorf("the page's JSON (%d bytes) is not the command line's (%d bytes)", len(pageJSON), len(cli))
+	}
+	t.Logf("full-size theory-vs-observed: %v in the browser on %d workers, %v on the command line: %.2fx",
+		browser.Round(10*time.Millisecond), cores, native.Round(10*time.Millisecond), browser.Seconds()/native.Seconds())
+
+	tasks := beval[[]longTask](t, ctx, `window.longTasks`)
+	moves := beval[[]float64](t, ctx, `window.progressAt`)
+	if len(moves) < 2 {
+		t.Fatalf("the progress bar moved %d times during the run", len(moves))
+	}
+	from, to := moves[0], moves[len(moves)-1]
+	var during, around []string
+	for _, lt := range tasks {
+		s := fmt.Sprintf("%.0f ms at %.0f", lt.MS, lt.Start-from)
+		if lt.Start+lt.MS > from && lt.Start < to {
+			during = append(during, s)
+		} else {
+			around = append(around, s)
+		}
+	}
+	t.Logf("progress moved %d times over %.1f s; long tasks during the run: %v; starting it and showing its table: %v",
+		len(moves), (to-from)/1000, during, around)
+	if len(during) > 0 {
+		t.Errorf("tasks over 50 ms on the page's thread while the workers measured: %v", during)
+	}
+}
+
+// TestBrowserExperimentNoWorkers: in a browser without Web Workers the page
+// says so and runs the experiment on its own thread, with the same table.
+func TestBrowserExperimentNoWorkers(t *testing.T) {
+	needBrowser(t)
+	ctx := btab(t, 1280, 900)
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: `delete self.Worker;`}); err != nil {
+		t.Fatal(err)
+	}
+	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/experiments?experiment=rounding&items=30000&queries=600000&seed=7"), waitExp("idle"))
+	if got, want := waitEngines(t, ctx), "Runs on this page's one thread: this browser has no Web Workers."; got != want {
+		t.Errorf("engine status %q, want %q", got, want)
+	}
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#exp-run")), waitExp("done"))
+	cli, _ := cliJSON(t, "rounding", "--items", "30000", "--queries", "600000", "--seed", "7")
+	if got := beval[string](t, ctx, `document.getElementById("exp-json").textContent`); got != cli {
+		compareJSON(t, "the JSON of the page's own thread", []byte(got), []byte(cli))
+		t.Error("the page's JSON is not the command line's")
+	}
+}
