@@ -99,37 +99,84 @@ func Run(t Target, progress Progress) (Report, error) {
 		return Report{}, err
 	}
 	checks := Checks()
-	r := Report{Target: t.Name, About: t.About, Total: len(checks), Checks: make([]Outcome, 0, len(checks))}
-	r.ReportedFPR = t.reportedRate()
+	var outcomes []Outcome
 	for i, c := range checks {
-		o := Outcome{ID: c.ID, Group: c.Group, Contract: c.Contract}
-		if skip, why := have.missing(c, t.Name); skip {
-			o.Skipped, o.Detail = true, why
-			r.Skipped++
-		} else {
-			if progress != nil {
-				t.pause = func() error { return progress(i, len(checks), Outcome{}) }
-			}
-			v := runCheck(c, t)
-			if v.stop != nil {
-				return r, v.stop
-			}
-			o.Pass, o.Detail = v.Pass, v.Detail
-			if v.Pass {
-				r.Passed++
-			} else {
-				r.Failed++
-			}
+		if progress != nil {
+			t.pause = func() error { return progress(i, len(checks), Outcome{}) }
 		}
-		r.Checks = append(r.Checks, o)
+		o, err := outcome(t, have, c)
+		if err != nil {
+			return tally(t, outcomes, len(checks)), err
+		}
+		outcomes = append(outcomes, o)
 		if progress != nil {
 			if err := progress(i+1, len(checks), o); err != nil {
-				return r, err
+				return tally(t, outcomes, len(checks)), err
 			}
 		}
 	}
+	return Assemble(t, outcomes)
+}
+
+// RunChecks runs the checks numbered which (indices into Checks) on target
+// t, in that order, and hands each outcome to each; a non-nil error from
+// each stops the run. Several runs that share out the checks, as a
+// browser's workers do, give with Assemble the report of Run.
+func RunChecks(t Target, which []int, each func(i int, o Outcome) error) error {
+	have, err := discover(t)
+	if err != nil {
+		return err
+	}
+	checks := Checks()
+	for _, i := range which {
+		if i < 0 || i >= len(checks) {
+			return fmt.Errorf("audit: no check %d of %d", i, len(checks))
+		}
+		o, err := outcome(t, have, checks[i])
+		if err != nil {
+			return err
+		}
+		if err := each(i, o); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Assemble is the report of target t from the outcomes of every check, in
+// the order of Checks.
+func Assemble(t Target, outcomes []Outcome) (Report, error) {
+	checks := Checks()
+	if len(outcomes) != len(checks) {
+		return Report{}, fmt.Errorf("audit: %d outcomes for %d checks", len(outcomes), len(checks))
+	}
+	for i, o := range outcomes {
+		if o.ID != checks[i].ID {
+			return Report{}, fmt.Errorf("audit: outcome %d is %q, want %q", i, o.ID, checks[i].ID)
+		}
+	}
+	r := tally(t, outcomes, len(checks))
 	r.Digest = r.digest()
 	return r, nil
+}
+
+// tally is the report of the outcomes so far, without its digest.
+func tally(t Target, outcomes []Outcome, total int) Report {
+	r := Report{Target: t.Name, About: t.About, Total: total, Checks: outcomes, ReportedFPR: t.reportedRate()}
+	if r.Checks == nil {
+		r.Checks = []Outcome{}
+	}
+	for _, o := range outcomes {
+		switch {
+		case o.Skipped:
+			r.Skipped++
+		case o.Pass:
+			r.Passed++
+		default:
+			r.Failed++
+		}
+	}
+	return r
 }
 
 // RunCheck runs the one check c on target t, as Run would: skipped, with
@@ -139,12 +186,21 @@ func RunCheck(t Target, c Check) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
+	return outcome(t, have, c)
+}
+
+// outcome runs check c on t, or skips it with the reason when t lacks what
+// c needs; the error is the one that stopped the run mid-check.
+func outcome(t Target, have views, c Check) (Outcome, error) {
 	o := Outcome{ID: c.ID, Group: c.Group, Contract: c.Contract}
 	if skip, why := have.missing(c, t.Name); skip {
 		o.Skipped, o.Detail = true, why
 		return o, nil
 	}
 	v := runCheck(c, t)
+	if v.stop != nil {
+		return o, v.stop
+	}
 	o.Pass, o.Detail = v.Pass, v.Detail
 	return o, nil
 }
