@@ -1,6 +1,8 @@
 package app
 
 import (
+	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -94,32 +96,91 @@ func (b *auditBook) Start(f core.Fault) {
 	b.notify()
 
 	go func() {
-		step := yielding(always, 5*time.Millisecond, func(int, int) {})
-		target, err := audit.Lab(core.Variant{}, f, "")
-		if err != nil {
-			b.finish(f, audit.Report{}, err)
-			return
-		}
-		report, err := audit.Run(target, func(done, total int, last audit.Outcome) error {
-			if last.ID != "" {
-				b.mu.Lock()
-				r := b.runs[f]
-				r.Done, r.Total = done, total
-				r.Checks = append(r.Checks, last)
-				b.mu.Unlock()
-				b.notify()
-			}
-			// Sleeping inside a long check (last.ID "") starves a run the
-			// reader starts on the lab meanwhile (its click is not handled
-			// until the audit ends, as TestBrowserOwnKeysLargePaste shows),
-			// so the page sleeps only between checks.
-			if last.ID != "" {
-				return step(done, total)
-			}
-			return nil
+		report, err := runAudit(f, func(o audit.Outcome, done, total int) {
+			b.mu.Lock()
+			r := b.runs[f]
+			r.Done, r.Total = done, total
+			r.Checks = append(r.Checks, o)
+			b.mu.Unlock()
+			b.notify()
 		})
 		b.finish(f, report, err)
 	}()
+}
+
+// runAudit audits the lab's filter with fault f on the page's workers, or
+// where there are none (or they fail to start) on the page's own thread.
+func runAudit(f core.Fault, each func(o audit.Outcome, done, total int)) (audit.Report, error) {
+	target, err := audit.Lab(core.Variant{}, f, "")
+	if err != nil {
+		return audit.Report{}, err
+	}
+	tally := newAuditTally(each)
+	if err := auditOnEngines(target, f, tally); err != nil && !errors.Is(err, errNoEngines) {
+		return audit.Report{}, err
+	}
+	return tally.here(target)
+}
+
+// auditTally gathers an audit's outcomes as they come, in any order, and
+// hands them on in the order of the checks.
+type auditTally struct {
+	outcomes []audit.Outcome
+	have     []bool
+	next     int // outcomes handed on
+	each     func(o audit.Outcome, done, total int)
+}
+
+func newAuditTally(each func(o audit.Outcome, done, total int)) *auditTally {
+	n := len(audit.Checks())
+	return &auditTally{outcomes: make([]audit.Outcome, n), have: make([]bool, n), each: each}
+}
+
+// take records check i's outcome and hands on those now in order.
+func (a *auditTally) take(i int, o audit.Outcome) error {
+	if i < 0 || i >= len(a.have) || a.have[i] {
+		return fmt.Errorf("app: an outcome for check %d, of %d, came twice or from nowhere", i, len(a.have))
+	}
+	a.outcomes[i], a.have[i] = o, true
+	for ; a.next < len(a.have) && a.have[a.next]; a.next++ {
+		a.each(a.outcomes[a.next], a.next+1, len(a.have))
+	}
+	return nil
+}
+
+func (a *auditTally) complete() bool { return a.next == len(a.have) }
+
+// missing lists the checks without an outcome.
+func (a *auditTally) missing() []int {
+	var out []int
+	for i, h := range a.have {
+		if !h {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// here runs the missing checks on the page's thread and returns the
+// report. It sleeps between checks, so the page repaints; not inside a
+// long one, where a sleep would starve a run the reader starts on the lab
+// meanwhile (its click would wait for the audit's end, as
+// TestBrowserOwnKeysLargePaste shows).
+func (a *auditTally) here(t audit.Target) (audit.Report, error) {
+	if a.complete() {
+		return audit.Assemble(t, a.outcomes)
+	}
+	step := yielding(always, 5*time.Millisecond, func(int, int) {})
+	err := audit.RunChecks(t, a.missing(), func(i int, o audit.Outcome) error {
+		if err := a.take(i, o); err != nil {
+			return err
+		}
+		return step(a.next, len(a.have))
+	})
+	if err != nil {
+		return audit.Report{}, err
+	}
+	return audit.Assemble(t, a.outcomes)
 }
 
 // finish records fault f's report, or the error that stopped it, and

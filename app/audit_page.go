@@ -122,6 +122,7 @@ func (p *AuditPage) Render() app.UI {
 				app.Label().For("audit-progress").Text("Checks run: "+strconv.Itoa(r.Done)+" of "+strconv.Itoa(total)),
 				app.Progress().ID("audit-progress").Max(total).Value(r.Done),
 			),
+			app.P().ID("audit-engine").Class("muted small").Text(engineStatus()),
 			p.renderSummary(failed),
 			app.Table().ID("audit-checks").Class("checks").Body(
 				app.THead().Body(app.Tr().Body(

@@ -2,7 +2,11 @@
 
 package app
 
-import "bloomlab/core/experiment"
+import (
+	"bloomlab/audit"
+	"bloomlab/core"
+	"bloomlab/core/experiment"
+)
 
 // Outside a browser there are no workers: experiments run in the process.
 
@@ -10,7 +14,7 @@ func IsEngineWorker() bool { return false }
 
 func ServeEngine() {}
 
-func startEngines(resolve func(string) string) {}
+func startEngines() {}
 
 func engineStatus() string { return "" }
 
@@ -18,4 +22,8 @@ func engineChanged() <-chan struct{} { return nil }
 
 func runOnEngines(sel ExpSelection, live func() bool, report func(done, total int)) (experiment.Table, error) {
 	return experiment.Table{}, errNoEngines
+}
+
+func auditOnEngines(target audit.Target, fault core.Fault, tally *auditTally) error {
+	return errNoEngines
 }

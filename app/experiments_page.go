@@ -91,7 +91,7 @@ func (p *ExperimentsPage) OnMount(ctx app.Context) {
 	p.live = app.IsClient
 	p.measure()
 	if app.IsClient {
-		startEngines(ctx.ResolveStaticResource)
+		startEngines()
 		p.watchEngines(ctx, p.mounts.Add(1))
 	}
 }

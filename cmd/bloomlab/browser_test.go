@@ -475,6 +475,9 @@ func TestBrowserAuditPage(t *testing.T) {
 	if got := btext(t, ctx, "#audit-digest"); got != native.Digest {
 		t.Errorf("digest = %q, want the native %q", got, native.Digest)
 	}
+	if got := btext(t, ctx, "#audit-engine"); !strings.HasPrefix(got, "Runs on ") || strings.Contains(got, "thread") {
+		t.Errorf("the audit ran %q, want its checks shared by the page's workers", got)
+	}
 
 	bdo(t, ctx, chromedp.Navigate(base+"/audit?fault=one-hash"), waitAudit())
 	broken, _ := audit.Run(audit.MustLab(core.Variant{}, core.OneHash, ""), nil)

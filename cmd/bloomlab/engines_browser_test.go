@@ -10,6 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"bloomlab/audit"
+	"bloomlab/core"
+
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
@@ -124,5 +127,18 @@ func TestBrowserExperimentNoWorkers(t *testing.T) {
 	if got := beval[string](t, ctx, `document.getElementById("exp-json").textContent`); got != cli {
 		compareJSON(t, "the JSON of the page's own thread", []byte(got), []byte(cli))
 		t.Error("the page's JSON is not the command line's")
+	}
+
+	// The audit too runs its checks on the page's thread, to the same report.
+	bdo(t, ctx, chromedp.Navigate(strings.TrimSuffix(beval[string](t, ctx, `location.origin`), "/")+"/audit?fault=one-hash"), waitAudit())
+	native, err := audit.Run(audit.MustLab(core.Variant{}, core.OneHash, ""), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := btext(t, ctx, "#audit-digest"); got != native.Digest {
+		t.Errorf("the page's audit without workers: digest %q, want the native %q", got, native.Digest)
+	}
+	if got := btext(t, ctx, "#audit-engine"); !strings.Contains(got, "one thread") {
+		t.Errorf("audit engine status %q", got)
 	}
 }

@@ -1,0 +1,64 @@
+package app
+
+import (
+	"reflect"
+	"slices"
+	"testing"
+
+	"bloomlab/audit"
+	"bloomlab/core"
+)
+
+// TestAuditTally: outcomes that come in any order are handed on in the
+// order of the checks, and the checks still missing run on the page's
+// thread to the report of one whole audit.
+func TestAuditTally(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a whole audit")
+	}
+	t.Parallel()
+	target := audit.MustLab(core.Variant{}, core.OneHash, "")
+	want, err := audit.Run(target, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	tally := newAuditTally(func(o audit.Outcome, done, total int) {
+		if done != len(order)+1 || total != len(want.Checks) {
+			t.Errorf("handed on as %d of %d after %d", done, total, len(order))
+		}
+		order = append(order, o.ID)
+	})
+	// The workers' outcomes, last first, all but the first three checks.
+	for i := len(want.Checks) - 1; i >= 3; i-- {
+		if err := tally.take(i, want.Checks[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(order) != 0 || tally.complete() {
+		t.Fatalf("handed on %v before the first check was in", order)
+	}
+	if got := tally.missing(); !slices.Equal(got, []int{0, 1, 2}) {
+		t.Errorf("missing %v, want the first three", got)
+	}
+	if err := tally.take(5, want.Checks[5]); err == nil {
+		t.Error("a second outcome for check 5 was taken")
+	}
+	if err := tally.take(len(want.Checks), audit.Outcome{}); err == nil {
+		t.Error("an outcome past the last check was taken")
+	}
+	got, err := tally.here(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("the tally's report has digest %s (%s), the whole audit's %s (%s)", got.Digest, got.Summary(), want.Digest, want.Summary())
+	}
+	var ids []string
+	for _, o := range want.Checks {
+		ids = append(ids, o.ID)
+	}
+	if !slices.Equal(order, ids) {
+		t.Error("the outcomes were not handed on in the order of the checks")
+	}
+}

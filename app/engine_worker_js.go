@@ -1,0 +1,166 @@
+//go:build js
+
+package app
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"syscall/js"
+	"time"
+
+	"bloomlab/audit"
+	"bloomlab/core"
+	"bloomlab/core/experiment"
+)
+
+// IsEngineWorker reports whether this wasm was started by web/engine.js as
+// one of the page's workers rather than as the page.
+func IsEngineWorker() bool {
+	g := js.Global()
+	return g.Get("document").IsUndefined() && g.Get("bloomlabEngine").Truthy()
+}
+
+// ServeEngine answers the page's run requests until the page ends the
+// worker: each request runs one copy of a sharded experiment.
+func ServeEngine() {
+	w := &engineWorker{waiting: map[int]chan []string{}}
+	self := js.Global()
+	self.Set("onmessage", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		w.receive(args[0].Get("data"))
+		return nil
+	}))
+	pending := self.Get("pending")
+	for i := 0; i < pending.Length(); i++ {
+		w.receive(pending.Index(i))
+	}
+	post(js.Global(), map[string]any{"type": "ready"})
+	select {}
+}
+
+// engineWorker is a worker's side: the exchanges its run waits on. A
+// worker runs the jobs the page sends (a copy of a sharded experiment, a
+// share of an audit's checks) on goroutines of its own.
+type engineWorker struct {
+	mu      sync.Mutex
+	waiting map[int]chan []string // by exchange
+}
+
+func (w *engineWorker) receive(msg js.Value) {
+	switch msg.Get("type").String() {
+	case "run":
+		seed, err := strconv.ParseUint(msg.Get("seed").String(), 10, 64)
+		s := experiment.Sizes{Items: msg.Get("items").Int(), Queries: msg.Get("queries").Int(), Replicates: msg.Get("replicates").Int(), Seed: seed}
+		go w.run(msg.Get("id").Int(), msg.Get("name").String(), s, err, msg.Get("index").Int(), msg.Get("count").Int())
+	case "audit":
+		go w.audit(msg.Get("id").Int(), msg.Get("fault").String(), ints(msg.Get("checks")))
+	case "shares":
+		all := msg.Get("all")
+		got := make([]string, all.Length())
+		for i := range got {
+			got[i] = all.Index(i).String()
+		}
+		w.mu.Lock()
+		ch := w.waiting[msg.Get("call").Int()]
+		w.mu.Unlock()
+		if ch != nil {
+			ch <- got
+		}
+	}
+}
+
+// run runs copy index of count of the experiment and posts its progress,
+// its results at each exchange, and its table or error.
+func (w *engineWorker) run(id int, name string, s experiment.Sizes, bad error, index, count int) {
+	self := js.Global()
+	say := func(m map[string]any) {
+		m["id"], m["index"] = id, index
+		post(self, m)
+	}
+	t, err := w.measure(name, s, bad, &experiment.Shard{Index: index, Count: count,
+		Exchange: func(call int, mine []byte) ([][]byte, error) {
+			ch := make(chan []string, 1)
+			w.mu.Lock()
+			w.waiting[call] = ch
+			w.mu.Unlock()
+			say(map[string]any{"type": "share", "call": call, "data": string(mine)})
+			all := <-ch
+			w.mu.Lock()
+			delete(w.waiting, call)
+			w.mu.Unlock()
+			out := make([][]byte, len(all))
+			for i, s := range all {
+				out[i] = []byte(s)
+			}
+			return out, nil
+		}}, func(done, total int) {
+		say(map[string]any{"type": "progress", "done": done, "total": total})
+	})
+	if err == nil {
+		var table string
+		if table, err = encodeTable(t); err == nil {
+			say(map[string]any{"type": "done", "table": table})
+			return
+		}
+	}
+	say(map[string]any{"type": "failed", "error": err.Error()})
+}
+
+// engineReportEvery spaces a worker's progress messages.
+const engineReportEvery = 100 * time.Millisecond
+
+func (w *engineWorker) measure(name string, s experiment.Sizes, bad error, shard *experiment.Shard, report func(done, total int)) (experiment.Table, error) {
+	e, ok := experiment.Find(name)
+	if !ok {
+		return experiment.Table{}, errors.New("app: unknown experiment " + strconv.Quote(name))
+	}
+	if bad != nil {
+		return experiment.Table{}, fmt.Errorf("app: the seed: %w", bad)
+	}
+	var last time.Time
+	return e.Run(s, experiment.Options{Shard: shard, Progress: func(done, total int) error {
+		if time.Since(last) >= engineReportEvery || done == total {
+			report(done, total)
+			last = time.Now()
+		}
+		return nil
+	}})
+}
+
+// audit runs the checks numbered which of the lab's audit for fault and
+// posts each outcome.
+func (w *engineWorker) audit(id int, fault string, which []int) {
+	self := js.Global()
+	err := func() error {
+		f, err := core.ParseFault(fault)
+		if err != nil {
+			return err
+		}
+		target, err := audit.Lab(core.Variant{}, f, "")
+		if err != nil {
+			return err
+		}
+		return audit.RunChecks(target, which, func(i int, o audit.Outcome) error {
+			b, err := json.Marshal(o)
+			if err == nil {
+				post(self, map[string]any{"type": "outcome", "id": id, "check": i, "outcome": string(b)})
+			}
+			return err
+		})
+	}()
+	if err != nil {
+		post(self, map[string]any{"type": "failed", "id": id, "error": err.Error()})
+	}
+}
+
+func ints(v js.Value) []int {
+	out := make([]int, v.Length())
+	for i := range out {
+		out[i] = v.Index(i).Int()
+	}
+	return out
+}
+
+func post(to js.Value, m map[string]any) { to.Call("postMessage", js.ValueOf(m)) }
