@@ -27,8 +27,8 @@ func (r auditRun) Finished() bool { return r.Report != nil }
 
 // auditBook keeps one run per fault for the whole session, so the lab's
 // badge, the audit page and the JavaScript face share the work: a run
-// starts once and every page that shows it listens. Runs yield to the
-// browser between checks, at least every 5 ms. It is safe for concurrent use.
+// starts once and every page that shows it listens. The checks run on the
+// page's workers (see runAudit). It is safe for concurrent use.
 type auditBook struct {
 	mu        sync.Mutex
 	runs      map[core.Fault]*auditRun
@@ -82,9 +82,8 @@ func (b *auditBook) notify() {
 	}
 }
 
-// Start begins fault f's audit unless it has begun already. The audit runs
-// on its own goroutine, sleeping a moment after each check so the page
-// repaints and stays responsive.
+// Start begins fault f's audit unless it has begun already, on a goroutine
+// of its own.
 func (b *auditBook) Start(f core.Fault) {
 	b.mu.Lock()
 	if _, ok := b.runs[f]; ok {
