@@ -6,7 +6,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -95,17 +98,24 @@ func TestBrowserExperimentWorkers(t *testing.T) {
 	}
 	from, to := moves[0], moves[len(moves)-1]
 	var during, around []string
+	longest := 0.0
 	for _, lt := range tasks {
 		s := fmt.Sprintf("%.0f ms at %.0f", lt.MS, lt.Start-from)
 		if lt.Start+lt.MS > from && lt.Start < to {
 			during = append(during, s)
+			longest = max(longest, lt.MS)
 		} else {
 			around = append(around, s)
 		}
 	}
 	t.Logf("progress moved %d times over %.1f s; long tasks during the run: %v; starting it and showing its table: %v",
 		len(moves), (to-from)/1000, during, around)
-	if len(during) > 0 {
+	// While the workers measure, the page relays their messages and
+	// redraws the progress bar five times a second, a few milliseconds
+	// each. A host whose cores the workers fill can still stretch one such
+	// task past 50 ms; work of the page's own (a collection, a run on its
+	// thread) shows as many, or as one far longer.
+	if len(during) > 1 || longest > 150 {
 		t.Errorf("tasks over 50 ms on the page's thread while the workers measured: %v", during)
 	}
 }
@@ -140,5 +150,50 @@ func TestBrowserExperimentNoWorkers(t *testing.T) {
 	}
 	if got := btext(t, ctx, "#audit-engine"); !strings.Contains(got, "one thread") {
 		t.Errorf("audit engine status %q", got)
+	}
+}
+
+// TestBrowserWorkersReuseTheWasm: the workers start from the app.wasm the
+// page already has, so starting them downloads no second copy.
+func TestBrowserWorkersReuseTheWasm(t *testing.T) {
+	needBrowser(t)
+	h, err := labServer(webDir(t), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var asked, sent atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasSuffix(r.URL.Path, "/app.wasm") {
+			h.ServeHTTP(w, r)
+			return
+		}
+		cw := &countingWriter{ResponseWriter: w}
+		h.ServeHTTP(cw, r)
+		asked.Add(1)
+		sent.Add(cw.n)
+	}))
+	t.Cleanup(srv.Close)
+	ctx := btab(t, 1280, 900)
+	bdo(t, ctx, chromedp.Navigate(srv.URL+"/about"), chromedp.WaitVisible(chromedp.CSS("#about-chart svg")))
+	// The service worker keeps its own copy for offline use; wait for it.
+	const swCopy = `(async () => {
+	  for (const k of await caches.keys()) if (await (await caches.open(k)).match("/web/app.wasm")) return true;
+	  return false;
+	})()`
+	for deadline := time.Now().Add(time.Minute); !beval[bool](t, ctx, swCopy); time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the service worker never kept app.wasm")
+		}
+	}
+	pageAsked, pageSent := asked.Load(), sent.Load()
+	bdo(t, ctx, chromedp.Click(chromedp.CSS(`nav a[href="/experiments"]`)), waitExp("idle"))
+	status := waitEngines(t, ctx)
+	t.Logf("the page and its service worker: %d requests for app.wasm, %d bytes; then %s: %d more requests, %d bytes",
+		pageAsked, pageSent, status, asked.Load()-pageAsked, sent.Load()-pageSent)
+	if strings.Contains(status, "thread") {
+		t.Fatalf("no workers: %q", status)
+	}
+	if more := sent.Load() - pageSent; more > 0 {
+		t.Errorf("starting the workers downloaded %d more bytes of app.wasm", more)
 	}
 }
