@@ -33,9 +33,8 @@ func inBatches(keys [][]byte, size int, do func(lo, hi int)) {
 func TestBatchMatchesKeyByKey(t *testing.T) {
 	t.Parallel()
 	const seed = 11
-	// The last m is past cachedWords, where setBits writes only the words
-	// that change.
-	ms := []uint64{1, 2, 63, 64, 65, 1000, 40_000, 3_000_017, 64*cachedWords + 4099}
+	// The last m is an 8 MiB array and a bit, larger than most caches.
+	ms := []uint64{1, 2, 63, 64, 65, 1000, 40_000, 3_000_017, 1<<26 + 4099}
 	ks := []int{1, 2, 3, 7, 13, 64}
 	sizes := []int{1, 5, BatchKeys - 1, BatchKeys, BatchKeys + 1, 100, 1 << 30}
 	falsePositives := 0

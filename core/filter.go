@@ -91,9 +91,9 @@ func checkShape(m uint64, k int) error {
 	return nil
 }
 
-// Add sets the k bits of key, as setBits does: in an array that fits the
-// cache without a branch on the bits' old values, which in a half-full
-// filter are a coin flip the CPU cannot predict.
+// Add sets the k bits of key, as setBits does: without a branch on the
+// bits' old values, which in a half-full filter are a coin flip the CPU
+// cannot predict.
 func (f *Filter) Add(key []byte) {
 	if f.hashing != DoubleHashing {
 		var buf [MaxK]uint64

@@ -50,12 +50,14 @@ func BenchmarkSipBatch(b *testing.B) {
 		}
 		var h1, h2 [BatchKeys]uint64
 		b.Run(fmt.Sprintf("%dbytes/batched", n), func(b *testing.B) {
+			b.ReportAllocs()
 			for b.Loop() {
 				sipBatch(1, 2, keys, h1[:], h2[:])
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(keys)), "ns/key")
 		})
 		b.Run(fmt.Sprintf("%dbytes/one", n), func(b *testing.B) {
+			b.ReportAllocs()
 			for b.Loop() {
 				for i, key := range keys {
 					h1[i], h2[i] = Sip128(1, 2, key)
