@@ -161,23 +161,29 @@ func staticHost(dir string) http.Handler {
 	})
 }
 
+// chromium is an allocator for a headless Chromium with its profile in
+// dataDir.
+func chromium(dataDir string) (context.Context, context.CancelFunc) {
+	return chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(chromiumPath),
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.UserDataDir(dataDir),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+	)
+}
+
 // btab opens a new headless Chromium tab, width x height CSS pixels.
 func btab(t *testing.T, width, height int) context.Context {
 	t.Helper()
 	browserOnce.Do(func() {
 		dataDir, _ := os.MkdirTemp("", "bloomlab-chromium-")
-		alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-			chromedp.ExecPath(chromiumPath),
-			chromedp.NoFirstRun,
-			chromedp.NoDefaultBrowserCheck,
-			chromedp.Headless,
-			chromedp.NoSandbox,
-			chromedp.DisableGPU,
-			chromedp.UserDataDir(dataDir),
-			chromedp.Flag("disable-background-networking", true),
-			chromedp.Flag("disable-component-update", true),
-			chromedp.Flag("disable-dev-shm-usage", true),
-		)
+		alloc, cancelAlloc := chromium(dataDir)
 		ctx, cancel := chromedp.NewContext(alloc)
 		if err := chromedp.Do(ctx); err != nil {
 			panic(err)

@@ -98,18 +98,7 @@ func firstPaint(t *testing.T, url string, throttle *network.Conditions) paintSam
 		t.Fatal(err)
 	}
 	defer os.RemoveAll(dir)
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(chromiumPath),
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.UserDataDir(dir),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-	)
+	alloc, cancelAlloc := chromium(dir)
 	defer cancelAlloc()
 	browser, cancel := chromedp.NewContext(alloc)
 	defer cancel()
