@@ -8,12 +8,13 @@ import (
 	"bloomlab/core/experiment"
 )
 
-// The engines are Web Workers that each run the lab's own wasm and share an
-// experiment's work as the copies of one sharded run (experiment.Shard):
-// the page starts them, relays the results they trade and sums their
-// progress, and its own thread stays free to paint. This file holds what
-// the page and the workers say to each other; engine_js.go talks to the
-// browser.
+// The engines are Web Workers that each run the lab's own wasm: they share
+// an experiment's work as the copies of one sharded run (experiment.Shard),
+// and an audit's checks. The page starts them, relays the results they
+// trade and sums their progress, and its own thread stays free to paint.
+// This file holds what the page and the workers say to each other; the
+// _js files talk to the browser: engine_worker_js.go is a worker's side,
+// engine_pool_js.go the page's workers, engine_jobs_js.go the page's jobs.
 
 // errNoEngines sends a run to the page's own thread.
 var errNoEngines = errors.New("app: no workers")

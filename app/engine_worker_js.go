@@ -4,8 +4,6 @@ package app
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
 	"strconv"
 	"sync"
 	"syscall/js"
@@ -23,8 +21,7 @@ func IsEngineWorker() bool {
 	return g.Get("document").IsUndefined() && g.Get("bloomlabEngine").Truthy()
 }
 
-// ServeEngine answers the page's run requests until the page ends the
-// worker: each request runs one copy of a sharded experiment.
+// ServeEngine answers the page's jobs until the page ends the worker.
 func ServeEngine() {
 	w := &engineWorker{waiting: map[int]chan []string{}}
 	self := js.Global()
@@ -51,9 +48,14 @@ type engineWorker struct {
 func (w *engineWorker) receive(msg js.Value) {
 	switch msg.Get("type").String() {
 	case "run":
+		id := msg.Get("id").Int()
 		seed, err := strconv.ParseUint(msg.Get("seed").String(), 10, 64)
+		if err != nil {
+			post(js.Global(), map[string]any{"type": "failed", "id": id, "error": "app: the seed: " + err.Error()})
+			return
+		}
 		s := experiment.Sizes{Items: msg.Get("items").Int(), Queries: msg.Get("queries").Int(), Replicates: msg.Get("replicates").Int(), Seed: seed}
-		go w.run(msg.Get("id").Int(), msg.Get("name").String(), s, err, msg.Get("index").Int(), msg.Get("count").Int())
+		go w.run(id, msg.Get("name").String(), s, msg.Get("index").Int(), msg.Get("count").Int())
 	case "audit":
 		go w.audit(msg.Get("id").Int(), msg.Get("fault").String(), ints(msg.Get("checks")))
 	case "shares":
@@ -73,13 +75,13 @@ func (w *engineWorker) receive(msg js.Value) {
 
 // run runs copy index of count of the experiment and posts its progress,
 // its results at each exchange, and its table or error.
-func (w *engineWorker) run(id int, name string, s experiment.Sizes, bad error, index, count int) {
+func (w *engineWorker) run(id int, name string, s experiment.Sizes, index, count int) {
 	self := js.Global()
 	say := func(m map[string]any) {
 		m["id"], m["index"] = id, index
 		post(self, m)
 	}
-	t, err := w.measure(name, s, bad, &experiment.Shard{Index: index, Count: count,
+	t, err := w.measure(name, s, &experiment.Shard{Index: index, Count: count,
 		Exchange: func(call int, mine []byte) ([][]byte, error) {
 			ch := make(chan []string, 1)
 			w.mu.Lock()
@@ -111,13 +113,10 @@ func (w *engineWorker) run(id int, name string, s experiment.Sizes, bad error, i
 // engineReportEvery spaces a worker's progress messages.
 const engineReportEvery = 100 * time.Millisecond
 
-func (w *engineWorker) measure(name string, s experiment.Sizes, bad error, shard *experiment.Shard, report func(done, total int)) (experiment.Table, error) {
-	e, ok := experiment.Find(name)
-	if !ok {
-		return experiment.Table{}, errors.New("app: unknown experiment " + strconv.Quote(name))
-	}
-	if bad != nil {
-		return experiment.Table{}, fmt.Errorf("app: the seed: %w", bad)
+func (w *engineWorker) measure(name string, s experiment.Sizes, shard *experiment.Shard, report func(done, total int)) (experiment.Table, error) {
+	e, err := findExperiment(name)
+	if err != nil {
+		return experiment.Table{}, err
 	}
 	var last time.Time
 	return e.Run(s, experiment.Options{Shard: shard, Progress: func(done, total int) error {

@@ -33,11 +33,20 @@ func runExperiment(sel ExpSelection, live func() bool, report func(done, total i
 	return runHere(sel, live, report)
 }
 
+// findExperiment is experiment.Find with an error for a name it lacks.
+func findExperiment(name string) (experiment.Experiment, error) {
+	e, ok := experiment.Find(name)
+	if !ok {
+		return e, errors.New("app: unknown experiment " + strconv.Quote(name))
+	}
+	return e, nil
+}
+
 // runHere runs sel on one goroutine of the page's one thread.
 func runHere(sel ExpSelection, live func() bool, report func(done, total int)) (experiment.Table, error) {
-	e, ok := experiment.Find(sel.Name)
-	if !ok {
-		return experiment.Table{}, errors.New("app: unknown experiment " + strconv.Quote(sel.Name))
+	e, err := findExperiment(sel.Name)
+	if err != nil {
+		return experiment.Table{}, err
 	}
 	step := yielding(live, yieldEvery, report)
 	return e.Run(sel.Sizes, experiment.Options{Workers: 1, Progress: func(done, total int) error {

@@ -62,8 +62,9 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// TestWorkersDoNotChangeTables: one worker, two or three, the same seed
-// gives the same table.
+// TestWorkersDoNotChangeTables: one worker, two or three, or two or three
+// copies sharing the run (Options.Shard), the same seed gives the same
+// table.
 func TestWorkersDoNotChangeTables(t *testing.T) {
 	t.Parallel()
 	for _, e := range All() {
@@ -82,6 +83,7 @@ func TestWorkersDoNotChangeTables(t *testing.T) {
 					t.Errorf("%d workers gave a different table than one", w)
 				}
 			}
+			shardsGiveTheSameTable(t, e, one)
 		})
 	}
 }

@@ -75,33 +75,25 @@ func runSharded(t *testing.T, e Experiment, s Sizes, count int) (tables []Table,
 	return tables, done, total
 }
 
-// TestShardsGiveTheSameTable: two or three copies sharing a run each give
-// the table one worker gives, and their progress adds up to the run's.
-func TestShardsGiveTheSameTable(t *testing.T) {
-	t.Parallel()
-	for _, e := range All() {
-		t.Run(e.Name, func(t *testing.T) {
-			t.Parallel()
-			one, err := e.Run(tiny(e), Options{Workers: 1})
-			if err != nil {
-				t.Fatal(err)
+// shardsGiveTheSameTable checks that two or three copies sharing a run
+// of e each give the table one worker gives, and that their progress adds
+// up to the run's.
+func shardsGiveTheSameTable(t *testing.T, e Experiment, one Table) {
+	t.Helper()
+	for _, count := range []int{2, 3} {
+		tables, done, total := runSharded(t, e, tiny(e), count)
+		sum := 0
+		for i, tab := range tables {
+			if !reflect.DeepEqual(one, tab) {
+				t.Errorf("copy %d of %d gave a different table than one worker", i, count)
 			}
-			for _, count := range []int{2, 3} {
-				tables, done, total := runSharded(t, e, tiny(e), count)
-				sum := 0
-				for i, tab := range tables {
-					if !reflect.DeepEqual(one, tab) {
-						t.Errorf("copy %d of %d gave a different table than one worker", i, count)
-					}
-					sum += done[i]
-				}
-				// Each copy drops less than count units of the work
-				// every copy repeats when it divides it.
-				if sum > total || sum < total-count*count {
-					t.Errorf("%d copies reported %v units, sum %d, of %d", count, done, sum, total)
-				}
-			}
-		})
+			sum += done[i]
+		}
+		// Each copy drops less than count units of the work every copy
+		// repeats when it divides it.
+		if sum > total || sum < total-count*count {
+			t.Errorf("%d copies reported %v units, sum %d, of %d", count, done, sum, total)
+		}
 	}
 }
 
