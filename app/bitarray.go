@@ -143,12 +143,12 @@ var (
 	rgbGap   = [3]float64{0xff, 0xff, 0xff}
 )
 
-// paintBits renders f into an RGBA image one pixel per cell or bin,
+// paintBits renders the filter in s into an RGBA image one pixel per cell or bin,
 // l.Cols x l.Rows, reusing buf when it is large enough; the canvas scales it
 // up. Cells are shaded by their value (a counter's count in the counting
 // filter), bins by the share of their positions that are set; cells past m
 // are background.
-func paintBits(buf []byte, shares []float64, f core.Membership, l bitLayout) ([]byte, []float64) {
+func paintBits(buf []byte, shares []float64, s bitStore, l bitLayout) ([]byte, []float64) {
 	n := l.Cols * l.Rows
 	if cap(buf) < n*4 {
 		buf = make([]byte, n*4)
@@ -165,29 +165,25 @@ func paintBits(buf []byte, shares []float64, f core.Membership, l bitLayout) ([]
 		copy(buf[i*4:], palette[int(math.Round(math.Max(0, math.Min(1, t))*shades))][:])
 	}
 	if !l.Cells {
-		shares = densityShares(f, l.M, l.Bins, shares)
+		shares = densityShares(s, l.Bins, shares)
 		for bin, share := range shares {
 			put(bin, share)
 		}
 		return buf, shares
 	}
-	counting, _ := f.(*core.Counting)
 	for i := 0; i < n; i++ {
 		pos := uint64(i)
+		v := s.value(pos)
 		switch {
 		case pos >= l.M:
 			copy(buf[i*4:], gap[:])
-		case counting != nil:
-			// Counters shade from light (1) to full (4 or more).
-			if c := counting.Counter(pos); c > 0 {
-				put(i, math.Min(1, 0.25+0.75*float64(c)/4))
-			} else {
-				put(i, 0)
-			}
-		case f.IsSet(pos):
-			put(i, 1)
-		default:
+		case v == 0:
 			put(i, 0)
+		case s.Counters:
+			// Counters shade from light (1) to full (4 or more).
+			put(i, math.Min(1, 0.25+0.75*float64(v)/4))
+		default:
+			put(i, 1)
 		}
 	}
 	return buf, shares
@@ -207,17 +203,15 @@ func mix(t float64) [3]float64 {
 // the share that are set, reusing out when it is large enough. It works a
 // storage word at a time, masking words that straddle a slice boundary, so
 // it stays fast for a billion bits; slices come in order, so it keeps one
-// running count. A position is a field of storageBits(f) bits, set when
-// any of them is; fields that straddle words (12-bit fingerprints) are
-// read one at a time.
-func densityShares(f core.Membership, m, bins uint64, out []float64) []float64 {
+// running count. A position is set when any bit of its field is; fields
+// that straddle words (12-bit fingerprints) are read one at a time.
+func densityShares(s bitStore, bins uint64, out []float64) []float64 {
 	if uint64(cap(out)) < bins {
 		out = make([]float64, bins)
 	}
 	out = out[:bins]
 	clear(out)
-	words := f.Words()
-	stride := storageBits(f)
+	words, stride, m := s.Words, s.Stride, s.M
 	if 64%stride != 0 {
 		return fieldShares(words, stride, m, out)
 	}
@@ -306,26 +300,41 @@ func field(words []uint64, off uint64, width uint) uint64 {
 	return v & (^uint64(0) >> (64 - width))
 }
 
-// storageBits is how many bits of f's Words one position takes, packed
-// from bit 0: a bit, a 4-bit counter, or an f-bit fingerprint (a cuckoo
-// slot, a fuse cell).
-func storageBits(f core.Membership) uint {
-	if _, ok := f.(*core.Counting); ok {
-		return 4
-	}
-	if x, ok := f.(interface{ FingerprintBits() int }); ok && x.FingerprintBits() > 0 {
-		return uint(x.FingerprintBits())
-	}
-	return 1
+// bitStore is what the picture reads of a filter: its M positions, each a
+// field of Stride bits of Words packed from bit 0 (a bit, a 4-bit counter,
+// an f-bit fingerprint: a cuckoo slot, a fuse cell), Group consecutive
+// positions to a bucket. A lab run on a worker sends this back rather than
+// the filter, which stays there.
+type bitStore struct {
+	M        uint64
+	Stride   uint
+	Group    int
+	Counters bool     // the values are counts, shaded by size
+	Words    []uint64 `json:"-"` // sent on their own from a worker
 }
 
-// groupOf is how many consecutive positions of f belong together in the
-// picture: the slots of a bucket, or 1.
-func groupOf(f core.Membership) int {
-	if x, ok := f.(interface{ Buckets() uint64 }); ok && x.Buckets() > 0 && f.M()%x.Buckets() == 0 {
-		return int(f.M() / x.Buckets())
+// storeOf is the picture's view of f.
+func storeOf(f core.Membership) bitStore {
+	s := bitStore{M: f.M(), Stride: 1, Group: 1, Words: f.Words()}
+	if _, ok := f.(*core.Counting); ok {
+		s.Stride, s.Counters = 4, true
 	}
-	return 1
+	if x, ok := f.(interface{ FingerprintBits() int }); ok && x.FingerprintBits() > 0 {
+		s.Stride = uint(x.FingerprintBits())
+	}
+	if x, ok := f.(interface{ Buckets() uint64 }); ok && x.Buckets() > 0 && s.M%x.Buckets() == 0 {
+		s.Group = int(s.M / x.Buckets())
+	}
+	return s
+}
+
+// value is what position pos holds: a bit, a count, a fingerprint (0 for
+// empty); 0 past the end.
+func (s bitStore) value(pos uint64) uint64 {
+	if pos >= s.M {
+		return 0
+	}
+	return field(s.Words, pos*uint64(s.Stride), s.Stride)
 }
 
 // bitCaption says what the picture of r in layout l shows: the unit and
@@ -377,11 +386,11 @@ type bitCanvas struct {
 
 var bitPainter = &bitCanvas{}
 
-// draw paints r's filter onto the canvas element, cssW CSS pixels wide,
-// and rings and boxes the positions marks names. It returns the layout it
-// used.
-func (b *bitCanvas) draw(canvas app.Value, r *core.Result, marks bitMarks, cssW int) bitLayout {
-	if !canvas.Truthy() || r == nil || r.Filter == nil {
+// draw paints the filter in s onto the canvas element, cssW CSS pixels
+// wide, and rings and boxes the positions marks names. It returns the
+// layout it used.
+func (b *bitCanvas) draw(canvas app.Value, s bitStore, marks bitMarks, cssW int) bitLayout {
+	if !canvas.Truthy() || s.M == 0 {
 		return bitLayout{}
 	}
 	scale := app.Window().Get("devicePixelRatio").Float()
@@ -389,7 +398,7 @@ func (b *bitCanvas) draw(canvas app.Value, r *core.Result, marks bitMarks, cssW 
 		scale = 1
 	}
 	w := int(float64(max(cssW, 16)) * scale)
-	l := layoutBits(r.M, w, int(bitAreaCSSH*scale), scale, groupOf(r.Filter))
+	l := layoutBits(s.M, w, int(bitAreaCSSH*scale), scale, s.Group)
 	// Resizing a canvas clears and reallocates it: only when needed.
 	if canvas.Get("width").Int() != l.W || canvas.Get("height").Int() != l.H {
 		canvas.Set("width", l.W)
@@ -397,7 +406,7 @@ func (b *bitCanvas) draw(canvas app.Value, r *core.Result, marks bitMarks, cssW 
 		canvas.Get("style").Set("height", formatFloat(float64(l.H)/scale, 1)+"px")
 	}
 
-	b.buf, b.shares = paintBits(b.buf, b.shares, r.Filter, l)
+	b.buf, b.shares = paintBits(b.buf, b.shares, s, l)
 	if b.off == nil {
 		b.off = app.Window().Get("document").Call("createElement", "canvas")
 	}
@@ -516,14 +525,4 @@ func outside(positions []uint64, m uint64) int {
 		}
 	}
 	return n
-}
-
-// positionValue is what position pos of f holds: a bit, a counter, a
-// fingerprint (0 for empty), as the picture reads it.
-func positionValue(f core.Membership, pos uint64) uint64 {
-	if pos >= f.M() {
-		return 0
-	}
-	stride := storageBits(f)
-	return field(f.Words(), pos*uint64(stride), stride)
 }

@@ -65,7 +65,7 @@ func TestDensityShares(t *testing.T) {
 				}
 				m := f.M()
 				for _, bins := range []uint64{1, 3, 7, min(m, 64), m} {
-					got := densityShares(f, m, bins, nil)
+					got := densityShares(storeOf(f), bins, nil)
 					set, size := make([]float64, bins), make([]float64, bins)
 					for pos := range m {
 						b := binOf(pos, m, bins)
@@ -119,10 +119,10 @@ func TestBitCaption(t *testing.T) {
 	}
 	for _, c := range cases {
 		r := run(c.v, c.items)
-		if g := groupOf(r.Filter); g != c.group {
+		if g := storeOf(r.Filter).Group; g != c.group {
 			t.Errorf("%s: group %d, want %d", c.v, g, c.group)
 		}
-		l := layoutBits(r.M, 800, bitAreaCSSH, 1, groupOf(r.Filter))
+		l := layoutBits(r.M, 800, bitAreaCSSH, 1, c.group)
 		if l.Cells != c.cells {
 			t.Fatalf("%s n = %d: cells %v, want %v", c.v, c.items, l.Cells, c.cells)
 		}
@@ -163,8 +163,9 @@ func TestPaintSlotsAndCells(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		l := layoutBits(r.M, 800, bitAreaCSSH, 1, groupOf(r.Filter))
-		buf, _ := paintBits(nil, nil, r.Filter, l)
+		s := storeOf(r.Filter)
+		l := layoutBits(r.M, 800, bitAreaCSSH, 1, s.Group)
+		buf, _ := paintBits(nil, nil, s, l)
 		dark := uint64(0)
 		for i := range uint64(l.Cols * l.Rows) {
 			if d := buf[i*4] < 0x80; d != (i < r.M && r.Filter.IsSet(i)) {
@@ -184,7 +185,7 @@ func TestPaintBits(t *testing.T) {
 	f, _ := core.NewFilter(10, 1, 1)
 	f.Add([]byte("a key of sixteen"))
 	l := layoutBits(10, 100, 220, 1, 1)
-	buf, _ := paintBits(nil, nil, f, l)
+	buf, _ := paintBits(nil, nil, storeOf(f), l)
 	if len(buf) != l.Cols*l.Rows*4 {
 		t.Fatalf("buffer %d bytes for %dx%d", len(buf), l.Cols, l.Rows)
 	}
@@ -236,5 +237,39 @@ func TestGroupRects(t *testing.T) {
 	}
 	if g := (bitLayout{Cell: 12}).groupGap(); g != 4 {
 		t.Errorf("gap in 12-pixel cells: %v", g)
+	}
+}
+
+// The picture reads every position of every layout as the filter does: a
+// position is nonzero exactly when IsSet says so, and a counter's value is
+// its count.
+func TestStoreReadsEveryPosition(t *testing.T) {
+	t.Parallel()
+	for _, v := range core.Variants {
+		for _, width := range append([]int{0}, v.Fingerprints()...) {
+			p := core.DefaultParams()
+			p.Variant, p.Items, p.FingerprintBits = v, 700, width
+			r, err := core.Simulate(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := storeOf(r.Filter)
+			counting, _ := r.Filter.(*core.Counting)
+			if s.Counters != (counting != nil) {
+				t.Errorf("%s: counters %v", v, s.Counters)
+			}
+			for pos := range s.M {
+				got := s.value(pos)
+				if (got != 0) != r.Filter.IsSet(pos) {
+					t.Fatalf("%s/%d: position %d holds %d, IsSet %v", v, width, pos, got, r.Filter.IsSet(pos))
+				}
+				if counting != nil && got != uint64(counting.Counter(pos)) {
+					t.Fatalf("%s: counter %d reads %d, want %d", v, pos, got, counting.Counter(pos))
+				}
+			}
+			if s.value(s.M) != 0 {
+				t.Errorf("%s: a value past the end", v)
+			}
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"bloomlab/core"
 	"bloomlab/core/experiment"
 )
 
@@ -116,4 +117,71 @@ func (r *relay) finished(i int, table string) (t experiment.Table, all bool, err
 	}
 	t, err = decodeTable(r.tables[0])
 	return t, true, err
+}
+
+// The desk is one more worker, for the lab's interactive work: a large
+// run and the key panel's searches. It is apart from the experiments' and
+// the audit's workers because a worker finishes what it is doing before it
+// reads its next message, and a slider move must not wait behind an audit
+// check. The page sends it a request and may cancel it; a new request
+// cancels the one before.
+
+// deskRun is a lab run as the page asks the desk for it: the params
+// (runParams), and the typed keys, or the desk's name for the user's lists
+// it holds.
+type deskRun struct {
+	Params core.Params `json:"params"`
+	Typed  []string    `json:"typed,omitempty"`
+	Own    int         `json:"own,omitempty"`
+}
+
+// deskKeys is what the page keeps of lists the desk read: their counts.
+type deskKeys struct {
+	Facts         [2]listFacts `json:"facts"`
+	AbsentMembers int          `json:"absentMembers"`
+}
+
+// wireRun is a finished lab run on its way back from the desk: the
+// measurement and how to read the filter's storage, whose words travel
+// beside it as a transferred buffer. The filter itself stays in the desk.
+type wireRun struct {
+	Result       core.OwnKeysResult `json:"result"`
+	LastInserted []uint64           `json:"lastInserted"`
+	FirstProbed  []uint64           `json:"firstProbed"`
+	Store        bitStore           `json:"store"`
+}
+
+// encodeRun is the desk's side of a run's way back.
+func encodeRun(r core.OwnKeysResult) (string, []uint64, error) {
+	s := storeOf(r.Filter)
+	b, err := json.Marshal(wireRun{Result: r, LastInserted: r.LastInserted, FirstProbed: r.FirstProbed, Store: s})
+	return string(b), s.Words, err
+}
+
+// decodeRun is the page's side: the result, with no filter, and the store
+// over words.
+func decodeRun(raw string, words []uint64) (core.OwnKeysResult, bitStore, error) {
+	var w wireRun
+	if err := json.Unmarshal([]byte(raw), &w); err != nil {
+		return core.OwnKeysResult{}, bitStore{}, fmt.Errorf("app: the desk's run: %w", err)
+	}
+	s := w.Store
+	if s.Stride < 1 || s.Stride > 64 || s.Group < 1 || s.M == 0 || uint64(len(words)) < (s.M*uint64(s.Stride)+63)/64 {
+		return core.OwnKeysResult{}, bitStore{}, fmt.Errorf("app: the desk's run: %d words cannot hold %d positions of %d bits", len(words), s.M, s.Stride)
+	}
+	s.Words = words
+	r := w.Result
+	r.LastInserted, r.FirstProbed = w.LastInserted, w.FirstProbed
+	return r, s, nil
+}
+
+// answerPanel answers a key panel request: the typed keys' positions and
+// verdicts, or with find a false positive searched for among fresh keys.
+func answerPanel(req core.TryRequest, find bool, step core.Step) (core.TryResult, error) {
+	if !find {
+		return core.Try(req, step)
+	}
+	q, _, err := core.FindFalsePositive(req, step)
+	v := req.Params.Variant.Effective(req.Params.Fault)
+	return core.TryResult{Variant: v, Fault: req.Params.Fault, Unit: v.Unit(), Queries: []core.TryQuery{q}}, err
 }

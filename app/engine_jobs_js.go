@@ -7,11 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"syscall/js"
 	"time"
+	"unsafe"
 
 	"bloomlab/audit"
 	"bloomlab/core"
 	"bloomlab/core/experiment"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
 // runOnEngines runs sel shared by the workers, reporting the work they
@@ -133,4 +136,135 @@ func auditJob(j engineJob, tally *auditTally) error {
 		}
 	}
 	return nil
+}
+
+// simulateOnDesk runs the lab's simulation for s on the desk: on generated
+// and typed keys, or on the user's lists the desk holds. It returns
+// errNoEngines if the desk cannot start, and core.ErrCancelled once live
+// says a newer move replaced the run.
+func simulateOnDesk(s Settings, own *ownKeys, live func() bool, report func(done, total int)) (core.OwnKeysResult, bitStore, error) {
+	run := deskRun{Params: runParams(s, own), Typed: s.Typed.List()}
+	if own != nil {
+		run.Typed, run.Own = nil, own.desk
+	}
+	req, err := json.Marshal(run)
+	if err != nil {
+		return core.OwnKeysResult{}, bitStore{}, err
+	}
+	d, err := onDesk(map[string]any{"type": "simulate", "request": string(req)}, nil, live, report)
+	if err != nil {
+		return core.OwnKeysResult{}, bitStore{}, err
+	}
+	return decodeRun(d.Get("answer").String(), wordsFromJS(d.Get("words")))
+}
+
+// panelOnDesk answers a key panel request (see answerPanel) on the desk,
+// as simulateOnDesk runs a simulation.
+func panelOnDesk(req core.TryRequest, find bool, live func() bool, report func(done, total int)) (core.TryResult, error) {
+	raw, err := json.Marshal(req)
+	if err != nil {
+		return core.TryResult{}, err
+	}
+	d, err := onDesk(map[string]any{"type": "panel", "request": string(raw), "find": find}, nil, live, report)
+	if err != nil {
+		return core.TryResult{}, err
+	}
+	var res core.TryResult
+	if err := json.Unmarshal([]byte(d.Get("answer").String()), &res); err != nil {
+		return core.TryResult{}, fmt.Errorf("app: the desk's answer: %w", err)
+	}
+	return res, nil
+}
+
+// keysOnDesk has the desk read the user's lists and keep them for the runs
+// on them; only their counts come back. The lists' bytes move to the desk
+// without a copy.
+func keysOnDesk(in [2]ownInput, live func() bool, report func(done, total int)) (*ownKeys, error) {
+	var lists [2]js.Value
+	for i, src := range in {
+		arr, err := inputArray(src)
+		if err != nil {
+			return nil, listError(i, err)
+		}
+		lists[i] = jsOf(arr)
+	}
+	m := map[string]any{"type": "keys", "members": lists[listMembers], "absent": lists[listAbsent], "fromBox": in[listAbsent].fromBox}
+	d, err := onDesk(m, []any{lists[listMembers].Get("buffer"), lists[listAbsent].Get("buffer")}, live, report)
+	if err != nil {
+		return nil, err
+	}
+	var got deskKeys
+	if err := json.Unmarshal([]byte(d.Get("answer").String()), &got); err != nil {
+		return nil, fmt.Errorf("app: the desk's lists: %w", err)
+	}
+	return &ownKeys{desk: d.Get("id").Int(), facts: got.Facts, absentMembers: got.AbsentMembers}, nil
+}
+
+// onDesk sends the desk the request m, moving the buffers in transfer to
+// it, and waits for its answer, reporting its progress. Once live says the
+// request was replaced, it tells the desk to drop it and returns
+// core.ErrCancelled.
+func onDesk(m map[string]any, transfer []any, live func() bool, report func(done, total int)) (js.Value, error) {
+	p := desk
+	startDesk()
+	j, err := p.begin(live)
+	switch {
+	case errors.Is(err, experiment.ErrCancelled):
+		return js.Value{}, core.ErrCancelled
+	case err != nil:
+		return js.Value{}, err
+	}
+	defer p.end(j)
+	m["id"] = j.id
+	j.workers[0].Call("postMessage", js.ValueOf(m), transfer)
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-tick.C:
+			if !live() {
+				j.post(0, map[string]any{"type": "cancel"})
+				return js.Value{}, core.ErrCancelled
+			}
+		case msg := <-j.msgs:
+			d := msg.data
+			switch d.Get("type").String() {
+			case "progress":
+				report(d.Get("done").Int(), d.Get("total").Int())
+			case "answer":
+				return d, nil
+			case "failed":
+				if d.Get("id").IsUndefined() {
+					p.restart(j) // the desk itself failed, not the request
+				}
+				return js.Value{}, errors.New(d.Get("error").String())
+			case "lost":
+				return js.Value{}, errors.New("app: the lab's worker was restarted under the run")
+			}
+		}
+	}
+}
+
+// wordsFromJS copies a run's storage out of the bytes the desk sent.
+func wordsFromJS(v js.Value) []uint64 {
+	words := make([]uint64, v.Get("length").Int()/8)
+	if len(words) > 0 {
+		js.CopyBytesToGo(wordBytes(words), v)
+	}
+	return words
+}
+
+// wordBytes is words as the bytes wasm's memory holds them, little-endian.
+func wordBytes(words []uint64) []byte {
+	if len(words) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), len(words)*8)
+}
+
+// jsOf is the JavaScript value behind a go-app value.
+func jsOf(v app.Value) js.Value {
+	holder := js.Global().Get("Object").New()
+	app.ValueOf(holder).Set("v", v)
+	return holder.Get("v")
 }

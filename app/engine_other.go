@@ -18,6 +18,8 @@ func startEngines() {}
 
 func engineStatus() string { return "" }
 
+func deskWhere() string { return "in this process" }
+
 func engineChanged() <-chan struct{} { return nil }
 
 func runOnEngines(sel ExpSelection, live func() bool, report func(done, total int)) (experiment.Table, error) {
@@ -26,4 +28,16 @@ func runOnEngines(sel ExpSelection, live func() bool, report func(done, total in
 
 func auditOnEngines(target audit.Target, fault core.Fault, tally *auditTally) error {
 	return errNoEngines
+}
+
+func simulateOnDesk(s Settings, own *ownKeys, live func() bool, report func(done, total int)) (core.OwnKeysResult, bitStore, error) {
+	return core.OwnKeysResult{}, bitStore{}, errNoEngines
+}
+
+func panelOnDesk(req core.TryRequest, find bool, live func() bool, report func(done, total int)) (core.TryResult, error) {
+	return core.TryResult{}, errNoEngines
+}
+
+func keysOnDesk(in [2]ownInput, live func() bool, report func(done, total int)) (*ownKeys, error) {
+	return nil, errNoEngines
 }

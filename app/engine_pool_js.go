@@ -13,10 +13,12 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// enginePool is the page's side: its workers, started the first time a
-// page needs them and started again after a cancel, the jobs running on
-// them, and why the page does the work itself if they cannot start.
+// enginePool is the page's side of a set of workers: the workers, started
+// the first time a page needs them and started again after a cancel, the
+// jobs running on them, and why the page does the work itself if they
+// cannot start.
 type enginePool struct {
+	size    func() int // workers to start
 	mu      sync.Mutex
 	started bool
 	urls    engineURLs
@@ -38,11 +40,26 @@ type engineMsg struct {
 	data        js.Value
 }
 
-var engines = &enginePool{changed: make(chan struct{}), jobs: map[int]chan engineMsg{}}
+// engines are the workers of the experiments and the audit, one per core;
+// desk is the lab's one interactive worker (see engine.go).
+var (
+	engines = newPool(func() int { return engineCount(js.Global().Get("navigator").Get("hardwareConcurrency").Int()) })
+	desk    = newPool(func() int { return 1 })
+)
 
-// startEngines starts the page's workers unless they run already.
-func startEngines() {
-	p := engines
+func newPool(size func() int) *enginePool {
+	return &enginePool{size: size, changed: make(chan struct{}), jobs: map[int]chan engineMsg{}}
+}
+
+// startEngines starts the experiments' and the audit's workers unless
+// they run already.
+func startEngines() { engines.start() }
+
+// startDesk starts the lab's interactive worker unless it runs already.
+func startDesk() { desk.start() }
+
+// start starts p's workers unless they run already.
+func (p *enginePool) start() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.started {
@@ -71,7 +88,7 @@ func (p *enginePool) wake() {
 	p.changed = make(chan struct{})
 }
 
-// spawn starts a worker per core the browser reports. The caller holds mu.
+// spawn starts p's workers. The caller holds mu.
 func (p *enginePool) spawn() {
 	worker := js.Global().Get("Worker")
 	if !worker.Truthy() {
@@ -81,7 +98,7 @@ func (p *enginePool) spawn() {
 	p.gen++
 	p.ready = 0
 	gen := p.gen
-	n := engineCount(js.Global().Get("navigator").Get("hardwareConcurrency").Int())
+	n := p.size()
 	defer func() {
 		if r := recover(); r != nil {
 			p.fail(fmt.Sprint("the browser refused a worker: ", r))
@@ -240,6 +257,18 @@ func engineChanged() <-chan struct{} {
 	engines.mu.Lock()
 	defer engines.mu.Unlock()
 	return engines.changed
+}
+
+// deskWhere says where the lab's large runs go: to its worker, or, if it
+// cannot start, to the page's thread, and why.
+func deskWhere() string {
+	p := desk
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.failed != "" {
+		return "on this page's thread (" + p.failed + ")"
+	}
+	return "in the lab's worker"
 }
 
 // engineStatus says where the heavy work runs, for the page.

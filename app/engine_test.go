@@ -2,9 +2,11 @@ package app
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
+	"bloomlab/core"
 	"bloomlab/core/experiment"
 )
 
@@ -98,6 +100,43 @@ func TestEngineCount(t *testing.T) {
 	for cores, want := range map[int]int{0: 1, -3: 1, 1: 1, 2: 2, 8: 8, 64: maxEngines} {
 		if got := engineCount(cores); got != want {
 			t.Errorf("engineCount(%d) = %d, want %d", cores, got, want)
+		}
+	}
+}
+
+// TestWireRunRoundTrip: a lab run crosses from the desk to the page with
+// every figure bit for bit and the filter's storage whole, for every
+// layout, with and without queries and typed keys.
+func TestWireRunRoundTrip(t *testing.T) {
+	t.Parallel()
+	for _, v := range core.Variants {
+		for _, queries := range []int{0, 3000} {
+			p := core.DefaultParams()
+			p.Variant, p.Items, p.Queries = v, 1500, queries
+			r, err := core.SimulateTyped(p, []string{"apple", "pear"}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sent := core.OwnKeysResult{Result: r}
+			raw, words, err := encodeRun(sent)
+			if err != nil {
+				t.Fatalf("%s: %v", v, err)
+			}
+			got, store, err := decodeRun(raw, slices.Clone(words))
+			if err != nil {
+				t.Fatalf("%s: %v", v, err)
+			}
+			want := storeOf(r.Filter)
+			if !reflect.DeepEqual(store, want) {
+				t.Errorf("%s: the store changed on its way from the desk", v)
+			}
+			sent.Filter = nil
+			if !reflect.DeepEqual(got, sent) {
+				t.Errorf("%s queries %d: the result changed on its way from the desk:\n%+v\n%+v", v, queries, got, sent)
+			}
+			if _, _, err := decodeRun(raw, words[:len(words)-1]); err == nil {
+				t.Errorf("%s: a store short of a word was taken", v)
+			}
 		}
 	}
 }

@@ -4,6 +4,7 @@ package app
 
 import (
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"sync"
 	"syscall/js"
@@ -23,7 +24,7 @@ func IsEngineWorker() bool {
 
 // ServeEngine answers the page's jobs until the page ends the worker.
 func ServeEngine() {
-	w := &engineWorker{waiting: map[int]chan []string{}}
+	w := &engineWorker{waiting: map[int]chan []string{}, live: map[int]bool{}}
 	self := js.Global()
 	self.Set("onmessage", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		w.receive(args[0].Get("data"))
@@ -37,12 +38,18 @@ func ServeEngine() {
 	select {}
 }
 
-// engineWorker is a worker's side: the exchanges its run waits on. A
-// worker runs the jobs the page sends (a copy of a sharded experiment, a
-// share of an audit's checks) on goroutines of its own.
+// engineWorker is a worker's side: the exchanges its run waits on, and
+// the desk's requests not yet cancelled. A worker runs the jobs the page
+// sends (a copy of a sharded experiment, a share of an audit's checks, a
+// lab run or a key panel answer on the desk) on goroutines of its own.
 type engineWorker struct {
 	mu      sync.Mutex
 	waiting map[int]chan []string // by exchange
+	live    map[int]bool          // by request
+	// own are the user's lists the desk read last, named by their
+	// request's id, ownID.
+	own   *ownKeys
+	ownID int
 }
 
 func (w *engineWorker) receive(msg js.Value) {
@@ -58,6 +65,16 @@ func (w *engineWorker) receive(msg js.Value) {
 		go w.run(id, msg.Get("name").String(), s, msg.Get("index").Int(), msg.Get("count").Int())
 	case "audit":
 		go w.audit(msg.Get("id").Int(), msg.Get("fault").String(), ints(msg.Get("checks")))
+	case "simulate", "panel", "keys":
+		id := msg.Get("id").Int()
+		w.mu.Lock()
+		w.live[id] = true
+		w.mu.Unlock()
+		go w.desk(id, msg)
+	case "cancel":
+		w.mu.Lock()
+		delete(w.live, msg.Get("id").Int())
+		w.mu.Unlock()
 	case "shares":
 		all := msg.Get("all")
 		got := make([]string, all.Length())
@@ -152,6 +169,102 @@ func (w *engineWorker) audit(id int, fault string, which []int) {
 	if err != nil {
 		post(self, map[string]any{"type": "failed", "id": id, "error": err.Error()})
 	}
+}
+
+// deskYieldEvery spaces the desk's pauses, in which it reads its messages:
+// a cancel waits at most this long. A pause costs the 4 ms a browser
+// makes a repeated timer wait, so a shorter spacing slows every run.
+const deskYieldEvery = 50 * time.Millisecond
+
+// desk answers one of the lab's requests: a run ("simulate"), whose
+// filter's words go back as a transferred buffer, a key panel answer
+// ("panel"), or the user's lists read and kept ("keys"). It pauses for
+// messages as it works and gives up once the page cancels it.
+func (w *engineWorker) desk(id int, msg js.Value) {
+	self := js.Global()
+	live := func() bool {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		return w.live[id]
+	}
+	defer func() {
+		w.mu.Lock()
+		delete(w.live, id)
+		w.mu.Unlock()
+	}()
+	var last time.Time
+	step := yielding(live, deskYieldEvery, func(done, total int) {
+		if time.Since(last) >= engineReportEvery {
+			post(self, map[string]any{"type": "progress", "id": id, "done": done, "total": total})
+			last = time.Now()
+		}
+	})
+	answer, words, err := w.deskAnswer(id, msg, step)
+	if err != nil {
+		post(self, map[string]any{"type": "failed", "id": id, "error": err.Error()})
+		return
+	}
+	m := map[string]any{"type": "answer", "id": id, "answer": answer}
+	var transfer []any
+	if words != nil {
+		buf := js.Global().Get("Uint8Array").New(len(words) * 8)
+		js.CopyBytesToJS(buf, wordBytes(words))
+		m["words"] = buf
+		transfer = append(transfer, buf.Get("buffer"))
+	}
+	self.Call("postMessage", js.ValueOf(m), transfer)
+}
+
+// deskAnswer works out desk request id: the answer in JSON, and a run's
+// storage words.
+func (w *engineWorker) deskAnswer(id int, msg js.Value, step core.Step) (string, []uint64, error) {
+	request := msg.Get("request").String()
+	switch msg.Get("type").String() {
+	case "simulate":
+		var req deskRun
+		if err := json.Unmarshal([]byte(request), &req); err != nil {
+			return "", nil, fmt.Errorf("app: the lab's run: %w", err)
+		}
+		if req.Own == 0 {
+			r, err := core.SimulateTyped(req.Params, req.Typed, step)
+			if err != nil {
+				return "", nil, err
+			}
+			return encodeRun(core.OwnKeysResult{Result: r})
+		}
+		if w.own == nil || w.ownID != req.Own {
+			return "", nil, errKeysLost
+		}
+		r, err := core.SimulateKeyLists(req.Params, w.own.members, w.own.absent, step)
+		if err != nil {
+			return "", nil, err
+		}
+		return encodeRun(r)
+	case "keys":
+		var text [2][]byte
+		for i, name := range []string{"members", "absent"} {
+			arr := msg.Get(name)
+			text[i] = make([]byte, arr.Length())
+			js.CopyBytesToGo(text[i], arr)
+		}
+		own, err := parseOwnKeys(text[listMembers], text[listAbsent], msg.Get("fromBox").Truthy(), browserKeyLimits, step)
+		if err != nil {
+			return "", nil, err
+		}
+		w.own, w.ownID = own, id
+		b, err := json.Marshal(deskKeys{Facts: own.facts, AbsentMembers: own.absentMembers})
+		return string(b), nil, err
+	}
+	req := core.TryRequest{Params: core.DefaultParams()}
+	if err := json.Unmarshal([]byte(request), &req); err != nil {
+		return "", nil, fmt.Errorf("app: the key panel's request: %w", err)
+	}
+	res, err := answerPanel(req, msg.Get("find").Truthy(), step)
+	if err != nil {
+		return "", nil, err
+	}
+	b, err := json.Marshal(res)
+	return string(b), nil, err
 }
 
 func ints(v js.Value) []int {

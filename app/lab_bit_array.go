@@ -20,7 +20,10 @@ type labBits struct {
 	// canvasW is the canvas's width in CSS pixels, read once per resize:
 	// reading it after a change would force a layout.
 	canvasW int
-	// shown, drawn and scale are the last picture's filter, layout and
+	// store is the filter of the page's result, as the picture reads it:
+	// the page sets it with the result.
+	store bitStore
+	// shown, drawn and scale are the last picture's result, layout and
 	// device pixel ratio, for the pointer.
 	shown *core.Result
 	drawn bitLayout
@@ -53,7 +56,7 @@ func (b *labBits) layout(r *core.Result) bitLayout {
 	if w <= 0 {
 		w = 800
 	}
-	return layoutBits(r.M, w, bitAreaCSSH, 1, groupOf(r.Filter))
+	return layoutBits(r.M, w, bitAreaCSSH, 1, b.store.Group)
 }
 
 // paint draws r with marks onto the canvas, and reports false when the
@@ -67,7 +70,7 @@ func (b *labBits) paint(r *core.Result, marks bitMarks) bool {
 		b.canvasW = canvas.Get("parentElement").Get("clientWidth").Int()
 	}
 	b.scale = app.Window().Get("devicePixelRatio").Float()
-	b.drawn = bitPainter.draw(canvas, r, marks, b.canvasW)
+	b.drawn = bitPainter.draw(canvas, b.store, marks, b.canvasW)
 	b.shown = r
 	return true
 }
@@ -90,7 +93,7 @@ func (b *labBits) onHover(ctx app.Context, e app.Event) {
 		return
 	}
 	state := "off"
-	if v := positionValue(r.Filter, pos); v > 0 {
+	if v := b.store.value(pos); v > 0 {
 		state = "on"
 		if unit := r.Variant.Unit(); unit != "bit" {
 			state = "holds " + strconv.FormatUint(v, 10)

@@ -61,21 +61,33 @@ type ownPanel struct {
 // ownKeys are key lists a user brought, as read: the lab runs on them
 // instead of generated keys until the user goes back.
 type ownKeys struct {
+	// members and absent are the lists where the page holds them. Read by
+	// the lab's worker they stay there, empty here, and desk is their
+	// name on it.
 	members, absent core.KeyList
+	desk            int
+	// facts are what the page shows of each list.
+	facts [2]listFacts
 	// absentMembers is how many absent keys were members, -1 until the
 	// first run on the lists has counted them: they are left out of the
 	// rate.
 	absentMembers int
 }
 
+// listFacts are the counts of a list as read: lines, duplicates dropped and
+// distinct keys.
+type listFacts struct{ Lines, Duplicates, Len int }
+
+func factsOf(l core.KeyList) listFacts { return listFacts{l.Lines, l.Duplicates, l.Len()} }
+
 // n is the filter's key count: the distinct members.
-func (o *ownKeys) n() int { return o.members.Len() }
+func (o *ownKeys) n() int { return o.facts[listMembers].Len }
 
 // work is how many keys SimulateKeys handles for these lists: each once to
 // sort the lists out, the members once a pass and once as a query, and the
 // absent keys once as a query.
 func (o *ownKeys) work(passes int) int {
-	m, a := o.members.Len(), o.absent.Len()
+	m, a := o.n(), o.facts[listAbsent].Len
 	return 2*(m+a) + m*passes
 }
 
@@ -106,6 +118,7 @@ func parseOwnKeys(members, absent []byte, absentFromBox bool, lim core.KeyLimits
 	if own.members, err = core.ReadKeysSteps(newStepReader(members, 0, total, step), lim, holdAt(step, len(members), total)); err != nil {
 		return nil, listError(listMembers, err)
 	}
+	own.facts[listMembers] = factsOf(own.members)
 	own.absentMembers = -1
 	if absentFromBox && len(bytes.TrimSpace(absent)) == 0 {
 		own.absentMembers = 0
@@ -114,6 +127,7 @@ func parseOwnKeys(members, absent []byte, absentFromBox bool, lim core.KeyLimits
 	if own.absent, err = core.ReadKeysSteps(newStepReader(absent, len(members), total, step), lim, holdAt(step, total, total)); err != nil {
 		return nil, listError(listAbsent, err)
 	}
+	own.facts[listAbsent] = factsOf(own.absent)
 	return &own, nil
 }
 
@@ -217,6 +231,7 @@ func (o *ownPanel) onClearFile(list int) app.EventHandler {
 func (o *ownPanel) onUse(ctx app.Context, e app.Event) {
 	o.err = ""
 	var in [2]ownInput
+	size := 0 // bytes, or a box's UTF-16 units
 	for i, l := range ownLists {
 		if src := o.src[i]; src.file != nil {
 			if src.size > int(browserKeyLimits.MaxBytes) {
@@ -224,22 +239,33 @@ func (o *ownPanel) onUse(ctx app.Context, e app.Event) {
 				return
 			}
 			in[i] = ownInput{file: src.file}
+			size += src.size
 			continue
 		}
 		box := app.Window().GetElementByID(l.id)
 		// A box's text has at most as many UTF-16 units (textLength) as its
 		// UTF-8 encoding has bytes: past the limit in units is past it in
 		// bytes, and found before any copy.
-		if n := box.Get("textLength").Int(); n > int(browserKeyLimits.MaxBytes) {
+		n := box.Get("textLength").Int()
+		if n > int(browserKeyLimits.MaxBytes) {
 			o.err = tooLarge(i, n).Error()
 			return
 		}
 		in[i] = ownInput{text: box.Get("value"), fromBox: true}
+		size += n
 	}
 	o.loading, o.progress = true, 0
 	read := o.runs.start()
+	report := read.reporter(ctx, fraction(func(f float64) { o.progress = f }))
+	large := size > deskKeyBytes
 	ctx.Async(func() {
-		own, err := readOwnKeys(in, read.step(ctx, 12*time.Millisecond, fraction(func(f float64) { o.progress = f })))
+		own, err := (*ownKeys)(nil), errNoEngines
+		if large {
+			own, err = keysOnDesk(in, read.live, report)
+		}
+		if errors.Is(err, errNoEngines) {
+			own, err = readOwnKeys(in, yielding(read.live, 12*time.Millisecond, report))
+		}
 		ctx.Dispatch(func(ctx app.Context) {
 			if !read.live() {
 				return
@@ -257,6 +283,11 @@ func (o *ownPanel) onUse(ctx app.Context, e app.Event) {
 	})
 }
 
+// deskKeyBytes is the most text the page reads itself. Larger lists go to
+// the lab's worker, which reads them and keeps them for the runs on them:
+// at this size a run is over syncWork keys, and goes there anyway.
+const deskKeyBytes = 256 << 10
+
 // readOwnKeys copies both lists into Go and parses them.
 func readOwnKeys(in [2]ownInput, step core.Step) (*ownKeys, error) {
 	var text [2][]byte
@@ -270,23 +301,29 @@ func readOwnKeys(in [2]ownInput, step core.Step) (*ownKeys, error) {
 	return parseOwnKeys(text[listMembers], text[listAbsent], in[listAbsent].fromBox, browserKeyLimits, step)
 }
 
-// inputBytes returns a list's bytes as they are: a file's raw bytes (so a
-// binary file shows as one, not as replacement characters), or the box's
-// text in UTF-8.
+// inputBytes returns a list's bytes (see inputArray) in Go.
 func inputBytes(src ownInput) ([]byte, error) {
-	var arr app.Value
-	if src.file != nil {
-		buf, err := await(src.file.Call("arrayBuffer"))
-		if err != nil {
-			return nil, fmt.Errorf("the file could not be read: %v", err)
-		}
-		arr = app.Window().Get("Uint8Array").New(buf)
-	} else {
-		arr = app.Window().Get("TextEncoder").New().Call("encode", src.text)
+	arr, err := inputArray(src)
+	if err != nil {
+		return nil, err
 	}
 	b := make([]byte, arr.Length())
 	app.CopyBytesToGo(b, arr)
 	return b, nil
+}
+
+// inputArray returns a list's bytes as they are, a Uint8Array: a file's
+// raw bytes (so a binary file shows as one, not as replacement
+// characters), or the box's text in UTF-8.
+func inputArray(src ownInput) (app.Value, error) {
+	if src.file == nil {
+		return app.Window().Get("TextEncoder").New().Call("encode", src.text), nil
+	}
+	buf, err := await(src.file.Call("arrayBuffer"))
+	if err != nil {
+		return nil, fmt.Errorf("the file could not be read: %v", err)
+	}
+	return app.Window().Get("Uint8Array").New(buf), nil
 }
 
 // await blocks the calling goroutine, never the page's, until the promise
@@ -345,7 +382,7 @@ func sliderValue(sl slider, p core.Params, o *ownKeys) (v float64, ok bool) {
 	if o.absentMembers < 0 {
 		return 0, false
 	}
-	n, a := float64(o.n()), float64(o.absent.Len()-o.absentMembers)
+	n, a := float64(o.n()), float64(o.facts[listAbsent].Len-o.absentMembers)
 	switch sl.ID {
 	case IDItems:
 		return n, true
@@ -372,7 +409,7 @@ func sliderShown(sl slider, p core.Params, o *ownKeys) string {
 // ownReport says what the lists held: lines read, duplicates dropped, and
 // absent keys that were members.
 func (o *ownKeys) report() string {
-	m, a := o.members, o.absent
+	m, a := o.facts[listMembers], o.facts[listAbsent]
 	s := fmt.Sprintf("Your own keys: %s read, %s dropped (a key counts once), so n = %s.",
 		plural(m.Lines, "member line"), plural(m.Duplicates, "duplicate"), formatInt(uint64(o.n())))
 	if a.Lines == 0 {
@@ -381,7 +418,7 @@ func (o *ownKeys) report() string {
 	if o.absentMembers < 0 {
 		return s + fmt.Sprintf(" %s read, %s dropped; checking which are members…", plural(a.Lines, "absent line"), plural(a.Duplicates, "duplicate"))
 	}
-	measured := a.Len() - o.absentMembers
+	measured := a.Len - o.absentMembers
 	s += fmt.Sprintf(" %s read, %s dropped, %s left out of the rate", plural(a.Lines, "absent line"),
 		plural(a.Duplicates, "duplicate"), plural(o.absentMembers, "member"))
 	return s + fmt.Sprintf(" (%s not absent): %s measured.", isAre(o.absentMembers), plural(measured, "absent query", "absent queries"))

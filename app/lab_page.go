@@ -268,34 +268,66 @@ func (c *LabPage) recompute(ctx app.Context, t0 float64) {
 	c.errText = ""
 	c.charts.clear()
 	c.audit = audits.Get(s.Params.Fault)
-	if c.work() <= syncWork {
+	if c.work() <= syncWork && (own == nil || own.desk == 0) {
 		start := now()
 		r, err := simulate(s, own, nil)
 		timings.Computes = append(timings.Computes, now()-start)
-		c.finish(ctx, sim, r, err)
+		c.finish(ctx, sim, r, stored(r, err), err)
 		return
 	}
 	c.running, c.progress = true, 0
+	report := sim.reporter(ctx, fraction(func(f float64) { c.progress = f }))
 	ctx.Async(func() {
-		r, err := simulate(s, own, sim.step(ctx, 12*time.Millisecond, fraction(func(f float64) { c.progress = f })))
-		ctx.Dispatch(func(ctx app.Context) { c.finish(ctx, sim, r, err) })
+		r, store, err := core.OwnKeysResult{}, bitStore{}, errNoEngines
+		if own == nil || own.desk != 0 {
+			r, store, err = simulateOnDesk(s, own, sim.live, report)
+		}
+		if errors.Is(err, errNoEngines) {
+			r, err = simulate(s, own, yielding(sim.live, 12*time.Millisecond, report))
+			store = stored(r, err)
+		}
+		ctx.Dispatch(func(ctx app.Context) { c.finish(ctx, sim, r, store, err) })
 	})
 }
 
+// stored is the picture's view of a run's filter, if it ran.
+func stored(r core.OwnKeysResult, err error) bitStore {
+	if err != nil || r.Filter == nil {
+		return bitStore{}
+	}
+	return storeOf(r.Filter)
+}
+
 // simulate runs the lab's simulation on generated keys and the typed ones,
-// or on the user's lists when own is set; there the optimal k, when asked
-// for, is the one for the lists' own n, which core works out from Hashes =
-// 0.
+// or on the user's lists when own is set.
 func simulate(s Settings, own *ownKeys, step core.Step) (core.OwnKeysResult, error) {
-	if own == nil {
-		r, err := core.SimulateTyped(s.Run(), s.Typed.List(), step)
+	p := runParams(s, own)
+	switch {
+	case own == nil:
+		r, err := core.SimulateTyped(p, s.Typed.List(), step)
 		return core.OwnKeysResult{Result: r}, err
+	case own.desk != 0:
+		return core.OwnKeysResult{}, errKeysLost
+	}
+	return core.SimulateKeyLists(p, own.members, own.absent, step)
+}
+
+// errKeysLost: the lists were read into the lab's worker, which has since
+// stopped.
+var errKeysLost = errors.New("app: your keys were read into the lab's worker, which has stopped or restarted: press “Use these keys” to read them again")
+
+// runParams are the params a run of s takes. With own keys the lists give
+// n, and the optimal k, when asked for, is the one for the lists' own n,
+// which core works out from Hashes = 0.
+func runParams(s Settings, own *ownKeys) core.Params {
+	if own == nil {
+		return s.Run()
 	}
 	p := s.Params
 	if s.OptimalK {
 		p.Hashes = 0
 	}
-	return core.SimulateKeyLists(p, own.members, own.absent, step)
+	return p
 }
 
 // work is the number of inserts and queries a simulation makes.
@@ -313,7 +345,7 @@ func (c *LabPage) work() int {
 // starts what follows a run: the key panel's answer on the new filter, the
 // player's next stop, and, once the controls rest, the charts'
 // measurements and the audit.
-func (c *LabPage) finish(ctx app.Context, sim run, r core.OwnKeysResult, err error) {
+func (c *LabPage) finish(ctx app.Context, sim run, r core.OwnKeysResult, store bitStore, err error) {
 	if !sim.live() {
 		return
 	}
@@ -327,7 +359,7 @@ func (c *LabPage) finish(ctx app.Context, sim run, r core.OwnKeysResult, err err
 		c.player.pause()
 		return
 	}
-	c.result = &r.Result
+	c.result, c.bits.store = &r.Result, store
 	if c.own.keys != nil {
 		c.own.keys.absentMembers = r.AbsentMembers
 	}
@@ -443,9 +475,13 @@ func (c *LabPage) renderNotices() app.UI {
 func (c *LabPage) renderProgress() app.UI {
 	return app.Div().Class("progress-row").Body(
 		app.If(c.running, func() app.UI {
-			label := "Simulating " + formatInt(uint64(work(c.settings.Run()))) + " inserts and queries: "
-			if c.own.keys != nil {
-				label = "Running your keys (" + formatInt(uint64(c.own.keys.work(c.settings.Params.DuplicatePasses))) + " keys sorted, inserted and queried): "
+			label := "Simulating " + formatInt(uint64(work(c.settings.Run()))) + " inserts and queries " + deskWhere() + ": "
+			if own := c.own.keys; own != nil {
+				label = "Running your keys (" + formatInt(uint64(own.work(c.settings.Params.DuplicatePasses))) + " keys sorted, inserted and queried)"
+				if own.desk != 0 {
+					label += " " + deskWhere()
+				}
+				label += ": "
 			}
 			return app.Div().Body(
 				app.Label().For("lab-progress").Text(label+formatPercent(c.progress)),

@@ -184,17 +184,14 @@ func (kp *keyPanel) refresh(ctx app.Context, fresh bool) {
 	}
 	try := kp.runs.start()
 	kp.busy, kp.progress = true, 0
+	report := try.reporter(ctx, fraction(func(f float64) { kp.progress = f }))
 	ctx.Async(func() {
-		step := try.step(ctx, 12*time.Millisecond, fraction(func(f float64) { kp.progress = f }))
-		var res core.TryResult
-		var err error
-		if ask == askFind {
-			var q core.TryQuery
-			q, _, err = core.FindFalsePositive(req, step)
-			v := req.Params.Variant.Effective(req.Params.Fault)
-			res = core.TryResult{Variant: v, Fault: req.Params.Fault, Unit: v.Unit(), Queries: []core.TryQuery{q}}
-		} else {
-			res, err = core.Try(req, step)
+		res, err := core.TryResult{}, errNoEngines
+		if work(req.Params) > syncWork {
+			res, err = panelOnDesk(req, ask == askFind, try.live, report)
+		}
+		if errors.Is(err, errNoEngines) {
+			res, err = answerPanel(req, ask == askFind, yielding(try.live, 12*time.Millisecond, report))
 		}
 		ctx.Dispatch(func(ctx app.Context) {
 			if !try.live() {

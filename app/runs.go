@@ -34,17 +34,22 @@ func (r run) live() bool { return r.rs != nil && r.rs.gen.Load() == r.id }
 // gets the work done and planned on the page's goroutine, while the run is
 // live.
 func (r run) step(ctx app.Context, every time.Duration, progress func(done, total int)) core.Step {
-	report := func(done, total int) {}
-	if progress != nil {
-		report = func(done, total int) {
-			ctx.Dispatch(func(ctx app.Context) {
-				if r.live() {
-					progress(done, total)
-				}
-			})
-		}
+	return yielding(r.live, every, r.reporter(ctx, progress))
+}
+
+// reporter hands progress, which may be nil, the work done and planned on
+// the page's goroutine, while the run is live.
+func (r run) reporter(ctx app.Context, progress func(done, total int)) func(done, total int) {
+	if progress == nil {
+		return func(done, total int) {}
 	}
-	return yielding(r.live, every, report)
+	return func(done, total int) {
+		ctx.Dispatch(func(ctx app.Context) {
+			if r.live() {
+				progress(done, total)
+			}
+		})
+	}
 }
 
 // fraction turns a progress report into a share of the work.

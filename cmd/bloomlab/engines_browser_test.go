@@ -8,11 +8,13 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"bloomlab/app"
 	"bloomlab/audit"
 	"bloomlab/core"
 
@@ -195,5 +197,112 @@ func TestBrowserWorkersReuseTheWasm(t *testing.T) {
 	}
 	if more := sent.Load() - pageSent; more > 0 {
 		t.Errorf("starting the workers downloaded %d more bytes of app.wasm", more)
+	}
+}
+
+// freeThread bounces a message through a MessageChannel for ms milliseconds
+// and counts the round trips: a page whose thread does work of its own
+// gets few.
+func freeThread(ms int) string {
+	return fmt.Sprintf(`new Promise((done) => {
+  const ch = new MessageChannel(), end = performance.now() + %d;
+  let n = 0;
+  ch.port1.onmessage = () => { n++; if (performance.now() < end) ch.port2.postMessage(0); else done(n); };
+  ch.port2.postMessage(0);
+})`, ms)
+}
+
+// labNative is the lab's run for link, natively.
+func labNative(t *testing.T, link string) core.Result {
+	t.Helper()
+	q, err := url.ParseQuery(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := app.FromQuery(q)
+	r, err := core.SimulateTyped(s.Run(), s.Typed.List(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// checkLabCounters compares the lab's counters with the native run.
+func checkLabCounters(t *testing.T, ctx context.Context, where string, r core.Result) {
+	t.Helper()
+	for id, want := range map[string]string{
+		"out-n":               thousands(r.N),
+		"out-false-positives": thousands(r.FalsePositives) + " of " + thousands(r.AbsentQueries),
+	} {
+		if got := btext(t, ctx, "#"+id); got != want {
+			t.Errorf("%s: %s = %q, want the native %q", where, id, got, want)
+		}
+	}
+	if got := btext(t, ctx, "#out-set-bits"); !strings.HasPrefix(got, thousands(r.SetBits)+" ") {
+		t.Errorf("%s: set bits %q, want the native %s", where, got, thousands(r.SetBits))
+	}
+}
+
+// keepProgressLabel keeps, from the document's start, the last text of the
+// lab's progress label, which a short run shows only for a moment.
+const keepProgressLabel = `new MutationObserver(() => {
+  const l = document.querySelector('label[for="lab-progress"]');
+  if (l) window.progressLabel = l.textContent;
+}).observe(document, {subtree: true, childList: true, characterData: true});`
+
+// TestBrowserLabDesk: a large lab run goes to the lab's own worker. The
+// page says so, its thread stays free while the worker fills the filter,
+// and the figures and the filter that come back are the native ones: the
+// bit array, drawn cell by cell, is the picture the page draws when it
+// runs the filter itself, as it does in a browser without workers. The
+// key panel's search at a large size runs there too.
+func TestBrowserLabDesk(t *testing.T) {
+	needBrowser(t)
+	base := labURL(t)
+	const big, cells = "items=2000000&queries=2000000", "items=4000&queries=3000000"
+	labels := map[string]string{"worker": "in the lab's worker", "page": "on this page's thread (this browser has no Web Workers)"}
+	free, pictures := map[string]float64{}, map[string]string{}
+	for _, where := range []string{"worker", "page"} {
+		ctx := btab(t, 1280, 900)
+		script := keepProgressLabel
+		if where == "page" {
+			script += "delete self.Worker;"
+		}
+		if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: script}); err != nil {
+			t.Fatal(err)
+		}
+		bdo(t, ctx, chromedp.Navigate(base+"/?"+big), chromedp.WaitVisible(chromedp.CSS(`#lab-progress`)))
+		free[where] = beval[float64](t, ctx, freeThread(1000))
+		if state := beval[string](t, ctx, `document.getElementById("lab").dataset.state`); state != "running" {
+			t.Fatalf("%s: the run ended within the probe (state %q): make it larger", where, state)
+		}
+		bdo(t, ctx, waitLab())
+		checkLabCounters(t, ctx, where+" "+big, labNative(t, big))
+		bdo(t, ctx, chromedp.Navigate(base+"/?"+cells), waitLab())
+		if got := beval[string](t, ctx, `window.progressLabel || ""`); !strings.Contains(got, labels[where]) {
+			t.Errorf("%s: progress label %q, want %q", where, got, labels[where])
+		}
+		checkLabCounters(t, ctx, where+" "+cells, labNative(t, cells))
+		pictures[where] = beval[string](t, ctx, `document.getElementById("bit-array").toDataURL()`)
+
+		// The key panel's search for a false positive, and its culprits
+		// among 200,000 members.
+		bdo(t, ctx, chromedp.Navigate(base+"/?items=200000&bits-per-key=3&hashes=2&try=apple"), waitLab(),
+			chromedp.Click(chromedp.CSS("#try-find-fp")), waitPanel("try-verdict", ""))
+		fp := cliTry(t, "--items", "200000", "--bits-per-key", "3", "--hashes", "2", "--insert", "apple", "--find-fp").FindFalsePositive.Query
+		if got := btext(t, ctx, "#try-verdict"); !strings.HasPrefix(got, "maybe: a false positive. “"+fp.Key+"” was never inserted") {
+			t.Errorf("%s: find a false positive: verdict %q, want %q's", where, got, fp.Key)
+		}
+		if n := beval[int](t, ctx, `document.querySelectorAll("#try-culprits li").length`); n != len(fp.Culprits) {
+			t.Errorf("%s: %d culprit lines, want %d", where, n, len(fp.Culprits))
+		}
+	}
+	if pictures["worker"] != pictures["page"] {
+		t.Error("the bit array of the worker's run is not the page's own")
+	}
+	t.Logf("the page's thread while the lab runs %s: %.0f round trips a second with the run in its worker, %.0f with the run on the page",
+		big, free["worker"], free["page"])
+	if free["worker"] < 2*free["page"] {
+		t.Errorf("the page's thread made %.0f round trips a second with the run in its worker, not twice the %.0f with the run on it", free["worker"], free["page"])
 	}
 }

@@ -217,7 +217,9 @@ func TestBrowserOwnKeysUpload(t *testing.T) {
 }
 
 // TestBrowserOwnKeysLargePaste: 200,000 pasted keys are read and run in
-// chunks with a progress bar, and the page answers all along.
+// the lab's worker with a progress bar, and the page answers all along.
+// The worker keeps the lists for the runs that follow, and its errors read
+// as the page's own.
 func TestBrowserOwnKeysLargePaste(t *testing.T) {
 	needBrowser(t)
 	ctx := btab(t, 1280, 900)
@@ -227,8 +229,11 @@ func TestBrowserOwnKeysLargePaste(t *testing.T) {
 	// cost); then a watcher notes any progress bar.
 	beval[bool](t, ctx, `(window.sawProgress = false, new MutationObserver(() => {
 	  if (document.getElementById("own-progress") || document.getElementById("lab-progress")) window.sawProgress = true;
-	}).observe(document.getElementById("lab"), {childList: true, subtree: true}), true)`)
+	  const l = document.querySelector('label[for="lab-progress"]');
+	  if (l) window.runLabel = l.textContent;
+	}).observe(document.getElementById("lab"), {childList: true, subtree: true, characterData: true}), true)`)
 	startTicks(t, ctx)
+	beval[bool](t, ctx, `(window.lt = [], new PerformanceObserver((l) => { for (const e of l.getEntries()) window.lt.push(Math.round(e.duration)); }).observe({type: "longtask"}), true)`)
 	bdo(t, ctx, chromedp.Click(chromedp.CSS("#own-use")))
 	finished := `document.getElementById("lab").dataset.state === "ready" && !!document.getElementById("own-report")`
 	var slowest time.Duration
@@ -244,7 +249,7 @@ func TestBrowserOwnKeysLargePaste(t *testing.T) {
 		}
 	}
 	assertTicked(t, ctx, "reading and running the keys")
-	t.Logf("slowest answer while running the keys: %v", slowest)
+	t.Logf("slowest answer while running the keys: %v; long tasks %v", slowest, beval[[]float64](t, ctx, `window.lt`))
 	if !beval[bool](t, ctx, `window.sawProgress`) {
 		t.Error("no progress bar while 200,000 keys were read and run")
 	}
@@ -253,6 +258,25 @@ func TestBrowserOwnKeysLargePaste(t *testing.T) {
 	}
 	if got := btext(t, ctx, "#out-m"); got != "2,000,000" {
 		t.Errorf("out-m = %q, want 2,000,000", got)
+	}
+	if got := beval[string](t, ctx, `window.runLabel || ""`); !strings.Contains(got, "in the lab's worker") {
+		t.Errorf("the run's progress label %q, want the run in the lab's worker", got)
+	}
+
+	// A slider move runs the lists the worker kept.
+	bdo(t, ctx, pressKey("#bits-per-key", kb.ArrowRight), waitLab())
+	if got := btext(t, ctx, "#out-m"); got != "2,020,000" {
+		t.Errorf("out-m = %q after the move to 10.1 bits a key, want 2,020,000", got)
+	}
+	if got := btext(t, ctx, "#out-n"); got != "200,000" {
+		t.Errorf("out-n = %q after the move, want 200,000", got)
+	}
+
+	// A key too long, past the 200,000 good ones: the worker's message.
+	beval[bool](t, ctx, `(document.getElementById("own-members").value += "\n" + "x".repeat(5000), document.getElementById("own-use").click(), true)`)
+	want := "members: key too long: line 200001 is over 4096 bytes, the limit for one key"
+	if got := bwaitText(t, ctx, "#own-error", func(s string) bool { return s != "" }); !strings.HasPrefix(got, want) {
+		t.Errorf("error %q, want %q", got, want)
 	}
 }
 
