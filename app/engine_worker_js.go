@@ -50,6 +50,9 @@ type engineWorker struct {
 	// request's id, ownID.
 	own   *ownKeys
 	ownID int
+	// running counts the experiment copies at work here: an audit lets
+	// them go first (see yieldToRuns).
+	running int
 }
 
 func (w *engineWorker) receive(msg js.Value) {
@@ -93,6 +96,14 @@ func (w *engineWorker) receive(msg js.Value) {
 // run runs copy index of count of the experiment and posts its progress,
 // its results at each exchange, and its table or error.
 func (w *engineWorker) run(id int, name string, s experiment.Sizes, index, count int) {
+	w.mu.Lock()
+	w.running++
+	w.mu.Unlock()
+	defer func() {
+		w.mu.Lock()
+		w.running--
+		w.mu.Unlock()
+	}()
 	self := js.Global()
 	say := func(m map[string]any) {
 		m["id"], m["index"] = id, index
@@ -162,6 +173,7 @@ func (w *engineWorker) audit(id int, fault string, which []int) {
 			b, err := json.Marshal(o)
 			if err == nil {
 				post(self, map[string]any{"type": "outcome", "id": id, "check": i, "outcome": string(b)})
+				w.yieldToRuns()
 			}
 			return err
 		})
@@ -265,6 +277,25 @@ func (w *engineWorker) deskAnswer(id int, msg js.Value, step core.Step) (string,
 	}
 	b, err := json.Marshal(res)
 	return string(b), nil, err
+}
+
+// yieldToRuns is an audit's pause between two checks. Go on wasm runs a
+// goroutine until it blocks, and a worker reads its messages only when
+// every goroutine does: without the pause an experiment started during
+// the lab's audit would wait for the worker's whole share of the checks.
+// The pause reads the messages, and while an experiment works here the
+// audit waits, so the run the user asked for goes first.
+func (w *engineWorker) yieldToRuns() {
+	time.Sleep(time.Millisecond)
+	for {
+		w.mu.Lock()
+		busy := w.running > 0
+		w.mu.Unlock()
+		if !busy {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 func ints(v js.Value) []int {

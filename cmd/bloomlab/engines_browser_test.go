@@ -306,3 +306,31 @@ func TestBrowserLabDesk(t *testing.T) {
 		t.Errorf("the page's thread made %.0f round trips a second with the run in its worker, not twice the %.0f with the run on it", free["worker"], free["page"])
 	}
 }
+
+// TestBrowserExperimentBeforeAudit: an experiment started while the audit
+// runs on the same workers goes first. The audit pauses between its checks
+// while the experiment works, so the experiment ends while the audit still
+// has checks to run; without the pause it waited for them all.
+func TestBrowserExperimentBeforeAudit(t *testing.T) {
+	needBrowser(t)
+	ctx := btab(t, 1280, 900)
+	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/audit"))
+	progress := `label[for="audit-progress"]`
+	bwaitText(t, ctx, progress, func(s string) bool {
+		return strings.HasPrefix(s, "Checks run: ") && !strings.HasPrefix(s, "Checks run: 0 ")
+	})
+	auditStart := time.Now()
+	bdo(t, ctx, chromedp.Click(chromedp.CSS(`nav a[href="/experiments"]`)), waitExp("idle"))
+	start := time.Now()
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#exp-run")), waitExp("done"))
+	took := time.Since(start)
+	bdo(t, ctx, chromedp.Click(chromedp.CSS(`nav a[href="/audit"]`)))
+	during := btext(t, ctx, progress)
+	bdo(t, ctx, waitAudit())
+	t.Logf("the experiment took %v while the audit ran; back on the audit: %q; the audit ended %v after the experiment began",
+		took.Round(10*time.Millisecond), during, time.Since(auditStart).Round(10*time.Millisecond))
+	var done, total int
+	if _, err := fmt.Sscanf(during, "Checks run: %d of %d", &done, &total); err != nil || done >= total {
+		t.Errorf("the audit had finished (%q) by the time the experiment did: the experiment waited behind it", during)
+	}
+}
