@@ -283,9 +283,9 @@ func (o *ownPanel) onUse(ctx app.Context, e app.Event) {
 	})
 }
 
-// deskKeyBytes is the most text the page reads itself. Larger lists go to
-// the lab's worker, which reads them and keeps them for the runs on them:
-// at this size a run is over syncWork keys, and goes there anyway.
+// deskKeyBytes is the most text the page reads itself, about where a run
+// on the lists grows past syncWork. Larger lists go to the lab's worker,
+// which reads them and keeps them for the runs on them.
 const deskKeyBytes = 256 << 10
 
 // readOwnKeys copies both lists into Go and parses them.

@@ -314,7 +314,7 @@ func simulate(s Settings, own *ownKeys, step core.Step) (core.OwnKeysResult, err
 
 // errKeysLost: the lists were read into the lab's worker, which has since
 // stopped.
-var errKeysLost = errors.New("app: your keys were read into the lab's worker, which has stopped or restarted: press “Use these keys” to read them again")
+var errKeysLost = errors.New("your keys were read into the lab's worker, which has stopped or restarted: press “Use these keys” to read them again")
 
 // runParams are the params a run of s takes. With own keys the lists give
 // n, and the optimal k, when asked for, is the one for the lists' own n,
