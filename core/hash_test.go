@@ -1,6 +1,7 @@
 package core
 
 import (
+	"fmt"
 	"math"
 	"testing"
 )
@@ -64,6 +65,39 @@ func TestKeysDisjointAndDeterministic(t *testing.T) {
 	}
 	if string(Key(nil, Members, 42, 2, 24)) == string(a) {
 		t.Fatal("a new seed gave the same key")
+	}
+}
+
+// A key is a prefix of the longer keys of the same index: the 16-byte
+// keys of the experiments, made without the general loop, too.
+func TestKeysArePrefixes(t *testing.T) {
+	t.Parallel()
+	for _, ns := range []Namespace{Members, Absent} {
+		for i := uint64(0); i < 1000; i++ {
+			long := Key(nil, ns, i, 9, 40)
+			for _, n := range []int{8, 12, 16, 17, 24, 33} {
+				if k := Key(nil, ns, i, 9, n); string(k) != string(long[:n]) {
+					t.Fatalf("namespace %d index %d: the %d-byte key %x is not the start of the 40-byte %x", ns, i, n, k, long)
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkKeys makes a batch of keys, as the experiments (16 bytes) and
+// the lab (16 and 24 by default and a common choice) do.
+func BenchmarkKeys(b *testing.B) {
+	for _, n := range []int{16, 24} {
+		b.Run(fmt.Sprintf("%dbytes", n), func(b *testing.B) {
+			b.ReportAllocs()
+			keys := make([][]byte, BatchKeys)
+			first := uint64(0)
+			for b.Loop() {
+				Keys(keys, Absent, first, 1, n)
+				first += BatchKeys
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*BatchKeys), "ns/key")
+		})
 	}
 }
 
