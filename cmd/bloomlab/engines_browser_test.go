@@ -20,6 +20,7 @@ import (
 
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // watchMainThread records, from now on, the page's long tasks (the Long
@@ -243,6 +244,24 @@ func checkLabCounters(t *testing.T, ctx context.Context, where string, r core.Re
 	}
 }
 
+// watchSlider measures, for the next key press on slider id, the time from
+// the key press (the event's time stamp, when the browser took the key)
+// to the animation frame that shows the slider's new value.
+func watchSlider(id string) string {
+	return fmt.Sprintf(`(() => {
+  const out = document.getElementById(%[1]q + "-value"), before = out.textContent;
+  let pressed = 0;
+  window.sliderMs = -1;
+  document.getElementById(%[1]q).addEventListener("keydown", (e) => { pressed = e.timeStamp; }, {once: true});
+  new MutationObserver((_, mo) => {
+    if (out.textContent === before) return;
+    mo.disconnect();
+    requestAnimationFrame((at) => { window.sliderMs = at - pressed; });
+  }).observe(out, {childList: true, characterData: true, subtree: true});
+  return true;
+})()`, id)
+}
+
 // keepProgressLabel keeps, from the document's start, the last text of the
 // lab's progress label, which a short run shows only for a moment.
 const keepProgressLabel = `new MutationObserver(() => {
@@ -261,7 +280,7 @@ func TestBrowserLabDesk(t *testing.T) {
 	base := labURL(t)
 	const big, cells = "items=2000000&queries=2000000", "items=4000&queries=3000000"
 	labels := map[string]string{"worker": "in the lab's worker", "page": "on this page's thread (this browser has no Web Workers)"}
-	free, pictures := map[string]float64{}, map[string]string{}
+	free, shown, pictures := map[string]float64{}, map[string]float64{}, map[string]string{}
 	for _, where := range []string{"worker", "page"} {
 		ctx := btab(t, 1280, 900)
 		script := keepProgressLabel
@@ -276,8 +295,13 @@ func TestBrowserLabDesk(t *testing.T) {
 		if state := beval[string](t, ctx, `document.getElementById("lab").dataset.state`); state != "running" {
 			t.Fatalf("%s: the run ended within the probe (state %q): make it larger", where, state)
 		}
+		// A slider move during the run shows its new value by the next
+		// frame; it replaces the run with one at k = 8.
+		beval[bool](t, ctx, watchSlider("hashes"))
+		bdo(t, ctx, chromedp.Focus(chromedp.CSS("#hashes")), chromedp.KeyEvent(kb.ArrowRight))
+		shown[where] = beval[float64](t, ctx, `new Promise((done) => { const wait = () => window.sliderMs >= 0 ? done(window.sliderMs) : setTimeout(wait, 10); wait(); })`)
 		bdo(t, ctx, waitLab())
-		checkLabCounters(t, ctx, where+" "+big, labNative(t, big))
+		checkLabCounters(t, ctx, where+" "+big, labNative(t, big+"&hashes=8"))
 		bdo(t, ctx, chromedp.Navigate(base+"/?"+cells), waitLab())
 		if got := beval[string](t, ctx, `window.progressLabel || ""`); !strings.Contains(got, labels[where]) {
 			t.Errorf("%s: progress label %q, want %q", where, got, labels[where])
@@ -300,8 +324,11 @@ func TestBrowserLabDesk(t *testing.T) {
 	if pictures["worker"] != pictures["page"] {
 		t.Error("the bit array of the worker's run is not the page's own")
 	}
-	t.Logf("the page's thread while the lab runs %s: %.0f round trips a second with the run in its worker, %.0f with the run on the page",
-		big, free["worker"], free["page"])
+	t.Logf("while the lab runs %s, with the run in its worker and on the page: the page's thread made %.0f and %.0f round trips a second; a slider move showed %.1f and %.1f ms after the key",
+		big, free["worker"], free["page"], shown["worker"], shown["page"])
+	if shown["worker"] > 50 {
+		t.Errorf("a slider move during the worker's run showed its value %.1f ms after the key", shown["worker"])
+	}
 	if free["worker"] < 2*free["page"] {
 		t.Errorf("the page's thread made %.0f round trips a second with the run in its worker, not twice the %.0f with the run on it", free["worker"], free["page"])
 	}
