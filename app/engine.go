@@ -123,8 +123,8 @@ func (r *relay) finished(i int, table string) (t experiment.Table, all bool, err
 // run and the key panel's searches. It is apart from the experiments' and
 // the audit's workers because a worker finishes what it is doing before it
 // reads its next message, and a slider move must not wait behind an audit
-// check. The page sends it a request and may cancel it; a new request
-// cancels the one before.
+// check. The page sends it a request and cancels it once a newer move
+// replaces it.
 
 // deskRun is a lab run as the page asks the desk for it: the params
 // (runParams), and the typed keys, or the desk's name for the user's lists
