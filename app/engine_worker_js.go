@@ -141,17 +141,26 @@ func (w *engineWorker) run(id int, name string, s experiment.Sizes, index, count
 // engineReportEvery spaces a worker's progress messages.
 const engineReportEvery = 100 * time.Millisecond
 
+// throttled passes report on at most once every engineReportEvery, and
+// always at the end of the work.
+func throttled(report func(done, total int)) func(done, total int) {
+	var last time.Time
+	return func(done, total int) {
+		if time.Since(last) >= engineReportEvery || done == total {
+			report(done, total)
+			last = time.Now()
+		}
+	}
+}
+
 func (w *engineWorker) measure(name string, s experiment.Sizes, shard *experiment.Shard, report func(done, total int)) (experiment.Table, error) {
 	e, err := findExperiment(name)
 	if err != nil {
 		return experiment.Table{}, err
 	}
-	var last time.Time
+	report = throttled(report)
 	return e.Run(s, experiment.Options{Shard: shard, Progress: func(done, total int) error {
-		if time.Since(last) >= engineReportEvery || done == total {
-			report(done, total)
-			last = time.Now()
-		}
+		report(done, total)
 		return nil
 	}})
 }
@@ -204,13 +213,9 @@ func (w *engineWorker) desk(id int, msg js.Value) {
 		delete(w.live, id)
 		w.mu.Unlock()
 	}()
-	var last time.Time
-	step := yielding(live, deskYieldEvery, func(done, total int) {
-		if time.Since(last) >= engineReportEvery {
-			post(self, map[string]any{"type": "progress", "id": id, "done": done, "total": total})
-			last = time.Now()
-		}
-	})
+	step := yielding(live, deskYieldEvery, throttled(func(done, total int) {
+		post(self, map[string]any{"type": "progress", "id": id, "done": done, "total": total})
+	}))
 	answer, words, err := w.deskAnswer(id, msg, step)
 	if err != nil {
 		post(self, map[string]any{"type": "failed", "id": id, "error": err.Error()})

@@ -263,7 +263,7 @@ func (ch *labCharts) sweep(ctx app.Context, p core.Params, r core.Result, own, n
 	}
 	sweep := ch.runs.start()
 	ctx.Async(func() {
-		step := sweep.step(ctx, 5*time.Millisecond, nil)
+		step := yielding(sweep.live, 5*time.Millisecond, func(int, int) {})
 		if sweepK {
 			kPts, err := measureK(p, kmax, step)
 			if err != nil {

@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"strconv"
-	"time"
 
 	"bloomlab/core"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -79,6 +78,9 @@ type ownKeys struct {
 type listFacts struct{ Lines, Duplicates, Len int }
 
 func factsOf(l core.KeyList) listFacts { return listFacts{l.Lines, l.Duplicates, l.Len()} }
+
+// inDesk reports whether the lists are in the lab's worker, not here.
+func (o *ownKeys) inDesk() bool { return o != nil && o.desk != 0 }
 
 // n is the filter's key count: the distinct members.
 func (o *ownKeys) n() int { return o.facts[listMembers].Len }
@@ -264,7 +266,7 @@ func (o *ownPanel) onUse(ctx app.Context, e app.Event) {
 			own, err = keysOnDesk(in, read.live, report)
 		}
 		if errors.Is(err, errNoEngines) {
-			own, err = readOwnKeys(in, yielding(read.live, 12*time.Millisecond, report))
+			own, err = readOwnKeys(in, read.onPage(report))
 		}
 		ctx.Dispatch(func(ctx app.Context) {
 			if !read.live() {

@@ -268,7 +268,7 @@ func (c *LabPage) recompute(ctx app.Context, t0 float64) {
 	c.errText = ""
 	c.charts.clear()
 	c.audit = audits.Get(s.Params.Fault)
-	if c.work() <= syncWork && (own == nil || own.desk == 0) {
+	if c.work() <= syncWork && !own.inDesk() {
 		start := now()
 		r, err := simulate(s, own, nil)
 		timings.Computes = append(timings.Computes, now()-start)
@@ -276,14 +276,15 @@ func (c *LabPage) recompute(ctx app.Context, t0 float64) {
 		return
 	}
 	c.running, c.progress = true, 0
+	c.showSliders()
 	report := sim.reporter(ctx, fraction(func(f float64) { c.progress = f }))
 	ctx.Async(func() {
 		r, store, err := core.OwnKeysResult{}, bitStore{}, errNoEngines
-		if own == nil || own.desk != 0 {
+		if own == nil || own.inDesk() {
 			r, store, err = simulateOnDesk(s, own, sim.live, report)
 		}
 		if errors.Is(err, errNoEngines) {
-			r, err = simulate(s, own, yielding(sim.live, 12*time.Millisecond, report))
+			r, err = simulate(s, own, sim.onPage(report))
 			store = stored(r, err)
 		}
 		ctx.Dispatch(func(ctx app.Context) { c.finish(ctx, sim, r, store, err) })
@@ -306,7 +307,7 @@ func simulate(s Settings, own *ownKeys, step core.Step) (core.OwnKeysResult, err
 	case own == nil:
 		r, err := core.SimulateTyped(p, s.Typed.List(), step)
 		return core.OwnKeysResult{Result: r}, err
-	case own.desk != 0:
+	case own.inDesk():
 		return core.OwnKeysResult{}, errKeysLost
 	}
 	return core.SimulateKeyLists(p, own.members, own.absent, step)
@@ -396,14 +397,24 @@ func (c *LabPage) draw(ctx app.Context) {
 	}
 	writeCounters(c.counterList())
 	c.player.sync()
+	c.showSliders()
+	timings.drawn(c.t0)
+	c.t0 = 0
+}
+
+// showSliders writes the sliders' values straight into the page: after a
+// run, and as a long run starts, so a move shows in the frame of its input
+// event however long the run takes.
+func (c *LabPage) showSliders() {
+	if !app.IsClient {
+		return
+	}
 	doc := app.Window().Get("document")
 	for _, sl := range sliders {
 		if el := doc.Call("getElementById", sl.ID+"-value"); el.Truthy() {
 			el.Set("textContent", sliderShown(sl, c.settings.Params, c.own.keys))
 		}
 	}
-	timings.drawn(c.t0)
-	c.t0 = 0
 }
 
 // variant is the layout the page shows: the result's, or before the first
@@ -478,7 +489,7 @@ func (c *LabPage) renderProgress() app.UI {
 			label := "Simulating " + formatInt(uint64(work(c.settings.Run()))) + " inserts and queries " + deskWhere() + ": "
 			if own := c.own.keys; own != nil {
 				label = "Running your keys (" + formatInt(uint64(own.work(c.settings.Params.DuplicatePasses))) + " keys sorted, inserted and queried)"
-				if own.desk != 0 {
+				if own.inDesk() {
 					label += " " + deskWhere()
 				}
 				label += ": "

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"bloomlab/core"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -191,7 +190,7 @@ func (kp *keyPanel) refresh(ctx app.Context, fresh bool) {
 			res, err = panelOnDesk(req, ask == askFind, try.live, report)
 		}
 		if errors.Is(err, errNoEngines) {
-			res, err = answerPanel(req, ask == askFind, yielding(try.live, 12*time.Millisecond, report))
+			res, err = answerPanel(req, ask == askFind, try.onPage(report))
 		}
 		ctx.Dispatch(func(ctx app.Context) {
 			if !try.live() {

@@ -30,11 +30,14 @@ func (rs *runs) cancel() { rs.gen.Add(1) }
 // live reports whether the run is still the current one.
 func (r run) live() bool { return r.rs != nil && r.rs.gen.Load() == r.id }
 
-// step is the run's core.Step: see yielding. progress, which may be nil,
-// gets the work done and planned on the page's goroutine, while the run is
-// live.
-func (r run) step(ctx app.Context, every time.Duration, progress func(done, total int)) core.Step {
-	return yielding(r.live, every, r.reporter(ctx, progress))
+// pageSlice is how long work on the page's own thread runs between two
+// pauses for the browser: under a frame.
+const pageSlice = 12 * time.Millisecond
+
+// onPage is the run's core.Step for work on the page's own thread: see
+// yielding, with report called every pageSlice.
+func (r run) onPage(report func(done, total int)) core.Step {
+	return yielding(r.live, pageSlice, report)
 }
 
 // reporter hands progress, which may be nil, the work done and planned on

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -246,7 +247,8 @@ func checkLabCounters(t *testing.T, ctx context.Context, where string, r core.Re
 
 // watchSlider measures, for the next key press on slider id, the time from
 // the key press (the event's time stamp, when the browser took the key)
-// to the animation frame that shows the slider's new value.
+// to the callbacks of the animation frame that shows the slider's new
+// value.
 func watchSlider(id string) string {
 	return fmt.Sprintf(`(() => {
   const out = document.getElementById(%[1]q + "-value"), before = out.textContent;
@@ -256,10 +258,23 @@ func watchSlider(id string) string {
   new MutationObserver((_, mo) => {
     if (out.textContent === before) return;
     mo.disconnect();
-    requestAnimationFrame((at) => { window.sliderMs = at - pressed; });
+    requestAnimationFrame(() => { window.sliderMs = performance.now() - pressed; });
   }).observe(out, {childList: true, characterData: true, subtree: true});
   return true;
 })()`, id)
+}
+
+// slide presses key on slider id and returns the milliseconds from the
+// key press to the animation frame that shows the slider's new value.
+func slide(t *testing.T, ctx context.Context, id, key string) float64 {
+	t.Helper()
+	beval[bool](t, ctx, watchSlider(id))
+	bdo(t, ctx, chromedp.Focus(chromedp.CSS("#"+id)), chromedp.KeyEvent(key))
+	ms, err := strconv.ParseFloat(bwaitEval(t, ctx, `String(window.sliderMs)`, func(s string) bool { return s != "-1" }), 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ms
 }
 
 // keepProgressLabel keeps, from the document's start, the last text of the
@@ -280,7 +295,8 @@ func TestBrowserLabDesk(t *testing.T) {
 	base := labURL(t)
 	const big, cells = "items=2000000&queries=2000000", "items=4000&queries=3000000"
 	labels := map[string]string{"worker": "in the lab's worker", "page": "on this page's thread (this browser has no Web Workers)"}
-	free, shown, pictures := map[string]float64{}, map[string]float64{}, map[string]string{}
+	free, pictures, during := map[string]float64{}, map[string]string{}, map[string][]float64{}
+	var idle []float64
 	for _, where := range []string{"worker", "page"} {
 		ctx := btab(t, 1280, 900)
 		script := keepProgressLabel
@@ -295,13 +311,20 @@ func TestBrowserLabDesk(t *testing.T) {
 		if state := beval[string](t, ctx, `document.getElementById("lab").dataset.state`); state != "running" {
 			t.Fatalf("%s: the run ended within the probe (state %q): make it larger", where, state)
 		}
-		// A slider move during the run shows its new value by the next
-		// frame; it replaces the run with one at k = 8.
-		beval[bool](t, ctx, watchSlider("hashes"))
-		bdo(t, ctx, chromedp.Focus(chromedp.CSS("#hashes")), chromedp.KeyEvent(kb.ArrowRight))
-		shown[where] = beval[float64](t, ctx, `new Promise((done) => { const wait = () => window.sliderMs >= 0 ? done(window.sliderMs) : setTimeout(wait, 10); wait(); })`)
+		// Slider moves during the run show their new value as soon as
+		// moves with nothing running do. Each replaces the run; the last
+		// leaves k = 8.
+		for _, key := range []string{kb.ArrowRight, kb.ArrowLeft, kb.ArrowRight} {
+			during[where] = append(during[where], slide(t, ctx, "hashes", key))
+		}
 		bdo(t, ctx, waitLab())
 		checkLabCounters(t, ctx, where+" "+big, labNative(t, big+"&hashes=8"))
+		if where == "worker" {
+			for _, key := range []string{kb.ArrowLeft, kb.ArrowRight, kb.ArrowLeft} {
+				idle = append(idle, slide(t, ctx, "hashes", key))
+				bdo(t, ctx, waitLab())
+			}
+		}
 		bdo(t, ctx, chromedp.Navigate(base+"/?"+cells), waitLab())
 		if got := beval[string](t, ctx, `window.progressLabel || ""`); !strings.Contains(got, labels[where]) {
 			t.Errorf("%s: progress label %q, want %q", where, got, labels[where])
@@ -324,10 +347,12 @@ func TestBrowserLabDesk(t *testing.T) {
 	if pictures["worker"] != pictures["page"] {
 		t.Error("the bit array of the worker's run is not the page's own")
 	}
-	t.Logf("while the lab runs %s, with the run in its worker and on the page: the page's thread made %.0f and %.0f round trips a second; a slider move showed %.1f and %.1f ms after the key",
-		big, free["worker"], free["page"], shown["worker"], shown["page"])
-	if shown["worker"] > 50 {
-		t.Errorf("a slider move during the worker's run showed its value %.1f ms after the key", shown["worker"])
+	t.Logf("while the lab runs %s, with the run in its worker and on the page: the page's thread made %.0f and %.0f round trips a second; slider moves showed %s and %s ms after the key, %s with no run going",
+		big, free["worker"], free["page"], fmtMs(during["worker"]), fmtMs(during["page"]), fmtMs(idle))
+	// Two frames of slack at 60 Hz for this host's noise; the run on the
+	// page's thread costs several times that.
+	if median(during["worker"]) > median(idle)+2*1000.0/60 {
+		t.Errorf("slider moves during the worker's run showed after %s ms, with no run going %s ms", fmtMs(during["worker"]), fmtMs(idle))
 	}
 	if free["worker"] < 2*free["page"] {
 		t.Errorf("the page's thread made %.0f round trips a second with the run in its worker, not twice the %.0f with the run on it", free["worker"], free["page"])
