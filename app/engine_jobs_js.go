@@ -216,6 +216,9 @@ func onDesk(m map[string]any, transfer []any, live func() bool, report func(done
 	}
 	defer p.end(j)
 	m["id"] = j.id
+	p.mu.Lock()
+	p.open[j.id] = true
+	p.mu.Unlock()
 	j.workers[0].Call("postMessage", js.ValueOf(m), transfer)
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()

@@ -16,6 +16,10 @@ func ServeEngine() {}
 
 func startEngines() {}
 
+func holdRuns(on bool) { hold.Store(on) }
+
+func settled() bool { return true }
+
 func engineStatus() string { return "" }
 
 func deskWhere() string { return "in this process" }

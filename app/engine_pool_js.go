@@ -30,6 +30,9 @@ type enginePool struct {
 	changed chan struct{}          // closed when ready or failed changes
 	jobs    map[int]chan engineMsg // the running jobs' messages, by job id
 	lastJob int
+	// open are the desk's requests it has not yet answered or dropped,
+	// cancelled ones included, by job id: see settled.
+	open map[int]bool
 }
 
 type engineURLs struct{ script, exec, wasm string }
@@ -48,7 +51,7 @@ var (
 )
 
 func newPool(size func() int) *enginePool {
-	return &enginePool{size: size, changed: make(chan struct{}), jobs: map[int]chan engineMsg{}}
+	return &enginePool{size: size, changed: make(chan struct{}), jobs: map[int]chan engineMsg{}, open: map[int]bool{}}
 }
 
 // startEngines starts the experiments' and the audit's workers unless
@@ -120,6 +123,7 @@ func (p *enginePool) spawn() {
 		p.workers = append(p.workers, w)
 		p.funcs = append(p.funcs, on, onError)
 		post(w, map[string]any{"type": "boot", "exec": p.urls.exec, "wasm": p.urls.wasm})
+		post(w, map[string]any{"type": "hold", "on": hold.Load()})
 	}
 	time.AfterFunc(time.Minute, func() {
 		p.mu.Lock()
@@ -147,6 +151,7 @@ func (p *enginePool) stop() {
 		f.Release()
 	}
 	p.workers, p.funcs, p.ready = nil, nil, 0
+	clear(p.open)
 }
 
 // deliver takes a worker's message on the browser's event loop: news of
@@ -171,6 +176,9 @@ func (p *enginePool) deliver(m engineMsg) {
 			send(ch, m)
 		}
 	default:
+		if kind == "answer" || kind == "failed" {
+			delete(p.open, id.Int())
+		}
 		if ch := p.jobs[id.Int()]; ch != nil {
 			send(ch, m)
 		}
@@ -250,6 +258,31 @@ func (p *enginePool) restart(j engineJob) {
 		delete(p.jobs, id)
 	}
 	p.spawn()
+}
+
+// holdRuns turns the hold (see runs.go) on or off, on the page at once
+// and in every worker soon after: a JavaScript callback must not wait on
+// the pools' locks.
+func holdRuns(on bool) {
+	hold.Store(on)
+	go func() {
+		for _, p := range []*enginePool{engines, desk} {
+			p.mu.Lock()
+			for _, w := range p.workers {
+				post(w, map[string]any{"type": "hold", "on": on})
+			}
+			p.mu.Unlock()
+		}
+	}()
+}
+
+// settled reports whether the lab's worker has answered or dropped every
+// request the page sent it, those a newer move cancelled included: once it
+// has, no run of the past can come back.
+func settled() bool {
+	desk.mu.Lock()
+	defer desk.mu.Unlock()
+	return len(desk.open) == 0
 }
 
 // engineChanged is closed when the workers are all ready, or have failed.

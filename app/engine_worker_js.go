@@ -65,6 +65,11 @@ func (w *engineWorker) receive(msg js.Value) {
 			return
 		}
 		s := experiment.Sizes{Items: msg.Get("items").Int(), Queries: msg.Get("queries").Int(), Replicates: msg.Get("replicates").Int(), Seed: seed}
+		// Counted as it arrives, so that an audit's pause reading the
+		// same messages lets it go first (see yieldToRuns).
+		w.mu.Lock()
+		w.running++
+		w.mu.Unlock()
 		go w.run(id, msg.Get("name").String(), s, msg.Get("index").Int(), msg.Get("count").Int())
 	case "audit":
 		go w.audit(msg.Get("id").Int(), msg.Get("fault").String(), ints(msg.Get("checks")))
@@ -74,6 +79,8 @@ func (w *engineWorker) receive(msg js.Value) {
 		w.live[id] = true
 		w.mu.Unlock()
 		go w.desk(id, msg)
+	case "hold":
+		hold.Store(msg.Get("on").Bool())
 	case "cancel":
 		w.mu.Lock()
 		delete(w.live, msg.Get("id").Int())
@@ -94,11 +101,9 @@ func (w *engineWorker) receive(msg js.Value) {
 }
 
 // run runs copy index of count of the experiment and posts its progress,
-// its results at each exchange, and its table or error.
+// its results at each exchange, and its table or error; receive counted it
+// in running.
 func (w *engineWorker) run(id int, name string, s experiment.Sizes, index, count int) {
-	w.mu.Lock()
-	w.running++
-	w.mu.Unlock()
 	defer func() {
 		w.mu.Lock()
 		w.running--
@@ -142,11 +147,12 @@ func (w *engineWorker) run(id int, name string, s experiment.Sizes, index, count
 const engineReportEvery = 100 * time.Millisecond
 
 // throttled passes report on at most once every engineReportEvery, and
-// always at the end of the work.
+// always at the end of the work and while runs are held, so that the page
+// shows where a held run stopped.
 func throttled(report func(done, total int)) func(done, total int) {
 	var last time.Time
 	return func(done, total int) {
-		if time.Since(last) >= engineReportEvery || done == total {
+		if time.Since(last) >= engineReportEvery || done == total || hold.Load() {
 			report(done, total)
 			last = time.Now()
 		}
@@ -161,6 +167,7 @@ func (w *engineWorker) measure(name string, s experiment.Sizes, shard *experimen
 	report = throttled(report)
 	return e.Run(s, experiment.Options{Shard: shard, Progress: func(done, total int) error {
 		report(done, total)
+		waitWhileHeld(done, total, always)
 		return nil
 	}})
 }
@@ -289,12 +296,13 @@ func (w *engineWorker) deskAnswer(id int, msg js.Value, step core.Step) (string,
 // every goroutine does: without the pause an experiment started during
 // the lab's audit would wait for the worker's whole share of the checks.
 // The pause reads the messages, and while an experiment works here the
-// audit waits, so the run the user asked for goes first.
+// audit waits, so the run the user asked for goes first. A held audit (see
+// runs.go) waits here too.
 func (w *engineWorker) yieldToRuns() {
 	time.Sleep(time.Millisecond)
 	for {
 		w.mu.Lock()
-		busy := w.running > 0
+		busy := w.running > 0 || hold.Load()
 		w.mu.Unlock()
 		if !busy {
 			return

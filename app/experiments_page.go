@@ -229,6 +229,61 @@ func (p *ExperimentsPage) onLarge(ctx app.Context, e app.Event) {
 // page, on the thread that paints it.
 const progressEvery = 200 * time.Millisecond
 
+// progressQuiet is how often the bar redraws with no news, so that the
+// time left it gives grows while a run stands still.
+const progressQuiet = time.Second
+
+// showProgress hands show a run's progress reports, paced by
+// progressPace at each tick (every progressEvery). stop ends the showing.
+func showProgress(tick <-chan time.Time, show func(done, total int)) (report func(done, total int), stop func()) {
+	latest := make(chan [2]int, 1)
+	end := make(chan struct{})
+	go func() {
+		pace := newProgressPace()
+		for {
+			select {
+			case <-end:
+				return
+			case pace.latest = <-latest:
+			case <-tick:
+				if pace.due() {
+					show(pace.latest[0], pace.latest[1])
+				}
+			}
+		}
+	}()
+	report = func(done, total int) {
+		select { // keep only the latest: one goroutine reports
+		case <-latest:
+		default:
+		}
+		latest <- [2]int{done, total}
+	}
+	return report, func() { close(end) }
+}
+
+// progressPace decides at each tick whether the bar redraws: when the
+// latest report's percentage moved, and every progressQuiet whatever it
+// is. A report that comes too soon is shown at the next tick, never
+// dropped, so the bar always reaches where the run stands, even when the
+// run stops there (a held run, or workers busy at an exchange).
+type progressPace struct {
+	latest   [2]int // done, total
+	shownPct int
+	quiet    time.Duration
+}
+
+func newProgressPace() progressPace { return progressPace{shownPct: -1} }
+
+func (p *progressPace) due() bool {
+	pct := 100 * p.latest[0] / max(p.latest[1], 1)
+	if p.quiet += progressEvery; pct == p.shownPct && p.quiet < progressQuiet {
+		return false
+	}
+	p.shownPct, p.quiet = pct, 0
+	return true
+}
+
 // onRun starts the selected experiment on its own goroutine. The page
 // keeps working meanwhile: the run sleeps every frame, and a change of
 // experiment or sizes leaves it running; its table joins the session when
@@ -243,19 +298,17 @@ func (p *ExperimentsPage) onRun(ctx app.Context, e app.Event) {
 	sel := p.sel
 	ctx.Async(func() {
 		defer collectLess()()
-		last, shown := -1, time.Time{}
-		t, err := runExperiment(sel, ticket.live, func(done, total int) {
-			pct := 100 * done / max(total, 1)
-			if pct == last || time.Since(shown) < progressEvery {
-				return
-			}
-			last, shown = pct, time.Now()
+		tick := time.NewTicker(progressEvery)
+		defer tick.Stop()
+		report, stop := showProgress(tick.C, func(done, total int) {
 			ctx.Dispatch(func(ctx app.Context) {
 				if ticket.live() {
 					r.Done, r.Total = done, total
 				}
 			})
 		})
+		t, err := runExperiment(sel, ticket.live, report)
+		stop()
 		elapsed := time.Since(r.Start)
 		var res *expResult
 		if err == nil {

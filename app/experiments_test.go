@@ -469,3 +469,33 @@ func TestFormatDuration(t *testing.T) {
 		t.Errorf("formatElapsed(125 s) = %q", got)
 	}
 }
+
+// The progress bar shows the latest report at the next tick, however soon
+// after the last one it came; it skips ticks with no new percentage, but
+// for one a second, which keeps the time left fresh.
+func TestProgressPace(t *testing.T) {
+	t.Parallel()
+	p := newProgressPace()
+	p.latest = [2]int{0, 1000}
+	if !p.due() {
+		t.Error("the first tick does not draw the bar")
+	}
+	p.latest = [2]int{10, 1000}
+	p.latest = [2]int{25, 1000} // two reports between ticks: the latest counts
+	if due := p.due(); !due || p.shownPct != 2 {
+		t.Errorf("a tick after the bar moved to 2%%: due %v, shown %d%%", due, p.shownPct)
+	}
+	p.latest = [2]int{26, 1000} // the same percentage
+	quiet := int(progressQuiet / progressEvery)
+	for i := 1; i < quiet; i++ {
+		if p.due() {
+			t.Fatalf("tick %d with no new percentage redrew the bar", i)
+		}
+	}
+	if !p.due() {
+		t.Errorf("no redraw after %v with no news", progressQuiet)
+	}
+	if p.due() {
+		t.Error("the quiet redraw came twice")
+	}
+}

@@ -17,13 +17,18 @@ import (
 //	bloomlab.simulate(params?) -> Promise of the simulation result
 //	bloomlab.tryKeys(request)  -> Promise of the key panel's answers
 //	bloomlab.timings()         -> {firstDrawMs, repaintsMs}
+//	bloomlab.hold(on)          -> holds every run mid-way, or lets them go
+//	bloomlab.settled()         -> Promise, once the lab's worker has ended every run it was sent
 //
 // The report and the results are plain objects with the same fields as the
 // command line's --json output (bloomlab audit, simulate and try). params
 // takes the same field names (bitsPerKey, hashes, items, ...); missing
 // fields keep the lab's defaults. A request is {params, insert, query}:
 // the typed keys inserted after the generated members, and the keys asked.
+// hold (see runs.go) starts on when the page's global bloomlabHold is true
+// before the wasm starts, so that a page's first run can be held too.
 func InstallJSFace() {
+	holdRuns(app.Window().Get("bloomlabHold").Truthy())
 	face := app.Window().Get("Object").New()
 	face.Set("runAudit", app.FuncOf(func(this app.Value, args []app.Value) any {
 		fault := ""
@@ -52,6 +57,18 @@ func InstallJSFace() {
 	}))
 	face.Set("timings", app.FuncOf(func(this app.Value, args []app.Value) any {
 		return toJS(timings)
+	}))
+	face.Set("hold", app.FuncOf(func(this app.Value, args []app.Value) any {
+		holdRuns(len(args) > 0 && args[0].Truthy())
+		return nil
+	}))
+	face.Set("settled", app.FuncOf(func(this app.Value, args []app.Value) any {
+		return promise(func() (any, error) {
+			for !settled() {
+				time.Sleep(20 * time.Millisecond)
+			}
+			return true, nil
+		})
 	}))
 	app.Window().Set("bloomlab", face)
 }

@@ -75,6 +75,7 @@ func yielding(live func() bool, every time.Duration, report func(done, total int
 		}
 		report(done, total)
 		time.Sleep(time.Millisecond)
+		waitWhileHeld(done, total, live)
 		last = time.Now()
 		if !live() {
 			return core.ErrCancelled
@@ -85,3 +86,20 @@ func yielding(live func() bool, every time.Duration, report func(done, total int
 
 // always is the liveness of work nothing replaces: a console call.
 func always() bool { return true }
+
+// hold is the hook bloomlab.hold sets, for tests and for anyone who wants
+// to look at a run mid-way: while it is on, every run that has done at
+// least a hundredth of its work, but not all, waits at its next pause,
+// live, until it is off (so a percentage shows it begun).
+// A test that must see a run still going holds it there, on any machine,
+// however fast; a cancel still ends a held run. The page tells its workers
+// (see engine_pool_js.go), which hold their runs the same way.
+var hold atomic.Bool
+
+// waitWhileHeld waits, at a pause after done of total units, while hold is on
+// and live says the run is still wanted.
+func waitWhileHeld(done, total int, live func() bool) {
+	for hold.Load() && done > 0 && done*100 >= total && done < total && live() {
+		time.Sleep(4 * time.Millisecond)
+	}
+}

@@ -48,3 +48,57 @@ func TestYieldingStopsAtOnce(t *testing.T) {
 		t.Errorf("the first step after a cancel: %v, want core.ErrCancelled", err)
 	}
 }
+
+// A held run waits at its pause, still asking whether it is live, until
+// the hold is off; a cancel ends it there; a run with less than a
+// hundredth of its work done, or all of it, does not wait.
+func TestHoldWaitsAtThePause(t *testing.T) {
+	hold.Store(true)
+	defer hold.Store(false)
+	asked := make(chan bool)
+	returned := make(chan error)
+	live := func() bool { return <-asked }
+	step := yielding(live, 0, func(int, int) {})
+	go func() { returned <- step(1, 100) }()
+	for i := range 5 { // the step asks again and again: it is held
+		select {
+		case asked <- true:
+		case err := <-returned:
+			t.Fatalf("a held step returned %v after asking %d times, while the hold was on", err, i)
+		}
+	}
+	hold.Store(false)
+	for {
+		select {
+		case asked <- true:
+			continue
+		case err := <-returned:
+			if err != nil {
+				t.Fatalf("the step after the hold ended: %v", err)
+			}
+		}
+		break
+	}
+
+	hold.Store(true)
+	go func() { returned <- step(1, 100) }()
+	asked <- true
+	var err error
+	for answered := false; !answered; {
+		select {
+		case asked <- false: // a newer run replaced this one
+		case err = <-returned:
+			answered = true
+		}
+	}
+	if !errors.Is(err, core.ErrCancelled) {
+		t.Errorf("a held run that was replaced: %v, want core.ErrCancelled", err)
+	}
+	for _, at := range [][2]int{{0, 2}, {99, 10000}, {2, 2}} {
+		done := make(chan error, 1)
+		go func() { done <- yielding(always, 0, func(int, int) {})(at[0], at[1]) }()
+		if err := <-done; err != nil {
+			t.Errorf("step(%d, %d) with the hold on: %v", at[0], at[1], err)
+		}
+	}
+}

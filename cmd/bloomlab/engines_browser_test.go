@@ -25,20 +25,23 @@ import (
 )
 
 // watchMainThread records, from now on, the page's long tasks (the Long
-// Tasks API: tasks over 50 ms on the main thread) and when the progress bar
-// moved while the run was going, so that a test can tell the tasks during
-// the run from those that start it and show its table.
+// Tasks API: tasks over 50 ms on the main thread), when the progress bar
+// moved while the run was going and when the run ended, so that a test can
+// tell the tasks during the run from those that start it and show its
+// table.
 const watchMainThread = `(() => {
   window.longTasks = [];
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) window.longTasks.push({start: e.startTime, ms: e.duration});
   }).observe({type: "longtask"});
   window.progressAt = [];
+  window.runEnded = 0;
   new MutationObserver(() => {
     const bar = document.getElementById("exp-progress");
     const state = document.getElementById("experiments").dataset.state;
     if (bar && state === "running") window.progressAt.push(performance.now());
-  }).observe(document.body, {subtree: true, attributes: true, attributeFilter: ["aria-valuenow"]});
+    else if (window.progressAt.length > 0 && !window.runEnded) window.runEnded = performance.now();
+  }).observe(document.body, {subtree: true, attributes: true, attributeFilter: ["aria-valuenow", "data-state"]});
   return true;
 })()`
 
@@ -83,8 +86,15 @@ func TestBrowserExperimentWorkers(t *testing.T) {
 		t.Errorf("engine status %q, want %q", got, want)
 	}
 	beval[bool](t, ctx, watchMainThread)
+	// Held at its first pause with work done, the run has moved the bar
+	// once before the workers measure the rest, however fast they are.
+	holdRuns(t, ctx, true)
 	start := time.Now()
-	bdo(t, ctx, chromedp.Click(chromedp.CSS("#exp-run")), waitExp("running"), waitExp("done"))
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#exp-run")), waitExp("running"))
+	bwaitEval(t, ctx, `String(window.progressAt.length > 0)`, func(s string) bool { return s == "true" })
+	held := time.Since(start)
+	holdRuns(t, ctx, false)
+	bdo(t, ctx, waitExp("done"))
 	browser := time.Since(start)
 	pageJSON := beval[string](t, ctx, `document.getElementById("exp-json").textContent`)
 	cli, native := cliJSON(t, "theory-vs-observed", "--items", "500000", "--queries", "10000000")
@@ -92,15 +102,16 @@ func TestBrowserExperimentWorkers(t *testing.T) {
 		compareJSON(t, "the JSON of the page's workers", []byte(pageJSON), []byte(cli))
 		t.Errorf("the page's JSON (%d bytes) is not the command line's (%d bytes)", len(pageJSON), len(cli))
 	}
-	t.Logf("full-size theory-vs-observed: %v in the browser on %d workers, %v on the command line: %.2fx",
-		browser.Round(10*time.Millisecond), cores, native.Round(10*time.Millisecond), browser.Seconds()/native.Seconds())
+	t.Logf("full-size theory-vs-observed: %v in the browser on %d workers (%v of it held at the start), %v on the command line: %.2fx",
+		browser.Round(10*time.Millisecond), cores, held.Round(10*time.Millisecond), native.Round(10*time.Millisecond), (browser-held).Seconds()/native.Seconds())
 
 	tasks := beval[[]longTask](t, ctx, `window.longTasks`)
 	moves := beval[[]float64](t, ctx, `window.progressAt`)
-	if len(moves) < 2 {
-		t.Fatalf("the progress bar moved %d times during the run", len(moves))
+	to := beval[float64](t, ctx, `window.runEnded`)
+	if len(moves) < 1 || to == 0 {
+		t.Fatalf("the progress bar moved %d times during the run, and the run's end was seen at %v", len(moves), to)
 	}
-	from, to := moves[0], moves[len(moves)-1]
+	from := moves[0]
 	var during, around []string
 	longest := 0.0
 	for _, lt := range tasks {
@@ -202,17 +213,21 @@ func TestBrowserWorkersReuseTheWasm(t *testing.T) {
 	}
 }
 
-// freeThread bounces a message through a MessageChannel for ms milliseconds
-// and counts the round trips: a page whose thread does work of its own
-// gets few.
-func freeThread(ms int) string {
-	return fmt.Sprintf(`new Promise((done) => {
-  const ch = new MessageChannel(), end = performance.now() + %d;
+// freeRun starts bouncing a message through a MessageChannel, lets the
+// held runs go, and counts the round trips until the lab's run has ended:
+// their rate a second, the run's own pace whatever its length. A page
+// whose thread does work of its own gets few.
+const freeRun = `new Promise((done) => {
+  const ch = new MessageChannel(), lab = document.getElementById("lab"), start = performance.now();
   let n = 0;
-  ch.port1.onmessage = () => { n++; if (performance.now() < end) ch.port2.postMessage(0); else done(n); };
+  ch.port1.onmessage = () => {
+    n++;
+    if (lab.dataset.state === "running") ch.port2.postMessage(0);
+    else done(n * 1000 / (performance.now() - start));
+  };
   ch.port2.postMessage(0);
-})`, ms)
-}
+  bloomlab.hold(false);
+})`
 
 // labNative is the lab's run for link, natively.
 func labNative(t *testing.T, link string) core.Result {
@@ -289,7 +304,9 @@ const keepProgressLabel = `new MutationObserver(() => {
 // and the figures and the filter that come back are the native ones: the
 // bit array, drawn cell by cell, is the picture the page draws when it
 // runs the filter itself, as it does in a browser without workers. The
-// key panel's search at a large size runs there too.
+// key panel's search at a large size runs there too. Each large run is
+// held mid-way until the test has looked, so it is still going then on
+// any machine.
 func TestBrowserLabDesk(t *testing.T) {
 	needBrowser(t)
 	base := labURL(t)
@@ -306,17 +323,23 @@ func TestBrowserLabDesk(t *testing.T) {
 		if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: script}); err != nil {
 			t.Fatal(err)
 		}
-		bdo(t, ctx, chromedp.Navigate(base+"/?"+big), chromedp.WaitVisible(chromedp.CSS(`#lab-progress`)))
-		free[where] = beval[float64](t, ctx, freeThread(1000))
+		held := holdFromStart(t, ctx)
+		bdo(t, ctx, chromedp.Navigate(base+"/?"+big))
+		bwaitEval(t, ctx, labHeld, func(s string) bool { return s == "true" })
 		if state := beval[string](t, ctx, `document.getElementById("lab").dataset.state`); state != "running" {
-			t.Fatalf("%s: the run ended within the probe (state %q): make it larger", where, state)
+			t.Fatalf("%s: the lab's state is %q with its run held mid-way", where, state)
 		}
 		// Slider moves during the run show their new value as soon as
-		// moves with nothing running do. Each replaces the run; the last
+		// moves with nothing running do. Each replaces the run with one
+		// that works until its first pause and is held there; the last
 		// leaves k = 8.
 		for _, key := range []string{kb.ArrowRight, kb.ArrowLeft, kb.ArrowRight} {
 			during[where] = append(during[where], slide(t, ctx, "hashes", key))
+			bwaitEval(t, ctx, labHeld, func(s string) bool { return s == "true" })
 		}
+		// The page's thread while the last run goes, from its release to
+		// its end.
+		free[where] = beval[float64](t, ctx, freeRun)
 		bdo(t, ctx, waitLab())
 		checkLabCounters(t, ctx, where+" "+big, labNative(t, big+"&hashes=8"))
 		if where == "worker" {
@@ -325,10 +348,15 @@ func TestBrowserLabDesk(t *testing.T) {
 				bdo(t, ctx, waitLab())
 			}
 		}
-		bdo(t, ctx, chromedp.Navigate(base+"/?"+cells), waitLab())
+		// The progress label says where the run goes, seen mid-way.
+		bdo(t, ctx, chromedp.Navigate(base+"/?"+cells))
+		bwaitEval(t, ctx, labHeld, func(s string) bool { return s == "true" })
 		if got := beval[string](t, ctx, `window.progressLabel || ""`); !strings.Contains(got, labels[where]) {
 			t.Errorf("%s: progress label %q, want %q", where, got, labels[where])
 		}
+		held()
+		holdRuns(t, ctx, false)
+		bdo(t, ctx, waitLab())
 		checkLabCounters(t, ctx, where+" "+cells, labNative(t, cells))
 		pictures[where] = beval[string](t, ctx, `document.getElementById("bit-array").toDataURL()`)
 
@@ -362,10 +390,15 @@ func TestBrowserLabDesk(t *testing.T) {
 // TestBrowserExperimentBeforeAudit: an experiment started while the audit
 // runs on the same workers goes first. The audit pauses between its checks
 // while the experiment works, so the experiment ends while the audit still
-// has checks to run; without the pause it waited for them all.
+// has checks to run; without the pause it waited for them all. The audit
+// is held after its first checks, and the experiment at its start, until
+// both are under way, so that neither is over before the other began; the
+// audit is held again as soon as the experiment has ended, so that the
+// test reads where the experiment left it.
 func TestBrowserExperimentBeforeAudit(t *testing.T) {
 	needBrowser(t)
 	ctx := btab(t, 1280, 900)
+	defer holdFromStart(t, ctx)()
 	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/audit"))
 	progress := `label[for="audit-progress"]`
 	bwaitText(t, ctx, progress, func(s string) bool {
@@ -374,10 +407,15 @@ func TestBrowserExperimentBeforeAudit(t *testing.T) {
 	auditStart := time.Now()
 	bdo(t, ctx, chromedp.Click(chromedp.CSS(`nav a[href="/experiments"]`)), waitExp("idle"))
 	start := time.Now()
-	bdo(t, ctx, chromedp.Click(chromedp.CSS("#exp-run")), waitExp("done"))
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#exp-run")), waitExp("running"))
+	bwaitEval(t, ctx, expProgress, func(s string) bool { return s != "0" })
+	holdRuns(t, ctx, false)
+	bdo(t, ctx, waitExp("done"))
+	holdRuns(t, ctx, true)
 	took := time.Since(start)
 	bdo(t, ctx, chromedp.Click(chromedp.CSS(`nav a[href="/audit"]`)))
 	during := btext(t, ctx, progress)
+	holdRuns(t, ctx, false)
 	bdo(t, ctx, waitAudit())
 	t.Logf("the experiment took %v while the audit ran; back on the audit: %q; the audit ended %v after the experiment began",
 		took.Round(10*time.Millisecond), during, time.Since(auditStart).Round(10*time.Millisecond))
