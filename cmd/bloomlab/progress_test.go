@@ -294,9 +294,12 @@ func TestSecondInterruptKills(t *testing.T) {
 			self.Signal(os.Interrupt)
 			<-ctx.Done()
 			// A run that does not stop: only the default handler ends it.
-			// Five seconds of Ctrl-C's unheeded, and the child gives up,
+			// The first Ctrl-C puts it back from a goroutine of its own,
+			// so the child presses Ctrl-C until one kills it, however
+			// late that goroutine runs. Two minutes of them unheeded is
+			// no pace but a handler never put back: the child gives up,
 			// exiting 0 to fail the test instead of hanging it.
-			for range 500 {
+			for giveUp := time.Now().Add(2 * time.Minute); time.Now().Before(giveUp); {
 				self.Signal(os.Interrupt)
 				time.Sleep(10 * time.Millisecond)
 			}
