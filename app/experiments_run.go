@@ -30,7 +30,7 @@ func runExperiment(sel ExpSelection, live func() bool, report func(done, total i
 	if !errors.Is(err, errNoEngines) {
 		return t, err
 	}
-	return runHere(sel, live, report)
+	return runHere(sel, yieldEvery, live, report)
 }
 
 // findExperiment is experiment.Find with an error for a name it lacks.
@@ -42,13 +42,16 @@ func findExperiment(name string) (experiment.Experiment, error) {
 	return e, nil
 }
 
-// runHere runs sel on one goroutine of the page's one thread.
-func runHere(sel ExpSelection, live func() bool, report func(done, total int)) (experiment.Table, error) {
+// runHere runs sel on one goroutine of the page's one thread, pausing (and
+// reporting) once every; the page's every is yieldEvery. A test passes 0, a
+// pause at every step, to see each report however fast its machine: at
+// yieldEvery a run shorter than that reports nothing.
+func runHere(sel ExpSelection, every time.Duration, live func() bool, report func(done, total int)) (experiment.Table, error) {
 	e, err := findExperiment(sel.Name)
 	if err != nil {
 		return experiment.Table{}, err
 	}
-	step := yielding(live, yieldEvery, report)
+	step := yielding(live, every, report)
 	return e.Run(sel.Sizes, experiment.Options{Workers: 1, Progress: func(done, total int) error {
 		if step(done, total) != nil {
 			return experiment.ErrCancelled

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -292,8 +293,7 @@ func TestRunExperiment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reports := 0
-	got, err := runExperiment(sel, always, func(done, total int) { reports++ })
+	got, err := runExperiment(sel, always, func(int, int) {})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -302,8 +302,27 @@ func TestRunExperiment(t *testing.T) {
 	if !bytes.Equal(wj, gj) {
 		t.Errorf("the page's run differs from a native run:\n%s\n%s", gj, wj)
 	}
-	if reports == 0 {
-		t.Error("no progress reported")
+
+	// Progress reaches the page at its pauses. The page pauses every
+	// yieldEvery, so how many reports a run makes is a figure of the
+	// machine (none for a run shorter than that); with a pause at every
+	// step, the page's run reports each step of a native run, in order.
+	var steps, reports [][2]int
+	if _, err := e.Run(sel.Sizes, experiment.Options{Workers: 1, Progress: func(done, total int) error {
+		steps = append(steps, [2]int{done, total})
+		return nil
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	got, err = runHere(sel, 0, always, func(done, total int) { reports = append(reports, [2]int{done, total}) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gj, _ = json.Marshal(got); !bytes.Equal(wj, gj) {
+		t.Errorf("the page's run with a pause at every step differs from a native run:\n%s\n%s", gj, wj)
+	}
+	if len(steps) == 0 || !slices.Equal(reports, steps) {
+		t.Errorf("with a pause at every step the page reported %v, want the native run's %d steps %v", reports, len(steps), steps)
 	}
 
 	// A stop is honoured at the next check: no more work is reported after
