@@ -394,14 +394,18 @@ func TestServeTimeouts(t *testing.T) {
 
 	// With short timeouts, a connection that sits idle after a request, or
 	// stalls in the middle of one, is closed at its limit. The other limits
-	// are long, so only the one under test can close it.
+	// are an hour, so only the one under test can close it; the client's
+	// own deadline is a net against a hang, never the verdict. The client
+	// dials and writes its request before the server starts, so the server
+	// finds every byte of it at its first read, however late this goroutine
+	// runs on a busy machine: no limit can run out before the request is in.
 	routesOnceForServe()
 	web, _ := fakeWeb(t)
 	h, err := labServer(web, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	const short, long = 300 * time.Millisecond, 20 * time.Second
+	const short, long, patience = 300 * time.Millisecond, time.Hour, 2 * time.Minute
 	for _, c := range []struct {
 		name    string
 		limits  timeouts
@@ -418,18 +422,20 @@ func TestServeTimeouts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			srv := newServer(h, c.limits)
-			go srv.Serve(ln)
-			defer srv.Close()
+			// The kernel completes the connection and holds the
+			// request until the server accepts it.
 			conn, err := net.Dial("tcp", ln.Addr().String())
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer conn.Close()
-			conn.SetDeadline(time.Now().Add(long / 2))
+			conn.SetDeadline(time.Now().Add(patience))
 			if _, err := io.WriteString(conn, c.request); err != nil {
 				t.Fatal(err)
 			}
+			srv := newServer(h, c.limits)
+			go srv.Serve(ln)
+			defer srv.Close()
 			br := bufio.NewReader(conn)
 			if c.reply {
 				res, err := http.ReadResponse(br, nil)
@@ -442,8 +448,8 @@ func TestServeTimeouts(t *testing.T) {
 			start := time.Now()
 			_, err = br.ReadByte()
 			waited := time.Since(start)
-			// EOF before the client's own deadline (long/2) can only come
-			// from the short limit: every other limit is long. How soon it
+			// EOF before the client's own deadline can only come from
+			// the short limit: every other limit is an hour. How soon it
 			// came is a figure of this machine, logged, not asserted.
 			if err != io.EOF {
 				t.Fatalf("read after %v: %v, want the server to close the connection", waited, err)
