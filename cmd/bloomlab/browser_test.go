@@ -179,6 +179,11 @@ func chromium(dataDir string) (context.Context, context.CancelFunc) {
 	)
 }
 
+// tabLife bounds a tab's whole test, a net for a page that hangs: the
+// longest test takes under a minute here, and several times that on one
+// busy core.
+const tabLife = 10 * time.Minute
+
 // btab opens a new headless Chromium tab, width x height CSS pixels.
 func btab(t *testing.T, width, height int) context.Context {
 	t.Helper()
@@ -193,7 +198,7 @@ func btab(t *testing.T, width, height int) context.Context {
 		browserClose = func() { cancel(); cancelAlloc(); os.RemoveAll(dataDir) }
 	})
 	ctx, cancel := chromedp.NewContext(browserCtx)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 240*time.Second)
+	ctx, cancelTimeout := context.WithTimeout(ctx, tabLife)
 	bdo(t, ctx, chromedp.EmulateViewport(int64(width), int64(height)))
 	// The page's console goes to the test log when the test fails.
 	var mu sync.Mutex
