@@ -631,7 +631,7 @@ func TestBrowserOfflineSite(t *testing.T) {
 	  }
 	  return "";
 	})()`
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(waitFor)
 	for beval[string](t, ctx, cached) != "cached" {
 		if time.Now().After(deadline) {
 			t.Fatal("the service worker never cached the site")

@@ -194,7 +194,7 @@ func TestBrowserWorkersReuseTheWasm(t *testing.T) {
 	  for (const k of await caches.keys()) if (await (await caches.open(k)).match("/web/app.wasm")) return true;
 	  return false;
 	})()`
-	for deadline := time.Now().Add(time.Minute); !beval[bool](t, ctx, swCopy); time.Sleep(100 * time.Millisecond) {
+	for deadline := time.Now().Add(waitFor); !beval[bool](t, ctx, swCopy); time.Sleep(100 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("the service worker never kept app.wasm")
 		}

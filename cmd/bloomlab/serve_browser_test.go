@@ -107,7 +107,7 @@ func TestBrowserUnderCSP(t *testing.T) {
 	if n := beval[int](t, ctx, cspProbe); n != 1 {
 		t.Errorf("an image from elsewhere made %d violations, want 1: the watch or the policy is not working", n)
 	}
-	deadline := time.Now().Add(30 * time.Second) // a loaded machine may be slow to tell
+	deadline := time.Now().Add(waitFor) // a loaded machine may be slow to tell
 	for len(consoleLines()) == 0 && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
 	}
