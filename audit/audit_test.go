@@ -510,3 +510,56 @@ func TestZooTable(t *testing.T) {
 		t.Errorf("the zoo's table changed:\n got:\n%s want:\n%s", got.String(), want)
 	}
 }
+
+// A filter that ignores its seed while its target says it takes one fails
+// the seed check, whose two filters share their members and queries; the
+// same filter reading its seed passes. The lab's own check fails two
+// fillings under one seed: only the filter's seed may differ between them.
+func TestSeedChecksCatchAnIgnoredSeed(t *testing.T) {
+	t.Parallel()
+	check := func(id string) Check {
+		for _, c := range Checks() {
+			if c.ID == id {
+				return c
+			}
+		}
+		t.Fatalf("no check %s", id)
+		return Check{}
+	}
+	lab := blackBox(MustLab(core.Standard, core.NoFault, ""))
+	lab.Seeded = true
+	ignoring := lab
+	ignoring.Name += "/seed-ignored"
+	ignoring.New = func(s Shape) (Filter, error) { s.Seed = 1; return lab.New(s) }
+	for _, c := range []struct {
+		target Target
+		pass   bool
+	}{{lab, true}, {ignoring, false}} {
+		o, err := RunCheck(c.target, check("determinism/seed-moves-answers"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.Skipped || o.Pass != c.pass {
+			t.Errorf("%s on %s: pass %v, want %v: %s", o.ID, c.target.Name, o.Pass, c.pass, o.Detail)
+		}
+	}
+
+	f := MustLab(core.Standard, core.NoFault, "").lab
+	s := standard(0, 10, 7, 4000).with(core.Standard).seed(1)
+	a, err := s.fill(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		seed uint64
+		pass bool
+	}{{2, true}, {1, false}} {
+		b, err := s.fillKeyed(f, c.seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := seedApart(s, f, a, b); v.Pass != c.pass {
+			t.Errorf("seed 1 against the same members keyed by seed %d: pass %v, want %v: %s", c.seed, v.Pass, c.pass, v.Detail)
+		}
+	}
+}

@@ -75,8 +75,12 @@ func (t Target) build(s shape) (Filter, error) {
 
 // fill builds the filter of shape s and inserts the n members,
 // DuplicatePasses times.
-func (t Target) fill(s shape) (Filter, error) {
-	flt, err := t.build(s)
+func (t Target) fill(s shape) (Filter, error) { return t.fillKeyed(s, s.Seed) }
+
+// fillKeyed is fill with the filter keyed by seed instead of the shape's
+// own, over the shape's members: a check of the seed changes nothing else.
+func (t Target) fillKeyed(s shape, seed uint64) (Filter, error) {
+	flt, err := t.build(s.seed(seed))
 	if err != nil {
 		return nil, err
 	}
@@ -183,8 +187,12 @@ func (s shape) build(f *lab) (core.Membership, error) {
 
 // fill builds the filter and inserts the n members, DuplicatePasses times,
 // then builds a static filter from them, as the simulation does.
-func (s shape) fill(f *lab) (core.Membership, error) {
-	flt, err := s.build(f)
+func (s shape) fill(f *lab) (core.Membership, error) { return s.fillKeyed(f, s.Seed) }
+
+// fillKeyed is fill with the filter keyed by seed instead of the shape's
+// own, over the shape's members.
+func (s shape) fillKeyed(f *lab, seed uint64) (core.Membership, error) {
+	flt, err := s.seed(seed).build(f)
 	if err != nil {
 		return nil, err
 	}

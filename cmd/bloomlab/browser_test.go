@@ -530,7 +530,7 @@ func TestBrowserLongRunCancels(t *testing.T) {
 	needBrowser(t)
 	ctx := btab(t, 1280, 900)
 	defer holdFromStart(t, ctx)()
-	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/?items=1000000&queries=10000000"))
+	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/?items=1000000&queries=1000000"))
 	bwaitEval(t, ctx, labHeld, func(s string) bool { return s == "true" })
 	// While it runs, the page answers and its timers fire.
 	startTicks(t, ctx)
