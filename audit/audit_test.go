@@ -517,15 +517,6 @@ func TestZooTable(t *testing.T) {
 // fillings under one seed: only the filter's seed may differ between them.
 func TestSeedChecksCatchAnIgnoredSeed(t *testing.T) {
 	t.Parallel()
-	check := func(id string) Check {
-		for _, c := range Checks() {
-			if c.ID == id {
-				return c
-			}
-		}
-		t.Fatalf("no check %s", id)
-		return Check{}
-	}
 	lab := blackBox(MustLab(core.Standard, core.NoFault, ""))
 	lab.Seeded = true
 	ignoring := lab
@@ -535,7 +526,7 @@ func TestSeedChecksCatchAnIgnoredSeed(t *testing.T) {
 		target Target
 		pass   bool
 	}{{lab, true}, {ignoring, false}} {
-		o, err := RunCheck(c.target, check("determinism/seed-moves-answers"))
+		o, err := RunCheck(c.target, checkByID(t, "determinism/seed-moves-answers"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -562,4 +553,79 @@ func TestSeedChecksCatchAnIgnoredSeed(t *testing.T) {
 			t.Errorf("seed 1 against the same members keyed by seed %d: pass %v, want %v: %s", c.seed, v.Pass, c.pass, v.Detail)
 		}
 	}
+}
+
+// capped is a filter that keeps at most n keys, as one that refuses to
+// grow does without saying so: past n its Add records nothing, or, with
+// clear, empties the filter and starts over.
+type capped struct {
+	Filter
+	fresh func() Filter
+	n     int
+	added int
+	clear bool
+}
+
+func (c *capped) Add(key []byte) {
+	if c.added == c.n {
+		if !c.clear {
+			return
+		}
+		c.Filter, c.added = c.fresh(), 0
+	}
+	c.added++
+	c.Filter.Add(key)
+}
+
+// A filter that drops the writes past the n it was built for, or clears
+// itself when it fills, loses members there and shows the design's rate
+// at n, not at the keys it was given: the checks past n fail it, and pass
+// the filter that keeps every key.
+func TestPastNChecksCatchLostWrites(t *testing.T) {
+	t.Parallel()
+	lab := blackBox(MustLab(core.Standard, core.NoFault, ""))
+	capping := func(clear bool) Target {
+		c := lab
+		c.Name += map[bool]string{false: "/drops-past-n", true: "/clears-when-full"}[clear]
+		c.New = func(s Shape) (Filter, error) {
+			fresh := func() Filter { f, _ := lab.New(s); return f }
+			return &capped{Filter: fresh(), fresh: fresh, n: s.N, clear: clear}, nil
+		}
+		return c
+	}
+	var ids []string
+	for _, c := range Checks() {
+		if strings.Contains(c.ID, "/past-n-") {
+			ids = append(ids, c.ID)
+		}
+	}
+	if len(ids) != 2*len(pastN) {
+		t.Fatalf("checks past n: %q", ids)
+	}
+	for _, c := range []struct {
+		target Target
+		pass   bool
+	}{{lab, true}, {capping(false), false}, {capping(true), false}} {
+		for _, id := range ids {
+			o, err := RunCheck(c.target, checkByID(t, id))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if o.Skipped || o.Pass != c.pass {
+				t.Errorf("%s on %s: pass %v, want %v: %s", id, c.target.Name, o.Pass, c.pass, o.Detail)
+			}
+		}
+	}
+}
+
+// checkByID is the check named id.
+func checkByID(t *testing.T, id string) Check {
+	t.Helper()
+	for _, c := range Checks() {
+		if c.ID == id {
+			return c
+		}
+	}
+	t.Fatalf("no check %s", id)
+	return Check{}
 }

@@ -19,7 +19,9 @@
 //
 //  1. no false negatives, over a grid of shapes (tiny m, fewer bits than
 //     keys, k above m, k = 1, large k, duplicate passes, many seeds, each
-//     of the lab's variants), and after removals;
+//     of the lab's variants), past the n a filter was built for (2, 5 and
+//     10 times it: a filter cannot refuse more keys, so it must keep
+//     them), and after removals;
 //  2. every index in [0, m), for awkward m from 1 to past 2^40;
 //  3. duplicate inserts change no answer, and no byte where storage shows;
 //  4. bit accounting closes (set bits = popcount = distinct positions
@@ -27,10 +29,11 @@
 //  5. the formulas stay legal and reproduce known vectors;
 //  6. hashing: the SipHash-2-4 reference vectors and chi-square uniformity;
 //  7. statistics: the measured rate within 10% of the target's own theory
-//     (random keys and the text keys key-N and miss-N), fills and probes
-//     within honest bounds;
+//     (random keys and the text keys key-N and miss-N, and past n, where a
+//     filter that drops writes looks better than its design), fills and
+//     probes within honest bounds;
 //  8. determinism: the same build gives the same answers and the same
-//     digest; a new seed moves the bits.
+//     digest; a new seed, and nothing else, moves the bits.
 //
 // Every check uses fixed seeds and bounds with a tail of 10^-6 or smaller,
 // so a pass or a failure reproduces exactly. Run folds every verdict into a

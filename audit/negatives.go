@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"fmt"
 	"math"
 
 	"bloomlab/core"
@@ -14,48 +15,55 @@ import (
 func negativeChecks() []Check {
 	const maxSeed = math.MaxUint64
 	grid := []negativeRow{
-		{"tiny-m", "every member is found again in a filter of a single bit", standard(1, 0, 3, 50), true},
-		{"m-7", "every member is found again in a filter of seven bits, overfilled", standard(7, 0, 2, 40), true},
+		{"tiny-m", "every member is found again in a filter of a single bit", standard(1, 0, 3, 50), true, 0},
+		{"m-7", "every member is found again in a filter of seven bits, overfilled", standard(7, 0, 2, 40), true, 0},
 		{"bits-per-key-below-1", "every member is found again at half a bit per key, with k chosen for m and n",
-			standard(0, 0.5, 0, 2000), true},
-		{"k-above-m", "every member is found again when k = 12 exceeds m = 5", standard(5, 0, 12, 20), true},
-		{"k-1", "every member is found again with a single hash", standard(0, 10, 1, 4000), false},
-		{"k-64", "every member is found again with the largest k, 64", standard(0, 64, 64, 500), false},
+			standard(0, 0.5, 0, 2000), true, 0},
+		{"k-above-m", "every member is found again when k = 12 exceeds m = 5", standard(5, 0, 12, 20), true, 0},
+		{"k-1", "every member is found again with a single hash", standard(0, 10, 1, 4000), false, 0},
+		{"k-64", "every member is found again with the largest k, 64", standard(0, 64, 64, 500), false, 0},
 		{"optimal-k", "every member is found again at 9.585 bits per key with k chosen for m and n",
-			standard(0, 9.585, 0, 4000), false},
+			standard(0, 9.585, 0, 4000), false, 0},
 		{"duplicate-passes-2", "every member is found again after each key is inserted twice",
-			standard(0, 10, 7, 2000).passes(2), true},
+			standard(0, 10, 7, 2000).passes(2), true, 0},
 		{"duplicate-passes-5", "every member is found again after each key is inserted five times",
-			standard(0, 10, 7, 2000).passes(5), true},
-		{"seed-0", "every member is found again under seed 0", standard(0, 10, 7, 1000).seed(0), false},
-		{"seed-2", "every member is found again under seed 2", standard(0, 10, 7, 1000).seed(2), false},
-		{"seed-2^63", "every member is found again under seed 2^63", standard(0, 10, 7, 1000).seed(1 << 63), false},
-		{"seed-max", "every member is found again under seed 2^64-1", standard(0, 10, 7, 1000).seed(maxSeed), false},
+			standard(0, 10, 7, 2000).passes(5), true, 0},
+		{"seed-0", "every member is found again under seed 0", standard(0, 10, 7, 1000).seed(0), false, 0},
+		{"seed-2", "every member is found again under seed 2", standard(0, 10, 7, 1000).seed(2), false, 0},
+		{"seed-2^63", "every member is found again under seed 2^63", standard(0, 10, 7, 1000).seed(1 << 63), false, 0},
+		{"seed-max", "every member is found again under seed 2^64-1", standard(0, 10, 7, 1000).seed(maxSeed), false, 0},
 		{"key-bytes-8", "every member is found again with the shortest keys, 8 bytes",
-			standard(0, 10, 7, 1000).keyBytes(core.MinKeyBytes), false},
+			standard(0, 10, 7, 1000).keyBytes(core.MinKeyBytes), false, 0},
 		{"key-bytes-1024", "every member is found again with the longest keys, 1024 bytes",
-			standard(0, 10, 7, 300).keyBytes(core.MaxKeyBytes), false},
+			standard(0, 10, 7, 300).keyBytes(core.MaxKeyBytes), false, 0},
 		{"blocked-tiny-m", "every member is found again in a blocked filter of one block, overfilled",
-			standard(1, 0, 5, 200).with(core.BlockedVariant), false},
+			standard(1, 0, 5, 200).with(core.BlockedVariant), false, 0},
 		{"blocked-duplicate-passes-3", "every member is found again in the blocked filter after three passes",
-			standard(0, 10, 7, 2000).with(core.BlockedVariant).passes(3), false},
+			standard(0, 10, 7, 2000).with(core.BlockedVariant).passes(3), false, 0},
 		{"counting-k-above-m", "every member is found again in a counting filter of 5 counters with k = 12",
-			standard(5, 0, 12, 6).with(core.CountingVariant), false},
+			standard(5, 0, 12, 6).with(core.CountingVariant), false, 0},
 		{"counting-duplicate-passes-16", "every member is found again after 16 passes push counters past 15",
-			standard(0, 10, 7, 1000).with(core.CountingVariant).passes(16), false},
+			standard(0, 10, 7, 1000).with(core.CountingVariant).passes(16), false, 0},
 	}
 	// Every layout of the registry at the default shape; a static one
 	// also built from three keys and from keys inserted three times over.
 	for _, v := range core.Variants[1:] {
 		grid = append(grid, negativeRow{v.Name(), "every member is found again in the " + v.Name() + " filter",
-			standard(0, 10, 7, 4000).with(v), false})
+			standard(0, 10, 7, 4000).with(v), false, 0})
 		if v.Static() {
 			grid = append(grid,
 				negativeRow{v.Name() + "-n-3", "every member is found again in a " + v.Name() + " filter built from three keys",
-					standard(0, 10, 7, 3).with(v), false},
+					standard(0, 10, 7, 3).with(v), false, 0},
 				negativeRow{v.Name() + "-duplicate-passes-3", "every member is found again in a " + v.Name() +
-					" filter built from keys given three times", standard(0, 10, 7, 2000).with(v).passes(3), false})
+					" filter built from keys given three times", standard(0, 10, 7, 2000).with(v).passes(3), false, 0})
 		}
+	}
+	// A filter is built for n keys but cannot refuse more: one given 2,
+	// 5 and 10 times its n may only answer yes more often.
+	for _, over := range pastN {
+		grid = append(grid, negativeRow{fmt.Sprintf("past-n-%dx", over),
+			fmt.Sprintf("every member is found again in a filter built for 2,000 keys and given %d,000", 2*over),
+			standard(20000, 0, 7, 2000), true, over})
 	}
 	checks := make([]Check, 0, len(grid)+8)
 	for _, g := range grid {
@@ -64,7 +72,7 @@ func negativeChecks() []Check {
 			needs = g.s.needsAs(NeedSet)
 		}
 		checks = append(checks, Check{ID: "no-false-negatives/" + g.name, Group: GroupNegatives,
-			Contract: g.contract, Needs: needs, Run: func(t Target) Verdict { return allFound(g.s, t) }})
+			Contract: g.contract, Needs: needs, Run: func(t Target) Verdict { return allFoundPast(g.s, max(g.over, 1), t) }})
 	}
 	checks = append(checks, Check{ID: "no-false-negatives/remove-half", Group: GroupNegatives, Needs: []Need{NeedRemoval},
 		Contract: "removing half the members leaves the other half found",
@@ -90,19 +98,31 @@ func negativeChecks() []Check {
 
 // negativeRow is one shape the group fills and looks every member up in.
 // A row marked set overfills the filter or repeats its keys, which only a
-// filter with a set's semantics survives (NeedSet).
+// filter with a set's semantics survives (NeedSet). A row with over gives
+// the filter built for the shape's n that many times n keys.
 type negativeRow struct {
 	name, contract string
 	s              shape
 	set            bool
+	over           int
 }
 
 // allFound fills the shape from t and looks every member up.
-func allFound(s shape, t Target) Verdict {
-	flt, err := t.fill(s)
+func allFound(s shape, t Target) Verdict { return allFoundPast(s, 1, t) }
+
+// allFoundPast builds the filter for the shape's n keys, inserts over
+// times as many, DuplicatePasses times, and looks every one up.
+func allFoundPast(s shape, over int, t Target) Verdict {
+	flt, err := t.build(s)
 	if err != nil {
 		return fail("%v", err)
 	}
+	about := t.describe(s)
+	if over > 1 {
+		about += fmt.Sprintf(", given %d keys", over*s.Items)
+	}
+	s.Items *= over
+	s.insert(flt, s.DuplicatePasses)
 	missing, first := uint64(0), -1
 	var key []byte
 	for i := 0; i < s.Items; i++ {
@@ -115,10 +135,9 @@ func allFound(s shape, t Target) Verdict {
 		}
 	}
 	if missing > 0 {
-		return fail("%d of %d members not found, the first is member %d (%s)", missing, s.Items, first,
-			t.describe(s))
+		return fail("%d of %d members not found, the first is member %d (%s)", missing, s.Items, first, about)
 	}
-	return pass("all %d members found (%s)", s.Items, t.describe(s))
+	return pass("all %d members found (%s)", s.Items, about)
 }
 
 // removeHalf inserts 4000 keys into the target's filter, removes the odd

@@ -48,6 +48,16 @@ func statisticsChecks() []Check {
 			Contract: fmt.Sprintf("the lab's %s filter's measured rate at n = %d is within 10%% of its own theory", v.Name(), s.Items),
 			Run:      func(t Target) Verdict { return rateMatches(s, false, t) }})
 	}
+	// Past the n a filter was built for, its rate is the design's m and
+	// k at the keys it took: a filter that stops recording them, or
+	// clears itself when it fills, is far below it.
+	for _, over := range pastN {
+		s := standard(10*pastNRate, 0, 7, pastNRate)
+		checks = append(checks, Check{ID: fmt.Sprintf("statistics/fpr/past-n-%dx", over), Needs: []Need{NeedSet},
+			Contract: fmt.Sprintf("a filter of m = %d, k = 7 built for n = %d and given %d keys shows the rate of m and k at %d keys, within 10%%",
+				s.M, s.Items, over*s.Items, over*s.Items),
+			Run: func(t Target) Verdict { return rateAt(s, over, false, t) }})
+	}
 	checks = append(checks, Check{ID: "statistics/fpr/text-keys-bits-per-key-10-k-7",
 		Contract: "with text keys key-N as members and miss-N as queries, the rate is within 10% of theory, as with random keys",
 		Run:      func(t Target) Verdict { return rateMatches(standard(0, 10, 7, rateN), true, t) }})
@@ -98,6 +108,13 @@ func statisticsChecks() []Check {
 	}
 	return checks
 }
+
+// pastN are the multiples of its n that the checks past n give a filter,
+// and pastNRate the n of the rate checks among them: at ten bits a key,
+// large enough that the filter's own spread leaves room in the band.
+var pastN = []int{2, 5, 10}
+
+const pastNRate = 100000
 
 // statN and statQueries size the statistical checks: 10,000 keys, 40,000
 // absent queries, enough for a rate near 1% to be measured to about 5%.
@@ -166,13 +183,21 @@ func (t Target) rateVariance(s shape, m uint64, k int) float64 {
 // rateMatches fills the shape (with text keys when text) and measures its
 // rate on as many absent queries as rateQueries asks, against the target's
 // theory for the shape, or the lab's for a layout of the lab's.
-func rateMatches(s shape, text bool, t Target) Verdict {
+func rateMatches(s shape, text bool, t Target) Verdict { return rateAt(s, 1, text, t) }
+
+// rateAt is rateMatches for a filter built for the shape's n keys that
+// takes over times as many: the theory is the design's m and k at the n
+// inserted. A filter that stops recording keys past its n, or clears
+// itself when it fills, shows a rate far below that.
+func rateAt(s shape, over int, text bool, t Target) Verdict {
 	m, k := t.dims(s)
-	want := t.rate(s)
+	filled := s
+	filled.M, filled.BitsPerKey, filled.Hashes, filled.Items = m, 0, k, over*s.Items
+	want := t.rate(filled)
 	if v := t.variant(s); !s.Variant.IsZero() {
-		want = MustLab(v, "", "").rate(s)
+		want = MustLab(v, "", "").rate(filled)
 	}
-	queries, err := rateQueries(want, t.rateVariance(s, m, k))
+	queries, err := rateQueries(want, t.rateVariance(filled, m, k))
 	if err != nil {
 		return fail("%v (%s)", err, t.describe(s))
 	}
@@ -186,7 +211,7 @@ func rateMatches(s shape, text bool, t Target) Verdict {
 		member = func(dst []byte, i int) []byte { return core.TextKey(dst, core.Members, uint64(i)) }
 		absent = func(dst []byte, i int) []byte { return core.TextKey(dst, core.Absent, uint64(i)) }
 	}
-	for i := 0; i < s.Items; i++ {
+	for i := 0; i < filled.Items; i++ {
 		if err := t.paused(i); err != nil {
 			return stopped(err)
 		}
@@ -220,6 +245,9 @@ func rateMatches(s shape, text bool, t Target) Verdict {
 			return stopped(err)
 		}
 		detail += fmt.Sprintf("; random keys measured %.6f (%d of %d)", float64(random)/float64(queries), random, queries)
+	}
+	if over > 1 {
+		detail += fmt.Sprintf(", after %d keys", filled.Items)
 	}
 	return verdict(math.Abs(ratio-1) <= rateBand, "%s (%s)", detail, t.describe(s))
 }
