@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -405,7 +406,8 @@ func failedGroups(r Report) []string {
 // Through Add and Test alone, the real filter passes every check that
 // can run and the rest are skipped with their reason; a fault that loses
 // no key and moves the rate by 16% is caught by the statistics group
-// alone, and the signed index by the no-false-negatives group first.
+// alone, and the signed index by the no-false-negatives group first (and
+// by the whole-key lengths check, whose members it loses too).
 func TestBlackBoxTargets(t *testing.T) {
 	wholeZoo(t)
 	t.Parallel()
@@ -415,7 +417,7 @@ func TestBlackBoxTargets(t *testing.T) {
 	}{
 		{core.NoFault, nil},
 		{core.ShortRange, []string{GroupStatistics}},
-		{core.NegativeIndex, []string{GroupNegatives, GroupStatistics}},
+		{core.NegativeIndex, []string{GroupNegatives, GroupHashing, GroupStatistics}},
 	} {
 		r, err := Run(blackBox(MustLab(core.Variant{}, c.fault, "")), nil)
 		if err != nil {
@@ -628,4 +630,69 @@ func checkByID(t *testing.T, id string) Check {
 	}
 	t.Fatalf("no check %s", id)
 	return Check{}
+}
+
+// partial is a filter that hashes only part of each key, as real code does
+// by mistake: cut turns the key into the bytes it reads.
+type partial struct {
+	Filter
+	cut func(key []byte) []byte
+}
+
+func (p partial) Add(key []byte)       { p.Filter.Add(p.cut(key)) }
+func (p partial) Test(key []byte) bool { return p.Filter.Test(p.cut(key)) }
+
+// The whole-key checks fail each filter that reads part of its key where
+// the part it drops matters, pass it where it does not, and pass the lab's
+// filter, which hashes every byte.
+func TestWholeKeyChecksCatchPartialKeys(t *testing.T) {
+	t.Parallel()
+	lab := blackBox(MustLab(core.Standard, core.NoFault, ""))
+	reading := func(name string, cut func([]byte) []byte) Target {
+		p := lab
+		p.Name += "/" + name
+		p.New = func(s Shape) (Filter, error) {
+			f, err := lab.New(s)
+			return partial{f, cut}, err
+		}
+		return p
+	}
+	first8 := reading("first-8-bytes", func(k []byte) []byte { // a fixed-width read, zero-padded
+		var w [8]byte
+		copy(w[:], k)
+		return w[:]
+	})
+	cString := reading("c-string", func(k []byte) []byte {
+		if i := bytes.IndexByte(k, 0); i >= 0 {
+			return k[:i]
+		}
+		return k
+	})
+	last8 := reading("last-8-bytes", func(k []byte) []byte { return k[max(0, len(k)-8):] })
+	const (
+		first, middle, last, prefix, suffix, lengths = "hashing/whole-key/near-miss-first-byte", "hashing/whole-key/near-miss-middle-byte",
+			"hashing/whole-key/near-miss-last-byte", "hashing/whole-key/shared-prefix", "hashing/whole-key/shared-suffix", "hashing/whole-key/lengths"
+	)
+	for _, c := range []struct {
+		target Target
+		fails  []string // the checks it must fail; it must pass the others named in checks
+		passes []string
+	}{
+		{lab, nil, []string{first, middle, last, prefix, suffix, lengths}},
+		{first8, []string{middle, last, prefix, lengths}, []string{first, suffix}},
+		{cString, []string{middle, last, prefix, lengths}, []string{first, suffix}},
+		{last8, []string{first, suffix}, []string{middle, last, prefix}},
+	} {
+		for _, id := range append(slices.Clone(c.fails), c.passes...) {
+			o, err := RunCheck(c.target, checkByID(t, id))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := !slices.Contains(c.fails, id); o.Skipped || o.Pass != want {
+				t.Errorf("%s on %s: pass %v, want %v: %s", id, c.target.Name, o.Pass, want, o.Detail)
+			} else {
+				t.Logf("%s on %s: %s", id, c.target.Name, o.Detail)
+			}
+		}
+	}
 }

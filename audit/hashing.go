@@ -58,7 +58,7 @@ func hashingChecks() []Check {
 			checks[i].Needs = append(checks[i].Needs, layoutNeed(core.BlockedVariant))
 		}
 	}
-	return checks
+	return append(checks, wholeKeyChecks()...)
 }
 
 // The reference key 00 01 .. 0f as two little-endian words.
