@@ -298,6 +298,19 @@ const keepProgressLabel = `new MutationObserver(() => {
   if (l) window.progressLabel = l.textContent;
 }).observe(document, {subtree: true, childList: true, characterData: true});`
 
+// auditedBy is true of an audit badge whose audit has done at least one
+// check on each of the workers of a browser reporting cores: the checks
+// are dealt round, so the first of them are done.
+func auditedBy(cores int) func(string) bool {
+	return func(badge string) bool {
+		var done, total int
+		if _, err := fmt.Sscanf(badge, "auditing: %d/%d checks", &done, &total); err == nil {
+			return done >= min(max(cores, 1), 8)
+		}
+		return strings.Contains(badge, "checks passed")
+	}
+}
+
 // TestBrowserLabDesk: a large lab run goes to the lab's own worker. The
 // page says so, its thread stays free while the worker fills the filter,
 // and the figures and the filter that come back are the native ones: the
@@ -328,6 +341,10 @@ func TestBrowserLabDesk(t *testing.T) {
 		if state := beval[string](t, ctx, `document.getElementById("lab").dataset.state`); state != "running" {
 			t.Fatalf("%s: the lab's state is %q with its run held mid-way", where, state)
 		}
+		// The badge's audit starts the page's other workers; once each has
+		// sent an outcome they are up, and held too, so the moves below do
+		// not share the cores with their start.
+		bwaitText(t, ctx, "#audit-badge", auditedBy(beval[int](t, ctx, `navigator.hardwareConcurrency`)))
 		// Slider moves during the run show their new value as soon as
 		// moves with nothing running do. Each replaces the run with one
 		// that works until its first pause and is held there; the last
