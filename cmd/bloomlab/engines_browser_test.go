@@ -167,6 +167,23 @@ func TestBrowserExperimentNoWorkers(t *testing.T) {
 	}
 }
 
+// wasmCached is true once the service worker holds its offline copy of
+// app.wasm, the last and largest thing it copies as a page starts.
+const wasmCached = `(async () => {
+  for (const k of await caches.keys()) if (await (await caches.open(k)).match("/web/app.wasm")) return true;
+  return false;
+})()`
+
+// waitCached waits until the service worker holds app.wasm.
+func waitCached(t *testing.T, ctx context.Context) {
+	t.Helper()
+	for deadline := time.Now().Add(waitFor); !beval[bool](t, ctx, wasmCached); time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the service worker never kept app.wasm")
+		}
+	}
+}
+
 // TestBrowserWorkersReuseTheWasm: the workers start from the app.wasm the
 // page already has, so starting them downloads no second copy.
 func TestBrowserWorkersReuseTheWasm(t *testing.T) {
@@ -190,15 +207,7 @@ func TestBrowserWorkersReuseTheWasm(t *testing.T) {
 	ctx := btab(t, 1280, 900)
 	bdo(t, ctx, chromedp.Navigate(srv.URL+"/about"), chromedp.WaitVisible(chromedp.CSS("#about-chart svg")))
 	// The service worker keeps its own copy for offline use; wait for it.
-	const swCopy = `(async () => {
-	  for (const k of await caches.keys()) if (await (await caches.open(k)).match("/web/app.wasm")) return true;
-	  return false;
-	})()`
-	for deadline := time.Now().Add(waitFor); !beval[bool](t, ctx, swCopy); time.Sleep(100 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the service worker never kept app.wasm")
-		}
-	}
+	waitCached(t, ctx)
 	pageAsked, pageSent := asked.Load(), sent.Load()
 	bdo(t, ctx, chromedp.Click(chromedp.CSS(`nav a[href="/experiments"]`)), waitExp("idle"))
 	status := waitEngines(t, ctx)
@@ -298,19 +307,6 @@ const keepProgressLabel = `new MutationObserver(() => {
   if (l) window.progressLabel = l.textContent;
 }).observe(document, {subtree: true, childList: true, characterData: true});`
 
-// auditedBy is true of an audit badge whose audit has done at least one
-// check on each of the workers of a browser reporting cores: the checks
-// are dealt round, so the first of them are done.
-func auditedBy(cores int) func(string) bool {
-	return func(badge string) bool {
-		var done, total int
-		if _, err := fmt.Sscanf(badge, "auditing: %d/%d checks", &done, &total); err == nil {
-			return done >= min(max(cores, 1), 8)
-		}
-		return strings.Contains(badge, "checks passed")
-	}
-}
-
 // TestBrowserLabDesk: a large lab run goes to the lab's own worker. The
 // page says so, its thread stays free while the worker fills the filter,
 // and the figures and the filter that come back are the native ones: the
@@ -341,29 +337,36 @@ func TestBrowserLabDesk(t *testing.T) {
 		if state := beval[string](t, ctx, `document.getElementById("lab").dataset.state`); state != "running" {
 			t.Fatalf("%s: the lab's state is %q with its run held mid-way", where, state)
 		}
-		// The badge's audit starts the page's other workers; once each has
-		// sent an outcome they are up, and held too, so the moves below do
-		// not share the cores with their start.
-		bwaitText(t, ctx, "#audit-badge", auditedBy(beval[int](t, ctx, `navigator.hardwareConcurrency`)))
-		// Slider moves during the run show their new value as soon as
-		// moves with nothing running do. Each replaces the run with one
-		// that works until its first pause and is held there; the last
-		// leaves k = 8.
-		for _, key := range []string{kb.ArrowRight, kb.ArrowLeft, kb.ArrowRight} {
-			during[where] = append(during[where], slide(t, ctx, "hashes", key))
-			bwaitEval(t, ctx, labHeld, func(s string) bool { return s == "true" })
-		}
-		// The page's thread while the last run goes, from its release to
-		// its end.
+		// The page's thread while the run goes, from its release to its
+		// end.
 		free[where] = beval[float64](t, ctx, freeRun)
 		bdo(t, ctx, waitLab())
-		checkLabCounters(t, ctx, where+" "+big, labNative(t, big+"&hashes=8"))
-		if where == "worker" {
-			for _, key := range []string{kb.ArrowLeft, kb.ArrowRight, kb.ArrowLeft} {
-				idle = append(idle, slide(t, ctx, "hashes", key))
-				bdo(t, ctx, waitLab())
+		checkLabCounters(t, ctx, where+" "+big, labNative(t, big))
+		// Slider moves during a run show their new value as soon as moves
+		// with nothing running do. Each move during a run replaces one
+		// held mid-way with one that works until its first pause and is
+		// held there. In the worker the two kinds of move alternate, so
+		// that both meet the page at the same age (a page's first seconds
+		// share the cores with the browser's optimizing compile of the
+		// wasm). Every pair leaves k one step from where it began; the
+		// three leave k = 8.
+		for _, step := range [][2]string{{kb.ArrowRight, kb.ArrowLeft}, {kb.ArrowLeft, kb.ArrowRight}, {kb.ArrowRight, kb.ArrowLeft}} {
+			holdRuns(t, ctx, true)
+			if where == "worker" {
+				idle = append(idle, slide(t, ctx, "hashes", step[0]))
+				bwaitEval(t, ctx, labHeld, func(s string) bool { return s == "true" })
+				slide(t, ctx, "hashes", step[1])
+			} else {
+				slide(t, ctx, "hashes", step[0])
+				slide(t, ctx, "hashes", step[1])
 			}
+			bwaitEval(t, ctx, labHeld, func(s string) bool { return s == "true" })
+			during[where] = append(during[where], slide(t, ctx, "hashes", step[0]))
+			bwaitEval(t, ctx, labHeld, func(s string) bool { return s == "true" })
+			holdRuns(t, ctx, false)
+			bdo(t, ctx, waitLab())
 		}
+		checkLabCounters(t, ctx, where+" "+big, labNative(t, big+"&hashes=8"))
 		// The progress label says where the run goes, seen mid-way.
 		bdo(t, ctx, chromedp.Navigate(base+"/?"+cells))
 		bwaitEval(t, ctx, labHeld, func(s string) bool { return s == "true" })
