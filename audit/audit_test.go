@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"slices"
 	"strings"
@@ -694,5 +695,64 @@ func TestWholeKeyChecksCatchPartialKeys(t *testing.T) {
 				t.Logf("%s on %s: %s", id, c.target.Name, o.Detail)
 			}
 		}
+	}
+}
+
+// binomial draws the successes of n trials of probability p.
+func binomial(r *rand.Rand, n int, p float64) int {
+	hits := 0
+	for range n {
+		if r.Float64() < p {
+			hits++
+		}
+	}
+	return hits
+}
+
+// The power a rate check states holds when its counts are drawn: at the
+// stated shift every one of 300 draws fails, and inside the bound most
+// pass, so the draws can tell a stated figure that flatters.
+func TestStatedPowerHolds(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	const p, q, draws = 0.01, 100000, 300
+	up, down := rateCatches(p, 0, q)
+	passes := func(rate float64) (n int) {
+		for range draws {
+			if ratio := float64(binomial(r, q, rate)) / q / p; math.Abs(ratio-1) <= rateBand {
+				n++
+			}
+		}
+		return n
+	}
+	for _, c := range []struct {
+		name     string
+		rate     float64
+		min, max int
+	}{
+		{"stated rise", p * (1 + up), 0, 0},
+		{"stated fall", p * (1 - down), 0, 0},
+		{"inside the band, above", p * (1 + 0.8*rateBand), draws / 2, draws},
+		{"inside the band, below", p * (1 - 0.8*rateBand), draws / 2, draws},
+	} {
+		if n := passes(c.rate); n < c.min || n > c.max {
+			t.Errorf("rate band, %s (%.5f): %d of %d draws pass, want %d to %d", c.name, c.rate, n, draws, c.min, c.max)
+		}
+	}
+
+	const nq = 10000
+	d := nearCatches(nq, p)
+	nearPasses := func(times float64) (n int) {
+		for range draws {
+			if noWorse(binomial(r, nq, p*times), binomial(r, nq, p), nq, p, "", "").Pass {
+				n++
+			}
+		}
+		return n
+	}
+	if n := nearPasses(d); n != 0 {
+		t.Errorf("near queries at the stated %.2f times the random rate: %d of %d draws pass", d, n, draws)
+	}
+	if n := nearPasses(1 + 0.4*(d-1)); n < draws/2 {
+		t.Errorf("near queries at 0.4 of the stated excess: %d of %d draws pass, want most", n, draws)
 	}
 }

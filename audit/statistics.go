@@ -169,6 +169,53 @@ func rateQueries(p, variance float64) (int, error) {
 	return int(q), nil
 }
 
+// Each statistical check says what its pass means: the smallest departure
+// from theory that it fails with probability at least 1 - 10^-6, a
+// one-sided zOneSided beyond its bound (normal approximations, with the
+// spread at the departed value where it grows with it).
+const surely = " with probability at least 1 - 10^-6"
+
+// least is the smallest x in [lo, hi] for which ok holds, ok false below
+// it and true above; NaN when ok fails even at hi.
+func least(lo, hi float64, ok func(float64) bool) float64 {
+	if !ok(hi) {
+		return math.NaN()
+	}
+	for range 64 {
+		if mid := (lo + hi) / 2; ok(mid) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return hi
+}
+
+// rateCatches is the smallest rise and fall of a true rate, relative to
+// theory p, that the band fails on q queries, the filter's own rate having
+// the given variance at p (which scales with the rate squared). A rise is
+// NaN when no rate up to 1 is high enough.
+func rateCatches(p, variance float64, q int) (up, down float64) {
+	sd := func(r float64) float64 { return math.Sqrt(r*(1-r)/float64(q) + variance*(r/p)*(r/p)) }
+	up = least(rateBand, min(10, 1/p-1), func(d float64) bool {
+		r := p * (1 + d)
+		return r-zOneSided*sd(r) >= p*(1+rateBand)
+	})
+	down = least(rateBand, 1, func(d float64) bool {
+		r := p * (1 - d)
+		return r+zOneSided*sd(r) <= p*(1-rateBand)
+	})
+	return up, down
+}
+
+// shifts says what a rate check's pass rules out, from rateCatches.
+func shifts(up, down float64) string {
+	if math.IsNaN(up) {
+		return fmt.Sprintf("fails a true rate %.1f%% below theory%s, and none above it (a rate is at most 1)", 100*down, surely)
+	}
+	return fmt.Sprintf("fails a true rate %.1f%% above or %.1f%% below theory%s", 100*up, 100*down, surely)
+}
+
 // rateVariance is the variance of one filter's rate around theory: the
 // lab's own for its layouts, and for any other target the larger of a
 // standard and a blocked filter's, since its layout is not known.
@@ -237,8 +284,9 @@ func rateAt(s shape, over int, text bool, t Target) Verdict {
 	}
 	got := float64(fp) / float64(queries)
 	ratio := got / want
-	detail := fmt.Sprintf("measured %.6f (%d of %d), theory %.6f, ratio %.4f, allowed [%.2f, %.2f]",
-		got, fp, queries, want, ratio, 1-rateBand, 1+rateBand)
+	up, down := rateCatches(want, t.rateVariance(filled, m, k), queries)
+	detail := fmt.Sprintf("measured %.6f (%d of %d), theory %.6f, ratio %.4f, allowed [%.2f, %.2f]; %s",
+		got, fp, queries, want, ratio, 1-rateBand, 1+rateBand, shifts(up, down))
 	if text {
 		random, err := count(s.absent)
 		if err != nil {
@@ -262,10 +310,11 @@ func setBitsMatch(s shape, f *lab) Verdict {
 	m := flt.M()
 	want := core.ExpectedSetBits(m, uint64(s.Items), flt.K())
 	q := want / float64(m)
-	slack := 6*math.Sqrt(float64(m)*q*(1-q)) + 1
+	sd := math.Sqrt(float64(m) * q * (1 - q))
+	slack := 6*sd + 1
 	got := flt.SetBits()
-	return verdict(math.Abs(float64(got)-want) <= slack, "%d set against %.1f expected, allowed %.1f either way (%s)",
-		got, want, slack, s.describe(f))
+	return verdict(math.Abs(float64(got)-want) <= slack, "%d set against %.1f expected, allowed %.1f either way; fails %.1f more or fewer%s (%s)",
+		got, want, slack, slack+zOneSided*sd, surely, s.describe(f))
 }
 
 // probesMatch compares the mean positions read per absent query with
@@ -281,9 +330,10 @@ func probesMatch(s shape, f *lab) Verdict {
 	variance := math.Max(0, float64(probesSq)/statQueries-mean*mean)
 	fill := float64(flt.Popcount()) / float64(flt.M())
 	want := core.ExpectedProbes(flt.K(), fill)
-	slack := zRate*math.Sqrt(variance/statQueries) + 1e-9
-	return verdict(math.Abs(mean-want) <= slack, "%.4f positions read per negative, expected %.4f at fill %.4f, allowed %.4f either way (%s)",
-		mean, want, fill, slack, s.describe(f))
+	se := math.Sqrt(variance / statQueries)
+	slack := zRate*se + 1e-9
+	return verdict(math.Abs(mean-want) <= slack, "%.4f positions read per negative, expected %.4f at fill %.4f, allowed %.4f either way; fails a mean %.4f off%s (%s)",
+		mean, want, fill, slack, slack+zOneSided*se, surely, s.describe(f))
 }
 
 // countingSaturates inserts 10 keys 40 times into 1000 counters: every
@@ -330,9 +380,15 @@ func simulationRate(f *lab) Verdict {
 	}
 	lo, hi := core.Wilson(r.FalsePositives, r.AbsentQueries, zRate)
 	inside := r.QueryCILow <= r.EmpiricalFPR && r.EmpiricalFPR <= r.QueryCIHigh
+	theory, q := r.TheoryFPRVariant, float64(r.AbsentQueries)
+	// The theory fails when the Wilson bound, five sigma from the
+	// measured rate, passes it: a true rate (5 + zOneSided) sigma away.
+	sigma := func(x float64) float64 { return (zRate + zOneSided) * math.Sqrt(x*(1-x)/q) }
+	up := least(0, min(10, 1/theory-1), func(d float64) bool { return theory*(1+d)-sigma(theory*(1+d)) >= theory })
+	down := least(0, 1, func(d float64) bool { return theory*(1-d)+sigma(theory*(1-d)) <= theory })
 	return verdict(inside && lo <= r.TheoryFPRVariant && r.TheoryFPRVariant <= hi,
-		"measured %.6f (%d of %d), 95%% interval [%.6f, %.6f], 5-sigma [%.6f, %.6f], theory %.6f (%s, m = %d, k = %d)",
-		r.EmpiricalFPR, r.FalsePositives, r.AbsentQueries, r.QueryCILow, r.QueryCIHigh, lo, hi, r.TheoryFPRVariant, r.Variant, r.M, r.K)
+		"measured %.6f (%d of %d), 95%% interval [%.6f, %.6f], 5-sigma [%.6f, %.6f], theory %.6f; %s (%s, m = %d, k = %d)",
+		r.EmpiricalFPR, r.FalsePositives, r.AbsentQueries, r.QueryCILow, r.QueryCIHigh, lo, hi, r.TheoryFPRVariant, shifts(up, down), r.Variant, r.M, r.K)
 }
 
 // smallFilters and smallQueries size the small-m checks: the rate of a
@@ -386,6 +442,6 @@ func smallMatches(m uint64, t Target) Verdict {
 	expect, spread := core.FilterSpread(m, n, k)
 	sd := math.Sqrt((expect*(1-expect)/smallQueries + spread) / smallFilters)
 	return verdict(math.Abs(mean-expect) <= zRate*sd,
-		"mean of %d filters %.6g, one filter expects %.6g (the formula %.6g), 5-sigma half width %.3g (%s hashing, %s, m = %d, n = %d, k = %d)",
-		smallFilters, mean, expect, core.RateExact(m, n, k), zRate*sd, hashing, v, m, n, k)
+		"mean of %d filters %.6g, one filter expects %.6g (the formula %.6g), 5-sigma half width %.3g; fails a mean %.1f%% off%s (%s hashing, %s, m = %d, n = %d, k = %d)",
+		smallFilters, mean, expect, core.RateExact(m, n, k), zRate*sd, 100*(zRate+zOneSided)*sd/expect, surely, hashing, v, m, n, k)
 }

@@ -62,17 +62,35 @@ const zOneSided = 4.7534
 // filter. A filter that hashes the whole key answers both from one rate P,
 // so near - random has mean 0 and variance 2qP(1 - P), at most near +
 // random: near may exceed random by z = 4.75 of that (a one-sided tail of
-// 10^-6) and 2 more for small counts.
-func noWorse(near, random, q int, what string, about string) Verdict {
+// 10^-6) and 2 more for small counts. p is the filter's theory at the
+// shape, from which nearCatches says what a pass rules out.
+func noWorse(near, random, q int, p float64, what string, about string) Verdict {
 	allowed := zOneSided*math.Sqrt(float64(near+random)) + 2
+	power := "no near rate fails it, the theory's being too high"
+	if d := nearCatches(q, p); !math.IsNaN(d) {
+		power = fmt.Sprintf("fails near queries at %.1f times the random rate%s", d, surely)
+	}
 	return verdict(float64(near-random) <= allowed,
-		"%s: %d of %d false positives, random queries %d of %d, at most %.1f more allowed (%s)",
-		what, near, q, random, q, allowed, about)
+		"%s: %d of %d false positives, random queries %d of %d, at most %.1f more allowed; %s (%s)",
+		what, near, q, random, q, allowed, power, about)
+}
+
+// nearCatches is how many times likelier than random queries, of rate p,
+// q near queries must be to be false positives for noWorse to fail them:
+// at a near rate p(1 + d), near - random has mean qpd and spread at most
+// sqrt(qp(2 + d)), and must clear the bound by zOneSided of that. NaN
+// when not even near queries that are all false positives would fail.
+func nearCatches(q int, p float64) float64 {
+	qp := float64(q) * p
+	return 1 + least(0, 1/p-1, func(d float64) bool {
+		spread := math.Sqrt(qp * (2 + d))
+		return qp*d-zOneSided*spread >= zOneSided*spread+2
+	})
 }
 
 // nearMiss fills the filter with wholeKeyN members of wholeKeyBytes bytes
-// and queries each member with byte at changed, then as many random absent
-// keys.
+// and queries each member with its byte at index at changed, then as many
+// random absent keys.
 func nearMiss(t Target, at int) Verdict {
 	s := standard(0, 10, 7, wholeKeyN).keyBytes(wholeKeyBytes)
 	flt, err := t.fill(s)
@@ -94,7 +112,7 @@ func nearMiss(t Target, at int) Verdict {
 			random++
 		}
 	}
-	return noWorse(near, random, s.Items, fmt.Sprintf("members with byte %d changed", at), t.describe(s))
+	return noWorse(near, random, s.Items, t.rate(s), fmt.Sprintf("members with byte %d changed", at), t.describe(s))
 }
 
 // sharedAffixes fills the filter with wholeKeyN members that all begin
@@ -136,7 +154,7 @@ func sharedAffixes(t Target, prefix bool) Verdict {
 	if prefix {
 		what = "absent keys with the members' prefix"
 	}
-	return noWorse(near, random, s.Items, what, t.describe(s))
+	return noWorse(near, random, s.Items, t.rate(s), what, t.describe(s))
 }
 
 // Key streams of the lengths check: lengthStreams random byte strings of
@@ -209,6 +227,6 @@ func keyLengths(t Target) Verdict {
 			random++
 		}
 	}
-	return noWorse(near, random, len(neighbours),
+	return noWorse(near, random, len(neighbours), t.rate(s),
 		fmt.Sprintf("all %d members found; their neighbours a byte shorter or longer", len(members)), t.describe(s))
 }
