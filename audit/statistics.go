@@ -313,7 +313,7 @@ func setBitsMatch(s shape, f *lab) Verdict {
 	sd := math.Sqrt(float64(m) * q * (1 - q))
 	slack := 6*sd + 1
 	got := flt.SetBits()
-	return verdict(math.Abs(float64(got)-want) <= slack, "%d set against %.1f expected, allowed %.1f either way; fails %.1f more or fewer%s (%s)",
+	return verdict(math.Abs(float64(got)-want) <= slack, "%d set against %.1f expected, allowed %.1f either way; fails %.0f set positions more or fewer%s (%s)",
 		got, want, slack, slack+zOneSided*sd, surely, s.describe(f))
 }
 
