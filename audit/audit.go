@@ -208,13 +208,25 @@ func outcome(t Target, have views, c Check) (Outcome, error) {
 // runCheck runs one check, turning a panic into a failed verdict: a broken
 // filter must show up red in the report, not take the report down with it.
 func runCheck(c Check, t Target) (v Verdict) {
+	defer t.done()
 	defer func() {
 		if e := recover(); e != nil {
+			if b, ok := e.(Broken); ok {
+				v = Verdict{Detail: b.Error()}
+				return
+			}
 			v = Verdict{Detail: fmt.Sprintf("panicked: %v", e)}
 		}
 	}()
 	return c.Run(t)
 }
+
+// Broken is what a target's filter panics with when it cannot answer at
+// all, as a filter in another process that exited cannot: the check it
+// serves fails with the error as its detail.
+type Broken struct{ Err error }
+
+func (b Broken) Error() string { return b.Err.Error() }
 
 // digest folds the target's name, every check's ID, verdict and detail, and
 // the reported rate into a short digest. Details print floats at fixed

@@ -140,24 +140,27 @@ func sameBuild(t Target) Verdict {
 	if err != nil {
 		return fail("%v", err)
 	}
-	var key []byte
 	differ, first := 0, ""
-	check := func(what string, i int) {
-		if a.Test(key) != b.Test(key) {
-			if differ == 0 {
-				first = fmt.Sprintf("%s %d", what, i)
-			}
-			differ++
+	compare := func(what string, n int, key func([]byte, int) []byte) error {
+		ya, err := t.answerAll(a, n, key)
+		if err != nil {
+			return err
 		}
-	}
-	for i := 0; i < s.Items; i++ {
-		key = s.key(key, i)
-		check("member", i)
+		return t.ask(b, n, key, func(i int, yb bool) {
+			if ya[i] != yb {
+				if differ == 0 {
+					first = fmt.Sprintf("%s %d", what, i)
+				}
+				differ++
+			}
+		})
 	}
 	const absent = 20000
-	for i := 0; i < absent; i++ {
-		key = s.absent(key, i)
-		check("absent key", i)
+	if err := compare("member", s.Items, s.key); err != nil {
+		return stopped(err)
+	}
+	if err := compare("absent key", absent, s.absent); err != nil {
+		return stopped(err)
 	}
 	if differ > 0 {
 		return fail("%d of %d answers differ, the first for %s (%s)", differ, s.Items+absent, first, t.describe(s))
@@ -188,17 +191,22 @@ func seedMoves(t Target) Verdict {
 		return fail("%v", err)
 	}
 	const queries = 200000
-	var key []byte
+	absent := func(dst []byte, q int) []byte { return core.Key(dst, core.Absent, uint64(q), 3, s.KeyBytes) }
+	ya, err := t.answerAll(a, queries, absent)
+	if err != nil {
+		return stopped(err)
+	}
 	differ, yes := 0, 0
-	for q := 0; q < queries; q++ {
-		key = core.Key(key, core.Absent, uint64(q), 3, s.KeyBytes)
-		ya, yb := a.Test(key), b.Test(key)
-		if ya != yb {
+	err = t.ask(b, queries, absent, func(q int, yb bool) {
+		if ya[q] != yb {
 			differ++
 		}
-		if ya {
+		if ya[q] {
 			yes++
 		}
+	})
+	if err != nil {
+		return stopped(err)
 	}
 	p := float64(yes) / queries
 	want := 2 * p * (1 - p) * queries

@@ -120,7 +120,13 @@ func labFilter(flt core.Membership) Filter {
 // reportedRate is the false-positive rate t's filter shows at the lab's
 // default shape: the lab's own simulation for its targets, the same shape,
 // keys and absent queries for any other.
-func (t Target) reportedRate() float64 {
+func (t Target) reportedRate() (rate float64) {
+	defer t.done()
+	defer func() {
+		if recover() != nil { // a broken filter's rate is no rate
+			rate = 0
+		}
+	}()
 	p := core.DefaultParams()
 	if t.lab != nil {
 		r, err := core.Simulate(defaults(t.lab))
@@ -140,12 +146,9 @@ func (t Target) reportedRate() float64 {
 		flt.Add(key)
 	}
 	absent := p.Queries - p.Queries*p.PresentShare/100
-	fp := 0
-	for q := range absent {
-		key = core.Key(key, core.Absent, uint64(q), p.Seed, p.KeyBytes)
-		if flt.Test(key) {
-			fp++
-		}
+	fp, err := t.count(flt, absent, func(dst []byte, q int) []byte { return core.Key(dst, core.Absent, uint64(q), p.Seed, p.KeyBytes) })
+	if err != nil {
+		return 0
 	}
 	return float64(fp) / float64(absent)
 }

@@ -124,15 +124,16 @@ func allFoundPast(s shape, over int, t Target) Verdict {
 	s.Items *= over
 	s.insert(flt, s.DuplicatePasses)
 	missing, first := uint64(0), -1
-	var key []byte
-	for i := 0; i < s.Items; i++ {
-		key = s.key(key, i)
-		if !flt.Test(key) {
+	err = t.ask(flt, s.Items, s.key, func(i int, found bool) {
+		if !found {
 			if missing == 0 {
 				first = i
 			}
 			missing++
 		}
+	})
+	if err != nil {
+		return stopped(err)
 	}
 	if missing > 0 {
 		return fail("%d of %d members not found, the first is member %d (%s)", missing, s.Items, first, about)
@@ -157,12 +158,11 @@ func removeHalf(t Target) Verdict {
 			refused++
 		}
 	}
-	missing := 0
-	for i := 0; i < s.Items; i += 2 {
-		if key = s.key(key, i); !flt.Test(key) {
-			missing++
-		}
+	found, err := t.count(flt, s.Items/2, func(dst []byte, i int) []byte { return s.key(dst, 2*i) })
+	if err != nil {
+		return stopped(err)
 	}
+	missing := s.Items/2 - found
 	return verdict(missing == 0 && refused == 0,
 		"%d of %d removals refused, %d of %d remaining members not found (%s)",
 		refused, s.Items/2, missing, s.Items/2, t.describe(s))

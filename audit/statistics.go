@@ -265,19 +265,7 @@ func rateAt(s shape, over int, text bool, t Target) Verdict {
 		key = member(key, i)
 		flt.Add(key)
 	}
-	count := func(absent func([]byte, int) []byte) (int, error) {
-		fp := 0
-		for q := 0; q < queries; q++ {
-			if err := t.paused(q); err != nil {
-				return 0, err
-			}
-			key = absent(key, q)
-			if flt.Test(key) {
-				fp++
-			}
-		}
-		return fp, nil
-	}
+	count := func(absent func([]byte, int) []byte) (int, error) { return t.count(flt, queries, absent) }
 	fp, err := count(absent)
 	if err != nil {
 		return stopped(err)

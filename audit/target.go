@@ -64,6 +64,10 @@ type Target struct {
 	// Seeded says New keys its filters by Shape.Seed, so that another
 	// seed gives another filter.
 	Seeded bool
+	// Done, when set, is called once a check no longer uses the filters
+	// New built for it: a target whose filters live in another process
+	// frees them there.
+	Done func()
 
 	// lab is set on the lab's own targets: the hash, index derivation,
 	// k, layouts and simulation behind them, which the checks of the
@@ -85,6 +89,13 @@ func (t Target) paused(i int) error {
 		return nil
 	}
 	return t.yield()
+}
+
+// done calls t's Done, if it has one.
+func (t Target) done() {
+	if t.Done != nil {
+		t.Done()
+	}
 }
 
 // yield calls t's pause now, if Run set one.
@@ -133,6 +144,7 @@ func discover(t Target) (views, error) {
 		return nil, fmt.Errorf("audit: target %q has no New function", t.Name)
 	}
 	s := Shape{M: 1024, K: 3, N: 100, Seed: 1}
+	defer t.done()
 	flt, err := t.New(s)
 	if err != nil {
 		return nil, fmt.Errorf("audit: target %q cannot build a filter of m = %d, k = %d: %w", t.Name, s.M, s.K, err)

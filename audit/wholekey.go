@@ -97,20 +97,17 @@ func nearMiss(t Target, at int) Verdict {
 	if err != nil {
 		return fail("%v", err)
 	}
-	var key []byte
-	near, random := 0, 0
-	for i := 0; i < s.Items; i++ {
-		if err := t.paused(i); err != nil {
-			return stopped(err)
-		}
-		key = s.key(key, i)
-		key[at] ^= 1
-		if flt.Test(key) {
-			near++
-		}
-		if flt.Test(s.absent(key, i)) {
-			random++
-		}
+	near, err := t.count(flt, s.Items, func(dst []byte, i int) []byte {
+		dst = s.key(dst, i)
+		dst[at] ^= 1
+		return dst
+	})
+	if err != nil {
+		return stopped(err)
+	}
+	random, err := t.count(flt, s.Items, s.absent)
+	if err != nil {
+		return stopped(err)
 	}
 	return noWorse(near, random, s.Items, t.rate(s), fmt.Sprintf("members with byte %d changed", at), t.describe(s))
 }
@@ -137,18 +134,16 @@ func sharedAffixes(t Target, prefix bool) Verdict {
 		key = affixed(key, own)
 		flt.Add(key)
 	}
-	near, random := 0, 0
-	for i := 0; i < s.Items; i++ {
-		if err := t.paused(i); err != nil {
-			return stopped(err)
-		}
+	near, err := t.count(flt, s.Items, func(dst []byte, i int) []byte {
 		own = s.absent(own, i)
-		if flt.Test(affixed(key, own)) {
-			near++
-		}
-		if flt.Test(own) {
-			random++
-		}
+		return affixed(dst, own)
+	})
+	if err != nil {
+		return stopped(err)
+	}
+	random, err := t.count(flt, s.Items, s.absent)
+	if err != nil {
+		return stopped(err)
 	}
 	what := "absent keys with the members' suffix"
 	if prefix {
@@ -204,28 +199,28 @@ func keyLengths(t Target) Verdict {
 		flt.Add(key)
 	}
 	lost, first := 0, -1
-	for _, key := range members {
-		if !flt.Test(key) {
+	err = t.ask(flt, len(members), func(_ []byte, i int) []byte { return members[i] }, func(i int, found bool) {
+		if !found {
 			if lost == 0 {
-				first = len(key)
+				first = len(members[i])
 			}
 			lost++
 		}
+	})
+	if err != nil {
+		return stopped(err)
 	}
 	if lost > 0 {
 		return fail("%d of %d members of lengths 0 to %d, 4 KiB and 1 MiB not found, the first of %d bytes (%s)",
 			lost, len(members), maxShortKey, first, t.describe(s))
 	}
-	near, random := 0, 0
-	var key []byte
-	for i, n := range neighbours {
-		if flt.Test(n) {
-			near++
-		}
-		key = s.absent(key, i)
-		if flt.Test(key) {
-			random++
-		}
+	near, err := t.count(flt, len(neighbours), func(_ []byte, i int) []byte { return neighbours[i] })
+	if err != nil {
+		return stopped(err)
+	}
+	random, err := t.count(flt, len(neighbours), s.absent)
+	if err != nil {
+		return stopped(err)
 	}
 	return noWorse(near, random, len(neighbours), t.rate(s),
 		fmt.Sprintf("all %d members found; their neighbours a byte shorter or longer", len(members)), t.describe(s))
