@@ -1,0 +1,570 @@
+// Package program makes any program that speaks the audit's protocol
+// (PROTOCOL.md, beside this file) an audit target: the filters it builds, in
+// any language, go through the same checks as the lab's own. One process
+// serves every filter of the audit; keys travel in batches, hex-encoded, so
+// that the protocol costs little beside the filter. A program that exits,
+// hangs or answers what the protocol does not allow fails the check it was
+// serving, with what was sent and what came back, and the next check starts
+// it afresh.
+package program
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"bloomlab/audit"
+	"bloomlab/core"
+)
+
+// Version is the protocol version this package speaks.
+const Version = 1
+
+// DefaultTimeout is how long a request may wait for its answer.
+const DefaultTimeout = 30 * time.Second
+
+// batch is the most keys one request carries, and batchBytes the most
+// hex a buffered add holds before it is sent.
+const (
+	batch      = 4096
+	batchBytes = 1 << 20
+)
+
+// Program is a started program and the filters it holds. Its methods are
+// for one audit at a time: the audit calls a target from one goroutine.
+type Program struct {
+	argv    []string
+	timeout time.Duration
+	hello   hello
+
+	proc    *process // nil until started, and after a fault
+	nextID  uint64
+	live    []*filter // built since the last check ended
+	started int       // processes started, the first included
+}
+
+// hello is what a program says of itself in the handshake.
+type hello struct {
+	name, about             string
+	seed, remove, positions bool
+	rate                    string // "standard", "blocked 512" or "ask"
+}
+
+// Start starts argv and reads its handshake. timeout bounds each request,
+// DefaultTimeout when zero.
+func Start(argv []string, timeout time.Duration) (*Program, error) {
+	if len(argv) == 0 {
+		return nil, errors.New("program: no command to start")
+	}
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	p := &Program{argv: argv, timeout: timeout}
+	if err := p.start(); err != nil {
+		return nil, err
+	}
+	p.hello = p.proc.hello
+	return p, nil
+}
+
+// Started is how many processes the audit has started: one, and one more
+// after each fault.
+func (p *Program) Started() int { return p.started }
+
+// Close ends the program: it says bye, and kills what has not exited
+// within the timeout, its children with it.
+func (p *Program) Close() {
+	if p.proc != nil {
+		p.proc.end()
+		p.proc = nil
+	}
+}
+
+// Target is the audit target for the program's filters, named by what the
+// program said of itself.
+func (p *Program) Target() audit.Target {
+	h := p.hello
+	t := audit.Target{Name: h.name, About: h.about, Seeded: h.seed, Done: p.freeAll,
+		New: p.newFilter}
+	if h.about == "" {
+		t.About = strings.Join(p.argv, " ")
+	}
+	switch {
+	case h.rate == "ask":
+		t.Rate = p.rate
+	case strings.HasPrefix(h.rate, "blocked "):
+		t.Rate = func(s audit.Shape) float64 {
+			m := (max(s.M, 1) + core.BlockSize - 1) / core.BlockSize * core.BlockSize
+			return core.BlockedRateExact(m, uint64(s.N), s.K)
+		}
+	}
+	return t
+}
+
+// start starts a fresh process, the first or after a fault.
+func (p *Program) start() error {
+	proc, err := startProcess(p.argv, p.timeout)
+	if err != nil {
+		return err
+	}
+	p.started++
+	if p.hello.name != "" && proc.hello != p.hello {
+		proc.kill()
+		return fmt.Errorf("program: restarted, %s says of itself %+v, not %+v as before", p.argv[0], proc.hello, p.hello)
+	}
+	p.proc = proc
+	return nil
+}
+
+// fault ends the process after a broken exchange and returns the error
+// the check fails with; the next filter starts a fresh process.
+func (p *Program) fault(err error) error {
+	if p.proc != nil {
+		p.proc.kill()
+		p.proc = nil
+	}
+	p.live = nil
+	return err
+}
+
+// call sends the request and the keys after it, and reads one answer line
+// of at most limit bytes. Pending adds of other filters go first.
+func (p *Program) call(request string, keys [][]byte, limit int) (string, error) {
+	for _, f := range p.live { // flush resets pending before it calls
+		if f.pending > 0 {
+			if err := f.flush(); err != nil {
+				return "", err
+			}
+		}
+	}
+	if p.proc == nil {
+		return "", errors.New("program: the program was restarted after a fault")
+	}
+	answer, err := p.proc.call(request, keys, limit)
+	if err != nil {
+		return "", p.fault(err)
+	}
+	return answer, nil
+}
+
+func (p *Program) newFilter(s audit.Shape) (audit.Filter, error) {
+	if p.proc == nil {
+		if err := p.start(); err != nil {
+			return nil, err
+		}
+	}
+	p.nextID++
+	f := &filter{p: p, id: p.nextID, proc: p.proc}
+	request := fmt.Sprintf("new %d %d %d %d %d", f.id, s.M, s.K, s.N, s.Seed)
+	answer, err := p.call(request, nil, 4096)
+	if err != nil {
+		return nil, err
+	}
+	if reason, ok := strings.CutPrefix(answer, "refused "); ok {
+		return nil, fmt.Errorf("%s refuses m = %d, k = %d, n = %d: %s", p.hello.name, s.M, s.K, s.N, reason)
+	}
+	if answer != "ok" {
+		return nil, p.fault(f.proc.unexpected(request, answer, `"ok" or "refused REASON"`))
+	}
+	p.live = append(p.live, f)
+	switch h := p.hello; {
+	case h.remove && h.positions:
+		return removingPositioned{f}, nil
+	case h.remove:
+		return removing{f}, nil
+	case h.positions:
+		return positioned{f}, nil
+	}
+	return f, nil
+}
+
+// freeAll frees every filter built since the last check ended.
+func (p *Program) freeAll() {
+	live := p.live
+	p.live = nil
+	for _, f := range live {
+		if p.proc == nil || f.proc != p.proc {
+			return
+		}
+		request := fmt.Sprintf("free %d", f.id)
+		if answer, err := p.proc.call(request, nil, 64); err != nil || answer != "ok" {
+			if err == nil {
+				err = p.proc.unexpected(request, answer, `"ok"`)
+			}
+			p.fault(err)
+			return
+		}
+	}
+}
+
+// rate asks the program its theory for a shape.
+func (p *Program) rate(s audit.Shape) float64 {
+	request := fmt.Sprintf("rate %d %d %d", s.M, s.K, s.N)
+	answer, err := p.call(request, nil, 64)
+	if err != nil {
+		panic(audit.Broken{Err: err})
+	}
+	r, err := strconv.ParseFloat(answer, 64)
+	if err != nil || r < 0 || r > 1 {
+		panic(audit.Broken{Err: p.fault(p.proc.unexpected(request, answer, "a rate from 0 to 1"))})
+	}
+	return r
+}
+
+// process is one run of the program: its pipes, what it said in the
+// handshake, and the last lines of its standard error.
+type process struct {
+	cmd      *exec.Cmd
+	in       *bufio.Writer
+	out      *bufio.Reader
+	stderr   *tail
+	timeout  time.Duration
+	hello    hello
+	exited   chan struct{}
+	waitErr  error
+	timedOut bool
+	mu       sync.Mutex // guards timedOut
+}
+
+func startProcess(argv []string, timeout time.Duration) (*process, error) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	ownGroup(cmd)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	pr := &process{cmd: cmd, in: bufio.NewWriterSize(in, 1<<16), out: bufio.NewReaderSize(out, 1<<16),
+		stderr: &tail{}, timeout: timeout, exited: make(chan struct{})}
+	cmd.Stderr = pr.stderr
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("program: cannot start %s: %w", argv[0], err)
+	}
+	go func() { pr.waitErr = cmd.Wait(); close(pr.exited) }()
+	if err := pr.handshake(); err != nil {
+		pr.kill()
+		return nil, err
+	}
+	return pr, nil
+}
+
+// handshake sends the protocol's first line and reads what the program
+// says of itself, up to ready, all within one timeout.
+func (pr *process) handshake() error {
+	defer pr.deadline()()
+	first := fmt.Sprintf("bloomlab-audit %d", Version)
+	line, err := pr.send(first, nil, 4096)
+	for err == nil {
+		word, rest, _ := strings.Cut(line, " ")
+		switch {
+		case word == "hello" && pr.hello.name == "" && rest != "" && !strings.Contains(rest, " "):
+			pr.hello.name = rest
+		case pr.hello.name == "":
+			return pr.failure(first, fmt.Sprintf("answered %q, want \"hello NAME\"", clip(line)))
+		case word == "about":
+			pr.hello.about = rest
+		case line == "can seed":
+			pr.hello.seed = true
+		case line == "can remove":
+			pr.hello.remove = true
+		case line == "can positions":
+			pr.hello.positions = true
+		case line == "rate standard", line == "rate ask", line == "rate blocked 512":
+			pr.hello.rate = rest
+		case line == "ready":
+			return nil
+		default:
+			return pr.failure(first, fmt.Sprintf("said %q, which protocol %d does not have", clip(line), Version))
+		}
+		line, err = pr.read(first, 4096)
+	}
+	return err
+}
+
+// deadline kills the process if it is not stopped, by the function it
+// returns, within the timeout.
+func (pr *process) deadline() (stop func()) {
+	timer := time.AfterFunc(pr.timeout, func() {
+		pr.mu.Lock()
+		pr.timedOut = true
+		pr.mu.Unlock()
+		pr.kill()
+	})
+	return func() { timer.Stop() }
+}
+
+// call writes the request and its keys and reads one answer line, within
+// the timeout.
+func (pr *process) call(request string, keys [][]byte, limit int) (string, error) {
+	defer pr.deadline()()
+	return pr.send(request, keys, limit)
+}
+
+// send writes the request and its keys and reads one answer line.
+func (pr *process) send(request string, keys [][]byte, limit int) (string, error) {
+	pr.in.WriteString(request)
+	pr.in.WriteByte('\n')
+	var buf []byte
+	for _, k := range keys {
+		buf = hex.AppendEncode(buf[:0], k)
+		buf = append(buf, '\n')
+		if _, err := pr.in.Write(buf); err != nil {
+			break
+		}
+	}
+	if err := pr.in.Flush(); err != nil {
+		return "", pr.failure(request, pr.gone("stopped reading its input ("+err.Error()+")"))
+	}
+	return pr.read(request, limit)
+}
+
+// read reads one answer line of at most limit bytes to request.
+func (pr *process) read(request string, limit int) (string, error) {
+	var line []byte
+	for {
+		chunk, err := pr.out.ReadSlice('\n')
+		line = append(line, chunk...)
+		if len(line) > limit+2 {
+			return "", pr.failure(request, fmt.Sprintf("answered a line longer than %d bytes, starting %q", limit, clip(string(line))))
+		}
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return "", pr.failure(request, pr.gone("closed its output before answering ("+err.Error()+")"))
+		}
+	}
+	return strings.TrimSuffix(strings.TrimSuffix(string(line), "\n"), "\r"), nil
+}
+
+// gone says why the program stopped answering: the timeout, its exit, or
+// else what the pipe saw.
+func (pr *process) gone(otherwise string) string {
+	pr.mu.Lock()
+	timedOut := pr.timedOut
+	pr.mu.Unlock()
+	if timedOut {
+		return fmt.Sprintf("did not answer within %v", pr.timeout)
+	}
+	select {
+	case <-pr.exited:
+		if pr.waitErr != nil {
+			return "exited (" + pr.waitErr.Error() + ") before answering"
+		}
+		return "exited before answering"
+	case <-time.After(time.Second):
+		return otherwise
+	}
+}
+
+// unexpected is the error of an answer the protocol does not allow.
+func (pr *process) unexpected(request, answer, want string) error {
+	return pr.failure(request, fmt.Sprintf("answered %q, want %s", clip(answer), want))
+}
+
+// failure is the error of a broken exchange: the request, what came back
+// and the last lines of the program's standard error.
+func (pr *process) failure(request, what string) error {
+	name := pr.hello.name
+	if name == "" {
+		name = pr.cmd.Path
+	}
+	msg := fmt.Sprintf("program %s: to %q it %s", name, clip(request), what)
+	if last := pr.stderr.lines(); last != "" {
+		msg += "; its stderr ends: " + last
+	}
+	return errors.New(msg)
+}
+
+// kill ends the process and its children at once.
+func (pr *process) kill() {
+	killGroup(pr.cmd)
+}
+
+// end says bye and waits for the process to exit, killing it if it does
+// not within the timeout.
+func (pr *process) end() {
+	pr.in.WriteString("bye\n")
+	pr.in.Flush()
+	select {
+	case <-pr.exited:
+	case <-time.After(pr.timeout):
+	}
+	pr.kill()
+	<-pr.exited
+}
+
+// tail keeps the last bytes a program wrote on its standard error.
+type tail struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+const tailBytes = 2048
+
+func (t *tail) Write(b []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, b...)
+	if len(t.buf) > tailBytes {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-tailBytes:]...)
+	}
+	return len(b), nil
+}
+
+// lines is the last three lines of standard error, joined by " | ".
+func (t *tail) lines() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	all := strings.Split(strings.TrimSpace(string(t.buf)), "\n")
+	return clip(strings.Join(all[max(0, len(all)-3):], " | "))
+}
+
+// clip shortens s for an error message.
+func clip(s string) string {
+	if len(s) > 200 {
+		return s[:200] + "…"
+	}
+	return s
+}
+
+// filter is one filter the program holds. Adds wait in a batch until one
+// is full or another request needs the program.
+type filter struct {
+	p       *Program
+	id      uint64
+	proc    *process // the process that built it
+	keys    [][]byte // pending adds
+	bytes   int
+	pending int
+}
+
+func (f *filter) addRequest() string { return fmt.Sprintf("add %d %d", f.id, f.pending) }
+
+// live panics with the error when the process that built f is gone: the
+// check that uses it fails with the reason.
+func (f *filter) live() {
+	if f.proc != f.p.proc {
+		panic(audit.Broken{Err: fmt.Errorf("program %s: filter %d belongs to a process that was ended after a fault", f.p.hello.name, f.id)})
+	}
+}
+
+func (f *filter) Add(key []byte) {
+	f.live()
+	f.keys = append(f.keys, bytes.Clone(key))
+	f.pending++
+	f.bytes += 2*len(key) + 1
+	if f.pending == batch || f.bytes >= batchBytes {
+		if err := f.flush(); err != nil {
+			panic(audit.Broken{Err: err})
+		}
+	}
+}
+
+// flush sends the pending adds.
+func (f *filter) flush() error {
+	request := f.addRequest()
+	keys := f.keys
+	f.keys, f.pending, f.bytes = f.keys[:0], 0, 0
+	answer, err := f.p.call(request, keys, 64)
+	if err != nil {
+		return err
+	}
+	if answer != "ok" {
+		return f.p.fault(f.proc.unexpected(request, answer, `"ok"`))
+	}
+	return nil
+}
+
+func (f *filter) Test(key []byte) bool {
+	var found [1]bool
+	f.TestAll([][]byte{key}, found[:])
+	return found[0]
+}
+
+// TestAll answers a batch of queries in one request.
+func (f *filter) TestAll(keys [][]byte, found []bool) {
+	f.live()
+	f.answers("test", keys, found)
+}
+
+// answers sends op's request for keys and reads its line of 0 and 1.
+func (f *filter) answers(op string, keys [][]byte, found []bool) {
+	request := fmt.Sprintf("%s %d %d", op, f.id, len(keys))
+	answer, err := f.p.call(request, keys, len(keys))
+	if err != nil {
+		panic(audit.Broken{Err: err})
+	}
+	if len(answer) != len(keys) || strings.Trim(answer, "01") != "" {
+		panic(audit.Broken{Err: f.p.fault(f.proc.unexpected(request, answer, fmt.Sprintf("%d characters of 0 and 1", len(keys))))})
+	}
+	for i := range keys {
+		found[i] = answer[i] == '1'
+	}
+}
+
+// The views a program may declare.
+type (
+	removing           struct{ *filter }
+	positioned         struct{ *filter }
+	removingPositioned struct{ *filter }
+)
+
+func (r removing) Remove(key []byte) bool           { return r.remove(key) }
+func (r removingPositioned) Remove(key []byte) bool { return r.remove(key) }
+
+func (f *filter) remove(key []byte) bool {
+	f.live()
+	var done [1]bool
+	f.answers("remove", [][]byte{key}, done[:])
+	return done[0]
+}
+
+func (p positioned) Positions(dst []uint64, key []byte) []uint64 { return p.positions(dst, key) }
+func (p positioned) Size() uint64                                { return p.size() }
+func (p removingPositioned) Positions(dst []uint64, key []byte) []uint64 {
+	return p.positions(dst, key)
+}
+func (p removingPositioned) Size() uint64 { return p.size() }
+
+func (f *filter) positions(dst []uint64, key []byte) []uint64 {
+	f.live()
+	request := fmt.Sprintf("positions %d 1", f.id)
+	answer, err := f.p.call(request, [][]byte{key}, 1<<16)
+	if err != nil {
+		panic(audit.Broken{Err: err})
+	}
+	dst = dst[:0]
+	for _, field := range strings.Fields(answer) {
+		v, err := strconv.ParseUint(field, 10, 64)
+		if err != nil {
+			panic(audit.Broken{Err: f.p.fault(f.proc.unexpected(request, answer, "positions in decimal, separated by spaces"))})
+		}
+		dst = append(dst, v)
+	}
+	return dst
+}
+
+func (f *filter) size() uint64 {
+	f.live()
+	request := fmt.Sprintf("size %d", f.id)
+	answer, err := f.p.call(request, nil, 64)
+	if err != nil {
+		panic(audit.Broken{Err: err})
+	}
+	v, err := strconv.ParseUint(answer, 10, 64)
+	if err != nil {
+		panic(audit.Broken{Err: f.p.fault(f.proc.unexpected(request, answer, "a size in decimal"))})
+	}
+	return v
+}
