@@ -21,9 +21,10 @@ type Check struct {
 // Verdict is what one check found: whether the contract held, and a line
 // with the figures behind the answer.
 type Verdict struct {
-	Pass   bool
-	Detail string
-	stop   error // the run was stopped mid-check
+	Pass    bool
+	Detail  string
+	stop    error // the run was stopped mid-check
+	refused bool  // the target refused the check's shape
 }
 
 // stopped is the verdict of a check whose run was stopped.
@@ -201,7 +202,7 @@ func outcome(t Target, have views, c Check) (Outcome, error) {
 	if v.stop != nil {
 		return o, v.stop
 	}
-	o.Pass, o.Detail = v.Pass, v.Detail
+	o.Pass, o.Skipped, o.Detail = v.Pass, v.refused, v.Detail
 	return o, nil
 }
 
@@ -211,8 +212,12 @@ func runCheck(c Check, t Target) (v Verdict) {
 	defer t.done()
 	defer func() {
 		if e := recover(); e != nil {
-			if b, ok := e.(Broken); ok {
-				v = Verdict{Detail: b.Error()}
+			switch e := e.(type) {
+			case Broken:
+				v = Verdict{Detail: e.Error()}
+				return
+			case refused:
+				v = Verdict{Detail: "skipped: " + e.detail, refused: true}
 				return
 			}
 			v = Verdict{Detail: fmt.Sprintf("panicked: %v", e)}
@@ -220,6 +225,17 @@ func runCheck(c Check, t Target) (v Verdict) {
 	}()
 	return c.Run(t)
 }
+
+// Refusal is the error a target's New returns for a shape it does not take
+// by design: an m past what it can address, a k past its maximum. The
+// check that asked is skipped with the reason: a refusal is honest, and
+// neither a pass nor a false negative.
+type Refusal struct{ Reason string }
+
+func (r Refusal) Error() string { return "refused: " + r.Reason }
+
+// refused ends a check whose shape the target refused, with the detail.
+type refused struct{ detail string }
 
 // Broken is what a target's filter panics with when it cannot answer at
 // all, as a filter in another process that exited cannot: the check it

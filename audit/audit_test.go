@@ -756,3 +756,33 @@ func TestStatedPowerHolds(t *testing.T) {
 		t.Errorf("near queries at 0.4 of the stated excess: %d of %d draws pass, want most", n, draws)
 	}
 }
+
+// A shape the target refuses by design skips the check with the reason;
+// any other error building it fails the check.
+func TestRefusalSkips(t *testing.T) {
+	lab := MustLab(core.Standard, core.NoFault, "")
+	limited := func(err error) Target {
+		return Target{Name: "limited", New: func(s Shape) (Filter, error) {
+			if s.M > 1<<20 {
+				return nil, err
+			}
+			f, err := lab.New(s)
+			return struct{ Filter }{f}, err
+		}}
+	}
+	c := checkByID(t, "statistics/fpr/bits-per-key-10-k-7")
+	o, err := RunCheck(limited(Refusal{Reason: "m past 2^20"}), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "skipped: limited refuses m = 10000000, k = 7, n = 1000000: m past 2^20"; !o.Skipped || o.Pass || o.Detail != want {
+		t.Errorf("refused: skipped %v, pass %v, %q; want skipped with %q", o.Skipped, o.Pass, o.Detail, want)
+	}
+	o, err = RunCheck(limited(errors.New("out of memory")), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Skipped || o.Pass || !strings.Contains(o.Detail, "out of memory") {
+		t.Errorf("failed to build: skipped %v, pass %v, %q; want a failure", o.Skipped, o.Pass, o.Detail)
+	}
+}

@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"errors"
 	"fmt"
 	"math/bits"
 	"strconv"
@@ -69,6 +70,9 @@ func (t Target) build(s shape) (Filter, error) {
 	flt, err := t.New(Shape{M: m, K: k, N: s.Items, Seed: s.Seed})
 	if err == nil && flt == nil {
 		err = fmt.Errorf("%s built a nil filter for m = %d, k = %d", t.Name, m, k)
+	}
+	if r := (Refusal{}); errors.As(err, &r) {
+		panic(refused{fmt.Sprintf("%s refuses m = %d, k = %d, n = %d: %s", t.Name, m, k, s.Items, r.Reason)})
 	}
 	return flt, err
 }

@@ -138,12 +138,13 @@ func layoutNeed(v core.Variant) Need { return Need("the lab's " + v.Name() + " f
 // views is what a target's filters show beyond Filter.
 type views map[Need]bool
 
-// discover builds one small filter of t and records its views.
+// discover builds one filter of t, of a shape every filter should take,
+// and records its views.
 func discover(t Target) (views, error) {
 	if t.New == nil {
 		return nil, fmt.Errorf("audit: target %q has no New function", t.Name)
 	}
-	s := Shape{M: 1024, K: 3, N: 100, Seed: 1}
+	s := Shape{M: 100000, K: 7, N: 10000, Seed: 1}
 	defer t.done()
 	flt, err := t.New(s)
 	if err != nil {

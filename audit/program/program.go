@@ -11,6 +11,7 @@ package program
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -40,6 +41,7 @@ const (
 // Program is a started program and the filters it holds. Its methods are
 // for one audit at a time: the audit calls a target from one goroutine.
 type Program struct {
+	ctx     context.Context
 	argv    []string
 	timeout time.Duration
 	hello   hello
@@ -58,15 +60,16 @@ type hello struct {
 }
 
 // Start starts argv and reads its handshake. timeout bounds each request,
-// DefaultTimeout when zero.
-func Start(argv []string, timeout time.Duration) (*Program, error) {
+// DefaultTimeout when zero. When ctx ends, the program is killed at once,
+// mid-request or not: the audit stops at its next pause.
+func Start(ctx context.Context, argv []string, timeout time.Duration) (*Program, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("program: no command to start")
 	}
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
-	p := &Program{argv: argv, timeout: timeout}
+	p := &Program{ctx: ctx, argv: argv, timeout: timeout}
 	if err := p.start(); err != nil {
 		return nil, err
 	}
@@ -79,7 +82,7 @@ func Start(argv []string, timeout time.Duration) (*Program, error) {
 func (p *Program) Started() int { return p.started }
 
 // Close ends the program: it says bye, and kills what has not exited
-// within the timeout, its children with it.
+// within two seconds, its children with it.
 func (p *Program) Close() {
 	if p.proc != nil {
 		p.proc.end()
@@ -110,10 +113,15 @@ func (p *Program) Target() audit.Target {
 
 // start starts a fresh process, the first or after a fault.
 func (p *Program) start() error {
+	if err := p.ctx.Err(); err != nil {
+		return err
+	}
 	proc, err := startProcess(p.argv, p.timeout)
 	if err != nil {
 		return err
 	}
+	stop := context.AfterFunc(p.ctx, proc.kill)
+	go func() { <-proc.exited; stop() }()
 	p.started++
 	if p.hello.name != "" && proc.hello != p.hello {
 		proc.kill()
@@ -168,7 +176,7 @@ func (p *Program) newFilter(s audit.Shape) (audit.Filter, error) {
 		return nil, err
 	}
 	if reason, ok := strings.CutPrefix(answer, "refused "); ok {
-		return nil, fmt.Errorf("%s refuses m = %d, k = %d, n = %d: %s", p.hello.name, s.M, s.K, s.N, reason)
+		return nil, audit.Refusal{Reason: reason}
 	}
 	if answer != "ok" {
 		return nil, p.fault(f.proc.unexpected(request, answer, `"ok" or "refused REASON"`))
@@ -392,13 +400,13 @@ func (pr *process) kill() {
 }
 
 // end says bye and waits for the process to exit, killing it if it does
-// not within the timeout.
+// not within two seconds (or the timeout, if shorter).
 func (pr *process) end() {
 	pr.in.WriteString("bye\n")
 	pr.in.Flush()
 	select {
 	case <-pr.exited:
-	case <-time.After(pr.timeout):
+	case <-time.After(min(pr.timeout, 2*time.Second)):
 	}
 	pr.kill()
 	<-pr.exited

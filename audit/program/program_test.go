@@ -2,6 +2,7 @@ package program
 
 import (
 	"bufio"
+	"context"
 	"encoding/hex"
 	"fmt"
 	"os"
@@ -137,7 +138,7 @@ func serve(mode string) int {
 // adapter starts this binary as the program, in mode.
 func adapter(t *testing.T, mode string, timeout time.Duration) *Program {
 	t.Helper()
-	p, err := Start(adapterArgv(t, mode), timeout)
+	p, err := Start(context.Background(), adapterArgv(t, mode), timeout)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,11 +238,11 @@ func TestMisbehavingPrograms(t *testing.T) {
 // A program that does not open with hello is refused at once, with what
 // it said.
 func TestBadHandshake(t *testing.T) {
-	_, err := Start(adapterArgv(t, "hello"), 5*time.Second)
+	_, err := Start(context.Background(), adapterArgv(t, "hello"), 5*time.Second)
 	if err == nil || !strings.Contains(err.Error(), `answered "hi there", want "hello NAME"`) {
 		t.Errorf("bad handshake: %v", err)
 	}
-	if _, err := Start([]string{"/nonexistent/adapter"}, time.Second); err == nil || !strings.Contains(err.Error(), "cannot start /nonexistent/adapter") {
+	if _, err := Start(context.Background(), []string{"/nonexistent/adapter"}, time.Second); err == nil || !strings.Contains(err.Error(), "cannot start /nonexistent/adapter") {
 		t.Errorf("missing program: %v", err)
 	}
 }

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"context"
 	"io"
 
 	"bloomlab/cmd/internal/auditcli"
@@ -10,13 +11,20 @@ import (
 
 func init() {
 	commands["audit"] = command{
-		summary: "check the filter's contract (--format text|json|junit|tap, --variant, --fault, --hashing, --faults); exit 1 if a check fails",
-		run:     runAudit,
+		summary: "check the filter's contract (--format text|json|junit|tap, --variant, --fault, --hashing, --faults), or a program's filters (--exec -- CMD); exit 1 if a check fails",
+		run:     interruptible(runAudit),
 	}
 }
 
 // runAudit is `bloomlab audit`; the parsing, report and exit codes live in
-// auditcli.Main, shared with the Node runner cmd/bloomaudit.
-func runAudit(args []string, stdout, stderr io.Writer) int {
-	return auditcli.Main("bloomlab audit", args, stdout, stderr)
+// auditcli, shared with the Node runner cmd/bloomaudit. On a terminal it
+// shows the checks done as simulate shows its progress, and Ctrl-C stops
+// the audit, and the program --exec started, with statusInterrupted.
+func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	p := newProgress(ctx, "audit", stderr)
+	status := auditcli.MainWith(ctx, "bloomlab audit", args, stdout, stderr, p.step)
+	if p.finish() {
+		return statusInterrupted
+	}
+	return status
 }

@@ -4,9 +4,13 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
+	"os"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The audit's flags, formats and messages are tested in
@@ -43,7 +47,7 @@ func TestAuditCommand(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			var out, errOut bytes.Buffer
-			code := runAudit(tt.args, &out, &errOut)
+			code := runAudit(context.Background(), tt.args, &out, &errOut)
 			if code != tt.code {
 				t.Errorf("bloomlab audit %s: exit %d, want %d\nstderr: %s", strings.Join(tt.args, " "), code, tt.code, errOut.String())
 			}
@@ -57,5 +61,55 @@ func TestAuditIsRegistered(t *testing.T) {
 	var out, errOut bytes.Buffer
 	if code := dispatch([]string{"audit", "--faults"}, &out, &errOut); code != 0 || !strings.Contains(out.String(), "wrap-counters") {
 		t.Errorf("bloomlab audit --faults: exit %d, out %q, err %q", code, out.String(), errOut.String())
+	}
+}
+
+// TestAuditExecInterrupt: Ctrl-C during `bloomlab audit --exec` ends the
+// audit with statusInterrupted and leaves no process behind, even one
+// the program started and one that never answers. The program here is a
+// shell script that says hello, then hangs in a child of its own on the
+// audit's first request.
+func TestAuditExecInterrupt(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc")
+	}
+	t.Parallel()
+	dir := t.TempDir()
+	script := `read l; printf 'hello hanging\nready\n'; read l; sleep 86399 & echo $! > ` + dir + `/pids; echo $$ >> ` + dir + `/pids; wait`
+	ctx, cancel := context.WithCancel(context.Background())
+	var out, errOut bytes.Buffer
+	done := make(chan int)
+	// An hour's timeout: only the interruption can end the hang.
+	go func() { done <- runAudit(ctx, []string{"--exec-timeout", "1h", "--exec", "--", "sh", "-c", script}, &out, &errOut) }()
+	var pids []string
+	for deadline := time.Now().Add(time.Minute); len(pids) < 2; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the program never reached its hang; stderr: %s", errOut.String())
+		}
+		b, _ := os.ReadFile(dir + "/pids")
+		pids = strings.Fields(string(b))
+	}
+	cancel()
+	select {
+	case code := <-done:
+		if code != statusInterrupted {
+			t.Errorf("exit %d, want %d; stderr: %s", code, statusInterrupted, errOut.String())
+		}
+	case <-time.After(2 * time.Minute):
+		t.Fatal("the audit still waits for the hung program two minutes after the interruption")
+	}
+	if !strings.Contains(errOut.String(), "bloomlab audit: interrupted") || out.Len() != 0 {
+		t.Errorf("stdout %q, stderr %q: want no report and the interruption said", out.String(), errOut.String())
+	}
+	for _, pid := range pids {
+		for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+			stat, err := os.ReadFile("/proc/" + pid + "/stat")
+			if err != nil || strings.Contains(string(stat), ") Z ") { // gone, or dead and not yet reaped
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("process %s still runs after the audit ended: %s", pid, stat)
+			}
+		}
 	}
 }

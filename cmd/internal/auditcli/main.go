@@ -1,17 +1,20 @@
 // Package auditcli is the audit's command line, shared by `bloomlab audit`
 // and the small runner cmd/bloomaudit that runs under Node, so both parse,
-// print and exit alike. It imports only the audit and core packages.
+// print and exit alike. It imports only the audit packages and core.
 package auditcli
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"regexp"
 	"strings"
+	"time"
 
 	"bloomlab/audit"
+	"bloomlab/audit/program"
 	"bloomlab/core"
 )
 
@@ -27,16 +30,25 @@ var formats = map[string]func(audit.Report, io.Writer) error{
 const formatNames = "text, json, junit or tap"
 
 // flagList names every flag, for the errors that list them.
-const flagList = "--format FORMAT, --json, --variant LAYOUT, --fault NAME, --hashing SCHEME and --faults"
+const flagList = "--format FORMAT, --json, --variant LAYOUT, --fault NAME, --hashing SCHEME, --faults, --exec and --exec-timeout"
 
 // Main runs the audit as the command prog with the arguments args:
 //
 //	PROG [--format FORMAT] [--json] [--variant LAYOUT] [--fault NAME] [--hashing SCHEME] [--faults]
+//	PROG [--format FORMAT] [--json] [--exec-timeout D] --exec -- CMD [ARGS...]
 //
 // It returns the exit status: 0 when every check that ran passed, 1 when
 // any failed (or the audit could not run), 2 for bad usage: one line
 // naming the flag and what it allows, then the usage, on stderr.
 func Main(prog string, args []string, stdout, stderr io.Writer) int {
+	return MainWith(context.Background(), prog, args, stdout, stderr, nil)
+}
+
+// MainWith is Main with a context, whose end kills the program --exec
+// started, and a progress function, called with the checks done of the
+// total as the audit runs; an error from it stops the audit, which then
+// prints nothing and returns 1: the caller knows why it stopped.
+func MainWith(ctx context.Context, prog string, args []string, stdout, stderr io.Writer, progress func(done, total int) error) int {
 	fs := flag.NewFlagSet(prog, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	format := fs.String("format", "text", "")
@@ -45,6 +57,8 @@ func Main(prog string, args []string, stdout, stderr io.Writer) int {
 	faultName := fs.String("fault", string(core.NoFault), "")
 	hashing := fs.String("hashing", string(core.DoubleHashing), "")
 	list := fs.Bool("faults", false, "")
+	execute := fs.Bool("exec", false, "")
+	timeout := fs.Duration("exec-timeout", program.DefaultTimeout, "")
 	bad := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, prog+": "+format+"\n", a...)
 		usage(stderr, prog)
@@ -67,7 +81,7 @@ func Main(prog string, args []string, stdout, stderr io.Writer) int {
 		}
 		return bad("%s; the flags are %s", singleDash.ReplaceAllString(msg, "$1--$2"), flagList)
 	}
-	if fs.NArg() > 0 {
+	if fs.NArg() > 0 && !*execute {
 		return bad("unexpected argument %q; the audit takes only the flags %s", fs.Arg(0), flagList)
 	}
 	if *list {
@@ -97,13 +111,41 @@ func Main(prog string, args []string, stdout, stderr io.Writer) int {
 		}
 		write = formats["json"]
 	}
-	t, msg := target(*variant, *faultName, *hashing)
-	if msg != "" {
-		return bad("%s", msg)
+	var t audit.Target
+	if *execute {
+		if msg := execUsage(fs, *timeout); msg != "" {
+			return bad("%s", msg)
+		}
+		p, err := program.Start(ctx, fs.Args(), *timeout)
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", prog, err)
+			return 1
+		}
+		defer p.Close()
+		t = p.Target()
+	} else {
+		var msg string
+		if t, msg = target(*variant, *faultName, *hashing); msg != "" {
+			return bad("%s", msg)
+		}
+		if set(fs, "exec-timeout") {
+			return bad("--exec-timeout bounds the requests of --exec, which is not given")
+		}
 	}
-	r, err := audit.Run(t, nil)
+	var step audit.Progress
+	stopped := false
+	if progress != nil {
+		step = func(done, total int, _ audit.Outcome) error {
+			err := progress(done, total)
+			stopped = err != nil
+			return err
+		}
+	}
+	r, err := audit.Run(t, step)
 	if err != nil {
-		fmt.Fprintf(stderr, "%s: %s\n", prog, core.Message(err))
+		if !stopped {
+			fmt.Fprintf(stderr, "%s: %s\n", prog, core.Message(err))
+		}
 		return 1
 	}
 	if err := write(r, stdout); err != nil {
@@ -147,6 +189,24 @@ func target(variant, faultName, hashing string) (audit.Target, string) {
 	return t, ""
 }
 
+// execUsage is the usage error of --exec's command line, "" if it is
+// whole: a command after --, no flag of the lab's own filter beside it,
+// and a timeout that can be met.
+func execUsage(fs *flag.FlagSet, timeout time.Duration) string {
+	if fs.NArg() == 0 {
+		return "--exec needs the program to audit after --, as in --exec -- node adapter.js"
+	}
+	for _, name := range []string{"variant", "fault", "hashing"} {
+		if set(fs, name) {
+			return fmt.Sprintf("--%s chooses the lab's own filter; --exec audits the program's", name)
+		}
+	}
+	if timeout < time.Millisecond || timeout > time.Hour {
+		return fmt.Sprintf("--exec-timeout must be from 1ms to 1h, got %v", timeout)
+	}
+	return ""
+}
+
 // values says what the flag name takes, "" for a boolean flag.
 func values(name string) string {
 	switch name {
@@ -158,6 +218,8 @@ func values(name string) string {
 		return faultNames()
 	case "hashing":
 		return "double, enhanced or independent"
+	case "exec-timeout":
+		return "a duration such as 30s"
 	}
 	return ""
 }
@@ -184,6 +246,7 @@ func faultNames() string {
 
 func usage(w io.Writer, prog string) {
 	fmt.Fprintf(w, `usage: %s [--format FORMAT] [--json] [--variant LAYOUT] [--fault NAME] [--hashing SCHEME] [--faults]
+       %[1]s [--format FORMAT] [--json] [--exec-timeout D] --exec -- CMD [ARGS...]
 Checks the Bloom filter's contract and prints every check, the digest and
 "N/M checks passed" (M counts the checks that ran, then ", S skipped" if any).
   --format FORMAT   how to print the report: text (the default), json,
@@ -196,6 +259,10 @@ Checks the Bloom filter's contract and prints every check, the digest and
   --hashing SCHEME  how the standard and counting filters find positions:
                     double (the default), enhanced or independent
   --faults          list the fault names, one a line
+  --exec            audit the filters of the program CMD, in any language,
+                    through the protocol of audit/program/PROTOCOL.md
+  --exec-timeout D  how long the program may take to answer a request
+                    (default 30s)
 Exit status: 0 when every check that ran passed, 1 when any failed, 2 for
 bad usage.
 `, prog, core.VariantNames(), faultNames())

@@ -285,6 +285,14 @@ func TestUsageErrors(t *testing.T) {
 		{"faults with a fault", []string{"--fault", "off-by-one", "--faults"}, []string{"--faults", "got --fault"}},
 		{"faults with a format", []string{"--faults", "--format", "tap"}, []string{"--faults", "got --format"}},
 		{"stray argument", []string{"now"}, []string{`unexpected argument "now"`}},
+		{"exec without a program", []string{"--exec"}, []string{"--exec needs the program to audit after --"}},
+		{"exec and the lab's fault", []string{"--fault", "off-by-one", "--exec", "--", "node", "a.js"},
+			[]string{"--fault chooses the lab's own filter; --exec audits the program's"}},
+		{"exec and the lab's layout", []string{"--exec", "--variant", "blocked", "--", "node"}, []string{"--variant chooses the lab's own filter"}},
+		{"exec timeout too short", []string{"--exec-timeout", "1us", "--exec", "--", "node"}, []string{"--exec-timeout must be from 1ms to 1h, got 1µs"}},
+		{"exec timeout alone", []string{"--exec-timeout", "5s"}, []string{"--exec-timeout bounds the requests of --exec"}},
+		{"exec timeout without a value", []string{"--exec-timeout"}, []string{"--exec-timeout needs a value: a duration such as 30s"}},
+		{"exec timeout not a duration", []string{"--exec-timeout", "soon", "--exec", "--", "node"}, []string{"--exec-timeout", "soon"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
