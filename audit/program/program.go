@@ -10,7 +10,6 @@ package program
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/hex"
 	"errors"
@@ -32,7 +31,7 @@ const Version = 1
 const DefaultTimeout = 30 * time.Second
 
 // batch is the most keys one request carries, and batchBytes the most
-// hex a buffered add holds before it is sent.
+// hex a pending add holds before it is sent (one longer key may pass it).
 const (
 	batch      = 4096
 	batchBytes = 1 << 20
@@ -50,6 +49,8 @@ type Program struct {
 	nextID  uint64
 	live    []*filter // built since the last check ended
 	started int       // processes started, the first included
+	lines   []byte    // key lines being sent
+	adds    []string  // add requests sent, their answers not yet read
 }
 
 // hello is what a program says of itself in the handshake.
@@ -138,28 +139,80 @@ func (p *Program) fault(err error) error {
 		p.proc.kill()
 		p.proc = nil
 	}
-	p.live = nil
+	p.live, p.adds = nil, nil
 	return err
 }
 
-// call sends the request and the keys after it, and reads one answer line
-// of at most limit bytes. Pending adds of other filters go first.
-func (p *Program) call(request string, keys [][]byte, limit int) (string, error) {
-	for _, f := range p.live { // flush resets pending before it calls
+// call sends the request and the key lines after it (lines: the keys in
+// hex, each ending in a newline), and reads one answer line of at most
+// limit bytes. Pending adds go first, and their answers are read.
+func (p *Program) call(request string, lines []byte, limit int) (string, error) {
+	for _, f := range p.live { // flush resets pending before it sends
 		if f.pending > 0 {
 			if err := f.flush(); err != nil {
 				return "", err
 			}
 		}
 	}
+	if err := p.drain(0); err != nil {
+		return "", err
+	}
 	if p.proc == nil {
 		return "", errors.New("program: the program was restarted after a fault")
 	}
-	answer, err := p.proc.call(request, keys, limit)
+	answer, err := p.proc.call(request, lines, limit)
 	if err != nil {
 		return "", p.fault(err)
 	}
 	return answer, nil
+}
+
+// unanswered is the most add requests the audit sends ahead of their
+// answers: the program works on one batch while the next is made.
+const unanswered = 8
+
+// add sends an add request without waiting for its answer, which drain
+// reads later, in order.
+func (p *Program) add(request string, lines []byte) error {
+	if p.proc == nil {
+		return errors.New("program: the program was restarted after a fault")
+	}
+	stop := p.proc.deadline()
+	err := p.proc.write(request, lines)
+	stop()
+	if err != nil {
+		return p.fault(err)
+	}
+	p.adds = append(p.adds, request)
+	return p.drain(unanswered)
+}
+
+// drain reads the answers of the adds sent ahead until at most keep are
+// left unread; each must be ok.
+func (p *Program) drain(keep int) error {
+	for len(p.adds) > keep {
+		request := p.adds[0]
+		p.adds = p.adds[1:]
+		stop := p.proc.deadline()
+		answer, err := p.proc.read(request, 64)
+		stop()
+		if err == nil && answer != "ok" {
+			err = p.proc.unexpected(request, answer, `"ok"`)
+		}
+		if err != nil {
+			return p.fault(err)
+		}
+	}
+	return nil
+}
+
+// keyLines is keys as call sends them, in p's reused buffer.
+func (p *Program) keyLines(keys [][]byte) []byte {
+	p.lines = p.lines[:0]
+	for _, k := range keys {
+		p.lines = append(hex.AppendEncode(p.lines, k), '\n')
+	}
+	return p.lines
 }
 
 func (p *Program) newFilter(s audit.Shape) (audit.Filter, error) {
@@ -193,7 +246,8 @@ func (p *Program) newFilter(s audit.Shape) (audit.Filter, error) {
 	return f, nil
 }
 
-// freeAll frees every filter built since the last check ended.
+// freeAll frees every filter built since the last check ended; their
+// pending adds are dropped. A fault here ends the process, as anywhere.
 func (p *Program) freeAll() {
 	live := p.live
 	p.live = nil
@@ -202,11 +256,12 @@ func (p *Program) freeAll() {
 			return
 		}
 		request := fmt.Sprintf("free %d", f.id)
-		if answer, err := p.proc.call(request, nil, 64); err != nil || answer != "ok" {
-			if err == nil {
-				err = p.proc.unexpected(request, answer, `"ok"`)
-			}
-			p.fault(err)
+		answer, err := p.call(request, nil, 64)
+		if err != nil {
+			return
+		}
+		if answer != "ok" {
+			p.fault(p.proc.unexpected(request, answer, `"ok"`))
 			return
 		}
 	}
@@ -313,27 +368,28 @@ func (pr *process) deadline() (stop func()) {
 
 // call writes the request and its keys and reads one answer line, within
 // the timeout.
-func (pr *process) call(request string, keys [][]byte, limit int) (string, error) {
+func (pr *process) call(request string, lines []byte, limit int) (string, error) {
 	defer pr.deadline()()
-	return pr.send(request, keys, limit)
+	return pr.send(request, lines, limit)
 }
 
-// send writes the request and its keys and reads one answer line.
-func (pr *process) send(request string, keys [][]byte, limit int) (string, error) {
-	pr.in.WriteString(request)
-	pr.in.WriteByte('\n')
-	var buf []byte
-	for _, k := range keys {
-		buf = hex.AppendEncode(buf[:0], k)
-		buf = append(buf, '\n')
-		if _, err := pr.in.Write(buf); err != nil {
-			break
-		}
-	}
-	if err := pr.in.Flush(); err != nil {
-		return "", pr.failure(request, pr.gone("stopped reading its input ("+err.Error()+")"))
+// send writes the request and its key lines and reads one answer line.
+func (pr *process) send(request string, lines []byte, limit int) (string, error) {
+	if err := pr.write(request, lines); err != nil {
+		return "", err
 	}
 	return pr.read(request, limit)
+}
+
+// write writes the request and its key lines.
+func (pr *process) write(request string, lines []byte) error {
+	pr.in.WriteString(request)
+	pr.in.WriteByte('\n')
+	pr.in.Write(lines)
+	if err := pr.in.Flush(); err != nil {
+		return pr.failure(request, pr.gone("stopped reading its input ("+err.Error()+")"))
+	}
+	return nil
 }
 
 // read reads one answer line of at most limit bytes to request.
@@ -446,14 +502,13 @@ func clip(s string) string {
 	return s
 }
 
-// filter is one filter the program holds. Adds wait in a batch until one
-// is full or another request needs the program.
+// filter is one filter the program holds. Adds wait in a batch, already
+// in hex, until one is full or another request needs the program.
 type filter struct {
 	p       *Program
 	id      uint64
 	proc    *process // the process that built it
-	keys    [][]byte // pending adds
-	bytes   int
+	lines   []byte   // the pending adds' key lines
 	pending int
 }
 
@@ -469,10 +524,9 @@ func (f *filter) live() {
 
 func (f *filter) Add(key []byte) {
 	f.live()
-	f.keys = append(f.keys, bytes.Clone(key))
+	f.lines = append(hex.AppendEncode(f.lines, key), '\n')
 	f.pending++
-	f.bytes += 2*len(key) + 1
-	if f.pending == batch || f.bytes >= batchBytes {
+	if f.pending == batch || len(f.lines) >= batchBytes {
 		if err := f.flush(); err != nil {
 			panic(audit.Broken{Err: err})
 		}
@@ -482,16 +536,10 @@ func (f *filter) Add(key []byte) {
 // flush sends the pending adds.
 func (f *filter) flush() error {
 	request := f.addRequest()
-	keys := f.keys
-	f.keys, f.pending, f.bytes = f.keys[:0], 0, 0
-	answer, err := f.p.call(request, keys, 64)
-	if err != nil {
-		return err
-	}
-	if answer != "ok" {
-		return f.p.fault(f.proc.unexpected(request, answer, `"ok"`))
-	}
-	return nil
+	f.pending = 0
+	err := f.p.add(request, f.lines)
+	f.lines = f.lines[:0]
+	return err
 }
 
 func (f *filter) Test(key []byte) bool {
@@ -509,7 +557,7 @@ func (f *filter) TestAll(keys [][]byte, found []bool) {
 // answers sends op's request for keys and reads its line of 0 and 1.
 func (f *filter) answers(op string, keys [][]byte, found []bool) {
 	request := fmt.Sprintf("%s %d %d", op, f.id, len(keys))
-	answer, err := f.p.call(request, keys, len(keys))
+	answer, err := f.p.call(request, f.p.keyLines(keys), len(keys))
 	if err != nil {
 		panic(audit.Broken{Err: err})
 	}
@@ -548,7 +596,7 @@ func (p removingPositioned) Size() uint64 { return p.size() }
 func (f *filter) positions(dst []uint64, key []byte) []uint64 {
 	f.live()
 	request := fmt.Sprintf("positions %d 1", f.id)
-	answer, err := f.p.call(request, [][]byte{key}, 1<<16)
+	answer, err := f.p.call(request, f.p.keyLines([][]byte{key}), 1<<16)
 	if err != nil {
 		panic(audit.Broken{Err: err})
 	}

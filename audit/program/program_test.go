@@ -70,9 +70,12 @@ func serve(mode string) int {
 		}
 		switch f[0] {
 		case "bloomlab-audit":
-			if mode == "hello" {
+			switch mode {
+			case "hello":
 				fmt.Fprintln(out, "hi there")
-			} else {
+			case "blocked":
+				fmt.Fprintf(out, "hello blocked\nrate blocked 512\nready\n")
+			default:
 				fmt.Fprintf(out, "hello %s\nabout the lab's standard filter, behind the protocol\ncan seed\nready\n", labName)
 			}
 		case "new":
@@ -207,14 +210,14 @@ func TestMisbehavingPrograms(t *testing.T) {
 		mode, want string
 	}{
 		{"exit", `exited (exit status 7) before answering; its stderr ends: adapter: giving up at the first test`},
-		{"hang", "did not answer within 3s"},
+		{"hang", "did not answer within 10s"},
 		{"garbage", `answered "maybe?", want 4000 characters of 0 and 1`},
 		{"short", `want 4000 characters of 0 and 1`},
 		{"huge", "answered a line longer than 4000 bytes"},
 	} {
 		t.Run(c.mode, func(t *testing.T) {
 			t.Parallel()
-			p := adapter(t, c.mode, 3*time.Second)
+			p := adapter(t, c.mode, 10*time.Second) // far above the milliseconds a request takes
 			target := p.Target()
 			o, err := audit.RunCheck(target, check(t, "no-false-negatives/k-1"))
 			if err != nil {
@@ -244,5 +247,17 @@ func TestBadHandshake(t *testing.T) {
 	}
 	if _, err := Start(context.Background(), []string{"/nonexistent/adapter"}, time.Second); err == nil || !strings.Contains(err.Error(), "cannot start /nonexistent/adapter") {
 		t.Errorf("missing program: %v", err)
+	}
+}
+
+// A program that names the blocked theory gets it, at m rounded up to
+// whole blocks; one that names none gets the standard formula.
+func TestRateByName(t *testing.T) {
+	s := audit.Shape{M: 1000, K: 6, N: 100}
+	if got, want := adapter(t, "blocked", 0).Target().Rate(s), core.BlockedRateExact(1024, 100, 6); got != want {
+		t.Errorf("rate blocked 512: %g, want %g", got, want)
+	}
+	if rate := adapter(t, "", 0).Target().Rate; rate != nil {
+		t.Errorf("no rate named: the target has its own theory, want the standard formula")
 	}
 }

@@ -1,7 +1,7 @@
-// Auditlibraries puts each library of the comparison through the lab's
-// audit and prints, per group, how many checks it passed, failed and
-// skipped; then each failed check with its detail, and why checks were
-// skipped. A failure is a finding about the library, so it exits 0 unless
+// Auditlibraries puts each library of the comparison, in Go and in other
+// languages through their adapters, through the lab's audit and prints,
+// per group, how many checks it passed, failed and skipped; then each
+// failed check with its detail, and why checks were skipped. A failure is a finding about the library, so it exits 0 unless
 // a library could not be audited at all.
 //
 //	cd compare && go run ./cmd/auditlibraries        # a table for the terminal
@@ -9,6 +9,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -30,13 +31,27 @@ func main() {
 	md := flag.Bool("md", false, "print the table as Markdown, as the README shows it")
 	flag.Parse()
 	var reports []audit.Report
-	for _, t := range compare.Targets() {
+	run := func(t audit.Target) {
 		r, err := audit.Run(t, nil)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "auditlibraries: %v\n", err)
 			os.Exit(1)
 		}
 		reports = append(reports, r)
+	}
+	for _, t := range compare.Targets() {
+		run(t)
+	}
+	// The filters of other languages, through their adapters; one whose
+	// runtime or library is missing is left out, saying how to install it.
+	for _, p := range compare.Programs() {
+		prog, err := p.Start(context.Background())
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "auditlibraries: leaving out %v\n", err)
+			continue
+		}
+		run(prog.Target())
+		prog.Close()
 	}
 	if *md {
 		writeMarkdown(os.Stdout, reports)
