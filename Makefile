@@ -7,7 +7,7 @@ PORT    ?= 8000
 SITE    ?= dist
 PREFIX  ?=
 
-.PHONY: all build wasm run site test vet unit wasm-test audit-node fuzz browser bench audit-libraries clean
+.PHONY: all build wasm run site test vet unit wasm-test audit-node fuzz browser bench audit-libraries audit-slow adapters clean
 
 all: build wasm
 
@@ -28,7 +28,7 @@ run: build wasm
 site: build wasm
 	bin/bloomlab site -o $(SITE) $(if $(PREFIX),--prefix $(PREFIX))
 
-test: vet unit wasm-test audit-node fuzz-short
+test: vet unit wasm-test audit-node fuzz-short adapters
 
 vet:
 	$(GO) vet ./...
@@ -82,6 +82,19 @@ bench:
 # Each library of compare/ through the audit: passed, failed and skipped per group.
 audit-libraries:
 	cd compare && $(GO) run ./cmd/auditlibraries
+
+# The adapters of other languages speak the protocol, each on a scripted
+# session, where what they need is installed (.ci/run installs it).
+adapters:
+	@if [ -d compare/adapters/js/node_modules ]; then cd compare/adapters/js && node check.js; \
+	else echo "adapters: skipping the JavaScript ones: cd compare/adapters/js && npm ci"; fi
+	@if [ -f /usr/include/bloom.h ]; then bash compare/adapters/c/selftest.sh; \
+	else echo "adapters: skipping libbloom's: apt-get install -y libbloom-dev"; fi
+
+# The statistics group of the libraries too slow for it in make test
+# (bloom-filters, about 14 µs an operation), against the same pinned verdicts.
+audit-slow:
+	cd compare && $(GO) test -count=1 -timeout 30m -run '^TestProgramVerdicts$$' -slow .
 
 clean:
 	rm -rf bin $(SITE) web/app.wasm
