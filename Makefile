@@ -36,15 +36,16 @@ vet:
 	GOOS=js GOARCH=wasm $(GO) vet ./core/... ./audit/... ./app/... ./cmd/...
 
 # Native tests with the race detector; the tests that run whole audits (the
-# zoo, the audit command), which skip under the detector, natively; then the
-# browser tests in headless Chromium on their own, so the page does not share
-# the two cores with the race-instrumented statistical tests. Each run gets
+# zoo, the audit command, the audit through the protocol), which skip under
+# the detector or in -short, natively; then the browser tests in headless
+# Chromium on their own, so the page does not share the two cores with the
+# race-instrumented statistical tests. Each run gets
 # 30 minutes, past go test's default 10: under the detector core/experiment
 # and cmd/bloomlab took four minutes each on a busy two-core machine, and
 # the limit is a net for a hang, not a verdict on a slow machine.
 unit: wasm
 	$(GO) test -race -short -count=1 -timeout 30m ./...
-	$(GO) test -count=1 -timeout 30m ./audit/ ./cmd/internal/auditcli/
+	$(GO) test -count=1 -timeout 30m ./audit/ ./audit/program/ ./cmd/internal/auditcli/
 	$(GO) test -count=1 -timeout 30m -run '^TestBrowser' ./cmd/bloomlab
 	cd compare && $(GO) test -count=1 -timeout 30m ./...
 

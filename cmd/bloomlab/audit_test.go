@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"runtime"
 	"strings"
 	"testing"
@@ -111,5 +112,26 @@ func TestAuditExecInterrupt(t *testing.T) {
 				t.Fatalf("process %s still runs after the audit ended: %s", pid, stat)
 			}
 		}
+	}
+}
+
+// TestAuditExecProgress: on a terminal, `bloomlab audit --exec` draws its
+// progress as the checks go and wipes it before the report; the report
+// names the program as it names itself. The program is the protocol's null
+// adapter under Node, a filter that keeps nothing, so the audit fails.
+func TestAuditExecProgress(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("needs Node")
+	}
+	t.Parallel()
+	var out, errOut bytes.Buffer
+	code := runAudit(context.Background(), []string{"--exec", "--", node, "../../compare/adapters/js/null.js"}, &out, forcedTerminal{&errOut})
+	if code != 1 || !strings.HasPrefix(out.String(), "Bloom Lab audit: no filter") || !strings.Contains(out.String(), "(js/null)") {
+		t.Errorf("exit %d, report starting %.80q: want 1 and the null adapter's failures", code, out.String())
+	}
+	drawn := errOut.String()
+	if !strings.Contains(drawn, "\rbloomlab audit: ") || !strings.Contains(drawn, "%, ") || !strings.HasSuffix(drawn, "\r") {
+		t.Errorf("stderr %q: want progress lines, wiped at the end", drawn)
 	}
 }
