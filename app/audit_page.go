@@ -111,10 +111,10 @@ func (p *AuditPage) Render() app.UI {
 			app.Div().Class("control audit-fault").Body(
 				app.Label().For(IDFault).Text("Audit the filter with this fault"),
 				app.Select().ID(IDFault).OnChange(p.onFault).Body(
-					app.Option().Value(string(core.NoFault)).Selected(p.fault == core.NoFault).Text("none: the real filter"),
+					selected(app.Option().Value(string(core.NoFault)), p.fault == core.NoFault).Text("none: the real filter"),
 					app.Range(core.Faults).Slice(func(i int) app.UI {
 						f := core.Faults[i]
-						return app.Option().Value(string(f)).Selected(f == p.fault).Text(string(f) + ": " + f.Describe())
+						return selected(app.Option().Value(string(f)), f == p.fault).Text(string(f) + ": " + f.Describe())
 					}),
 				),
 			),

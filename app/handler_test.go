@@ -100,3 +100,18 @@ func TestServiceWorkerTemplate(t *testing.T) {
 		t.Error("no ROOT for a site at the root")
 	}
 }
+
+// falseBoolean finds a boolean attribute written with a value of false,
+// which HTML reads as true: the attribute's presence is what counts.
+var falseBoolean = regexp.MustCompile(`<[a-z]+[^>]*\s(selected|hidden|disabled|checked|readonly|required|multiple|open|autofocus)="false"[^>]*>`)
+
+// Every page as prerendered shows its controls as the lab will set them:
+// no option selected, element hidden or control disabled by a "false".
+func TestPrerenderedBooleansAreTrue(t *testing.T) {
+	for _, path := range []string{RouteLab, RouteLab + "?variant=cuckoo&fault=off-by-one", RouteLessons, RouteLessons + "?lesson=2&step=1",
+		RouteExperiments, RouteCalculator, RouteAudit, RouteAbout} {
+		if tag := falseBoolean.FindString(get(t, "", path)); tag != "" {
+			t.Errorf("%s: %s", path, tag)
+		}
+	}
+}

@@ -164,7 +164,7 @@ func (lc *labControls) renderControls(ownNote app.UI) app.UI {
 			app.Select().ID(IDVariant).OnChange(lc.onVariant).Aria("describedby", "variant-help").Body(
 				app.Range(core.Variants).Slice(func(i int) app.UI {
 					v := core.Variants[i]
-					return app.Option().Value(v.Name()).Selected(v == p.Variant).Text(v.Label())
+					return selected(app.Option().Value(v.Name()), v == p.Variant).Text(v.Label())
 				}),
 			),
 			app.Small().ID("variant-help").Text(p.Variant.About()),
@@ -175,10 +175,10 @@ func (lc *labControls) renderControls(ownNote app.UI) app.UI {
 		app.Div().Class("control").Body(
 			app.Label().For(IDFault).Text("Fault"),
 			app.Select().ID(IDFault).OnChange(lc.onFault).Aria("describedby", "fault-help").Body(
-				app.Option().Value(string(core.NoFault)).Selected(p.Fault == core.NoFault).Text("none: the real filter"),
+				selected(app.Option().Value(string(core.NoFault)), p.Fault == core.NoFault).Text("none: the real filter"),
 				app.Range(core.Faults).Slice(func(i int) app.UI {
 					f := core.Faults[i]
-					return app.Option().Value(string(f)).Selected(f == p.Fault).Text(string(f))
+					return selected(app.Option().Value(string(f)), f == p.Fault).Text(string(f))
 				}),
 			),
 			app.Small().ID("fault-help").Text(p.Fault.Describe()),
@@ -249,10 +249,10 @@ func (lc *labControls) renderFingerprintBits() app.UI {
 	return app.Div().Class("control").Body(
 		app.Label().For(IDFingerprintBits).Text("Fingerprint bits"),
 		app.Select().ID(IDFingerprintBits).OnChange(lc.onFingerprintBits).Aria("describedby", IDFingerprintBits+"-help").Body(
-			app.Option().Value("0").Selected(p.FingerprintBits == 0).Text("auto"),
+			selected(app.Option().Value("0"), p.FingerprintBits == 0).Text("auto"),
 			app.Range(widths).Slice(func(i int) app.UI {
 				w := widths[i]
-				return app.Option().Value(strconv.Itoa(w)).Selected(w == p.FingerprintBits).Text(strconv.Itoa(w) + " bits")
+				return selected(app.Option().Value(strconv.Itoa(w)), w == p.FingerprintBits).Text(strconv.Itoa(w) + " bits")
 			}),
 		),
 		app.Small().ID(IDFingerprintBits+"-help").Text(help),
@@ -266,7 +266,7 @@ func (lc *labControls) renderHashing(note string) app.UI {
 	sel := app.Select().ID(IDHashing).OnChange(lc.onHashing).Aria("describedby", "hashing-help").Body(
 		app.Range(core.Hashings).Slice(func(i int) app.UI {
 			h := core.Hashings[i]
-			return app.Option().Value(string(h)).Selected(h == p.Hashing || (p.Hashing == "" && h == core.DoubleHashing)).Text(string(h))
+			return selected(app.Option().Value(string(h)), h == p.Hashing || (p.Hashing == "" && h == core.DoubleHashing)).Text(string(h))
 		}),
 	)
 	var help app.UI = app.Text(p.Hashing.Describe())
@@ -281,15 +281,12 @@ func (lc *labControls) renderHashing(note string) app.UI {
 	)
 }
 
-// renderOptimalK leaves "checked" out of the prerendered page when it is
-// off: HTML reads checked="false" as checked, while the browser build sets
-// the property itself. With off, the layout gives k no meaning: the box is
-// disabled and described by the hashes slider's note.
+// renderOptimalK draws the optimal-k box (checked, as boolattr.go says,
+// leaves "checked" out of the prerendered page when it is off). With off,
+// the layout gives k no meaning: the box is disabled and described by the
+// hashes slider's note.
 func (lc *labControls) renderOptimalK(off bool) app.UI {
-	box := app.Input().Type("checkbox").ID(IDOptimalK).OnChange(lc.onOptimalK)
-	if app.IsClient || lc.lab.current().OptimalK {
-		box = box.Checked(lc.lab.current().OptimalK)
-	}
+	box := checked(app.Input().Type("checkbox").ID(IDOptimalK).OnChange(lc.onOptimalK), lc.lab.current().OptimalK)
 	if off {
 		box = box.Disabled(true).Aria("describedby", IDHashes+"-note")
 	}

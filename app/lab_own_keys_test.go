@@ -165,16 +165,16 @@ func TestLabPageOwnKeys(t *testing.T) {
 		}
 	}
 	for _, id := range []string{IDItems, IDQueries, IDPresentShare, IDKeyBytes} {
-		if !disabled(html, "input", id) {
+		if !hasDisabled(html, "input", id) {
 			t.Errorf("#%s is not disabled with own keys", id)
 		}
 	}
 	for _, id := range []string{IDBitsPerKey, IDHashes, IDDuplicatePasses} {
-		if disabled(html, "input", id) {
+		if hasDisabled(html, "input", id) {
 			t.Errorf("#%s is disabled, but it shapes the filter from own keys too", id)
 		}
 	}
-	if disabled(html, "button", IDOwnBack) {
+	if hasDisabled(html, "button", IDOwnBack) {
 		t.Error("back to generated keys is disabled while own keys are in use")
 	}
 	if !strings.Contains(html, "not in the link") {
@@ -193,10 +193,10 @@ func TestLabPageOwnKeys(t *testing.T) {
 	if got := textOf(html, "out-m"); got != "40,000" {
 		t.Errorf("out-m back on generated keys = %q, want 40,000", got)
 	}
-	if strings.Contains(html, `id="`+IDOwnReport+`"`) || disabled(html, "input", IDItems) {
+	if strings.Contains(html, `id="`+IDOwnReport+`"`) || hasDisabled(html, "input", IDItems) {
 		t.Error("the own-keys report or a disabled slider stayed after going back")
 	}
-	if !disabled(html, "button", IDOwnBack) {
+	if !hasDisabled(html, "button", IDOwnBack) {
 		t.Error("back to generated keys is on without own keys")
 	}
 }
@@ -232,8 +232,8 @@ func labHTML(t *testing.T, c *LabPage) string {
 	return app.HTMLString(c)
 }
 
-// disabled reports whether the element tag#id in html carries disabled.
-func disabled(html, tag, id string) bool {
+// hasDisabled reports whether the element tag#id in html carries disabled.
+func hasDisabled(html, tag, id string) bool {
 	m := regexp.MustCompile(`<` + tag + `[^>]*id="` + regexp.QuoteMeta(id) + `"[^>]*>`).FindString(html)
 	return regexp.MustCompile(` disabled[ =>]`).MatchString(m)
 }

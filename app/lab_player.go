@@ -208,7 +208,7 @@ func (pl *player) render() app.UI {
 	speed := app.Select().ID(IDPlaySpeed).Aria("label", "stops a second").OnChange(pl.onSpeed).Body(
 		app.Range(playSpeeds).Slice(func(j int) app.UI {
 			v := playSpeeds[j]
-			return app.Option().Value(strconv.Itoa(v)).Selected(v == pl.stopsPerSecond()).Text(strconv.Itoa(v) + " a second")
+			return selected(app.Option().Value(strconv.Itoa(v)), v == pl.stopsPerSecond()).Text(strconv.Itoa(v) + " a second")
 		}),
 	)
 	if off != "" {

@@ -251,7 +251,7 @@ func (c *LessonsPage) renderLesson() app.UI {
 				})),
 			),
 			app.H1().ID("lesson-title").Text(l.Title),
-			app.P().ID("lesson-intro").Class("lesson-intro").Hidden(c.step != 0).Text(l.Intro),
+			hidden(app.P().ID("lesson-intro").Class("lesson-intro"), c.step != 0).Text(l.Intro),
 			app.P().ID("lesson-text").Class("lesson-text").Text(step.Text),
 			app.Div().ID(IDLessonTask).Class("lesson-task").DataSet("done", status).Body(
 				app.Span().Class("lesson-task-label").Text("Your task: "),
@@ -260,10 +260,10 @@ func (c *LessonsPage) renderLesson() app.UI {
 			),
 			app.Div().Class("lesson-actions").Body(
 				app.Button().ID(IDLessonShow).Class("chip primary").Title("put the lab in this step's state").Text("Show me").OnClick(c.onShow),
-				app.Button().ID(IDLessonPrev).Class("chip").Disabled(!hasPrev).Text(back).OnClick(c.onMove(-1)),
-				app.Button().ID(IDLessonNext).Class("chip").Disabled(!hasNext).Text(next).OnClick(c.onMove(1)),
+				disabled(app.Button().ID(IDLessonPrev).Class("chip"), !hasPrev).Text(back).OnClick(c.onMove(-1)),
+				disabled(app.Button().ID(IDLessonNext).Class("chip"), !hasNext).Text(next).OnClick(c.onMove(1)),
 				app.Span().Class("lesson-spacer"),
-				app.Small().ID("lesson-storage").Class("muted").Hidden(!c.unkept).Text("This browser keeps no progress here; the lessons work all the same."),
+				hidden(app.Small().ID("lesson-storage").Class("muted"), !c.unkept).Text("This browser keeps no progress here; the lessons work all the same."),
 				app.Button().ID(IDLessonReset).Class("chip").Title("forget which steps are done, in this browser").
 					Text("Reset progress").OnClick(c.onReset),
 			),

@@ -1,0 +1,38 @@
+package app
+
+import "github.com/maxence-charriere/go-app/v10/pkg/app"
+
+// Boolean attributes. go-app writes an attribute's value as text, and in
+// HTML a boolean attribute's presence is what counts: a prerendered
+// selected="false" selects its option, hidden="false" hides its element.
+// In the browser go-app sets the element's property instead, which must
+// go false as well as true. So these pass a false only in the browser, and
+// the prerendered page shows the controls as the lab will set them.
+
+func selected[T interface{ Selected(bool) T }](e T, on bool) T {
+	if on || app.IsClient {
+		return e.Selected(on)
+	}
+	return e
+}
+
+func hidden[T interface{ Hidden(bool) T }](e T, on bool) T {
+	if on || app.IsClient {
+		return e.Hidden(on)
+	}
+	return e
+}
+
+func disabled[T interface{ Disabled(bool) T }](e T, on bool) T {
+	if on || app.IsClient {
+		return e.Disabled(on)
+	}
+	return e
+}
+
+func checked[T interface{ Checked(bool) T }](e T, on bool) T {
+	if on || app.IsClient {
+		return e.Checked(on)
+	}
+	return e
+}
