@@ -5,7 +5,10 @@ package main
 import (
 	"context"
 	"io"
+	"time"
 
+	"bloomlab/audit"
+	"bloomlab/audit/program"
 	"bloomlab/cmd/internal/auditcli"
 )
 
@@ -22,9 +25,18 @@ func init() {
 // the audit, and the program --exec started, with statusInterrupted.
 func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	p := newProgress(ctx, "audit", stderr)
-	status := auditcli.MainWith(ctx, "bloomlab audit", args, stdout, stderr, p.step)
+	status := auditcli.MainWith(ctx, "bloomlab audit", args, stdout, stderr, auditcli.Options{Progress: p.step, Exec: execTarget})
 	if p.finish() {
 		return statusInterrupted
 	}
 	return status
+}
+
+// execTarget starts the program of --exec and returns its target.
+func execTarget(ctx context.Context, argv []string, timeout time.Duration) (audit.Target, func(), error) {
+	p, err := program.Start(ctx, argv, timeout)
+	if err != nil {
+		return audit.Target{}, nil, err
+	}
+	return p.Target(), p.Close, nil
 }

@@ -81,7 +81,9 @@ func TestAuditExecInterrupt(t *testing.T) {
 	var out, errOut bytes.Buffer
 	done := make(chan int)
 	// An hour's timeout: only the interruption can end the hang.
-	go func() { done <- runAudit(ctx, []string{"--exec-timeout", "1h", "--exec", "--", "sh", "-c", script}, &out, &errOut) }()
+	go func() {
+		done <- runAudit(ctx, []string{"--exec-timeout", "1h", "--exec", "--", "sh", "-c", script}, &out, &errOut)
+	}()
 	var pids []string
 	for deadline := time.Now().Add(time.Minute); len(pids) < 2; time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {

@@ -1,6 +1,7 @@
 // Package auditcli is the audit's command line, shared by `bloomlab audit`
 // and the small runner cmd/bloomaudit that runs under Node, so both parse,
-// print and exit alike. It imports only the audit packages and core.
+// print and exit alike. It imports only the audit and core packages: the
+// command that can start programs (bloomlab) hands it the means.
 package auditcli
 
 import (
@@ -14,7 +15,6 @@ import (
 	"time"
 
 	"bloomlab/audit"
-	"bloomlab/audit/program"
 	"bloomlab/core"
 )
 
@@ -41,14 +41,25 @@ const flagList = "--format FORMAT, --json, --variant LAYOUT, --fault NAME, --has
 // any failed (or the audit could not run), 2 for bad usage: one line
 // naming the flag and what it allows, then the usage, on stderr.
 func Main(prog string, args []string, stdout, stderr io.Writer) int {
-	return MainWith(context.Background(), prog, args, stdout, stderr, nil)
+	return MainWith(context.Background(), prog, args, stdout, stderr, Options{})
+}
+
+// Options are what a command gives the audit beyond its arguments.
+type Options struct {
+	// Progress is called with the checks done of the total as the audit
+	// runs; an error from it stops the audit, which then prints nothing
+	// and returns 1: the caller knows why it stopped.
+	Progress func(done, total int) error
+	// Exec starts the program of --exec, with a timeout a request (0 for
+	// the default), and returns its target and what ends it; nil where no
+	// program can run (under Node), and --exec is then refused.
+	Exec func(ctx context.Context, argv []string, timeout time.Duration) (audit.Target, func(), error)
 }
 
 // MainWith is Main with a context, whose end kills the program --exec
-// started, and a progress function, called with the checks done of the
-// total as the audit runs; an error from it stops the audit, which then
-// prints nothing and returns 1: the caller knows why it stopped.
-func MainWith(ctx context.Context, prog string, args []string, stdout, stderr io.Writer, progress func(done, total int) error) int {
+// started, and the options.
+func MainWith(ctx context.Context, prog string, args []string, stdout, stderr io.Writer, opts Options) int {
+	progress := opts.Progress
 	fs := flag.NewFlagSet(prog, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	format := fs.String("format", "text", "")
@@ -58,7 +69,7 @@ func MainWith(ctx context.Context, prog string, args []string, stdout, stderr io
 	hashing := fs.String("hashing", string(core.DoubleHashing), "")
 	list := fs.Bool("faults", false, "")
 	execute := fs.Bool("exec", false, "")
-	timeout := fs.Duration("exec-timeout", program.DefaultTimeout, "")
+	timeout := fs.Duration("exec-timeout", 0, "")
 	bad := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, prog+": "+format+"\n", a...)
 		usage(stderr, prog)
@@ -116,13 +127,16 @@ func MainWith(ctx context.Context, prog string, args []string, stdout, stderr io
 		if msg := execUsage(fs, *timeout); msg != "" {
 			return bad("%s", msg)
 		}
-		p, err := program.Start(ctx, fs.Args(), *timeout)
-		if err != nil {
+		if opts.Exec == nil {
+			return bad("--exec starts a program, which %s cannot do where it runs (under Node); bloomlab audit --exec can", prog)
+		}
+		var end func()
+		var err error
+		if t, end, err = opts.Exec(ctx, fs.Args(), *timeout); err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", prog, err)
 			return 1
 		}
-		defer p.Close()
-		t = p.Target()
+		defer end()
 	} else {
 		var msg string
 		if t, msg = target(*variant, *faultName, *hashing); msg != "" {
@@ -201,7 +215,7 @@ func execUsage(fs *flag.FlagSet, timeout time.Duration) string {
 			return fmt.Sprintf("--%s chooses the lab's own filter; --exec audits the program's", name)
 		}
 	}
-	if timeout < time.Millisecond || timeout > time.Hour {
+	if set(fs, "exec-timeout") && (timeout < time.Millisecond || timeout > time.Hour) {
 		return fmt.Sprintf("--exec-timeout must be from 1ms to 1h, got %v", timeout)
 	}
 	return ""

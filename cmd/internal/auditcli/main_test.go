@@ -292,6 +292,7 @@ func TestUsageErrors(t *testing.T) {
 		{"exec timeout too short", []string{"--exec-timeout", "1us", "--exec", "--", "node"}, []string{"--exec-timeout must be from 1ms to 1h, got 1µs"}},
 		{"exec timeout alone", []string{"--exec-timeout", "5s"}, []string{"--exec-timeout bounds the requests of --exec"}},
 		{"exec timeout without a value", []string{"--exec-timeout"}, []string{"--exec-timeout needs a value: a duration such as 30s"}},
+		{"exec where no program can start", []string{"--exec", "--", "node", "a.js"}, []string{"--exec starts a program", "bloomlab audit --exec can"}},
 		{"exec timeout not a duration", []string{"--exec-timeout", "soon", "--exec", "--", "node"}, []string{"--exec-timeout", "soon"}},
 	}
 	for _, tt := range tests {
