@@ -1,3 +1,7 @@
+// The tests start programs, which js/wasm cannot: they run natively.
+
+//go:build !js
+
 package program
 
 import (
