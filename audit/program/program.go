@@ -158,7 +158,7 @@ func (p *Program) call(request string, lines []byte, limit int) (string, error) 
 		return "", err
 	}
 	if p.proc == nil {
-		return "", errors.New("program: the program was restarted after a fault")
+		return "", errRestarted
 	}
 	answer, err := p.proc.call(request, lines, limit)
 	if err != nil {
@@ -166,6 +166,9 @@ func (p *Program) call(request string, lines []byte, limit int) (string, error) 
 	}
 	return answer, nil
 }
+
+// errRestarted is the error of a request to a process ended after a fault.
+var errRestarted = errors.New("program: the program was restarted after a fault")
 
 // unanswered is the most add requests the audit sends ahead of their
 // answers: the program works on one batch while the next is made.
@@ -175,7 +178,7 @@ const unanswered = 8
 // reads later, in order.
 func (p *Program) add(request string, lines []byte) error {
 	if p.proc == nil {
-		return errors.New("program: the program was restarted after a fault")
+		return errRestarted
 	}
 	stop := p.proc.deadline()
 	err := p.proc.write(request, lines)
@@ -255,16 +258,19 @@ func (p *Program) freeAll() {
 		if p.proc == nil || f.proc != p.proc {
 			return
 		}
-		request := fmt.Sprintf("free %d", f.id)
-		answer, err := p.call(request, nil, 64)
-		if err != nil {
-			return
-		}
-		if answer != "ok" {
-			p.fault(p.proc.unexpected(request, answer, `"ok"`))
+		if p.callOK(fmt.Sprintf("free %d", f.id)) != nil {
 			return
 		}
 	}
+}
+
+// callOK sends a request whose answer must be ok.
+func (p *Program) callOK(request string) error {
+	answer, err := p.call(request, nil, 64)
+	if err == nil && answer != "ok" {
+		err = p.fault(p.proc.unexpected(request, answer, `"ok"`))
+	}
+	return err
 }
 
 // rate asks the program its theory for a shape.

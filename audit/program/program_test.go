@@ -45,9 +45,13 @@ const labName = "lab/standard"
 // the protocol. mode makes it misbehave at its first test request:
 // "exit" exits, "hang" stops answering, "garbage" answers a line of
 // nonsense, "short" answers one character too few, "huge" writes 64 MiB
-// with no end of line; "hello" botches the handshake.
+// with no end of line; "hello" botches the handshake. In mode "counting"
+// it serves the lab's counting filter instead, and removes keys.
 func serve(mode string) int {
 	lab := audit.MustLab(core.Standard, core.NoFault, "")
+	if mode == "counting" {
+		lab = audit.MustLab(core.CountingVariant, core.NoFault, "")
+	}
 	in := bufio.NewReaderSize(os.Stdin, 1<<20)
 	out := bufio.NewWriter(os.Stdout)
 	defer out.Flush()
@@ -79,6 +83,8 @@ func serve(mode string) int {
 				fmt.Fprintln(out, "hi there")
 			case "blocked":
 				fmt.Fprintf(out, "hello blocked\nrate blocked 512\nready\n")
+			case "counting":
+				fmt.Fprintf(out, "hello counting\ncan remove\nready\n")
 			default:
 				fmt.Fprintf(out, "hello %s\nabout the lab's standard filter, behind the protocol\ncan seed\nready\n", labName)
 			}
@@ -125,6 +131,17 @@ func serve(mode string) int {
 			for i, k := range keys {
 				answer[i] = '0'
 				if filters[f[1]].Test(k) {
+					answer[i] = '1'
+				}
+			}
+			fmt.Fprintf(out, "%s\n", answer)
+		case "remove":
+			n, _ := strconv.Atoi(f[2])
+			keys := readKeys(n)
+			answer := make([]byte, len(keys))
+			for i, k := range keys {
+				answer[i] = '0'
+				if filters[f[1]].(audit.Remover).Remove(k) {
 					answer[i] = '1'
 				}
 			}
@@ -263,5 +280,19 @@ func TestRateByName(t *testing.T) {
 	}
 	if rate := adapter(t, "", 0).Target().Rate; rate != nil {
 		t.Errorf("no rate named: the target has its own theory, want the standard formula")
+	}
+}
+
+// A program that declares removal gets the removal check, and its removes
+// travel: the lab's counting filter behind the protocol passes it, with
+// every member it keeps found.
+func TestRemovalThroughTheProtocol(t *testing.T) {
+	p := adapter(t, "counting", 0)
+	o, err := audit.RunCheck(p.Target(), check(t, "no-false-negatives/remove-half"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Skipped || !o.Pass || !strings.HasPrefix(o.Detail, "0 of 2000 removals refused, 0 of 2000") {
+		t.Errorf("remove-half through the protocol: skipped %v, pass %v, %q", o.Skipped, o.Pass, o.Detail)
 	}
 }
