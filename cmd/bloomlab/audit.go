@@ -12,13 +12,6 @@ import (
 	"bloomlab/cmd/internal/auditcli"
 )
 
-func init() {
-	commands["audit"] = command{
-		summary: "check the filter's contract (--format text|json|junit|tap, --variant, --fault, --hashing, --faults), or a program's filters (--exec -- CMD); exit 1 if a check fails",
-		run:     interruptible(runAudit),
-	}
-}
-
 // runAudit is `bloomlab audit`; the parsing, report and exit codes live in
 // auditcli, shared with the Node runner cmd/bloomaudit. On a terminal it
 // shows the checks done as simulate shows its progress, and Ctrl-C stops

@@ -64,6 +64,37 @@ func TestSizeAndSimulate(t *testing.T) {
 	})
 }
 
+// TestCommands pins the subcommands by name, apart from the table in
+// main.go: usage lists each once, in this order, and each name reaches its
+// own command, whose -h prints that command's usage and exits 0.
+func TestCommands(t *testing.T) {
+	t.Parallel()
+	want := []string{"audit", "experiment", "serve", "simulate", "site", "size", "try"}
+	code, _, errOut := run("help")
+	if code != 0 {
+		t.Fatalf("help: exit %d", code)
+	}
+	var listed []string
+	_, list, _ := strings.Cut(errOut, "commands:\n")
+	for _, line := range strings.Split(strings.TrimSpace(list), "\n") {
+		if fields := strings.Fields(line); len(fields) > 1 {
+			listed = append(listed, fields[0])
+		}
+	}
+	if strings.Join(listed, " ") != strings.Join(want, " ") {
+		t.Errorf("usage lists %q, want %q:\n%s", listed, want, errOut)
+	}
+	for _, name := range want {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			code, _, errOut := run(name, "-h")
+			if code != 0 || !strings.HasPrefix(errOut, "usage: bloomlab "+name+" ") {
+				t.Errorf("%s -h: exit %d, stderr:\n%s", name, code, errOut)
+			}
+		})
+	}
+}
+
 // cliCase is one command line: the exit status it must give, what its
 // stdout must hold, and how its first line on stderr starts.
 type cliCase struct {

@@ -53,7 +53,7 @@ func cliJSON(t *testing.T, args ...string) (string, time.Duration) {
 	t.Helper()
 	var out, errs bytes.Buffer
 	start := time.Now()
-	if code := commands["experiment"].run(append(args, "--json"), &out, &errs); code != 0 {
+	if code := dispatch(append([]string{"experiment"}, append(args, "--json")...), &out, &errs); code != 0 {
 		t.Fatalf("bloomlab experiment %s: exit %d: %s", strings.Join(args, " "), code, errs.String())
 	}
 	return out.String(), time.Since(start)

@@ -14,13 +14,6 @@ import (
 	"bloomlab/core/experiment"
 )
 
-func init() {
-	commands["experiment"] = command{
-		summary: "reproduce a classic measurement as a table (--list names them)",
-		run:     interruptible(runExperiment),
-	}
-}
-
 func runExperiment(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("experiment")
 	list := fs.Bool("list", false, "name the experiments, one line each")

@@ -216,7 +216,7 @@ func TestBrowserExperimentRun(t *testing.T) {
 	cli := func(format string) []byte {
 		var out, errs bytes.Buffer
 		args := []string{"rounding", "--" + format, "--items", "30000", "--queries", "600000", "--seed", "7"}
-		if code := commands["experiment"].run(args, &out, &errs); code != 0 {
+		if code := dispatch(append([]string{"experiment"}, args...), &out, &errs); code != 0 {
 			t.Fatalf("bloomlab experiment %s: exit %d: %s", strings.Join(args, " "), code, errs.String())
 		}
 		return out.Bytes()

@@ -2,7 +2,7 @@
 
 // Command bloomlab is Bloom Lab: built for the browser it is the lab itself
 // (go-app routes, then RunWhenOnBrowser); built natively it is the command line:
-// serve, site, audit, size, simulate and experiment. The command line is
+// serve, site, audit, size, simulate, try and experiment. The command line is
 // left out of the WebAssembly build, which never reaches it.
 package main
 
@@ -12,16 +12,25 @@ import (
 	"os"
 )
 
-// command is one subcommand: its one-line summary and its entry point, which
-// returns the process exit status (0 ok, 1 failure, 2 bad usage).
+// command is one subcommand: its name, its one-line summary and its entry
+// point, which returns the process exit status (0 ok, 1 failure, 2 bad usage).
 type command struct {
+	name    string
 	summary string
 	run     func(args []string, stdout, stderr io.Writer) int
 }
 
-// commands is filled by each subcommand's file in init, so adding a
-// subcommand touches only its own file.
-var commands = map[string]command{}
+// commands names every subcommand once, in the order usage lists them.
+// Adding a subcommand is a line here and its own file.
+var commands = []command{
+	{"audit", "check the filter's contract (--format text|json|junit|tap, --variant, --fault, --hashing, --faults), or a program's filters (--exec -- CMD); exit 1 if a check fails", interruptible(runAudit)},
+	{"experiment", "reproduce a classic measurement as a table (--list names them)", interruptible(runExperiment)},
+	{"serve", "serve the lab on localhost (needs web/app.wasm: make wasm)", runServe},
+	{"simulate", "run the lab's simulation with its controls as flags", interruptible(runSimulate)},
+	{"site", "write the lab as a static site: site -o DIR [--prefix /path]", runSite},
+	{"size", "size a filter from two of n, p and m (with units), or rate m, n and k", runSize},
+	{"try", "insert and query your own keys: the positions they light up, and why a key answers maybe", interruptible(runTry)},
+}
 
 func main() {
 	routes()
@@ -37,19 +46,20 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	c, ok := commands[args[0]]
-	if !ok {
-		fmt.Fprintf(stderr, "bloomlab: unknown command %q\n", args[0])
-		usage(stderr)
-		return 2
+	for _, c := range commands {
+		if c.name == args[0] {
+			return c.run(args[1:], stdout, stderr)
+		}
 	}
-	return c.run(args[1:], stdout, stderr)
+	fmt.Fprintf(stderr, "bloomlab: unknown command %q\n", args[0])
+	usage(stderr)
+	return 2
 }
 
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: bloomlab COMMAND [flags]")
 	fmt.Fprintln(w, "commands:")
-	for _, name := range sortedNames() {
-		fmt.Fprintf(w, "  %-11s %s\n", name, commands[name].summary)
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-11s %s\n", c.name, c.summary)
 	}
 }

@@ -23,10 +23,6 @@ import (
 	lab "bloomlab/app"
 )
 
-func init() {
-	commands["serve"] = command{"serve the lab on localhost (needs web/app.wasm: make wasm)", runServe}
-}
-
 func runServe(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("serve")
 	port := fs.Int("port", 8080, "TCP port to listen on, in [0, 65535] (0 picks a free one)")

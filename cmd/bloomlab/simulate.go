@@ -14,10 +14,6 @@ import (
 	"bloomlab/core"
 )
 
-func init() {
-	commands["simulate"] = command{"run the lab's simulation with its controls as flags", interruptible(runSimulate)}
-}
-
 func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("simulate")
 	params := filterFlags(fs)

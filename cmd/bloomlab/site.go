@@ -18,10 +18,6 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-func init() {
-	commands["site"] = command{"write the lab as a static site: site -o DIR [--prefix /path]", runSite}
-}
-
 func runSite(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("site")
 	out := fs.String("o", "", "directory to write the site into (required)")

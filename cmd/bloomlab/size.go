@@ -13,10 +13,6 @@ import (
 	"bloomlab/core/plan"
 )
 
-func init() {
-	commands["size"] = command{"size a filter from two of n, p and m (with units), or rate m, n and k", runSize}
-}
-
 // sizing is the size command's answer. The first fields (m n k bytes
 // bitsPerKey fpr) are read by other tools and keep their names; the rest is
 // the calculator's plan: k by round and by ceil, the information floor, the

@@ -11,10 +11,6 @@ import (
 	"bloomlab/core"
 )
 
-func init() {
-	commands["try"] = command{"insert and query your own keys: the positions they light up, and why a key answers maybe", interruptible(runTry)}
-}
-
 // runTry is the key panel on the command line: the lab's filter (the
 // simulate flags' generated keys), then --insert's keys, then --query's
 // answered one by one.
