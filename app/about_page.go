@@ -4,7 +4,9 @@ import (
 	"math"
 	"net/url"
 
+	"bloomlab/app/ui/format"
 	"bloomlab/core"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -129,7 +131,7 @@ func kChartSVG() string {
 		class  string
 		dashed bool
 	}{{6, "bpk6", true}, {10, "bpk10", false}, {16, "bpk16", true}} {
-		s := Series{Name: formatPlain(b.bpk) + " bits per key", Class: b.class, Line: true, Dashed: b.dashed}
+		s := Series{Name: format.Plain(b.bpk) + " bits per key", Class: b.class, Line: true, Dashed: b.dashed}
 		for k := 1.0; k <= 20.0001; k += 0.25 {
 			s.Points = append(s.Points, Point{X: k, Y: math.Pow(-math.Expm1(-k/b.bpk), k)})
 		}

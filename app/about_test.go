@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"bloomlab/core"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 

@@ -5,8 +5,10 @@ import (
 	"strconv"
 	"strings"
 
+	"bloomlab/app/ui/format"
 	"bloomlab/audit"
 	"bloomlab/core"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -178,7 +180,7 @@ func (p *AuditPage) renderSummary(failed []audit.Outcome) app.UI {
 				),
 				app.P().ID("audit-reported-fpr").Body(
 					app.Text("Meanwhile the broken filter reported a false-positive rate of "),
-					app.Strong().Text(formatRate(rep.ReportedFPR)),
+					app.Strong().Text(format.Rate(rep.ReportedFPR)),
 					app.Text(" at the lab's default shape, where theory says 0.008194: the rate alone would not have given it away."),
 				),
 				app.Ul().Body(app.Range(failed).Slice(func(i int) app.UI {

@@ -6,7 +6,9 @@ import (
 	"slices"
 	"strconv"
 
+	"bloomlab/app/ui/format"
 	"bloomlab/core"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -355,9 +357,9 @@ func bitCaption(r *core.Result, l bitLayout) (picture, ring, box string) {
 		if l.Group > 1 {
 			group = ", " + strconv.Itoa(l.Group) + " to a bucket"
 		}
-		picture = "Every " + unit + " of the " + formatInt(r.M) + " drawn as a square" + group + ", " + dark + "."
+		picture = "Every " + unit + " of the " + format.Int(r.M) + " drawn as a square" + group + ", " + dark + "."
 	} else {
-		picture = "Density picture: " + formatInt(r.M) + " " + unit + "s, each dot shaded by the share of its " + unit + "s " + share + "."
+		picture = "Density picture: " + format.Int(r.M) + " " + unit + "s, each dot shaded by the share of its " + unit + "s " + share + "."
 	}
 	ring, box = "set by the last key inserted", "read by the first absent query"
 	switch {
@@ -403,7 +405,7 @@ func (b *bitCanvas) draw(canvas app.Value, s bitStore, marks bitMarks, cssW int)
 	if canvas.Get("width").Int() != l.W || canvas.Get("height").Int() != l.H {
 		canvas.Set("width", l.W)
 		canvas.Set("height", l.H)
-		canvas.Get("style").Set("height", formatFloat(float64(l.H)/scale, 1)+"px")
+		canvas.Get("style").Set("height", format.Float(float64(l.H)/scale, 1)+"px")
 	}
 
 	b.buf, b.shares = paintBits(b.buf, b.shares, s, l)

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"bloomlab/app/ui/format"
 	"bloomlab/core"
 	"bloomlab/core/plan"
 )
@@ -161,21 +162,21 @@ func solveForm(f CalcForm) calcResult {
 		if in.N, err = plan.ParseKeys(f.Values[CalcN]); err != nil {
 			fail(CalcN, err)
 		} else {
-			r.Read[CalcN] = formatInt(in.N) + " keys"
+			r.Read[CalcN] = format.Int(in.N) + " keys"
 		}
 	}
 	if f.Find != plan.FindP {
 		if in.P, err = plan.ParseRate(f.Values[CalcP]); err != nil {
 			fail(CalcP, err)
 		} else {
-			r.Read[CalcP] = "p = " + strconv.FormatFloat(in.P, 'g', -1, 64) + " (" + formatPercent(in.P) + ")"
+			r.Read[CalcP] = "p = " + strconv.FormatFloat(in.P, 'g', -1, 64) + " (" + format.Percent(in.P) + ")"
 		}
 	}
 	if f.Find != plan.FindM {
 		if in.M, err = plan.ParseBits(f.Values[CalcM]); err != nil {
 			fail(CalcM, err)
 		} else {
-			r.Read[CalcM] = formatInt(in.M) + " bits, " + plan.FormatSize(in.M)
+			r.Read[CalcM] = format.Int(in.M) + " bits, " + plan.FormatSize(in.M)
 		}
 	}
 	if in.KeyBytes, err = plan.ParseKeyBytes(f.Values[CalcKeyBytes]); err != nil {

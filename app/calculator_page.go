@@ -4,7 +4,9 @@ import (
 	"math"
 	"strconv"
 
+	"bloomlab/app/ui/format"
 	"bloomlab/core/plan"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -182,11 +184,11 @@ func (c *CalculatorPage) foundText(id string) string {
 	pl := c.res.Plan
 	switch id {
 	case CalcM:
-		return formatInt(pl.M) + " bits, " + plan.FormatSize(pl.M)
+		return format.Int(pl.M) + " bits, " + plan.FormatSize(pl.M)
 	case CalcP:
-		return calcRate(pl.P) + " (" + formatPercent(pl.P) + ") at k = " + strconv.Itoa(pl.KRound)
+		return calcRate(pl.P) + " (" + format.Percent(pl.P) + ") at k = " + strconv.Itoa(pl.KRound)
 	}
-	return formatInt(pl.N) + " keys"
+	return format.Int(pl.N) + " keys"
 }
 
 func (c *CalculatorPage) renderOutput() []app.UI {
@@ -203,20 +205,20 @@ func (c *CalculatorPage) renderOutput() []app.UI {
 		pLabel = "p at the optimal k"
 	}
 	counters := []counter{
-		{id: "calc-out-n", label: "n keys", value: formatInt(pl.N)},
+		{id: "calc-out-n", label: "n keys", value: format.Int(pl.N)},
 		{id: "calc-out-p", label: pLabel, value: calcRate(pl.P)},
-		{id: "calc-out-m", label: "m bits", value: formatInt(pl.M)},
+		{id: "calc-out-m", label: "m bits", value: format.Int(pl.M)},
 		{id: "calc-out-memory", label: "memory", value: plan.FormatSize(pl.M)},
 		{id: "calc-out-k", label: "k hashes", value: strconv.Itoa(pl.K)},
-		{id: "calc-out-bpk", label: "bits per key", value: formatFloat(pl.BitsPerKey, 3)},
+		{id: "calc-out-bpk", label: "bits per key", value: format.Float(pl.BitsPerKey, 3)},
 		{id: "calc-out-fpr", label: "rate at this k", value: calcRate(pl.Rate), title: "(1 - e^(-kn/m))^k"},
 		{id: "calc-out-fpr-exact", label: "rate, exact m", value: calcRate(pl.RateExact), title: "(1 - (1 - 1/m)^(kn))^k"},
-		{id: "calc-out-fill", label: "bits set at n", value: formatPercent(pl.Fill)},
+		{id: "calc-out-fill", label: "bits set at n", value: format.Percent(pl.Fill)},
 	}
 	verdict := "the same k either way"
 	switch {
 	case pl.RateRound < pl.RateCeil:
-		verdict = "ceil costs " + formatPercent(pl.RateCeil/pl.RateRound-1) + " more false positives and " +
+		verdict = "ceil costs " + format.Percent(pl.RateCeil/pl.RateRound-1) + " more false positives and " +
 			strconv.Itoa(pl.KCeil-pl.KRound) + " more hash per key"
 	case pl.RateRound > pl.RateCeil:
 		verdict = "here ceil happens to be lower"
@@ -237,7 +239,7 @@ func (c *CalculatorPage) renderOutput() []app.UI {
 		app.Section().Class("counters-box").Aria("labelledby", "k-compare-title").Body(
 			app.H2().ID("k-compare-title").Class("box-title").Text("k: round, not ceil"),
 			app.Table().ID("k-compare").Class("plan-table compact").Body(
-				app.Caption().Text("(m/n) ln 2 = "+formatFloat(pl.KStar, 3)),
+				app.Caption().Text("(m/n) ln 2 = "+format.Float(pl.KStar, 3)),
 				app.THead().Body(app.Tr().Body(app.Th().Text("rule"), app.Th().Text("k"), app.Th().Text("rate"))),
 				app.TBody().Body(
 					app.Tr().ID("k-round").Body(
@@ -257,14 +259,14 @@ func (c *CalculatorPage) renderOutput() []app.UI {
 		app.Section().Class("counters-box").Aria("labelledby", "floor-title").Body(
 			app.H2().ID("floor-title").Class("box-title").Text("Bits per key against the floor"),
 			app.Div().Class("floor-bars").Aria("hidden", "true").Body(
-				app.Div().Class("bar spent").Style("width", "100%").Text(formatFloat(pl.BitsPerKey, 3)+" bits per key"),
-				app.Div().Class("bar floor").Style("width", formatFloat(floorW, 1)+"%").Text("floor "+formatFloat(pl.InfoFloor, 3)),
+				app.Div().Class("bar spent").Style("width", "100%").Text(format.Float(pl.BitsPerKey, 3)+" bits per key"),
+				app.Div().Class("bar floor").Style("width", format.Float(floorW, 1)+"%").Text("floor "+format.Float(pl.InfoFloor, 3)),
 			),
 			app.P().ID("calc-floor").Text(
-				"This filter spends "+formatFloat(pl.BitsPerKey, 3)+" bits per key; no structure answering with rate p can go below log₂(1/p) = "+
-					formatFloat(pl.InfoFloor, 3)+". That is "+formatFloat(pl.Overhead, 2)+" times the floor (a Bloom filter at its optimum spends 1/ln 2 ≈ 1.44 times)."),
+				"This filter spends "+format.Float(pl.BitsPerKey, 3)+" bits per key; no structure answering with rate p can go below log₂(1/p) = "+
+					format.Float(pl.InfoFloor, 3)+". That is "+format.Float(pl.Overhead, 2)+" times the floor (a Bloom filter at its optimum spends 1/ln 2 ≈ 1.44 times)."),
 			app.P().ID("calc-exact").Text(
-				"Kept exactly, as a hash set of "+strconv.Itoa(pl.KeyBytes)+"-byte keys, the same "+formatInt(pl.N)+" keys take about "+
+				"Kept exactly, as a hash set of "+strconv.Itoa(pl.KeyBytes)+"-byte keys, the same "+format.Int(pl.N)+" keys take about "+
 					plan.FormatBytes(pl.ExactSetBytes)+": "+ratio(float64(pl.ExactSetBytes), float64(pl.Bytes))+" this filter."),
 		),
 	}
@@ -276,7 +278,7 @@ func (c *CalculatorPage) renderOutput() []app.UI {
 func calcRate(p float64) string {
 	switch {
 	case p >= 0.001 || p == 0:
-		return formatRate(p)
+		return format.Rate(p)
 	case p >= 1e-6:
 		return strconv.FormatFloat(p, 'f', 3-int(math.Floor(math.Log10(p))), 64)
 	}
@@ -302,7 +304,7 @@ func amount(v float64) string {
 	case math.IsNaN(v) || math.IsInf(v, 0):
 		return "-"
 	case math.Abs(v) >= 1000:
-		s := formatInt(uint64(math.Round(math.Abs(v))))
+		s := format.Int(uint64(math.Round(math.Abs(v))))
 		if v < 0 {
 			s = "-" + s
 		}
@@ -318,8 +320,8 @@ func (c *CalculatorPage) renderTables() app.UI {
 		app.Section().Class("table-box").Aria("labelledby", "alternatives-title").Body(
 			app.H2().ID("alternatives-title").Text("The same n and p in other structures"),
 			app.P().Class("muted small").Text("The rate is each paper's formula, and for the blocked filter the exact mixture of its block fills. Fingerprint filters use whole fingerprint bits, so they reach the rate shown, which may be below p. "+
-				"The measured column builds each structure the lab has at the same bits per key with "+formatInt(plan.MeasureKeys)+" keys (or n, if fewer) and asks "+
-				formatInt(plan.MeasureQueries)+" absent keys: a quick check of the formula, with its 95% interval. A dash marks a structure the lab cannot build; its title says why."),
+				"The measured column builds each structure the lab has at the same bits per key with "+format.Int(plan.MeasureKeys)+" keys (or n, if fewer) and asks "+
+				format.Int(plan.MeasureQueries)+" absent keys: a quick check of the formula, with its 95% interval. A dash marks a structure the lab cannot build; its title says why."),
 			app.Table().ID("alternatives").Class("plan-table").Body(
 				app.THead().Body(app.Tr().Body(
 					app.Th().Text("structure"), app.Th().Text("bits per key"), app.Th().Text("memory"),
@@ -327,7 +329,7 @@ func (c *CalculatorPage) renderTables() app.UI {
 				)),
 				app.TBody().Body(app.Range(alts).Slice(func(i int) app.UI {
 					a := alts[i]
-					bpk, mem, rate := formatFloat(a.BitsPerKey, 3), plan.FormatSize(a.Bits), calcRate(a.Rate)
+					bpk, mem, rate := format.Float(a.BitsPerKey, 3), plan.FormatSize(a.Bits), calcRate(a.Rate)
 					if a.Unreachable {
 						bpk, mem, rate = "-", "-", "-"
 					}
@@ -366,20 +368,20 @@ func (c *CalculatorPage) renderTables() app.UI {
 				app.TBody().Body(
 					app.Tr().ID("overfill-1").Class("this").Body(
 						app.Td().DataSet("label", "keys").Text("1x, as designed"),
-						app.Td().DataSet("label", "n").Class("num").Text(formatInt(pl.N)),
+						app.Td().DataSet("label", "n").Class("num").Text(format.Int(pl.N)),
 						app.Td().DataSet("label", "rate").Class("num rate").Text(calcRate(pl.Rate)),
-						app.Td().DataSet("label", "bits set").Class("num").Text(formatPercent(pl.Fill)),
+						app.Td().DataSet("label", "bits set").Class("num").Text(format.Percent(pl.Fill)),
 						app.Td().DataSet("label", "against design").Class("num").Text("1x"),
 					),
 					app.Range(pl.Overfill).Slice(func(i int) app.UI {
 						o := pl.Overfill[i]
-						f := formatPlain(o.Factor)
+						f := format.Plain(o.Factor)
 						return app.Tr().ID("overfill-"+f).Body(
 							app.Td().DataSet("label", "keys").Text(f+"x"),
-							app.Td().DataSet("label", "n").Class("num").Text(formatInt(o.N)),
+							app.Td().DataSet("label", "n").Class("num").Text(format.Int(o.N)),
 							app.Td().DataSet("label", "rate").Class("num rate").Text(calcRate(o.Rate)),
-							app.Td().DataSet("label", "bits set").Class("num").Text(formatPercent(o.Fill)),
-							app.Td().DataSet("label", "against design").Class("num").Text(formatFloat(o.Rate/pl.Rate, 1)+"x the rate"),
+							app.Td().DataSet("label", "bits set").Class("num").Text(format.Percent(o.Fill)),
+							app.Td().DataSet("label", "against design").Class("num").Text(format.Float(o.Rate/pl.Rate, 1)+"x the rate"),
 						)
 					}),
 				),
@@ -404,10 +406,10 @@ func (c *CalculatorPage) measuredCell(i int) app.UI {
 		return td.Class("num measured none").Title(m.Why).Aria("label", "not measured: "+m.Why).Body(
 			app.Span().Text("—"), app.Br(), app.Small().Class("why").Text(m.Why))
 	}
-	title := formatInt(m.FalsePositives) + " false positives in " + formatInt(m.Queries) + " absent queries to a filter of " +
-		formatInt(m.Keys) + " keys at " + formatFloat(m.BitsPerKey, 3) + " bits per key; 95% Wilson interval; the lab's theory for this filter: " + calcRate(m.Theory)
+	title := format.Int(m.FalsePositives) + " false positives in " + format.Int(m.Queries) + " absent queries to a filter of " +
+		format.Int(m.Keys) + " keys at " + format.Float(m.BitsPerKey, 3) + " bits per key; 95% Wilson interval; the lab's theory for this filter: " + calcRate(m.Theory)
 	if m.InsertFailures > 0 {
-		title += "; " + formatInt(m.InsertFailures) + " inserts failed, the table was full"
+		title += "; " + format.Int(m.InsertFailures) + " inserts failed, the table was full"
 	}
 	return td.Class("num measured").Title(title).
 		DataSet("fp", m.FalsePositives).DataSet("queries", m.Queries).Body(
@@ -465,7 +467,7 @@ func (c *CalculatorPage) renderLabLink() app.UI {
 	s.Large = c.large
 	return app.P().Class("lab-link").Body(
 		app.A().ID("calc-lab-link").Href(href(RouteLab)+"?"+s.Query().Encode()).
-			Text("Watch this shape fill in the lab: "+formatPlain(bpk)+" bits per key, k = "+strconv.Itoa(pl.K)),
+			Text("Watch this shape fill in the lab: "+format.Plain(bpk)+" bits per key, k = "+strconv.Itoa(pl.K)),
 		app.Span().Class("muted").Text(" (the lab simulates 4,000 keys; the rate depends on bits per key and k, not on n)."),
 	)
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"bloomlab/core/plan"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 

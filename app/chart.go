@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bloomlab/app/ui/format"
 	"fmt"
 	"html"
 	"math"
@@ -107,7 +108,7 @@ func (c Chart) SVG() string {
 	for _, t := range xticks {
 		xx := x(t)
 		fmt.Fprintf(&b, `<line class="grid" x1="%.1f" y1="%g" x2="%.1f" y2="%g"/>`, xx, padT, xx, padT+ph)
-		fmt.Fprintf(&b, `<text class="tick" x="%.1f" y="%g" text-anchor="middle">%s</text>`, xx, padT+ph+15, formatPlain(t))
+		fmt.Fprintf(&b, `<text class="tick" x="%.1f" y="%g" text-anchor="middle">%s</text>`, xx, padT+ph+15, format.Plain(t))
 	}
 	fmt.Fprintf(&b, `<text class="axis-label" x="%g" y="%g" text-anchor="middle">%s</text>`, padL+pw/2, padT+ph+33, esc(c.XLabel))
 	fmt.Fprintf(&b, `<text class="axis-label" transform="translate(13 %g) rotate(-90)" text-anchor="middle">%s</text>`, padT+ph/2, esc(c.YLabel))
@@ -148,7 +149,7 @@ func (c Chart) SVG() string {
 				hollow = " hollow"
 			}
 			fmt.Fprintf(&b, `<circle class="dot %s%s" cx="%.1f" cy="%.1f" r="4"><title>%s: %s at %s</title></circle>`,
-				s.Class, hollow, x(p.X), y(p.Y), esc(s.Name), formatRate(p.Y), formatPlain(round3(p.X)))
+				s.Class, hollow, x(p.X), y(p.Y), esc(s.Name), format.Rate(p.Y), format.Plain(round3(p.X)))
 		}
 	}
 
@@ -205,7 +206,7 @@ func intTicks(lo, hi float64, n int) []float64 {
 // formatTick writes a log-axis tick: 1, 0.1, 0.01, 0.001, then 1e-4.
 func formatTick(t float64) string {
 	if t >= 0.001 {
-		return formatPlain(round3(t))
+		return format.Plain(round3(t))
 	}
 	e := math.Round(math.Log10(t))
 	if math.Abs(t-math.Pow(10, e)) < 1e-12 {

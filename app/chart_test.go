@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"bloomlab/app/ui/format"
 	"bloomlab/core"
 )
 
@@ -72,9 +73,8 @@ func TestTicks(t *testing.T) {
 func TestFormat(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct{ got, want string }{
-		{formatInt(40000), "40,000"}, {formatInt(999), "999"}, {formatInt(1000), "1,000"}, {formatInt(1234567), "1,234,567"},
-		{formatRate(0.008194), "0.008194"}, {formatRate(0), "0"}, {formatRate(0.1), "0.1"}, {formatRate(0.00005), "5.0e-05"},
-		{formatBytes(5000), "4.88 KiB"}, {formatBytes(12), "12 B"},
+		{format.Int(40000), "40,000"}, {format.Int(999), "999"}, {format.Int(1000), "1,000"}, {format.Int(1234567), "1,234,567"},
+		{format.Rate(0.008194), "0.008194"}, {format.Rate(0), "0"}, {format.Rate(0.1), "0.1"}, {format.Rate(0.00005), "5.0e-05"},
 	} {
 		if c.got != c.want {
 			t.Errorf("got %q, want %q", c.got, c.want)

@@ -14,6 +14,7 @@ import (
 	"bloomlab/audit"
 	"bloomlab/core"
 	"bloomlab/core/experiment"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 

@@ -9,7 +9,9 @@ import (
 	"syscall/js"
 	"time"
 
+	"bloomlab/app/ui/format"
 	"bloomlab/core/experiment"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -315,7 +317,7 @@ func engineStatus() string {
 	case !p.started:
 		return ""
 	case p.ready < len(p.workers):
-		return fmt.Sprintf("Starting %s…", plural(len(p.workers), "worker"))
+		return fmt.Sprintf("Starting %s…", format.Plural(len(p.workers), "worker"))
 	}
-	return fmt.Sprintf("Runs on %s, one per core this browser reports.", plural(len(p.workers), "worker"))
+	return fmt.Sprintf("Runs on %s, one per core this browser reports.", format.Plural(len(p.workers), "worker"))
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"bloomlab/app/ui/format"
 	"bloomlab/core/experiment"
 )
 
@@ -133,7 +134,7 @@ func expXAxis(c *experiment.Chart) expAxis {
 		a := expAxis{lo: lo / math.Pow(10, pad), hi: hi * math.Pow(10, pad), log: true}
 		a.ticks = logTicks(a.lo, a.hi)
 		for _, t := range a.ticks {
-			a.labels = append(a.labels, formatPlain(t))
+			a.labels = append(a.labels, format.Plain(t))
 		}
 		return a
 	}
@@ -149,7 +150,7 @@ func expXAxis(c *experiment.Chart) expAxis {
 	if whole {
 		a.ticks = intTicks(lo, hi, 8)
 		for _, t := range a.ticks {
-			a.labels = append(a.labels, formatPlain(t))
+			a.labels = append(a.labels, format.Plain(t))
 		}
 		return a
 	}
@@ -221,7 +222,7 @@ func spanOf(vs []float64, defLo, defHi float64) (float64, float64) {
 func linearTicks(lo, hi float64, n int) ([]float64, []string) {
 	raw := (hi - lo) / float64(n)
 	if !(raw > 0) {
-		return []float64{lo}, []string{formatPlain(lo)}
+		return []float64{lo}, []string{format.Plain(lo)}
 	}
 	mag := math.Pow(10, math.Floor(math.Log10(raw)))
 	step := 10 * mag

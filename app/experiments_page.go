@@ -7,8 +7,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"bloomlab/app/ui/format"
 	"bloomlab/core"
 	"bloomlab/core/experiment"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -184,7 +186,7 @@ func (p *ExperimentsPage) onKnob(k expKnob) app.EventHandler {
 		sel := p.sel
 		v, notice := k.parse(e.Get("target").Get("value").String(), *k.field(&sel.Sizes))
 		*k.field(&sel.Sizes) = v
-		p.commitField(ctx, e, sel, notice, formatInt(uint64(v)))
+		p.commitField(ctx, e, sel, notice, format.Int(uint64(v)))
 	}
 }
 
@@ -468,8 +470,8 @@ func (p *ExperimentsPage) renderForm() app.UI {
 			if !k.uses(ex) {
 				return nil
 			}
-			return p.renderField(k.ID, k.Label, formatInt(uint64(*k.field(&sel.Sizes))),
-				k.Help+"; 1 to "+formatInt(uint64(k.Max)), p.onKnob(k))
+			return p.renderField(k.ID, k.Label, format.Int(uint64(*k.field(&sel.Sizes))),
+				k.Help+"; 1 to "+format.Int(uint64(k.Max)), p.onKnob(k))
 		}),
 		p.renderField("exp-seed", "Seed", strconv.FormatUint(sel.Sizes.Seed, 10),
 			"any whole number from 0 to 2^64 - 1; the same seed gives the same table", p.onSeed),
@@ -509,15 +511,7 @@ func (p *ExperimentsPage) estimateText() string {
 		return ""
 	}
 	d, _ := expSession.estimate(p.sel.Name, units)
-	return about(d)
-}
-
-// about words an estimate: "under a second", "about 12 s".
-func about(d time.Duration) string {
-	if s := formatDuration(d); s != "under a second" {
-		return "about " + s
-	}
-	return "under a second"
+	return format.About(d)
 }
 
 // fullNote says what the full sizes are and how long they may take in a
@@ -540,7 +534,7 @@ func (p *ExperimentsPage) fullNote() string {
 			text += " They do " + strconv.FormatFloat(ratio, 'f', 1, 64) + " times the work of these sizes."
 		}
 	}
-	text += " Expect " + about(d) + " " + where + "; the page stays usable and Cancel stops the run."
+	text += " Expect " + format.About(d) + " " + where + "; the page stays usable and Cancel stops the run."
 	return text
 }
 
@@ -554,15 +548,15 @@ func (p *ExperimentsPage) renderProgress() app.UI {
 	if spent := time.Since(r.Start); r.Running && r.Done > 0 && spent > time.Second {
 		// The run's own pace so far is the best guess at the rest.
 		left := time.Duration(float64(spent) * float64(r.Total-r.Done) / float64(r.Done))
-		label += ", " + about(left) + " left"
+		label += ", " + format.About(left) + " left"
 	}
 	switch {
 	case r.Cancelled:
-		label = "Cancelled " + r.Sel.Name + " at " + strconv.Itoa(pct) + "% after " + formatElapsed(r.Elapsed)
+		label = "Cancelled " + r.Sel.Name + " at " + strconv.Itoa(pct) + "% after " + format.Elapsed(r.Elapsed)
 	case r.Err != "":
 		label = r.Sel.Name + " stopped at " + strconv.Itoa(pct) + "%"
 	case !r.Running:
-		label = r.Sel.Name + " finished in " + formatElapsed(r.Elapsed)
+		label = r.Sel.Name + " finished in " + format.Elapsed(r.Elapsed)
 	}
 	class := "exp-bar"
 	if r.Cancelled || r.Err != "" {
@@ -592,13 +586,13 @@ func (p *ExperimentsPage) renderStatus(res *expResult) app.UI {
 		return status.Class("notice error").Role("alert").Text(r.Sel.Name + " failed: " + r.Err)
 	case r != nil && r.Sel != p.sel && expSession.result(r.Sel) != nil:
 		return status.Body(
-			app.Text(r.Sel.Name+" ("+r.Sel.sizesText()+") finished in "+formatElapsed(r.Elapsed)+": "),
+			app.Text(r.Sel.Name+" ("+r.Sel.sizesText()+") finished in "+format.Elapsed(r.Elapsed)+": "),
 			app.A().ID("exp-finished-link").Href(href(RouteExperiments)+"?"+expQuery(r.Sel, p.large).Encode()).Text("show its table"),
 			app.Text("."),
 		)
 	case res != nil:
 		return status.DataSet("units", res.Units).DataSet("ms", res.Elapsed.Milliseconds()).
-			Text("Done in " + formatElapsed(res.Elapsed) + " in this browser.")
+			Text("Done in " + format.Elapsed(res.Elapsed) + " in this browser.")
 	}
 	return status.Text("Press Run to measure. The quick sizes take a few seconds; the table and the chart appear here.")
 }

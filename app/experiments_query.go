@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"bloomlab/app/ui/format"
 	"bloomlab/core/experiment"
 	"bloomlab/core/plan"
 )
@@ -130,16 +131,16 @@ func (k expKnob) parse(raw string, current int) (int, string) {
 	v, err := plan.ParseDecimal(clean)
 	if err != nil {
 		return current, fmt.Sprintf("%s: %q is not a whole number from 1 to %s, so it stays at %s",
-			k.Key, raw, formatInt(uint64(k.Max)), formatInt(uint64(current)))
+			k.Key, raw, format.Int(uint64(k.Max)), format.Int(uint64(current)))
 	}
 	legal := math.Min(float64(k.Max), math.Max(1, math.Round(v)))
 	switch {
 	case v < 1:
 		return int(legal), fmt.Sprintf("%s: %s is below the minimum, so it was raised to 1", k.Key, raw)
 	case v > float64(k.Max):
-		return int(legal), fmt.Sprintf("%s: %s is above the maximum, so it was lowered to %s", k.Key, raw, formatInt(uint64(k.Max)))
+		return int(legal), fmt.Sprintf("%s: %s is above the maximum, so it was lowered to %s", k.Key, raw, format.Int(uint64(k.Max)))
 	case legal != v:
-		return int(legal), fmt.Sprintf("%s: %s was rounded to %s", k.Key, raw, formatInt(uint64(legal)))
+		return int(legal), fmt.Sprintf("%s: %s was rounded to %s", k.Key, raw, format.Int(uint64(legal)))
 	}
 	return int(legal), ""
 }
@@ -197,7 +198,7 @@ func (s ExpSelection) sizesText() string {
 	e := s.Experiment()
 	for _, k := range expKnobs {
 		if k.uses(e) {
-			parts = append(parts, k.Key+" "+formatInt(uint64(*k.field(&s.Sizes))))
+			parts = append(parts, k.Key+" "+format.Int(uint64(*k.field(&s.Sizes))))
 		}
 	}
 	return strings.Join(append(parts, "seed "+strconv.FormatUint(s.Sizes.Seed, 10)), ", ")

@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"math"
 	"runtime/debug"
 	"strconv"
 	"sync"
 	"time"
 
 	"bloomlab/core/experiment"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -208,34 +208,6 @@ var chromiumPace = map[string]float64{
 	// Measured under Node (Chromium's engine) beside theory-vs-observed
 	// and blocked, at about their pace there.
 	"alternatives": 4e6,
-}
-
-// formatDuration words a duration for an estimate: "under a second",
-// "12 s", "3 min", "1.5 h".
-func formatDuration(d time.Duration) string {
-	s := d.Seconds()
-	switch {
-	case s < 1:
-		return "under a second"
-	case s < 90:
-		return strconv.Itoa(int(math.Round(s))) + " s"
-	case s < 90*60:
-		return strconv.Itoa(int(math.Round(s/60))) + " min"
-	}
-	return strconv.FormatFloat(s/3600, 'f', 1, 64) + " h"
-}
-
-// formatElapsed writes a measured duration: "0.84 s", "12.3 s", "2 min 5 s".
-func formatElapsed(d time.Duration) string {
-	s := d.Seconds()
-	switch {
-	case s < 10:
-		return strconv.FormatFloat(s, 'f', 2, 64) + " s"
-	case s < 60:
-		return strconv.FormatFloat(s, 'f', 1, 64) + " s"
-	}
-	m := int(s) / 60
-	return strconv.Itoa(m) + " min " + strconv.Itoa(int(s)-60*m) + " s"
 }
 
 // download offers text as a file without a server: a Blob behind an object

@@ -13,7 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"bloomlab/app/ui/format"
 	"bloomlab/core/experiment"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -480,12 +482,12 @@ func TestFormatDuration(t *testing.T) {
 	for d, want := range map[time.Duration]string{
 		300 * time.Millisecond: "under a second", 12 * time.Second: "12 s", 5 * time.Minute: "5 min", 3 * time.Hour: "3.0 h",
 	} {
-		if got := formatDuration(d); got != want {
-			t.Errorf("formatDuration(%v) = %q, want %q", d, got, want)
+		if got := format.Duration(d); got != want {
+			t.Errorf("format.Duration(%v) = %q, want %q", d, got, want)
 		}
 	}
-	if got := formatElapsed(125 * time.Second); got != "2 min 5 s" {
-		t.Errorf("formatElapsed(125 s) = %q", got)
+	if got := format.Elapsed(125 * time.Second); got != "2 min 5 s" {
+		t.Errorf("format.Elapsed(125 s) = %q", got)
 	}
 }
 

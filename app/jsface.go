@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"bloomlab/core"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 

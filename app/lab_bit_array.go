@@ -3,7 +3,9 @@ package app
 import (
 	"strconv"
 
+	"bloomlab/app/ui/format"
 	"bloomlab/core"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -99,7 +101,7 @@ func (b *labBits) onHover(ctx app.Context, e app.Event) {
 			state = "holds " + strconv.FormatUint(v, 10)
 		}
 	}
-	out.Set("textContent", r.Variant.Unit()+" "+formatInt(pos)+": "+state)
+	out.Set("textContent", r.Variant.Unit()+" "+format.Int(pos)+": "+state)
 }
 
 // render is the figure: the canvas and its caption for r (nil before the

@@ -6,7 +6,9 @@ import (
 	"strings"
 	"time"
 
+	"bloomlab/app/ui/format"
 	"bloomlab/core"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -134,7 +136,7 @@ func kChart(r core.Result, measured []Point, sampled bool, width float64) Chart 
 			{Name: "theory (1 - e^(-kn/m))^k", Class: "theory", Line: true, Points: theory},
 			{Name: name, Class: "measured", Points: measured},
 		},
-		Marks: []Mark{{X: opt, Label: "optimum (m/n) ln 2 = " + formatFloat(opt, 2), Class: "optimum"}},
+		Marks: []Mark{{X: opt, Label: "optimum (m/n) ln 2 = " + format.Float(opt, 2), Class: "optimum"}},
 	}
 	if r.AbsentQueries > 0 {
 		c.Series = append(c.Series, Series{Name: "this run", Class: "current", Points: []Point{{X: float64(r.K), Y: r.EmpiricalFPR}}})
@@ -158,12 +160,12 @@ func bpkChart(r core.Result, bpk float64, measured []Point, sampled bool, width 
 		best = append(best, Point{X: x, Y: yb})
 		ys = append(ys, y, yb)
 	}
-	name := "measured at k = " + formatPlain(float64(r.K))
+	name := "measured at k = " + format.Plain(float64(r.K))
 	if sampled {
 		name += " (n sampled)"
 	}
 	return bpkAxes("False-positive rate vs bits per key", bpk, xmax, width, ys,
-		Series{Name: "theory at k = " + formatPlain(float64(r.K)), Class: "theory", Line: true, Points: fixed},
+		Series{Name: "theory at k = " + format.Plain(float64(r.K)), Class: "theory", Line: true, Points: fixed},
 		Series{Name: "theory at the best k", Class: "alt", Line: true, Dashed: true, Points: best},
 		Series{Name: name, Class: "measured", Points: measured})
 }
@@ -179,7 +181,7 @@ func bpkAxes(title string, bpk, xmax, width float64, ys []float64, series ...Ser
 		XMin:   0.5, XMax: xmax,
 		LogY: true, YMin: math.Max(rateFloor(ys...), 1e-7), YMax: 1,
 		Series: series,
-		Marks:  []Mark{{X: bpk, Label: "this filter: " + formatPlain(round3(bpk)) + " bits per key", Class: "here"}},
+		Marks:  []Mark{{X: bpk, Label: "this filter: " + format.Plain(round3(bpk)) + " bits per key", Class: "here"}},
 	}
 }
 

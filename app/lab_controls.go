@@ -4,7 +4,9 @@ import (
 	"math/rand/v2"
 	"strconv"
 
+	"bloomlab/app/ui/format"
 	"bloomlab/core"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -219,7 +221,7 @@ func (lc *labControls) renderSlider(sl slider) app.UI {
 	}
 	in := app.Input().Type("range").ID(sl.ID).
 		Min(sl.trackMin()).Max(sl.trackMax()).Step(sl.trackStep()).
-		Value(formatPlain(sl.Position(v))).
+		Value(format.Plain(sl.Position(v))).
 		Aria("valuetext", shown+" ("+sl.Label+")").
 		Aria("describedby", sl.ID+"-help").
 		OnInput(lc.onSlider(sl)).OnChange(lc.onCommit)
@@ -296,7 +298,7 @@ func (lc *labControls) renderOptimalK(off bool) app.UI {
 // sliderText is a slider's value as the page shows it.
 func sliderText(sl slider, v float64) string {
 	if sl.Int {
-		return formatInt(uint64(v))
+		return format.Int(uint64(v))
 	}
-	return formatPlain(v)
+	return format.Plain(v)
 }

@@ -4,7 +4,10 @@ import (
 	"slices"
 	"strconv"
 
+	"bloomlab/app/ui/format"
 	"bloomlab/core"
+	"bloomlab/core/plan"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -41,7 +44,7 @@ func labCounters(th theory, v core.Variant, fingerprintBits int, r *core.Result)
 	}
 	out := []counter{
 		{id: "out-m", label: "m " + unit + "s", value: dash},
-		{id: "out-n", label: "n keys", value: formatInt(th.N)},
+		{id: "out-n", label: "n keys", value: format.Int(th.N)},
 		{id: "out-k", label: kLabel, value: dash},
 		{id: "out-bytes", label: "filter size", value: dash},
 		{id: "memory-bits-per-key", label: "memory bits per key", value: dash, hidden: !fingerprints,
@@ -75,10 +78,10 @@ func labCounters(th theory, v core.Variant, fingerprintBits int, r *core.Result)
 	if r == nil {
 		// Before the first result only the Bloom formulas can be shown.
 		if bloom {
-			set("out-m", formatInt(th.M))
+			set("out-m", format.Int(th.M))
 			set("out-k", strconv.Itoa(th.K))
-			set("out-fpr-theory", formatRate(th.Rate))
-			set("out-fpr-exact", formatRate(th.Exact))
+			set("out-fpr-theory", format.Rate(th.Rate))
+			set("out-fpr-exact", format.Rate(th.Exact))
 		}
 		return out
 	}
@@ -87,42 +90,42 @@ func labCounters(th theory, v core.Variant, fingerprintBits int, r *core.Result)
 		at("out-fpr-exact").label = "theory, " + v.Name() + " layout"
 		at("out-fpr-exact").title = "the " + v.Name() + " filter's own theory"
 	}
-	set("out-m", formatInt(r.M))
-	set("out-n", formatInt(r.N))
+	set("out-m", format.Int(r.M))
+	set("out-n", format.Int(r.N))
 	set("out-k", strconv.Itoa(r.K))
-	set("out-bytes", formatBytes(r.FilterBytes))
-	set("memory-bits-per-key", formatFloat(r.MemoryBitsPerKey, 2))
+	set("out-bytes", plan.FormatBytes(r.FilterBytes))
+	set("memory-bits-per-key", format.Float(r.MemoryBitsPerKey, 2))
 	fp := strconv.Itoa(r.FingerprintBits)
 	if fingerprintBits == 0 {
 		fp += " (auto)"
 	}
 	set("fingerprint-bits-value", fp)
 	if bloom {
-		set("out-set-bits", formatInt(r.SetBits)+" (expected "+formatFloat(r.ExpectedSetBits, 1)+")")
+		set("out-set-bits", format.Int(r.SetBits)+" (expected "+format.Float(r.ExpectedSetBits, 1)+")")
 	} else {
-		set("out-set-bits", formatInt(r.SetBits)+" of "+formatInt(r.M))
+		set("out-set-bits", format.Int(r.SetBits)+" of "+format.Int(r.M))
 	}
-	set("out-fill", formatPercent(r.Occupancy))
-	set("load", formatPercent(r.Load))
-	set("relocations", formatInt(r.Relocations))
-	set("insert-failures", formatInt(r.InsertFailures))
-	set("build-retries", formatInt(r.BuildRetries))
+	set("out-fill", format.Percent(r.Occupancy))
+	set("load", format.Percent(r.Load))
+	set("relocations", format.Int(r.Relocations))
+	set("insert-failures", format.Int(r.InsertFailures))
+	set("build-retries", format.Int(r.BuildRetries))
 	at("insert-failures").alarm = r.InsertFailures > 0
 	at("build-retries").alarm = r.BuildError != ""
 	if bloom {
-		set("out-fpr-theory", formatRate(r.TheoryFPR))
-		set("out-fpr-exact", formatRate(r.TheoryFPRVariant))
+		set("out-fpr-theory", format.Rate(r.TheoryFPR))
+		set("out-fpr-exact", format.Rate(r.TheoryFPRVariant))
 	} else {
-		set("out-fpr-theory", formatRate(r.TheoryFPRVariant))
+		set("out-fpr-theory", format.Rate(r.TheoryFPRVariant))
 	}
 	if r.AbsentQueries > 0 {
-		set("out-fpr-empirical", formatRate(r.EmpiricalFPR))
-		set("out-ci", formatRate(r.QueryCILow)+" to "+formatRate(r.QueryCIHigh))
-		set("out-ci-whole", formatRate(r.WholeCILow)+" to "+formatRate(r.WholeCIHigh))
-		set("out-probes", formatFloat(r.ProbesPerNegative, 3))
+		set("out-fpr-empirical", format.Rate(r.EmpiricalFPR))
+		set("out-ci", format.Rate(r.QueryCILow)+" to "+format.Rate(r.QueryCIHigh))
+		set("out-ci-whole", format.Rate(r.WholeCILow)+" to "+format.Rate(r.WholeCIHigh))
+		set("out-probes", format.Float(r.ProbesPerNegative, 3))
 		if bloom {
 			// The others' expected reads leave out a query's early stop.
-			set("out-probes", formatFloat(r.ProbesPerNegative, 3)+" (theory "+formatFloat(r.ExpectedProbes, 3)+")")
+			set("out-probes", format.Float(r.ProbesPerNegative, 3)+" (theory "+format.Float(r.ExpectedProbes, 3)+")")
 		}
 	} else {
 		set("out-fpr-empirical", "no absent queries")
@@ -130,9 +133,9 @@ func labCounters(th theory, v core.Variant, fingerprintBits int, r *core.Result)
 		set("out-ci-whole", "none")
 		set("out-probes", "none")
 	}
-	set("out-false-positives", formatInt(r.FalsePositives)+" of "+formatInt(r.AbsentQueries))
-	set("out-false-negatives", formatInt(r.FalseNegatives)+" of "+formatInt(r.PresentQueries))
-	set("out-memory", formatBytes(r.ExactSetBytes)+" against "+formatBytes(r.FilterBytes))
+	set("out-false-positives", format.Int(r.FalsePositives)+" of "+format.Int(r.AbsentQueries))
+	set("out-false-negatives", format.Int(r.FalseNegatives)+" of "+format.Int(r.PresentQueries))
+	set("out-memory", plan.FormatBytes(r.ExactSetBytes)+" against "+plan.FormatBytes(r.FilterBytes))
 	at("out-false-negatives").alarm = r.FalseNegatives > 0
 	return out
 }
@@ -150,8 +153,8 @@ func warnings(r *core.Result) []counter {
 		if widths := r.Variant.Fingerprints(); len(widths) > 0 && r.FingerprintBits > slices.Min(widths) {
 			room = "More bits per key, or narrower fingerprints, make room."
 		}
-		out = append(out, counter{id: "insert-failure-warning", value: "⚠ " + plural(int(r.InsertFailures), "insert") +
-			" failed: the table is too full (load " + formatPercent(r.Load) + "). Apart from one fingerprint kept in the stash, those keys are not in the filter, " +
+		out = append(out, counter{id: "insert-failure-warning", value: "⚠ " + format.Plural(int(r.InsertFailures), "insert") +
+			" failed: the table is too full (load " + format.Percent(r.Load) + "). Apart from one fingerprint kept in the stash, those keys are not in the filter, " +
 			"and a query for one of them is a false negative. " + room})
 	}
 	if r.BuildError != "" {
@@ -166,7 +169,7 @@ func warnings(r *core.Result) []counter {
 		case r.Fault == core.NoFault:
 			why = "A correct filter of this layout can never do this."
 		}
-		out = append(out, counter{id: "false-negative-warning", value: "⚠ " + formatInt(r.FalseNegatives) +
+		out = append(out, counter{id: "false-negative-warning", value: "⚠ " + format.Int(r.FalseNegatives) +
 			" false negatives: keys that were inserted, and that this filter now says were never added. " + why})
 	}
 	return out

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strconv"
 
+	"bloomlab/app/ui/format"
 	"bloomlab/core"
+	"bloomlab/core/plan"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -184,18 +186,7 @@ func (r *stepReader) Read(p []byte) (int, error) {
 // text is copied into Go.
 func tooLarge(list int, size int) error {
 	return listError(list, fmt.Errorf("%w: %s, more than the %s a list allowed here", core.ErrKeysTooLarge,
-		formatBytes(uint64(size)), formatLimit(browserKeyLimits.MaxBytes)))
-}
-
-// formatLimit writes a byte limit as people write one: "32 MiB", "4 KiB".
-func formatLimit(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return strconv.FormatInt(n>>20, 10) + " MiB"
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return strconv.FormatInt(n>>10, 10) + " KiB"
-	}
-	return formatBytes(uint64(n))
+		plan.FormatBytes(uint64(size)), format.Limit(browserKeyLimits.MaxBytes)))
 }
 
 // onFile records the file chosen for a list. It is read when the user
@@ -413,35 +404,17 @@ func sliderShown(sl slider, p core.Params, o *ownKeys) string {
 func (o *ownKeys) report() string {
 	m, a := o.facts[listMembers], o.facts[listAbsent]
 	s := fmt.Sprintf("Your own keys: %s read, %s dropped (a key counts once), so n = %s.",
-		plural(m.Lines, "member line"), plural(m.Duplicates, "duplicate"), formatInt(uint64(o.n())))
+		format.Plural(m.Lines, "member line"), format.Plural(m.Duplicates, "duplicate"), format.Int(uint64(o.n())))
 	if a.Lines == 0 {
 		return s + " No absent queries, so no measured rate."
 	}
 	if o.absentMembers < 0 {
-		return s + fmt.Sprintf(" %s read, %s dropped; checking which are members…", plural(a.Lines, "absent line"), plural(a.Duplicates, "duplicate"))
+		return s + fmt.Sprintf(" %s read, %s dropped; checking which are members…", format.Plural(a.Lines, "absent line"), format.Plural(a.Duplicates, "duplicate"))
 	}
 	measured := a.Len - o.absentMembers
-	s += fmt.Sprintf(" %s read, %s dropped, %s left out of the rate", plural(a.Lines, "absent line"),
-		plural(a.Duplicates, "duplicate"), plural(o.absentMembers, "member"))
-	return s + fmt.Sprintf(" (%s not absent): %s measured.", isAre(o.absentMembers), plural(measured, "absent query", "absent queries"))
-}
-
-// plural writes n with its noun, adding "s" unless a plural form is given.
-func plural(n int, one string, many ...string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	if len(many) > 0 {
-		return formatInt(uint64(n)) + " " + many[0]
-	}
-	return formatInt(uint64(n)) + " " + one + "s"
-}
-
-func isAre(n int) string {
-	if n == 1 {
-		return "it is"
-	}
-	return "they are"
+	s += fmt.Sprintf(" %s read, %s dropped, %s left out of the rate", format.Plural(a.Lines, "absent line"),
+		format.Plural(a.Duplicates, "duplicate"), format.Plural(o.absentMembers, "member"))
+	return s + fmt.Sprintf(" (%s not absent): %s measured.", format.IsAre(o.absentMembers), format.Plural(measured, "absent query", "absent queries"))
 }
 
 func (o *ownPanel) render() app.UI {
@@ -458,7 +431,7 @@ func (o *ownPanel) render() app.UI {
 		),
 		app.P().Class("own-help").Text("Build the filter from your keys, with the bits per key, k, passes, seed, variant and fault set below, and measure the false-positive rate on queries you know were never inserted. "+
 			"One key per line; blank lines are skipped and nothing else is trimmed, so \"a\" and \"a \" are two keys. "+
-			"A list holds at most "+formatInt(uint64(lim.MaxKeys))+" keys and "+formatLimit(lim.MaxBytes)+", a key at most "+formatLimit(int64(lim.MaxLineBytes))+"; past a few megabytes, upload a file, since a browser's text box grows slow. "+
+			"A list holds at most "+format.Int(uint64(lim.MaxKeys))+" keys and "+format.Limit(lim.MaxBytes)+", a key at most "+format.Limit(int64(lim.MaxLineBytes))+"; past a few megabytes, upload a file, since a browser's text box grows slow. "+
 			"The keys are read here and sent nowhere; a link keeps only the settings, so it opens on generated keys."),
 		app.Div().Class("own-lists").Body(
 			o.renderList(listMembers),
@@ -480,7 +453,7 @@ func (o *ownPanel) renderList(list int) app.UI {
 	fileID := l.id + "-file"
 	note := "A file chosen here is used instead of the box."
 	if src.file != nil {
-		note = src.name + " (" + formatBytes(uint64(src.size)) + ") is used instead of the box."
+		note = src.name + " (" + plan.FormatBytes(uint64(src.size)) + ") is used instead of the box."
 	}
 	return app.Div().Class("own-list").Body(
 		app.Label().For(l.id).Text(l.label),

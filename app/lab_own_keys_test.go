@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"bloomlab/app/ui/format"
 	"bloomlab/core"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -148,7 +150,7 @@ func TestLabPageOwnKeys(t *testing.T) {
 	}
 	for id, w := range map[string]string{
 		"out-m": "40", "out-n": "4", "out-false-negatives": "0 of 4",
-		"out-false-positives": formatInt(want.FalsePositives) + " of 2",
+		"out-false-positives": format.Int(want.FalsePositives) + " of 2",
 		"items-value":         "4", "queries-value": "6", "present-share-value": "67", "key-bytes-value": "varies",
 	} {
 		if got := textOf(html, id); got != w {

@@ -5,7 +5,9 @@ import (
 	"net/url"
 	"time"
 
+	"bloomlab/app/ui/format"
 	"bloomlab/core"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -486,22 +488,22 @@ func (c *LabPage) renderNotices() app.UI {
 func (c *LabPage) renderProgress() app.UI {
 	return app.Div().Class("progress-row").Body(
 		app.If(c.running, func() app.UI {
-			label := "Simulating " + formatInt(uint64(work(c.settings.Run()))) + " inserts and queries " + deskWhere() + ": "
+			label := "Simulating " + format.Int(uint64(work(c.settings.Run()))) + " inserts and queries " + deskWhere() + ": "
 			if own := c.own.keys; own != nil {
-				label = "Running your keys (" + formatInt(uint64(own.work(c.settings.Params.DuplicatePasses))) + " keys sorted, inserted and queried)"
+				label = "Running your keys (" + format.Int(uint64(own.work(c.settings.Params.DuplicatePasses))) + " keys sorted, inserted and queried)"
 				if own.inDesk() {
 					label += " " + deskWhere()
 				}
 				label += ": "
 			}
 			return app.Div().Body(
-				app.Label().For("lab-progress").Text(label+formatPercent(c.progress)),
+				app.Label().For("lab-progress").Text(label+format.Percent(c.progress)),
 				app.Progress().ID("lab-progress").Max(1).Value(c.progress),
 			)
 		}),
 		app.If(c.own.loading && !c.running, func() app.UI {
 			return app.Div().Body(
-				app.Label().For("own-progress").Text("Reading your keys: "+formatPercent(c.own.progress)),
+				app.Label().For("own-progress").Text("Reading your keys: "+format.Percent(c.own.progress)),
 				app.Progress().ID("own-progress").Max(1).Value(c.own.progress),
 			)
 		}),

@@ -6,6 +6,7 @@ import (
 
 	"bloomlab/audit"
 	"bloomlab/core"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 

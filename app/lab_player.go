@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bloomlab/app/ui/format"
 	"math"
 	"slices"
 	"strconv"
@@ -196,7 +197,7 @@ func (pl *player) render() app.UI {
 	if pl.playing {
 		label = "Pause"
 	}
-	valueText := formatInt(uint64(shown)) + " of " + formatInt(uint64(n)) + " keys inserted"
+	valueText := format.Int(uint64(shown)) + " of " + format.Int(uint64(n)) + " keys inserted"
 	buttons := []app.HTMLButton{
 		app.Button().ID(IDPlayBack).Class("chip").Title("one stop back").Aria("label", "step back").Text("◀").OnClick(pl.onStep(-1)),
 		app.Button().ID(IDPlay).Class("chip primary").Aria("pressed", pl.playing).Text(label).OnClick(pl.onPlay),

@@ -6,7 +6,9 @@ import (
 	"strconv"
 	"strings"
 
+	"bloomlab/app/ui/format"
 	"bloomlab/core"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -294,7 +296,7 @@ func (kp *keyPanel) render() app.UI {
 		}),
 		app.If(kp.busy && kp.progress > 0, func() app.UI {
 			return app.Div().Body(
-				app.Label().For("try-progress").Text("Rebuilding the filter for the panel: "+formatPercent(kp.progress)),
+				app.Label().For("try-progress").Text("Rebuilding the filter for the panel: "+format.Percent(kp.progress)),
 				app.Progress().ID("try-progress").Max(1).Value(kp.progress),
 			)
 		}),
@@ -316,9 +318,9 @@ func quoteList(keys []string) string {
 func positionsText(ps []uint64) string {
 	words := make([]string, len(ps))
 	for i, p := range ps {
-		words[i] = formatInt(p)
+		words[i] = format.Int(p)
 	}
-	return wordList(words, "and")
+	return format.List(words, "and")
 }
 
 func (kp *keyPanel) renderInsert() app.UI {
@@ -345,13 +347,13 @@ func (kp *keyPanel) renderInsert() app.UI {
 	default:
 		news = "It turned on " + strconv.Itoa(len(turned)) + " of them (" + positionsText(turned) + ")"
 		if len(already) > 0 {
-			news += "; " + positionsText(already) + " " + isWere(len(already)) + " on already"
+			news += "; " + positionsText(already) + " " + format.WasWere(len(already)) + " on already"
 		}
 		news += "."
 	}
 	extras := []string{}
 	if in.Block != nil {
-		extras = append(extras, "All in block "+formatInt(*in.Block)+" of 512 bits: one cache line.")
+		extras = append(extras, "All in block "+format.Int(*in.Block)+" of 512 bits: one cache line.")
 	}
 	if len(in.Counters) > 0 {
 		cs := make([]string, len(in.Counters))
@@ -362,7 +364,7 @@ func (kp *keyPanel) renderInsert() app.UI {
 	}
 	for i, lost := range in.Lost {
 		if lost {
-			extras = append(extras, unit+" "+formatInt(in.Positions[i])+" is past the array: the "+string(kp.answer.Fault)+" fault lost that write.")
+			extras = append(extras, unit+" "+format.Int(in.Positions[i])+" is past the array: the "+string(kp.answer.Fault)+" fault lost that write.")
 		}
 	}
 	return app.Div().ID("try-answer").Class("try-answer").Body(
@@ -370,13 +372,6 @@ func (kp *keyPanel) renderInsert() app.UI {
 		app.P().ID("try-new-bits").Text(news),
 		app.Range(extras).Slice(func(i int) app.UI { return app.P().Class("small").Text(extras[i]) }),
 	)
-}
-
-func isWere(n int) string {
-	if n == 1 {
-		return "was"
-	}
-	return "were"
 }
 
 func (kp *keyPanel) renderQuery() app.UI {
@@ -410,7 +405,7 @@ func (kp *keyPanel) renderQuery() app.UI {
 				case p.Value != nil:
 					state = "empty"
 				}
-				li := app.Li().Text(strconv.Itoa(i+1) + ". " + unit + " " + formatInt(p.Position) + ": " + state)
+				li := app.Li().Text(strconv.Itoa(i+1) + ". " + unit + " " + format.Int(p.Position) + ": " + state)
 				if q.FirstZero == i+1 {
 					li = li.Class("first-zero")
 				}
@@ -436,7 +431,7 @@ func verdictText(q *core.TryQuery, r *core.TryResult) string {
 	case core.VerdictNo:
 		if q.FirstZero > 0 {
 			p := q.Probes[q.FirstZero-1].Position
-			return "no: probe " + strconv.Itoa(q.FirstZero) + " read " + r.Unit + " " + formatInt(p) + ", a zero, so " + key +
+			return "no: probe " + strconv.Itoa(q.FirstZero) + " read " + r.Unit + " " + format.Int(p) + ", a zero, so " + key +
 				" was never inserted. A zero is proof."
 		}
 		return "no: " + key + " was never inserted; its fingerprint is not where it would have to be."
@@ -467,13 +462,13 @@ func culpritText(c core.TryCulprit, unit string) string {
 		who = append(who, "“"+k+"”")
 	}
 	for _, g := range c.Generated {
-		who = append(who, "member #"+formatInt(g.Index)+" ("+g.Hex+"…)")
+		who = append(who, "member #"+format.Int(g.Index)+" ("+g.Hex+"…)")
 	}
 	if c.More > 0 {
-		who = append(who, formatInt(c.More)+" more members")
+		who = append(who, format.Int(c.More)+" more members")
 	}
 	if len(who) == 0 {
-		return unit + " " + formatInt(c.Position) + ": no inserted key; the fault wrote it"
+		return unit + " " + format.Int(c.Position) + ": no inserted key; the fault wrote it"
 	}
-	return unit + " " + formatInt(c.Position) + ": " + strings.Join(who, ", ")
+	return unit + " " + format.Int(c.Position) + ": " + strings.Join(who, ", ")
 }

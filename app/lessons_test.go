@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"bloomlab/app/ui/format"
 	"bloomlab/audit"
 	"bloomlab/core"
 )
@@ -239,7 +240,7 @@ func TestLessonFigures(t *testing.T) {
 			if once.Result.Digest != st.Result.Digest {
 				return []string{"the digest of one pass " + once.Result.Digest}
 			}
-			return []string{"(" + formatInt(st.Result.SetBits) + " at k = 7)"}
+			return []string{"(" + format.Int(st.Result.SetBits) + " at k = 7)"}
 		},
 		{4, 1}: func(_, st labState) []string { return []string{"theory says " + pct(st.Result.TheoryFPR, 2)} },
 		{4, 2}: func(prev, st labState) []string {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"bloomlab/app/ui/format"
 	"bloomlab/core"
 	"bloomlab/core/plan"
 )
@@ -211,18 +212,18 @@ func FromQuery(q url.Values) (Settings, []string) {
 		}
 		v, err := plan.ParseDecimal(raw)
 		if err != nil {
-			note("%s: %q is not a number, so it stays at %s", sl.ID, raw, formatPlain(sl.value(s.Params)))
+			note("%s: %q is not a number, so it stays at %s", sl.ID, raw, format.Plain(sl.value(s.Params)))
 			continue
 		}
 		legal := sl.legal(v)
 		if legal != v {
 			switch {
 			case v < sl.Min:
-				note("%s: %s is below the minimum, so it was raised to %s", sl.ID, raw, formatPlain(legal))
+				note("%s: %s is below the minimum, so it was raised to %s", sl.ID, raw, format.Plain(legal))
 			case v > sl.Max:
-				note("%s: %s is above the maximum, so it was lowered to %s", sl.ID, raw, formatPlain(legal))
+				note("%s: %s is above the maximum, so it was lowered to %s", sl.ID, raw, format.Plain(legal))
 			default:
-				note("%s: %s was rounded to %s", sl.ID, raw, formatPlain(legal))
+				note("%s: %s was rounded to %s", sl.ID, raw, format.Plain(legal))
 			}
 		}
 		sl.set(&s.Params, legal)
@@ -476,16 +477,7 @@ func orList(xs []int) string {
 	for i, x := range xs {
 		words[i] = strconv.Itoa(x)
 	}
-	return wordList(words, "or")
-}
-
-// wordList writes words as a sentence lists them: "a, b or c" with
-// conj "or".
-func wordList(words []string, conj string) string {
-	if len(words) < 2 {
-		return strings.Join(words, "")
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " " + conj + " " + words[len(words)-1]
+	return format.List(words, "or")
 }
 
 func joinNotices(notices ...string) string {
@@ -519,7 +511,7 @@ func (s Settings) Normalize() Settings {
 func (s Settings) Query() url.Values {
 	q := url.Values{}
 	for _, sl := range sliders {
-		q.Set(sl.ID, formatPlain(sl.value(s.Params)))
+		q.Set(sl.ID, format.Plain(sl.value(s.Params)))
 	}
 	q.Set(IDSeed, strconv.FormatUint(s.Params.Seed, 10))
 	q.Set(IDVariant, s.Params.Variant.Name())
@@ -548,12 +540,6 @@ func onOff(b bool) string {
 		return "on"
 	}
 	return "off"
-}
-
-// formatPlain writes a number as a user would type it: no exponent, no
-// trailing zeros.
-func formatPlain(v float64) string {
-	return strconv.FormatFloat(v, 'f', -1, 64)
 }
 
 // Preset is a classic configuration a teacher can open with one click.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"bloomlab/app/ui/format"
 	"bloomlab/core"
 )
 
@@ -393,10 +394,10 @@ func TestLabCounters(t *testing.T) {
 	}
 	cs := labCounters(theoryOf(p), p.Variant, 0, &r)
 	for id, want := range map[string]string{
-		"out-m": "4,000", "out-k": "8", "load": formatPercent(r.Load), "relocations": formatInt(r.Relocations),
-		"insert-failures": formatInt(r.InsertFailures), "fingerprint-bits-value": "8 (auto)",
-		"memory-bits-per-key": "8.00", "out-set-bits": formatInt(r.SetBits) + " of 4,000",
-		"out-fpr-theory": formatRate(r.TheoryFPRVariant), "out-probes": formatFloat(r.ProbesPerNegative, 3),
+		"out-m": "4,000", "out-k": "8", "load": format.Percent(r.Load), "relocations": format.Int(r.Relocations),
+		"insert-failures": format.Int(r.InsertFailures), "fingerprint-bits-value": "8 (auto)",
+		"memory-bits-per-key": "8.00", "out-set-bits": format.Int(r.SetBits) + " of 4,000",
+		"out-fpr-theory": format.Rate(r.TheoryFPRVariant), "out-probes": format.Float(r.ProbesPerNegative, 3),
 	} {
 		if c := counterOf(t, cs, id); c.value != want || c.hidden {
 			t.Errorf("cuckoo %s = %q hidden %v, want %q", id, c.value, c.hidden, want)
@@ -420,7 +421,7 @@ func TestLabCounters(t *testing.T) {
 	}
 	warns := warnings(&r)
 	if len(warns) != 2 || warns[0].id != "insert-failure-warning" || warns[1].id != "false-negative-warning" ||
-		!strings.HasPrefix(warns[0].value, "⚠ "+formatInt(r.InsertFailures)+" inserts failed: the table is too full") ||
+		!strings.HasPrefix(warns[0].value, "⚠ "+format.Int(r.InsertFailures)+" inserts failed: the table is too full") ||
 		!strings.HasSuffix(warns[0].value, "false negative. More bits per key make room.") ||
 		!strings.HasSuffix(warns[1].value, "They are the inserts that failed above.") {
 		t.Errorf("cuckoo warnings %+v", warns)
@@ -443,8 +444,8 @@ func TestLabCounters(t *testing.T) {
 	}
 	cs = labCounters(theoryOf(p), p.Variant, 16, &r)
 	for id, want := range map[string]string{
-		"out-m": formatInt(r.M), "out-k": "3", "fingerprint-bits-value": "16", "build-retries": formatInt(r.BuildRetries),
-		"memory-bits-per-key": formatFloat(r.MemoryBitsPerKey, 2), "out-fpr-theory": "1.5e-05", "out-fill": formatPercent(r.Occupancy),
+		"out-m": format.Int(r.M), "out-k": "3", "fingerprint-bits-value": "16", "build-retries": format.Int(r.BuildRetries),
+		"memory-bits-per-key": format.Float(r.MemoryBitsPerKey, 2), "out-fpr-theory": "1.5e-05", "out-fill": format.Percent(r.Occupancy),
 	} {
 		if c := counterOf(t, cs, id); c.value != want || c.hidden {
 			t.Errorf("fuse %s = %q hidden %v, want %q", id, c.value, c.hidden, want)

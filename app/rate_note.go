@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"bloomlab/app/ui/format"
 	"bloomlab/core"
 )
 
@@ -34,7 +35,7 @@ func rateNote(r *core.Result) string {
 		h := r.Hashing
 		if (h == core.DoubleHashing && r.M < doubleAgreesFrom) || (h == core.EnhancedDoubleHashing && r.M < enhancedAgreesFrom) {
 			parts = append(parts, fmt.Sprintf("At m = %s, %s hashing measures above the formula: one key's positions fall too evenly in a small array "+
-				"(1.28 times it at m = 200 with double hashing, 1.12 with enhanced); independent hashes do not.", formatInt(r.M), h))
+				"(1.28 times it at m = 200 with double hashing, 1.12 with enhanced); independent hashes do not.", format.Int(r.M), h))
 		}
 		if expect, _ := core.FilterSpread(r.M, r.N, r.K); expect > 1.02*r.TheoryFPRExact {
 			parts = append(parts, fmt.Sprintf("A filter this small expects %.2f times the formula even with independent positions: its fill varies from one filter to the next.",

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"bloomlab/core"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
