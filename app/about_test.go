@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"bloomlab/app/settings"
 	"bloomlab/core"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -15,19 +16,21 @@ import (
 // calculator link solves.
 func TestAboutLinksOpenTheirLessons(t *testing.T) {
 	t.Parallel()
-	want := map[string]func(s Settings) bool{
-		"try-default":  func(s Settings) bool { return s.Params == core.DefaultParams() },
-		"try-optimum":  func(s Settings) bool { return s.OptimalK && s.Params.Hashes == 7 },
-		"try-too-many": func(s Settings) bool { return s.Params.Hashes == 20 },
-		"try-ceil":     func(s Settings) bool { return s.Params.BitsPerKey == 6.2 && s.Params.Hashes == 5 },
-		"try-present":  func(s Settings) bool { return s.Params.PresentShare == 50 },
-		"try-clear":    func(s Settings) bool { return s.Params.Fault == core.ClearOnDuplicate && s.Params.DuplicatePasses == 2 },
-		"try-negative": func(s Settings) bool { return s.Params.Fault == core.NegativeIndex },
-		"try-weak-hash": func(s Settings) bool {
+	want := map[string]func(s settings.Lab) bool{
+		"try-default":  func(s settings.Lab) bool { return s.Params == core.DefaultParams() },
+		"try-optimum":  func(s settings.Lab) bool { return s.OptimalK && s.Params.Hashes == 7 },
+		"try-too-many": func(s settings.Lab) bool { return s.Params.Hashes == 20 },
+		"try-ceil":     func(s settings.Lab) bool { return s.Params.BitsPerKey == 6.2 && s.Params.Hashes == 5 },
+		"try-present":  func(s settings.Lab) bool { return s.Params.PresentShare == 50 },
+		"try-clear": func(s settings.Lab) bool {
+			return s.Params.Fault == core.ClearOnDuplicate && s.Params.DuplicatePasses == 2
+		},
+		"try-negative": func(s settings.Lab) bool { return s.Params.Fault == core.NegativeIndex },
+		"try-weak-hash": func(s settings.Lab) bool {
 			return s.Params.Fault == core.WeakHash
 		},
-		"try-overfill": func(s Settings) bool { return s.Params.Items == 8000 },
-		"try-wrap": func(s Settings) bool {
+		"try-overfill": func(s settings.Lab) bool { return s.Params.Items == 8000 },
+		"try-wrap": func(s settings.Lab) bool {
 			return s.Params.Variant == core.CountingVariant && s.Params.Fault == core.WrapCounters && s.Params.DuplicatePasses == 4
 		},
 	}
@@ -41,7 +44,7 @@ func TestAboutLinksOpenTheirLessons(t *testing.T) {
 			}
 			switch u.Path {
 			case RouteLab:
-				s, notices := FromQuery(u.Query())
+				s, notices := settings.LabFromQuery(u.Query())
 				if len(notices) > 0 {
 					t.Errorf("%s (%s): the link is clamped: %v", l.ID, section, notices)
 				}
@@ -52,7 +55,7 @@ func TestAboutLinksOpenTheirLessons(t *testing.T) {
 					t.Errorf("%s: settings %+v do not show the lesson", l.ID, s)
 				}
 			case RouteCalculator:
-				f, notice := CalcFromQuery(u.Query())
+				f, notice := settings.CalculatorFromQuery(u.Query())
 				if r := solveForm(f); notice != "" || !r.OK {
 					t.Errorf("%s: calculator link %s does not solve: %q %v %q", l.ID, l.Href, notice, r.Errors, r.Err)
 				}

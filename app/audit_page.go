@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"bloomlab/app/settings"
 	"bloomlab/app/ui/format"
 	"bloomlab/audit"
 	"bloomlab/core"
@@ -44,9 +45,9 @@ func (p *AuditPage) OnDismount() {
 // frame, in the browser only.
 func (p *AuditPage) OnNav(ctx app.Context) {
 	q := ctx.Page().URL().Query()
-	notices := repeated(q)
+	notices := settings.Repeated(q)
 	p.fault = core.NoFault
-	if raw, ok := lookup(q, IDFault); ok {
+	if raw, ok := settings.Lookup(q, settings.IDFault); ok {
 		f, err := core.ParseFault(raw)
 		if err != nil {
 			notices = append(notices, "fault: "+strconv.Quote(raw)+" is not one of the zoo, so the real filter is audited")
@@ -56,8 +57,8 @@ func (p *AuditPage) OnNav(ctx app.Context) {
 	}
 	p.notice = strings.Join(notices, "; ")
 	p.large = false
-	if raw, ok := lookup(q, IDLarge); ok {
-		p.large, _ = parseFlag(raw)
+	if raw, ok := settings.Lookup(q, settings.IDLarge); ok {
+		p.large, _ = settings.ParseFlag(raw)
 	}
 	ctx.Page().SetTitle("Audit · Bloom Lab")
 	p.run = audits.Get(p.fault)
@@ -78,10 +79,10 @@ func (p *AuditPage) onFault(ctx app.Context, e app.Event) {
 	u := *ctx.Page().URL()
 	q := url.Values{}
 	if f != core.NoFault {
-		q.Set(IDFault, string(f))
+		q.Set(settings.IDFault, string(f))
 	}
 	if p.large {
-		q.Set(IDLarge, "on")
+		q.Set(settings.IDLarge, "on")
 	}
 	u.RawQuery = q.Encode()
 	ctx.NavigateTo(&u)
@@ -111,8 +112,8 @@ func (p *AuditPage) Render() app.UI {
 				return app.Div().ID("clamp-notice").Class("notice").Role("status").Text(p.notice)
 			}),
 			app.Div().Class("control audit-fault").Body(
-				app.Label().For(IDFault).Text("Audit the filter with this fault"),
-				app.Select().ID(IDFault).OnChange(p.onFault).Body(
+				app.Label().For(settings.IDFault).Text("Audit the filter with this fault"),
+				app.Select().ID(settings.IDFault).OnChange(p.onFault).Body(
 					selected(app.Option().Value(string(core.NoFault)), p.fault == core.NoFault).Text("none: the real filter"),
 					app.Range(core.Faults).Slice(func(i int) app.UI {
 						f := core.Faults[i]

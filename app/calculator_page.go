@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 
+	"bloomlab/app/settings"
 	"bloomlab/app/ui/format"
 	"bloomlab/core/plan"
 
@@ -22,7 +23,7 @@ func init() { Styles = append(Styles, "/web/plan.css") }
 type CalculatorPage struct {
 	app.Compo
 
-	form   CalcForm
+	form   settings.Calculator
 	notice string
 	res    calcResult
 	large  bool // the projector mode, kept in the link
@@ -31,17 +32,17 @@ type CalculatorPage struct {
 	live bool
 }
 
-func newCalculatorPage() *CalculatorPage { return &CalculatorPage{form: DefaultCalcForm()} }
+func newCalculatorPage() *CalculatorPage { return &CalculatorPage{form: settings.DefaultCalculator()} }
 
 // OnNav reads the form from the URL and solves it: a few milliseconds of
 // formulas, so the prerendered page carries the answer too.
 func (c *CalculatorPage) OnNav(ctx app.Context) {
 	ctx.Page().SetTitle("Calculator · Bloom Lab")
 	q := ctx.Page().URL().Query()
-	c.form, c.notice = CalcFromQuery(q)
+	c.form, c.notice = settings.CalculatorFromQuery(q)
 	c.large = false
-	if raw, ok := lookup(q, IDLarge); ok {
-		c.large, _ = parseFlag(raw)
+	if raw, ok := settings.Lookup(q, settings.IDLarge); ok {
+		c.large, _ = settings.ParseFlag(raw)
 	}
 	c.res = solveAndMeasure(c.form)
 }
@@ -50,7 +51,7 @@ func (c *CalculatorPage) OnMount(ctx app.Context) { c.live = app.IsClient }
 
 func (c *CalculatorPage) onInput(id string) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
-		f := c.form.clone()
+		f := c.form.Clone()
 		f.Values[id] = e.Get("target").Get("value").String()
 		c.form = f
 		c.res = solveAndMeasure(f)
@@ -62,7 +63,7 @@ func (c *CalculatorPage) commit(ctx app.Context, e app.Event) {
 	u := *ctx.Page().URL()
 	q := c.form.Query()
 	if c.large {
-		q.Set(IDLarge, "on")
+		q.Set(settings.IDLarge, "on")
 	}
 	u.RawQuery = q.Encode()
 	ctx.NavigateTo(&u)
@@ -75,7 +76,7 @@ func (c *CalculatorPage) onFind(u plan.Unknown) app.EventHandler {
 		if u == c.form.Find {
 			return
 		}
-		f := c.form.clone()
+		f := c.form.Clone()
 		if c.res.OK {
 			f.Values[string(f.Find)] = solvedText(c.res.Plan, string(f.Find))
 		}
@@ -111,28 +112,28 @@ func (c *CalculatorPage) renderForm() app.UI {
 	return app.Section().Class("controls calc-form").Aria("label", "Inputs").Body(
 		app.Div().Role("radiogroup").Class("find").Aria("labelledby", "find-legend").Body(
 			app.P().ID("find-legend").Class("find-legend").Text("Find"),
-			app.Range(findLabels).Slice(func(i int) app.UI {
-				fl := findLabels[i]
-				id := "find-" + string(fl.find)
-				radio := app.Input().Type("radio").Name(CalcFind).ID(id).Value(string(fl.find)).OnChange(c.onFind(fl.find))
-				if fl.find == c.form.Find {
+			app.Range(settings.FindLabels).Slice(func(i int) app.UI {
+				fl := settings.FindLabels[i]
+				id := "find-" + string(fl.Find)
+				radio := app.Input().Type("radio").Name(settings.CalcFind).ID(id).Value(string(fl.Find)).OnChange(c.onFind(fl.Find))
+				if fl.Find == c.form.Find {
 					// Only ever true: the prerendered page would write
 					// checked="false", which HTML reads as checked.
 					radio = radio.Checked(true)
 				}
-				return app.Div().Class("control inline").Body(radio, app.Label().For(id).Text(fl.label))
+				return app.Div().Class("control inline").Body(radio, app.Label().For(id).Text(fl.Label))
 			}),
 			app.If(c.notice != "", func() app.UI {
 				return app.P().ID("find-notice").Class("field-error").Role("status").Text(c.notice)
 			}),
 		),
-		app.Range(sizeFields).Slice(func(i int) app.UI { return c.renderField(sizeFields[i]) }),
+		app.Range(settings.SizeFields).Slice(func(i int) app.UI { return c.renderField(settings.SizeFields[i]) }),
 		app.H2().Class("form-sub").Text("The exact set and the cost model"),
-		app.Range(costFields).Slice(func(i int) app.UI { return c.renderField(costFields[i]) }),
+		app.Range(settings.CostFields).Slice(func(i int) app.UI { return c.renderField(settings.CostFields[i]) }),
 	)
 }
 
-func (c *CalculatorPage) renderField(fl calcField) app.UI {
+func (c *CalculatorPage) renderField(fl settings.CalcField) app.UI {
 	solved := fl.ID == string(c.form.Find)
 	msg := c.res.Errors[fl.ID]
 	value := c.form.Values[fl.ID]
@@ -183,9 +184,9 @@ func (c *CalculatorPage) renderField(fl calcField) app.UI {
 func (c *CalculatorPage) foundText(id string) string {
 	pl := c.res.Plan
 	switch id {
-	case CalcM:
+	case settings.CalcM:
 		return format.Int(pl.M) + " bits, " + plan.FormatSize(pl.M)
-	case CalcP:
+	case settings.CalcP:
 		return calcRate(pl.P) + " (" + format.Percent(pl.P) + ") at k = " + strconv.Itoa(pl.KRound)
 	}
 	return format.Int(pl.N) + " keys"
@@ -458,11 +459,11 @@ func (c *CalculatorPage) renderCost() app.UI {
 func (c *CalculatorPage) renderLabLink() app.UI {
 	pl := c.res.Plan
 	bpk := math.Round(pl.BitsPerKey*10) / 10
-	bpkSlider := sliderByID(IDBitsPerKey)
-	if bpk < bpkSlider.Min || bpk > bpkSlider.Max || pl.K > maxLabHashes {
+	bpkSlider := settings.SliderByID(settings.IDBitsPerKey)
+	if bpk < bpkSlider.Min || bpk > bpkSlider.Max || pl.K > settings.MaxLabHashes {
 		return app.P().Class("muted small").Text("This shape is outside the lab's sliders (0.1 to 64 bits per key, k up to 32).")
 	}
-	s := DefaultSettings()
+	s := settings.DefaultLab()
 	s.Params.BitsPerKey, s.Params.Hashes = bpk, pl.K
 	s.Large = c.large
 	return app.P().Class("lab-link").Body(

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"bloomlab/app/settings"
 	"bloomlab/core/plan"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -21,23 +22,23 @@ func TestCalcFromQuery(t *testing.T) {
 		notice string // a substring; "" for none
 		values map[string]string
 	}{
-		{"empty link", "", plan.FindM, "", map[string]string{CalcN: "100000000", CalcP: "0.01"}},
-		{"n and p", "n=1e6&p=1%25", plan.FindM, "", map[string]string{CalcN: "1e6", CalcP: "1%"}},
-		{"n and m", "n=4000&m=40000", plan.FindP, "", map[string]string{CalcN: "4000", CalcM: "40000"}},
-		{"p and m", "p=0.01&m=114.26+MiB", plan.FindN, "", map[string]string{CalcM: "114.26 MiB"}},
+		{"empty link", "", plan.FindM, "", map[string]string{settings.CalcN: "100000000", settings.CalcP: "0.01"}},
+		{"n and p", "n=1e6&p=1%25", plan.FindM, "", map[string]string{settings.CalcN: "1e6", settings.CalcP: "1%"}},
+		{"n and m", "n=4000&m=40000", plan.FindP, "", map[string]string{settings.CalcN: "4000", settings.CalcM: "40000"}},
+		{"p and m", "p=0.01&m=114.26+MiB", plan.FindN, "", map[string]string{settings.CalcM: "114.26 MiB"}},
 		{"explicit find", "find=n&n=5&p=0.1&m=1000", plan.FindN, "", nil},
 		{"all three", "n=5&p=0.1&m=1000", plan.FindM, "the link gives n, p and m", nil},
 		{"bad find", "find=k&n=4000&m=40000", plan.FindP, `find: "k" is not m, p or n, so the calculator finds p`, nil},
-		{"bad value kept", "n=lots&p=0.01", plan.FindM, "", map[string]string{CalcN: "lots"}},
-		{"a key twice", "n=10&n=4000&m=40000", plan.FindP, "n: given 2 times (10, 4000), so the last, 4000, is used", map[string]string{CalcN: "4000"}},
+		{"bad value kept", "n=lots&p=0.01", plan.FindM, "", map[string]string{settings.CalcN: "lots"}},
+		{"a key twice", "n=10&n=4000&m=40000", plan.FindP, "n: given 2 times (10, 4000), so the last, 4000, is used", map[string]string{settings.CalcN: "4000"}},
 		{"costs", "absent-qps=5e4&maybe-cost=12&saved-cost=3&key-bytes=36", plan.FindM, "",
-			map[string]string{CalcAbsentQPS: "5e4", CalcMaybeCost: "12", CalcSavedCost: "3", CalcKeyBytes: "36"}},
+			map[string]string{settings.CalcAbsentQPS: "5e4", settings.CalcMaybeCost: "12", settings.CalcSavedCost: "3", settings.CalcKeyBytes: "36"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			q, _ := url.ParseQuery(tt.query)
-			f, notice := CalcFromQuery(q)
+			f, notice := settings.CalculatorFromQuery(q)
 			if f.Find != tt.find {
 				t.Errorf("find %q, want %q", f.Find, tt.find)
 			}
@@ -58,15 +59,15 @@ func TestCalcFromQuery(t *testing.T) {
 func TestCalcQueryRoundTrip(t *testing.T) {
 	t.Parallel()
 	for _, find := range []plan.Unknown{plan.FindM, plan.FindP, plan.FindN} {
-		f := DefaultCalcForm()
+		f := settings.DefaultCalculator()
 		f.Find = find
-		f.Values[CalcM] = "1.5 KiB"
-		f.Values[CalcAbsentQPS] = "250"
+		f.Values[settings.CalcM] = "1.5 KiB"
+		f.Values[settings.CalcAbsentQPS] = "250"
 		q := f.Query()
 		if q.Has(string(find)) {
 			t.Errorf("find %s: the query carries the unknown: %s", find, q.Encode())
 		}
-		g, notice := CalcFromQuery(q)
+		g, notice := settings.CalculatorFromQuery(q)
 		if notice != "" || g.Find != find {
 			t.Errorf("find %s: read back as %s with notice %q", find, g.Find, notice)
 		}
@@ -91,12 +92,12 @@ func TestSolveForm(t *testing.T) {
 		{"reference", "n=100000000&p=0.01", 958_505_838, 100_000_000, nil, ""},
 		{"units", "find=p&n=4000&m=5000B", 40_000, 4000, nil, ""},
 		{"inverse", "find=n&m=958505838&p=1%25", 958_505_838, 100_000_000, nil, ""},
-		{"bad unit", "find=p&n=10&m=5+Mb", 0, 0, map[string]string{CalcM: `m has unknown unit "Mb"`}, ""},
-		{"two bad fields", "n=0&p=2", 0, 0, map[string]string{CalcN: "n must be from 1", CalcP: "p must be below 1"}, ""},
-		{"bad cost", "absent-qps=-4", 0, 0, map[string]string{CalcAbsentQPS: "absent queries per second must be a number from 0"}, ""},
+		{"bad unit", "find=p&n=10&m=5+Mb", 0, 0, map[string]string{settings.CalcM: `m has unknown unit "Mb"`}, ""},
+		{"two bad fields", "n=0&p=2", 0, 0, map[string]string{settings.CalcN: "n must be from 1", settings.CalcP: "p must be below 1"}, ""},
+		{"bad cost", "absent-qps=-4", 0, 0, map[string]string{settings.CalcAbsentQPS: "absent queries per second must be a number from 0"}, ""},
 		{"unknown is not parsed", "find=m&n=10&p=0.1&m=garbage", 48, 10, nil, ""},
 		{"m too small", "find=n&m=5&p=0.001", 0, 0, nil, "5 bits cannot hold even one key"},
-		{"hexadecimal p", "n=1000&p=0x1p-4", 0, 0, map[string]string{CalcP: "p must be a rate such as 0.01"}, ""},
+		{"hexadecimal p", "n=1000&p=0x1p-4", 0, 0, map[string]string{settings.CalcP: "p must be a rate such as 0.01"}, ""},
 		// Once froze the tab for over a minute: 10^8 terms for each k.
 		{"many keys a block", "find=p&n=9007199254740992&m=512", 512, 9007199254740992, nil, ""},
 	}
@@ -104,7 +105,7 @@ func TestSolveForm(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			q, _ := url.ParseQuery(tt.query)
-			f, _ := CalcFromQuery(q)
+			f, _ := settings.CalculatorFromQuery(q)
 			r := solveForm(f)
 			if len(tt.errors) == 0 && tt.err == "" {
 				if !r.OK || r.Plan.M != tt.m || r.Plan.N != tt.n {
@@ -148,7 +149,7 @@ func renderCalculator(t *testing.T, query string) string {
 		t.Fatal(err)
 	}
 	c := newCalculatorPage()
-	c.form, c.notice = CalcFromQuery(q)
+	c.form, c.notice = settings.CalculatorFromQuery(q)
 	c.res = solveAndMeasure(c.form)
 	e := app.NewTestEngine()
 	if err := e.Load(c); err != nil {
@@ -231,7 +232,7 @@ func TestCalculatorMeasured(t *testing.T) {
 	t.Parallel()
 	html := renderCalculator(t, "n=100000000&p=0.01")
 	q, _ := url.ParseQuery("n=100000000&p=0.01")
-	f, _ := CalcFromQuery(q)
+	f, _ := settings.CalculatorFromQuery(q)
 	pl := solveForm(f).Plan
 	for _, m := range plan.Measure(pl) {
 		// go-app writes attributes in no fixed order.

@@ -11,6 +11,7 @@ import (
 	"time"
 	"unsafe"
 
+	"bloomlab/app/settings"
 	"bloomlab/audit"
 	"bloomlab/core"
 	"bloomlab/core/experiment"
@@ -20,7 +21,7 @@ import (
 
 // runOnEngines runs sel shared by the workers, reporting the work they
 // have done between them. It returns errNoEngines if there are none.
-func runOnEngines(sel ExpSelection, live func() bool, report func(done, total int)) (experiment.Table, error) {
+func runOnEngines(sel settings.Experiment, live func() bool, report func(done, total int)) (experiment.Table, error) {
 	p := engines
 	startEngines()
 	j, err := p.begin(live)
@@ -143,7 +144,7 @@ func auditJob(j engineJob, tally *auditTally) error {
 // and typed keys, or on the user's lists the desk holds. It returns
 // errNoEngines if the desk cannot start, and core.ErrCancelled once live
 // says a newer move replaced the run.
-func simulateOnDesk(s Settings, own *ownKeys, live func() bool, report func(done, total int)) (core.OwnKeysResult, bitStore, error) {
+func simulateOnDesk(s settings.Lab, own *ownKeys, live func() bool, report func(done, total int)) (core.OwnKeysResult, bitStore, error) {
 	run := deskRun{Params: runParams(s, own), Typed: s.Typed.List()}
 	if own != nil {
 		run.Typed, run.Own = nil, own.desk

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"bloomlab/app/settings"
 	"bloomlab/app/ui/format"
 	"bloomlab/core"
 	"bloomlab/core/experiment"
@@ -27,7 +28,7 @@ func init() { Styles = append(Styles, "/web/experiments.css") }
 type ExperimentsPage struct {
 	app.Compo
 
-	sel     ExpSelection
+	sel     settings.Experiment
 	large   bool
 	notices []string
 	// carry holds notices from a field edit, shown after the navigation
@@ -50,7 +51,7 @@ type ExperimentsPage struct {
 
 // expRun is the page's run: its progress while it goes, then how it ended.
 type expRun struct {
-	Sel         ExpSelection
+	Sel         settings.Experiment
 	Done, Total int
 	Running     bool
 	Cancelled   bool
@@ -70,7 +71,9 @@ func (r *expRun) percent() int {
 	return min(100, 100*r.Done/r.Total)
 }
 
-func newExperimentsPage() *ExperimentsPage { return &ExperimentsPage{sel: DefaultExpSelection()} }
+func newExperimentsPage() *ExperimentsPage {
+	return &ExperimentsPage{sel: settings.DefaultExperiment()}
+}
 
 // OnNav reads the selection from the URL. It only parses: measuring the
 // work the sizes plan (a few milliseconds) waits for the browser, and the
@@ -78,10 +81,10 @@ func newExperimentsPage() *ExperimentsPage { return &ExperimentsPage{sel: Defaul
 func (p *ExperimentsPage) OnNav(ctx app.Context) {
 	ctx.Page().SetTitle("Experiments · Bloom Lab")
 	q := ctx.Page().URL().Query()
-	sel, notices := ExpFromQuery(q)
+	sel, notices := settings.ExperimentFromQuery(q)
 	p.large = false
-	if raw, ok := lookup(q, IDLarge); ok {
-		p.large, _ = parseFlag(raw)
+	if raw, ok := settings.Lookup(q, settings.IDLarge); ok {
+		p.large, _ = settings.ParseFlag(raw)
 	}
 	p.sel, p.notices, p.carry = sel, append(p.carry, notices...), nil
 	if app.IsClient {
@@ -139,17 +142,17 @@ func (p *ExperimentsPage) chartWidth() float64 {
 // sizes and by the experiment's quick and full sizes, for the estimates.
 func (p *ExperimentsPage) learnUnits(ctx app.Context) {
 	sel := p.sel
-	todo := []ExpSelection{sel, sel.WithSizes(false), sel.WithSizes(true)}
+	todo := []settings.Experiment{sel, sel.WithSizes(false), sel.WithSizes(true)}
 	missing := false
 	for _, s := range todo {
 		if _, ok := expSession.unitsOf(s); !ok {
 			missing = true
 		}
 	}
-	if !missing || p.probing == sel.key() {
+	if !missing || p.probing == sel.Key() {
 		return
 	}
-	p.probing = sel.key()
+	p.probing = sel.Key()
 	ctx.Async(func() {
 		for _, s := range todo {
 			if _, ok := expSession.unitsOf(s); !ok {
@@ -163,7 +166,7 @@ func (p *ExperimentsPage) learnUnits(ctx app.Context) {
 
 // navigate records sel in the URL as a new history entry; OnNav reads it
 // back.
-func (p *ExperimentsPage) navigate(ctx app.Context, sel ExpSelection) {
+func (p *ExperimentsPage) navigate(ctx app.Context, sel settings.Experiment) {
 	u := *ctx.Page().URL()
 	u.RawQuery = expQuery(sel, p.large).Encode()
 	ctx.NavigateTo(&u)
@@ -176,23 +179,23 @@ func (p *ExperimentsPage) onExperiment(ctx app.Context, e app.Event) {
 	}
 	sizes := ex.Quick
 	sizes.Seed = p.sel.Sizes.Seed
-	p.navigate(ctx, ExpSelection{Name: ex.Name, Sizes: sizes})
+	p.navigate(ctx, settings.Experiment{Name: ex.Name, Sizes: sizes})
 }
 
 // onKnob reads a size field when it is committed (Enter, or leaving it).
 // A value out of range is clamped with a notice, as in a link.
-func (p *ExperimentsPage) onKnob(k expKnob) app.EventHandler {
+func (p *ExperimentsPage) onKnob(k settings.ExpKnob) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
 		sel := p.sel
-		v, notice := k.parse(e.Get("target").Get("value").String(), *k.field(&sel.Sizes))
-		*k.field(&sel.Sizes) = v
+		v, notice := k.Parse(e.Get("target").Get("value").String(), *k.Field(&sel.Sizes))
+		*k.Field(&sel.Sizes) = v
 		p.commitField(ctx, e, sel, notice, format.Int(uint64(v)))
 	}
 }
 
 func (p *ExperimentsPage) onSeed(ctx app.Context, e app.Event) {
 	sel := p.sel
-	v, notice := parseSeed(ExpSeed, e.Get("target").Get("value").String(), sel.Sizes.Seed)
+	v, notice := settings.ParseSeed(settings.ExpSeed, e.Get("target").Get("value").String(), sel.Sizes.Seed)
 	sel.Sizes.Seed = v
 	p.commitField(ctx, e, sel, notice, strconv.FormatUint(v, 10))
 }
@@ -200,7 +203,7 @@ func (p *ExperimentsPage) onSeed(ctx app.Context, e app.Event) {
 // commitField navigates to sel, carrying notice to the page. When sel is
 // unchanged (text that is not a number) it shows the notice at once and
 // puts the legal value back in the field.
-func (p *ExperimentsPage) commitField(ctx app.Context, e app.Event, sel ExpSelection, notice, shown string) {
+func (p *ExperimentsPage) commitField(ctx app.Context, e app.Event, sel settings.Experiment, notice, shown string) {
 	if sel == p.sel {
 		if notice != "" {
 			p.notices = []string{notice}
@@ -375,10 +378,10 @@ func (p *ExperimentsPage) onDownload(kind string) app.EventHandler {
 			return
 		}
 		if kind == "csv" {
-			download(res.Sel.fileName("csv"), "text/csv", res.CSV)
+			download(res.Sel.FileName("csv"), "text/csv", res.CSV)
 			return
 		}
-		download(res.Sel.fileName("json"), "application/json", res.JSON)
+		download(res.Sel.FileName("json"), "application/json", res.JSON)
 	}
 }
 
@@ -405,7 +408,7 @@ func (p *ExperimentsPage) Render() app.UI {
 			app.Div().Class("exp-head").Body(
 				app.H1().Text("Experiments"),
 				app.P().Class("lede").Text("The classic Bloom filter measurements, run here in your browser with the same code and seeds as the command line: theory against millions of queries, RocksDB's 10 bits per key, the best k, round against ceil, hashing schemes, overfilling, probes, counting filters, memory and the blocked layout."),
-				app.Button().ID(IDLarge).Class("chip toggle").Aria("pressed", p.large).Text("Large type").OnClick(p.onLarge),
+				app.Button().ID(settings.IDLarge).Class("chip toggle").Aria("pressed", p.large).Text("Large type").OnClick(p.onLarge),
 			),
 			p.renderNotices(),
 			app.Div().Class("exp-grid").Body(
@@ -465,12 +468,12 @@ func (p *ExperimentsPage) renderForm() app.UI {
 			),
 			app.Small().ID("exp-summary").Class("exp-summary").Text(ex.Summary),
 		),
-		app.Range(expKnobs).Slice(func(i int) app.UI {
-			k := expKnobs[i]
-			if !k.uses(ex) {
+		app.Range(settings.ExpKnobs).Slice(func(i int) app.UI {
+			k := settings.ExpKnobs[i]
+			if !k.Uses(ex) {
 				return nil
 			}
-			return p.renderField(k.ID, k.Label, format.Int(uint64(*k.field(&sel.Sizes))),
+			return p.renderField(k.ID, k.Label, format.Int(uint64(*k.Field(&sel.Sizes))),
 				k.Help+"; 1 to "+format.Int(uint64(k.Max)), p.onKnob(k))
 		}),
 		p.renderField("exp-seed", "Seed", strconv.FormatUint(sel.Sizes.Seed, 10),
@@ -518,7 +521,7 @@ func (p *ExperimentsPage) estimateText() string {
 // browser.
 func (p *ExperimentsPage) fullNote() string {
 	full := p.sel.WithSizes(true)
-	text := "Full sizes are the published ones: " + full.sizesText() + "."
+	text := "Full sizes are the published ones: " + full.SizesText() + "."
 	fu, ok := expSession.unitsOf(full)
 	if !ok {
 		return text
@@ -544,7 +547,7 @@ func (p *ExperimentsPage) renderProgress() app.UI {
 		return app.Div().ID("exp-progress-row").Class("exp-progress-row")
 	}
 	pct := r.percent()
-	label := "Running " + r.Sel.Name + " (" + r.Sel.sizesText() + "): " + strconv.Itoa(pct) + "%"
+	label := "Running " + r.Sel.Name + " (" + r.Sel.SizesText() + "): " + strconv.Itoa(pct) + "%"
 	if spent := time.Since(r.Start); r.Running && r.Done > 0 && spent > time.Second {
 		// The run's own pace so far is the best guess at the rest.
 		left := time.Duration(float64(spent) * float64(r.Total-r.Done) / float64(r.Done))
@@ -586,7 +589,7 @@ func (p *ExperimentsPage) renderStatus(res *expResult) app.UI {
 		return status.Class("notice error").Role("alert").Text(r.Sel.Name + " failed: " + r.Err)
 	case r != nil && r.Sel != p.sel && expSession.result(r.Sel) != nil:
 		return status.Body(
-			app.Text(r.Sel.Name+" ("+r.Sel.sizesText()+") finished in "+format.Elapsed(r.Elapsed)+": "),
+			app.Text(r.Sel.Name+" ("+r.Sel.SizesText()+") finished in "+format.Elapsed(r.Elapsed)+": "),
 			app.A().ID("exp-finished-link").Href(href(RouteExperiments)+"?"+expQuery(r.Sel, p.large).Encode()).Text("show its table"),
 			app.Text("."),
 		)
@@ -661,10 +664,10 @@ func expCellClass(c experiment.Column) string {
 }
 
 // expQuery is sel's query, with the projector mode when it is on.
-func expQuery(sel ExpSelection, large bool) url.Values {
+func expQuery(sel settings.Experiment, large bool) url.Values {
 	q := sel.Query()
 	if large {
-		q.Set(IDLarge, "on")
+		q.Set(settings.IDLarge, "on")
 	}
 	return q
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"bloomlab/app/settings"
 	"bloomlab/core/experiment"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -25,7 +26,7 @@ const yieldEvery = 16 * time.Millisecond
 // stops with experiment.ErrCancelled as soon as live says the run was
 // replaced. The memory experiment estimates its maps: the page's heap is no
 // place to measure one.
-func runExperiment(sel ExpSelection, live func() bool, report func(done, total int)) (experiment.Table, error) {
+func runExperiment(sel settings.Experiment, live func() bool, report func(done, total int)) (experiment.Table, error) {
 	t, err := runOnEngines(sel, live, report)
 	if !errors.Is(err, errNoEngines) {
 		return t, err
@@ -46,7 +47,7 @@ func findExperiment(name string) (experiment.Experiment, error) {
 // reporting) once every; the page's every is yieldEvery. A test passes 0, a
 // pause at every step, to see each report however fast its machine: at
 // yieldEvery a run shorter than that reports nothing.
-func runHere(sel ExpSelection, every time.Duration, live func() bool, report func(done, total int)) (experiment.Table, error) {
+func runHere(sel settings.Experiment, every time.Duration, live func() bool, report func(done, total int)) (experiment.Table, error) {
 	e, err := findExperiment(sel.Name)
 	if err != nil {
 		return experiment.Table{}, err
@@ -78,7 +79,7 @@ var errProbe = errors.New("app: probe")
 // workUnits returns the work units (keys inserted and queried, summed over
 // filters) a run of sel plans. It learns them by starting the run and
 // stopping it at the first report, after a few milliseconds of work.
-func workUnits(sel ExpSelection) int {
+func workUnits(sel settings.Experiment) int {
 	e, ok := experiment.Find(sel.Name)
 	if !ok {
 		return 0
@@ -94,7 +95,7 @@ func workUnits(sel ExpSelection) int {
 // expResult is one finished run: the table and its exports, how long it
 // took and how much work it did.
 type expResult struct {
-	Sel     ExpSelection
+	Sel     settings.Experiment
 	Table   experiment.Table
 	JSON    string // as `bloomlab experiment --json` prints it
 	CSV     string // as `bloomlab experiment --csv` prints it
@@ -103,7 +104,7 @@ type expResult struct {
 	svg     map[float64]string
 }
 
-func newExpResult(sel ExpSelection, t experiment.Table, elapsed time.Duration, units int) (*expResult, error) {
+func newExpResult(sel settings.Experiment, t experiment.Table, elapsed time.Duration, units int) (*expResult, error) {
 	var js bytes.Buffer
 	enc := json.NewEncoder(&js)
 	enc.SetIndent("", "  ")
@@ -143,35 +144,35 @@ type expStore struct {
 
 var expSession = &expStore{results: map[string]*expResult{}, units: map[string]int{}, paces: map[string]float64{}}
 
-func (s *expStore) result(sel ExpSelection) *expResult {
+func (s *expStore) result(sel settings.Experiment) *expResult {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.results[sel.key()]
+	return s.results[sel.Key()]
 }
 
 // keep records a finished run and its pace.
 func (s *expStore) keep(r *expResult) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.results[r.Sel.key()] = r
-	s.units[r.Sel.key()] = r.Units
+	s.results[r.Sel.Key()] = r
+	s.units[r.Sel.Key()] = r.Units
 	if sec := r.Elapsed.Seconds(); sec > 0.2 && r.Units > 0 {
 		s.paces[r.Sel.Name] = float64(r.Units) / sec
 	}
 }
 
 // unitsOf returns the work sel plans, and whether it is known yet.
-func (s *expStore) unitsOf(sel ExpSelection) (int, bool) {
+func (s *expStore) unitsOf(sel settings.Experiment) (int, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	u, ok := s.units[sel.key()]
+	u, ok := s.units[sel.Key()]
 	return u, ok
 }
 
-func (s *expStore) setUnits(sel ExpSelection, u int) {
+func (s *expStore) setUnits(sel settings.Experiment, u int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.units[sel.key()] = u
+	s.units[sel.Key()] = u
 }
 
 // estimate returns how long units of experiment name's work take in this

@@ -13,117 +13,12 @@ import (
 	"testing"
 	"time"
 
+	"bloomlab/app/settings"
 	"bloomlab/app/ui/format"
 	"bloomlab/core/experiment"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
-
-func TestExpFromQuery(t *testing.T) {
-	t.Parallel()
-	first := experiment.All()[0]
-	rocks, _ := experiment.Find("rocksdb")
-	tests := []struct {
-		name    string
-		query   string
-		want    ExpSelection
-		notices []string // substrings, one per notice
-	}{
-		{"empty link", "", ExpSelection{first.Name, first.Quick}, nil},
-		{"experiment only", "experiment=rocksdb", ExpSelection{"rocksdb", rocks.Quick}, nil},
-		{"every size", "experiment=k-sweep&items=2000&queries=30000&replicates=3&seed=9",
-			ExpSelection{"k-sweep", experiment.Sizes{Items: 2000, Queries: 30000, Replicates: 3, Seed: 9}}, nil},
-		{"separators and exponents", "experiment=rocksdb&items=2,000&queries=1e5",
-			ExpSelection{"rocksdb", experiment.Sizes{Items: 2000, Queries: 100000, Seed: 1}}, nil},
-		{"unknown experiment", "experiment=bogus&items=5",
-			ExpSelection{first.Name, experiment.Sizes{Items: 5, Queries: first.Quick.Queries, Seed: 1}},
-			[]string{`experiment: "bogus" is not one of theory-vs-observed, rocksdb`}},
-		{"below the minimum", "experiment=rocksdb&items=0&queries=-4",
-			ExpSelection{"rocksdb", experiment.Sizes{Items: 1, Queries: 1, Seed: 1}},
-			[]string{"items: 0 is below the minimum, so it was raised to 1", "queries: -4 is below the minimum"}},
-		{"above the maximum", "experiment=rocksdb&items=99999999999",
-			ExpSelection{"rocksdb", experiment.Sizes{Items: experiment.MaxItems, Queries: rocks.Quick.Queries, Seed: 1}},
-			[]string{"items: 99999999999 is above the maximum, so it was lowered to 10,000,000"}},
-		{"rounded", "experiment=rocksdb&items=1500.6",
-			ExpSelection{"rocksdb", experiment.Sizes{Items: 1501, Queries: rocks.Quick.Queries, Seed: 1}},
-			[]string{"items: 1500.6 was rounded to 1,501"}},
-		{"not a number", "experiment=rocksdb&items=lots&queries=NaN",
-			ExpSelection{"rocksdb", rocks.Quick},
-			[]string{`items: "lots" is not a whole number from 1 to 10,000,000, so it stays at 100,000`, `queries: "NaN" is not a whole number`}},
-		{"unused knob", "experiment=memory&queries=5&replicates=2",
-			ExpSelection{"memory", experiment.Sizes{Items: 200_000, Seed: 1}},
-			[]string{`queries: memory takes no queries, so "5" is ignored`, `replicates: memory takes no replicates`}},
-		{"largest seed", "experiment=rocksdb&seed=18446744073709551615",
-			ExpSelection{"rocksdb", experiment.Sizes{Items: rocks.Quick.Items, Queries: rocks.Quick.Queries, Seed: 1<<64 - 1}}, nil},
-		{"seed too large", "experiment=rocksdb&seed=18446744073709551616",
-			ExpSelection{"rocksdb", experiment.Sizes{Items: rocks.Quick.Items, Queries: rocks.Quick.Queries, Seed: 1<<64 - 1}},
-			[]string{"seed: 18446744073709551616 is above the maximum"}},
-		{"negative seed", "experiment=rocksdb&seed=-3",
-			ExpSelection{"rocksdb", experiment.Sizes{Items: rocks.Quick.Items, Queries: rocks.Quick.Queries, Seed: 0}},
-			[]string{"seed: -3 is below the minimum, so it was raised to 0"}},
-		{"bad seed", "experiment=rocksdb&seed=1.5",
-			ExpSelection{"rocksdb", rocks.Quick},
-			[]string{`seed: "1.5" is not a whole number from 0 to 18446744073709551615, so it stays at 1`}},
-		{"last value wins, and says so", "experiment=rocksdb&items=5&items=7",
-			ExpSelection{"rocksdb", experiment.Sizes{Items: 7, Queries: rocks.Quick.Queries, Seed: 1}},
-			[]string{"items: given 2 times (5, 7), so the last, 7, is used"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			q, err := url.ParseQuery(tt.query)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sel, notices := ExpFromQuery(q)
-			if sel != tt.want {
-				t.Errorf("selection %+v, want %+v", sel, tt.want)
-			}
-			if len(notices) != len(tt.notices) {
-				t.Fatalf("notices %q, want %d like %q", notices, len(tt.notices), tt.notices)
-			}
-			for i, want := range tt.notices {
-				if !strings.Contains(notices[i], want) {
-					t.Errorf("notice %q, want one containing %q", notices[i], want)
-				}
-			}
-		})
-	}
-}
-
-// TestExpQueryRoundTrip: every experiment's quick and full sizes make a
-// link that reads back as the same selection, without a notice.
-func TestExpQueryRoundTrip(t *testing.T) {
-	t.Parallel()
-	for _, e := range experiment.All() {
-		for _, full := range []bool{false, true} {
-			sel := ExpSelection{Name: e.Name, Sizes: e.Quick}.WithSizes(full)
-			sel.Sizes.Seed = 1<<64 - 2
-			got, notices := ExpFromQuery(sel.Query())
-			if got != sel || len(notices) > 0 {
-				t.Errorf("%s full=%v: %s reads back as %+v with %q", e.Name, full, sel.Query().Encode(), got, notices)
-			}
-			if err := e.Check(sel.Sizes); err != nil {
-				t.Errorf("%s full=%v: %v", e.Name, full, err)
-			}
-		}
-	}
-}
-
-func TestExpCLIAndFileName(t *testing.T) {
-	t.Parallel()
-	sel := ExpSelection{"rocksdb", experiment.Sizes{Items: 2000, Queries: 30000, Seed: 7}}
-	if got, want := sel.CLI(), "bloomlab experiment rocksdb --items 2000 --queries 30000 --seed 7"; got != want {
-		t.Errorf("CLI %q, want %q", got, want)
-	}
-	if got, want := sel.fileName("csv"), "bloomlab-rocksdb-items2000-queries30000-seed7.csv"; got != want {
-		t.Errorf("file name %q, want %q", got, want)
-	}
-	mem := ExpSelection{"memory", experiment.Sizes{Items: 5000, Seed: 1}}
-	if got, want := mem.CLI(), "bloomlab experiment memory --items 5000 --seed 1 --estimate"; got != want {
-		t.Errorf("memory CLI %q, want %q", got, want)
-	}
-}
 
 // tinySizes shrinks an experiment's quick sizes so that every experiment
 // runs in a test within milliseconds.
@@ -290,7 +185,7 @@ func TestExpGroups(t *testing.T) {
 func TestRunExperiment(t *testing.T) {
 	t.Parallel()
 	e, _ := experiment.Find("rounding")
-	sel := ExpSelection{e.Name, experiment.Sizes{Items: 20000, Queries: 400000, Seed: 3}}
+	sel := settings.Experiment{Name: e.Name, Sizes: experiment.Sizes{Items: 20000, Queries: 400000, Seed: 3}}
 	want, err := e.Run(sel.Sizes, experiment.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -332,7 +227,7 @@ func TestRunExperiment(t *testing.T) {
 	// is logged.)
 	calls, reportsAfterStop := 0, 0
 	start := time.Now()
-	_, err = runExperiment(ExpSelection{e.Name, e.Full}, func() bool { calls++; return calls <= 3 }, func(int, int) {
+	_, err = runExperiment(settings.Experiment{Name: e.Name, Sizes: e.Full}, func() bool { calls++; return calls <= 3 }, func(int, int) {
 		if calls > 3 {
 			reportsAfterStop++
 		}
@@ -356,7 +251,7 @@ func TestWorkUnits(t *testing.T) {
 		if _, err := e.Run(s, experiment.Options{Workers: 1, Progress: func(d, tt int) error { total = tt; return nil }}); err != nil {
 			t.Fatal(err)
 		}
-		if got := workUnits(ExpSelection{name, s}); got != total || got == 0 {
+		if got := workUnits(settings.Experiment{Name: name, Sizes: s}); got != total || got == 0 {
 			t.Errorf("%s: workUnits %d, a run reports %d", name, got, total)
 		}
 	}
@@ -368,7 +263,7 @@ func TestExpResultExports(t *testing.T) {
 	t.Parallel()
 	e, _ := experiment.Find("probes")
 	tab := tinyTable(t, e)
-	res, err := newExpResult(ExpSelection{e.Name, tinySizes(e)}, tab, time.Second, 1)
+	res, err := newExpResult(settings.Experiment{Name: e.Name, Sizes: tinySizes(e)}, tab, time.Second, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -395,7 +290,7 @@ func renderExperiments(t *testing.T, query string) (string, *ExperimentsPage) {
 		t.Fatal(err)
 	}
 	p := newExperimentsPage()
-	p.sel, p.notices = ExpFromQuery(q)
+	p.sel, p.notices = settings.ExperimentFromQuery(q)
 	e := app.NewTestEngine()
 	if err := e.Load(p); err != nil {
 		t.Fatal(err)
@@ -433,7 +328,7 @@ func TestExperimentsPageStatic(t *testing.T) {
 // command line prints them, its notes, chart and JSON.
 func TestExperimentsPageShowsResult(t *testing.T) {
 	e, _ := experiment.Find("hashing")
-	sel := ExpSelection{e.Name, tinySizes(e)}
+	sel := settings.Experiment{Name: e.Name, Sizes: tinySizes(e)}
 	tab := tinyTable(t, e)
 	res, err := newExpResult(sel, tab, 1500*time.Millisecond, 123456)
 	if err != nil {

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bloomlab/app/settings"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -35,8 +36,8 @@ func get(t *testing.T, prefix, path string) string {
 // every control and output under its stable ID, and the formula figures.
 func TestPrerenderedLab(t *testing.T) {
 	page := get(t, "", "/")
-	ids := []string{IDBitsPerKey, IDHashes, IDDuplicatePasses, IDItems, IDQueries, IDPresentShare, IDKeyBytes,
-		IDSeed, IDOptimalK, IDVariant, IDFault, "out-m", "out-k", "out-set-bits", "out-fpr-theory",
+	ids := []string{settings.IDBitsPerKey, settings.IDHashes, settings.IDDuplicatePasses, settings.IDItems, settings.IDQueries, settings.IDPresentShare, settings.IDKeyBytes,
+		settings.IDSeed, settings.IDOptimalK, settings.IDVariant, settings.IDFault, "out-m", "out-k", "out-set-bits", "out-fpr-theory",
 		"out-fpr-empirical", "out-false-positives", "out-false-negatives", "audit-badge", "bit-array"}
 	for _, id := range ids {
 		if !strings.Contains(page, `id="`+id+`"`) {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"bloomlab/app/settings"
 	"bloomlab/app/ui/format"
 	"bloomlab/core"
 
@@ -35,7 +36,7 @@ func sampleParams(p core.Params) (core.Params, bool) {
 // optimum, at least 12, at most the lab's limit.
 func kRange(m, n uint64, k int) int {
 	opt := float64(m) / float64(max(n, 1)) * math.Ln2
-	return min(maxLabHashes, max(12, int(math.Ceil(2*opt))+1, k+2))
+	return min(settings.MaxLabHashes, max(12, int(math.Ceil(2*opt))+1, k+2))
 }
 
 // bpkRange is the bits-per-key axis: to past the current value, at least 20.
@@ -349,7 +350,7 @@ func chartStatus(r *core.Result, own, sweeping bool) string {
 	switch {
 	case !v.UsesK() && !v.UsesM():
 		s := "No charts: they sweep k and bits per key, and the " + v.Name() + " filter takes neither (" +
-			variantOff(v, IDHashes) + "; " + variantOff(v, IDBitsPerKey) + ")."
+			variantOff(v, settings.IDHashes) + "; " + variantOff(v, settings.IDBitsPerKey) + ")."
 		if v.Fingerprints() != nil {
 			s += " Its rate depends on its fingerprint bits alone: choose them above."
 		}
@@ -365,7 +366,7 @@ func chartStatus(r *core.Result, own, sweeping bool) string {
 	case sweeping:
 		return "Measuring the chart points…"
 	case !v.UsesK():
-		return "k means nothing to the " + v.Name() + " filter (" + variantOff(v, IDHashes) + "), so there is no chart against k. " +
+		return "k means nothing to the " + v.Name() + " filter (" + variantOff(v, settings.IDHashes) + "), so there is no chart against k. " +
 			"Measured points come from the same settings with n sampled down to at most 5,000 keys and 10,000 absent queries; the theory is the " + v.Name() + " filter's own, beside the standard Bloom filter's at its best k."
 	}
 	return "Measured points come from the same settings with n sampled down to at most 5,000 keys and 10,000 absent queries; the rate depends on bits per key and k, not on n."

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 
+	"bloomlab/app/settings"
 	"bloomlab/app/ui/format"
 	"bloomlab/core"
 
@@ -14,11 +15,11 @@ import (
 // settings stand, the user's key lists (which decide some sliders), and a
 // way to move the settings.
 type labEditor interface {
-	current() Settings
+	current() settings.Lab
 	ownKeys() *ownKeys
 	// change applies s, from an input event at time t0 (0 for none),
 	// and reruns the filter.
-	change(ctx app.Context, s Settings, t0 float64)
+	change(ctx app.Context, s settings.Lab, t0 float64)
 	// notify shows notice, if any, in place of the notices shown. A
 	// control's change clears them; a second event that changes nothing
 	// (a select's input and change) must not clear what the first said.
@@ -33,15 +34,15 @@ type labEditor interface {
 // through the labEditor: the controls hold no state of their own.
 type labControls struct{ lab labEditor }
 
-func (lc *labControls) onSlider(sl slider) app.EventHandler {
+func (lc *labControls) onSlider(sl settings.Slider) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
 		pos, err := strconv.ParseFloat(e.Get("target").Get("value").String(), 64)
 		if err != nil {
 			return
 		}
 		s := lc.lab.current()
-		sl.set(&s.Params, sl.FromPosition(pos))
-		if sl.ID == IDHashes {
+		sl.Set(&s.Params, sl.FromPosition(pos))
+		if sl.ID == settings.IDHashes {
 			s.OptimalK = false
 		}
 		lc.lab.change(ctx, s, e.Get("timeStamp").Float())
@@ -51,7 +52,7 @@ func (lc *labControls) onSlider(sl slider) app.EventHandler {
 func (lc *labControls) onCommit(ctx app.Context, e app.Event) { lc.lab.commit(ctx) }
 
 func (lc *labControls) onSeed(ctx app.Context, e app.Event) {
-	seed, notice := parseSeed(IDSeed, e.Get("target").Get("value").String(), lc.lab.current().Params.Seed)
+	seed, notice := settings.ParseSeed(settings.IDSeed, e.Get("target").Get("value").String(), lc.lab.current().Params.Seed)
 	s := lc.lab.current()
 	s.Params.Seed = seed
 	lc.lab.change(ctx, s, e.Get("timeStamp").Float())
@@ -103,7 +104,7 @@ func (lc *labControls) onHashing(ctx app.Context, e app.Event) {
 
 // choose applies settings a select chose, shows what the choice moved
 // besides (notice, if any) and records the link.
-func (lc *labControls) choose(ctx app.Context, e app.Event, s Settings, notice string) {
+func (lc *labControls) choose(ctx app.Context, e app.Event, s settings.Lab, notice string) {
 	lc.lab.change(ctx, s, e.Get("timeStamp").Float())
 	lc.lab.notify(notice)
 	lc.lab.commit(ctx)
@@ -115,7 +116,7 @@ func (lc *labControls) onLarge(ctx app.Context, e app.Event) {
 	lc.lab.restyle(ctx, s.Large)
 }
 
-func (lc *labControls) onPreset(p Preset) app.EventHandler {
+func (lc *labControls) onPreset(p settings.Preset) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
 		// A preset is a shape: the type size and the typed keys stay.
 		s := p.Settings
@@ -126,14 +127,14 @@ func (lc *labControls) onPreset(p Preset) app.EventHandler {
 }
 
 func (lc *labControls) renderPresets() app.UI {
-	presets := Presets()
+	presets := settings.Presets()
 	return app.Div().Class("presets").Body(
 		app.Span().Class("presets-label").Text("Classic cases:"),
 		app.Range(presets).Slice(func(i int) app.UI {
 			p := presets[i]
 			return app.Button().ID("preset-" + p.ID).Class("chip").Title(p.Lesson).Text(p.Name).OnClick(lc.onPreset(p))
 		}),
-		app.Button().ID(IDLarge).Class("chip toggle").Aria("pressed", lc.lab.current().Large).
+		app.Button().ID(settings.IDLarge).Class("chip toggle").Aria("pressed", lc.lab.current().Large).
 			Text("Large type").OnClick(lc.onLarge),
 	)
 }
@@ -142,28 +143,28 @@ func (lc *labControls) renderPresets() app.UI {
 // the user's key lists decide are off.
 func (lc *labControls) renderControls(ownNote app.UI) app.UI {
 	p := lc.lab.current().Params
-	kNote := controlNote(p.Variant, IDOptimalK)
-	hashingNote := controlNote(p.Variant, IDHashing)
+	kNote := controlNote(p.Variant, settings.IDOptimalK)
+	hashingNote := controlNote(p.Variant, settings.IDHashing)
 	return app.Section().Class("controls").Aria("label", "Controls").Body(
 		ownNote,
-		app.Range(sliders).Slice(func(i int) app.UI { return lc.renderSlider(sliders[i]) }),
+		app.Range(settings.Sliders).Slice(func(i int) app.UI { return lc.renderSlider(settings.Sliders[i]) }),
 		app.Div().Class(offClass("control inline", kNote != "")).Body(
 			lc.renderOptimalK(kNote != ""),
-			app.Label().For(IDOptimalK).Text("Use the optimal k, round((m/n) ln 2)"),
+			app.Label().For(settings.IDOptimalK).Text("Use the optimal k, round((m/n) ln 2)"),
 		),
 		app.Div().Class("control").Body(
-			app.Label().For(IDSeed).Text("Seed"),
+			app.Label().For(settings.IDSeed).Text("Seed"),
 			app.Div().Class("seed-row").Body(
 				// Text, not a number input: a browser rounds numbers past
 				// 2^53, and every uint64 seed is legal.
-				app.Input().Type("text").Attr("inputmode", "numeric").ID(IDSeed).
+				app.Input().Type("text").Attr("inputmode", "numeric").ID(settings.IDSeed).
 					Value(strconv.FormatUint(p.Seed, 10)).OnChange(lc.onSeed),
 				app.Button().ID("seed-reroll").Class("chip").Text("Re-roll").Title("pick a new random seed").OnClick(lc.onReroll),
 			),
 		),
 		app.Div().Class("control").Body(
-			app.Label().For(IDVariant).Text("Variant"),
-			app.Select().ID(IDVariant).OnChange(lc.onVariant).Aria("describedby", "variant-help").Body(
+			app.Label().For(settings.IDVariant).Text("Variant"),
+			app.Select().ID(settings.IDVariant).OnChange(lc.onVariant).Aria("describedby", "variant-help").Body(
 				app.Range(core.Variants).Slice(func(i int) app.UI {
 					v := core.Variants[i]
 					return selected(app.Option().Value(v.Name()), v == p.Variant).Text(v.Label())
@@ -175,8 +176,8 @@ func (lc *labControls) renderControls(ownNote app.UI) app.UI {
 		// places when it comes and goes.
 		app.Div().Class("slot").Body(app.If(p.Variant.Fingerprints() != nil, lc.renderFingerprintBits)),
 		app.Div().Class("control").Body(
-			app.Label().For(IDFault).Text("Fault"),
-			app.Select().ID(IDFault).OnChange(lc.onFault).Aria("describedby", "fault-help").Body(
+			app.Label().For(settings.IDFault).Text("Fault"),
+			app.Select().ID(settings.IDFault).OnChange(lc.onFault).Aria("describedby", "fault-help").Body(
 				selected(app.Option().Value(string(core.NoFault)), p.Fault == core.NoFault).Text("none: the real filter"),
 				app.Range(core.Faults).Slice(func(i int) app.UI {
 					f := core.Faults[i]
@@ -202,12 +203,12 @@ func offClass(class string, off bool) string {
 // or when the layout gives it no meaning; then its help says why, the
 // layout's reason in an element of its own (#hashes-note, say). Its value
 // stays in the link either way.
-func (lc *labControls) renderSlider(sl slider) app.UI {
+func (lc *labControls) renderSlider(sl settings.Slider) app.UI {
 	p := lc.lab.current().Params
 	own := lc.lab.ownKeys()
 	v, ok := sliderValue(sl, p, own)
 	if !ok {
-		v = sl.value(p)
+		v = sl.Value(p)
 	}
 	shown := sliderShown(sl, p, own)
 	decided := own != nil && ownSliders[sl.ID]
@@ -220,7 +221,7 @@ func (lc *labControls) renderSlider(sl slider) app.UI {
 		help = app.Text("set by your key lists")
 	}
 	in := app.Input().Type("range").ID(sl.ID).
-		Min(sl.trackMin()).Max(sl.trackMax()).Step(sl.trackStep()).
+		Min(sl.TrackMin()).Max(sl.TrackMax()).Step(sl.TrackStep()).
 		Value(format.Plain(sl.Position(v))).
 		Aria("valuetext", shown+" ("+sl.Label+")").
 		Aria("describedby", sl.ID+"-help").
@@ -249,15 +250,15 @@ func (lc *labControls) renderFingerprintBits() app.UI {
 		help = "auto, the filter's choice; " + help
 	}
 	return app.Div().Class("control").Body(
-		app.Label().For(IDFingerprintBits).Text("Fingerprint bits"),
-		app.Select().ID(IDFingerprintBits).OnChange(lc.onFingerprintBits).Aria("describedby", IDFingerprintBits+"-help").Body(
+		app.Label().For(settings.IDFingerprintBits).Text("Fingerprint bits"),
+		app.Select().ID(settings.IDFingerprintBits).OnChange(lc.onFingerprintBits).Aria("describedby", settings.IDFingerprintBits+"-help").Body(
 			selected(app.Option().Value("0"), p.FingerprintBits == 0).Text("auto"),
 			app.Range(widths).Slice(func(i int) app.UI {
 				w := widths[i]
 				return selected(app.Option().Value(strconv.Itoa(w)), w == p.FingerprintBits).Text(strconv.Itoa(w) + " bits")
 			}),
 		),
-		app.Small().ID(IDFingerprintBits+"-help").Text(help),
+		app.Small().ID(settings.IDFingerprintBits+"-help").Text(help),
 	)
 }
 
@@ -265,7 +266,7 @@ func (lc *labControls) renderFingerprintBits() app.UI {
 // finds its positions its own way.
 func (lc *labControls) renderHashing(note string) app.UI {
 	p := lc.lab.current().Params
-	sel := app.Select().ID(IDHashing).OnChange(lc.onHashing).Aria("describedby", "hashing-help").Body(
+	sel := app.Select().ID(settings.IDHashing).OnChange(lc.onHashing).Aria("describedby", "hashing-help").Body(
 		app.Range(core.Hashings).Slice(func(i int) app.UI {
 			h := core.Hashings[i]
 			return selected(app.Option().Value(string(h)), h == p.Hashing || (p.Hashing == "" && h == core.DoubleHashing)).Text(string(h))
@@ -277,7 +278,7 @@ func (lc *labControls) renderHashing(note string) app.UI {
 		help = app.Span().ID("hashing-note").Class("control-note").Text(note)
 	}
 	return app.Div().Class(offClass("control", note != "")).Body(
-		app.Label().For(IDHashing).Text("Hashing"),
+		app.Label().For(settings.IDHashing).Text("Hashing"),
 		sel,
 		app.Small().ID("hashing-help").Body(help),
 	)
@@ -288,15 +289,15 @@ func (lc *labControls) renderHashing(note string) app.UI {
 // the layout gives k no meaning: the box is disabled and described by the
 // hashes slider's note.
 func (lc *labControls) renderOptimalK(off bool) app.UI {
-	box := checked(app.Input().Type("checkbox").ID(IDOptimalK).OnChange(lc.onOptimalK), lc.lab.current().OptimalK)
+	box := checked(app.Input().Type("checkbox").ID(settings.IDOptimalK).OnChange(lc.onOptimalK), lc.lab.current().OptimalK)
 	if off {
-		box = box.Disabled(true).Aria("describedby", IDHashes+"-note")
+		box = box.Disabled(true).Aria("describedby", settings.IDHashes+"-note")
 	}
 	return box
 }
 
 // sliderText is a slider's value as the page shows it.
-func sliderText(sl slider, v float64) string {
+func sliderText(sl settings.Slider, v float64) string {
 	if sl.Int {
 		return format.Int(uint64(v))
 	}

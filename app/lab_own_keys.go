@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 
+	"bloomlab/app/settings"
 	"bloomlab/app/ui/format"
 	"bloomlab/core"
 	"bloomlab/core/plan"
@@ -43,7 +44,7 @@ var ownLists = [2]struct{ id, name, label, placeholder string }{
 
 // ownSliders are the sliders the key lists decide: off while own keys are
 // in use.
-var ownSliders = map[string]bool{IDItems: true, IDQueries: true, IDPresentShare: true, IDKeyBytes: true}
+var ownSliders = map[string]bool{settings.IDItems: true, settings.IDQueries: true, settings.IDPresentShare: true, settings.IDKeyBytes: true}
 
 // ownPanel is the "Your own keys" section: the two lists, their files, the
 // read in progress and, once read, the keys the lab runs on. use tells the
@@ -368,27 +369,27 @@ func (o *ownPanel) onBack(ctx app.Context, e app.Event) {
 // sliderValue is where a slider stands: with own keys, the sliders the
 // lists decide stand at what the lists hold. ok is false for key bytes,
 // which vary from key to key, and while the lists are not counted yet.
-func sliderValue(sl slider, p core.Params, o *ownKeys) (v float64, ok bool) {
+func sliderValue(sl settings.Slider, p core.Params, o *ownKeys) (v float64, ok bool) {
 	if o == nil || !ownSliders[sl.ID] {
-		return sl.value(p), true
+		return sl.Value(p), true
 	}
 	if o.absentMembers < 0 {
 		return 0, false
 	}
 	n, a := float64(o.n()), float64(o.facts[listAbsent].Len-o.absentMembers)
 	switch sl.ID {
-	case IDItems:
+	case settings.IDItems:
 		return n, true
-	case IDQueries:
+	case settings.IDQueries:
 		return n + a, true
-	case IDPresentShare:
+	case settings.IDPresentShare:
 		return math.Round(100 * n / (n + a)), true
 	}
 	return 0, false
 }
 
 // sliderShown is a slider's value as the page shows it.
-func sliderShown(sl slider, p core.Params, o *ownKeys) string {
+func sliderShown(sl settings.Slider, p core.Params, o *ownKeys) string {
 	v, ok := sliderValue(sl, p, o)
 	switch {
 	case ok:

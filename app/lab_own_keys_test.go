@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"bloomlab/app/settings"
 	"bloomlab/app/ui/format"
 	"bloomlab/core"
 
@@ -125,7 +126,7 @@ func TestLabPageOwnKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := DefaultSettings()
+	s := settings.DefaultLab()
 	before := newLabPage()
 	before.settings, before.own.keys = s, own
 	before.setTheory()
@@ -166,12 +167,12 @@ func TestLabPageOwnKeys(t *testing.T) {
 			t.Errorf("report %q lacks %q", report, s)
 		}
 	}
-	for _, id := range []string{IDItems, IDQueries, IDPresentShare, IDKeyBytes} {
+	for _, id := range []string{settings.IDItems, settings.IDQueries, settings.IDPresentShare, settings.IDKeyBytes} {
 		if !hasDisabled(html, "input", id) {
 			t.Errorf("#%s is not disabled with own keys", id)
 		}
 	}
-	for _, id := range []string{IDBitsPerKey, IDHashes, IDDuplicatePasses} {
+	for _, id := range []string{settings.IDBitsPerKey, settings.IDHashes, settings.IDDuplicatePasses} {
 		if hasDisabled(html, "input", id) {
 			t.Errorf("#%s is disabled, but it shapes the filter from own keys too", id)
 		}
@@ -195,7 +196,7 @@ func TestLabPageOwnKeys(t *testing.T) {
 	if got := textOf(html, "out-m"); got != "40,000" {
 		t.Errorf("out-m back on generated keys = %q, want 40,000", got)
 	}
-	if strings.Contains(html, `id="`+IDOwnReport+`"`) || hasDisabled(html, "input", IDItems) {
+	if strings.Contains(html, `id="`+IDOwnReport+`"`) || hasDisabled(html, "input", settings.IDItems) {
 		t.Error("the own-keys report or a disabled slider stayed after going back")
 	}
 	if !hasDisabled(html, "button", IDOwnBack) {
@@ -211,7 +212,7 @@ func TestOwnKeysOptimalK(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := DefaultSettings()
+	s := settings.DefaultLab()
 	s.OptimalK, s.Params.BitsPerKey = true, 2.1 // m = 9 for 4 keys: k = 2, where 4,000 keys give k = 1
 	s = s.Normalize()
 	r, err := simulate(s, own, nil)

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"time"
 
+	"bloomlab/app/settings"
 	"bloomlab/app/ui/format"
 	"bloomlab/core"
 
@@ -26,7 +27,7 @@ const syncWork = 60_000
 type LabPage struct {
 	app.Compo
 
-	settings Settings
+	settings settings.Lab
 	notices  []string
 	loaded   bool
 	theory   theory
@@ -108,8 +109,8 @@ func (c *LabPage) setTheory() { c.theory = theoryOf(c.shapeParams()) }
 
 // The labEditor, keyLab and playLab the parts see.
 
-func (c *LabPage) current() Settings { return c.settings }
-func (c *LabPage) ownKeys() *ownKeys { return c.own.keys }
+func (c *LabPage) current() settings.Lab { return c.settings }
+func (c *LabPage) ownKeys() *ownKeys     { return c.own.keys }
 
 func (c *LabPage) notify(notice string) {
 	if notice != "" {
@@ -119,7 +120,7 @@ func (c *LabPage) notify(notice string) {
 
 // change applies a new settings value from a control and recomputes; t0 is
 // the event's time stamp, for the repaint timing.
-func (c *LabPage) change(ctx app.Context, s Settings, t0 float64) {
+func (c *LabPage) change(ctx app.Context, s settings.Lab, t0 float64) {
 	s = s.Normalize()
 	if s == c.settings {
 		return
@@ -146,7 +147,7 @@ func (c *LabPage) restyle(ctx app.Context, large bool) {
 	c.commit(ctx)
 }
 
-func (c *LabPage) typeKeys(ctx app.Context, keys typedKeys) {
+func (c *LabPage) typeKeys(ctx app.Context, keys settings.TypedKeys) {
 	s := c.settings
 	s.Typed = keys
 	c.change(ctx, s, 0)
@@ -186,7 +187,7 @@ func (c *LabPage) state() labState {
 
 // show puts the lab in settings s, as a lesson's "show me" does, and then
 // has the key panel query ask in order.
-func (c *LabPage) show(ctx app.Context, s Settings, ask []string) {
+func (c *LabPage) show(ctx app.Context, s settings.Lab, ask []string) {
 	s.Large = c.settings.Large
 	c.own.drop()
 	c.player.pause()
@@ -226,7 +227,7 @@ func (c *LabPage) OnDismount() {
 // OnNav reads the settings from the URL. It only parses: the simulation
 // starts after the frame, and only in the browser.
 func (c *LabPage) OnNav(ctx app.Context) {
-	s, notices := FromQuery(ctx.Page().URL().Query())
+	s, notices := settings.LabFromQuery(ctx.Page().URL().Query())
 	ctx.Page().SetTitle("Bloom Lab: watch a Bloom filter fill")
 	if c.loaded && s == c.settings {
 		// The page's own commit of a control's change: what the control
@@ -303,7 +304,7 @@ func stored(r core.OwnKeysResult, err error) bitStore {
 
 // simulate runs the lab's simulation on generated keys and the typed ones,
 // or on the user's lists when own is set.
-func simulate(s Settings, own *ownKeys, step core.Step) (core.OwnKeysResult, error) {
+func simulate(s settings.Lab, own *ownKeys, step core.Step) (core.OwnKeysResult, error) {
 	p := runParams(s, own)
 	switch {
 	case own == nil:
@@ -322,7 +323,7 @@ var errKeysLost = errors.New("your keys were read into the lab's worker, which h
 // runParams are the params a run of s takes. With own keys the lists give
 // n, and the optimal k, when asked for, is the one for the lists' own n,
 // which core works out from Hashes = 0.
-func runParams(s Settings, own *ownKeys) core.Params {
+func runParams(s settings.Lab, own *ownKeys) core.Params {
 	if own == nil {
 		return s.Run()
 	}
@@ -375,7 +376,7 @@ func (c *LabPage) finish(ctx app.Context, sim run, r core.OwnKeysResult, store b
 		if !sim.live() {
 			return
 		}
-		if !c.settings.playing() {
+		if !c.settings.Playing() {
 			c.charts.sweep(ctx, c.shapeParams(), *c.result, c.own.keys != nil, c.bits.narrow())
 		}
 		audits.Start(c.settings.Params.Fault)
@@ -412,7 +413,7 @@ func (c *LabPage) showSliders() {
 		return
 	}
 	doc := app.Window().Get("document")
-	for _, sl := range sliders {
+	for _, sl := range settings.Sliders {
 		if el := doc.Call("getElementById", sl.ID+"-value"); el.Truthy() {
 			el.Set("textContent", sliderShown(sl, c.settings.Params, c.own.keys))
 		}
@@ -463,7 +464,7 @@ func (c *LabPage) body() app.UI {
 				c.counters.render(c.counterList(), c.result, auditBadge(c.settings.Params.Fault, c.audit, c.variant())),
 				c.panel.render(),
 				c.bits.render(c.result, marks),
-				c.charts.render(c.variant(), c.result, c.own.keys != nil, c.settings.playing()),
+				c.charts.render(c.variant(), c.result, c.own.keys != nil, c.settings.Playing()),
 			),
 		),
 	)

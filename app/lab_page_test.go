@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"bloomlab/app/settings"
 	"bloomlab/audit"
 	"bloomlab/core"
 
@@ -14,10 +15,10 @@ import (
 // a user meets: before the first result, with a result, with a fault that
 // loses keys, and with a finished audit.
 func TestLabPageRenders(t *testing.T) {
-	broken := DefaultSettings()
+	broken := settings.DefaultLab()
 	broken.Params.Fault = core.ClearOnDuplicate
 	broken.Params.DuplicatePasses = 2
-	cases := map[string]Settings{"default": DefaultSettings(), "clear-on-duplicate": broken}
+	cases := map[string]settings.Lab{"default": settings.DefaultLab(), "clear-on-duplicate": broken}
 	for name, s := range cases {
 		t.Run(name, func(t *testing.T) {
 			e := app.NewTestEngine()

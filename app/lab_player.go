@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bloomlab/app/settings"
 	"bloomlab/app/ui/format"
 	"math"
 	"slices"
@@ -61,7 +62,7 @@ func stopAt(stops []int, i int) int {
 
 // playLab is what the player needs of the page.
 type playLab interface {
-	current() Settings
+	current() settings.Lab
 	ownKeys() *ownKeys
 	// seek shows the filter holding its first at keys (0: every key);
 	// commit writes the link.
@@ -148,7 +149,7 @@ func (pl *player) stopsPerSecond() int {
 // set before its max clamped, or its thumb where it was: the page sets the
 // value again once both are in.
 func (pl *player) sync() {
-	if el := app.Window().GetElementByID(IDPlayAt); el.Truthy() {
+	if el := app.Window().GetElementByID(settings.IDPlayAt); el.Truthy() {
 		i, stops := pl.at()
 		el.Set("max", len(stops)-1)
 		el.Set("value", i)
@@ -203,7 +204,7 @@ func (pl *player) render() app.UI {
 		app.Button().ID(IDPlay).Class("chip primary").Aria("pressed", pl.playing).Text(label).OnClick(pl.onPlay),
 		app.Button().ID(IDPlayStep).Class("chip").Title("one stop forward").Aria("label", "step forward").Text("▶").OnClick(pl.onStep(1)),
 	}
-	slider := app.Input().Type("range").ID(IDPlayAt).Min(0).Max(len(stops)-1).Step(1).Value(i).
+	slider := app.Input().Type("range").ID(settings.IDPlayAt).Min(0).Max(len(stops)-1).Step(1).Value(i).
 		Aria("valuetext", valueText).Aria("describedby", "play-help").
 		OnInput(pl.onSlide(false)).OnChange(pl.onSlide(true))
 	speed := app.Select().ID(IDPlaySpeed).Aria("label", "stops a second").OnChange(pl.onSpeed).Body(
@@ -226,9 +227,9 @@ func (pl *player) render() app.UI {
 	return app.Section().ID("player").Class(offClass("player", off != "")).Aria("label", "Play the fill").Body(
 		app.Div().Class("player-row").Body(
 			buttons[0], buttons[1], buttons[2],
-			app.Label().For(IDPlayAt).Class("player-label").Body(
+			app.Label().For(settings.IDPlayAt).Class("player-label").Body(
 				app.Span().Text("Keys in "),
-				app.Output().ID(IDPlayAt+"-value").For(IDPlayAt).Text(valueText),
+				app.Output().ID(settings.IDPlayAt+"-value").For(settings.IDPlayAt).Text(valueText),
 			),
 			slider,
 			speed,

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bloomlab/app/settings"
 	"bloomlab/audit"
 	"bloomlab/core"
 )
@@ -10,7 +11,7 @@ import (
 // the audit of the fault switched on. Pure data, so that a lesson's tasks
 // are tested natively on states built by the core.
 type labState struct {
-	Settings Settings
+	Settings settings.Lab
 	// Result is the filter shown, nil before its first run ends.
 	Result *core.Result
 	// Queries are the key panel's answers since the page opened (or the

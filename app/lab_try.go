@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"bloomlab/app/settings"
 	"bloomlab/app/ui/format"
 	"bloomlab/core"
 
@@ -28,9 +29,9 @@ const (
 // stands at, and a way to change the typed keys (which reruns the filter,
 // then calls the panel's refresh).
 type keyLab interface {
-	current() Settings
+	current() settings.Lab
 	ownKeys() *ownKeys
-	typeKeys(ctx app.Context, keys typedKeys)
+	typeKeys(ctx app.Context, keys settings.TypedKeys)
 	// answered hears that the panel's answer changed.
 	answered(ctx app.Context)
 }
@@ -127,7 +128,7 @@ func (kp *keyPanel) onInsert(ctx app.Context, e app.Event) {
 		kp.refresh(ctx, false)
 		return
 	}
-	kp.lab.typeKeys(ctx, joinTyped(append(typed, key)))
+	kp.lab.typeKeys(ctx, settings.JoinTyped(append(typed, key)))
 }
 
 func (kp *keyPanel) onQuery(ctx app.Context, e app.Event) {

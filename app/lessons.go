@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"bloomlab/app/settings"
 	"bloomlab/core"
 )
 
@@ -37,7 +38,7 @@ type LessonStep struct {
 	Text, Task string
 	// Show is the lab "show me" sets, and Ask the keys the key panel then
 	// queries in order (nil for none).
-	Show Settings
+	Show settings.Lab
 	Ask  []string
 	// Audited says that Done reads the audit of Show's fault, so "show
 	// me" completes the task only once that audit has finished.
@@ -111,14 +112,14 @@ func looksFine(r *core.Result) bool {
 
 // labWith is the default lab changed by change, normalised as a link
 // would give it.
-func labWith(change func(s *Settings)) Settings {
-	s := DefaultSettings()
+func labWith(change func(s *settings.Lab)) settings.Lab {
+	s := settings.DefaultLab()
 	change(&s)
 	return s.Normalize()
 }
 
 // withFault switches fault f on, in the layout it lives in.
-func withFault(s *Settings, f core.Fault) { *s, _ = s.WithFault(f) }
+func withFault(s *settings.Lab, f core.Fault) { *s, _ = s.WithFault(f) }
 
 // The keys lessons type: three for the first lesson, and six fruit for a
 // filter small enough to show every bit.
@@ -136,12 +137,12 @@ var lessons = []Lesson{
 		Steps: []LessonStep{{
 			Text: "The lab's filter holds 4000 generated keys in 40,000 bits, and each key maps to k = 7 of them. In the key panel, type a word of your own and insert it: its 7 positions light up in the bit array. Do it three times.",
 			Task: "Insert three keys of your own.",
-			Show: labWith(func(s *Settings) { s.Typed = joinTyped(threeKeys) }),
+			Show: labWith(func(s *settings.Lab) { s.Typed = settings.JoinTyped(threeKeys) }),
 			Done: func(st labState) bool { return len(st.Settings.Typed.List()) >= 3 },
 		}, {
 			Text: "Query the three keys you inserted. Each one reads its 7 bits and finds every one set, because it set them itself, so the filter must answer maybe. A filter that said no here would have lost a key, and a real Bloom filter never does.",
 			Task: "Query your three keys and see each answer maybe (a member).",
-			Show: labWith(func(s *Settings) { s.Typed = joinTyped(threeKeys) }),
+			Show: labWith(func(s *settings.Lab) { s.Typed = settings.JoinTyped(threeKeys) }),
 			Ask:  threeKeys,
 			Done: func(st labState) bool {
 				return len(st.answered(core.VerdictMember, func(q core.TryQuery) bool { return st.Settings.Typed.Has(q.Key) })) >= 3
@@ -149,7 +150,7 @@ var lessons = []Lesson{
 		}, {
 			Text: "Now query two words you never inserted. About half the bits are set, so each probe finds a one about half the time; the query stops at the first zero, and that zero proves the key is absent. \"cherry\" and \"grape\" both stop at their second probe.",
 			Task: "Query two keys you never inserted and get a no for each.",
-			Show: labWith(func(s *Settings) { s.Typed = joinTyped(threeKeys) }),
+			Show: labWith(func(s *settings.Lab) { s.Typed = settings.JoinTyped(threeKeys) }),
 			Ask:  []string{"cherry", "grape"},
 			Done: func(st labState) bool {
 				return len(st.answered(core.VerdictNo, func(q core.TryQuery) bool { return q.FirstZero > 0 })) >= 2
@@ -162,15 +163,15 @@ var lessons = []Lesson{
 		Steps: []LessonStep{{
 			Text: "At the default shape theory says 0.82% of absent keys answer maybe: about one word in 120. Query words you never inserted until one does. Show me queries \"want\", the first of the panel's 500 common words that does (the 91 before it each met a zero); each of its 7 bits was set by one to three of the 4000 generated keys.",
 			Task: "Find a key you never inserted that the filter answers maybe for.",
-			Show: DefaultSettings(),
+			Show: settings.DefaultLab(),
 			Ask:  []string{"want"},
 			Done: func(st labState) bool { return len(st.answered(core.VerdictFalsePositive, nil)) > 0 },
 		}, {
 			Text: "In a small filter you can see every bit: 100 bits, k = 3, holding 20 generated keys and six fruit you insert. There the word \"in\" answers maybe: one of its bits was set by \"cherry\" alone, another by \"pear\", \"grape\" and two generated keys. Insert words of your own and query others until a maybe names one of your words.",
 			Task: "Get a false positive with one of your own keys among its culprits.",
-			Show: labWith(func(s *Settings) {
+			Show: labWith(func(s *settings.Lab) {
 				s.Params.Items, s.Params.BitsPerKey, s.Params.Hashes = 20, 5, 3
-				s.Typed = joinTyped(sixFruit)
+				s.Typed = settings.JoinTyped(sixFruit)
 			}),
 			Ask: []string{"in"},
 			Done: func(st labState) bool {
@@ -191,7 +192,7 @@ var lessons = []Lesson{
 		Steps: []LessonStep{{
 			Text: "Every key sets up to k bits, so fewer bits per key means a fuller array. At k = 7 the fill passes 90% below about 3 bits per key. At 2.5 the array is 94% ones and 64% of absent keys answer maybe, against 0.82% at 10 bits per key.",
 			Task: "Lower bits per key until the fill passes 90%.",
-			Show: labWith(func(s *Settings) { s.Params.BitsPerKey = 2.5 }),
+			Show: labWith(func(s *settings.Lab) { s.Params.BitsPerKey = 2.5 }),
 			Done: func(st labState) bool {
 				r := st.shown()
 				return r != nil && r.Occupancy > 0.9
@@ -199,7 +200,7 @@ var lessons = []Lesson{
 		}, {
 			Text: "Give the array its 10 bits per key back. The chart of rate against k marks the optimum at (m/n) ln 2 = 6.93. The curve is flat near it: k = 8 costs only 3% more. Move k past the line until the theory rate is 10% above the optimum's: k = 9 gives 0.913% against 0.819%.",
 			Task: "With the fill under 90%, raise k past the optimum until the theory rate is 10% above the optimum's.",
-			Show: labWith(func(s *Settings) { s.Params.Hashes = 9 }),
+			Show: labWith(func(s *settings.Lab) { s.Params.Hashes = 9 }),
 			Done: func(st labState) bool {
 				r := st.shown()
 				if r == nil || !r.Variant.Bloom() || r.Occupancy >= 0.9 {
@@ -211,7 +212,7 @@ var lessons = []Lesson{
 		}, {
 			Text: "Raise the duplicate passes: every key is inserted again. The bits it maps to are set already, so the set bits (20,066 at k = 7) and the measured rate stay exactly as they were, bit for bit. A Bloom filter is a set, and inserting a key twice is inserting it once.",
 			Task: "Raise duplicate passes to 2 or more and see that the counters do not move.",
-			Show: labWith(func(s *Settings) { s.Params.DuplicatePasses = 3 }),
+			Show: labWith(func(s *settings.Lab) { s.Params.DuplicatePasses = 3 }),
 			Done: func(st labState) bool {
 				return st.Settings.Params.DuplicatePasses >= 2 && st.fault() == core.NoFault && st.shown() != nil
 			},
@@ -223,7 +224,7 @@ var lessons = []Lesson{
 		Steps: []LessonStep{{
 			Text: "A 5% filter needs 6.24 bits per key; the slider's 6.2 is close. There (m/n) ln 2 = 4.30, which rounds to 4 (its ceiling is 5). Set 6.2 bits per key and switch on the optimal k: theory says 5.11%.",
 			Task: "Set about 6.2 bits per key with k at the rounded optimum, 4.",
-			Show: labWith(func(s *Settings) { s.Params.BitsPerKey, s.OptimalK = 6.2, true }),
+			Show: labWith(func(s *settings.Lab) { s.Params.BitsPerKey, s.OptimalK = 6.2, true }),
 			Done: func(st labState) bool {
 				r := st.shown()
 				return r != nil && st.fault() == core.NoFault && nearFivePercent(r) &&
@@ -232,7 +233,7 @@ var lessons = []Lesson{
 		}, {
 			Text: "Now make the ceiling's mistake: the k-ceil fault chooses k = 5. The theory rate climbs to 5.20%, and every insert and every maybe touches 5 bits instead of 4, 25% more work. At 4000 keys the measured rates wander by more than this 2% gap (with seed 1 the ceiling even measures lower, 4.27% against 4.82%, well inside each other's intervals): telling them apart takes a large filter and millions of queries.",
 			Task: "Switch on the k-ceil fault (or set k to 5) and see the theory rate rise above the rounded k's.",
-			Show: labWith(func(s *Settings) { withFault(s, core.KFromCeil); s.Params.BitsPerKey, s.OptimalK = 6.2, true }),
+			Show: labWith(func(s *settings.Lab) { withFault(s, core.KFromCeil); s.Params.BitsPerKey, s.OptimalK = 6.2, true }),
 			Done: func(st labState) bool {
 				r := st.shown()
 				if r == nil || !nearFivePercent(r) {
@@ -249,7 +250,7 @@ var lessons = []Lesson{
 		Steps: []LessonStep{{
 			Text: "Switch on the short-range fault: its positions never reach the last 1/32 of the array, so 1250 of the 40,000 bits are never used. The measured rate is 0.93%, its interval holds the theory's 0.82%, and no key is lost. By every counter, the filter looks fine.",
 			Task: "Switch on a fault whose measured rate stays inside its interval and that loses no key.",
-			Show: labWith(func(s *Settings) { withFault(s, core.ShortRange) }),
+			Show: labWith(func(s *settings.Lab) { withFault(s, core.ShortRange) }),
 			Done: func(st labState) bool {
 				r := st.shown()
 				return r != nil && st.fault() != core.NoFault && looksFine(r)
@@ -257,7 +258,7 @@ var lessons = []Lesson{
 		}, {
 			Text:    "The audit badge runs the filter's contract in your browser, the rate last. For short-range, 20 of the 130 checks that apply fail: positions are not uniform (chi-square 5.4 per degree of freedom where 1 is fair), and at a million keys the rate is 16% above theory.",
 			Task:    "Keep the fault on, with the rate still looking fine, until the audit badge reports failed checks.",
-			Show:    labWith(func(s *Settings) { withFault(s, core.ShortRange) }),
+			Show:    labWith(func(s *settings.Lab) { withFault(s, core.ShortRange) }),
 			Audited: true,
 			Done: func(st labState) bool {
 				r, a := st.shown(), st.Audit
@@ -267,7 +268,7 @@ var lessons = []Lesson{
 		}, {
 			Text: "The audit measured a million keys; you can catch the lie yourself at a smaller scale. At 20,000 keys and 200,000 queries the measured rate is 0.95%, and its interval, 0.90% to 1.00%, no longer holds the theory's 0.82%.",
 			Task: "With the fault on, raise items and queries until the theory rate falls outside the measured interval.",
-			Show: labWith(func(s *Settings) { withFault(s, core.ShortRange); s.Params.Items, s.Params.Queries = 20000, 200000 }),
+			Show: labWith(func(s *settings.Lab) { withFault(s, core.ShortRange); s.Params.Items, s.Params.Queries = 20000, 200000 }),
 			Done: func(st labState) bool {
 				r := st.shown()
 				return r != nil && st.fault() != core.NoFault && r.FalseNegatives == 0 &&
@@ -281,10 +282,12 @@ var lessons = []Lesson{
 		Steps: []LessonStep{{
 			Text: "This filter has 38,400 bits and k = 7, the shape for 4000 keys at 1%, and it will hold 8000. Stop the player at 4000 keys: the array is about half full (52%) and the rate is 1.0%, as designed.",
 			Task: "Stop the player where the filter holds its design load: about half full.",
-			Show: labWith(func(s *Settings) { s.Params.Items, s.Params.BitsPerKey, s.Params.Hashes, s.PlayAt = 8000, 4.8, 7, 4000 }),
+			Show: labWith(func(s *settings.Lab) {
+				s.Params.Items, s.Params.BitsPerKey, s.Params.Hashes, s.PlayAt = 8000, 4.8, 7, 4000
+			}),
 			Done: func(st labState) bool {
 				r := st.shown()
-				if r == nil || !st.Settings.playing() || !r.Variant.Bloom() {
+				if r == nil || !st.Settings.Playing() || !r.Variant.Bloom() {
 					return false
 				}
 				m, k := st.Settings.Params.Shape()
@@ -295,7 +298,7 @@ var lessons = []Lesson{
 		}, {
 			Text: "Now play every key in: 8000, twice the design. The fill climbs from 52% to 77%, and the rate from 1.0% to 15.7% in theory, 15.4% measured. One doubling, sixteen times the false positives.",
 			Task: "Put twice the design's keys in and read the rate against the design's.",
-			Show: labWith(func(s *Settings) { s.Params.Items, s.Params.BitsPerKey, s.Params.Hashes = 8000, 4.8, 7 }),
+			Show: labWith(func(s *settings.Lab) { s.Params.Items, s.Params.BitsPerKey, s.Params.Hashes = 8000, 4.8, 7 }),
 			Done: func(st labState) bool {
 				r := st.shown()
 				return r != nil && r.Variant.Bloom() && load(r.M, r.N, r.K) >= 1.9 &&
@@ -304,10 +307,10 @@ var lessons = []Lesson{
 		}, {
 			Text: "The cure is to rebuild for the keys you have: 8000 keys at 1% need 9.6 bits per key with k = 7, 76,800 bits. The rate falls back to 1.0%. Real systems rebuild on a schedule, or add a new filter as the last one fills.",
 			Task: "Keep the 8000 keys and give them the bits to bring the theory rate back to 1% or less.",
-			Show: labWith(func(s *Settings) { s.Params.Items, s.Params.BitsPerKey, s.Params.Hashes = 8000, 9.6, 7 }),
+			Show: labWith(func(s *settings.Lab) { s.Params.Items, s.Params.BitsPerKey, s.Params.Hashes = 8000, 9.6, 7 }),
 			Done: func(st labState) bool {
 				r := st.shown()
-				return r != nil && !st.Settings.playing() && r.N >= 8000 && r.TheoryFPR <= 0.01
+				return r != nil && !st.Settings.Playing() && r.N >= 8000 && r.TheoryFPR <= 0.01
 			},
 		}},
 	},

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bloomlab/app/settings"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -64,7 +65,7 @@ type LessonsPage struct {
 // quietLab is the lab at a moment: its settings and how many answers the
 // key panel had given.
 type quietLab struct {
-	settings Settings
+	settings settings.Lab
 	answers  int
 }
 
@@ -294,13 +295,13 @@ func lessonPlace(q url.Values) (li, si int, notices []string) {
 // nearest legal one for a number out of range, the first for a value that
 // is no number, and then a problem that says what was wrong.
 func placeIndex(q url.Values, key string, n int) (i int, problem string) {
-	raw, ok := lookup(q, key)
+	raw, ok := settings.Lookup(q, key)
 	if !ok {
 		return 0, ""
 	}
 	v, err := strconv.Atoi(raw)
 	switch {
-	case err != nil && !isRange(err):
+	case err != nil && !settings.IsRange(err):
 		return 0, fmt.Sprintf("%q is not a %s number", raw, key)
 	case err != nil && strings.HasPrefix(raw, "-"), err == nil && v < 1:
 		return 0, "there is no " + key + " " + raw

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"bloomlab/app/settings"
 	"bloomlab/app/ui/format"
 	"bloomlab/audit"
 	"bloomlab/core"
@@ -47,7 +48,7 @@ func auditOf(t *testing.T, f core.Fault) *audit.Report {
 // finished, after the key panel answered ask and, when withAudit, the
 // audit badge's run of s's fault has finished: the lab's own steps, done
 // by the core.
-func labAt(t *testing.T, s Settings, ask []string, withAudit bool) labState {
+func labAt(t *testing.T, s settings.Lab, ask []string, withAudit bool) labState {
 	t.Helper()
 	r, err := core.SimulateTyped(s.Run(), s.Typed.List(), nil)
 	if err != nil {
@@ -90,7 +91,7 @@ func TestLessonsAreWellFormed(t *testing.T) {
 			if err := step.Show.Run().Validate(); err != nil {
 				t.Errorf("%s: show me is not a legal lab: %v", name, err)
 			}
-			back, notices := FromQuery(url.Values(step.Show.Query()))
+			back, notices := settings.LabFromQuery(url.Values(step.Show.Query()))
 			if back != step.Show || len(notices) > 0 {
 				t.Errorf("%s: show me's link %s gives %+v (notices %q), want %+v", name, step.Show.Query().Encode(), back, notices, step.Show)
 			}
@@ -119,7 +120,7 @@ func TestLessonTasks(t *testing.T) {
 	for li, l := range lessons {
 		t.Run(fmt.Sprintf("lesson-%d", li+1), func(t *testing.T) {
 			t.Parallel()
-			start := labAt(t, DefaultSettings(), nil, false)
+			start := labAt(t, settings.DefaultLab(), nil, false)
 			for si, step := range l.Steps {
 				name := fmt.Sprintf("step %d (%s)", si+1, step.Task)
 				cleared := start
@@ -161,19 +162,19 @@ func verdicts(qs []core.TryQuery) []string {
 // move describes another filter, and no predicate may read it.
 func TestLessonShownIgnoresStaleRuns(t *testing.T) {
 	t.Parallel()
-	st := labAt(t, DefaultSettings(), nil, false)
+	st := labAt(t, settings.DefaultLab(), nil, false)
 	if st.shown() == nil {
 		t.Fatal("the default lab's own run is not shown")
 	}
-	for name, change := range map[string]func(s *Settings){
-		"k":         func(s *Settings) { s.Params.Hashes = 9 },
-		"bits":      func(s *Settings) { s.Params.BitsPerKey = 2.5 },
-		"items":     func(s *Settings) { s.Params.Items = 8000 },
-		"typed":     func(s *Settings) { s.Typed = joinTyped(threeKeys) },
-		"fault":     func(s *Settings) { withFault(s, core.ShortRange) },
-		"player":    func(s *Settings) { s.PlayAt = 2000 },
-		"no result": func(s *Settings) {},
-		"layout":    func(s *Settings) { *s, _ = s.WithVariant(core.BlockedVariant) },
+	for name, change := range map[string]func(s *settings.Lab){
+		"k":         func(s *settings.Lab) { s.Params.Hashes = 9 },
+		"bits":      func(s *settings.Lab) { s.Params.BitsPerKey = 2.5 },
+		"items":     func(s *settings.Lab) { s.Params.Items = 8000 },
+		"typed":     func(s *settings.Lab) { s.Typed = settings.JoinTyped(threeKeys) },
+		"fault":     func(s *settings.Lab) { withFault(s, core.ShortRange) },
+		"player":    func(s *settings.Lab) { s.PlayAt = 2000 },
+		"no result": func(s *settings.Lab) {},
+		"layout":    func(s *settings.Lab) { *s, _ = s.WithVariant(core.BlockedVariant) },
 	} {
 		stale := st
 		change(&stale.Settings)
@@ -267,7 +268,7 @@ func TestLessonFigures(t *testing.T) {
 	for at, want := range figures {
 		l := lessons[at[0]-1]
 		step := l.Steps[at[1]-1]
-		prev := labAt(t, DefaultSettings(), nil, false)
+		prev := labAt(t, settings.DefaultLab(), nil, false)
 		if at[1] > 1 {
 			before := l.Steps[at[1]-2]
 			prev = labAt(t, before.Show, before.Ask, false)

@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"testing"
 
+	"bloomlab/app/settings"
 	"bloomlab/core"
 )
 
@@ -25,7 +26,7 @@ func FuzzLinks(f *testing.F) {
 		if err != nil {
 			return
 		}
-		s, _ := FromQuery(q)
+		s, _ := settings.LabFromQuery(q)
 		p := s.Run()
 		p.Queries = min(p.Queries, 1) // validate the shape without running it
 		if err := p.Validate(); err != nil {
@@ -35,14 +36,14 @@ func FuzzLinks(f *testing.F) {
 		if err := (core.TryRequest{Params: p, Insert: typed}).Validate(); err != nil {
 			t.Fatalf("%q gave typed keys the key panel refuses: %v", raw, err)
 		}
-		if again, notices := FromQuery(s.Query()); again != s || len(notices) > 0 {
+		if again, notices := settings.LabFromQuery(s.Query()); again != s || len(notices) > 0 {
 			t.Fatalf("%q: its settings' own link reads back as %+v (%v), not %+v", raw, again, notices, s)
 		}
-		ExpFromQuery(q)
+		settings.ExperimentFromQuery(q)
 		// The calculator solves only what a link asks of it: the default
 		// form is the unit tests', and would make every run slow.
-		if q.Has(CalcN) || q.Has(CalcP) || q.Has(CalcM) || q.Has(CalcFind) {
-			form, _ := CalcFromQuery(q)
+		if q.Has(settings.CalcN) || q.Has(settings.CalcP) || q.Has(settings.CalcM) || q.Has(settings.CalcFind) {
+			form, _ := settings.CalculatorFromQuery(q)
 			solveForm(form)
 		}
 	})

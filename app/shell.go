@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bloomlab/app/settings"
 	"strings"
 	"sync"
 
@@ -70,7 +71,7 @@ func (s *Shell) Body(content ...app.UI) app.UI {
 // its query.
 func (s *Shell) link(route string) string {
 	if s.large {
-		return href(route) + "?" + IDLarge + "=on"
+		return href(route) + "?" + settings.IDLarge + "=on"
 	}
 	return href(route)
 }

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"bloomlab/app"
+	"bloomlab/app/settings"
 	"bloomlab/audit"
 	"bloomlab/core"
 
@@ -244,7 +244,7 @@ func labNative(t *testing.T, link string) core.Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, _ := app.FromQuery(q)
+	s, _ := settings.LabFromQuery(q)
 	r, err := core.SimulateTyped(s.Run(), s.Typed.List(), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package app
+package settings
 
 import (
 	"fmt"
@@ -17,36 +17,36 @@ import (
 // Settings is everything a lab link carries: the simulation's params, whether
 // k follows the optimum, the projector mode, the keys typed into the key
 // panel, and where the player stopped (0: every key in).
-type Settings struct {
+type Lab struct {
 	Params   core.Params
 	OptimalK bool
 	Large    bool
-	Typed    typedKeys
+	Typed    TypedKeys
 	PlayAt   int
 }
 
 // Run is the params of the filter the lab shows: the designed one, or at
 // a player's stop the same filter holding its first PlayAt keys.
-func (s Settings) Run() core.Params {
-	if s.playing() {
+func (s Lab) Run() core.Params {
+	if s.Playing() {
 		return s.Params.At(s.PlayAt)
 	}
 	return s.Params
 }
 
 // playing reports whether the player stopped before the last key.
-func (s Settings) playing() bool { return s.PlayAt > 0 && s.PlayAt < s.Params.Items }
+func (s Lab) Playing() bool { return s.PlayAt > 0 && s.PlayAt < s.Params.Items }
 
 // DefaultSettings is the lab as it opens without a query: core's default
 // shape.
-func DefaultSettings() Settings {
-	return Settings{Params: core.DefaultParams()}
+func DefaultLab() Lab {
+	return Lab{Params: core.DefaultParams()}
 }
 
 // slider describes one range control: its element ID (which is also its URL
 // query key), its label, its legal range, and whether the slider moves on a
 // log scale. Values outside [Min, Max] are clamped.
-type slider struct {
+type Slider struct {
 	ID, Label, Help string
 	Min, Max, Step  float64
 	// Log sliders move in steps of 1/LogSteps of a decade, so a key press
@@ -61,7 +61,7 @@ const LogSteps = 100
 // The lab's ranges. They sit inside core's limits and keep the browser's
 // memory bounded: at most 10^7 keys at 64 bits per key is 80 MB of filter.
 const (
-	maxLabHashes = 32
+	MaxLabHashes = 32
 	maxLabPasses = 10
 	maxLabItems  = 10_000_000
 	maxLabQuery  = 10_000_000
@@ -86,9 +86,9 @@ const (
 	IDLarge           = "large"
 )
 
-var sliders = []slider{
+var Sliders = []Slider{
 	{ID: IDBitsPerKey, Label: "Bits per key", Help: "m / n, the memory spent on each key", Min: 0.1, Max: 64, Step: 0.1},
-	{ID: IDHashes, Label: "Hash probes k", Help: "bits set per key and read per query", Min: 1, Max: maxLabHashes, Step: 1, Int: true},
+	{ID: IDHashes, Label: "Hash probes k", Help: "bits set per key and read per query", Min: 1, Max: MaxLabHashes, Step: 1, Int: true},
 	{ID: IDDuplicatePasses, Label: "Duplicate passes", Help: "times every key is inserted", Min: 1, Max: maxLabPasses, Step: 1, Int: true},
 	{ID: IDItems, Label: "Items n", Help: "keys inserted", Min: 1, Max: maxLabItems, Step: 1, Log: true, Int: true},
 	{ID: IDQueries, Label: "Queries", Help: "lookups after the inserts", Min: 0, Max: maxLabQuery, Step: 1, Log: true, Int: true},
@@ -97,8 +97,8 @@ var sliders = []slider{
 }
 
 // sliderByID returns the slider with the given ID.
-func sliderByID(id string) slider {
-	for _, s := range sliders {
+func SliderByID(id string) Slider {
+	for _, s := range Sliders {
 		if s.ID == id {
 			return s
 		}
@@ -107,7 +107,7 @@ func sliderByID(id string) slider {
 }
 
 // value reads a slider's value out of p.
-func (s slider) value(p core.Params) float64 {
+func (s Slider) Value(p core.Params) float64 {
 	switch s.ID {
 	case IDBitsPerKey:
 		return p.BitsPerKey
@@ -128,7 +128,7 @@ func (s slider) value(p core.Params) float64 {
 }
 
 // set writes v, already legal, into p.
-func (s slider) set(p *core.Params, v float64) {
+func (s Slider) Set(p *core.Params, v float64) {
 	switch s.ID {
 	case IDBitsPerKey:
 		p.BitsPerKey = v
@@ -148,7 +148,7 @@ func (s slider) set(p *core.Params, v float64) {
 }
 
 // legal rounds v to the slider's grain and clamps it into range.
-func (s slider) legal(v float64) float64 {
+func (s Slider) legal(v float64) float64 {
 	if s.Int {
 		v = math.Round(v)
 	} else {
@@ -159,7 +159,7 @@ func (s slider) legal(v float64) float64 {
 
 // Position is where value v sits on the slider's track: the value itself,
 // or LogSteps*log10(v) on a log slider (0 stays 0).
-func (s slider) Position(v float64) float64 {
+func (s Slider) Position(v float64) float64 {
 	if !s.Log {
 		return v
 	}
@@ -171,7 +171,7 @@ func (s slider) Position(v float64) float64 {
 
 // FromPosition turns a track position back into a value. On a log slider it
 // keeps two significant digits, so positions land on round numbers.
-func (s slider) FromPosition(pos float64) float64 {
+func (s Slider) FromPosition(pos float64) float64 {
 	if !s.Log {
 		return s.legal(pos)
 	}
@@ -187,9 +187,9 @@ func (s slider) FromPosition(pos float64) float64 {
 }
 
 // trackMin and trackMax bound the range input itself.
-func (s slider) trackMin() float64 { return s.Position(s.Min) }
-func (s slider) trackMax() float64 { return s.Position(s.Max) }
-func (s slider) trackStep() float64 {
+func (s Slider) TrackMin() float64 { return s.Position(s.Min) }
+func (s Slider) TrackMax() float64 { return s.Position(s.Max) }
+func (s Slider) TrackStep() float64 {
 	if s.Log {
 		return 1
 	}
@@ -200,19 +200,19 @@ func (s slider) trackStep() float64 {
 // defaults; malformed or out-of-range values are replaced by the nearest
 // legal value, and each replacement is described in a notice for the page to
 // show. Unknown keys are ignored.
-func FromQuery(q url.Values) (Settings, []string) {
-	s := DefaultSettings()
-	notices := repeated(q)
+func LabFromQuery(q url.Values) (Lab, []string) {
+	s := DefaultLab()
+	notices := Repeated(q)
 	note := func(format string, args ...any) { notices = append(notices, fmt.Sprintf(format, args...)) }
 
-	for _, sl := range sliders {
-		raw, ok := lookup(q, sl.ID)
+	for _, sl := range Sliders {
+		raw, ok := Lookup(q, sl.ID)
 		if !ok {
 			continue
 		}
 		v, err := plan.ParseDecimal(raw)
 		if err != nil {
-			note("%s: %q is not a number, so it stays at %s", sl.ID, raw, format.Plain(sl.value(s.Params)))
+			note("%s: %q is not a number, so it stays at %s", sl.ID, raw, format.Plain(sl.Value(s.Params)))
 			continue
 		}
 		legal := sl.legal(v)
@@ -226,17 +226,17 @@ func FromQuery(q url.Values) (Settings, []string) {
 				note("%s: %s was rounded to %s", sl.ID, raw, format.Plain(legal))
 			}
 		}
-		sl.set(&s.Params, legal)
+		sl.Set(&s.Params, legal)
 	}
 
-	if raw, ok := lookup(q, IDSeed); ok {
-		seed, notice := parseSeed(IDSeed, raw, s.Params.Seed)
+	if raw, ok := Lookup(q, IDSeed); ok {
+		seed, notice := ParseSeed(IDSeed, raw, s.Params.Seed)
 		s.Params.Seed = seed
 		if notice != "" {
 			notices = append(notices, notice)
 		}
 	}
-	if raw, ok := lookup(q, IDVariant); ok {
+	if raw, ok := Lookup(q, IDVariant); ok {
 		v, err := core.ParseVariant(raw)
 		if err != nil {
 			note("variant: %q is not %s, so it stays standard", raw, core.VariantNames())
@@ -244,7 +244,7 @@ func FromQuery(q url.Values) (Settings, []string) {
 			s.Params.Variant = v
 		}
 	}
-	if raw, ok := lookup(q, IDFault); ok {
+	if raw, ok := Lookup(q, IDFault); ok {
 		f, err := core.ParseFault(raw)
 		if err != nil {
 			note("fault: %q is not one of the zoo, so the filter stays unbroken", raw)
@@ -256,7 +256,7 @@ func FromQuery(q url.Values) (Settings, []string) {
 		note("fault: %s lives in the %s filter, so the variant is %s, not %s", s.Params.Fault, v, v, s.Params.Variant)
 		s.Params.Variant = v
 	}
-	if raw, ok := lookup(q, IDHashing); ok {
+	if raw, ok := Lookup(q, IDHashing); ok {
 		h, err := core.ParseHashing(raw)
 		if err != nil {
 			note("hashing: %q is not double, enhanced or independent, so it stays double", raw)
@@ -268,7 +268,7 @@ func FromQuery(q url.Values) (Settings, []string) {
 	if s, notice = s.hashingFits(); notice != "" {
 		notices = append(notices, notice)
 	}
-	if raw, ok := lookup(q, IDFingerprintBits); ok {
+	if raw, ok := Lookup(q, IDFingerprintBits); ok {
 		bits, err := parseFingerprintBits(raw)
 		if err != nil {
 			note("%s: %q is not a width in bits, so the %s filter chooses its own (auto)", IDFingerprintBits, raw, s.Params.Variant)
@@ -282,23 +282,23 @@ func FromQuery(q url.Values) (Settings, []string) {
 		id  string
 		dst *bool
 	}{{IDOptimalK, &s.OptimalK}, {IDLarge, &s.Large}} {
-		raw, ok := lookup(q, flag.id)
+		raw, ok := Lookup(q, flag.id)
 		if !ok {
 			continue
 		}
-		b, err := parseFlag(raw)
+		b, err := ParseFlag(raw)
 		if err != nil {
 			note("%s: %q is not on or off, so it stays off", flag.id, raw)
 			continue
 		}
 		*flag.dst = b
 	}
-	if raw, ok := lookup(q, IDTry); ok {
+	if raw, ok := Lookup(q, IDTry); ok {
 		var more []string
 		s.Typed, more = parseTyped(raw)
 		notices = append(notices, more...)
 	}
-	if raw, ok := lookup(q, IDPlayAt); ok {
+	if raw, ok := Lookup(q, IDPlayAt); ok {
 		s.PlayAt, notice = parsePlayAt(raw, s.Params)
 		if notice != "" {
 			notices = append(notices, notice)
@@ -334,7 +334,7 @@ func parsePlayAt(raw string, p core.Params) (int, string) {
 // lookup returns the last value given for key, trimmed: a link edited by
 // hand often repeats a key, and the later one is what the user meant;
 // repeated says so.
-func lookup(q url.Values, key string) (string, bool) {
+func Lookup(q url.Values, key string) (string, bool) {
 	vs, ok := q[key]
 	if !ok || len(vs) == 0 {
 		return "", false
@@ -344,7 +344,7 @@ func lookup(q url.Values, key string) (string, bool) {
 
 // repeated returns a notice for each key a link gives more than once,
 // naming the value used, in the order of the keys' names.
-func repeated(q url.Values) []string {
+func Repeated(q url.Values) []string {
 	var notices []string
 	for _, key := range slices.Sorted(maps.Keys(q)) {
 		if vs := q[key]; len(vs) > 1 {
@@ -358,28 +358,28 @@ func repeated(q url.Values) []string {
 // parseSeed reads a seed for the link's key: any whole number a uint64
 // holds, as on the command line. The link carries it as text, so no seed is
 // rounded the way a JavaScript number would round one above 2^53.
-func parseSeed(key, raw string, current uint64) (uint64, string) {
+func ParseSeed(key, raw string, current uint64) (uint64, string) {
 	clean := strings.NewReplacer(",", "", "_", "", " ", "").Replace(raw)
 	v, err := strconv.ParseUint(clean, 10, 64)
 	switch {
 	case err == nil:
 		return v, ""
 	case strings.HasPrefix(clean, "-"):
-		if _, ierr := strconv.ParseInt(clean, 10, 64); ierr == nil || isRange(ierr) {
+		if _, ierr := strconv.ParseInt(clean, 10, 64); ierr == nil || IsRange(ierr) {
 			return 0, fmt.Sprintf("%s: %s is below the minimum, so it was raised to 0", key, raw)
 		}
-	case isRange(err):
+	case IsRange(err):
 		return math.MaxUint64, fmt.Sprintf("%s: %s is above the maximum, so it was lowered to %d", key, raw, uint64(math.MaxUint64))
 	}
 	return current, fmt.Sprintf("%s: %q is not a whole number from 0 to %d, so it stays at %d", key, raw, uint64(math.MaxUint64), current)
 }
 
-func isRange(err error) bool {
+func IsRange(err error) bool {
 	ne, ok := err.(*strconv.NumError)
 	return ok && ne.Err == strconv.ErrRange
 }
 
-func parseFlag(raw string) (bool, error) {
+func ParseFlag(raw string) (bool, error) {
 	switch strings.ToLower(raw) {
 	case "1", "on", "true", "yes", "":
 		return true, nil
@@ -391,7 +391,7 @@ func parseFlag(raw string) (bool, error) {
 
 // WithFault switches fault f on, and with it the layout f lives in; the
 // notice says when that moved the variant (or the hashing).
-func (s Settings) WithFault(f core.Fault) (Settings, string) {
+func (s Lab) WithFault(f core.Fault) (Lab, string) {
 	s.Params.Fault = f
 	var notices []string
 	if v := s.Params.Variant.Effective(f); v != s.Params.Variant {
@@ -405,7 +405,7 @@ func (s Settings) WithFault(f core.Fault) (Settings, string) {
 
 // WithVariant switches to layout v; a fault that has no form in v is
 // switched off, and the notice says so (and likewise for the hashing).
-func (s Settings) WithVariant(v core.Variant) (Settings, string) {
+func (s Lab) WithVariant(v core.Variant) (Lab, string) {
 	s.Params.Variant = v
 	var notices []string
 	if f := s.Params.Fault; v.Accepts(f) != nil {
@@ -418,14 +418,14 @@ func (s Settings) WithVariant(v core.Variant) (Settings, string) {
 }
 
 // WithHashing switches the scheme to h where the filter can use it.
-func (s Settings) WithHashing(h core.Hashing) (Settings, string) {
+func (s Lab) WithHashing(h core.Hashing) (Lab, string) {
 	s.Params.Hashing = h
 	return s.hashingFits()
 }
 
 // hashingFits goes back to double hashing where the layout or the fault
 // has no other scheme, and says why.
-func (s Settings) hashingFits() (Settings, string) {
+func (s Lab) hashingFits() (Lab, string) {
 	h := s.Params.Hashing
 	if err := s.Params.Variant.HashedBy(s.Params.Fault, h); err != nil {
 		s.Params.Hashing = core.DoubleHashing
@@ -436,7 +436,7 @@ func (s Settings) hashingFits() (Settings, string) {
 
 // WithFingerprintBits sets the fingerprint width, 0 for the layout's
 // choice, where the layout has that width.
-func (s Settings) WithFingerprintBits(bits int) (Settings, string) {
+func (s Lab) WithFingerprintBits(bits int) (Lab, string) {
 	s.Params.FingerprintBits = bits
 	return s.fingerprintFits()
 }
@@ -444,7 +444,7 @@ func (s Settings) WithFingerprintBits(bits int) (Settings, string) {
 // fingerprintFits goes back to the layout's own choice of fingerprint
 // width (0, "auto") where the layout has no fingerprints or not of that
 // width, and says why. Switching variant keeps a width both layouts have.
-func (s Settings) fingerprintFits() (Settings, string) {
+func (s Lab) fingerprintFits() (Lab, string) {
 	bits, v := s.Params.FingerprintBits, s.Params.Variant
 	if v.CheckFingerprintBits(bits) == nil {
 		return s, ""
@@ -494,24 +494,24 @@ func joinNotices(notices ...string) string {
 // lab would choose for this fault (the k-ceil fault chooses by ceil). A
 // player's stop past the keys, or on a filter built once from all of
 // them, is every key in.
-func (s Settings) Normalize() Settings {
-	if !s.playing() || s.Params.Variant.Static() {
+func (s Lab) Normalize() Lab {
+	if !s.Playing() || s.Params.Variant.Static() {
 		s.PlayAt = 0
 	}
 	if s.OptimalK {
 		p := s.Params
 		p.Hashes = 0
 		_, k := p.Shape()
-		s.Params.Hashes = min(k, maxLabHashes)
+		s.Params.Hashes = min(k, MaxLabHashes)
 	}
 	return s
 }
 
 // Query writes settings as a URL query: every control under its element ID.
-func (s Settings) Query() url.Values {
+func (s Lab) Query() url.Values {
 	q := url.Values{}
-	for _, sl := range sliders {
-		q.Set(sl.ID, format.Plain(sl.value(s.Params)))
+	for _, sl := range Sliders {
+		q.Set(sl.ID, format.Plain(sl.Value(s.Params)))
 	}
 	q.Set(IDSeed, strconv.FormatUint(s.Params.Seed, 10))
 	q.Set(IDVariant, s.Params.Variant.Name())
@@ -529,7 +529,7 @@ func (s Settings) Query() url.Values {
 	if s.Typed != "" {
 		q.Set(IDTry, string(s.Typed))
 	}
-	if s.playing() {
+	if s.Playing() {
 		q.Set(IDPlayAt, strconv.Itoa(s.PlayAt))
 	}
 	return q
@@ -545,81 +545,27 @@ func onOff(b bool) string {
 // Preset is a classic configuration a teacher can open with one click.
 type Preset struct {
 	ID, Name, Lesson string
-	Settings         Settings
+	Settings         Lab
 }
 
 // Presets are the lab's classic cases. Each keeps the default workload and
 // changes only what the lesson is about.
 func Presets() []Preset {
-	with := func(f func(p *core.Params, s *Settings)) Settings {
-		s := DefaultSettings()
+	with := func(f func(p *core.Params, s *Lab)) Lab {
+		s := DefaultLab()
 		f(&s.Params, &s)
 		return s.Normalize()
 	}
 	return []Preset{
 		{ID: "rule-of-thumb", Name: "1% rule of thumb", Lesson: "9.6 bits per key and k = 7 give about 1% false positives",
-			Settings: with(func(p *core.Params, s *Settings) { p.BitsPerKey = 9.6; p.Hashes = 7 })},
+			Settings: with(func(p *core.Params, s *Lab) { p.BitsPerKey = 9.6; p.Hashes = 7 })},
 		{ID: "rocksdb", Name: "RocksDB: 10 bits, k = 6", Lesson: "RocksDB's default: 10 bits per key with k = 6, theory 0.84%",
-			Settings: with(func(p *core.Params, s *Settings) { p.BitsPerKey = 10; p.Hashes = 6 })},
+			Settings: with(func(p *core.Params, s *Lab) { p.BitsPerKey = 10; p.Hashes = 6 })},
 		{ID: "cassandra", Name: "Cassandra: 0.1", Lesson: "Cassandra's 10% target needs only 4.8 bits per key with k = 3",
-			Settings: with(func(p *core.Params, s *Settings) { p.BitsPerKey = 4.8; p.Hashes = 3 })},
+			Settings: with(func(p *core.Params, s *Lab) { p.BitsPerKey = 4.8; p.Hashes = 3 })},
 		{ID: "overfilled", Name: "Overfilled to 2x", Lesson: "a filter sized for 4000 keys at 1% holding 8000: the rate jumps to about 16%",
-			Settings: with(func(p *core.Params, s *Settings) { p.Items = 8000; p.BitsPerKey = 4.8; p.Hashes = 7 })},
+			Settings: with(func(p *core.Params, s *Lab) { p.Items = 8000; p.BitsPerKey = 4.8; p.Hashes = 7 })},
 		{ID: "too-many-hashes", Name: "Too many hashes", Lesson: "k = 20 at 10 bits per key fills the array and the rate climbs",
-			Settings: with(func(p *core.Params, s *Settings) { p.BitsPerKey = 10; p.Hashes = 20 })},
+			Settings: with(func(p *core.Params, s *Lab) { p.BitsPerKey = 10; p.Hashes = 20 })},
 	}
-}
-
-// controlNote says why control id means nothing for layout v, or "" when
-// it does: the hashes slider and the optimal k where k does not apply, bits
-// per key where the layout sizes itself, the hashing select where the
-// layout finds its positions its own way. The page disables the control
-// and shows the note in its help.
-func controlNote(v core.Variant, id string) string {
-	switch id {
-	case IDHashes, IDOptimalK:
-		if v.UsesK() {
-			return ""
-		}
-		places := v.Places()
-		if places == "" {
-			places = "the " + v.Name() + " filter places a key its own way"
-		}
-		return "k does not apply: " + places
-	case IDBitsPerKey:
-		if v.UsesM() {
-			return ""
-		}
-		sizes := v.Sizes()
-		if sizes == "" {
-			sizes = "the " + v.Name() + " filter sizes itself from n"
-		}
-		return "bits per key does not apply: " + sizes
-	case IDHashing:
-		if v.Hashings() {
-			return ""
-		}
-		how := core.Message(v.HashedBy(core.NoFault, core.IndependentHashing))
-		how, _, _ = strings.Cut(how, "; ")
-		return "the scheme does not apply: " + how
-	}
-	return ""
-}
-
-// sliderHelp is the help under slider sl for layout v: the slider's own,
-// or for bits per key in a layout of fingerprints, what the bits buy.
-func sliderHelp(sl slider, v core.Variant) string {
-	if sl.ID == IDBitsPerKey && v.UsesM() && v.Fingerprints() != nil {
-		return "m / n, the memory budget per key: the table holds as many f-bit fingerprints as fit"
-	}
-	return sl.Help
-}
-
-// theoryFormula is the formula behind the theory rate of layout v, for the
-// counter's tooltip.
-func theoryFormula(v core.Variant) string {
-	if f := v.Formula(); f != "" {
-		return f
-	}
-	return "the " + v.Name() + " filter's own theory"
 }

@@ -1,4 +1,4 @@
-package app
+package settings
 
 import (
 	"net/url"
@@ -14,10 +14,10 @@ import (
 func TestTypedKeysRoundTrip(t *testing.T) {
 	t.Parallel()
 	keys := []string{" apple", "pe,ar", `back\slash`, "tab\there", "√2 and 日本", "ice cream "}
-	s := DefaultSettings()
-	s.Typed = joinTyped(keys)
+	s := DefaultLab()
+	s.Typed = JoinTyped(keys)
 	u, _ := url.Parse("https://lab.example/?" + s.Query().Encode())
-	back, notices := FromQuery(u.Query())
+	back, notices := LabFromQuery(u.Query())
 	if !slices.Equal(back.Typed.List(), keys) || len(notices) > 0 {
 		t.Errorf("through a URL: %q (%v), want %q", back.Typed.List(), notices, keys)
 	}
@@ -76,7 +76,7 @@ func TestPlayAtFromLink(t *testing.T) {
 		{"play-at=100&items=50", 0, "play-at: 100 is past the 50 keys"},
 	} {
 		q, _ := url.ParseQuery(tc.query)
-		s, notices := FromQuery(q)
+		s, notices := LabFromQuery(q)
 		if s.PlayAt != tc.want {
 			t.Errorf("%s: play-at %d, want %d", tc.query, s.PlayAt, tc.want)
 		}

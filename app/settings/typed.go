@@ -1,4 +1,4 @@
-package app
+package settings
 
 import (
 	"fmt"
@@ -17,16 +17,16 @@ const (
 // (core.JoinTryKeys). A string, so that Settings stays comparable; the
 // keys are distinct, at most core.MaxTryKeys of 1 to core.MaxTryKeyBytes
 // bytes of UTF-8.
-type typedKeys string
+type TypedKeys string
 
 // joinTyped writes keys in their link form.
-func joinTyped(keys []string) typedKeys { return typedKeys(core.JoinTryKeys(keys)) }
+func JoinTyped(keys []string) TypedKeys { return TypedKeys(core.JoinTryKeys(keys)) }
 
 // List is the keys, in the order they were inserted.
-func (t typedKeys) List() []string { return core.SplitTryKeys(string(t)) }
+func (t TypedKeys) List() []string { return core.SplitTryKeys(string(t)) }
 
 // Has reports whether key was typed and inserted.
-func (t typedKeys) Has(key string) bool {
+func (t TypedKeys) Has(key string) bool {
 	for _, k := range t.List() {
 		if k == key {
 			return true
@@ -38,7 +38,7 @@ func (t typedKeys) Has(key string) bool {
 // parseTyped reads the try= value of a link, keeping what the key panel
 // could have typed: UTF-8 keys of 1 to 256 bytes, each once, at most 32.
 // It cuts a longer key at a character boundary, and says what it changed.
-func parseTyped(raw string) (typedKeys, []string) {
+func parseTyped(raw string) (TypedKeys, []string) {
 	var notices []string
 	note := func(format string, args ...any) { notices = append(notices, IDTry+": "+fmt.Sprintf(format, args...)) }
 	var kept []string
@@ -70,7 +70,7 @@ func parseTyped(raw string) (typedKeys, []string) {
 		seen[key] = true
 		kept = append(kept, key)
 	}
-	return joinTyped(kept), notices
+	return JoinTyped(kept), notices
 }
 
 // shorten is a key as a notice names it: at most 24 bytes, then "...".

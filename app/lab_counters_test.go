@@ -1,0 +1,244 @@
+package app
+
+import (
+	"bloomlab/app/settings"
+	"bloomlab/app/ui/format"
+	"bloomlab/core"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The page says why its rate leaves the formula where the shape predicts
+// it, and nothing where the formula holds.
+func TestRateNote(t *testing.T) {
+	t.Parallel()
+	run := func(items int, h core.Hashing) *core.Result {
+		p := core.DefaultParams()
+		p.Items, p.Queries, p.PresentShare, p.Hashing = items, 20000, 0, h
+		r, err := core.Simulate(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &r
+	}
+	if note := rateNote(run(4000, core.DoubleHashing)); note != "" {
+		t.Errorf("m = 40,000: %q", note)
+	}
+	if note := rateNote(run(20, core.DoubleHashing)); !strings.HasPrefix(note, "At m = 200, double hashing measures above the formula") {
+		t.Errorf("m = 200, double: %q", note)
+	}
+	if note := rateNote(run(20, core.IndependentHashing)); strings.Contains(note, "hashing measures above") {
+		t.Errorf("m = 200, independent: %q", note)
+	}
+	if note := rateNote(run(1, core.IndependentHashing)); !strings.Contains(note, "A filter this small expects 1.66 times the formula") {
+		t.Errorf("m = 10, independent: %q", note)
+	}
+}
+
+// counterOf returns the counter id of cs.
+func counterOf(t *testing.T, cs []counter, id string) counter {
+	t.Helper()
+	for _, c := range cs {
+		if c.id == id {
+			return c
+		}
+	}
+	t.Fatalf("no counter %s", id)
+	return counter{}
+}
+
+// The counters keep one list for every layout, the figures a layout lacks
+// hidden; the cuckoo and fuse filters show their own figures, exactly as
+// core measured them, and their theory under its own formula.
+func TestLabCounters(t *testing.T) {
+	t.Parallel()
+	var ids []string
+	for _, v := range core.Variants {
+		p := core.DefaultParams()
+		p.Variant = v
+		r, err := core.Simulate(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := settings.Lab{Params: p}
+		for _, cs := range [][]counter{labCounters(theoryOf(s.Params), v, 0, nil), labCounters(theoryOf(s.Params), v, 0, &r)} {
+			var got []string
+			for _, c := range cs {
+				got = append(got, c.id)
+			}
+			if ids == nil {
+				ids = got
+			}
+			if !slices.Equal(got, ids) {
+				t.Errorf("%s: counters %q, want the same list for every layout %q", v, got, ids)
+			}
+		}
+	}
+
+	p := core.DefaultParams()
+	p.Variant, p.BitsPerKey = core.CuckooVariant, 8
+	r, err := core.Simulate(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.InsertFailures == 0 {
+		t.Fatal("a cuckoo filter at 8 bits per key and 8-bit fingerprints failed no insert; the alarm is untested")
+	}
+	cs := labCounters(theoryOf(p), p.Variant, 0, &r)
+	for id, want := range map[string]string{
+		"out-m": "4,000", "out-k": "8", "load": format.Percent(r.Load), "relocations": format.Int(r.Relocations),
+		"insert-failures": format.Int(r.InsertFailures), "fingerprint-bits-value": "8 (auto)",
+		"memory-bits-per-key": "8.00", "out-set-bits": format.Int(r.SetBits) + " of 4,000",
+		"out-fpr-theory": format.Rate(r.TheoryFPRVariant), "out-probes": format.Float(r.ProbesPerNegative, 3),
+	} {
+		if c := counterOf(t, cs, id); c.value != want || c.hidden {
+			t.Errorf("cuckoo %s = %q hidden %v, want %q", id, c.value, c.hidden, want)
+		}
+	}
+	for id, label := range map[string]string{"out-m": "m slots", "out-k": "slots a query reads", "out-set-bits": "occupied slots", "out-probes": "slots read per absent query"} {
+		if c := counterOf(t, cs, id); c.label != label {
+			t.Errorf("cuckoo %s labelled %q, want %q", id, c.label, label)
+		}
+	}
+	if c := counterOf(t, cs, "insert-failures"); !c.alarm {
+		t.Error("insert failures are not marked as a problem")
+	}
+	if c := counterOf(t, cs, "out-fpr-theory"); !strings.HasPrefix(c.title, "1 - (1 - load/(2^f - 1))^8") {
+		t.Errorf("cuckoo theory formula %q", c.title)
+	}
+	for _, id := range []string{"out-fpr-exact", "out-fill", "build-retries"} {
+		if !counterOf(t, cs, id).hidden {
+			t.Errorf("cuckoo shows %s", id)
+		}
+	}
+	warns := warnings(&r)
+	if len(warns) != 2 || warns[0].id != "insert-failure-warning" || warns[1].id != "false-negative-warning" ||
+		!strings.HasPrefix(warns[0].value, "⚠ "+format.Int(r.InsertFailures)+" inserts failed: the table is too full") ||
+		!strings.HasSuffix(warns[0].value, "false negative. More bits per key make room.") ||
+		!strings.HasSuffix(warns[1].value, "They are the inserts that failed above.") {
+		t.Errorf("cuckoo warnings %+v", warns)
+	}
+
+	// At 12 bits there is a narrower width to suggest.
+	p.BitsPerKey, p.FingerprintBits = 10, 12
+	if r, err = core.Simulate(p); err != nil {
+		t.Fatal(err)
+	}
+	if w := warnings(&r); len(w) == 0 || !strings.HasSuffix(w[0].value, "More bits per key, or narrower fingerprints, make room.") {
+		t.Errorf("cuckoo at 12 bits: %+v", w)
+	}
+
+	p = core.DefaultParams()
+	p.Variant, p.FingerprintBits = core.FuseVariant, 16
+	r, err = core.Simulate(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs = labCounters(theoryOf(p), p.Variant, 16, &r)
+	for id, want := range map[string]string{
+		"out-m": format.Int(r.M), "out-k": "3", "fingerprint-bits-value": "16", "build-retries": format.Int(r.BuildRetries),
+		"memory-bits-per-key": format.Float(r.MemoryBitsPerKey, 2), "out-fpr-theory": "1.5e-05", "out-fill": format.Percent(r.Occupancy),
+	} {
+		if c := counterOf(t, cs, id); c.value != want || c.hidden {
+			t.Errorf("fuse %s = %q hidden %v, want %q", id, c.value, c.hidden, want)
+		}
+	}
+	for _, id := range []string{"out-fpr-exact", "load", "relocations", "insert-failures"} {
+		if !counterOf(t, cs, id).hidden {
+			t.Errorf("fuse shows %s", id)
+		}
+	}
+	if c := counterOf(t, cs, "out-m"); c.label != "m cells" {
+		t.Errorf("fuse out-m labelled %q", c.label)
+	}
+	if len(warnings(&r)) != 0 {
+		t.Errorf("a fuse filter that built warns: %+v", warnings(&r))
+	}
+	r.BuildError = "fuse: could not build"
+	if w := warnings(&r); len(w) != 1 || w[0].id != "build-error" || !counterOf(t, labCounters(theory{}, p.Variant, 16, &r), "build-retries").alarm {
+		t.Errorf("a fuse filter that did not build: %+v", w)
+	}
+
+	// Before the first result, the Bloom formulas say nothing of them.
+	for _, v := range []core.Variant{core.CuckooVariant, core.FuseVariant} {
+		p := core.DefaultParams()
+		p.Variant = v
+		cs := labCounters(theoryOf(p), v, 0, nil)
+		for _, id := range []string{"out-m", "out-k", "out-fpr-theory"} {
+			if c := counterOf(t, cs, id); c.value != "…" {
+				t.Errorf("%s before the result: %s = %q", v, id, c.value)
+			}
+		}
+	}
+	// The standard filter's are as they were.
+	std := labCounters(theoryOf(core.DefaultParams()), core.Standard, 0, nil)
+	for id, want := range map[string]string{"out-m": "40,000", "out-k": "7", "out-fpr-theory": "0.008194"} {
+		if c := counterOf(t, std, id); c.value != want {
+			t.Errorf("standard before the result: %s = %q, want %q", id, c.value, want)
+		}
+	}
+	for _, id := range []string{"load", "memory-bits-per-key", "fingerprint-bits-value", "build-retries"} {
+		if !counterOf(t, std, id).hidden {
+			t.Errorf("standard shows %s", id)
+		}
+	}
+}
+
+// The rate note says nothing of hashing for the cuckoo and fuse filters,
+// and names a failed construction.
+func TestRateNoteOtherLayouts(t *testing.T) {
+	t.Parallel()
+	for _, v := range []core.Variant{core.CuckooVariant, core.FuseVariant} {
+		p := core.DefaultParams()
+		p.Variant, p.Items, p.Queries, p.PresentShare = v, 20, 20000, 0
+		r, err := core.Simulate(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if note := rateNote(&r); strings.Contains(note, "hashing") || strings.Contains(note, "formula") {
+			t.Errorf("%s at n = 20: %q", v, note)
+		}
+		r.BuildError, r.EmpiricalFPR, r.WholeCILow, r.WholeCIHigh = "fuse: could not build", 1, 0.99, 1
+		if note := rateNote(&r); !strings.Contains(note, "could not be built") {
+			t.Errorf("%s not built: %q", v, note)
+		}
+	}
+}
+
+// Charts: none against k for the cuckoo filter, which draws its own theory
+// against bits per key beside the Bloom filter's; none at all for the fuse
+// filter, and the line under them says why.
+func TestLayoutCharts(t *testing.T) {
+	t.Parallel()
+	p := core.DefaultParams()
+	p.Variant = core.CuckooVariant
+	r, err := core.Simulate(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := layoutBPKChart(r, 10, 0, []Point{{X: 2, Y: 0.03}}, true, 0)
+	if len(c.Series) != 4 || c.Series[0].Name != "theory, cuckoo (auto width)" || len(c.Series[0].Points) != 40 {
+		t.Fatalf("cuckoo chart series %+v", c.Series)
+	}
+	// At 10 bits per key the auto width is 8 bits at 80% load, the run's own.
+	for _, pt := range c.Series[0].Points {
+		if pt.X == 10 && math.Abs(pt.Y-r.TheoryFPRVariant) > 1e-12 {
+			t.Errorf("theory at 10 bits per key %v, the run's %v", pt.Y, r.TheoryFPRVariant)
+		}
+	}
+	if svg := c.SVG(); !strings.Contains(svg, "standard Bloom at the best k") {
+		t.Error("the Bloom filter is not drawn beside the cuckoo filter")
+	}
+	if s := chartStatus(&r, false, false); !strings.HasPrefix(s, "k means nothing to the cuckoo filter (a key has two buckets of four slots)") {
+		t.Errorf("cuckoo chart status %q", s)
+	}
+	p.Variant = core.FuseVariant
+	if r, err = core.Simulate(p); err != nil {
+		t.Fatal(err)
+	}
+	if s := chartStatus(&r, false, true); s != "No charts: they sweep k and bits per key, and the fuse filter takes neither (a key has three cells; the fuse filter sizes itself from n, about 1.125 n cells of f bits). Its rate depends on its fingerprint bits alone: choose them above." {
+		t.Errorf("fuse chart status %q", s)
+	}
+}

@@ -1,0 +1,40 @@
+package app
+
+import (
+	"bloomlab/app/settings"
+	"bloomlab/core"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// Every control that means nothing to a layout says why, and only those.
+func TestControlNotes(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		v                    core.Variant
+		hashes, bpk, hashing string
+	}{
+		{v: core.Standard},
+		{v: core.CountingVariant},
+		{v: core.BlockedVariant, hashing: "the scheme does not apply: the blocked filter draws its positions inside one block from a stream of its own"},
+		{v: core.CuckooVariant, hashes: "k does not apply: a key has two buckets of four slots",
+			hashing: "the scheme does not apply: the cuckoo filter finds its two buckets and its fingerprint in one SipHash output"},
+		{v: core.FuseVariant, hashes: "k does not apply: a key has three cells",
+			bpk:     "bits per key does not apply: the fuse filter sizes itself from n, about 1.125 n cells of f bits",
+			hashing: "the scheme does not apply: the fuse filter finds its three cells in three consecutive segments from one hash"},
+	}
+	for _, c := range cases {
+		got := []string{controlNote(c.v, settings.IDHashes), controlNote(c.v, settings.IDOptimalK), controlNote(c.v, settings.IDBitsPerKey), controlNote(c.v, settings.IDHashing), controlNote(c.v, settings.IDItems)}
+		want := []string{c.hashes, c.hashes, c.bpk, c.hashing, ""}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: notes\n %q\nwant\n %q", c.v, got, want)
+		}
+	}
+	if h := sliderHelp(settings.SliderByID(settings.IDBitsPerKey), core.CuckooVariant); !strings.Contains(h, "memory budget") {
+		t.Errorf("cuckoo's bits per key help: %q", h)
+	}
+	if h := sliderHelp(settings.SliderByID(settings.IDBitsPerKey), core.Standard); h != settings.SliderByID(settings.IDBitsPerKey).Help {
+		t.Errorf("standard's bits per key help: %q", h)
+	}
+}

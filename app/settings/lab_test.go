@@ -1,0 +1,284 @@
+package settings
+
+import (
+	"math"
+	"net/url"
+	"strings"
+	"testing"
+
+	"bloomlab/core"
+)
+
+func TestFromQueryRoundTrip(t *testing.T) {
+	t.Parallel()
+	cases := []Lab{
+		DefaultLab(),
+		{Params: core.Params{BitsPerKey: 4.8, Hashes: 3, Items: 123456, Queries: 0, PresentShare: 0, KeyBytes: 8,
+			DuplicatePasses: 10, Seed: math.MaxUint64, Variant: core.CountingVariant, Fault: core.WrapCounters, Hashing: core.IndependentHashing}, Large: true},
+		{Params: core.Params{BitsPerKey: 64, Hashes: 32, Items: 1, Queries: maxLabQuery, PresentShare: 100, KeyBytes: 128,
+			DuplicatePasses: 1, Seed: 0, Variant: core.BlockedVariant, Fault: core.NoFault, Hashing: core.DoubleHashing}},
+	}
+	for _, p := range Presets() {
+		cases = append(cases, p.Settings)
+	}
+	for i, want := range cases {
+		got, notices := LabFromQuery(want.Query())
+		if len(notices) > 0 {
+			t.Errorf("case %d: legal settings gave notices %q", i, notices)
+		}
+		if got != want {
+			t.Errorf("case %d: round trip\n got %+v\nwant %+v", i, got, want)
+		}
+	}
+}
+
+func TestFromQueryClamps(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		query  string
+		check  func(Lab) bool
+		notice string
+	}{
+		{"bits-per-key=abc", func(s Lab) bool { return s.Params.BitsPerKey == 10 }, "bits-per-key: \"abc\" is not a number"},
+		{"bits-per-key=0", func(s Lab) bool { return s.Params.BitsPerKey == 0.1 }, "raised to 0.1"},
+		{"bits-per-key=1e9", func(s Lab) bool { return s.Params.BitsPerKey == 64 }, "lowered to 64"},
+		{"bits-per-key=NaN", func(s Lab) bool { return s.Params.BitsPerKey == 10 }, "not a number"},
+		{"bits-per-key=9.58", func(s Lab) bool { return s.Params.BitsPerKey == 9.6 }, "rounded to 9.6"},
+		{"hashes=999", func(s Lab) bool { return s.Params.Hashes == 32 }, "hashes: 999 is above the maximum, so it was lowered to 32"},
+		{"hashes=-3", func(s Lab) bool { return s.Params.Hashes == 1 }, "raised to 1"},
+		{"items=-5", func(s Lab) bool { return s.Params.Items == 1 }, "items: -5 is below"},
+		{"items=2.5", func(s Lab) bool { return s.Params.Items == 3 }, "rounded to 3"},
+		{"queries=1e12", func(s Lab) bool { return s.Params.Queries == maxLabQuery }, "lowered to 10000000"},
+		{"present-share=101", func(s Lab) bool { return s.Params.PresentShare == 100 }, "lowered to 100"},
+		{"key-bytes=1", func(s Lab) bool { return s.Params.KeyBytes == 8 }, "raised to 8"},
+		{"duplicate-passes=0", func(s Lab) bool { return s.Params.DuplicatePasses == 1 }, "raised to 1"},
+		{"seed=-1", func(s Lab) bool { return s.Params.Seed == 0 }, "seed: -1 is below the minimum, so it was raised to 0"},
+		{"seed=18446744073709551616", func(s Lab) bool { return s.Params.Seed == math.MaxUint64 }, "seed: 18446744073709551616 is above"},
+		{"seed=abc", func(s Lab) bool { return s.Params.Seed == 1 }, "seed: \"abc\" is not a whole number"},
+		{"bits-per-key=0x1p3", func(s Lab) bool { return s.Params.BitsPerKey == 10 }, "bits-per-key: \"0x1p3\" is not a number"},
+		{"bits-per-key=Inf", func(s Lab) bool { return s.Params.BitsPerKey == 10 }, "bits-per-key: \"Inf\" is not a number"},
+		{"hashes=3&hashes=9", func(s Lab) bool { return s.Params.Hashes == 9 }, "hashes: given 2 times (3, 9), so the last, 9, is used"},
+		{"variant=bogus", func(s Lab) bool { return s.Params.Variant == core.Standard }, "variant: \"bogus\""},
+		{"fault=rm-rf", func(s Lab) bool { return s.Params.Fault == core.NoFault }, "fault: \"rm-rf\""},
+		{"optimal-k=maybe", func(s Lab) bool { return !s.OptimalK }, "optimal-k: \"maybe\""},
+	}
+	for _, c := range cases {
+		t.Run(c.query, func(t *testing.T) {
+			q, err := url.ParseQuery(c.query)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, notices := LabFromQuery(q)
+			if !c.check(s) {
+				t.Errorf("settings %+v not clamped as expected", s.Params)
+			}
+			if len(notices) != 1 || !strings.Contains(notices[0], c.notice) {
+				t.Errorf("notices %q, want one containing %q", notices, c.notice)
+			}
+			if err := s.Params.Validate(); err != nil {
+				t.Errorf("clamped settings are not legal: %v", err)
+			}
+		})
+	}
+}
+
+func TestOptimalKFollowsFault(t *testing.T) {
+	t.Parallel()
+	// At 4.32 bits per key (the 5% target) round gives k = 3 and ceil 4.
+	q := url.Values{"bits-per-key": {"4.3"}, "optimal-k": {"on"}, "hashes": {"20"}}
+	s, _ := LabFromQuery(q)
+	if s.Params.Hashes != core.OptimalK(17200, 4000) {
+		t.Errorf("optimal k = %d, want %d", s.Params.Hashes, core.OptimalK(17200, 4000))
+	}
+	q.Set("fault", "k-ceil")
+	s, _ = LabFromQuery(q)
+	if s.Params.Hashes != core.CeilK(17200, 4000) {
+		t.Errorf("under k-ceil the lab's k = %d, want the ceil %d", s.Params.Hashes, core.CeilK(17200, 4000))
+	}
+}
+
+func TestLogSlider(t *testing.T) {
+	t.Parallel()
+	items := SliderByID(IDItems)
+	cases := []struct{ value, next float64 }{{4000, 4100}, {1, 1}, {100, 100}, {200000, 200000}, {10_000_000, 10_000_000}}
+	for _, c := range cases {
+		pos := items.Position(c.value)
+		if got := items.FromPosition(pos); got != c.value {
+			t.Errorf("FromPosition(Position(%v)) = %v", c.value, got)
+		}
+	}
+	if got := items.FromPosition(items.Position(4000) + 1); got != 4100 {
+		t.Errorf("one step right of 4000 is %v, want 4100", got)
+	}
+	if got := SliderByID(IDQueries).FromPosition(0); got != 0 {
+		t.Errorf("queries slider at 0 gives %v, want 0", got)
+	}
+}
+
+func TestPresetsAreLegal(t *testing.T) {
+	t.Parallel()
+	for _, p := range Presets() {
+		if err := p.Settings.Params.Validate(); err != nil {
+			t.Errorf("%s: %v", p.ID, err)
+		}
+	}
+	// RocksDB's 10 bits per key at k = 6: theory 0.8436% (SPEC section 6).
+	for _, p := range Presets() {
+		if p.ID == "rocksdb" {
+			m, k := p.Settings.Params.Shape()
+			if r := core.Rate(m, uint64(p.Settings.Params.Items), k); r < 0.00843 || r > 0.00844 {
+				t.Errorf("rocksdb preset theory %v, want 0.008436", r)
+			}
+		}
+	}
+}
+
+// A fault runs in the layout it lives in: a link, a fault chosen and a
+// variant chosen each say what they moved.
+func TestFaultAndLayout(t *testing.T) {
+	t.Parallel()
+	q, _ := url.ParseQuery("variant=counting&fault=negative-index")
+	s, notices := LabFromQuery(q)
+	if s.Params.Variant != core.Standard || len(notices) != 1 || notices[0] != "fault: negative-index lives in the standard filter, so the variant is standard, not counting" {
+		t.Errorf("link: variant %s, notices %q", s.Params.Variant, notices)
+	}
+	s, notice := DefaultLab().WithFault(core.WrapCounters)
+	if s.Params.Variant != core.CountingVariant || notice != "fault: wrap-counters lives in the counting filter, so the variant is now counting" {
+		t.Errorf("fault chosen: variant %s, notice %q", s.Params.Variant, notice)
+	}
+	s, notice = s.WithVariant(core.BlockedVariant)
+	if s.Params.Variant != core.BlockedVariant || s.Params.Fault != core.NoFault || notice != "fault: wrap-counters lives in the counting filter, so the blocked filter runs without a fault" {
+		t.Errorf("variant chosen: %s with fault %s, notice %q", s.Params.Variant, s.Params.Fault, notice)
+	}
+	if s, notice := DefaultLab().WithFault(core.KFromCeil); notice != "" || s.Params.Variant != core.Standard {
+		t.Errorf("k-ceil lives in every layout: variant %s, notice %q", s.Params.Variant, notice)
+	}
+	if _, err := core.Simulate(s.Params); err != nil {
+		t.Error(err)
+	}
+}
+
+// The hashing scheme travels in the link, and falls back to double hashing,
+// with a notice, where the filter cannot use another.
+func TestHashingInTheLink(t *testing.T) {
+	t.Parallel()
+	q, _ := url.ParseQuery("hashing=independent&items=20")
+	s, notices := LabFromQuery(q)
+	if s.Params.Hashing != core.IndependentHashing || len(notices) != 0 || s.Query().Get(IDHashing) != "independent" {
+		t.Errorf("hashing %q, notices %q, link %q", s.Params.Hashing, notices, s.Query().Encode())
+	}
+	if DefaultLab().Query().Has(IDHashing) {
+		t.Error("the default link names the default scheme")
+	}
+	for query, want := range map[string]string{
+		"variant=blocked&hashing=enhanced":   "hashing: enhanced is not used here: the blocked filter draws its positions inside one block from a stream of its own; enhanced hashing applies to the standard and counting filters",
+		"fault=one-hash&hashing=independent": "hashing: independent is not used here: the one-hash fault breaks double hashing itself, so it runs only with double hashing",
+		"hashing=triple":                     `hashing: "triple" is not double, enhanced or independent, so it stays double`,
+	} {
+		q, _ := url.ParseQuery(query)
+		s, notices := LabFromQuery(q)
+		if s.Params.Hashing != core.DoubleHashing || len(notices) != 1 || notices[0] != want {
+			t.Errorf("%s: hashing %q, notices %q", query, s.Params.Hashing, notices)
+		}
+	}
+	s, notice := DefaultLab().WithHashing(core.EnhancedDoubleHashing)
+	s, notice = s.WithVariant(core.BlockedVariant)
+	if s.Params.Hashing != core.DoubleHashing || !strings.HasPrefix(notice, "hashing: enhanced is not used here") {
+		t.Errorf("blocked after enhanced: %q, %q", s.Params.Hashing, notice)
+	}
+}
+
+// The fingerprint width travels in the link as fingerprint-bits (left out
+// at 0, the layout's choice); a width the layout lacks, or garbage, goes
+// back to auto with a notice.
+func TestFingerprintBitsInTheLink(t *testing.T) {
+	t.Parallel()
+	q, _ := url.ParseQuery("variant=cuckoo&fingerprint-bits=12")
+	s, notices := LabFromQuery(q)
+	if s.Params.Variant != core.CuckooVariant || s.Params.FingerprintBits != 12 || len(notices) != 0 {
+		t.Errorf("cuckoo at 12 bits: %s %d, notices %q", s.Params.Variant, s.Params.FingerprintBits, notices)
+	}
+	if got := s.Query().Get(IDFingerprintBits); got != "12" {
+		t.Errorf("the link carries fingerprint-bits=%q, want 12", got)
+	}
+	if back, _ := LabFromQuery(s.Query()); back != s {
+		t.Errorf("round trip: %+v, want %+v", back.Params, s.Params)
+	}
+	if DefaultLab().Query().Has(IDFingerprintBits) {
+		t.Error("the default link names a fingerprint width")
+	}
+	for _, query := range []string{"variant=cuckoo&fingerprint-bits=auto", "variant=fuse&fingerprint-bits=0", "variant=fuse&fingerprint-bits="} {
+		q, _ := url.ParseQuery(query)
+		if s, notices := LabFromQuery(q); s.Params.FingerprintBits != 0 || len(notices) != 0 {
+			t.Errorf("%s: %d bits, notices %q", query, s.Params.FingerprintBits, notices)
+		}
+	}
+	for query, want := range map[string]string{
+		"variant=cuckoo&fingerprint-bits=7":      "fingerprint-bits: the cuckoo filter's fingerprints are 8, 12 or 16 bits wide, so 7 became auto (the filter's choice)",
+		"fingerprint-bits=7&variant=cuckoo":      "fingerprint-bits: the cuckoo filter's fingerprints are 8, 12 or 16 bits wide, so 7 became auto (the filter's choice)",
+		"variant=fuse&fingerprint-bits=12":       "fingerprint-bits: the fuse filter's fingerprints are 8 or 16 bits wide, so 12 became auto (the filter's choice)",
+		"variant=cuckoo&fingerprint-bits=-8":     "fingerprint-bits: the cuckoo filter's fingerprints are 8, 12 or 16 bits wide, so -8 became auto (the filter's choice)",
+		"variant=cuckoo&fingerprint-bits=twelve": `fingerprint-bits: "twelve" is not a width in bits, so the cuckoo filter chooses its own (auto)`,
+		"variant=cuckoo&fingerprint-bits=12.5":   `fingerprint-bits: "12.5" is not a width in bits, so the cuckoo filter chooses its own (auto)`,
+		"fingerprint-bits=16":                    "fingerprint-bits: the standard filter has no fingerprints, so the width 16 does not apply",
+	} {
+		q, _ := url.ParseQuery(query)
+		s, notices := LabFromQuery(q)
+		if s.Params.FingerprintBits != 0 || len(notices) != 1 || notices[0] != want {
+			t.Errorf("%s: %d bits, notices %q", query, s.Params.FingerprintBits, notices)
+		}
+		if err := s.Params.Validate(); err != nil {
+			t.Errorf("%s: %v", query, err)
+		}
+	}
+	// A fault the cuckoo filter lacks moves the variant, and the width
+	// the standard filter lacks goes with it: two notices.
+	q, _ = url.ParseQuery("variant=cuckoo&fault=one-hash&fingerprint-bits=12")
+	s, notices = LabFromQuery(q)
+	if s.Params.Variant != core.Standard || s.Params.FingerprintBits != 0 || len(notices) != 2 ||
+		notices[0] != "fault: one-hash lives in the standard filter, so the variant is standard, not cuckoo" ||
+		notices[1] != "fingerprint-bits: the standard filter has no fingerprints, so the width 12 does not apply" {
+		t.Errorf("cuckoo with one-hash: %s %d bits, notices %q", s.Params.Variant, s.Params.FingerprintBits, notices)
+	}
+}
+
+// Switching variant keeps the width where the new layout has it, and goes
+// back to auto with a notice where it does not; so does a fault that moves
+// the variant.
+func TestFingerprintBitsFollowVariant(t *testing.T) {
+	t.Parallel()
+	s, notice := DefaultLab().WithVariant(core.CuckooVariant)
+	if notice != "" {
+		t.Errorf("to cuckoo: %q", notice)
+	}
+	s, notice = s.WithFingerprintBits(16)
+	if s.Params.FingerprintBits != 16 || notice != "" {
+		t.Errorf("16 bits on cuckoo: %d, %q", s.Params.FingerprintBits, notice)
+	}
+	kept, notice := s.WithVariant(core.FuseVariant)
+	if kept.Params.FingerprintBits != 16 || notice != "" {
+		t.Errorf("cuckoo 16 to fuse: %d, %q", kept.Params.FingerprintBits, notice)
+	}
+	s, _ = s.WithFingerprintBits(12)
+	reset, notice := s.WithVariant(core.FuseVariant)
+	if reset.Params.FingerprintBits != 0 || notice != "fingerprint-bits: the fuse filter's fingerprints are 8 or 16 bits wide, so 12 became auto (the filter's choice)" {
+		t.Errorf("cuckoo 12 to fuse: %d, %q", reset.Params.FingerprintBits, notice)
+	}
+	std, notice := s.WithVariant(core.Standard)
+	if std.Params.FingerprintBits != 0 || notice != "fingerprint-bits: the standard filter has no fingerprints, so the width 12 does not apply" {
+		t.Errorf("cuckoo 12 to standard: %d, %q", std.Params.FingerprintBits, notice)
+	}
+	broken, notice := s.WithFault(core.OneHash)
+	if broken.Params.Variant != core.Standard || broken.Params.FingerprintBits != 0 ||
+		notice != "fault: one-hash lives in the standard filter, so the variant is now standard; fingerprint-bits: the standard filter has no fingerprints, so the width 12 does not apply" {
+		t.Errorf("one-hash on cuckoo 12: %s %d, %q", broken.Params.Variant, broken.Params.FingerprintBits, notice)
+	}
+	if bad, notice := s.WithFingerprintBits(7); bad.Params.FingerprintBits != 0 || notice == "" {
+		t.Errorf("7 bits on cuckoo: %d, %q", bad.Params.FingerprintBits, notice)
+	}
+	for _, s := range []Lab{s, kept, reset, std, broken} {
+		if err := s.Params.Validate(); err != nil {
+			t.Error(err)
+		}
+	}
+}
