@@ -11,7 +11,6 @@ import (
 	"time"
 	"unsafe"
 
-	"bloomlab/app/settings"
 	"bloomlab/audit"
 	"bloomlab/core"
 	"bloomlab/core/experiment"
@@ -21,7 +20,7 @@ import (
 
 // runOnEngines runs sel shared by the workers, reporting the work they
 // have done between them. It returns errNoEngines if there are none.
-func runOnEngines(sel settings.Experiment, live func() bool, report func(done, total int)) (experiment.Table, error) {
+func runOnEngines(name string, s experiment.Sizes, live func() bool, report func(done, total int)) (experiment.Table, error) {
 	p := engines
 	startEngines()
 	j, err := p.begin(live)
@@ -29,9 +28,8 @@ func runOnEngines(sel settings.Experiment, live func() bool, report func(done, t
 		return experiment.Table{}, err
 	}
 	defer p.end(j)
-	s := sel.Sizes
 	for i := range j.workers {
-		j.post(i, map[string]any{"type": "run", "name": sel.Name, "index": i, "count": len(j.workers),
+		j.post(i, map[string]any{"type": "run", "name": name, "index": i, "count": len(j.workers),
 			"items": s.Items, "queries": s.Queries, "replicates": s.Replicates, "seed": strconv.FormatUint(s.Seed, 10)})
 	}
 	rl := newRelay(len(j.workers))
@@ -144,8 +142,8 @@ func auditJob(j engineJob, tally *auditTally) error {
 // and typed keys, or on the user's lists the desk holds. It returns
 // errNoEngines if the desk cannot start, and core.ErrCancelled once live
 // says a newer move replaced the run.
-func simulateOnDesk(s settings.Lab, own *ownKeys, live func() bool, report func(done, total int)) (core.OwnKeysResult, bitStore, error) {
-	run := deskRun{Params: runParams(s, own), Typed: s.Typed.List()}
+func simulateOnDesk(p core.Params, typed []string, own *ownKeys, live func() bool, report func(done, total int)) (core.OwnKeysResult, bitStore, error) {
+	run := deskRun{Params: p, Typed: typed}
 	if own != nil {
 		run.Typed, run.Own = nil, own.desk
 	}

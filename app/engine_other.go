@@ -3,7 +3,6 @@
 package app
 
 import (
-	"bloomlab/app/settings"
 	"bloomlab/audit"
 	"bloomlab/core"
 	"bloomlab/core/experiment"
@@ -27,7 +26,7 @@ func deskWhere() string { return "in this process" }
 
 func engineChanged() <-chan struct{} { return nil }
 
-func runOnEngines(sel settings.Experiment, live func() bool, report func(done, total int)) (experiment.Table, error) {
+func runOnEngines(name string, s experiment.Sizes, live func() bool, report func(done, total int)) (experiment.Table, error) {
 	return experiment.Table{}, errNoEngines
 }
 
@@ -35,7 +34,7 @@ func auditOnEngines(target audit.Target, fault core.Fault, tally *auditTally) er
 	return errNoEngines
 }
 
-func simulateOnDesk(s settings.Lab, own *ownKeys, live func() bool, report func(done, total int)) (core.OwnKeysResult, bitStore, error) {
+func simulateOnDesk(p core.Params, typed []string, own *ownKeys, live func() bool, report func(done, total int)) (core.OwnKeysResult, bitStore, error) {
 	return core.OwnKeysResult{}, bitStore{}, errNoEngines
 }
 

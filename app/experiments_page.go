@@ -156,7 +156,7 @@ func (p *ExperimentsPage) learnUnits(ctx app.Context) {
 	ctx.Async(func() {
 		for _, s := range todo {
 			if _, ok := expSession.unitsOf(s); !ok {
-				expSession.setUnits(s, workUnits(s))
+				expSession.setUnits(s, workUnits(s.Name, s.Sizes))
 				time.Sleep(time.Millisecond)
 			}
 		}
@@ -312,14 +312,14 @@ func (p *ExperimentsPage) onRun(ctx app.Context, e app.Event) {
 				}
 			})
 		})
-		t, err := runExperiment(sel, ticket.live, report)
+		t, err := runExperiment(sel.Name, sel.Sizes, ticket.live, report)
 		stop()
 		elapsed := time.Since(r.Start)
 		var res *expResult
 		if err == nil {
 			units, _ := expSession.unitsOf(sel)
 			if units == 0 {
-				units = workUnits(sel)
+				units = workUnits(sel.Name, sel.Sizes)
 			}
 			// The table's exports and its rendering each get a task of
 			// their own, so that neither holds the page for long.

@@ -26,12 +26,12 @@ const yieldEvery = 16 * time.Millisecond
 // stops with experiment.ErrCancelled as soon as live says the run was
 // replaced. The memory experiment estimates its maps: the page's heap is no
 // place to measure one.
-func runExperiment(sel settings.Experiment, live func() bool, report func(done, total int)) (experiment.Table, error) {
-	t, err := runOnEngines(sel, live, report)
+func runExperiment(name string, s experiment.Sizes, live func() bool, report func(done, total int)) (experiment.Table, error) {
+	t, err := runOnEngines(name, s, live, report)
 	if !errors.Is(err, errNoEngines) {
 		return t, err
 	}
-	return runHere(sel, yieldEvery, live, report)
+	return runHere(name, s, yieldEvery, live, report)
 }
 
 // findExperiment is experiment.Find with an error for a name it lacks.
@@ -43,17 +43,17 @@ func findExperiment(name string) (experiment.Experiment, error) {
 	return e, nil
 }
 
-// runHere runs sel on one goroutine of the page's one thread, pausing (and
+// runHere runs the named experiment at sizes s on one goroutine of the page's one thread, pausing (and
 // reporting) once every; the page's every is yieldEvery. A test passes 0, a
 // pause at every step, to see each report however fast its machine: at
 // yieldEvery a run shorter than that reports nothing.
-func runHere(sel settings.Experiment, every time.Duration, live func() bool, report func(done, total int)) (experiment.Table, error) {
-	e, err := findExperiment(sel.Name)
+func runHere(name string, s experiment.Sizes, every time.Duration, live func() bool, report func(done, total int)) (experiment.Table, error) {
+	e, err := findExperiment(name)
 	if err != nil {
 		return experiment.Table{}, err
 	}
 	step := yielding(live, every, report)
-	return e.Run(sel.Sizes, experiment.Options{Workers: 1, Progress: func(done, total int) error {
+	return e.Run(s, experiment.Options{Workers: 1, Progress: func(done, total int) error {
 		if step(done, total) != nil {
 			return experiment.ErrCancelled
 		}
@@ -77,15 +77,15 @@ func collectLess() (restore func()) {
 var errProbe = errors.New("app: probe")
 
 // workUnits returns the work units (keys inserted and queried, summed over
-// filters) a run of sel plans. It learns them by starting the run and
+// filters) a run of the named experiment at sizes s plans. It learns them by starting the run and
 // stopping it at the first report, after a few milliseconds of work.
-func workUnits(sel settings.Experiment) int {
-	e, ok := experiment.Find(sel.Name)
+func workUnits(name string, s experiment.Sizes) int {
+	e, ok := experiment.Find(name)
 	if !ok {
 		return 0
 	}
 	total := 0
-	e.Run(sel.Sizes, experiment.Options{Workers: 1, Progress: func(done, t int) error {
+	e.Run(s, experiment.Options{Workers: 1, Progress: func(done, t int) error {
 		total = t
 		return errProbe
 	}})

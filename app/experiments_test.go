@@ -190,7 +190,7 @@ func TestRunExperiment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := runExperiment(sel, always, func(int, int) {})
+	got, err := runExperiment(sel.Name, sel.Sizes, always, func(int, int) {})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +211,7 @@ func TestRunExperiment(t *testing.T) {
 	}}); err != nil {
 		t.Fatal(err)
 	}
-	got, err = runHere(sel, 0, always, func(done, total int) { reports = append(reports, [2]int{done, total}) })
+	got, err = runHere(sel.Name, sel.Sizes, 0, always, func(done, total int) { reports = append(reports, [2]int{done, total}) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +227,7 @@ func TestRunExperiment(t *testing.T) {
 	// is logged.)
 	calls, reportsAfterStop := 0, 0
 	start := time.Now()
-	_, err = runExperiment(settings.Experiment{Name: e.Name, Sizes: e.Full}, func() bool { calls++; return calls <= 3 }, func(int, int) {
+	_, err = runExperiment(e.Name, e.Full, func() bool { calls++; return calls <= 3 }, func(int, int) {
 		if calls > 3 {
 			reportsAfterStop++
 		}
@@ -251,7 +251,7 @@ func TestWorkUnits(t *testing.T) {
 		if _, err := e.Run(s, experiment.Options{Workers: 1, Progress: func(d, tt int) error { total = tt; return nil }}); err != nil {
 			t.Fatal(err)
 		}
-		if got := workUnits(settings.Experiment{Name: name, Sizes: s}); got != total || got == 0 {
+		if got := workUnits(name, s); got != total || got == 0 {
 			t.Errorf("%s: workUnits %d, a run reports %d", name, got, total)
 		}
 	}

@@ -133,7 +133,7 @@ func TestLabPageOwnKeys(t *testing.T) {
 	if got := textOf(labHTML(t, before), "out-n"); got != "4" {
 		t.Errorf("out-n before the run = %q, want the 4 distinct members", got)
 	}
-	r, err := simulate(s, own, nil)
+	r, err := simulate(runParams(s, own), s.Typed.List(), own, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +185,7 @@ func TestLabPageOwnKeys(t *testing.T) {
 	}
 
 	// Back to generated keys: the default counters and every slider on.
-	g, err := simulate(s, nil, nil)
+	g, err := simulate(runParams(s, nil), s.Typed.List(), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +215,7 @@ func TestOwnKeysOptimalK(t *testing.T) {
 	s := settings.DefaultLab()
 	s.OptimalK, s.Params.BitsPerKey = true, 2.1 // m = 9 for 4 keys: k = 2, where 4,000 keys give k = 1
 	s = s.Normalize()
-	r, err := simulate(s, own, nil)
+	r, err := simulate(runParams(s, own), s.Typed.List(), own, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

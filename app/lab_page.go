@@ -267,13 +267,14 @@ func (c *LabPage) OnResize(ctx app.Context) {
 func (c *LabPage) recompute(ctx app.Context, t0 float64) {
 	sim := c.runs.start()
 	s, own := c.settings, c.own.keys
+	p, typed := runParams(s, own), s.Typed.List()
 	c.t0 = t0
 	c.errText = ""
 	c.charts.clear()
 	c.audit = audits.Get(s.Params.Fault)
 	if c.work() <= syncWork && !own.inDesk() {
 		start := now()
-		r, err := simulate(s, own, nil)
+		r, err := simulate(p, typed, own, nil)
 		timings.Computes = append(timings.Computes, now()-start)
 		c.finish(ctx, sim, r, stored(r, err), err)
 		return
@@ -284,10 +285,10 @@ func (c *LabPage) recompute(ctx app.Context, t0 float64) {
 	ctx.Async(func() {
 		r, store, err := core.OwnKeysResult{}, bitStore{}, errNoEngines
 		if own == nil || own.inDesk() {
-			r, store, err = simulateOnDesk(s, own, sim.live, report)
+			r, store, err = simulateOnDesk(p, typed, own, sim.live, report)
 		}
 		if errors.Is(err, errNoEngines) {
-			r, err = simulate(s, own, sim.onPage(report))
+			r, err = simulate(p, typed, own, sim.onPage(report))
 			store = stored(r, err)
 		}
 		ctx.Dispatch(func(ctx app.Context) { c.finish(ctx, sim, r, store, err) })
@@ -302,13 +303,12 @@ func stored(r core.OwnKeysResult, err error) bitStore {
 	return storeOf(r.Filter)
 }
 
-// simulate runs the lab's simulation on generated keys and the typed ones,
-// or on the user's lists when own is set.
-func simulate(s settings.Lab, own *ownKeys, step core.Step) (core.OwnKeysResult, error) {
-	p := runParams(s, own)
+// simulate runs the lab's simulation of params p on generated keys and the
+// typed ones, or on the user's lists when own is set.
+func simulate(p core.Params, typed []string, own *ownKeys, step core.Step) (core.OwnKeysResult, error) {
 	switch {
 	case own == nil:
-		r, err := core.SimulateTyped(p, s.Typed.List(), step)
+		r, err := core.SimulateTyped(p, typed, step)
 		return core.OwnKeysResult{Result: r}, err
 	case own.inDesk():
 		return core.OwnKeysResult{}, errKeysLost
