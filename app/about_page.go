@@ -128,11 +128,11 @@ func kChartSVG() string {
 		LogY: true,
 	}
 	for _, b := range []struct {
-		bpk    float64
-		class  string
-		dashed bool
-	}{{6, "bpk6", true}, {10, "bpk10", false}, {16, "bpk16", true}} {
-		s := Series{Name: format.Plain(b.bpk) + " bits per key", Class: b.class, Line: true, Dashed: b.dashed}
+		bpk   float64
+		class string
+		dash  string
+	}{{6, "bpk6", Dashed}, {10, "bpk10", ""}, {16, "bpk16", Dashed}} {
+		s := Series{Name: format.Plain(b.bpk) + " bits per key", Class: b.class, Line: true, Dash: b.dash}
 		for k := 1.0; k <= 20.0001; k += 0.25 {
 			s.Points = append(s.Points, Point{X: k, Y: math.Pow(-math.Expm1(-k/b.bpk), k)})
 		}

@@ -10,35 +10,69 @@ import (
 )
 
 // Chart is a small line-and-point chart the lab draws itself as SVG: axes
-// with ticks and labels, a log or linear y axis, vertical marker lines and
-// a legend. Series are told apart by shape and dash as well as by colour.
+// with ticks and labels, each linear or log (or a row of categories along
+// x), vertical marker lines, intervals as error bars, and a legend. Series
+// are told apart by marker shape and line dash as well as by colour, so
+// colour is never the only sign.
 type Chart struct {
 	Title, XLabel, YLabel string
-	XMin, XMax            float64
+	XMin, XMax            float64 // for a log axis, both > 0; unused with Categories
 	YMin, YMax            float64 // for a log axis, both > 0
-	LogY                  bool
-	Series                []Series
-	Marks                 []Mark
+	LogX, LogY            bool
 	// IntX puts ticks on whole numbers only (k is an integer).
 	IntX bool
-	// Width is the SVG's width in user units (default 440); the lab
-	// narrows it on narrow screens so the text stays legible when the SVG
-	// scales to its container.
+	// Categories, when set, make the x axis a row of categories: a point's
+	// X is an index into them. The ticks are lettered A, B, ... (see
+	// categoryLetter), since names rarely fit; the page keys the letters to
+	// the names, and each marker's tooltip names its category.
+	Categories []string
+	Series     []Series
+	Marks      []Mark
+	// Width is the SVG's width in user units (default 440); pages narrow it
+	// on narrow screens so the text stays legible when the SVG scales to
+	// its container.
 	Width float64
+	// PlotHeight is the plot area's height in user units (default 176).
+	PlotHeight float64
+	// TitleAbove leaves the title out of the drawing because the page shows
+	// it above the chart, where it can wrap. It stays the SVG's title.
+	TitleAbove bool
 }
 
 // Series is one set of points, drawn as a line or as markers.
 type Series struct {
-	Name   string
-	Class  string // CSS class for colour: theory, measured, current, alt
-	Line   bool   // joined line (theory) or markers (measured)
-	Dashed bool
+	Name string
+	// Class is the CSS class for colour: theory, measured, current, alt,
+	// or g0 to g5 for groups.
+	Class string
+	Line  bool   // joined line (theory) or markers (measured)
+	Dash  string // a line's stroke-dasharray, such as Dashed; "" is solid
+	Shape Shape  // a marker's shape
+	// Points, for markers, may carry intervals (Lo < Hi), drawn as error
+	// bars.
 	Points []Point
 }
 
-// Point is one (x, y). A measured zero on a log axis is drawn as a hollow
-// marker on the floor of the chart.
-type Point struct{ X, Y float64 }
+// Dashed is the dash of a second theory line beside a solid one.
+const Dashed = "6 4"
+
+// Shape is a marker's shape.
+type Shape int
+
+// The marker shapes, of about equal area.
+const (
+	Circle Shape = iota
+	Square
+	Triangle
+	Diamond
+)
+
+// Point is one (x, y), with an interval [Lo, Hi] when Hi > Lo. A measured
+// zero on a log axis is drawn as a hollow marker on the floor of the chart.
+type Point struct {
+	X, Y   float64
+	Lo, Hi float64
+}
 
 // Mark is a vertical line, such as the optimum k.
 type Mark struct {
@@ -50,207 +84,359 @@ type Mark struct {
 // Chart geometry, in SVG user units; the SVG scales to its container.
 const (
 	defaultChartW = 440.0
-	plotH         = 176.0
-	padL, padR    = 58.0, 12.0
-	padT          = 30.0
-	legendRow     = 17.0
+	defaultPlotH  = 176.0
+	padL, padR    = 62.0, 14.0
+	padTitle      = 30.0 // above the plot, with the title drawn in the chart
+	padBare       = 12.0 // above the plot, without
+	legendRow     = 18.0
 )
 
 // SVG renders the chart. It never fails: an empty or degenerate chart draws
 // its axes.
 func (c Chart) SVG() string {
-	var b strings.Builder
 	chartW := c.Width
 	if !(chartW >= 200) {
 		chartW = defaultChartW
 	}
-	pw, ph := chartW-padL-padR, plotH
-	if !(c.XMax > c.XMin) {
-		c.XMax = c.XMin + 1
+	ph := c.PlotHeight
+	if !(ph >= 50) {
+		ph = defaultPlotH
 	}
-	if c.LogY {
-		c.YMin = math.Max(c.YMin, 1e-9)
-		if !(c.YMax > c.YMin) {
-			c.YMax = c.YMin * 10
-		}
-	} else if !(c.YMax > c.YMin) {
-		c.YMax = c.YMin + 1
+	padT := padTitle
+	if c.TitleAbove {
+		padT = padBare
 	}
-	x := func(v float64) float64 { return padL + (v-c.XMin)/(c.XMax-c.XMin)*pw }
-	y := func(v float64) float64 {
-		var t float64
-		if c.LogY {
-			if v <= 0 {
-				return padT + ph
-			}
-			t = (math.Log10(v) - math.Log10(c.YMin)) / (math.Log10(c.YMax) - math.Log10(c.YMin))
-		} else {
-			t = (v - c.YMin) / (c.YMax - c.YMin)
-		}
-		t = math.Max(0, math.Min(1, t))
-		return padT + ph*(1-t)
+	pw := chartW - padL - padR
+	xa := axis{lo: c.XMin, hi: c.XMax, log: c.LogX, whole: c.IntX}.fixed()
+	if n := len(c.Categories); n > 0 {
+		xa = axis{lo: -0.5, hi: float64(n) - 0.5}
 	}
+	ya := axis{lo: c.YMin, hi: c.YMax, log: c.LogY}.fixed()
+	x := func(v float64) float64 { return padL + xa.frac(v)*pw }
+	y := func(v float64) float64 { return padT + ph*(1-ya.frac(v)) }
+	// Points beyond the x range are left out, but zero or less on a log
+	// axis is drawn on its floor, as on the y axis.
+	inX := func(v float64) bool { return v >= xa.lo && v <= xa.hi || xa.log && v <= 0 }
 
+	var b strings.Builder
 	fmt.Fprintf(&b, `<title>%s</title>`, esc(c.Title))
-	fmt.Fprintf(&b, `<text class="chart-title" x="10" y="18">%s</text>`, esc(c.Title))
+	if !c.TitleAbove {
+		fmt.Fprintf(&b, `<text class="chart-title" x="10" y="18">%s</text>`, esc(c.Title))
+	}
 	fmt.Fprintf(&b, `<rect class="plot" x="%g" y="%g" width="%g" height="%g"/>`, padL, padT, pw, ph)
-
-	// Y ticks: decades on a log axis, five steps on a linear one.
-	for _, t := range c.yTicks() {
+	yticks, ylabels := ya.ticks(5)
+	for i, t := range yticks {
 		yy := y(t)
 		fmt.Fprintf(&b, `<line class="grid" x1="%g" y1="%.1f" x2="%g" y2="%.1f"/>`, padL, yy, padL+pw, yy)
-		fmt.Fprintf(&b, `<text class="tick" x="%g" y="%.1f" text-anchor="end">%s</text>`, padL-5, yy+4, esc(formatTick(t)))
+		fmt.Fprintf(&b, `<text class="tick" x="%g" y="%.1f" text-anchor="end">%s</text>`, padL-5, yy+4, esc(ylabels[i]))
 	}
-	xticks := niceTicks(c.XMin, c.XMax, 6)
-	if c.IntX {
-		xticks = intTicks(c.XMin, c.XMax, 8)
+	var xticks []float64
+	var xlabels []string
+	switch {
+	case len(c.Categories) > 0:
+		for i := range c.Categories {
+			xticks = append(xticks, float64(i))
+			xlabels = append(xlabels, categoryLetter(i))
+		}
+	case c.IntX:
+		xticks, xlabels = xa.ticks(8)
+	default:
+		xticks, xlabels = xa.ticks(6)
 	}
-	for _, t := range xticks {
+	for i, t := range xticks {
 		xx := x(t)
 		fmt.Fprintf(&b, `<line class="grid" x1="%.1f" y1="%g" x2="%.1f" y2="%g"/>`, xx, padT, xx, padT+ph)
-		fmt.Fprintf(&b, `<text class="tick" x="%.1f" y="%g" text-anchor="middle">%s</text>`, xx, padT+ph+15, format.Plain(t))
+		fmt.Fprintf(&b, `<text class="tick" x="%.1f" y="%g" text-anchor="middle">%s</text>`, xx, padT+ph+15, esc(xlabels[i]))
 	}
 	fmt.Fprintf(&b, `<text class="axis-label" x="%g" y="%g" text-anchor="middle">%s</text>`, padL+pw/2, padT+ph+33, esc(c.XLabel))
-	fmt.Fprintf(&b, `<text class="axis-label" transform="translate(13 %g) rotate(-90)" text-anchor="middle">%s</text>`, padT+ph/2, esc(c.YLabel))
+	fmt.Fprintf(&b, `<text class="axis-label" transform="translate(14 %g) rotate(-90)" text-anchor="middle">%s</text>`, padT+ph/2, esc(c.YLabel))
 
+	// Marks, then lines, then error bars, then the markers on top.
 	for _, m := range c.Marks {
-		if m.X < c.XMin || m.X > c.XMax {
+		if !inX(m.X) {
 			continue
 		}
 		xx := x(m.X)
 		fmt.Fprintf(&b, `<line class="mark %s" x1="%.1f" y1="%g" x2="%.1f" y2="%g"/>`, m.Class, xx, padT, xx, padT+ph)
 	}
 	for _, s := range c.Series {
-		if s.Line {
-			var path strings.Builder
-			for i, p := range s.Points {
-				if p.X < c.XMin || p.X > c.XMax {
-					continue
-				}
-				cmd := "L"
-				if i == 0 || path.Len() == 0 {
-					cmd = "M"
-				}
-				fmt.Fprintf(&path, "%s%.1f %.1f", cmd, x(p.X), y(p.Y))
-			}
-			dash := ""
-			if s.Dashed {
-				dash = ` stroke-dasharray="6 4"`
-			}
-			fmt.Fprintf(&b, `<path class="series %s" d="%s"%s/>`, s.Class, path.String(), dash)
+		if !s.Line {
 			continue
 		}
+		var path strings.Builder
 		for _, p := range s.Points {
-			if p.X < c.XMin || p.X > c.XMax {
+			if !inX(p.X) {
 				continue
 			}
-			hollow := ""
-			if c.LogY && p.Y <= 0 {
-				hollow = " hollow"
+			cmd := "L"
+			if path.Len() == 0 {
+				cmd = "M"
 			}
-			fmt.Fprintf(&b, `<circle class="dot %s%s" cx="%.1f" cy="%.1f" r="4"><title>%s: %s at %s</title></circle>`,
-				s.Class, hollow, x(p.X), y(p.Y), esc(s.Name), format.Rate(p.Y), format.Plain(round3(p.X)))
+			fmt.Fprintf(&path, "%s%.1f %.1f", cmd, x(p.X), y(p.Y))
 		}
+		if path.Len() == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, `<path class="series %s" d="%s"%s><title>%s</title></path>`, s.Class, path.String(), dashAttr(s.Dash), esc(s.Name))
 	}
-
-	// Legend under the axis label: one row per entry, with its own shape.
-	ly := padT + ph + 52.0
-	lx := padL
-	entry := func(sample func(x, y float64) string, label string) {
-		w := 26 + 7*float64(len(label))
-		if lx+w > chartW-padR && lx > padL {
-			lx = padL
-			ly += legendRow
-		}
-		b.WriteString(sample(lx, ly))
-		fmt.Fprintf(&b, `<text class="legend" x="%.1f" y="%.1f">%s</text>`, lx+24, ly+4, esc(label))
-		lx += w + 10
-	}
-	line := func(class string, dashed bool) func(x, y float64) string {
-		dash := ""
-		if dashed {
-			dash = ` stroke-dasharray="6 4"`
-		}
-		return func(x, y float64) string {
-			return fmt.Sprintf(`<line class="%s" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"%s/>`, class, x, y, x+20, y, dash)
+	for _, s := range c.Series {
+		for _, p := range s.Points {
+			if s.Line || !(p.Hi > p.Lo) || !inX(p.X) {
+				continue
+			}
+			xx, y0, y1 := x(p.X), y(p.Lo), y(p.Hi)
+			fmt.Fprintf(&b, `<path class="ebar %s" d="M%.1f %.1fV%.1fM%.1f %.1fH%.1fM%.1f %.1fH%.1f"/>`,
+				s.Class, xx, y0, y1, xx-4, y0, xx+4, xx-4, y1, xx+4)
 		}
 	}
 	for _, s := range c.Series {
 		if s.Line {
-			entry(line("series "+s.Class, s.Dashed), s.Name)
 			continue
 		}
-		class := s.Class
-		entry(func(x, y float64) string {
-			return fmt.Sprintf(`<circle class="dot %s" cx="%.1f" cy="%.1f" r="4"/>`, class, x+10, y)
-		}, s.Name)
+		for _, p := range s.Points {
+			if !inX(p.X) {
+				continue
+			}
+			class := "dot " + s.Class
+			if c.LogY && p.Y <= 0 {
+				class += " hollow"
+			}
+			tip := s.Name + ": " + tipNum(p.Y)
+			if p.Hi > p.Lo {
+				tip += " (95% interval " + tipNum(p.Lo) + " to " + tipNum(p.Hi) + ")"
+			}
+			tip += " at " + c.xName(p.X)
+			b.WriteString(marker(s.Shape, class, x(p.X), y(p.Y), "<title>"+esc(tip)+"</title>"))
+		}
+	}
+
+	// The legend, under the axis label: a series' sample is its line, or its
+	// marker with a bar when it has intervals; a mark's is its line.
+	// Entries wrap to as many rows as they need.
+	const legendL = padL - 40
+	ly, lx := padT+ph+54, legendL
+	place := func(label string) (float64, float64) {
+		w := 30 + 6.6*float64(len(label))
+		if lx+w > chartW-padR && lx > legendL {
+			lx = legendL
+			ly += legendRow
+		}
+		ex := lx
+		lx += w + 8
+		return ex, ly
+	}
+	text := func(ex, ey float64, label string) {
+		fmt.Fprintf(&b, `<text class="legend" x="%.1f" y="%.1f">%s</text>`, ex+28, ey+4, esc(label))
+	}
+	for _, s := range c.Series {
+		ex, ey := place(s.Name)
+		switch {
+		case s.Line:
+			fmt.Fprintf(&b, `<line class="series %s" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"%s/>`, s.Class, ex, ey, ex+22, ey, dashAttr(s.Dash))
+		case s.intervals():
+			fmt.Fprintf(&b, `<path class="ebar %s" d="M%.1f %.1fV%.1f"/>`, s.Class, ex+11, ey-7, ey+7)
+			fallthrough
+		default:
+			b.WriteString(marker(s.Shape, "dot "+s.Class, ex+11, ey, ""))
+		}
+		text(ex, ey, s.Name)
 	}
 	for _, m := range c.Marks {
-		entry(line("mark "+m.Class, false), m.Label)
+		ex, ey := place(m.Label)
+		fmt.Fprintf(&b, `<line class="mark %s" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, m.Class, ex, ey, ex+22, ey)
+		text(ex, ey, m.Label)
 	}
-	height := ly + 12
+	height := ly + 14
 	return fmt.Sprintf(`<svg class="chart" viewBox="0 0 %g %g" role="img" aria-label="%s" xmlns="http://www.w3.org/2000/svg">`,
-		chartW, height, esc(c.Title)) + b.String() + `</svg>`
+		chartW, height, esc(c.name())) + b.String() + `</svg>`
 }
 
-// intTicks returns whole-number ticks in [lo, hi], at most about n.
-func intTicks(lo, hi float64, n int) []float64 {
-	step := math.Max(1, math.Ceil((hi-lo)/float64(n)))
-	var ts []float64
-	for t := math.Ceil(lo); t <= hi; t += step {
-		ts = append(ts, t)
+// name is the chart's accessible name: its title, and what it plots
+// against what.
+func (c Chart) name() string {
+	if c.XLabel == "" || c.YLabel == "" {
+		return c.Title
 	}
-	return ts
+	return c.Title + ": " + c.YLabel + " against " + c.XLabel
 }
 
-// formatTick writes a log-axis tick: 1, 0.1, 0.01, 0.001, then 1e-4.
+// xName names x for a tooltip: its category, or the axis and the value.
+func (c Chart) xName(v float64) string {
+	if i := int(v); len(c.Categories) > 0 && i >= 0 && i < len(c.Categories) {
+		return c.Categories[i]
+	}
+	if c.XLabel == "" {
+		return tipNum(v)
+	}
+	return c.XLabel + " " + tipNum(v)
+}
+
+// intervals reports whether any of s's points has an interval.
+func (s Series) intervals() bool {
+	for _, p := range s.Points {
+		if p.Hi > p.Lo {
+			return true
+		}
+	}
+	return false
+}
+
+// marker draws a marker of shape at (x, y); inner goes inside the element
+// (a title).
+func marker(shape Shape, class string, x, y float64, inner string) string {
+	switch shape {
+	case Square:
+		return fmt.Sprintf(`<rect class="%s" x="%.1f" y="%.1f" width="8" height="8">%s</rect>`, class, x-4, y-4, inner)
+	case Triangle:
+		return fmt.Sprintf(`<path class="%s" d="M%.1f %.1fL%.1f %.1fL%.1f %.1fZ">%s</path>`, class, x, y-5.5, x+5, y+4, x-5, y+4, inner)
+	case Diamond:
+		return fmt.Sprintf(`<path class="%s" d="M%.1f %.1fL%.1f %.1fL%.1f %.1fL%.1f %.1fZ">%s</path>`, class, x, y-5.5, x+5.5, y, x, y+5.5, x-5.5, y, inner)
+	}
+	return fmt.Sprintf(`<circle class="%s" cx="%.1f" cy="%.1f" r="4.5">%s</circle>`, class, x, y, inner)
+}
+
+func dashAttr(dash string) string {
+	if dash == "" {
+		return ""
+	}
+	return ` stroke-dasharray="` + esc(dash) + `"`
+}
+
+// tipNum writes a value for a tooltip: six significant digits.
+func tipNum(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
+
+// categoryLetter names category i on the axis: A, B, ..., Z, AA, AB, ...
+func categoryLetter(i int) string {
+	s := ""
+	for i++; i > 0; i = (i - 1) / 26 {
+		s = string(rune('A'+(i-1)%26)) + s
+	}
+	return s
+}
+
+// axis is one axis of a chart: its range, and whether it is log or counts
+// whole numbers.
+type axis struct {
+	lo, hi     float64
+	log, whole bool
+}
+
+// fixed returns a with a usable range: above zero on a log axis, and never
+// empty.
+func (a axis) fixed() axis {
+	if a.log {
+		a.lo = math.Max(a.lo, 1e-9)
+		if !(a.hi > a.lo) {
+			a.hi = a.lo * 10
+		}
+	} else if !(a.hi > a.lo) {
+		a.hi = a.lo + 1
+	}
+	return a
+}
+
+// frac maps v onto [0, 1] along the axis, clamped to its ends; zero or
+// less on a log axis is its floor.
+func (a axis) frac(v float64) float64 {
+	var t float64
+	if a.log {
+		if v <= 0 {
+			return 0
+		}
+		t = (math.Log10(v) - math.Log10(a.lo)) / (math.Log10(a.hi) - math.Log10(a.lo))
+	} else {
+		t = (v - a.lo) / (a.hi - a.lo)
+	}
+	return math.Max(0, math.Min(1, t))
+}
+
+// ticks returns the axis's ticks inside its range, about n of them, and
+// their labels. It is the one tick algorithm of every chart:
+//
+//   - a linear axis steps by a round number (1, 2, 2.5 or 5 times a power
+//     of ten) no smaller than a nth of the range, at multiples of the step,
+//     and writes as many decimals as the step needs;
+//   - a whole axis (counts such as k) steps by a whole round number over
+//     the whole numbers inside it, from the first, so a k axis from 1
+//     labels k = 1 however far the axis is padded;
+//   - a log axis puts ticks at powers of ten, the exponents being a whole
+//     axis of about six ticks, and over two decades or less at 2 and 5
+//     times each as well; it writes them as formatTick does.
+func (a axis) ticks(n int) ([]float64, []string) {
+	if a.log {
+		var ts []float64
+		var ls []string
+		mults := []float64{1}
+		if math.Log10(a.hi/a.lo) <= 2.01 {
+			mults = []float64{1, 2, 5}
+		}
+		exps, _ := axis{lo: math.Floor(math.Log10(a.lo)), hi: math.Ceil(math.Log10(a.hi)), whole: true}.ticks(6)
+		for _, e := range exps {
+			for _, m := range mults {
+				t := m * math.Pow(10, e)
+				if t >= a.lo*(1-1e-9) && t <= a.hi*(1+1e-9) {
+					ts = append(ts, t)
+					ls = append(ls, formatTick(t))
+				}
+			}
+		}
+		return ts, ls
+	}
+	lo, hi, origin := a.lo, a.hi, 0.0
+	if a.whole {
+		lo, hi = math.Ceil(lo), math.Floor(hi)
+		origin = lo
+		if hi < lo {
+			return nil, nil
+		}
+	}
+	raw := (hi - lo) / float64(max(n, 1))
+	if !(raw > 0) || math.IsInf(raw, 0) {
+		return []float64{lo}, []string{format.Plain(lo)}
+	}
+	step := roundStep(raw, a.whole)
+	dec := max(0, int(-math.Floor(math.Log10(step)))+1)
+	var ts []float64
+	var ls []string
+	for i := math.Ceil((lo-origin)/step - 1e-9); ; i++ {
+		t := origin + i*step + 0 // + 0 turns -0 into 0
+		if t > hi+step*1e-9 {
+			break
+		}
+		ts = append(ts, t)
+		ls = append(ls, strconv.FormatFloat(roundTo(t, dec)+0, 'f', -1, 64))
+	}
+	return ts, ls
+}
+
+// roundStep returns the least round step at least raw: 1, 2, 2.5 or 5
+// times a power of ten, and a whole number on a whole axis.
+func roundStep(raw float64, whole bool) float64 {
+	if whole && raw <= 1 {
+		return 1
+	}
+	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	for _, f := range []float64{1, 2, 2.5, 5} {
+		if s := f * mag; s >= raw && (!whole || s == math.Trunc(s)) {
+			return s
+		}
+	}
+	return 10 * mag
+}
+
+func roundTo(v float64, dec int) float64 {
+	p := math.Pow(10, float64(dec))
+	return math.Round(v*p) / p
+}
+
+// formatTick writes a log-axis tick: 1, 0.1, 0.01, 0.001, then 1e-4, 2e-4.
 func formatTick(t float64) string {
 	if t >= 0.001 {
 		return format.Plain(round3(t))
 	}
-	e := math.Round(math.Log10(t))
-	if math.Abs(t-math.Pow(10, e)) < 1e-12 {
-		return "1e" + strconv.Itoa(int(e))
-	}
-	return strconv.FormatFloat(t, 'e', 0, 64)
-}
-
-func (c Chart) yTicks() []float64 {
-	if !c.LogY {
-		return niceTicks(c.YMin, c.YMax, 5)
-	}
-	var ts []float64
-	lo, hi := math.Floor(math.Log10(c.YMin)), math.Ceil(math.Log10(c.YMax))
-	step := math.Max(1, math.Ceil((hi-lo)/6))
-	for e := lo; e <= hi; e += step {
-		t := math.Pow(10, e)
-		if t >= c.YMin*0.999 && t <= c.YMax*1.001 {
-			ts = append(ts, t)
-		}
-	}
-	return ts
-}
-
-// niceTicks returns about n round tick values covering [lo, hi].
-func niceTicks(lo, hi float64, n int) []float64 {
-	span := hi - lo
-	if !(span > 0) {
-		return []float64{lo}
-	}
-	raw := span / float64(n)
-	mag := math.Pow(10, math.Floor(math.Log10(raw)))
-	step := mag
-	for _, f := range []float64{1, 2, 2.5, 5, 10} {
-		if f*mag >= raw {
-			step = f * mag
-			break
-		}
-	}
-	var ts []float64
-	for t := math.Ceil(lo/step) * step; t <= hi+step*1e-9; t += step {
-		ts = append(ts, round3(t))
-	}
-	return ts
+	mant, exp, _ := strings.Cut(strconv.FormatFloat(t, 'e', 0, 64), "e")
+	e, _ := strconv.Atoi(exp)
+	return mant + "e" + strconv.Itoa(e)
 }
 
 func round3(v float64) float64 { return math.Round(v*1000) / 1000 }

@@ -148,10 +148,7 @@ func expXAxis(c *experiment.Chart) expAxis {
 	pad := (hi - lo) * 0.05
 	a := expAxis{lo: lo - pad, hi: hi + pad}
 	if whole {
-		a.ticks = intTicks(lo, hi, 8)
-		for _, t := range a.ticks {
-			a.labels = append(a.labels, format.Plain(t))
-		}
+		a.ticks, a.labels = axis{lo: lo, hi: hi, whole: true}.ticks(8)
 		return a
 	}
 	a.ticks, a.labels = linearTicks(a.lo, a.hi, 6)
@@ -243,11 +240,6 @@ func linearTicks(lo, hi float64, n int) ([]float64, []string) {
 	return ts, ls
 }
 
-func roundTo(v float64, dec int) float64 {
-	p := math.Pow(10, float64(dec))
-	return math.Round(v*p) / p
-}
-
 // logTicks returns the decades in [lo, hi], over many decades about six of
 // them; over two decades or less, 2 and 5 times each decade as well.
 func logTicks(lo, hi float64) []float64 {
@@ -267,15 +259,6 @@ func logTicks(lo, hi float64) []float64 {
 		}
 	}
 	return ts
-}
-
-// categoryLetter names category i on the axis: A, B, ..., Z, AA, AB, ...
-func categoryLetter(i int) string {
-	s := ""
-	for i++; i > 0; i = (i - 1) / 26 {
-		s = string(rune('A'+(i-1)%26)) + s
-	}
-	return s
 }
 
 // expMarker draws group g's marker at (x, y); inner goes inside the element

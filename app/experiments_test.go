@@ -159,11 +159,6 @@ func TestExpTicks(t *testing.T) {
 	if got := logTicks(1e-5, 1); len(got) != 6 {
 		t.Errorf("logTicks(1e-5, 1) = %v, want the six decades", got)
 	}
-	for i, want := range map[int]string{0: "A", 3: "D", 25: "Z", 26: "AA"} {
-		if got := categoryLetter(i); got != want {
-			t.Errorf("categoryLetter(%d) = %q, want %q", i, got, want)
-		}
-	}
 }
 
 // TestExpGroups: "X theory" and "X measured" share group X.

@@ -167,7 +167,7 @@ func bpkChart(r core.Result, bpk float64, measured []Point, sampled bool, width 
 	}
 	return bpkAxes("False-positive rate vs bits per key", bpk, xmax, width, ys,
 		Series{Name: "theory at k = " + format.Plain(float64(r.K)), Class: "theory", Line: true, Points: fixed},
-		Series{Name: "theory at the best k", Class: "alt", Line: true, Dashed: true, Points: best},
+		Series{Name: "theory at the best k", Class: "alt", Line: true, Dash: Dashed, Points: best},
 		Series{Name: name, Class: "measured", Points: measured})
 }
 
@@ -220,7 +220,7 @@ func layoutBPKChart(r core.Result, bpk float64, fingerprintBits int, measured []
 	}
 	c := bpkAxes("False-positive rate vs memory bits per key", bpk, xmax, width, ys,
 		Series{Name: "theory, " + r.Variant.Name() + " (" + widthName + ")", Class: "theory", Line: true, Points: own},
-		Series{Name: "standard Bloom at the best k", Class: "alt", Line: true, Dashed: true, Points: bloom},
+		Series{Name: "standard Bloom at the best k", Class: "alt", Line: true, Dash: Dashed, Points: bloom},
 		Series{Name: name, Class: "measured", Points: measured})
 	if r.AbsentQueries > 0 {
 		c.Series = append(c.Series, Series{Name: "this run", Class: "current", Points: []Point{{X: bpk, Y: r.EmpiricalFPR}}})
