@@ -1,30 +1,25 @@
 package app
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
 
-	"bloomlab/app/ui/format"
 	"bloomlab/core/experiment"
 )
 
-// The experiments page draws a table's Chart description itself: theory as
-// lines, measurements as markers with their 95% intervals as error bars, on
-// linear, log or category axes. It shares the lab's chart classes (plot,
-// grid, tick, legend) and adds groups: series named "X theory" and
-// "X measured" belong to group X and share its colour, while groups differ
-// in marker shape and line dash as well, so colour is never the only sign.
+// The experiments page draws a table's Chart description with the lab's
+// Chart: theory as lines, measurements as markers with their 95% intervals
+// as error bars, on linear, log or category axes. It adds groups: series
+// named "X theory" and "X measured" belong to group X and share its colour,
+// while groups differ in marker shape and line dash as well, so colour is
+// never the only sign.
 
-// Geometry, in SVG user units; the SVG scales to its container.
+// The chart's size, in SVG user units; the SVG scales to its container.
 const (
 	expChartW      = 600.0
 	expChartNarrow = 340.0
 	expPlotH       = 220.0
-	expPadL        = 62.0
-	expPadR        = 14.0
-	expPadT        = 12.0
 )
 
 // expCaption says how to read c: which marks are theory, which are
@@ -57,7 +52,7 @@ func expCaption(c *experiment.Chart) string {
 
 // expShapes and expDashes tell groups apart without colour.
 var (
-	expShapes = []string{"circle", "square", "triangle", "diamond"}
+	expShapes = []Shape{Circle, Square, Triangle, Diamond}
 	expDashes = []string{"", "7 4", "2 3", "9 3 2 3"}
 )
 
@@ -83,37 +78,60 @@ func expGroups(c *experiment.Chart) ([]int, int) {
 	return out, len(index)
 }
 
-// expAxis maps data values onto [0, 1] along one axis.
-type expAxis struct {
-	lo, hi float64
-	log    bool
-	ticks  []float64
-	labels []string
+// expChartSVG draws c, width user units wide (0 for the default). It never
+// fails: a chart without points draws its axes.
+func expChartSVG(c *experiment.Chart, width float64) string {
+	if c == nil {
+		return ""
+	}
+	return expChart(c, width).SVG()
 }
 
-func (a expAxis) frac(v float64) float64 {
-	var t float64
-	if a.log {
-		if v <= 0 {
-			return 0
-		}
-		t = (math.Log10(v) - math.Log10(a.lo)) / (math.Log10(a.hi) - math.Log10(a.lo))
-	} else {
-		t = (v - a.lo) / (a.hi - a.lo)
+// expChart is c as the lab's Chart: axes fitted to every value and
+// interval end, theory as lines and measurements as markers. With one group
+// the series take the lab's theory and measured colours; with more, each
+// group its own colour (g0 to g5), marker shape and line dash.
+func expChart(c *experiment.Chart, width float64) Chart {
+	if !(width >= 200) {
+		width = expChartW
 	}
-	return math.Max(0, math.Min(1, t))
+	ch := Chart{
+		Title: c.Title, XLabel: c.X, YLabel: c.Y,
+		LogX: c.LogX, LogY: c.LogY, Categories: c.XLabels,
+		Width: width, PlotHeight: expPlotH, TitleAbove: true,
+	}
+	ch.XMin, ch.XMax, ch.IntX = expXRange(c)
+	ch.YMin, ch.YMax = expYRange(c)
+	groups, ng := expGroups(c)
+	for i, s := range c.Series {
+		g := groups[i]
+		cs := Series{Name: s.Name, Class: "g" + strconv.Itoa(g%6), Line: s.Kind == experiment.Line, Shape: expShapes[g%len(expShapes)]}
+		switch {
+		case ng > 1:
+		case cs.Line:
+			cs.Class = "theory"
+		default:
+			cs.Class = "measured"
+		}
+		if cs.Line {
+			cs.Dash = expDashes[g%len(expDashes)]
+		}
+		for _, p := range s.Points {
+			pt := Point{X: p.X, Y: p.Y}
+			if s.Kind == experiment.Points {
+				pt.Lo, pt.Hi = p.Lo, p.Hi
+			}
+			cs.Points = append(cs.Points, pt)
+		}
+		ch.Series = append(ch.Series, cs)
+	}
+	return ch
 }
 
-// expXAxis is the x axis: categories, log or linear.
-func expXAxis(c *experiment.Chart) expAxis {
-	if n := len(c.XLabels); n > 0 {
-		a := expAxis{lo: -0.5, hi: float64(n) - 0.5}
-		for i := range n {
-			a.ticks = append(a.ticks, float64(i))
-			a.labels = append(a.labels, categoryLetter(i))
-		}
-		return a
-	}
+// expXRange is the x axis's range, padded a little beyond the points, and
+// whether it counts whole numbers (a short range of integers, such as k).
+// Categories place themselves.
+func expXRange(c *experiment.Chart) (lo, hi float64, whole bool) {
 	var xs []float64
 	for _, s := range c.Series {
 		for _, p := range s.Points {
@@ -122,7 +140,7 @@ func expXAxis(c *experiment.Chart) expAxis {
 			}
 		}
 	}
-	lo, hi := spanOf(xs, 0, 1)
+	lo, hi = spanOf(xs, 0, 1)
 	if c.LogX {
 		if lo <= 0 {
 			lo, hi = 1, 10
@@ -130,33 +148,24 @@ func expXAxis(c *experiment.Chart) expAxis {
 		if hi <= lo {
 			lo, hi = lo/2, hi*2
 		}
-		pad := (math.Log10(hi) - math.Log10(lo)) * 0.04
-		a := expAxis{lo: lo / math.Pow(10, pad), hi: hi * math.Pow(10, pad), log: true}
-		a.ticks = logTicks(a.lo, a.hi)
-		for _, t := range a.ticks {
-			a.labels = append(a.labels, format.Plain(t))
-		}
-		return a
+		pad := math.Pow(hi/lo, 0.04)
+		return lo / pad, hi * pad, false
 	}
 	if hi <= lo {
 		lo, hi = lo-1, hi+1
 	}
-	whole := hi-lo <= 30
+	whole = hi-lo <= 30
 	for _, x := range xs {
 		whole = whole && x == math.Trunc(x)
 	}
 	pad := (hi - lo) * 0.05
-	a := expAxis{lo: lo - pad, hi: hi + pad}
-	if whole {
-		a.ticks, a.labels = axis{lo: lo, hi: hi, whole: true}.ticks(8)
-		return a
-	}
-	a.ticks, a.labels = linearTicks(a.lo, a.hi, 6)
-	return a
+	return lo - pad, hi + pad, whole
 }
 
-// expYAxis is the y axis, covering every value and interval end.
-func expYAxis(c *experiment.Chart) expAxis {
+// expYRange is the y axis's range, covering every value and interval end:
+// whole decades on a log axis; on a linear one a margin, but not below
+// zero when nothing is.
+func expYRange(c *experiment.Chart) (lo, hi float64) {
 	var ys []float64
 	for _, s := range c.Series {
 		for _, p := range s.Points {
@@ -173,33 +182,24 @@ func expYAxis(c *experiment.Chart) expAxis {
 				pos = append(pos, y)
 			}
 		}
-		lo, hi := spanOf(pos, 1e-3, 1)
+		lo, hi = spanOf(pos, 1e-3, 1)
 		lo = math.Pow(10, math.Floor(math.Log10(lo)))
 		hi = math.Pow(10, math.Ceil(math.Log10(hi)))
 		if hi <= lo {
 			hi = lo * 10
 		}
-		a := expAxis{lo: lo, hi: hi, log: true}
-		a.ticks = logTicks(lo, hi)
-		for _, t := range a.ticks {
-			a.labels = append(a.labels, formatTick(t))
-		}
-		return a
+		return lo, hi
 	}
-	lo, hi := spanOf(ys, 0, 1)
+	lo, hi = spanOf(ys, 0, 1)
 	if hi <= lo {
 		d := math.Max(math.Abs(lo)*0.1, 1e-9)
 		lo, hi = lo-d, hi+d
 	}
 	pad := (hi - lo) * 0.08
-	lo0 := lo
-	lo, hi = lo-pad, hi+pad
-	if lo0 >= 0 && lo < 0 {
-		lo = 0
+	if lo >= 0 {
+		return math.Max(0, lo-pad), hi + pad
 	}
-	a := expAxis{lo: lo, hi: hi}
-	a.ticks, a.labels = linearTicks(lo, hi, 5)
-	return a
+	return lo - pad, hi + pad
 }
 
 // spanOf returns the least and greatest of vs, or def when vs is empty.
@@ -212,203 +212,4 @@ func spanOf(vs []float64, defLo, defHi float64) (float64, float64) {
 		lo, hi = math.Min(lo, v), math.Max(hi, v)
 	}
 	return lo, hi
-}
-
-// linearTicks returns about n round ticks inside [lo, hi] and their labels,
-// written with as many decimals as the step needs.
-func linearTicks(lo, hi float64, n int) ([]float64, []string) {
-	raw := (hi - lo) / float64(n)
-	if !(raw > 0) {
-		return []float64{lo}, []string{format.Plain(lo)}
-	}
-	mag := math.Pow(10, math.Floor(math.Log10(raw)))
-	step := 10 * mag
-	for _, f := range []float64{1, 2, 2.5, 5} {
-		if f*mag >= raw {
-			step = f * mag
-			break
-		}
-	}
-	dec := max(0, int(-math.Floor(math.Log10(step)))+1)
-	var ts []float64
-	var ls []string
-	for i := math.Ceil(lo / step); i*step <= hi*(1+1e-12); i++ {
-		t := i * step
-		ts = append(ts, t)
-		ls = append(ls, strconv.FormatFloat(roundTo(t, dec), 'f', -1, 64))
-	}
-	return ts, ls
-}
-
-// logTicks returns the decades in [lo, hi], over many decades about six of
-// them; over two decades or less, 2 and 5 times each decade as well.
-func logTicks(lo, hi float64) []float64 {
-	first, last := math.Floor(math.Log10(lo)), math.Ceil(math.Log10(hi))
-	step := math.Max(1, math.Ceil((last-first)/6))
-	mults := []float64{1}
-	if math.Log10(hi/lo) <= 2.01 {
-		mults = []float64{1, 2, 5}
-	}
-	var ts []float64
-	for e := first; e <= last; e += step {
-		for _, m := range mults {
-			t := m * math.Pow(10, e)
-			if t >= lo*(1-1e-9) && t <= hi*(1+1e-9) {
-				ts = append(ts, t)
-			}
-		}
-	}
-	return ts
-}
-
-// expMarker draws group g's marker at (x, y); inner goes inside the element
-// (a title).
-func expMarker(g int, class string, x, y float64, inner string) string {
-	switch expShapes[g%len(expShapes)] {
-	case "square":
-		return fmt.Sprintf(`<rect class="%s" x="%.1f" y="%.1f" width="8" height="8">%s</rect>`, class, x-4, y-4, inner)
-	case "triangle":
-		return fmt.Sprintf(`<path class="%s" d="M%.1f %.1fL%.1f %.1fL%.1f %.1fZ">%s</path>`, class, x, y-5.5, x+5, y+4, x-5, y+4, inner)
-	case "diamond":
-		return fmt.Sprintf(`<path class="%s" d="M%.1f %.1fL%.1f %.1fL%.1f %.1fL%.1f %.1fZ">%s</path>`, class, x, y-5.5, x+5.5, y, x, y+5.5, x-5.5, y, inner)
-	}
-	return fmt.Sprintf(`<circle class="%s" cx="%.1f" cy="%.1f" r="4.5">%s</circle>`, class, x, y, inner)
-}
-
-// hasIntervals reports whether any of s's points has an interval.
-func hasIntervals(s experiment.Series) bool {
-	for _, p := range s.Points {
-		if p.Hi > p.Lo {
-			return true
-		}
-	}
-	return false
-}
-
-// expNum writes a value for a tooltip: six significant digits.
-func expNum(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
-
-// expChartSVG draws c, width user units wide (0 for the default). It never
-// fails: a chart without points draws its axes.
-func expChartSVG(c *experiment.Chart, width float64) string {
-	if c == nil {
-		return ""
-	}
-	if !(width >= 200) {
-		width = expChartW
-	}
-	pw, ph := width-expPadL-expPadR, expPlotH
-	xa, ya := expXAxis(c), expYAxis(c)
-	x := func(v float64) float64 { return expPadL + xa.frac(v)*pw }
-	y := func(v float64) float64 { return expPadT + ph*(1-ya.frac(v)) }
-	groups, ng := expGroups(c)
-	class := func(i int) string {
-		if ng == 1 {
-			if c.Series[i].Kind == experiment.Line {
-				return "theory"
-			}
-			return "measured"
-		}
-		return "g" + strconv.Itoa(groups[i]%6)
-	}
-	xName := func(v float64) string {
-		if i := int(v); len(c.XLabels) > 0 && i >= 0 && i < len(c.XLabels) {
-			return c.XLabels[i]
-		}
-		return c.X + " " + expNum(v)
-	}
-
-	var b strings.Builder
-	// The title is the figure's caption in the page, where it can wrap.
-	fmt.Fprintf(&b, `<title>%s</title>`, esc(c.Title))
-	fmt.Fprintf(&b, `<rect class="plot" x="%g" y="%g" width="%g" height="%g"/>`, expPadL, expPadT, pw, ph)
-	for i, t := range ya.ticks {
-		yy := y(t)
-		fmt.Fprintf(&b, `<line class="grid" x1="%g" y1="%.1f" x2="%g" y2="%.1f"/>`, expPadL, yy, expPadL+pw, yy)
-		fmt.Fprintf(&b, `<text class="tick" x="%g" y="%.1f" text-anchor="end">%s</text>`, expPadL-5, yy+4, esc(ya.labels[i]))
-	}
-	for i, t := range xa.ticks {
-		xx := x(t)
-		fmt.Fprintf(&b, `<line class="grid" x1="%.1f" y1="%g" x2="%.1f" y2="%g"/>`, xx, expPadT, xx, expPadT+ph)
-		fmt.Fprintf(&b, `<text class="tick" x="%.1f" y="%g" text-anchor="middle">%s</text>`, xx, expPadT+ph+15, esc(xa.labels[i]))
-	}
-	fmt.Fprintf(&b, `<text class="axis-label" x="%g" y="%g" text-anchor="middle">%s</text>`, expPadL+pw/2, expPadT+ph+33, esc(c.X))
-	fmt.Fprintf(&b, `<text class="axis-label" transform="translate(14 %g) rotate(-90)" text-anchor="middle">%s</text>`, expPadT+ph/2, esc(c.Y))
-
-	// Lines first, then the error bars, then the markers on top.
-	for i, s := range c.Series {
-		if s.Kind != experiment.Line || len(s.Points) == 0 {
-			continue
-		}
-		var path strings.Builder
-		for j, p := range s.Points {
-			cmd := "L"
-			if j == 0 {
-				cmd = "M"
-			}
-			fmt.Fprintf(&path, "%s%.1f %.1f", cmd, x(p.X), y(p.Y))
-		}
-		dash := ""
-		if d := expDashes[groups[i]%len(expDashes)]; d != "" {
-			dash = ` stroke-dasharray="` + d + `"`
-		}
-		fmt.Fprintf(&b, `<path class="series %s" d="%s"%s><title>%s</title></path>`, class(i), path.String(), dash, esc(s.Name))
-	}
-	for i, s := range c.Series {
-		if s.Kind != experiment.Points {
-			continue
-		}
-		for _, p := range s.Points {
-			if !(p.Hi > p.Lo) {
-				continue
-			}
-			xx, y0, y1 := x(p.X), y(p.Lo), y(p.Hi)
-			fmt.Fprintf(&b, `<path class="ebar %s" d="M%.1f %.1fV%.1fM%.1f %.1fH%.1fM%.1f %.1fH%.1f"/>`,
-				class(i), xx, y0, y1, xx-4, y0, xx+4, xx-4, y1, xx+4)
-		}
-	}
-	for i, s := range c.Series {
-		if s.Kind != experiment.Points {
-			continue
-		}
-		for _, p := range s.Points {
-			cl := "dot " + class(i)
-			if c.LogY && p.Y <= 0 {
-				cl += " hollow"
-			}
-			tip := s.Name + ": " + expNum(p.Y)
-			if p.Hi > p.Lo {
-				tip += " (95% interval " + expNum(p.Lo) + " to " + expNum(p.Hi) + ")"
-			}
-			tip += " at " + xName(p.X)
-			b.WriteString(expMarker(groups[i], cl, x(p.X), y(p.Y), "<title>"+esc(tip)+"</title>"))
-		}
-	}
-
-	// The legend, under the axis label, wrapping to as many rows as it needs.
-	ly, lx := expPadT+ph+54, expPadL-40
-	for i, s := range c.Series {
-		w := 30 + 6.6*float64(len(s.Name))
-		if lx+w > width-expPadR && lx > expPadL-40 {
-			lx = expPadL - 40
-			ly += 18
-		}
-		if s.Kind == experiment.Line {
-			dash := ""
-			if d := expDashes[groups[i]%len(expDashes)]; d != "" {
-				dash = ` stroke-dasharray="` + d + `"`
-			}
-			fmt.Fprintf(&b, `<line class="series %s" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"%s/>`, class(i), lx, ly, lx+22, ly, dash)
-		} else {
-			if hasIntervals(s) {
-				fmt.Fprintf(&b, `<path class="ebar %s" d="M%.1f %.1fV%.1f"/>`, class(i), lx+11, ly-7, ly+7)
-			}
-			b.WriteString(expMarker(groups[i], "dot "+class(i), lx+11, ly, ""))
-		}
-		fmt.Fprintf(&b, `<text class="legend" x="%.1f" y="%.1f">%s</text>`, lx+28, ly+4, esc(s.Name))
-		lx += w + 8
-	}
-	height := ly + 14
-	return fmt.Sprintf(`<svg class="chart exp-chart" viewBox="0 0 %g %g" role="img" aria-label="%s" xmlns="http://www.w3.org/2000/svg">`,
-		width, height, esc(c.Title+": "+c.Y+" against "+c.X)) + b.String() + `</svg>`
 }

@@ -93,8 +93,14 @@ func TestExpChartSVG(t *testing.T) {
 func countPointSeries(c *experiment.Chart) int {
 	n := 0
 	for _, s := range c.Series {
-		if s.Kind == experiment.Points && hasIntervals(s) {
-			n++
+		if s.Kind != experiment.Points {
+			continue
+		}
+		for _, p := range s.Points {
+			if p.Hi > p.Lo {
+				n++
+				break
+			}
 		}
 	}
 	return n
@@ -147,17 +153,32 @@ func manySeries(n int) []experiment.Series {
 	return ss
 }
 
-func TestExpTicks(t *testing.T) {
+// TestExpChart: the conversion colours one group as theory and measured,
+// and several by group, each with its own marker shape and line dash; only
+// measurements carry intervals.
+func TestExpChart(t *testing.T) {
 	t.Parallel()
-	ts, ls := linearTicks(0.0485, 0.0575, 5)
-	if len(ts) < 3 || ls[0] != "0.05" {
-		t.Errorf("linearTicks(0.0485, 0.0575) = %v %q", ts, ls)
+	one := expChart(&experiment.Chart{Series: []experiment.Series{
+		{Name: "theory", Kind: experiment.Line, Points: []experiment.Point{{X: 1, Y: 1, Lo: 0.5, Hi: 2}}},
+		{Name: "measured", Kind: experiment.Points, Points: []experiment.Point{{X: 1, Y: 1, Lo: 0.5, Hi: 2}}},
+	}}, 0)
+	if got := []string{one.Series[0].Class, one.Series[1].Class}; got[0] != "theory" || got[1] != "measured" {
+		t.Errorf("one group's classes %q, want theory and measured", got)
 	}
-	if got := logTicks(0.9, 11); len(got) != 4 || got[0] != 1 || got[3] != 10 {
-		t.Errorf("logTicks(0.9, 11) = %v, want 1 2 5 10", got)
+	if one.Series[0].intervals() || !one.Series[1].intervals() {
+		t.Error("intervals on the line, or none on the measurements")
 	}
-	if got := logTicks(1e-5, 1); len(got) != 6 {
-		t.Errorf("logTicks(1e-5, 1) = %v, want the six decades", got)
+	if one.Width != expChartW || !one.TitleAbove || one.PlotHeight != expPlotH {
+		t.Errorf("width %v, title above %v, plot height %v", one.Width, one.TitleAbove, one.PlotHeight)
+	}
+	e, _ := experiment.Find("grid")
+	grid := expChart(tinyTable(t, e).Chart, expChartNarrow)
+	a, b := grid.Series[0], grid.Series[2]
+	if a.Class != "g0" || b.Class != "g1" || a.Shape == b.Shape || a.Dash == b.Dash || !a.Line || !b.Line {
+		t.Errorf("grid's first two groups' lines %+v and %+v, want g0 and g1 told apart by dash and shape", a, b)
+	}
+	if m := grid.Series[1]; m.Class != "g0" || m.Line {
+		t.Errorf("grid's first measurements %+v, want g0 markers", m)
 	}
 }
 
