@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"bloomlab/app/engine"
 	"bloomlab/app/settings"
 	"bloomlab/app/ui/format"
 	"bloomlab/audit"
@@ -23,15 +24,15 @@ type AuditPage struct {
 	fault      core.Fault
 	notice     string
 	large      bool
-	run        auditRun
+	run        engine.AuditRun
 	stopListen func()
 }
 
 func newAuditPage() *AuditPage { return &AuditPage{} }
 
 func (p *AuditPage) OnMount(ctx app.Context) {
-	p.stopListen = audits.Listen(func() {
-		ctx.Dispatch(func(ctx app.Context) { p.run = audits.Get(p.fault) })
+	p.stopListen = engine.Audits().Listen(func() {
+		ctx.Dispatch(func(ctx app.Context) { p.run = engine.Audits().Get(p.fault) })
 	})
 }
 
@@ -61,12 +62,12 @@ func (p *AuditPage) OnNav(ctx app.Context) {
 		p.large, _ = settings.ParseFlag(raw)
 	}
 	ctx.Page().SetTitle("Audit · Bloom Lab")
-	p.run = audits.Get(p.fault)
+	p.run = engine.Audits().Get(p.fault)
 	if app.IsClient {
 		f := p.fault
 		ctx.Defer(func(ctx app.Context) {
-			audits.Start(f)
-			p.run = audits.Get(f)
+			engine.Audits().Start(f)
+			p.run = engine.Audits().Get(f)
 		})
 	}
 }
@@ -125,7 +126,7 @@ func (p *AuditPage) Render() app.UI {
 				app.Label().For("audit-progress").Text("Checks run: "+strconv.Itoa(r.Done)+" of "+strconv.Itoa(total)),
 				app.Progress().ID("audit-progress").Max(total).Value(r.Done),
 			),
-			app.P().ID("audit-engine").Class("muted small").Text(engineStatus()),
+			app.P().ID("audit-engine").Class("muted small").Text(engine.Status()),
 			p.renderSummary(failed),
 			app.Table().ID("audit-checks").Class("checks").Body(
 				app.THead().Body(app.Tr().Body(

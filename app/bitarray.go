@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 
+	"bloomlab/app/engine"
 	"bloomlab/app/ui/format"
 	"bloomlab/core"
 
@@ -150,7 +151,7 @@ var (
 // up. Cells are shaded by their value (a counter's count in the counting
 // filter), bins by the share of their positions that are set; cells past m
 // are background.
-func paintBits(buf []byte, shares []float64, s bitStore, l bitLayout) ([]byte, []float64) {
+func paintBits(buf []byte, shares []float64, s engine.BitStore, l bitLayout) ([]byte, []float64) {
 	n := l.Cols * l.Rows
 	if cap(buf) < n*4 {
 		buf = make([]byte, n*4)
@@ -175,7 +176,7 @@ func paintBits(buf []byte, shares []float64, s bitStore, l bitLayout) ([]byte, [
 	}
 	for i := 0; i < n; i++ {
 		pos := uint64(i)
-		v := s.value(pos)
+		v := s.Value(pos)
 		switch {
 		case pos >= l.M:
 			copy(buf[i*4:], gap[:])
@@ -207,7 +208,7 @@ func mix(t float64) [3]float64 {
 // it stays fast for a billion bits; slices come in order, so it keeps one
 // running count. A position is set when any bit of its field is; fields
 // that straddle words (12-bit fingerprints) are read one at a time.
-func densityShares(s bitStore, bins uint64, out []float64) []float64 {
+func densityShares(s engine.BitStore, bins uint64, out []float64) []float64 {
 	if uint64(cap(out)) < bins {
 		out = make([]float64, bins)
 	}
@@ -215,7 +216,7 @@ func densityShares(s bitStore, bins uint64, out []float64) []float64 {
 	clear(out)
 	words, stride, m := s.Words, s.Stride, s.M
 	if 64%stride != 0 {
-		return fieldShares(words, stride, m, out)
+		return fieldShares(s, out)
 	}
 	per := uint64(64 / stride) // positions per word
 	// A field's low bit becomes the OR of its bits.
@@ -275,13 +276,13 @@ func binStart(bin, m, bins uint64) uint64 {
 
 // fieldShares is densityShares for fields of stride bits that straddle
 // words, packed from bit 0: one field at a time.
-func fieldShares(words []uint64, stride uint, m uint64, out []float64) []float64 {
-	bins := uint64(len(out))
+func fieldShares(s engine.BitStore, out []float64) []float64 {
+	m, bins := s.M, uint64(len(out))
 	for bin := range bins {
 		a, b := binStart(bin, m, bins), min(binStart(bin+1, m, bins), m)
 		set := 0
 		for pos := a; pos < b; pos++ {
-			if field(words, pos*uint64(stride), stride) != 0 {
+			if s.Value(pos) != 0 {
 				set++
 			}
 		}
@@ -290,53 +291,6 @@ func fieldShares(words []uint64, stride uint, m uint64, out []float64) []float64
 		}
 	}
 	return out
-}
-
-// field reads the width bits at bit offset off of words.
-func field(words []uint64, off uint64, width uint) uint64 {
-	w, sh := off>>6, off&63
-	v := words[w] >> sh
-	if sh+uint64(width) > 64 && w+1 < uint64(len(words)) {
-		v |= words[w+1] << (64 - sh)
-	}
-	return v & (^uint64(0) >> (64 - width))
-}
-
-// bitStore is what the picture reads of a filter: its M positions, each a
-// field of Stride bits of Words packed from bit 0 (a bit, a 4-bit counter,
-// an f-bit fingerprint: a cuckoo slot, a fuse cell), Group consecutive
-// positions to a bucket. A lab run on a worker sends this back rather than
-// the filter, which stays there.
-type bitStore struct {
-	M        uint64
-	Stride   uint
-	Group    int
-	Counters bool     // the values are counts, shaded by size
-	Words    []uint64 `json:"-"` // sent on their own from a worker
-}
-
-// storeOf is the picture's view of f.
-func storeOf(f core.Membership) bitStore {
-	s := bitStore{M: f.M(), Stride: 1, Group: 1, Words: f.Words()}
-	if _, ok := f.(*core.Counting); ok {
-		s.Stride, s.Counters = 4, true
-	}
-	if x, ok := f.(interface{ FingerprintBits() int }); ok && x.FingerprintBits() > 0 {
-		s.Stride = uint(x.FingerprintBits())
-	}
-	if x, ok := f.(interface{ Buckets() uint64 }); ok && x.Buckets() > 0 && s.M%x.Buckets() == 0 {
-		s.Group = int(s.M / x.Buckets())
-	}
-	return s
-}
-
-// value is what position pos holds: a bit, a count, a fingerprint (0 for
-// empty); 0 past the end.
-func (s bitStore) value(pos uint64) uint64 {
-	if pos >= s.M {
-		return 0
-	}
-	return field(s.Words, pos*uint64(s.Stride), s.Stride)
 }
 
 // bitCaption says what the picture of r in layout l shows: the unit and
@@ -391,7 +345,7 @@ var bitPainter = &bitCanvas{}
 // draw paints the filter in s onto the canvas element, cssW CSS pixels
 // wide, and rings and boxes the positions marks names. It returns the
 // layout it used.
-func (b *bitCanvas) draw(canvas app.Value, s bitStore, marks bitMarks, cssW int) bitLayout {
+func (b *bitCanvas) draw(canvas app.Value, s engine.BitStore, marks bitMarks, cssW int) bitLayout {
 	if !canvas.Truthy() || s.M == 0 {
 		return bitLayout{}
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"bloomlab/app/engine"
 	"bloomlab/core"
 )
 
@@ -65,7 +66,7 @@ func TestDensityShares(t *testing.T) {
 				}
 				m := f.M()
 				for _, bins := range []uint64{1, 3, 7, min(m, 64), m} {
-					got := densityShares(storeOf(f), bins, nil)
+					got := densityShares(engine.StoreOf(f), bins, nil)
 					set, size := make([]float64, bins), make([]float64, bins)
 					for pos := range m {
 						b := binOf(pos, m, bins)
@@ -119,7 +120,7 @@ func TestBitCaption(t *testing.T) {
 	}
 	for _, c := range cases {
 		r := run(c.v, c.items)
-		if g := storeOf(r.Filter).Group; g != c.group {
+		if g := engine.StoreOf(r.Filter).Group; g != c.group {
 			t.Errorf("%s: group %d, want %d", c.v, g, c.group)
 		}
 		l := layoutBits(r.M, 800, bitAreaCSSH, 1, c.group)
@@ -163,7 +164,7 @@ func TestPaintSlotsAndCells(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := storeOf(r.Filter)
+		s := engine.StoreOf(r.Filter)
 		l := layoutBits(r.M, 800, bitAreaCSSH, 1, s.Group)
 		buf, _ := paintBits(nil, nil, s, l)
 		dark := uint64(0)
@@ -185,7 +186,7 @@ func TestPaintBits(t *testing.T) {
 	f, _ := core.NewFilter(10, 1, 1)
 	f.Add([]byte("a key of sixteen"))
 	l := layoutBits(10, 100, 220, 1, 1)
-	buf, _ := paintBits(nil, nil, storeOf(f), l)
+	buf, _ := paintBits(nil, nil, engine.StoreOf(f), l)
 	if len(buf) != l.Cols*l.Rows*4 {
 		t.Fatalf("buffer %d bytes for %dx%d", len(buf), l.Cols, l.Rows)
 	}
@@ -253,13 +254,13 @@ func TestStoreReadsEveryPosition(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s := storeOf(r.Filter)
+			s := engine.StoreOf(r.Filter)
 			counting, _ := r.Filter.(*core.Counting)
 			if s.Counters != (counting != nil) {
 				t.Errorf("%s: counters %v", v, s.Counters)
 			}
 			for pos := range s.M {
-				got := s.value(pos)
+				got := s.Value(pos)
 				if (got != 0) != r.Filter.IsSet(pos) {
 					t.Fatalf("%s/%d: position %d holds %d, IsSet %v", v, width, pos, got, r.Filter.IsSet(pos))
 				}
@@ -267,7 +268,7 @@ func TestStoreReadsEveryPosition(t *testing.T) {
 					t.Fatalf("%s: counter %d reads %d, want %d", v, pos, got, counting.Counter(pos))
 				}
 			}
-			if s.value(s.M) != 0 {
+			if s.Value(s.M) != 0 {
 				t.Errorf("%s: a value past the end", v)
 			}
 		}

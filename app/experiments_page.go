@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"bloomlab/app/engine"
 	"bloomlab/app/settings"
 	"bloomlab/app/ui/format"
 	"bloomlab/core"
@@ -41,7 +42,7 @@ type ExperimentsPage struct {
 
 	run *expRun
 	// runs stops a run a newer one replaced, or a cancel.
-	runs runs
+	runs engine.Runs
 	// probing is the selection whose work is being measured.
 	probing string
 	// mounts counts the page's mounts and dismounts, so that the watch
@@ -96,7 +97,7 @@ func (p *ExperimentsPage) OnMount(ctx app.Context) {
 	p.live = app.IsClient
 	p.measure()
 	if app.IsClient {
-		startEngines()
+		engine.StartWorkers()
 		p.watchEngines(ctx, p.mounts.Add(1))
 	}
 }
@@ -106,7 +107,7 @@ func (p *ExperimentsPage) OnMount(ctx app.Context) {
 func (p *ExperimentsPage) watchEngines(ctx app.Context, mount int64) {
 	ctx.Async(func() {
 		for p.mounts.Load() == mount {
-			<-engineChanged()
+			<-engine.Changed()
 			ctx.Dispatch(func(ctx app.Context) {})
 		}
 	})
@@ -117,7 +118,7 @@ func (p *ExperimentsPage) OnResize(ctx app.Context) { p.measure() }
 // OnDismount stops a run in flight: the tables already measured stay in
 // the session for a return to the page.
 func (p *ExperimentsPage) OnDismount() {
-	p.runs.cancel()
+	p.runs.Cancel()
 	p.mounts.Add(1)
 }
 
@@ -156,7 +157,7 @@ func (p *ExperimentsPage) learnUnits(ctx app.Context) {
 	ctx.Async(func() {
 		for _, s := range todo {
 			if _, ok := expSession.unitsOf(s); !ok {
-				expSession.setUnits(s, workUnits(s.Name, s.Sizes))
+				expSession.setUnits(s, engine.WorkUnits(s.Name, s.Sizes))
 				time.Sleep(time.Millisecond)
 			}
 		}
@@ -297,29 +298,29 @@ func (p *ExperimentsPage) onRun(ctx app.Context, e app.Event) {
 	if p.run != nil && p.run.Running {
 		return
 	}
-	ticket := p.runs.start()
+	ticket := p.runs.Start()
 	r := &expRun{Sel: p.sel, Running: true, Start: time.Now()}
 	p.run = r
 	sel := p.sel
 	ctx.Async(func() {
-		defer collectLess()()
+		defer engine.CollectLess()()
 		tick := time.NewTicker(progressEvery)
 		defer tick.Stop()
 		report, stop := showProgress(tick.C, func(done, total int) {
 			ctx.Dispatch(func(ctx app.Context) {
-				if ticket.live() {
+				if ticket.Live() {
 					r.Done, r.Total = done, total
 				}
 			})
 		})
-		t, err := runExperiment(sel.Name, sel.Sizes, ticket.live, report)
+		t, err := engine.RunExperiment(sel.Name, sel.Sizes, ticket.Live, report)
 		stop()
 		elapsed := time.Since(r.Start)
 		var res *expResult
 		if err == nil {
 			units, _ := expSession.unitsOf(sel)
 			if units == 0 {
-				units = workUnits(sel.Name, sel.Sizes)
+				units = engine.WorkUnits(sel.Name, sel.Sizes)
 			}
 			// The table's exports and its rendering each get a task of
 			// their own, so that neither holds the page for long.
@@ -333,8 +334,8 @@ func (p *ExperimentsPage) onRun(ctx app.Context, e app.Event) {
 }
 
 // finish records the run's outcome, unless it was cancelled meanwhile.
-func (p *ExperimentsPage) finish(ctx app.Context, ticket run, r *expRun, res *expResult, err error, elapsed time.Duration) {
-	if !ticket.live() {
+func (p *ExperimentsPage) finish(ctx app.Context, ticket engine.Run, r *expRun, res *expResult, err error, elapsed time.Duration) {
+	if !ticket.Live() {
 		return
 	}
 	r.Running, r.Elapsed = false, elapsed
@@ -358,7 +359,7 @@ func (p *ExperimentsPage) onCancel(ctx app.Context, e app.Event) {
 	if r == nil || !r.Running {
 		return
 	}
-	p.runs.cancel()
+	p.runs.Cancel()
 	r.Running, r.Cancelled, r.Elapsed = false, true, time.Since(r.Start)
 	ctx.Defer(func(ctx app.Context) { focusID("exp-run") })
 }
@@ -494,7 +495,7 @@ func (p *ExperimentsPage) renderForm() app.UI {
 			}),
 			app.Span().ID("exp-estimate").Class("muted small").Text(p.estimateText()),
 		),
-		app.P().ID("exp-engine").Class("muted small").Text(engineStatus()),
+		app.P().ID("exp-engine").Class("muted small").Text(engine.Status()),
 	)
 }
 

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"bloomlab/app/engine"
 	"bloomlab/app/settings"
 	"bloomlab/app/ui/format"
 	"bloomlab/core/experiment"
@@ -206,7 +207,7 @@ func TestRunExperiment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := runExperiment(sel.Name, sel.Sizes, always, func(int, int) {})
+	got, err := engine.RunExperiment(sel.Name, sel.Sizes, engine.Always, func(int, int) {})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +228,7 @@ func TestRunExperiment(t *testing.T) {
 	}}); err != nil {
 		t.Fatal(err)
 	}
-	got, err = runHere(sel.Name, sel.Sizes, 0, always, func(done, total int) { reports = append(reports, [2]int{done, total}) })
+	got, err = engine.RunHere(sel.Name, sel.Sizes, 0, engine.Always, func(done, total int) { reports = append(reports, [2]int{done, total}) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +244,7 @@ func TestRunExperiment(t *testing.T) {
 	// is logged.)
 	calls, reportsAfterStop := 0, 0
 	start := time.Now()
-	_, err = runExperiment(e.Name, e.Full, func() bool { calls++; return calls <= 3 }, func(int, int) {
+	_, err = engine.RunExperiment(e.Name, e.Full, func() bool { calls++; return calls <= 3 }, func(int, int) {
 		if calls > 3 {
 			reportsAfterStop++
 		}
@@ -267,7 +268,7 @@ func TestWorkUnits(t *testing.T) {
 		if _, err := e.Run(s, experiment.Options{Workers: 1, Progress: func(d, tt int) error { total = tt; return nil }}); err != nil {
 			t.Fatal(err)
 		}
-		if got := workUnits(name, s); got != total || got == 0 {
+		if got := engine.WorkUnits(name, s); got != total || got == 0 {
 			t.Errorf("%s: workUnits %d, a run reports %d", name, got, total)
 		}
 	}

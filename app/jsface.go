@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"bloomlab/app/engine"
 	"bloomlab/core"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -29,7 +30,7 @@ import (
 // hold (see runs.go) starts on when the page's global bloomlabHold is true
 // before the wasm starts, so that a page's first run can be held too.
 func InstallJSFace() {
-	holdRuns(app.Window().Get("bloomlabHold").Truthy())
+	engine.Hold(app.Window().Get("bloomlabHold").Truthy())
 	face := app.Window().Get("Object").New()
 	face.Set("runAudit", app.FuncOf(func(this app.Value, args []app.Value) any {
 		fault := ""
@@ -41,7 +42,7 @@ func InstallJSFace() {
 			if err != nil {
 				return nil, err
 			}
-			run := audits.Wait(f)
+			run := engine.Audits().Wait(f)
 			if run.Report == nil {
 				return nil, errors.New(run.Err)
 			}
@@ -60,12 +61,12 @@ func InstallJSFace() {
 		return toJS(timings)
 	}))
 	face.Set("hold", app.FuncOf(func(this app.Value, args []app.Value) any {
-		holdRuns(len(args) > 0 && args[0].Truthy())
+		engine.Hold(len(args) > 0 && args[0].Truthy())
 		return nil
 	}))
 	face.Set("settled", app.FuncOf(func(this app.Value, args []app.Value) any {
 		return promise(func() (any, error) {
-			for !settled() {
+			for !engine.Settled() {
 				time.Sleep(20 * time.Millisecond)
 			}
 			return true, nil
@@ -113,7 +114,7 @@ func tryJSON(raw string) (any, error) {
 // consoleStep is the Step of a run called from the console: nothing
 // replaces it, and it leaves the page its frames.
 func consoleStep() core.Step {
-	return yielding(always, 15*time.Millisecond, func(int, int) {})
+	return engine.Yielding(engine.Always, 15*time.Millisecond, func(int, int) {})
 }
 
 // promise returns a JavaScript Promise settled by fn, which runs on its own

@@ -3,6 +3,7 @@ package app
 import (
 	"strconv"
 
+	"bloomlab/app/engine"
 	"bloomlab/app/ui/format"
 	"bloomlab/core"
 
@@ -24,7 +25,7 @@ type labBits struct {
 	canvasW int
 	// store is the filter of the page's result, as the picture reads it:
 	// the page sets it with the result.
-	store bitStore
+	store engine.BitStore
 	// shown, drawn and scale are the last picture's result, layout and
 	// device pixel ratio, for the pointer.
 	shown *core.Result
@@ -95,7 +96,7 @@ func (b *labBits) onHover(ctx app.Context, e app.Event) {
 		return
 	}
 	state := "off"
-	if v := b.store.value(pos); v > 0 {
+	if v := b.store.Value(pos); v > 0 {
 		state = "on"
 		if unit := r.Variant.Unit(); unit != "bit" {
 			state = "holds " + strconv.FormatUint(v, 10)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"bloomlab/app/engine"
 	"bloomlab/app/settings"
 	"bloomlab/app/ui/format"
 	"bloomlab/core"
@@ -235,13 +236,13 @@ type labCharts struct {
 	kPts, bpkPts []Point
 	sampled      bool
 	sweeping     bool
-	runs         runs
+	runs         engine.Runs
 }
 
 // clear drops the measured points and stops a sweep in flight: the
 // filter changed.
 func (ch *labCharts) clear() {
-	ch.runs.cancel()
+	ch.runs.Cancel()
 	ch.kPts, ch.bpkPts = nil, nil
 	ch.sweeping = false
 }
@@ -264,16 +265,16 @@ func (ch *labCharts) sweep(ctx app.Context, p core.Params, r core.Result, own, n
 	if !ch.sweeping {
 		return
 	}
-	sweep := ch.runs.start()
+	sweep := ch.runs.Start()
 	ctx.Async(func() {
-		step := yielding(sweep.live, 5*time.Millisecond, func(int, int) {})
+		step := engine.Yielding(sweep.Live, 5*time.Millisecond, func(int, int) {})
 		if sweepK {
 			kPts, err := measureK(p, kmax, step)
 			if err != nil {
 				return
 			}
 			ctx.Dispatch(func(ctx app.Context) {
-				if sweep.live() {
+				if sweep.Live() {
 					ch.kPts = kPts
 					ch.redraw(&r, p, narrow)
 				}
@@ -287,7 +288,7 @@ func (ch *labCharts) sweep(ctx app.Context, p core.Params, r core.Result, own, n
 			}
 		}
 		ctx.Dispatch(func(ctx app.Context) {
-			if sweep.live() {
+			if sweep.Live() {
 				ch.bpkPts = bpkPts
 				ch.sweeping = false
 				ch.redraw(&r, p, narrow)

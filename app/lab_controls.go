@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 
+	"bloomlab/app/engine"
 	"bloomlab/app/settings"
 	"bloomlab/app/ui/format"
 	"bloomlab/core"
@@ -16,7 +17,7 @@ import (
 // way to move the settings.
 type labEditor interface {
 	current() settings.Lab
-	ownKeys() *ownKeys
+	ownKeys() *engine.OwnKeys
 	// change applies s, from an input event at time t0 (0 for none),
 	// and reruns the filter.
 	change(ctx app.Context, s settings.Lab, t0 float64)

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 
+	"bloomlab/app/engine"
 	"bloomlab/app/ui/format"
 	"bloomlab/core"
 	"bloomlab/core/plan"
@@ -242,7 +243,7 @@ func writeCounters(cs []counter) {
 
 // auditBadge is the badge of audit a, the lab's filter with fault f, for
 // a page that shows layout shown.
-func auditBadge(f core.Fault, a auditRun, shown core.Variant) app.UI {
+func auditBadge(f core.Fault, a engine.AuditRun, shown core.Variant) app.UI {
 	text, class := "audit not run yet", "badge"
 	switch {
 	case a.Finished():

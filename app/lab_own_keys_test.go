@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"bloomlab/app/engine"
 	"bloomlab/app/settings"
 	"bloomlab/app/ui/format"
 	"bloomlab/core"
@@ -27,14 +28,14 @@ func TestParseOwnKeys(t *testing.T) {
 		says            string // the error, if any
 	}{
 		{name: "duplicates dropped", members: "a\nb\na\r\n\nc\nb\n", absent: "x\ny\nx\n", fromBox: true,
-			lim: browserKeyLimits, lines: 5, n: 3, dups: 2, absentKeys: 2},
-		{name: "empty absent box", members: "a\n", absent: "", fromBox: true, lim: browserKeyLimits, lines: 1, n: 1},
-		{name: "blank absent box", members: "a\n", absent: "\n \n\t\n", fromBox: true, lim: browserKeyLimits, lines: 1, n: 1},
-		{name: "empty absent file", members: "a\n", absent: "", lim: browserKeyLimits, says: "absent queries: no keys"},
-		{name: "empty members", members: "\n\n", fromBox: true, lim: browserKeyLimits, says: "members: no keys: the input is empty"},
-		{name: "NUL", members: "a\nb\x00c\n", fromBox: true, lim: browserKeyLimits, says: "members: keys must be text: line 2 holds a NUL byte"},
-		{name: "invalid UTF-8", members: "ok\n", absent: "\xff\xfe\n", lim: browserKeyLimits, says: "absent queries: keys must be text: line 1 is not valid UTF-8"},
-		{name: "5000-byte line", members: "a\n" + strings.Repeat("x", 5000) + "\n", fromBox: true, lim: browserKeyLimits,
+			lim: engine.KeyLimits, lines: 5, n: 3, dups: 2, absentKeys: 2},
+		{name: "empty absent box", members: "a\n", absent: "", fromBox: true, lim: engine.KeyLimits, lines: 1, n: 1},
+		{name: "blank absent box", members: "a\n", absent: "\n \n\t\n", fromBox: true, lim: engine.KeyLimits, lines: 1, n: 1},
+		{name: "empty absent file", members: "a\n", absent: "", lim: engine.KeyLimits, says: "absent queries: no keys"},
+		{name: "empty members", members: "\n\n", fromBox: true, lim: engine.KeyLimits, says: "members: no keys: the input is empty"},
+		{name: "NUL", members: "a\nb\x00c\n", fromBox: true, lim: engine.KeyLimits, says: "members: keys must be text: line 2 holds a NUL byte"},
+		{name: "invalid UTF-8", members: "ok\n", absent: "\xff\xfe\n", lim: engine.KeyLimits, says: "absent queries: keys must be text: line 1 is not valid UTF-8"},
+		{name: "5000-byte line", members: "a\n" + strings.Repeat("x", 5000) + "\n", fromBox: true, lim: engine.KeyLimits,
 			says: "members: key too long: line 2 is over 4096 bytes"},
 		{name: "too many keys", members: "a\nb\nc\nd\n", fromBox: true, lim: small, says: "members: too many keys: more than 3"},
 		{name: "too many bytes", members: strings.Repeat("abcdefg\n", 2), absent: strings.Repeat("1234567\n", 9),
@@ -43,7 +44,7 @@ func TestParseOwnKeys(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			own, err := parseOwnKeys([]byte(tc.members), []byte(tc.absent), tc.fromBox, tc.lim, nil)
+			own, err := engine.ParseOwnKeys([]byte(tc.members), []byte(tc.absent), tc.fromBox, tc.lim, nil)
 			if tc.says != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.says) {
 					t.Fatalf("error %v, want one saying %q", err, tc.says)
@@ -53,16 +54,16 @@ func TestParseOwnKeys(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if own.members.Lines != tc.lines || own.n() != tc.n || own.members.Duplicates != tc.dups || own.absent.Len() != tc.absentKeys {
-				t.Errorf("lines %d n %d duplicates %d absent %d; want %d %d %d %d", own.members.Lines, own.n(),
-					own.members.Duplicates, own.absent.Len(), tc.lines, tc.n, tc.dups, tc.absentKeys)
+			if own.Members.Lines != tc.lines || own.N() != tc.n || own.Members.Duplicates != tc.dups || own.Absent.Len() != tc.absentKeys {
+				t.Errorf("lines %d n %d duplicates %d absent %d; want %d %d %d %d", own.Members.Lines, own.N(),
+					own.Members.Duplicates, own.Absent.Len(), tc.lines, tc.n, tc.dups, tc.absentKeys)
 			}
 		})
 	}
 	t.Run("a newer read stops this one", func(t *testing.T) {
 		members := []byte(strings.Repeat("key\n", 100_000))
 		calls := 0
-		_, err := parseOwnKeys(members, nil, true, browserKeyLimits, func(done, total int) error {
+		_, err := engine.ParseOwnKeys(members, nil, true, engine.KeyLimits, func(done, total int) error {
 			calls++
 			if calls == 3 {
 				return core.ErrCancelled
@@ -80,7 +81,7 @@ func TestParseOwnKeys(t *testing.T) {
 			fmt.Fprintf(&absent, "absent-%d\n", i)
 		}
 		last, held := -1, 0
-		_, err := parseOwnKeys([]byte(members.String()), []byte(absent.String()), false, browserKeyLimits, func(done, total int) error {
+		_, err := engine.ParseOwnKeys([]byte(members.String()), []byte(absent.String()), false, engine.KeyLimits, func(done, total int) error {
 			if done < last || total != members.Len()+absent.Len() || done > total {
 				t.Errorf("step(%d, %d) after %d", done, total, last)
 			}
@@ -98,21 +99,21 @@ func TestParseOwnKeys(t *testing.T) {
 
 func TestOwnKeysReport(t *testing.T) {
 	t.Parallel()
-	own, err := parseOwnKeys([]byte("a\nb\na\nc\nd\ne\n"), []byte("x\ny\nc\nx\n"), true, browserKeyLimits, nil)
+	own, err := engine.ParseOwnKeys([]byte("a\nb\na\nc\nd\ne\n"), []byte("x\ny\nc\nx\n"), true, engine.KeyLimits, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := own.report(); !strings.Contains(got, "checking which are members") {
+	if got := ownReport(own); !strings.Contains(got, "checking which are members") {
 		t.Errorf("before the first run: %q", got)
 	}
-	own.absentMembers = 1
+	own.AbsentMembers = 1
 	want := "Your own keys: 6 member lines read, 1 duplicate dropped (a key counts once), so n = 5. " +
 		"4 absent lines read, 1 duplicate dropped, 1 member left out of the rate (it is not absent): 2 absent queries measured."
-	if got := own.report(); got != want {
+	if got := ownReport(own); got != want {
 		t.Errorf("report\n got %q\nwant %q", got, want)
 	}
-	none, _ := parseOwnKeys([]byte("a\n"), nil, true, browserKeyLimits, nil)
-	if got := none.report(); !strings.HasSuffix(got, "No absent queries, so no measured rate.") {
+	none, _ := engine.ParseOwnKeys([]byte("a\n"), nil, true, engine.KeyLimits, nil)
+	if got := ownReport(none); !strings.HasSuffix(got, "No absent queries, so no measured rate.") {
 		t.Errorf("without absent keys: %q", got)
 	}
 }
@@ -122,7 +123,7 @@ func TestOwnKeysReport(t *testing.T) {
 // lists decide are off, and going back brings the generated keys back.
 func TestLabPageOwnKeys(t *testing.T) {
 	t.Parallel()
-	own, err := parseOwnKeys([]byte("alice\nbob\ncarol\nbob\ndave\n"), []byte("mallory\ntrent\nalice\n"), true, browserKeyLimits, nil)
+	own, err := engine.ParseOwnKeys([]byte("alice\nbob\ncarol\nbob\ndave\n"), []byte("mallory\ntrent\nalice\n"), true, engine.KeyLimits, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,11 +134,11 @@ func TestLabPageOwnKeys(t *testing.T) {
 	if got := textOf(labHTML(t, before), "out-n"); got != "4" {
 		t.Errorf("out-n before the run = %q, want the 4 distinct members", got)
 	}
-	r, err := simulate(runParams(s, own), s.Typed.List(), own, nil)
+	r, err := engine.Simulate(runParams(s, own), s.Typed.List(), own, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	own.absentMembers = r.AbsentMembers
+	own.AbsentMembers = r.AbsentMembers
 	c := newLabPage()
 	c.settings, c.own.keys, c.result = s, own, &r.Result
 	c.setTheory()
@@ -185,7 +186,7 @@ func TestLabPageOwnKeys(t *testing.T) {
 	}
 
 	// Back to generated keys: the default counters and every slider on.
-	g, err := simulate(runParams(s, nil), s.Typed.List(), nil, nil)
+	g, err := engine.Simulate(runParams(s, nil), s.Typed.List(), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,14 +209,14 @@ func TestLabPageOwnKeys(t *testing.T) {
 // own n, not the items slider the lists replace.
 func TestOwnKeysOptimalK(t *testing.T) {
 	t.Parallel()
-	own, err := parseOwnKeys([]byte("alice\nbob\ncarol\ndave\n"), []byte("zed\n"), true, browserKeyLimits, nil)
+	own, err := engine.ParseOwnKeys([]byte("alice\nbob\ncarol\ndave\n"), []byte("zed\n"), true, engine.KeyLimits, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := settings.DefaultLab()
 	s.OptimalK, s.Params.BitsPerKey = true, 2.1 // m = 9 for 4 keys: k = 2, where 4,000 keys give k = 1
 	s = s.Normalize()
-	r, err := simulate(runParams(s, own), s.Typed.List(), own, nil)
+	r, err := engine.Simulate(runParams(s, own), s.Typed.List(), own, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

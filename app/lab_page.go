@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"time"
 
+	"bloomlab/app/engine"
 	"bloomlab/app/settings"
 	"bloomlab/app/ui/format"
 	"bloomlab/core"
@@ -38,7 +39,7 @@ type LabPage struct {
 	errText  string
 	running  bool
 	progress float64
-	runs     runs
+	runs     engine.Runs
 	// t0 is the event time of the move being drawn, for the repaint timing.
 	t0 float64
 
@@ -50,7 +51,7 @@ type LabPage struct {
 	bits     labBits
 	charts   labCharts
 
-	audit      auditRun
+	audit      engine.AuditRun
 	stopListen func()
 
 	// keep are link keys the lab keeps when it writes its settings (a
@@ -99,7 +100,7 @@ func theoryOf(p core.Params) theory {
 func (c *LabPage) shapeParams() core.Params {
 	if c.own.keys != nil {
 		p := c.settings.Params
-		p.Items = c.own.keys.n()
+		p.Items = c.own.keys.N()
 		return p
 	}
 	return c.settings.Run()
@@ -109,8 +110,8 @@ func (c *LabPage) setTheory() { c.theory = theoryOf(c.shapeParams()) }
 
 // The labEditor, keyLab and playLab the parts see.
 
-func (c *LabPage) current() settings.Lab { return c.settings }
-func (c *LabPage) ownKeys() *ownKeys     { return c.own.keys }
+func (c *LabPage) current() settings.Lab    { return c.settings }
+func (c *LabPage) ownKeys() *engine.OwnKeys { return c.own.keys }
 
 func (c *LabPage) notify(notice string) {
 	if notice != "" {
@@ -204,9 +205,9 @@ func (c *LabPage) show(ctx app.Context, s settings.Lab, ask []string) {
 func (c *LabPage) clearQueries() { c.panel.clearAnswers() }
 
 func (c *LabPage) OnMount(ctx app.Context) {
-	c.stopListen = audits.Listen(func() {
+	c.stopListen = engine.Audits().Listen(func() {
 		ctx.Dispatch(func(ctx app.Context) {
-			c.audit = audits.Get(c.settings.Params.Fault)
+			c.audit = engine.Audits().Get(c.settings.Params.Fault)
 			if c.audit.Finished() {
 				c.tell(ctx)
 			}
@@ -215,8 +216,8 @@ func (c *LabPage) OnMount(ctx app.Context) {
 }
 
 func (c *LabPage) OnDismount() {
-	for _, rs := range []*runs{&c.runs, &c.charts.runs, &c.own.runs, &c.panel.runs} {
-		rs.cancel()
+	for _, rs := range []*engine.Runs{&c.runs, &c.charts.runs, &c.own.runs, &c.panel.runs} {
+		rs.Cancel()
 	}
 	c.player.pause()
 	if c.stopListen != nil {
@@ -265,65 +266,40 @@ func (c *LabPage) OnResize(ctx app.Context) {
 // is small, otherwise in chunks on a goroutine that yields to the browser
 // and gives up as soon as a newer move arrives.
 func (c *LabPage) recompute(ctx app.Context, t0 float64) {
-	sim := c.runs.start()
+	sim := c.runs.Start()
 	s, own := c.settings, c.own.keys
 	p, typed := runParams(s, own), s.Typed.List()
 	c.t0 = t0
 	c.errText = ""
 	c.charts.clear()
-	c.audit = audits.Get(s.Params.Fault)
-	if c.work() <= syncWork && !own.inDesk() {
+	c.audit = engine.Audits().Get(s.Params.Fault)
+	if c.work() <= syncWork && !own.InDesk() {
 		start := now()
-		r, err := simulate(p, typed, own, nil)
+		r, err := engine.Simulate(p, typed, own, nil)
 		timings.Computes = append(timings.Computes, now()-start)
-		c.finish(ctx, sim, r, stored(r, err), err)
+		c.finish(ctx, sim, r, engine.StoreOfRun(r, err), err)
 		return
 	}
 	c.running, c.progress = true, 0
 	c.showSliders()
-	report := sim.reporter(ctx, fraction(func(f float64) { c.progress = f }))
+	report := sim.Reporter(ctx, engine.Fraction(func(f float64) { c.progress = f }))
 	ctx.Async(func() {
-		r, store, err := core.OwnKeysResult{}, bitStore{}, errNoEngines
-		if own == nil || own.inDesk() {
-			r, store, err = simulateOnDesk(p, typed, own, sim.live, report)
+		r, store, err := core.OwnKeysResult{}, engine.BitStore{}, engine.ErrNoEngines
+		if own == nil || own.InDesk() {
+			r, store, err = engine.SimulateOnDesk(p, typed, own, sim.Live, report)
 		}
-		if errors.Is(err, errNoEngines) {
-			r, err = simulate(p, typed, own, sim.onPage(report))
-			store = stored(r, err)
+		if errors.Is(err, engine.ErrNoEngines) {
+			r, err = engine.Simulate(p, typed, own, sim.OnPage(report))
+			store = engine.StoreOfRun(r, err)
 		}
 		ctx.Dispatch(func(ctx app.Context) { c.finish(ctx, sim, r, store, err) })
 	})
 }
 
-// stored is the picture's view of a run's filter, if it ran.
-func stored(r core.OwnKeysResult, err error) bitStore {
-	if err != nil || r.Filter == nil {
-		return bitStore{}
-	}
-	return storeOf(r.Filter)
-}
-
-// simulate runs the lab's simulation of params p on generated keys and the
-// typed ones, or on the user's lists when own is set.
-func simulate(p core.Params, typed []string, own *ownKeys, step core.Step) (core.OwnKeysResult, error) {
-	switch {
-	case own == nil:
-		r, err := core.SimulateTyped(p, typed, step)
-		return core.OwnKeysResult{Result: r}, err
-	case own.inDesk():
-		return core.OwnKeysResult{}, errKeysLost
-	}
-	return core.SimulateKeyLists(p, own.members, own.absent, step)
-}
-
-// errKeysLost: the lists were read into the lab's worker, which has since
-// stopped.
-var errKeysLost = errors.New("your keys were read into the lab's worker, which has stopped or restarted: press “Use these keys” to read them again")
-
 // runParams are the params a run of s takes. With own keys the lists give
 // n, and the optimal k, when asked for, is the one for the lists' own n,
 // which core works out from Hashes = 0.
-func runParams(s settings.Lab, own *ownKeys) core.Params {
+func runParams(s settings.Lab, own *engine.OwnKeys) core.Params {
 	if own == nil {
 		return s.Run()
 	}
@@ -334,23 +310,20 @@ func runParams(s settings.Lab, own *ownKeys) core.Params {
 	return p
 }
 
-// work is the number of inserts and queries a simulation makes.
-func work(p core.Params) int { return p.Items*p.DuplicatePasses + p.Queries }
-
 // work is how much the current run does, on generated keys or on own ones.
 func (c *LabPage) work() int {
 	if c.own.keys != nil {
-		return c.own.keys.work(c.settings.Params.DuplicatePasses)
+		return c.own.keys.Work(c.settings.Params.DuplicatePasses)
 	}
-	return work(c.settings.Run())
+	return engine.WorkOf(c.settings.Run())
 }
 
 // finish shows the run's result, if it is still the current run, and
 // starts what follows a run: the key panel's answer on the new filter, the
 // player's next stop, and, once the controls rest, the charts'
 // measurements and the audit.
-func (c *LabPage) finish(ctx app.Context, sim run, r core.OwnKeysResult, store bitStore, err error) {
-	if !sim.live() {
+func (c *LabPage) finish(ctx app.Context, sim engine.Run, r core.OwnKeysResult, store engine.BitStore, err error) {
+	if !sim.Live() {
 		return
 	}
 	c.running = false
@@ -365,7 +338,7 @@ func (c *LabPage) finish(ctx app.Context, sim run, r core.OwnKeysResult, store b
 	}
 	c.result, c.bits.store = &r.Result, store
 	if c.own.keys != nil {
-		c.own.keys.absentMembers = r.AbsentMembers
+		c.own.keys.AbsentMembers = r.AbsentMembers
 	}
 	c.charts.redraw(c.result, c.shapeParams(), c.bits.narrow())
 	c.draw(ctx)
@@ -373,13 +346,13 @@ func (c *LabPage) finish(ctx app.Context, sim run, r core.OwnKeysResult, store b
 	c.player.ran(ctx)
 	c.tell(ctx)
 	ctx.After(restDelay, func(ctx app.Context) {
-		if !sim.live() {
+		if !sim.Live() {
 			return
 		}
 		if !c.settings.Playing() {
 			c.charts.sweep(ctx, c.shapeParams(), *c.result, c.own.keys != nil, c.bits.narrow())
 		}
-		audits.Start(c.settings.Params.Fault)
+		engine.Audits().Start(c.settings.Params.Fault)
 	})
 }
 
@@ -489,11 +462,11 @@ func (c *LabPage) renderNotices() app.UI {
 func (c *LabPage) renderProgress() app.UI {
 	return app.Div().Class("progress-row").Body(
 		app.If(c.running, func() app.UI {
-			label := "Simulating " + format.Int(uint64(work(c.settings.Run()))) + " inserts and queries " + deskWhere() + ": "
+			label := "Simulating " + format.Int(uint64(engine.WorkOf(c.settings.Run()))) + " inserts and queries " + engine.DeskWhere() + ": "
 			if own := c.own.keys; own != nil {
-				label = "Running your keys (" + format.Int(uint64(own.work(c.settings.Params.DuplicatePasses))) + " keys sorted, inserted and queried)"
-				if own.inDesk() {
-					label += " " + deskWhere()
+				label = "Running your keys (" + format.Int(uint64(own.Work(c.settings.Params.DuplicatePasses))) + " keys sorted, inserted and queried)"
+				if own.InDesk() {
+					label += " " + engine.DeskWhere()
 				}
 				label += ": "
 			}

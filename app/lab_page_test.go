@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"bloomlab/app/engine"
 	"bloomlab/app/settings"
 	"bloomlab/audit"
 	"bloomlab/core"
@@ -37,7 +38,7 @@ func TestLabPageRenders(t *testing.T) {
 			c.result = &r
 			c.charts.redraw(c.result, s.Params, false)
 			rep := audit.Report{Passed: 3, Failed: 1, Total: 4}
-			c.audit = auditRun{Report: &rep, Total: 4, Done: 4}
+			c.audit = engine.AuditRun{Report: &rep, Total: 4, Done: 4}
 			if err := e.Load(c); err != nil {
 				t.Fatalf("with a result: %v", err)
 			}
@@ -81,7 +82,7 @@ func TestAuditPageRenders(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.fault = core.OneHash
-	p.run = auditRun{Fault: core.OneHash, Done: rep.Total, Total: rep.Total, Checks: rep.Checks, Report: &rep}
+	p.run = engine.AuditRun{Fault: core.OneHash, Done: rep.Total, Total: rep.Total, Checks: rep.Checks, Report: &rep}
 	if err := e.Load(p); err != nil {
 		t.Fatalf("finished: %v", err)
 	}

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bloomlab/app/engine"
 	"bloomlab/app/settings"
 	"bloomlab/app/ui/format"
 	"math"
@@ -63,7 +64,7 @@ func stopAt(stops []int, i int) int {
 // playLab is what the player needs of the page.
 type playLab interface {
 	current() settings.Lab
-	ownKeys() *ownKeys
+	ownKeys() *engine.OwnKeys
 	// seek shows the filter holding its first at keys (0: every key);
 	// commit writes the link.
 	seek(ctx app.Context, at int, commit bool)

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"bloomlab/app/engine"
 	"bloomlab/app/settings"
 	"bloomlab/app/ui/format"
 	"bloomlab/core"
@@ -30,7 +31,7 @@ const (
 // then calls the panel's refresh).
 type keyLab interface {
 	current() settings.Lab
-	ownKeys() *ownKeys
+	ownKeys() *engine.OwnKeys
 	typeKeys(ctx app.Context, keys settings.TypedKeys)
 	// answered hears that the panel's answer changed.
 	answered(ctx app.Context)
@@ -50,7 +51,7 @@ const (
 // typed keys in it), and asks again whenever the filter changes.
 type keyPanel struct {
 	lab  keyLab
-	runs runs
+	runs engine.Runs
 	busy bool
 	// progress is the share of a long rebuild done.
 	progress float64
@@ -174,7 +175,7 @@ func (kp *keyPanel) clearAnswers() { kp.answers = nil }
 // new question, whose answer joins the answers.
 func (kp *keyPanel) refresh(ctx app.Context, fresh bool) {
 	if kp.ask == askNone || kp.lab.ownKeys() != nil {
-		kp.runs.cancel()
+		kp.runs.Cancel()
 		kp.busy = false
 		return
 	}
@@ -184,19 +185,19 @@ func (kp *keyPanel) refresh(ctx app.Context, fresh bool) {
 	if ask == askQuery {
 		req.Query = []string{key}
 	}
-	try := kp.runs.start()
+	try := kp.runs.Start()
 	kp.busy, kp.progress = true, 0
-	report := try.reporter(ctx, fraction(func(f float64) { kp.progress = f }))
+	report := try.Reporter(ctx, engine.Fraction(func(f float64) { kp.progress = f }))
 	ctx.Async(func() {
-		res, err := core.TryResult{}, errNoEngines
-		if work(req.Params) > syncWork {
-			res, err = panelOnDesk(req, ask == askFind, try.live, report)
+		res, err := core.TryResult{}, engine.ErrNoEngines
+		if engine.WorkOf(req.Params) > syncWork {
+			res, err = engine.PanelOnDesk(req, ask == askFind, try.Live, report)
 		}
-		if errors.Is(err, errNoEngines) {
-			res, err = answerPanel(req, ask == askFind, try.onPage(report))
+		if errors.Is(err, engine.ErrNoEngines) {
+			res, err = engine.AnswerPanel(req, ask == askFind, try.OnPage(report))
 		}
 		ctx.Dispatch(func(ctx app.Context) {
-			if !try.live() {
+			if !try.Live() {
 				return
 			}
 			kp.busy = false

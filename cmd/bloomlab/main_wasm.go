@@ -2,13 +2,13 @@
 
 package main
 
-import lab "bloomlab/app"
+import "bloomlab/app/engine"
 
 // main starts the lab in the browser, or one of its workers; the command
 // line is native only.
 func main() {
-	if lab.IsEngineWorker() {
-		lab.ServeEngine()
+	if engine.IsWorker() {
+		engine.Serve()
 		return
 	}
 	routes()

@@ -1,4 +1,4 @@
-package app
+package engine
 
 import (
 	"reflect"
@@ -126,7 +126,7 @@ func TestWireRunRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", v, err)
 			}
-			want := storeOf(r.Filter)
+			want := StoreOf(r.Filter)
 			if !reflect.DeepEqual(store, want) {
 				t.Errorf("%s: the store changed on its way from the desk", v)
 			}

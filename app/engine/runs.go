@@ -1,4 +1,4 @@
-package app
+package engine
 
 import (
 	"sync/atomic"
@@ -14,22 +14,22 @@ import (
 // must yield to the browser now and then, and a run a newer move replaced
 // must stop. runs numbers the runs: starting one, or cancelling, makes the
 // one before stop at its next step.
-type runs struct{ gen atomic.Int64 }
+type Runs struct{ gen atomic.Int64 }
 
 // run is one run's ticket.
-type run struct {
-	rs *runs
+type Run struct {
+	rs *Runs
 	id int64
 }
 
 // start begins a run, replacing the one in flight.
-func (rs *runs) start() run { return run{rs, rs.gen.Add(1)} }
+func (rs *Runs) Start() Run { return Run{rs, rs.gen.Add(1)} }
 
 // cancel stops the run in flight.
-func (rs *runs) cancel() { rs.gen.Add(1) }
+func (rs *Runs) Cancel() { rs.gen.Add(1) }
 
 // live reports whether the run is still the current one.
-func (r run) live() bool { return r.rs != nil && r.rs.gen.Load() == r.id }
+func (r Run) Live() bool { return r.rs != nil && r.rs.gen.Load() == r.id }
 
 // pageSlice is how long work on the page's own thread runs between two
 // pauses for the browser: under a frame.
@@ -37,19 +37,19 @@ const pageSlice = 12 * time.Millisecond
 
 // onPage is the run's core.Step for work on the page's own thread: see
 // yielding, with report called every pageSlice.
-func (r run) onPage(report func(done, total int)) core.Step {
-	return yielding(r.live, pageSlice, report)
+func (r Run) OnPage(report func(done, total int)) core.Step {
+	return Yielding(r.Live, pageSlice, report)
 }
 
 // reporter hands progress, which may be nil, the work done and planned on
 // the page's goroutine, while the run is live.
-func (r run) reporter(ctx app.Context, progress func(done, total int)) func(done, total int) {
+func (r Run) Reporter(ctx app.Context, progress func(done, total int)) func(done, total int) {
 	if progress == nil {
 		return func(done, total int) {}
 	}
 	return func(done, total int) {
 		ctx.Dispatch(func(ctx app.Context) {
-			if r.live() {
+			if r.Live() {
 				progress(done, total)
 			}
 		})
@@ -57,7 +57,7 @@ func (r run) reporter(ctx app.Context, progress func(done, total int)) func(done
 }
 
 // fraction turns a progress report into a share of the work.
-func fraction(set func(float64)) func(done, total int) {
+func Fraction(set func(float64)) func(done, total int) {
 	return func(done, total int) { set(float64(done) / float64(max(total, 1))) }
 }
 
@@ -65,7 +65,7 @@ func fraction(set func(float64)) func(done, total int) {
 // interval, reports progress, sleeps a millisecond so that the browser can
 // paint and deliver input, and stops the work with core.ErrCancelled as
 // soon as live says it was replaced.
-func yielding(live func() bool, every time.Duration, report func(done, total int)) core.Step {
+func Yielding(live func() bool, every time.Duration, report func(done, total int)) core.Step {
 	last := time.Now()
 	return func(done, total int) error {
 		if !live() {
@@ -86,7 +86,7 @@ func yielding(live func() bool, every time.Duration, report func(done, total int
 }
 
 // always is the liveness of work nothing replaces: a console call.
-func always() bool { return true }
+func Always() bool { return true }
 
 // hold is the hook bloomlab.hold sets, for tests and for anyone who wants
 // to look at a run mid-way: while it is on, every run that has done at

@@ -1,6 +1,6 @@
 //go:build js
 
-package app
+package engine
 
 import (
 	"fmt"
@@ -58,7 +58,7 @@ func newPool(size func() int) *enginePool {
 
 // startEngines starts the experiments' and the audit's workers unless
 // they run already.
-func startEngines() { engines.start() }
+func StartWorkers() { engines.start() }
 
 // startDesk starts the lab's interactive worker unless it runs already.
 func startDesk() { desk.start() }
@@ -219,7 +219,7 @@ func (p *enginePool) begin(live func() bool) (engineJob, error) {
 		}
 		p.mu.Unlock()
 		if !started || failed != "" {
-			return engineJob{}, errNoEngines
+			return engineJob{}, ErrNoEngines
 		}
 		select {
 		case <-changed:
@@ -265,7 +265,7 @@ func (p *enginePool) restart(j engineJob) {
 // holdRuns turns the hold (see runs.go) on or off, on the page at once
 // and in every worker soon after: a JavaScript callback must not wait on
 // the pools' locks.
-func holdRuns(on bool) {
+func Hold(on bool) {
 	hold.Store(on)
 	go func() {
 		for _, p := range []*enginePool{engines, desk} {
@@ -281,14 +281,14 @@ func holdRuns(on bool) {
 // settled reports whether the lab's worker has answered or dropped every
 // request the page sent it, those a newer move cancelled included: once it
 // has, no run of the past can come back.
-func settled() bool {
+func Settled() bool {
 	desk.mu.Lock()
 	defer desk.mu.Unlock()
 	return len(desk.open) == 0
 }
 
 // engineChanged is closed when the workers are all ready, or have failed.
-func engineChanged() <-chan struct{} {
+func Changed() <-chan struct{} {
 	engines.mu.Lock()
 	defer engines.mu.Unlock()
 	return engines.changed
@@ -296,7 +296,7 @@ func engineChanged() <-chan struct{} {
 
 // deskWhere says where the lab's large runs go: to its worker, or, if it
 // cannot start, to the page's thread, and why.
-func deskWhere() string {
+func DeskWhere() string {
 	p := desk
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -307,7 +307,7 @@ func deskWhere() string {
 }
 
 // engineStatus says where the heavy work runs, for the page.
-func engineStatus() string {
+func Status() string {
 	p := engines
 	p.mu.Lock()
 	defer p.mu.Unlock()

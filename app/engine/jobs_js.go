@@ -1,6 +1,6 @@
 //go:build js
 
-package app
+package engine
 
 import (
 	"encoding/json"
@@ -22,7 +22,7 @@ import (
 // have done between them. It returns errNoEngines if there are none.
 func runOnEngines(name string, s experiment.Sizes, live func() bool, report func(done, total int)) (experiment.Table, error) {
 	p := engines
-	startEngines()
+	StartWorkers()
 	j, err := p.begin(live)
 	if err != nil {
 		return experiment.Table{}, err
@@ -90,9 +90,9 @@ func runOnEngines(name string, s experiment.Sizes, live func() bool, report func
 // errNoEngines if there are no workers.
 func auditOnEngines(target audit.Target, fault core.Fault, tally *auditTally) error {
 	p := engines
-	startEngines()
+	StartWorkers()
 	for !tally.complete() {
-		j, err := p.begin(always)
+		j, err := p.begin(Always)
 		if err != nil {
 			return err
 		}
@@ -142,25 +142,25 @@ func auditJob(j engineJob, tally *auditTally) error {
 // and typed keys, or on the user's lists the desk holds. It returns
 // errNoEngines if the desk cannot start, and core.ErrCancelled once live
 // says a newer move replaced the run.
-func simulateOnDesk(p core.Params, typed []string, own *ownKeys, live func() bool, report func(done, total int)) (core.OwnKeysResult, bitStore, error) {
+func SimulateOnDesk(p core.Params, typed []string, own *OwnKeys, live func() bool, report func(done, total int)) (core.OwnKeysResult, BitStore, error) {
 	run := deskRun{Params: p, Typed: typed}
 	if own != nil {
 		run.Typed, run.Own = nil, own.desk
 	}
 	req, err := json.Marshal(run)
 	if err != nil {
-		return core.OwnKeysResult{}, bitStore{}, err
+		return core.OwnKeysResult{}, BitStore{}, err
 	}
 	d, err := onDesk(map[string]any{"type": "simulate", "request": string(req)}, nil, live, report)
 	if err != nil {
-		return core.OwnKeysResult{}, bitStore{}, err
+		return core.OwnKeysResult{}, BitStore{}, err
 	}
 	return decodeRun(d.Get("answer").String(), wordsFromJS(d.Get("words")))
 }
 
 // panelOnDesk answers a key panel request (see answerPanel) on the desk,
 // as simulateOnDesk runs a simulation.
-func panelOnDesk(req core.TryRequest, find bool, live func() bool, report func(done, total int)) (core.TryResult, error) {
+func PanelOnDesk(req core.TryRequest, find bool, live func() bool, report func(done, total int)) (core.TryResult, error) {
 	raw, err := json.Marshal(req)
 	if err != nil {
 		return core.TryResult{}, err
@@ -179,7 +179,7 @@ func panelOnDesk(req core.TryRequest, find bool, live func() bool, report func(d
 // keysOnDesk has the desk read the user's lists and keep them for the runs
 // on them; only their counts come back. The lists' bytes move to the desk
 // without a copy.
-func keysOnDesk(in [2]ownInput, live func() bool, report func(done, total int)) (*ownKeys, error) {
+func KeysOnDesk(in [2]OwnInput, live func() bool, report func(done, total int)) (*OwnKeys, error) {
 	var lists [2]js.Value
 	for i, src := range in {
 		arr, err := inputArray(src)
@@ -188,8 +188,8 @@ func keysOnDesk(in [2]ownInput, live func() bool, report func(done, total int)) 
 		}
 		lists[i] = jsOf(arr)
 	}
-	m := map[string]any{"type": "keys", "members": lists[listMembers], "absent": lists[listAbsent], "fromBox": in[listAbsent].fromBox}
-	d, err := onDesk(m, []any{lists[listMembers].Get("buffer"), lists[listAbsent].Get("buffer")}, live, report)
+	m := map[string]any{"type": "keys", "members": lists[ListMembers], "absent": lists[ListAbsent], "fromBox": in[ListAbsent].FromBox}
+	d, err := onDesk(m, []any{lists[ListMembers].Get("buffer"), lists[ListAbsent].Get("buffer")}, live, report)
 	if err != nil {
 		return nil, err
 	}
@@ -197,7 +197,7 @@ func keysOnDesk(in [2]ownInput, live func() bool, report func(done, total int)) 
 	if err := json.Unmarshal([]byte(d.Get("answer").String()), &got); err != nil {
 		return nil, fmt.Errorf("app: the desk's lists: %w", err)
 	}
-	return &ownKeys{desk: d.Get("id").Int(), facts: got.Facts, absentMembers: got.AbsentMembers}, nil
+	return &OwnKeys{desk: d.Get("id").Int(), Facts: got.Facts, AbsentMembers: got.AbsentMembers}, nil
 }
 
 // onDesk sends the desk the request m, moving the buffers in transfer to

@@ -1,4 +1,4 @@
-package app
+package engine
 
 import (
 	"errors"
@@ -12,7 +12,7 @@ import (
 
 // auditRun is one audit in the browser: its progress, the outcomes so far
 // and, once finished, the report.
-type auditRun struct {
+type AuditRun struct {
 	Fault   core.Fault
 	Done    int
 	Total   int
@@ -23,28 +23,32 @@ type auditRun struct {
 }
 
 // Finished reports whether the run has its report.
-func (r auditRun) Finished() bool { return r.Report != nil }
+func (r AuditRun) Finished() bool { return r.Report != nil }
 
-// auditBook keeps one run per fault for the whole session, so the lab's
+// AuditBook keeps one run per fault for the whole session, so the lab's
 // badge, the audit page and the JavaScript face share the work: a run
 // starts once and every page that shows it listens. The checks run on the
 // page's workers (see runAudit). It is safe for concurrent use.
-type auditBook struct {
+type AuditBook struct {
 	mu        sync.Mutex
-	runs      map[core.Fault]*auditRun
-	waiters   map[core.Fault][]chan auditRun
+	runs      map[core.Fault]*AuditRun
+	waiters   map[core.Fault][]chan AuditRun
 	listeners map[int]func()
 	next      int
 }
 
-var audits = &auditBook{
-	runs:      map[core.Fault]*auditRun{},
-	waiters:   map[core.Fault][]chan auditRun{},
+// audits is the session's book: one entry a fault of the zoo at most.
+var audits = &AuditBook{
+	runs:      map[core.Fault]*AuditRun{},
+	waiters:   map[core.Fault][]chan AuditRun{},
 	listeners: map[int]func(){},
 }
 
+// Audits is the session's audit book, which every page shares.
+func Audits() *AuditBook { return audits }
+
 // Get returns a copy of fault f's run, zero if it never started.
-func (b *auditBook) Get(f core.Fault) auditRun {
+func (b *AuditBook) Get(f core.Fault) AuditRun {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if r, ok := b.runs[f]; ok {
@@ -52,12 +56,12 @@ func (b *auditBook) Get(f core.Fault) auditRun {
 		c.Checks = append([]audit.Outcome(nil), r.Checks...)
 		return c
 	}
-	return auditRun{Fault: f}
+	return AuditRun{Fault: f}
 }
 
 // Listen registers fn to be called (from the run's goroutine) after every
 // check of every run; the returned func unregisters it.
-func (b *auditBook) Listen(fn func()) func() {
+func (b *AuditBook) Listen(fn func()) func() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	id := b.next
@@ -70,7 +74,7 @@ func (b *auditBook) Listen(fn func()) func() {
 	}
 }
 
-func (b *auditBook) notify() {
+func (b *AuditBook) notify() {
 	b.mu.Lock()
 	fns := make([]func(), 0, len(b.listeners))
 	for _, fn := range b.listeners {
@@ -84,13 +88,13 @@ func (b *auditBook) notify() {
 
 // Start begins fault f's audit unless it has begun already, on a goroutine
 // of its own.
-func (b *auditBook) Start(f core.Fault) {
+func (b *AuditBook) Start(f core.Fault) {
 	b.mu.Lock()
 	if _, ok := b.runs[f]; ok {
 		b.mu.Unlock()
 		return
 	}
-	b.runs[f] = &auditRun{Fault: f, Running: true, Total: len(audit.Checks())}
+	b.runs[f] = &AuditRun{Fault: f, Running: true, Total: len(audit.Checks())}
 	b.mu.Unlock()
 	b.notify()
 
@@ -115,7 +119,7 @@ func runAudit(f core.Fault, each func(o audit.Outcome, done, total int)) (audit.
 		return audit.Report{}, err
 	}
 	tally := newAuditTally(each)
-	if err := auditOnEngines(target, f, tally); err != nil && !errors.Is(err, errNoEngines) {
+	if err := auditOnEngines(target, f, tally); err != nil && !errors.Is(err, ErrNoEngines) {
 		return audit.Report{}, err
 	}
 	return tally.here(target)
@@ -169,7 +173,7 @@ func (a *auditTally) here(t audit.Target) (audit.Report, error) {
 	if a.complete() {
 		return audit.Assemble(t, a.outcomes)
 	}
-	step := yielding(always, 5*time.Millisecond, func(int, int) {})
+	step := Yielding(Always, 5*time.Millisecond, func(int, int) {})
 	err := audit.RunChecks(t, a.missing(), func(i int, o audit.Outcome) error {
 		if err := a.take(i, o); err != nil {
 			return err
@@ -184,7 +188,7 @@ func (a *auditTally) here(t audit.Target) (audit.Report, error) {
 
 // finish records fault f's report, or the error that stopped it, and
 // wakes whoever waits for it.
-func (b *auditBook) finish(f core.Fault, report audit.Report, err error) {
+func (b *AuditBook) finish(f core.Fault, report audit.Report, err error) {
 	b.mu.Lock()
 	r := b.runs[f]
 	r.Running = false
@@ -204,7 +208,7 @@ func (b *auditBook) finish(f core.Fault, report audit.Report, err error) {
 }
 
 // Wait starts fault f's audit if need be and blocks until it finishes.
-func (b *auditBook) Wait(f core.Fault) auditRun {
+func (b *AuditBook) Wait(f core.Fault) AuditRun {
 	b.Start(f)
 	b.mu.Lock()
 	r := b.runs[f]
@@ -213,7 +217,7 @@ func (b *auditBook) Wait(f core.Fault) auditRun {
 		b.mu.Unlock()
 		return done
 	}
-	ch := make(chan auditRun, 1)
+	ch := make(chan AuditRun, 1)
 	b.waiters[f] = append(b.waiters[f], ch)
 	b.mu.Unlock()
 	return <-ch

@@ -1,4 +1,4 @@
-package app
+package engine
 
 import (
 	"errors"
@@ -14,10 +14,10 @@ import (
 // pause and one chunk of work.
 func TestYieldingStopsAtOnce(t *testing.T) {
 	t.Parallel()
-	var rs runs
-	r := rs.start()
+	var rs Runs
+	r := rs.Start()
 	reports := 0
-	step := yielding(r.live, time.Hour, func(int, int) { reports++ })
+	step := Yielding(r.Live, time.Hour, func(int, int) { reports++ })
 	for i := range 1000 {
 		if err := step(i, 1000); err != nil {
 			t.Fatalf("step %d of a live run: %v", i, err)
@@ -26,15 +26,15 @@ func TestYieldingStopsAtOnce(t *testing.T) {
 	if reports != 0 {
 		t.Errorf("%d progress reports within the first pause, want none", reports)
 	}
-	rs.start() // a newer run
+	rs.Start() // a newer run
 	if err := step(1000, 1000); !errors.Is(err, core.ErrCancelled) {
 		t.Errorf("the first step after a newer run began: %v, want core.ErrCancelled", err)
 	}
 
 	// With every pause due, each step reports and pauses.
-	r = rs.start()
+	r = rs.Start()
 	reports = 0
-	step = yielding(r.live, 0, func(int, int) { reports++ })
+	step = Yielding(r.Live, 0, func(int, int) { reports++ })
 	for i := range 3 {
 		if err := step(i, 3); err != nil {
 			t.Fatal(err)
@@ -43,7 +43,7 @@ func TestYieldingStopsAtOnce(t *testing.T) {
 	if reports != 3 {
 		t.Errorf("%d reports for 3 steps with every pause due", reports)
 	}
-	rs.cancel()
+	rs.Cancel()
 	if err := step(3, 3); !errors.Is(err, core.ErrCancelled) {
 		t.Errorf("the first step after a cancel: %v, want core.ErrCancelled", err)
 	}
@@ -58,7 +58,7 @@ func TestHoldWaitsAtThePause(t *testing.T) {
 	asked := make(chan bool)
 	returned := make(chan error)
 	live := func() bool { return <-asked }
-	step := yielding(live, 0, func(int, int) {})
+	step := Yielding(live, 0, func(int, int) {})
 	go func() { returned <- step(1, 100) }()
 	for i := range 5 { // the step asks again and again: it is held
 		select {
@@ -96,7 +96,7 @@ func TestHoldWaitsAtThePause(t *testing.T) {
 	}
 	for _, at := range [][2]int{{0, 2}, {99, 10000}, {2, 2}} {
 		done := make(chan error, 1)
-		go func() { done <- yielding(always, 0, func(int, int) {})(at[0], at[1]) }()
+		go func() { done <- Yielding(Always, 0, func(int, int) {})(at[0], at[1]) }()
 		if err := <-done; err != nil {
 			t.Errorf("step(%d, %d) with the hold on: %v", at[0], at[1], err)
 		}

@@ -1,4 +1,4 @@
-package app
+package engine
 
 import (
 	"encoding/json"
@@ -18,7 +18,7 @@ import (
 // engine_pool_js.go the page's workers, engine_jobs_js.go the page's jobs.
 
 // errNoEngines sends a run to the page's own thread.
-var errNoEngines = errors.New("app: no workers")
+var ErrNoEngines = errors.New("app: no workers")
 
 // maxEngines bounds the workers whatever the browser reports.
 const maxEngines = 8
@@ -148,26 +148,26 @@ type wireRun struct {
 	Result       core.OwnKeysResult `json:"result"`
 	LastInserted []uint64           `json:"lastInserted"`
 	FirstProbed  []uint64           `json:"firstProbed"`
-	Store        bitStore           `json:"store"`
+	Store        BitStore           `json:"store"`
 }
 
 // encodeRun is the desk's side of a run's way back.
 func encodeRun(r core.OwnKeysResult) (string, []uint64, error) {
-	s := storeOf(r.Filter)
+	s := StoreOf(r.Filter)
 	b, err := json.Marshal(wireRun{Result: r, LastInserted: r.LastInserted, FirstProbed: r.FirstProbed, Store: s})
 	return string(b), s.Words, err
 }
 
 // decodeRun is the page's side: the result, with no filter, and the store
 // over words.
-func decodeRun(raw string, words []uint64) (core.OwnKeysResult, bitStore, error) {
+func decodeRun(raw string, words []uint64) (core.OwnKeysResult, BitStore, error) {
 	var w wireRun
 	if err := json.Unmarshal([]byte(raw), &w); err != nil {
-		return core.OwnKeysResult{}, bitStore{}, fmt.Errorf("app: the desk's run: %w", err)
+		return core.OwnKeysResult{}, BitStore{}, fmt.Errorf("app: the desk's run: %w", err)
 	}
 	s := w.Store
 	if s.Stride < 1 || s.Stride > 64 || s.Group < 1 || s.M == 0 || uint64(len(words)) < (s.M*uint64(s.Stride)+63)/64 {
-		return core.OwnKeysResult{}, bitStore{}, fmt.Errorf("app: the desk's run: %d words cannot hold %d positions of %d bits", len(words), s.M, s.Stride)
+		return core.OwnKeysResult{}, BitStore{}, fmt.Errorf("app: the desk's run: %d words cannot hold %d positions of %d bits", len(words), s.M, s.Stride)
 	}
 	s.Words = words
 	r := w.Result
@@ -177,7 +177,7 @@ func decodeRun(raw string, words []uint64) (core.OwnKeysResult, bitStore, error)
 
 // answerPanel answers a key panel request: the typed keys' positions and
 // verdicts, or with find a false positive searched for among fresh keys.
-func answerPanel(req core.TryRequest, find bool, step core.Step) (core.TryResult, error) {
+func AnswerPanel(req core.TryRequest, find bool, step core.Step) (core.TryResult, error) {
 	if !find {
 		return core.Try(req, step)
 	}

@@ -1,6 +1,6 @@
 //go:build js
 
-package app
+package engine
 
 import (
 	"encoding/json"
@@ -15,15 +15,15 @@ import (
 	"bloomlab/core/experiment"
 )
 
-// IsEngineWorker reports whether this wasm was started by web/engine.js as
+// IsWorker reports whether this wasm was started by web/engine.js as
 // one of the page's workers rather than as the page.
-func IsEngineWorker() bool {
+func IsWorker() bool {
 	g := js.Global()
 	return g.Get("document").IsUndefined() && g.Get("bloomlabEngine").Truthy()
 }
 
-// ServeEngine answers the page's jobs until the page ends the worker.
-func ServeEngine() {
+// Serve answers the page's jobs until the page ends the worker.
+func Serve() {
 	w := &engineWorker{waiting: map[int]chan []string{}, live: map[int]bool{}}
 	self := js.Global()
 	self.Set("onmessage", js.FuncOf(func(_ js.Value, args []js.Value) any {
@@ -48,7 +48,7 @@ type engineWorker struct {
 	live    map[int]bool          // by request
 	// own are the user's lists the desk read last, named by their
 	// request's id, ownID.
-	own   *ownKeys
+	own   *OwnKeys
 	ownID int
 	// running counts the experiment copies at work here: an audit lets
 	// them go first (see yieldToRuns).
@@ -167,7 +167,7 @@ func (w *engineWorker) measure(name string, s experiment.Sizes, shard *experimen
 	report = throttled(report)
 	return e.Run(s, experiment.Options{Shard: shard, Progress: func(done, total int) error {
 		report(done, total)
-		waitWhileHeld(done, total, always)
+		waitWhileHeld(done, total, Always)
 		return nil
 	}})
 }
@@ -220,7 +220,7 @@ func (w *engineWorker) desk(id int, msg js.Value) {
 		delete(w.live, id)
 		w.mu.Unlock()
 	}()
-	step := yielding(live, deskYieldEvery, throttled(func(done, total int) {
+	step := Yielding(live, deskYieldEvery, throttled(func(done, total int) {
 		post(self, map[string]any{"type": "progress", "id": id, "done": done, "total": total})
 	}))
 	answer, words, err := w.deskAnswer(id, msg, step)
@@ -259,7 +259,7 @@ func (w *engineWorker) deskAnswer(id int, msg js.Value, step core.Step) (string,
 		if w.own == nil || w.ownID != req.Own {
 			return "", nil, errKeysLost
 		}
-		r, err := core.SimulateKeyLists(req.Params, w.own.members, w.own.absent, step)
+		r, err := core.SimulateKeyLists(req.Params, w.own.Members, w.own.Absent, step)
 		if err != nil {
 			return "", nil, err
 		}
@@ -271,19 +271,19 @@ func (w *engineWorker) deskAnswer(id int, msg js.Value, step core.Step) (string,
 			text[i] = make([]byte, arr.Length())
 			js.CopyBytesToGo(text[i], arr)
 		}
-		own, err := parseOwnKeys(text[listMembers], text[listAbsent], msg.Get("fromBox").Truthy(), browserKeyLimits, step)
+		own, err := ParseOwnKeys(text[ListMembers], text[ListAbsent], msg.Get("fromBox").Truthy(), KeyLimits, step)
 		if err != nil {
 			return "", nil, err
 		}
 		w.own, w.ownID = own, id
-		b, err := json.Marshal(deskKeys{Facts: own.facts, AbsentMembers: own.absentMembers})
+		b, err := json.Marshal(deskKeys{Facts: own.Facts, AbsentMembers: own.AbsentMembers})
 		return string(b), nil, err
 	}
 	req := core.TryRequest{Params: core.DefaultParams()}
 	if err := json.Unmarshal([]byte(request), &req); err != nil {
 		return "", nil, fmt.Errorf("app: the key panel's request: %w", err)
 	}
-	res, err := answerPanel(req, msg.Get("find").Truthy(), step)
+	res, err := AnswerPanel(req, msg.Get("find").Truthy(), step)
 	if err != nil {
 		return "", nil, err
 	}

@@ -1,0 +1,47 @@
+//go:build !js
+
+package engine
+
+import (
+	"bloomlab/audit"
+	"bloomlab/core"
+	"bloomlab/core/experiment"
+)
+
+// Outside a browser there are no workers: experiments run in the process.
+
+func IsWorker() bool { return false }
+
+func Serve() {}
+
+func StartWorkers() {}
+
+func Hold(on bool) { hold.Store(on) }
+
+func Settled() bool { return true }
+
+func Status() string { return "" }
+
+func DeskWhere() string { return "in this process" }
+
+func Changed() <-chan struct{} { return nil }
+
+func runOnEngines(name string, s experiment.Sizes, live func() bool, report func(done, total int)) (experiment.Table, error) {
+	return experiment.Table{}, ErrNoEngines
+}
+
+func auditOnEngines(target audit.Target, fault core.Fault, tally *auditTally) error {
+	return ErrNoEngines
+}
+
+func SimulateOnDesk(p core.Params, typed []string, own *OwnKeys, live func() bool, report func(done, total int)) (core.OwnKeysResult, BitStore, error) {
+	return core.OwnKeysResult{}, BitStore{}, ErrNoEngines
+}
+
+func PanelOnDesk(req core.TryRequest, find bool, live func() bool, report func(done, total int)) (core.TryResult, error) {
+	return core.TryResult{}, ErrNoEngines
+}
+
+func KeysOnDesk(in [2]OwnInput, live func() bool, report func(done, total int)) (*OwnKeys, error) {
+	return nil, ErrNoEngines
+}
