@@ -5,6 +5,7 @@ import (
 	"net/url"
 
 	"bloomlab/app/settings"
+	"bloomlab/app/ui"
 	"bloomlab/app/ui/format"
 	"bloomlab/core"
 
@@ -36,14 +37,14 @@ func (p *AboutPage) OnNav(ctx app.Context) {
 func labLink(edit func(p *core.Params, s *settings.Lab)) string {
 	s := settings.DefaultLab()
 	edit(&s.Params, &s)
-	return href(RouteLab) + "?" + s.Normalize().Query().Encode()
+	return ui.Href(ui.RouteLab) + "?" + s.Normalize().Query().Encode()
 }
 
 // presetLink links to one of the lab's classic cases.
 func presetLink(id string) string {
 	for _, p := range settings.Presets() {
 		if p.ID == id {
-			return href(RouteLab) + "?" + p.Settings.Query().Encode()
+			return ui.Href(ui.RouteLab) + "?" + p.Settings.Query().Encode()
 		}
 	}
 	panic("app: no preset " + id)
@@ -56,7 +57,7 @@ type tryLink struct {
 
 // aboutLinks are the about page's links into the lab, by section.
 func aboutLinks() map[string][]tryLink {
-	calc := func(q url.Values) string { return href(RouteCalculator) + "?" + q.Encode() }
+	calc := func(q url.Values) string { return ui.Href(ui.RouteCalculator) + "?" + q.Encode() }
 	return map[string][]tryLink{
 		"bits": {
 			{ID: "try-default", Href: labLink(func(p *core.Params, s *settings.Lab) {}),
@@ -79,7 +80,7 @@ func aboutLinks() map[string][]tryLink {
 				Text: "a filter that clears bits on a repeated insert", Shows: "false negatives in red: a bit that goes back to zero breaks the proof"},
 			{ID: "try-negative", Href: labLink(func(p *core.Params, s *settings.Lab) { p.Fault = core.NegativeIndex }),
 				Text: "a signed index", Shows: "writes below zero are lost, members go missing, and the rate looks better than theory"},
-			{ID: "try-audit", Href: href(RouteAudit) + "?fault=" + string(core.NegativeIndex),
+			{ID: "try-audit", Href: ui.Href(ui.RouteAudit) + "?fault=" + string(core.NegativeIndex),
 				Text: "the audit of that filter", Shows: "which checks catch it, and the rate it would have reported"},
 		},
 		"leaks": {
@@ -119,7 +120,7 @@ func formula(id, mathML, plain string) app.UI {
 // kChartSVG draws the rate against k at 6, 10 and 16 bits per key, from the
 // formula with real-valued k, and marks each optimum (m/n) ln 2.
 func kChartSVG() string {
-	c := Chart{
+	c := ui.Chart{
 		Title:  "False-positive rate against k",
 		XLabel: "k, hashes per key",
 		YLabel: "rate (log scale)",
@@ -131,20 +132,20 @@ func kChartSVG() string {
 		bpk   float64
 		class string
 		dash  string
-	}{{6, "bpk6", Dashed}, {10, "bpk10", ""}, {16, "bpk16", Dashed}} {
-		s := Series{Name: format.Plain(b.bpk) + " bits per key", Class: b.class, Line: true, Dash: b.dash}
+	}{{6, "bpk6", ui.Dashed}, {10, "bpk10", ""}, {16, "bpk16", ui.Dashed}} {
+		s := ui.Series{Name: format.Plain(b.bpk) + " bits per key", Class: b.class, Line: true, Dash: b.dash}
 		for k := 1.0; k <= 20.0001; k += 0.25 {
-			s.Points = append(s.Points, Point{X: k, Y: math.Pow(-math.Expm1(-k/b.bpk), k)})
+			s.Points = append(s.Points, ui.Point{X: k, Y: math.Pow(-math.Expm1(-k/b.bpk), k)})
 		}
 		c.Series = append(c.Series, s)
 	}
-	c.Marks = []Mark{{X: 10 * math.Ln2, Label: "optimum k = 6.93", Class: "optimum"}}
+	c.Marks = []ui.Mark{{X: 10 * math.Ln2, Label: "optimum k = 6.93", Class: "optimum"}}
 	return c.SVG()
 }
 
 func (p *AboutPage) Render() app.UI {
 	links := aboutLinks()
-	return newShell().Route(RouteAbout).LargeType(p.large).Body(
+	return ui.NewShell().Route(ui.RouteAbout).LargeType(p.large).Body(
 		app.Article().ID("about").Class("about prose").Body(
 			app.H1().Text("About Bloom Lab"),
 			app.P().Class("lede").Text("Bloom Lab is a Bloom filter you can watch, measure and audit, in the browser and on the command line. This page explains the idea in a few minutes of reading; every point ends with links into the lab set up to show it."),
@@ -228,11 +229,11 @@ func (p *AboutPage) Render() app.UI {
 					app.Li().Text("Could the key space be guessed, and who may hold a copy of the filter?"),
 				),
 				app.P().Body(
-					app.A().ID("about-calculator").Href(href(RouteCalculator)).Text("Size it in the calculator"),
+					app.A().ID("about-calculator").Href(ui.Href(ui.RouteCalculator)).Text("Size it in the calculator"),
 					app.Text(", then "),
-					app.A().ID("about-audit").Href(href(RouteAudit)).Text("audit the contract"),
+					app.A().ID("about-audit").Href(ui.Href(ui.RouteAudit)).Text("audit the contract"),
 					app.Text(" and "),
-					app.A().ID("about-experiments").Href(href(RouteExperiments)).Text("reproduce the classic measurements"),
+					app.A().ID("about-experiments").Href(ui.Href(ui.RouteExperiments)).Text("reproduce the classic measurements"),
 					app.Text("."),
 				),
 			),

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"bloomlab/app/settings"
+	"bloomlab/app/ui"
 	"bloomlab/core"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -43,7 +44,7 @@ func TestAboutLinksOpenTheirLessons(t *testing.T) {
 				t.Fatalf("%s: %v", l.ID, err)
 			}
 			switch u.Path {
-			case RouteLab:
+			case ui.RouteLab:
 				s, notices := settings.LabFromQuery(u.Query())
 				if len(notices) > 0 {
 					t.Errorf("%s (%s): the link is clamped: %v", l.ID, section, notices)
@@ -54,12 +55,12 @@ func TestAboutLinksOpenTheirLessons(t *testing.T) {
 				} else if !check(s) {
 					t.Errorf("%s: settings %+v do not show the lesson", l.ID, s)
 				}
-			case RouteCalculator:
+			case ui.RouteCalculator:
 				f, notice := settings.CalculatorFromQuery(u.Query())
 				if r := solveForm(f); notice != "" || !r.OK {
 					t.Errorf("%s: calculator link %s does not solve: %q %v %q", l.ID, l.Href, notice, r.Errors, r.Err)
 				}
-			case RouteAudit:
+			case ui.RouteAudit:
 				if _, err := core.ParseFault(u.Query().Get("fault")); err != nil {
 					t.Errorf("%s: %v", l.ID, err)
 				}

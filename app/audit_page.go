@@ -3,10 +3,10 @@ package app
 import (
 	"net/url"
 	"strconv"
-	"strings"
 
 	"bloomlab/app/engine"
 	"bloomlab/app/settings"
+	"bloomlab/app/ui"
 	"bloomlab/app/ui/format"
 	"bloomlab/audit"
 	"bloomlab/core"
@@ -22,7 +22,7 @@ type AuditPage struct {
 	app.Compo
 
 	fault      core.Fault
-	notice     string
+	notices    []string
 	large      bool
 	run        engine.AuditRun
 	stopListen func()
@@ -56,7 +56,7 @@ func (p *AuditPage) OnNav(ctx app.Context) {
 			p.fault = f
 		}
 	}
-	p.notice = strings.Join(notices, "; ")
+	p.notices = notices
 	p.large = false
 	if raw, ok := settings.Lookup(q, settings.IDLarge); ok {
 		p.large, _ = settings.ParseFlag(raw)
@@ -105,26 +105,23 @@ func (p *AuditPage) Render() app.UI {
 			failed = append(failed, o)
 		}
 	}
-	return newShell().Route(RouteAudit).LargeType(p.large).Body(
+	return ui.NewShell().Route(ui.RouteAudit).LargeType(p.large).Body(
 		app.Div().ID("audit").Class("audit").DataSet("state", state).Body(
 			app.H1().Text("The audit"),
 			app.P().Class("lede").Text("Every check of the filter's contract, run here in your browser with the same code, the same seeds and the same figures as the command line and the tests. A broken filter can report a beautiful false-positive rate for a set it has half lost, so the rate is checked last."),
-			app.If(p.notice != "", func() app.UI {
-				return app.Div().ID("clamp-notice").Class("notice").Role("status").Text(p.notice)
-			}),
+			ui.Notices("notices", "clamp-notice", "Some settings in the link were changed to legal values:", p.notices),
 			app.Div().Class("control audit-fault").Body(
 				app.Label().For(settings.IDFault).Text("Audit the filter with this fault"),
 				app.Select().ID(settings.IDFault).OnChange(p.onFault).Body(
-					selected(app.Option().Value(string(core.NoFault)), p.fault == core.NoFault).Text("none: the real filter"),
+					ui.Selected(app.Option().Value(string(core.NoFault)), p.fault == core.NoFault).Text("none: the real filter"),
 					app.Range(core.Faults).Slice(func(i int) app.UI {
 						f := core.Faults[i]
-						return selected(app.Option().Value(string(f)), f == p.fault).Text(string(f) + ": " + f.Describe())
+						return ui.Selected(app.Option().Value(string(f)), f == p.fault).Text(string(f) + ": " + f.Describe())
 					}),
 				),
 			),
 			app.Div().Class("progress-row").Body(
-				app.Label().For("audit-progress").Text("Checks run: "+strconv.Itoa(r.Done)+" of "+strconv.Itoa(total)),
-				app.Progress().ID("audit-progress").Max(total).Value(r.Done),
+				ui.Progress("audit-progress", "Checks run: "+strconv.Itoa(r.Done)+" of "+strconv.Itoa(total), float64(r.Done), float64(total), false),
 			),
 			app.P().ID("audit-engine").Class("muted small").Text(engine.Status()),
 			p.renderSummary(failed),

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"bloomlab/app/settings"
+	"bloomlab/app/ui"
 	"bloomlab/app/ui/format"
 	"bloomlab/core/plan"
 
@@ -95,7 +96,7 @@ func (c *CalculatorPage) Render() app.UI {
 	case !c.res.OK:
 		state = "error"
 	}
-	return newShell().Route(RouteCalculator).LargeType(c.large).Body(
+	return ui.NewShell().Route(ui.RouteCalculator).LargeType(c.large).Body(
 		app.Div().ID("calculator").Class("calc").DataSet("state", state).Body(
 			app.H1().Text("Calculator"),
 			app.P().Class("lede").Text("Size a real filter. Give two of n, p and m and the calculator finds the third, then sets out what the answer costs: the hashes, the memory against an exact set and against other filters, what happens when the set outgrows the filter, and what its false positives cost you."),
@@ -198,7 +199,7 @@ func (c *CalculatorPage) renderOutput() []app.UI {
 		if c.res.Err != "" {
 			text = c.res.Err
 		}
-		return []app.UI{app.Div().ID("calc-error").Class("notice error").Role("alert").Text(text)}
+		return []app.UI{ui.Failure("calc-error", text)}
 	}
 	pl := c.res.Plan
 	pLabel := "target p"
@@ -467,7 +468,7 @@ func (c *CalculatorPage) renderLabLink() app.UI {
 	s.Params.BitsPerKey, s.Params.Hashes = bpk, pl.K
 	s.Large = c.large
 	return app.P().Class("lab-link").Body(
-		app.A().ID("calc-lab-link").Href(href(RouteLab)+"?"+s.Query().Encode()).
+		app.A().ID("calc-lab-link").Href(ui.Href(ui.RouteLab)+"?"+s.Query().Encode()).
 			Text("Watch this shape fill in the lab: "+format.Plain(bpk)+" bits per key, k = "+strconv.Itoa(pl.K)),
 		app.Span().Class("muted").Text(" (the lab simulates 4,000 keys; the rate depends on bits per key and k, not on n)."),
 	)

@@ -1,6 +1,7 @@
 package app
 
 import (
+	stdhtml "html"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -243,8 +244,8 @@ func TestCalculatorMeasured(t *testing.T) {
 			continue
 		}
 		if !m.Built {
-			titled := strings.Contains(cell, `title="`+m.Why+`"`) || strings.Contains(cell, `title="`+esc(m.Why)+`"`)
-			shown := strings.Contains(cell, `<small class="why">`+esc(m.Why)+`</small>`)
+			titled := strings.Contains(cell, `title="`+m.Why+`"`) || strings.Contains(cell, `title="`+stdhtml.EscapeString(m.Why)+`"`)
+			shown := strings.Contains(cell, `<small class="why">`+stdhtml.EscapeString(m.Why)+`</small>`)
 			if !strings.Contains(cell, "<span>—</span>") || !titled || !shown {
 				t.Errorf("%s: not built (%s), cell %q", m.ID, m.Why, cell)
 			}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"bloomlab/app/ui"
 	"bloomlab/core/experiment"
 )
 
@@ -52,7 +53,7 @@ func expCaption(c *experiment.Chart) string {
 
 // expShapes and expDashes tell groups apart without colour.
 var (
-	expShapes = []Shape{Circle, Square, Triangle, Diamond}
+	expShapes = []ui.Shape{ui.Circle, ui.Square, ui.Triangle, ui.Diamond}
 	expDashes = []string{"", "7 4", "2 3", "9 3 2 3"}
 )
 
@@ -91,11 +92,11 @@ func expChartSVG(c *experiment.Chart, width float64) string {
 // interval end, theory as lines and measurements as markers. With one group
 // the series take the lab's theory and measured colours; with more, each
 // group its own colour (g0 to g5), marker shape and line dash.
-func expChart(c *experiment.Chart, width float64) Chart {
+func expChart(c *experiment.Chart, width float64) ui.Chart {
 	if !(width >= 200) {
 		width = expChartW
 	}
-	ch := Chart{
+	ch := ui.Chart{
 		Title: c.Title, XLabel: c.X, YLabel: c.Y,
 		LogX: c.LogX, LogY: c.LogY, Categories: c.XLabels,
 		Width: width, PlotHeight: expPlotH, TitleAbove: true,
@@ -105,7 +106,7 @@ func expChart(c *experiment.Chart, width float64) Chart {
 	groups, ng := expGroups(c)
 	for i, s := range c.Series {
 		g := groups[i]
-		cs := Series{Name: s.Name, Class: "g" + strconv.Itoa(g%6), Line: s.Kind == experiment.Line, Shape: expShapes[g%len(expShapes)]}
+		cs := ui.Series{Name: s.Name, Class: "g" + strconv.Itoa(g%6), Line: s.Kind == experiment.Line, Shape: expShapes[g%len(expShapes)]}
 		switch {
 		case ng > 1:
 		case cs.Line:
@@ -117,7 +118,7 @@ func expChart(c *experiment.Chart, width float64) Chart {
 			cs.Dash = expDashes[g%len(expDashes)]
 		}
 		for _, p := range s.Points {
-			pt := Point{X: p.X, Y: p.Y}
+			pt := ui.Point{X: p.X, Y: p.Y}
 			if s.Kind == experiment.Points {
 				pt.Lo, pt.Hi = p.Lo, p.Hi
 			}

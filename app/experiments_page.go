@@ -9,6 +9,7 @@ import (
 
 	"bloomlab/app/engine"
 	"bloomlab/app/settings"
+	"bloomlab/app/ui"
 	"bloomlab/app/ui/format"
 	"bloomlab/core"
 	"bloomlab/core/experiment"
@@ -404,7 +405,7 @@ func (p *ExperimentsPage) state(res *expResult) string {
 
 func (p *ExperimentsPage) Render() app.UI {
 	res := expSession.result(p.sel)
-	return newShell().Route(RouteExperiments).LargeType(p.large).Body(
+	return ui.NewShell().Route(ui.RouteExperiments).LargeType(p.large).Body(
 		app.Div().ID("experiments").Class("experiments").DataSet("state", p.state(res)).Body(
 			app.Div().Class("exp-head").Body(
 				app.H1().Text("Experiments"),
@@ -437,16 +438,7 @@ func (p *ExperimentsPage) Render() app.UI {
 }
 
 func (p *ExperimentsPage) renderNotices() app.UI {
-	return app.Div().ID("exp-notices").Aria("live", "polite").Body(
-		app.If(len(p.notices) > 0, func() app.UI {
-			return app.Div().ID("clamp-notice").Class("notice").Role("status").Body(
-				app.Strong().Text("Some settings were changed to legal values:"),
-				app.Ul().Body(app.Range(p.notices).Slice(func(i int) app.UI {
-					return app.Li().Text(p.notices[i])
-				})),
-			)
-		}),
-	)
+	return ui.Notices("exp-notices", "clamp-notice", "Some settings were changed to legal values:", p.notices)
 }
 
 func (p *ExperimentsPage) renderForm() app.UI {
@@ -562,17 +554,8 @@ func (p *ExperimentsPage) renderProgress() app.UI {
 	case !r.Running:
 		label = r.Sel.Name + " finished in " + format.Elapsed(r.Elapsed)
 	}
-	class := "exp-bar"
-	if r.Cancelled || r.Err != "" {
-		class += " stopped"
-	}
 	return app.Div().ID("exp-progress-row").Class("exp-progress-row").Body(
-		app.P().ID("exp-progress-label").Class("exp-progress-label").Text(label),
-		app.Div().ID("exp-progress").Class(class).Role("progressbar").
-			Aria("labelledby", "exp-progress-label").
-			Aria("valuemin", "0").Aria("valuemax", "100").Aria("valuenow", strconv.Itoa(pct)).
-			Aria("valuetext", strconv.Itoa(pct)+" percent").
-			Body(app.Div().Class("exp-bar-fill").Style("width", strconv.Itoa(pct)+"%")),
+		ui.Progress("exp-progress", label, float64(pct), 100, r.Cancelled || r.Err != ""),
 	)
 }
 
@@ -591,7 +574,7 @@ func (p *ExperimentsPage) renderStatus(res *expResult) app.UI {
 	case r != nil && r.Sel != p.sel && expSession.result(r.Sel) != nil:
 		return status.Body(
 			app.Text(r.Sel.Name+" ("+r.Sel.SizesText()+") finished in "+format.Elapsed(r.Elapsed)+": "),
-			app.A().ID("exp-finished-link").Href(href(RouteExperiments)+"?"+expQuery(r.Sel, p.large).Encode()).Text("show its table"),
+			app.A().ID("exp-finished-link").Href(ui.Href(ui.RouteExperiments)+"?"+expQuery(r.Sel, p.large).Encode()).Text("show its table"),
 			app.Text("."),
 		)
 	case res != nil:

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"errors"
+	stdhtml "html"
 	"io"
 	"net/url"
 	"regexp"
@@ -70,12 +71,12 @@ func TestExpChartSVG(t *testing.T) {
 				svg := expChartSVG(tab.Chart, width)
 				wellFormed(t, svg)
 				for _, s := range tab.Chart.Series {
-					if !strings.Contains(svg, ">"+esc(s.Name)+"</text>") {
+					if !strings.Contains(svg, ">"+stdhtml.EscapeString(s.Name)+"</text>") {
 						t.Errorf("legend lacks %q", s.Name)
 					}
 				}
 				for _, label := range []string{tab.Chart.X, tab.Chart.Y} {
-					if !strings.Contains(svg, ">"+esc(label)+"</text>") {
+					if !strings.Contains(svg, ">"+stdhtml.EscapeString(label)+"</text>") {
 						t.Errorf("no axis label %q", label)
 					}
 				}
@@ -166,7 +167,7 @@ func TestExpChart(t *testing.T) {
 	if got := []string{one.Series[0].Class, one.Series[1].Class}; got[0] != "theory" || got[1] != "measured" {
 		t.Errorf("one group's classes %q, want theory and measured", got)
 	}
-	if one.Series[0].intervals() || !one.Series[1].intervals() {
+	if one.Series[0].Intervals() || !one.Series[1].Intervals() {
 		t.Error("intervals on the line, or none on the measurements")
 	}
 	if one.Width != expChartW || !one.TitleAbove || one.PlotHeight != expPlotH {
@@ -362,7 +363,7 @@ func TestExperimentsPageShowsResult(t *testing.T) {
 	}
 	eng.ConsumeAll()
 	html := app.HTMLString(p)
-	for _, want := range []string{`data-state="done"`, `id="exp-chart"`, `id="exp-csv"`, `aria-valuenow="100"`, "finished in 1.50 s", `type="A"`, `Done in 1.50 s in this browser.`, `data-units="123456"`} {
+	for _, want := range []string{`data-state="done"`, `id="exp-chart"`, `id="exp-csv"`, `value="100"`, "finished in 1.50 s", `type="A"`, `Done in 1.50 s in this browser.`, `data-units="123456"`} {
 		if !strings.Contains(html, want) {
 			t.Errorf("page lacks %q", want)
 		}
@@ -371,7 +372,7 @@ func TestExperimentsPageShowsResult(t *testing.T) {
 	var want []string
 	for _, row := range tab.Rows {
 		for i, c := range tab.Columns {
-			want = append(want, esc(c.Format(row[i])))
+			want = append(want, stdhtml.EscapeString(c.Format(row[i])))
 		}
 	}
 	if len(cells) != len(want) {
@@ -383,7 +384,7 @@ func TestExperimentsPageShowsResult(t *testing.T) {
 		}
 	}
 	for _, n := range tab.Notes {
-		if !strings.Contains(html, esc(n)) && !strings.Contains(html, n) {
+		if !strings.Contains(html, stdhtml.EscapeString(n)) && !strings.Contains(html, n) {
 			t.Errorf("note %q not shown", n)
 		}
 	}

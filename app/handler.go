@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bloomlab/app/ui"
 	"fmt"
 	"strconv"
 	"strings"
@@ -11,12 +12,12 @@ import (
 // Routes registers the lab's pages. Both builds call it: the browser to
 // render, the server and the static generator to prerender.
 func Routes() {
-	app.Route(RouteLab, func() app.Composer { return newLabPage() })
-	app.Route(RouteLessons, func() app.Composer { return newLessonsPage() })
-	app.Route(RouteAudit, func() app.Composer { return newAuditPage() })
-	app.Route(RouteExperiments, func() app.Composer { return newExperimentsPage() })
-	app.Route(RouteCalculator, func() app.Composer { return newCalculatorPage() })
-	app.Route(RouteAbout, func() app.Composer { return newAboutPage() })
+	app.Route(ui.RouteLab, func() app.Composer { return newLabPage() })
+	app.Route(ui.RouteLessons, func() app.Composer { return newLessonsPage() })
+	app.Route(ui.RouteAudit, func() app.Composer { return newAuditPage() })
+	app.Route(ui.RouteExperiments, func() app.Composer { return newExperimentsPage() })
+	app.Route(ui.RouteCalculator, func() app.Composer { return newCalculatorPage() })
+	app.Route(ui.RouteAbout, func() app.Composer { return newAboutPage() })
 	// A static server that redirects /audit to /audit/ (Python's, for one)
 	// lands here; the page is the same.
 	for _, r := range PageRoutes()[1:] {
@@ -28,20 +29,20 @@ func Routes() {
 // PageRoutes lists every page, for the static generator and the offline
 // cache.
 func PageRoutes() []string {
-	return []string{RouteLab, RouteLessons, RouteExperiments, RouteCalculator, RouteAudit, RouteAbout}
+	return []string{ui.RouteLab, ui.RouteLessons, ui.RouteExperiments, ui.RouteCalculator, ui.RouteAudit, ui.RouteAbout}
 }
 
 func newPage(route string) app.Composer {
 	switch route {
-	case RouteLessons:
+	case ui.RouteLessons:
 		return newLessonsPage()
-	case RouteAudit:
+	case ui.RouteAudit:
 		return newAuditPage()
-	case RouteExperiments:
+	case ui.RouteExperiments:
 		return newExperimentsPage()
-	case RouteCalculator:
+	case ui.RouteCalculator:
 		return newCalculatorPage()
-	case RouteAbout:
+	case ui.RouteAbout:
 		return newAboutPage()
 	}
 	return newLabPage()

@@ -2,6 +2,7 @@ package app
 
 import (
 	"bloomlab/app/settings"
+	"bloomlab/app/ui"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -109,8 +110,8 @@ var falseBoolean = regexp.MustCompile(`<[a-z]+[^>]*\s(selected|hidden|disabled|c
 // Every page as prerendered shows its controls as the lab will set them:
 // no option selected, element hidden or control disabled by a "false".
 func TestPrerenderedBooleansAreTrue(t *testing.T) {
-	for _, path := range []string{RouteLab, RouteLab + "?variant=cuckoo&fault=off-by-one", RouteLessons, RouteLessons + "?lesson=2&step=1",
-		RouteExperiments, RouteCalculator, RouteAudit, RouteAbout} {
+	for _, path := range []string{ui.RouteLab, ui.RouteLab + "?variant=cuckoo&fault=off-by-one", ui.RouteLessons, ui.RouteLessons + "?lesson=2&step=1",
+		ui.RouteExperiments, ui.RouteCalculator, ui.RouteAudit, ui.RouteAbout} {
 		if tag := falseBoolean.FindString(get(t, "", path)); tag != "" {
 			t.Errorf("%s: %s", path, tag)
 		}

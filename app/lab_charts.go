@@ -8,6 +8,7 @@ import (
 
 	"bloomlab/app/engine"
 	"bloomlab/app/settings"
+	"bloomlab/app/ui"
 	"bloomlab/app/ui/format"
 	"bloomlab/core"
 
@@ -47,16 +48,16 @@ func bpkRange(bpk float64) float64 {
 
 // measureK runs the sample simulation at each k from 1 to kmax and returns
 // the measured rates; step lets the browser yield and cancel.
-func measureK(p core.Params, kmax int, step core.Step) ([]Point, error) {
+func measureK(p core.Params, kmax int, step core.Step) ([]ui.Point, error) {
 	s, _ := sampleParams(p)
-	var pts []Point
+	var pts []ui.Point
 	for k := 1; k <= kmax; k++ {
 		s.Hashes = k
 		r, err := core.SimulateSteps(s, step)
 		if err != nil {
 			return nil, err
 		}
-		pts = append(pts, Point{X: float64(k), Y: r.EmpiricalFPR})
+		pts = append(pts, ui.Point{X: float64(k), Y: r.EmpiricalFPR})
 		if step != nil {
 			if err := step(k, kmax); err != nil {
 				return nil, err
@@ -78,16 +79,16 @@ func bpkSamples(xmax float64) []float64 {
 
 // measureBPK runs the sample simulation at each bits-per-key sample with the
 // current k.
-func measureBPK(p core.Params, xs []float64, step core.Step) ([]Point, error) {
+func measureBPK(p core.Params, xs []float64, step core.Step) ([]ui.Point, error) {
 	s, _ := sampleParams(p)
-	var pts []Point
+	var pts []ui.Point
 	for i, x := range xs {
 		s.BitsPerKey = x
 		r, err := core.SimulateSteps(s, step)
 		if err != nil {
 			return nil, err
 		}
-		pts = append(pts, Point{X: x, Y: r.EmpiricalFPR})
+		pts = append(pts, ui.Point{X: x, Y: r.EmpiricalFPR})
 		if step != nil {
 			if err := step(i+1, len(xs)); err != nil {
 				return nil, err
@@ -112,13 +113,13 @@ func rateFloor(vals ...float64) float64 {
 // kChart is the rate-against-k chart for the filter r: the theory curve for
 // its m and n, the optimum (m/n) ln 2, the sampled measurements, and this
 // run's own measured point.
-func kChart(r core.Result, measured []Point, sampled bool, width float64) Chart {
+func kChart(r core.Result, measured []ui.Point, sampled bool, width float64) ui.Chart {
 	kmax := kRange(r.M, r.N, r.K)
-	var theory []Point
+	var theory []ui.Point
 	ys := []float64{}
 	for k := 1; k <= kmax; k++ {
 		y := core.Rate(r.M, r.N, k)
-		theory = append(theory, Point{X: float64(k), Y: y})
+		theory = append(theory, ui.Point{X: float64(k), Y: y})
 		ys = append(ys, y)
 	}
 	opt := float64(r.M) / float64(max(r.N, 1)) * math.Ln2
@@ -126,7 +127,7 @@ func kChart(r core.Result, measured []Point, sampled bool, width float64) Chart 
 	if sampled {
 		name = "measured (n sampled to 5,000)"
 	}
-	c := Chart{
+	c := ui.Chart{
 		Title:  "False-positive rate vs hash probes k",
 		Width:  width,
 		IntX:   true,
@@ -134,14 +135,14 @@ func kChart(r core.Result, measured []Point, sampled bool, width float64) Chart 
 		YLabel: "false-positive rate",
 		XMin:   1, XMax: float64(kmax),
 		LogY: true, YMin: rateFloor(ys...) / 10, YMax: 1,
-		Series: []Series{
+		Series: []ui.Series{
 			{Name: "theory (1 - e^(-kn/m))^k", Class: "theory", Line: true, Points: theory},
 			{Name: name, Class: "measured", Points: measured},
 		},
-		Marks: []Mark{{X: opt, Label: "optimum (m/n) ln 2 = " + format.Float(opt, 2), Class: "optimum"}},
+		Marks: []ui.Mark{{X: opt, Label: "optimum (m/n) ln 2 = " + format.Float(opt, 2), Class: "optimum"}},
 	}
 	if r.AbsentQueries > 0 {
-		c.Series = append(c.Series, Series{Name: "this run", Class: "current", Points: []Point{{X: float64(r.K), Y: r.EmpiricalFPR}}})
+		c.Series = append(c.Series, ui.Series{Name: "this run", Class: "current", Points: []ui.Point{{X: float64(r.K), Y: r.EmpiricalFPR}}})
 	}
 	return c
 }
@@ -149,17 +150,17 @@ func kChart(r core.Result, measured []Point, sampled bool, width float64) Chart 
 // bpkChart is the rate-against-bits-per-key chart for n keys at the run's
 // k: theory at this k, theory at the best k for each size, the sampled
 // measurements at this k, and a line at the current bits per key.
-func bpkChart(r core.Result, bpk float64, measured []Point, sampled bool, width float64) Chart {
+func bpkChart(r core.Result, bpk float64, measured []ui.Point, sampled bool, width float64) ui.Chart {
 	xmax := bpkRange(bpk)
-	var fixed, best []Point
+	var fixed, best []ui.Point
 	ys := []float64{}
 	n := max(r.N, 1)
 	for x := 0.5; x <= xmax+1e-9; x += 0.25 {
 		m := uint64(math.Max(1, math.Ceil(x*float64(n))))
 		y := core.Rate(m, n, r.K)
-		fixed = append(fixed, Point{X: x, Y: y})
+		fixed = append(fixed, ui.Point{X: x, Y: y})
 		yb := core.Rate(m, n, core.OptimalK(m, n))
-		best = append(best, Point{X: x, Y: yb})
+		best = append(best, ui.Point{X: x, Y: yb})
 		ys = append(ys, y, yb)
 	}
 	name := "measured at k = " + format.Plain(float64(r.K))
@@ -167,15 +168,15 @@ func bpkChart(r core.Result, bpk float64, measured []Point, sampled bool, width 
 		name += " (n sampled)"
 	}
 	return bpkAxes("False-positive rate vs bits per key", bpk, xmax, width, ys,
-		Series{Name: "theory at k = " + format.Plain(float64(r.K)), Class: "theory", Line: true, Points: fixed},
-		Series{Name: "theory at the best k", Class: "alt", Line: true, Dash: Dashed, Points: best},
-		Series{Name: name, Class: "measured", Points: measured})
+		ui.Series{Name: "theory at k = " + format.Plain(float64(r.K)), Class: "theory", Line: true, Points: fixed},
+		ui.Series{Name: "theory at the best k", Class: "alt", Line: true, Dash: ui.Dashed, Points: best},
+		ui.Series{Name: name, Class: "measured", Points: measured})
 }
 
 // bpkAxes is a chart of the rate against bits per key up to xmax, its
 // rate axis fitted to ys, with series and a line at this filter's bpk.
-func bpkAxes(title string, bpk, xmax, width float64, ys []float64, series ...Series) Chart {
-	return Chart{
+func bpkAxes(title string, bpk, xmax, width float64, ys []float64, series ...ui.Series) ui.Chart {
+	return ui.Chart{
 		Title:  title,
 		Width:  width,
 		XLabel: "bits per key m/n",
@@ -183,7 +184,7 @@ func bpkAxes(title string, bpk, xmax, width float64, ys []float64, series ...Ser
 		XMin:   0.5, XMax: xmax,
 		LogY: true, YMin: math.Max(rateFloor(ys...), 1e-7), YMax: 1,
 		Series: series,
-		Marks:  []Mark{{X: bpk, Label: "this filter: " + format.Plain(round3(bpk)) + " bits per key", Class: "here"}},
+		Marks:  []ui.Mark{{X: bpk, Label: "this filter: " + format.Plain(ui.Round3(bpk)) + " bits per key", Class: "here"}},
 	}
 }
 
@@ -195,20 +196,20 @@ func bpkAxes(title string, bpk, xmax, width float64, ys []float64, series ...Ser
 // at the current bits per key. The theory is taken from empty filters of at
 // most sampleItems keys: the layout's theory of an empty filter is the one
 // at n keys, and it depends on bits per key, not on n.
-func layoutBPKChart(r core.Result, bpk float64, fingerprintBits int, measured []Point, sampled bool, width float64) Chart {
+func layoutBPKChart(r core.Result, bpk float64, fingerprintBits int, measured []ui.Point, sampled bool, width float64) ui.Chart {
 	xmax := bpkRange(bpk)
 	n := min(max(r.N, 1), sampleItems)
-	var own, bloom []Point
+	var own, bloom []ui.Point
 	ys := []float64{}
 	for x := 0.5; x <= xmax+1e-9; x += 0.5 {
 		m := uint64(math.Max(1, math.Ceil(x*float64(n))))
 		if f, err := r.Variant.Build(core.Spec{M: m, N: n, FingerprintBits: fingerprintBits, Seed: 1}); err == nil {
 			y := r.Variant.Theory(f, n).Rate
-			own = append(own, Point{X: x, Y: y})
+			own = append(own, ui.Point{X: x, Y: y})
 			ys = append(ys, y)
 		}
 		yb := core.Rate(m, n, core.OptimalK(m, n))
-		bloom = append(bloom, Point{X: x, Y: yb})
+		bloom = append(bloom, ui.Point{X: x, Y: yb})
 		ys = append(ys, yb)
 	}
 	widthName := "auto width"
@@ -220,11 +221,11 @@ func layoutBPKChart(r core.Result, bpk float64, fingerprintBits int, measured []
 		name += " (n sampled)"
 	}
 	c := bpkAxes("False-positive rate vs memory bits per key", bpk, xmax, width, ys,
-		Series{Name: "theory, " + r.Variant.Name() + " (" + widthName + ")", Class: "theory", Line: true, Points: own},
-		Series{Name: "standard Bloom at the best k", Class: "alt", Line: true, Dash: Dashed, Points: bloom},
-		Series{Name: name, Class: "measured", Points: measured})
+		ui.Series{Name: "theory, " + r.Variant.Name() + " (" + widthName + ")", Class: "theory", Line: true, Points: own},
+		ui.Series{Name: "standard Bloom at the best k", Class: "alt", Line: true, Dash: ui.Dashed, Points: bloom},
+		ui.Series{Name: name, Class: "measured", Points: measured})
 	if r.AbsentQueries > 0 {
-		c.Series = append(c.Series, Series{Name: "this run", Class: "current", Points: []Point{{X: bpk, Y: r.EmpiricalFPR}}})
+		c.Series = append(c.Series, ui.Series{Name: "this run", Class: "current", Points: []ui.Point{{X: bpk, Y: r.EmpiricalFPR}}})
 	}
 	return c
 }
@@ -233,7 +234,7 @@ func layoutBPKChart(r core.Result, bpk float64, fingerprintBits int, measured []
 // points measured after each run on a goroutine of their own.
 type labCharts struct {
 	kSVG, bpkSVG string
-	kPts, bpkPts []Point
+	kPts, bpkPts []ui.Point
 	sampled      bool
 	sweeping     bool
 	runs         engine.Runs
@@ -280,7 +281,7 @@ func (ch *labCharts) sweep(ctx app.Context, p core.Params, r core.Result, own, n
 				}
 			})
 		}
-		var bpkPts []Point
+		var bpkPts []ui.Point
 		if sweepBPK {
 			var err error
 			if bpkPts, err = measureBPK(p, xs, step); err != nil {

@@ -6,6 +6,7 @@ import (
 
 	"bloomlab/app/engine"
 	"bloomlab/app/settings"
+	"bloomlab/app/ui"
 	"bloomlab/app/ui/format"
 	"bloomlab/core"
 
@@ -168,7 +169,7 @@ func (lc *labControls) renderControls(ownNote app.UI) app.UI {
 			app.Select().ID(settings.IDVariant).OnChange(lc.onVariant).Aria("describedby", "variant-help").Body(
 				app.Range(core.Variants).Slice(func(i int) app.UI {
 					v := core.Variants[i]
-					return selected(app.Option().Value(v.Name()), v == p.Variant).Text(v.Label())
+					return ui.Selected(app.Option().Value(v.Name()), v == p.Variant).Text(v.Label())
 				}),
 			),
 			app.Small().ID("variant-help").Text(p.Variant.About()),
@@ -179,10 +180,10 @@ func (lc *labControls) renderControls(ownNote app.UI) app.UI {
 		app.Div().Class("control").Body(
 			app.Label().For(settings.IDFault).Text("Fault"),
 			app.Select().ID(settings.IDFault).OnChange(lc.onFault).Aria("describedby", "fault-help").Body(
-				selected(app.Option().Value(string(core.NoFault)), p.Fault == core.NoFault).Text("none: the real filter"),
+				ui.Selected(app.Option().Value(string(core.NoFault)), p.Fault == core.NoFault).Text("none: the real filter"),
 				app.Range(core.Faults).Slice(func(i int) app.UI {
 					f := core.Faults[i]
-					return selected(app.Option().Value(string(f)), f == p.Fault).Text(string(f))
+					return ui.Selected(app.Option().Value(string(f)), f == p.Fault).Text(string(f))
 				}),
 			),
 			app.Small().ID("fault-help").Text(p.Fault.Describe()),
@@ -253,10 +254,10 @@ func (lc *labControls) renderFingerprintBits() app.UI {
 	return app.Div().Class("control").Body(
 		app.Label().For(settings.IDFingerprintBits).Text("Fingerprint bits"),
 		app.Select().ID(settings.IDFingerprintBits).OnChange(lc.onFingerprintBits).Aria("describedby", settings.IDFingerprintBits+"-help").Body(
-			selected(app.Option().Value("0"), p.FingerprintBits == 0).Text("auto"),
+			ui.Selected(app.Option().Value("0"), p.FingerprintBits == 0).Text("auto"),
 			app.Range(widths).Slice(func(i int) app.UI {
 				w := widths[i]
-				return selected(app.Option().Value(strconv.Itoa(w)), w == p.FingerprintBits).Text(strconv.Itoa(w) + " bits")
+				return ui.Selected(app.Option().Value(strconv.Itoa(w)), w == p.FingerprintBits).Text(strconv.Itoa(w) + " bits")
 			}),
 		),
 		app.Small().ID(settings.IDFingerprintBits+"-help").Text(help),
@@ -270,7 +271,7 @@ func (lc *labControls) renderHashing(note string) app.UI {
 	sel := app.Select().ID(settings.IDHashing).OnChange(lc.onHashing).Aria("describedby", "hashing-help").Body(
 		app.Range(core.Hashings).Slice(func(i int) app.UI {
 			h := core.Hashings[i]
-			return selected(app.Option().Value(string(h)), h == p.Hashing || (p.Hashing == "" && h == core.DoubleHashing)).Text(string(h))
+			return ui.Selected(app.Option().Value(string(h)), h == p.Hashing || (p.Hashing == "" && h == core.DoubleHashing)).Text(string(h))
 		}),
 	)
 	var help app.UI = app.Text(p.Hashing.Describe())
@@ -290,7 +291,7 @@ func (lc *labControls) renderHashing(note string) app.UI {
 // the layout gives k no meaning: the box is disabled and described by the
 // hashes slider's note.
 func (lc *labControls) renderOptimalK(off bool) app.UI {
-	box := checked(app.Input().Type("checkbox").ID(settings.IDOptimalK).OnChange(lc.onOptimalK), lc.lab.current().OptimalK)
+	box := ui.Checked(app.Input().Type("checkbox").ID(settings.IDOptimalK).OnChange(lc.onOptimalK), lc.lab.current().OptimalK)
 	if off {
 		box = box.Disabled(true).Aria("describedby", settings.IDHashes+"-note")
 	}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"bloomlab/app/engine"
+	"bloomlab/app/ui"
 	"bloomlab/app/ui/format"
 	"bloomlab/core"
 	"bloomlab/core/plan"
@@ -218,7 +219,7 @@ func (cb *counterBox) render(cs []counter, r *core.Result, badge app.UI) app.UI 
 			return app.P().ID("fpr-note").Class("note").Body(
 				app.Text(note+" "),
 				app.If(r.Variant.Hashings(), func() app.UI {
-					return app.A().ID("fpr-note-link").Href(href(RouteExperiments) + "?experiment=small-m").Text("See the small-m measurement.")
+					return app.A().ID("fpr-note-link").Href(ui.Href(ui.RouteExperiments) + "?experiment=small-m").Text("See the small-m measurement.")
 				}),
 			)
 		}),
@@ -260,7 +261,7 @@ func auditBadge(f core.Fault, a engine.AuditRun, shown core.Variant) app.UI {
 	case a.Err != "":
 		text, class = "audit failed to run", "badge fail"
 	}
-	target := href(RouteAudit)
+	target := ui.Href(ui.RouteAudit)
 	if f != core.NoFault {
 		target += "?fault=" + string(f)
 	}

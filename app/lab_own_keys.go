@@ -7,6 +7,7 @@ import (
 
 	"bloomlab/app/engine"
 	"bloomlab/app/settings"
+	"bloomlab/app/ui"
 	"bloomlab/app/ui/format"
 	"bloomlab/core"
 	"bloomlab/core/plan"
@@ -239,7 +240,7 @@ func (o *ownPanel) render() app.UI {
 			back,
 		),
 		app.If(o.err != "", func() app.UI {
-			return app.Div().ID(IDOwnError).Class("notice error").Role("alert").Text(o.err)
+			return ui.Failure(IDOwnError, o.err)
 		}),
 	)
 }

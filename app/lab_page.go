@@ -7,6 +7,7 @@ import (
 
 	"bloomlab/app/engine"
 	"bloomlab/app/settings"
+	"bloomlab/app/ui"
 	"bloomlab/app/ui/format"
 	"bloomlab/core"
 
@@ -407,7 +408,7 @@ func (c *LabPage) counterList() []counter {
 }
 
 func (c *LabPage) Render() app.UI {
-	return newShell().Route(RouteLab).LargeType(c.settings.Large).Body(c.body())
+	return ui.NewShell().Route(ui.RouteLab).LargeType(c.settings.Large).Body(c.body())
 }
 
 // body is the lab without the page around it.
@@ -444,18 +445,9 @@ func (c *LabPage) body() app.UI {
 }
 
 func (c *LabPage) renderNotices() app.UI {
-	return app.Div().ID("notices").Aria("live", "polite").Body(
-		app.If(len(c.notices) > 0, func() app.UI {
-			return app.Div().ID("clamp-notice").Class("notice").Role("status").Body(
-				app.Strong().Text("Some settings in the link were changed to legal values:"),
-				app.Ul().Body(app.Range(c.notices).Slice(func(i int) app.UI {
-					return app.Li().Text(c.notices[i])
-				})),
-			)
-		}),
-		app.If(c.errText != "", func() app.UI {
-			return app.Div().ID("lab-error").Class("notice error").Role("alert").Text(c.errText)
-		}),
+	return app.Div().Body(
+		ui.Notices("notices", "clamp-notice", "Some settings in the link were changed to legal values:", c.notices),
+		app.If(c.errText != "", func() app.UI { return ui.Failure("lab-error", c.errText) }),
 	)
 }
 
@@ -470,16 +462,10 @@ func (c *LabPage) renderProgress() app.UI {
 				}
 				label += ": "
 			}
-			return app.Div().Body(
-				app.Label().For("lab-progress").Text(label+format.Percent(c.progress)),
-				app.Progress().ID("lab-progress").Max(1).Value(c.progress),
-			)
+			return ui.Progress("lab-progress", label+format.Percent(c.progress), c.progress, 1, false)
 		}),
 		app.If(c.own.loading && !c.running, func() app.UI {
-			return app.Div().Body(
-				app.Label().For("own-progress").Text("Reading your keys: "+format.Percent(c.own.progress)),
-				app.Progress().ID("own-progress").Max(1).Value(c.own.progress),
-			)
+			return ui.Progress("own-progress", "Reading your keys: "+format.Percent(c.own.progress), c.own.progress, 1, false)
 		}),
 	)
 }

@@ -3,6 +3,7 @@ package app
 import (
 	"bloomlab/app/engine"
 	"bloomlab/app/settings"
+	"bloomlab/app/ui"
 	"bloomlab/app/ui/format"
 	"math"
 	"slices"
@@ -211,7 +212,7 @@ func (pl *player) render() app.UI {
 	speed := app.Select().ID(IDPlaySpeed).Aria("label", "stops a second").OnChange(pl.onSpeed).Body(
 		app.Range(playSpeeds).Slice(func(j int) app.UI {
 			v := playSpeeds[j]
-			return selected(app.Option().Value(strconv.Itoa(v)), v == pl.stopsPerSecond()).Text(strconv.Itoa(v) + " a second")
+			return ui.Selected(app.Option().Value(strconv.Itoa(v)), v == pl.stopsPerSecond()).Text(strconv.Itoa(v) + " a second")
 		}),
 	)
 	if off != "" {

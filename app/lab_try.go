@@ -8,6 +8,7 @@ import (
 
 	"bloomlab/app/engine"
 	"bloomlab/app/settings"
+	"bloomlab/app/ui"
 	"bloomlab/app/ui/format"
 	"bloomlab/core"
 
@@ -297,10 +298,7 @@ func (kp *keyPanel) render() app.UI {
 				strconv.Itoa(core.MaxTryKeys) + "): " + quoteList(typed) + ".")
 		}),
 		app.If(kp.busy && kp.progress > 0, func() app.UI {
-			return app.Div().Body(
-				app.Label().For("try-progress").Text("Rebuilding the filter for the panel: "+format.Percent(kp.progress)),
-				app.Progress().ID("try-progress").Max(1).Value(kp.progress),
-			)
+			return ui.Progress("try-progress", "Rebuilding the filter for the panel: "+format.Percent(kp.progress), kp.progress, 1, false)
 		}),
 		kp.renderInsert(),
 		kp.renderQuery(),

@@ -2,6 +2,7 @@ package app
 
 import (
 	"bloomlab/app/settings"
+	"bloomlab/app/ui"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -134,7 +135,7 @@ func (c *LessonsPage) place(li, si int) string {
 	q := c.settings.Query()
 	q.Set(IDLesson, strconv.Itoa(li+1))
 	q.Set(IDStep, strconv.Itoa(si+1))
-	return href(RouteLessons) + "?" + q.Encode()
+	return ui.Href(ui.RouteLessons) + "?" + q.Encode()
 }
 
 // neighbour is the place before (by -1) or after (by +1) the one shown,
@@ -176,7 +177,7 @@ func (c *LessonsPage) onReset(ctx app.Context, e app.Event) {
 // own): go-app drops an answer dispatched on the context of an element it
 // has since replaced, and "show me" asks the key panel on its button's.
 func (c *LessonsPage) Render() app.UI {
-	return newShell().Route(RouteLessons).LargeType(c.settings.Large).Body(
+	return ui.NewShell().Route(ui.RouteLessons).LargeType(c.settings.Large).Body(
 		c.renderLesson(),
 		c.body(),
 	)
@@ -222,14 +223,7 @@ func (c *LessonsPage) renderLesson() app.UI {
 				))
 			})),
 		),
-		app.Div().ID("lesson-notices").Aria("live", "polite").Body(
-			app.If(len(c.notices) > 0, func() app.UI {
-				return app.Div().ID("lesson-notice").Class("notice").Role("status").Body(
-					app.Strong().Text("That lesson or step does not exist:"),
-					app.Ul().Body(app.Range(c.notices).Slice(func(i int) app.UI { return app.Li().Text(c.notices[i]) })),
-				)
-			}),
-		),
+		ui.Notices("lesson-notices", "lesson-notice", "That lesson or step does not exist:", c.notices),
 		app.Div().Class("lesson-card").Body(
 			app.Div().Class("lesson-head").Body(
 				app.P().ID("lesson-counter").Class("lesson-counter").Text(
@@ -252,7 +246,7 @@ func (c *LessonsPage) renderLesson() app.UI {
 				})),
 			),
 			app.H1().ID("lesson-title").Text(l.Title),
-			hidden(app.P().ID("lesson-intro").Class("lesson-intro"), c.step != 0).Text(l.Intro),
+			ui.Hidden(app.P().ID("lesson-intro").Class("lesson-intro"), c.step != 0).Text(l.Intro),
 			app.P().ID("lesson-text").Class("lesson-text").Text(step.Text),
 			app.Div().ID(IDLessonTask).Class("lesson-task").DataSet("done", status).Body(
 				app.Span().Class("lesson-task-label").Text("Your task: "),
@@ -261,10 +255,10 @@ func (c *LessonsPage) renderLesson() app.UI {
 			),
 			app.Div().Class("lesson-actions").Body(
 				app.Button().ID(IDLessonShow).Class("chip primary").Title("put the lab in this step's state").Text("Show me").OnClick(c.onShow),
-				disabled(app.Button().ID(IDLessonPrev).Class("chip"), !hasPrev).Text(back).OnClick(c.onMove(-1)),
-				disabled(app.Button().ID(IDLessonNext).Class("chip"), !hasNext).Text(next).OnClick(c.onMove(1)),
+				ui.Disabled(app.Button().ID(IDLessonPrev).Class("chip"), !hasPrev).Text(back).OnClick(c.onMove(-1)),
+				ui.Disabled(app.Button().ID(IDLessonNext).Class("chip"), !hasNext).Text(next).OnClick(c.onMove(1)),
 				app.Span().Class("lesson-spacer"),
-				hidden(app.Small().ID("lesson-storage").Class("muted"), !c.unkept).Text("This browser keeps no progress here; the lessons work all the same."),
+				ui.Hidden(app.Small().ID("lesson-storage").Class("muted"), !c.unkept).Text("This browser keeps no progress here; the lessons work all the same."),
 				app.Button().ID(IDLessonReset).Class("chip").Title("forget which steps are done, in this browser").
 					Text("Reset progress").OnClick(c.onReset),
 			),

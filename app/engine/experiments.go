@@ -14,7 +14,7 @@ import (
 // do, since it never returns to the browser's event loop.
 const yieldEvery = 16 * time.Millisecond
 
-// runExperiment runs sel on the page's workers (see engine.go), or where
+// runExperiment runs sel on the page's workers (see wire.go), or where
 // there are none on the page's own goroutine, yielding every yieldEvery; it
 // stops with experiment.ErrCancelled as soon as live says the run was
 // replaced. The memory experiment estimates its maps: the page's heap is no

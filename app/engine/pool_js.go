@@ -46,7 +46,7 @@ type engineMsg struct {
 }
 
 // engines are the workers of the experiments and the audit, one per core;
-// desk is the lab's one interactive worker (see engine.go).
+// desk is the lab's one interactive worker (see wire.go).
 var (
 	engines = newPool(func() int { return engineCount(js.Global().Get("navigator").Get("hardwareConcurrency").Int()) })
 	desk    = newPool(func() int { return 1 })

@@ -94,7 +94,7 @@ func Always() bool { return true }
 // live, until it is off (so a percentage shows it begun).
 // A test that must see a run still going holds it there, on any machine,
 // however fast; a cancel still ends a held run. The page tells its workers
-// (see engine_pool_js.go), which hold their runs the same way.
+// (see pool_js.go), which hold their runs the same way.
 var hold atomic.Bool
 
 // waitWhileHeld waits, at a pause after done of total units, while hold is on

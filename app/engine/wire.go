@@ -14,8 +14,8 @@ import (
 // and an audit's checks. The page starts them, relays the results they
 // trade and sums their progress, and its own thread stays free to paint.
 // This file holds what the page and the workers say to each other; the
-// _js files talk to the browser: engine_worker_js.go is a worker's side,
-// engine_pool_js.go the page's workers, engine_jobs_js.go the page's jobs.
+// _js files talk to the browser: worker_js.go is a worker's side,
+// pool_js.go the page's workers, jobs_js.go the page's jobs.
 
 // errNoEngines sends a run to the page's own thread.
 var ErrNoEngines = errors.New("app: no workers")

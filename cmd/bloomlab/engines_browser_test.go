@@ -38,7 +38,7 @@ const watchMainThread = `(() => {
     const bar = document.getElementById("exp-progress");
     const state = document.getElementById("experiments").dataset.state;
     if (bar && state === "running") window.progressAt.push(performance.now());
-  }).observe(document.body, {subtree: true, attributes: true, attributeFilter: ["aria-valuenow"]});
+  }).observe(document.body, {subtree: true, attributes: true, attributeFilter: ["value"]});
   return true;
 })()`
 

@@ -1,4 +1,4 @@
-package app
+package ui
 
 import (
 	"bloomlab/app/settings"
@@ -20,7 +20,7 @@ type Shell struct {
 	large  bool
 }
 
-func newShell() *Shell { return &Shell{} }
+func NewShell() *Shell { return &Shell{} }
 
 // Route marks the navigation entry for the current page.
 func (s *Shell) Route(route string) *Shell { s.active = route; return s }
@@ -71,9 +71,9 @@ func (s *Shell) Body(content ...app.UI) app.UI {
 // its query.
 func (s *Shell) link(route string) string {
 	if s.large {
-		return href(route) + "?" + settings.IDLarge + "=on"
+		return Href(route) + "?" + settings.IDLarge + "=on"
 	}
-	return href(route)
+	return Href(route)
 }
 
 // rootPrefix is the site's path prefix, read once: it asks the page.
@@ -83,7 +83,7 @@ var rootPrefix = sync.OnceValue(func() string { return strings.TrimRight(app.Get
 // project site on GitHub Pages lives under /repository-name). When
 // prerendering, go-app's resolver adds the prefix to every link itself; in
 // the browser it does not, so the prefix is added here.
-func href(route string) string {
+func Href(route string) string {
 	if app.IsServer {
 		return route
 	}

@@ -1,65 +1,11 @@
-package app
+package ui
 
 import (
-	"encoding/xml"
 	"math"
 	"strconv"
 	"strings"
 	"testing"
-
-	"bloomlab/app/ui/format"
-	"bloomlab/core"
 )
-
-// TestChartSVG checks the charts are well-formed SVG with axes, labels and
-// a legend entry per series, whatever the data.
-func TestChartSVG(t *testing.T) {
-	t.Parallel()
-	r, err := core.Simulate(core.DefaultParams())
-	if err != nil {
-		t.Fatal(err)
-	}
-	zero := r
-	zero.AbsentQueries, zero.EmpiricalFPR = 0, 0
-	cases := map[string]Chart{
-		"k":              kChart(r, []Point{{X: 1, Y: 0.1}, {X: 2}, {X: 3, Y: 0.02}}, true, 0),
-		"k narrow":       kChart(r, nil, false, 340),
-		"bpk":            bpkChart(r, 10, []Point{{X: 2, Y: 0.3}, {X: 4}}, false, 0),
-		"no queries":     kChart(zero, nil, false, 0),
-		"empty":          {},
-		"degenerate log": {LogY: true, YMin: 0, YMax: 0, Series: []Series{{Name: "x", Line: true, Points: []Point{{}}}}},
-		"categories": {Title: "t", XLabel: "scheme", YLabel: "rate", Categories: []string{"a", "b"}, YMax: 1, TitleAbove: true,
-			Series: []Series{{Name: "measured", Class: "measured", Shape: Diamond, Points: []Point{{X: 0, Y: 0.5, Lo: 0.4, Hi: 0.6}, {X: 1, Y: 0.2}}}}},
-		"log x": {LogX: true, XMin: 0, XMax: 0, LogY: true, YMin: 1e-3, YMax: 1,
-			Series: []Series{{Name: "m", Class: "g1", Shape: Square, Points: []Point{{X: 0, Y: 0}, {X: 10, Y: 0.1, Lo: 0.01, Hi: 0.2}}}}},
-	}
-	for name, c := range cases {
-		t.Run(name, func(t *testing.T) {
-			svg := c.SVG()
-			dec := xml.NewDecoder(strings.NewReader(svg))
-			for {
-				_, err := dec.Token()
-				if err != nil {
-					if err.Error() != "EOF" {
-						t.Fatalf("not well-formed: %v\n%s", err, svg)
-					}
-					break
-				}
-			}
-			for _, s := range c.Series {
-				if !strings.Contains(svg, ">"+esc(s.Name)+"</text>") {
-					t.Errorf("legend lacks %q", s.Name)
-				}
-			}
-			if c.XLabel != "" && !strings.Contains(svg, esc(c.XLabel)) {
-				t.Errorf("no x axis label %q", c.XLabel)
-			}
-			if strings.Contains(svg, "NaN") || strings.Contains(svg, "Inf") {
-				t.Errorf("SVG holds NaN or Inf:\n%s", svg)
-			}
-		})
-	}
-}
 
 // TestAxisTicks pins the one tick algorithm on whole, linear and log axes,
 // with the axes the lab and the experiments draw.
@@ -126,18 +72,6 @@ func TestFormatTick(t *testing.T) {
 	for i, want := range map[int]string{0: "A", 3: "D", 25: "Z", 26: "AA"} {
 		if got := categoryLetter(i); got != want {
 			t.Errorf("categoryLetter(%d) = %q, want %q", i, got, want)
-		}
-	}
-}
-
-func TestFormat(t *testing.T) {
-	t.Parallel()
-	for _, c := range []struct{ got, want string }{
-		{format.Int(40000), "40,000"}, {format.Int(999), "999"}, {format.Int(1000), "1,000"}, {format.Int(1234567), "1,234,567"},
-		{format.Rate(0.008194), "0.008194"}, {format.Rate(0), "0"}, {format.Rate(0.1), "0.1"}, {format.Rate(0.00005), "5.0e-05"},
-	} {
-		if c.got != c.want {
-			t.Errorf("got %q, want %q", c.got, c.want)
 		}
 	}
 }

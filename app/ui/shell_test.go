@@ -1,4 +1,4 @@
-package app
+package ui
 
 import (
 	"regexp"
@@ -13,7 +13,7 @@ import (
 func TestShellKeepsLargeType(t *testing.T) {
 	t.Parallel()
 	for _, large := range []bool{false, true} {
-		html := app.HTMLString(newShell().Route(RouteLab).LargeType(large).Body(app.P().Text("x")))
+		html := app.HTMLString(NewShell().Route(RouteLab).LargeType(large).Body(app.P().Text("x")))
 		links := regexp.MustCompile(`<a [^>]*href="([^"]*)"`).FindAllStringSubmatch(html, -1)
 		if len(links) != len(navEntries)+1 {
 			t.Fatalf("%d links, want the brand and %d entries", len(links), len(navEntries))

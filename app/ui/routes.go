@@ -1,4 +1,4 @@
-package app
+package ui
 
 // Routes, as the user sees them; href adds the site's path prefix.
 const (

@@ -1,4 +1,4 @@
-package app
+package ui
 
 import (
 	"bloomlab/app/ui/format"
@@ -233,7 +233,7 @@ func (c Chart) SVG() string {
 		switch {
 		case s.Line:
 			fmt.Fprintf(&b, `<line class="series %s" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"%s/>`, s.Class, ex, ey, ex+22, ey, dashAttr(s.Dash))
-		case s.intervals():
+		case s.Intervals():
 			fmt.Fprintf(&b, `<path class="ebar %s" d="M%.1f %.1fV%.1f"/>`, s.Class, ex+11, ey-7, ey+7)
 			fallthrough
 		default:
@@ -272,7 +272,7 @@ func (c Chart) xName(v float64) string {
 }
 
 // intervals reports whether any of s's points has an interval.
-func (s Series) intervals() bool {
+func (s Series) Intervals() bool {
 	for _, p := range s.Points {
 		if p.Hi > p.Lo {
 			return true
@@ -432,13 +432,13 @@ func roundTo(v float64, dec int) float64 {
 // formatTick writes a log-axis tick: 1, 0.1, 0.01, 0.001, then 1e-4, 2e-4.
 func formatTick(t float64) string {
 	if t >= 0.001 {
-		return format.Plain(round3(t))
+		return format.Plain(Round3(t))
 	}
 	mant, exp, _ := strings.Cut(strconv.FormatFloat(t, 'e', 0, 64), "e")
 	e, _ := strconv.Atoi(exp)
 	return mant + "e" + strconv.Itoa(e)
 }
 
-func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
+func Round3(v float64) float64 { return math.Round(v*1000) / 1000 }
 
 func esc(s string) string { return html.EscapeString(s) }

@@ -1,4 +1,4 @@
-package app
+package ui
 
 import "github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -9,28 +9,28 @@ import "github.com/maxence-charriere/go-app/v10/pkg/app"
 // go false as well as true. So these pass a false only in the browser, and
 // the prerendered page shows the controls as the lab will set them.
 
-func selected[T interface{ Selected(bool) T }](e T, on bool) T {
+func Selected[T interface{ Selected(bool) T }](e T, on bool) T {
 	if on || app.IsClient {
 		return e.Selected(on)
 	}
 	return e
 }
 
-func hidden[T interface{ Hidden(bool) T }](e T, on bool) T {
+func Hidden[T interface{ Hidden(bool) T }](e T, on bool) T {
 	if on || app.IsClient {
 		return e.Hidden(on)
 	}
 	return e
 }
 
-func disabled[T interface{ Disabled(bool) T }](e T, on bool) T {
+func Disabled[T interface{ Disabled(bool) T }](e T, on bool) T {
 	if on || app.IsClient {
 		return e.Disabled(on)
 	}
 	return e
 }
 
-func checked[T interface{ Checked(bool) T }](e T, on bool) T {
+func Checked[T interface{ Checked(bool) T }](e T, on bool) T {
 	if on || app.IsClient {
 		return e.Checked(on)
 	}
