@@ -363,7 +363,7 @@ func TestExperimentsPageShowsResult(t *testing.T) {
 	}
 	eng.ConsumeAll()
 	html := app.HTMLString(p)
-	for _, want := range []string{`data-state="done"`, `id="exp-chart"`, `id="exp-csv"`, `value="100"`, "finished in 1.50 s", `type="A"`, `Done in 1.50 s in this browser.`, `data-units="123456"`} {
+	for _, want := range []string{`data-state="done"`, `id="exp-chart"`, `id="exp-csv"`, `value="100`, "finished in 1.50 s", `type="A"`, `Done in 1.50 s in this browser.`, `data-units="123456"`} {
 		if !strings.Contains(html, want) {
 			t.Errorf("page lacks %q", want)
 		}
