@@ -57,7 +57,7 @@ func TestAboutLinksOpenTheirLessons(t *testing.T) {
 				}
 			case ui.RouteCalculator:
 				f, notice := settings.CalculatorFromQuery(u.Query())
-				if r := solveForm(f); notice != "" || !r.OK {
+				if r := f.Solve(); notice != "" || !r.OK {
 					t.Errorf("%s: calculator link %s does not solve: %q %v %q", l.ID, l.Href, notice, r.Errors, r.Err)
 				}
 			case ui.RouteAudit:

@@ -26,7 +26,7 @@ type CalculatorPage struct {
 
 	form   settings.Calculator
 	notice string
-	res    calcResult
+	res    settings.Solved
 	large  bool // the projector mode, kept in the link
 	// live is set once the page runs in the browser, so that a test (or a
 	// script) can tell the prerendered page from the working one.
@@ -79,7 +79,7 @@ func (c *CalculatorPage) onFind(u plan.Unknown) app.EventHandler {
 		}
 		f := c.form.Clone()
 		if c.res.OK {
-			f.Values[string(f.Find)] = solvedText(c.res.Plan, string(f.Find))
+			f.Values[string(f.Find)] = settings.SolvedText(c.res.Plan, string(f.Find))
 		}
 		f.Find = u
 		c.form, c.notice = f, ""
@@ -144,7 +144,7 @@ func (c *CalculatorPage) renderField(fl settings.CalcField) app.UI {
 		// leave the field showing what it held before.
 		value = "—"
 		if c.res.OK {
-			value = solvedText(c.res.Plan, fl.ID)
+			value = settings.SolvedText(c.res.Plan, fl.ID)
 			read = "found: " + c.foundText(fl.ID)
 		}
 	}

@@ -107,7 +107,7 @@ func TestSolveForm(t *testing.T) {
 			t.Parallel()
 			q, _ := url.ParseQuery(tt.query)
 			f, _ := settings.CalculatorFromQuery(q)
-			r := solveForm(f)
+			r := f.Solve()
 			if len(tt.errors) == 0 && tt.err == "" {
 				if !r.OK || r.Plan.M != tt.m || r.Plan.N != tt.n {
 					t.Fatalf("ok %v m %d n %d, want m %d n %d; errors %v %q", r.OK, r.Plan.M, r.Plan.N, tt.m, tt.n, r.Errors, r.Err)
@@ -234,7 +234,7 @@ func TestCalculatorMeasured(t *testing.T) {
 	html := renderCalculator(t, "n=100000000&p=0.01")
 	q, _ := url.ParseQuery("n=100000000&p=0.01")
 	f, _ := settings.CalculatorFromQuery(q)
-	pl := solveForm(f).Plan
+	pl := f.Solve().Plan
 	for _, m := range plan.Measure(pl) {
 		// go-app writes attributes in no fixed order.
 		row := regexp.MustCompile(`(?s)<tr [^>]*id="alt-` + regexp.QuoteMeta(m.ID) + `"[^>]*>.*?</tr>`).FindString(html)

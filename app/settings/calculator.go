@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"bloomlab/app/ui/format"
+	"bloomlab/core"
 	"bloomlab/core/plan"
 )
 
@@ -132,4 +134,89 @@ func (f Calculator) Query() url.Values {
 		q.Set(fl.ID, f.Values[fl.ID])
 	}
 	return q
+}
+
+// Solved is what the page shows for a form: the plan, or the field
+// errors that stop it, and how each good field was read.
+type Solved struct {
+	Plan plan.Plan
+	// Measured is the alternatives built and queried (plan.Measure), in
+	// Plan.Alternatives' order; nil until measured.
+	Measured []plan.Measured
+	OK       bool
+	Errors   map[string]string // field ID -> message
+	Read     map[string]string // field ID -> the value as understood
+	Err      string            // an error of the whole plan, not one field
+}
+
+// Solve parses every known field and solves. It never fails: bad input
+// comes back as messages for the page to put next to the fields.
+func (f Calculator) Solve() Solved {
+	r := Solved{Errors: map[string]string{}, Read: map[string]string{}}
+	in := plan.Input{Find: f.Find}
+	fail := func(id string, err error) {
+		r.Errors[id] = core.Message(err)
+	}
+	var err error
+	if f.Find != plan.FindN {
+		if in.N, err = plan.ParseKeys(f.Values[CalcN]); err != nil {
+			fail(CalcN, err)
+		} else {
+			r.Read[CalcN] = format.Int(in.N) + " keys"
+		}
+	}
+	if f.Find != plan.FindP {
+		if in.P, err = plan.ParseRate(f.Values[CalcP]); err != nil {
+			fail(CalcP, err)
+		} else {
+			r.Read[CalcP] = "p = " + strconv.FormatFloat(in.P, 'g', -1, 64) + " (" + format.Percent(in.P) + ")"
+		}
+	}
+	if f.Find != plan.FindM {
+		if in.M, err = plan.ParseBits(f.Values[CalcM]); err != nil {
+			fail(CalcM, err)
+		} else {
+			r.Read[CalcM] = format.Int(in.M) + " bits, " + plan.FormatSize(in.M)
+		}
+	}
+	if in.KeyBytes, err = plan.ParseKeyBytes(f.Values[CalcKeyBytes]); err != nil {
+		fail(CalcKeyBytes, err)
+	}
+	for _, a := range []struct {
+		id, name string
+		dst      *float64
+	}{
+		{CalcMaybeCost, "the cost of a maybe", &in.Cost.Maybe},
+		{CalcSavedCost, "the cost a no saves", &in.Cost.Saved},
+		{CalcAbsentQPS, "absent queries per second", &in.Cost.AbsentQPS},
+	} {
+		if *a.dst, err = plan.ParseAmount(a.name, f.Values[a.id]); err != nil {
+			fail(a.id, err)
+		}
+	}
+	if len(r.Errors) > 0 {
+		return r
+	}
+	pl, err := plan.Solve(in)
+	if err != nil {
+		r.Err = core.Message(err)
+		return r
+	}
+	r.Plan, r.OK = pl, true
+	return r
+}
+
+// SolvedText writes the unknown as the user would type it back, so that
+// switching what to find keeps the figure: m in bits, p as a decimal, n as
+// a count.
+func SolvedText(pl plan.Plan, id string) string {
+	switch id {
+	case CalcM:
+		return strconv.FormatUint(pl.M, 10)
+	case CalcP:
+		return strconv.FormatFloat(pl.P, 'g', 6, 64)
+	case CalcN:
+		return strconv.FormatUint(pl.N, 10)
+	}
+	return ""
 }

@@ -1,10 +1,9 @@
-package app
+package settings
 
 import (
 	"net/url"
 	"testing"
 
-	"bloomlab/app/settings"
 	"bloomlab/core"
 )
 
@@ -26,7 +25,7 @@ func FuzzLinks(f *testing.F) {
 		if err != nil {
 			return
 		}
-		s, _ := settings.LabFromQuery(q)
+		s, _ := LabFromQuery(q)
 		p := s.Run()
 		p.Queries = min(p.Queries, 1) // validate the shape without running it
 		if err := p.Validate(); err != nil {
@@ -36,15 +35,15 @@ func FuzzLinks(f *testing.F) {
 		if err := (core.TryRequest{Params: p, Insert: typed}).Validate(); err != nil {
 			t.Fatalf("%q gave typed keys the key panel refuses: %v", raw, err)
 		}
-		if again, notices := settings.LabFromQuery(s.Query()); again != s || len(notices) > 0 {
+		if again, notices := LabFromQuery(s.Query()); again != s || len(notices) > 0 {
 			t.Fatalf("%q: its settings' own link reads back as %+v (%v), not %+v", raw, again, notices, s)
 		}
-		settings.ExperimentFromQuery(q)
+		ExperimentFromQuery(q)
 		// The calculator solves only what a link asks of it: the default
 		// form is the unit tests', and would make every run slow.
-		if q.Has(settings.CalcN) || q.Has(settings.CalcP) || q.Has(settings.CalcM) || q.Has(settings.CalcFind) {
-			form, _ := settings.CalculatorFromQuery(q)
-			solveForm(form)
+		if q.Has(CalcN) || q.Has(CalcP) || q.Has(CalcM) || q.Has(CalcFind) {
+			form, _ := CalculatorFromQuery(q)
+			form.Solve()
 		}
 	})
 }
