@@ -19,7 +19,6 @@ import (
 
 // The experiments page has a style sheet of its own; it joins the lab's
 // here so that the handler needs no edit.
-func init() { Styles = append(Styles, "/web/experiments.css") }
 
 // ExperimentsPage runs the classic measurements in the browser: pick one,
 // set its sizes, run it with a progress bar and a cancel button, then read

@@ -1,6 +1,9 @@
 package app
 
 import (
+	"bloomlab/app/about"
+	"bloomlab/app/auditpage"
+	"bloomlab/app/calculator"
 	"bloomlab/app/ui"
 	"fmt"
 	"strconv"
@@ -14,10 +17,10 @@ import (
 func Routes() {
 	app.Route(ui.RouteLab, func() app.Composer { return newLabPage() })
 	app.Route(ui.RouteLessons, func() app.Composer { return newLessonsPage() })
-	app.Route(ui.RouteAudit, func() app.Composer { return newAuditPage() })
+	app.Route(ui.RouteAudit, func() app.Composer { return auditpage.New() })
 	app.Route(ui.RouteExperiments, func() app.Composer { return newExperimentsPage() })
-	app.Route(ui.RouteCalculator, func() app.Composer { return newCalculatorPage() })
-	app.Route(ui.RouteAbout, func() app.Composer { return newAboutPage() })
+	app.Route(ui.RouteCalculator, func() app.Composer { return calculator.New() })
+	app.Route(ui.RouteAbout, func() app.Composer { return about.New() })
 	// A static server that redirects /audit to /audit/ (Python's, for one)
 	// lands here; the page is the same.
 	for _, r := range PageRoutes()[1:] {
@@ -37,19 +40,19 @@ func newPage(route string) app.Composer {
 	case ui.RouteLessons:
 		return newLessonsPage()
 	case ui.RouteAudit:
-		return newAuditPage()
+		return auditpage.New()
 	case ui.RouteExperiments:
 		return newExperimentsPage()
 	case ui.RouteCalculator:
-		return newCalculatorPage()
+		return calculator.New()
 	case ui.RouteAbout:
-		return newAboutPage()
+		return about.New()
 	}
 	return newLabPage()
 }
 
 // Styles are the lab's own style sheets, under web/.
-var Styles = []string{"/web/lab.css", "/web/lessons.css"}
+var Styles = []string{"/web/lab.css", "/web/lessons.css", "/web/plan.css", "/web/experiments.css"}
 
 // NewHandler returns the go-app handler that serves (or, for the static
 // site, prerenders) the lab. prefix is the path the site lives under ("" at

@@ -241,3 +241,13 @@ func hasDisabled(html, tag, id string) bool {
 	m := regexp.MustCompile(`<` + tag + `[^>]*id="` + regexp.QuoteMeta(id) + `"[^>]*>`).FindString(html)
 	return regexp.MustCompile(` disabled[ =>]`).MatchString(m)
 }
+
+// textOf returns the text of the element with the given id in html.
+func textOf(html, id string) string {
+	re := regexp.MustCompile(`id="` + regexp.QuoteMeta(id) + `"[^>]*>([^<]*)<`)
+	m := re.FindStringSubmatch(html)
+	if m == nil {
+		return ""
+	}
+	return strings.TrimSpace(m[1])
+}

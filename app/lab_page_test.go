@@ -70,20 +70,3 @@ func counterValue(c *LabPage, id string) string {
 	}
 	return ""
 }
-
-func TestAuditPageRenders(t *testing.T) {
-	e := app.NewTestEngine()
-	p := newAuditPage()
-	if err := e.Load(p); err != nil {
-		t.Fatalf("empty: %v", err)
-	}
-	rep, err := audit.Run(audit.MustLab(core.Variant{}, core.OneHash, ""), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.fault = core.OneHash
-	p.run = engine.AuditRun{Fault: core.OneHash, Done: rep.Total, Total: rep.Total, Checks: rep.Checks, Report: &rep}
-	if err := e.Load(p); err != nil {
-		t.Fatalf("finished: %v", err)
-	}
-}

@@ -1,4 +1,4 @@
-package app
+package auditpage
 
 import (
 	"net/url"
@@ -18,7 +18,7 @@ import (
 // each contract with its verdict and detail, then the digest. With a fault
 // chosen (?fault=NAME) it names the checks that caught it and the
 // false-positive rate the broken filter reported meanwhile.
-type AuditPage struct {
+type Page struct {
 	app.Compo
 
 	fault      core.Fault
@@ -28,15 +28,15 @@ type AuditPage struct {
 	stopListen func()
 }
 
-func newAuditPage() *AuditPage { return &AuditPage{} }
+func New() *Page { return &Page{} }
 
-func (p *AuditPage) OnMount(ctx app.Context) {
+func (p *Page) OnMount(ctx app.Context) {
 	p.stopListen = engine.Audits().Listen(func() {
 		ctx.Dispatch(func(ctx app.Context) { p.run = engine.Audits().Get(p.fault) })
 	})
 }
 
-func (p *AuditPage) OnDismount() {
+func (p *Page) OnDismount() {
 	if p.stopListen != nil {
 		p.stopListen()
 	}
@@ -44,7 +44,7 @@ func (p *AuditPage) OnDismount() {
 
 // OnNav reads the fault from the URL; the audit itself starts after the
 // frame, in the browser only.
-func (p *AuditPage) OnNav(ctx app.Context) {
+func (p *Page) OnNav(ctx app.Context) {
 	q := ctx.Page().URL().Query()
 	notices := settings.Repeated(q)
 	p.fault = core.NoFault
@@ -72,7 +72,7 @@ func (p *AuditPage) OnNav(ctx app.Context) {
 	}
 }
 
-func (p *AuditPage) onFault(ctx app.Context, e app.Event) {
+func (p *Page) onFault(ctx app.Context, e app.Event) {
 	f, err := core.ParseFault(e.Get("target").Get("value").String())
 	if err != nil {
 		return
@@ -89,7 +89,7 @@ func (p *AuditPage) onFault(ctx app.Context, e app.Event) {
 	ctx.NavigateTo(&u)
 }
 
-func (p *AuditPage) Render() app.UI {
+func (p *Page) Render() app.UI {
 	r := p.run
 	total := r.Total
 	if total == 0 {
@@ -155,7 +155,7 @@ func (p *AuditPage) Render() app.UI {
 	)
 }
 
-func (p *AuditPage) renderSummary(failed []audit.Outcome) app.UI {
+func (p *Page) renderSummary(failed []audit.Outcome) app.UI {
 	r := p.run
 	if !r.Finished() {
 		if r.Err != "" {

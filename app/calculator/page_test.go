@@ -1,4 +1,4 @@
-package app
+package calculator
 
 import (
 	stdhtml "html"
@@ -149,7 +149,7 @@ func renderCalculator(t *testing.T, query string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := newCalculatorPage()
+	c := New()
 	c.form, c.notice = settings.CalculatorFromQuery(q)
 	c.res = solveAndMeasure(c.form)
 	e := app.NewTestEngine()
@@ -158,16 +158,6 @@ func renderCalculator(t *testing.T, query string) string {
 	}
 	e.ConsumeAll()
 	return app.HTMLString(c)
-}
-
-// textOf returns the text of the element with the given id in html.
-func textOf(html, id string) string {
-	re := regexp.MustCompile(`id="` + regexp.QuoteMeta(id) + `"[^>]*>([^<]*)<`)
-	m := re.FindStringSubmatch(html)
-	if m == nil {
-		return ""
-	}
-	return strings.TrimSpace(m[1])
 }
 
 func TestCalculatorRenders(t *testing.T) {
@@ -265,4 +255,14 @@ func TestCalculatorMeasured(t *testing.T) {
 	if n := strings.Count(html, `data-label="measured"`); n != len(pl.Alternatives) {
 		t.Errorf("%d measured cells, want one a row, %d", n, len(pl.Alternatives))
 	}
+}
+
+// textOf returns the text of the element with the given id in html.
+func textOf(html, id string) string {
+	re := regexp.MustCompile(`id="` + regexp.QuoteMeta(id) + `"[^>]*>([^<]*)<`)
+	m := re.FindStringSubmatch(html)
+	if m == nil {
+		return ""
+	}
+	return strings.TrimSpace(m[1])
 }

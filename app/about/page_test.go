@@ -1,4 +1,4 @@
-package app
+package about
 
 import (
 	"net/url"
@@ -80,7 +80,7 @@ func TestAboutLinksOpenTheirLessons(t *testing.T) {
 // twins, its chart is inline SVG, and nothing is fetched from elsewhere.
 func TestAboutWorksOffline(t *testing.T) {
 	t.Parallel()
-	p := newAboutPage()
+	p := New()
 	e := app.NewTestEngine()
 	if err := e.Load(p); err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package app
+package about
 
 import (
 	"math"
@@ -17,14 +17,14 @@ import (
 // guarantee breaks in practice, and what to settle before shipping one. Each
 // point links into the lab with settings that show it. Formulas are MathML,
 // which the browser draws itself, so the page needs no network.
-type AboutPage struct {
+type Page struct {
 	app.Compo
 	large bool // the projector mode, from the link
 }
 
-func newAboutPage() *AboutPage { return &AboutPage{} }
+func New() *Page { return &Page{} }
 
-func (p *AboutPage) OnNav(ctx app.Context) {
+func (p *Page) OnNav(ctx app.Context) {
 	ctx.Page().SetTitle("About · Bloom Lab")
 	p.large = false
 	if raw, ok := settings.Lookup(ctx.Page().URL().Query(), settings.IDLarge); ok {
@@ -143,7 +143,7 @@ func kChartSVG() string {
 	return c.SVG()
 }
 
-func (p *AboutPage) Render() app.UI {
+func (p *Page) Render() app.UI {
 	links := aboutLinks()
 	return ui.NewShell().Route(ui.RouteAbout).LargeType(p.large).Body(
 		app.Article().ID("about").Class("about prose").Body(

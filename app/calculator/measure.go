@@ -1,4 +1,4 @@
-package app
+package calculator
 
 import (
 	"bloomlab/app/settings"

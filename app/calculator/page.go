@@ -1,4 +1,4 @@
-package app
+package calculator
 
 import (
 	"math"
@@ -14,14 +14,13 @@ import (
 
 // The calculator and the about page share one style sheet of their own; it
 // joins the lab's here so that the two pages need no edit to the handler.
-func init() { Styles = append(Styles, "/web/plan.css") }
 
 // CalculatorPage sizes a real filter: two of n, p and m in, the third out,
 // and around it k by round and by ceil, the information floor, the exact
 // set, other structures, the overfill line and the cost model. Like the lab
 // it keeps every field in the URL: typing recomputes, leaving a field (or
 // Enter) records the link, and OnNav reads it back.
-type CalculatorPage struct {
+type Page struct {
 	app.Compo
 
 	form   settings.Calculator
@@ -33,11 +32,11 @@ type CalculatorPage struct {
 	live bool
 }
 
-func newCalculatorPage() *CalculatorPage { return &CalculatorPage{form: settings.DefaultCalculator()} }
+func New() *Page { return &Page{form: settings.DefaultCalculator()} }
 
 // OnNav reads the form from the URL and solves it: a few milliseconds of
 // formulas, so the prerendered page carries the answer too.
-func (c *CalculatorPage) OnNav(ctx app.Context) {
+func (c *Page) OnNav(ctx app.Context) {
 	ctx.Page().SetTitle("Calculator · Bloom Lab")
 	q := ctx.Page().URL().Query()
 	c.form, c.notice = settings.CalculatorFromQuery(q)
@@ -48,9 +47,9 @@ func (c *CalculatorPage) OnNav(ctx app.Context) {
 	c.res = solveAndMeasure(c.form)
 }
 
-func (c *CalculatorPage) OnMount(ctx app.Context) { c.live = app.IsClient }
+func (c *Page) OnMount(ctx app.Context) { c.live = app.IsClient }
 
-func (c *CalculatorPage) onInput(id string) app.EventHandler {
+func (c *Page) onInput(id string) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
 		f := c.form.Clone()
 		f.Values[id] = e.Get("target").Get("value").String()
@@ -60,7 +59,7 @@ func (c *CalculatorPage) onInput(id string) app.EventHandler {
 }
 
 // commit records the form in the URL as a new history entry.
-func (c *CalculatorPage) commit(ctx app.Context, e app.Event) {
+func (c *Page) commit(ctx app.Context, e app.Event) {
 	u := *ctx.Page().URL()
 	q := c.form.Query()
 	if c.large {
@@ -72,7 +71,7 @@ func (c *CalculatorPage) commit(ctx app.Context, e app.Event) {
 
 // onFind switches the unknown. The figure just found moves into its field,
 // so switching from "find m" to "find n" gives back the n it came from.
-func (c *CalculatorPage) onFind(u plan.Unknown) app.EventHandler {
+func (c *Page) onFind(u plan.Unknown) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
 		if u == c.form.Find {
 			return
@@ -88,7 +87,7 @@ func (c *CalculatorPage) onFind(u plan.Unknown) app.EventHandler {
 	}
 }
 
-func (c *CalculatorPage) Render() app.UI {
+func (c *Page) Render() app.UI {
 	state := "ready"
 	switch {
 	case !c.live:
@@ -109,7 +108,7 @@ func (c *CalculatorPage) Render() app.UI {
 	)
 }
 
-func (c *CalculatorPage) renderForm() app.UI {
+func (c *Page) renderForm() app.UI {
 	return app.Section().Class("controls calc-form").Aria("label", "Inputs").Body(
 		app.Div().Role("radiogroup").Class("find").Aria("labelledby", "find-legend").Body(
 			app.P().ID("find-legend").Class("find-legend").Text("Find"),
@@ -134,7 +133,7 @@ func (c *CalculatorPage) renderForm() app.UI {
 	)
 }
 
-func (c *CalculatorPage) renderField(fl settings.CalcField) app.UI {
+func (c *Page) renderField(fl settings.CalcField) app.UI {
 	solved := fl.ID == string(c.form.Find)
 	msg := c.res.Errors[fl.ID]
 	value := c.form.Values[fl.ID]
@@ -182,7 +181,7 @@ func (c *CalculatorPage) renderField(fl settings.CalcField) app.UI {
 }
 
 // foundText words the unknown for its field.
-func (c *CalculatorPage) foundText(id string) string {
+func (c *Page) foundText(id string) string {
 	pl := c.res.Plan
 	switch id {
 	case settings.CalcM:
@@ -193,7 +192,7 @@ func (c *CalculatorPage) foundText(id string) string {
 	return format.Int(pl.N) + " keys"
 }
 
-func (c *CalculatorPage) renderOutput() []app.UI {
+func (c *Page) renderOutput() []app.UI {
 	if !c.res.OK {
 		text := "Fix the marked field to see the plan."
 		if c.res.Err != "" {
@@ -206,7 +205,7 @@ func (c *CalculatorPage) renderOutput() []app.UI {
 	if pl.Find == plan.FindP {
 		pLabel = "p at the optimal k"
 	}
-	counters := []counter{
+	counters := []figure{
 		{id: "calc-out-n", label: "n keys", value: format.Int(pl.N)},
 		{id: "calc-out-p", label: pLabel, value: calcRate(pl.P)},
 		{id: "calc-out-m", label: "m bits", value: format.Int(pl.M)},
@@ -315,7 +314,7 @@ func amount(v float64) string {
 	return strconv.FormatFloat(v, 'g', 4, 64)
 }
 
-func (c *CalculatorPage) renderTables() app.UI {
+func (c *Page) renderTables() app.UI {
 	pl := c.res.Plan
 	alts := pl.Alternatives
 	return app.Div().Class("calc-tables").Body(
@@ -398,7 +397,7 @@ func (c *CalculatorPage) renderTables() app.UI {
 // interval, with the counts behind them in the title and in data
 // attributes; or a dash and, in small type (a title alone is out of reach
 // on a touch screen), why the lab cannot build it.
-func (c *CalculatorPage) measuredCell(i int) app.UI {
+func (c *Page) measuredCell(i int) app.UI {
 	td := app.Td().DataSet("label", "measured")
 	if i >= len(c.res.Measured) {
 		return td.Class("num measured none").Text("—")
@@ -421,7 +420,7 @@ func (c *CalculatorPage) measuredCell(i int) app.UI {
 	)
 }
 
-func (c *CalculatorPage) renderCost() app.UI {
+func (c *Page) renderCost() app.UI {
 	pl := c.res.Plan
 	r := pl.Cost
 	verdict, class := "", "cost-verdict"
@@ -457,7 +456,7 @@ func (c *CalculatorPage) renderCost() app.UI {
 
 // renderLabLink offers the plan's shape in the lab, when it fits the lab's
 // sliders: the rate depends on bits per key and k, not on n itself.
-func (c *CalculatorPage) renderLabLink() app.UI {
+func (c *Page) renderLabLink() app.UI {
 	pl := c.res.Plan
 	bpk := math.Round(pl.BitsPerKey*10) / 10
 	bpkSlider := settings.SliderByID(settings.IDBitsPerKey)
@@ -473,3 +472,7 @@ func (c *CalculatorPage) renderLabLink() app.UI {
 		app.Span().Class("muted").Text(" (the lab simulates 4,000 keys; the rate depends on bits per key and k, not on n)."),
 	)
 }
+
+// figure is one figure of the plan: its element ID, its label, what it
+// means on hover, and its value.
+type figure struct{ id, label, title, value string }

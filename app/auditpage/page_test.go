@@ -1,0 +1,27 @@
+package auditpage
+
+import (
+	"bloomlab/app/engine"
+	"bloomlab/audit"
+	"bloomlab/core"
+	"testing"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+func TestAuditPageRenders(t *testing.T) {
+	e := app.NewTestEngine()
+	p := New()
+	if err := e.Load(p); err != nil {
+		t.Fatalf("empty: %v", err)
+	}
+	rep, err := audit.Run(audit.MustLab(core.Variant{}, core.OneHash, ""), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.fault = core.OneHash
+	p.run = engine.AuditRun{Fault: core.OneHash, Done: rep.Total, Total: rep.Total, Checks: rep.Checks, Report: &rep}
+	if err := e.Load(p); err != nil {
+		t.Fatalf("finished: %v", err)
+	}
+}
