@@ -4,6 +4,7 @@ import (
 	"bloomlab/app/about"
 	"bloomlab/app/auditpage"
 	"bloomlab/app/calculator"
+	"bloomlab/app/experiments"
 	"bloomlab/app/ui"
 	"fmt"
 	"strconv"
@@ -18,7 +19,7 @@ func Routes() {
 	app.Route(ui.RouteLab, func() app.Composer { return newLabPage() })
 	app.Route(ui.RouteLessons, func() app.Composer { return newLessonsPage() })
 	app.Route(ui.RouteAudit, func() app.Composer { return auditpage.New() })
-	app.Route(ui.RouteExperiments, func() app.Composer { return newExperimentsPage() })
+	app.Route(ui.RouteExperiments, func() app.Composer { return experiments.New() })
 	app.Route(ui.RouteCalculator, func() app.Composer { return calculator.New() })
 	app.Route(ui.RouteAbout, func() app.Composer { return about.New() })
 	// A static server that redirects /audit to /audit/ (Python's, for one)
@@ -42,7 +43,7 @@ func newPage(route string) app.Composer {
 	case ui.RouteAudit:
 		return auditpage.New()
 	case ui.RouteExperiments:
-		return newExperimentsPage()
+		return experiments.New()
 	case ui.RouteCalculator:
 		return calculator.New()
 	case ui.RouteAbout:

@@ -1,4 +1,4 @@
-package app
+package experiments
 
 import (
 	"errors"
@@ -26,7 +26,7 @@ import (
 // The choice and the sizes live in the URL like the lab's settings; a run
 // starts only on the Run button, never from a link, so the prerendered page
 // and a shared link cost nothing until asked.
-type ExperimentsPage struct {
+type Page struct {
 	app.Compo
 
 	sel     settings.Experiment
@@ -72,14 +72,14 @@ func (r *expRun) percent() int {
 	return min(100, 100*r.Done/r.Total)
 }
 
-func newExperimentsPage() *ExperimentsPage {
-	return &ExperimentsPage{sel: settings.DefaultExperiment()}
+func New() *Page {
+	return &Page{sel: settings.DefaultExperiment()}
 }
 
 // OnNav reads the selection from the URL. It only parses: measuring the
 // work the sizes plan (a few milliseconds) waits for the browser, and the
 // experiment itself for the Run button.
-func (p *ExperimentsPage) OnNav(ctx app.Context) {
+func (p *Page) OnNav(ctx app.Context) {
 	ctx.Page().SetTitle("Experiments · Bloom Lab")
 	q := ctx.Page().URL().Query()
 	sel, notices := settings.ExperimentFromQuery(q)
@@ -93,7 +93,7 @@ func (p *ExperimentsPage) OnNav(ctx app.Context) {
 	}
 }
 
-func (p *ExperimentsPage) OnMount(ctx app.Context) {
+func (p *Page) OnMount(ctx app.Context) {
 	p.live = app.IsClient
 	p.measure()
 	if app.IsClient {
@@ -104,7 +104,7 @@ func (p *ExperimentsPage) OnMount(ctx app.Context) {
 
 // watchEngines shows the workers' news (started, failed) while the page
 // stays mounted.
-func (p *ExperimentsPage) watchEngines(ctx app.Context, mount int64) {
+func (p *Page) watchEngines(ctx app.Context, mount int64) {
 	ctx.Async(func() {
 		for p.mounts.Load() == mount {
 			<-engine.Changed()
@@ -113,18 +113,18 @@ func (p *ExperimentsPage) watchEngines(ctx app.Context, mount int64) {
 	})
 }
 
-func (p *ExperimentsPage) OnResize(ctx app.Context) { p.measure() }
+func (p *Page) OnResize(ctx app.Context) { p.measure() }
 
 // OnDismount stops a run in flight: the tables already measured stay in
 // the session for a return to the page.
-func (p *ExperimentsPage) OnDismount() {
+func (p *Page) OnDismount() {
 	p.runs.Cancel()
 	p.mounts.Add(1)
 }
 
 // measure notes whether the window is narrow, where the chart is drawn
 // narrower so that its text keeps its size.
-func (p *ExperimentsPage) measure() {
+func (p *Page) measure() {
 	if !app.IsClient {
 		return
 	}
@@ -132,7 +132,7 @@ func (p *ExperimentsPage) measure() {
 	p.narrow = w > 0 && w < 560
 }
 
-func (p *ExperimentsPage) chartWidth() float64 {
+func (p *Page) chartWidth() float64 {
 	if p.narrow {
 		return expChartNarrow
 	}
@@ -141,7 +141,7 @@ func (p *ExperimentsPage) chartWidth() float64 {
 
 // learnUnits measures, off the event, the work planned by the current
 // sizes and by the experiment's quick and full sizes, for the estimates.
-func (p *ExperimentsPage) learnUnits(ctx app.Context) {
+func (p *Page) learnUnits(ctx app.Context) {
 	sel := p.sel
 	todo := []settings.Experiment{sel, sel.WithSizes(false), sel.WithSizes(true)}
 	missing := false
@@ -167,13 +167,13 @@ func (p *ExperimentsPage) learnUnits(ctx app.Context) {
 
 // navigate records sel in the URL as a new history entry; OnNav reads it
 // back.
-func (p *ExperimentsPage) navigate(ctx app.Context, sel settings.Experiment) {
+func (p *Page) navigate(ctx app.Context, sel settings.Experiment) {
 	u := *ctx.Page().URL()
 	u.RawQuery = expQuery(sel, p.large).Encode()
 	ctx.NavigateTo(&u)
 }
 
-func (p *ExperimentsPage) onExperiment(ctx app.Context, e app.Event) {
+func (p *Page) onExperiment(ctx app.Context, e app.Event) {
 	ex, ok := experiment.Find(e.Get("target").Get("value").String())
 	if !ok || ex.Name == p.sel.Name {
 		return
@@ -185,7 +185,7 @@ func (p *ExperimentsPage) onExperiment(ctx app.Context, e app.Event) {
 
 // onKnob reads a size field when it is committed (Enter, or leaving it).
 // A value out of range is clamped with a notice, as in a link.
-func (p *ExperimentsPage) onKnob(k settings.ExpKnob) app.EventHandler {
+func (p *Page) onKnob(k settings.ExpKnob) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
 		sel := p.sel
 		v, notice := k.Parse(e.Get("target").Get("value").String(), *k.Field(&sel.Sizes))
@@ -194,7 +194,7 @@ func (p *ExperimentsPage) onKnob(k settings.ExpKnob) app.EventHandler {
 	}
 }
 
-func (p *ExperimentsPage) onSeed(ctx app.Context, e app.Event) {
+func (p *Page) onSeed(ctx app.Context, e app.Event) {
 	sel := p.sel
 	v, notice := settings.ParseSeed(settings.ExpSeed, e.Get("target").Get("value").String(), sel.Sizes.Seed)
 	sel.Sizes.Seed = v
@@ -204,7 +204,7 @@ func (p *ExperimentsPage) onSeed(ctx app.Context, e app.Event) {
 // commitField navigates to sel, carrying notice to the page. When sel is
 // unchanged (text that is not a number) it shows the notice at once and
 // puts the legal value back in the field.
-func (p *ExperimentsPage) commitField(ctx app.Context, e app.Event, sel settings.Experiment, notice, shown string) {
+func (p *Page) commitField(ctx app.Context, e app.Event, sel settings.Experiment, notice, shown string) {
 	if sel == p.sel {
 		if notice != "" {
 			p.notices = []string{notice}
@@ -218,7 +218,7 @@ func (p *ExperimentsPage) commitField(ctx app.Context, e app.Event, sel settings
 	p.navigate(ctx, sel)
 }
 
-func (p *ExperimentsPage) onSizes(full bool) app.EventHandler {
+func (p *Page) onSizes(full bool) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
 		if sel := p.sel.WithSizes(full); sel != p.sel {
 			p.navigate(ctx, sel)
@@ -226,7 +226,7 @@ func (p *ExperimentsPage) onSizes(full bool) app.EventHandler {
 	}
 }
 
-func (p *ExperimentsPage) onLarge(ctx app.Context, e app.Event) {
+func (p *Page) onLarge(ctx app.Context, e app.Event) {
 	p.large = !p.large
 	p.navigate(ctx, p.sel)
 }
@@ -294,7 +294,7 @@ func (p *progressPace) due() bool {
 // keeps working meanwhile: the run sleeps every frame, and a change of
 // experiment or sizes leaves it running; its table joins the session when
 // it finishes.
-func (p *ExperimentsPage) onRun(ctx app.Context, e app.Event) {
+func (p *Page) onRun(ctx app.Context, e app.Event) {
 	if p.run != nil && p.run.Running {
 		return
 	}
@@ -334,7 +334,7 @@ func (p *ExperimentsPage) onRun(ctx app.Context, e app.Event) {
 }
 
 // finish records the run's outcome, unless it was cancelled meanwhile.
-func (p *ExperimentsPage) finish(ctx app.Context, ticket engine.Run, r *expRun, res *expResult, err error, elapsed time.Duration) {
+func (p *Page) finish(ctx app.Context, ticket engine.Run, r *expRun, res *expResult, err error, elapsed time.Duration) {
 	if !ticket.Live() {
 		return
 	}
@@ -354,7 +354,7 @@ func (p *ExperimentsPage) finish(ctx app.Context, ticket engine.Run, r *expRun, 
 }
 
 // onCancel stops the run at its next progress report, within a frame.
-func (p *ExperimentsPage) onCancel(ctx app.Context, e app.Event) {
+func (p *Page) onCancel(ctx app.Context, e app.Event) {
 	r := p.run
 	if r == nil || !r.Running {
 		return
@@ -372,7 +372,7 @@ func focusID(id string) {
 	}
 }
 
-func (p *ExperimentsPage) onDownload(kind string) app.EventHandler {
+func (p *Page) onDownload(kind string) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
 		res := expSession.result(p.sel)
 		if res == nil {
@@ -386,7 +386,7 @@ func (p *ExperimentsPage) onDownload(kind string) app.EventHandler {
 	}
 }
 
-func (p *ExperimentsPage) state(res *expResult) string {
+func (p *Page) state(res *expResult) string {
 	switch {
 	case !p.live:
 		return "static"
@@ -402,7 +402,7 @@ func (p *ExperimentsPage) state(res *expResult) string {
 	return "idle"
 }
 
-func (p *ExperimentsPage) Render() app.UI {
+func (p *Page) Render() app.UI {
 	res := expSession.result(p.sel)
 	return ui.NewShell().Route(ui.RouteExperiments).LargeType(p.large).Body(
 		app.Div().ID("experiments").Class("experiments").DataSet("state", p.state(res)).Body(
@@ -436,11 +436,11 @@ func (p *ExperimentsPage) Render() app.UI {
 	)
 }
 
-func (p *ExperimentsPage) renderNotices() app.UI {
+func (p *Page) renderNotices() app.UI {
 	return ui.Notices("exp-notices", "clamp-notice", "Some settings were changed to legal values:", p.notices)
 }
 
-func (p *ExperimentsPage) renderForm() app.UI {
+func (p *Page) renderForm() app.UI {
 	sel := p.sel
 	ex := sel.Experiment()
 	all := experiment.All()
@@ -490,7 +490,7 @@ func (p *ExperimentsPage) renderForm() app.UI {
 	)
 }
 
-func (p *ExperimentsPage) renderField(id, label, value, help string, onChange app.EventHandler) app.UI {
+func (p *Page) renderField(id, label, value, help string, onChange app.EventHandler) app.UI {
 	return app.Div().Class("control exp-field").Body(
 		app.Label().For(id).Text(label),
 		app.Input().Type("text").ID(id).Value(value).Attr("inputmode", "numeric").
@@ -500,7 +500,7 @@ func (p *ExperimentsPage) renderField(id, label, value, help string, onChange ap
 }
 
 // estimateText says how long the current sizes may take.
-func (p *ExperimentsPage) estimateText() string {
+func (p *Page) estimateText() string {
 	units, ok := expSession.unitsOf(p.sel)
 	if !ok {
 		return ""
@@ -511,7 +511,7 @@ func (p *ExperimentsPage) estimateText() string {
 
 // fullNote says what the full sizes are and how long they may take in a
 // browser.
-func (p *ExperimentsPage) fullNote() string {
+func (p *Page) fullNote() string {
 	full := p.sel.WithSizes(true)
 	text := "Full sizes are the published ones: " + full.SizesText() + "."
 	fu, ok := expSession.unitsOf(full)
@@ -533,7 +533,7 @@ func (p *ExperimentsPage) fullNote() string {
 	return text
 }
 
-func (p *ExperimentsPage) renderProgress() app.UI {
+func (p *Page) renderProgress() app.UI {
 	r := p.run
 	if r == nil {
 		return app.Div().ID("exp-progress-row").Class("exp-progress-row")
@@ -560,7 +560,7 @@ func (p *ExperimentsPage) renderProgress() app.UI {
 
 // renderStatus says, in a live region, what the page is doing: waiting,
 // running, finished, cancelled or failed.
-func (p *ExperimentsPage) renderStatus(res *expResult) app.UI {
+func (p *Page) renderStatus(res *expResult) app.UI {
 	r := p.run
 	status := app.P().ID("exp-status").Class("exp-status").Role("status").Aria("live", "polite")
 	switch {
@@ -583,7 +583,7 @@ func (p *ExperimentsPage) renderStatus(res *expResult) app.UI {
 	return status.Text("Press Run to measure. The quick sizes take a few seconds; the table and the chart appear here.")
 }
 
-func (p *ExperimentsPage) renderResult(res *expResult) app.UI {
+func (p *Page) renderResult(res *expResult) app.UI {
 	t := res.Table
 	return app.Div().ID("exp-result").Class("exp-result").Body(
 		app.Section().Class("table-box exp-table-box").Aria("labelledby", "exp-title").Body(
@@ -622,7 +622,7 @@ func (p *ExperimentsPage) renderResult(res *expResult) app.UI {
 	)
 }
 
-func (p *ExperimentsPage) renderChart(res *expResult) app.UI {
+func (p *Page) renderChart(res *expResult) app.UI {
 	c := res.Table.Chart
 	return app.Figure().ID("exp-chart").Class("chart-box exp-chart-box").Aria("labelledby", "exp-chart-title").Body(
 		app.H2().ID("exp-chart-title").Class("exp-chart-title").Text(c.Title),

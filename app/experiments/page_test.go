@@ -1,4 +1,4 @@
-package app
+package experiments
 
 import (
 	"bytes"
@@ -301,13 +301,13 @@ func TestExpResultExports(t *testing.T) {
 
 // renderExperiments loads the page for a query in the test engine, as the
 // static generator does, and returns its HTML.
-func renderExperiments(t *testing.T, query string) (string, *ExperimentsPage) {
+func renderExperiments(t *testing.T, query string) (string, *Page) {
 	t.Helper()
 	q, err := url.ParseQuery(query)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := newExperimentsPage()
+	p := New()
 	p.sel, p.notices = settings.ExperimentFromQuery(q)
 	e := app.NewTestEngine()
 	if err := e.Load(p); err != nil {
@@ -353,7 +353,7 @@ func TestExperimentsPageShowsResult(t *testing.T) {
 		t.Fatal(err)
 	}
 	expSession.keep(res)
-	p := newExperimentsPage()
+	p := New()
 	p.sel = sel
 	p.run = &expRun{Sel: sel, Done: 100, Total: 100, Elapsed: res.Elapsed}
 	p.live = true
