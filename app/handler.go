@@ -5,6 +5,8 @@ import (
 	"bloomlab/app/auditpage"
 	"bloomlab/app/calculator"
 	"bloomlab/app/experiments"
+	"bloomlab/app/lab"
+	"bloomlab/app/lessons"
 	"bloomlab/app/ui"
 	"fmt"
 	"strconv"
@@ -16,8 +18,8 @@ import (
 // Routes registers the lab's pages. Both builds call it: the browser to
 // render, the server and the static generator to prerender.
 func Routes() {
-	app.Route(ui.RouteLab, func() app.Composer { return newLabPage() })
-	app.Route(ui.RouteLessons, func() app.Composer { return newLessonsPage() })
+	app.Route(ui.RouteLab, func() app.Composer { return lab.New() })
+	app.Route(ui.RouteLessons, func() app.Composer { return lessons.New() })
 	app.Route(ui.RouteAudit, func() app.Composer { return auditpage.New() })
 	app.Route(ui.RouteExperiments, func() app.Composer { return experiments.New() })
 	app.Route(ui.RouteCalculator, func() app.Composer { return calculator.New() })
@@ -39,7 +41,7 @@ func PageRoutes() []string {
 func newPage(route string) app.Composer {
 	switch route {
 	case ui.RouteLessons:
-		return newLessonsPage()
+		return lessons.New()
 	case ui.RouteAudit:
 		return auditpage.New()
 	case ui.RouteExperiments:
@@ -49,7 +51,7 @@ func newPage(route string) app.Composer {
 	case ui.RouteAbout:
 		return about.New()
 	}
-	return newLabPage()
+	return lab.New()
 }
 
 // Styles are the lab's own style sheets, under web/.

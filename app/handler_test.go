@@ -117,3 +117,32 @@ func TestPrerenderedBooleansAreTrue(t *testing.T) {
 		}
 	}
 }
+
+// TestPrerenderedLessons checks the page a browser gets before the wasm
+// loads: the step a link names, or a notice for one that does not exist,
+// over the whole lab.
+func TestPrerenderedLessons(t *testing.T) {
+	for _, tc := range []struct {
+		path string
+		want []string
+	}{
+		{"/lessons?lesson=3&step=2", []string{`id="lesson-title">The three moves<`, "Lesson 3 of 6 · step 2 of 3",
+			"raise k past the optimum until the theory rate is 10% above the optimum&#39;s.", `id="lesson-show"`, `data-done="false"`, `id="bit-array"`}},
+		{"/lessons", []string{`id="lesson-title">A zero is proof<`, "Inserting a key only ever sets bits."}},
+		{"/lessons?lesson=99&step=0", []string{`id="lesson-notice"`, "there is no lesson 99", "there is no step 0", `id="lesson-title">Overfill<`}},
+		{"/lessons/?lesson=2", []string{`id="lesson-title">A false positive, explained<`}},
+	} {
+		page := get(t, "", tc.path)
+		for _, want := range tc.want {
+			if !strings.Contains(page, want) {
+				t.Errorf("%s lacks %q", tc.path, want)
+			}
+		}
+		if !regexp.MustCompile(`<a[^>]*aria-current="page"[^>]*>Lessons</a>`).MatchString(page) {
+			t.Errorf("%s does not mark Lessons the current page in the navigation", tc.path)
+		}
+		if tag := regexp.MustCompile(`<small[^>]*id="lesson-storage"[^>]*>`).FindString(page); !strings.Contains(tag, "hidden") {
+			t.Errorf("%s says the browser keeps no progress before it asked the browser", tc.path)
+		}
+	}
+}

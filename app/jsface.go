@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"bloomlab/app/engine"
+	"bloomlab/app/lab"
 	"bloomlab/core"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -58,7 +59,7 @@ func InstallJSFace() {
 		return promise(func() (any, error) { return tryJSON(raw) })
 	}))
 	face.Set("timings", app.FuncOf(func(this app.Value, args []app.Value) any {
-		return toJS(timings)
+		return toJS(lab.Timings)
 	}))
 	face.Set("hold", app.FuncOf(func(this app.Value, args []app.Value) any {
 		engine.Hold(len(args) > 0 && args[0].Truthy())

@@ -1,4 +1,4 @@
-package app
+package lab
 
 import (
 	"errors"
@@ -128,7 +128,7 @@ func TestLabPageOwnKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := settings.DefaultLab()
-	before := newLabPage()
+	before := New()
 	before.settings, before.own.keys = s, own
 	before.setTheory()
 	if got := textOf(labHTML(t, before), "out-n"); got != "4" {
@@ -139,7 +139,7 @@ func TestLabPageOwnKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	own.AbsentMembers = r.AbsentMembers
-	c := newLabPage()
+	c := New()
 	c.settings, c.own.keys, c.result = s, own, &r.Result
 	c.setTheory()
 	c.charts.redraw(c.result, c.shapeParams(), false)
@@ -190,7 +190,7 @@ func TestLabPageOwnKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c = newLabPage()
+	c = New()
 	c.settings, c.result = s, &g.Result
 	c.setTheory()
 	html = labHTML(t, c)
@@ -226,7 +226,7 @@ func TestOwnKeysOptimalK(t *testing.T) {
 }
 
 // labHTML renders the lab as it stands in go-app's test engine.
-func labHTML(t *testing.T, c *LabPage) string {
+func labHTML(t *testing.T, c *Page) string {
 	t.Helper()
 	e := app.NewTestEngine()
 	if err := e.Load(c); err != nil {

@@ -1,4 +1,4 @@
-package app
+package lab
 
 import (
 	"errors"
@@ -26,7 +26,7 @@ const syncWork = 60_000
 // and the charts. Its settings live in the URL: a control change navigates
 // to the new query, and OnNav reads it back, so links, reloads and
 // back/forward all restore the lab exactly.
-type LabPage struct {
+type Page struct {
 	app.Compo
 
 	settings settings.Lab
@@ -62,14 +62,14 @@ type LabPage struct {
 	changed func(ctx app.Context)
 }
 
-func newLabPage() *LabPage {
-	c := &LabPage{}
-	c.init()
+func New() *Page {
+	c := &Page{}
+	c.Init()
 	return c
 }
 
 // init wires the parts to the page.
-func (c *LabPage) init() {
+func (c *Page) Init() {
 	c.controls.lab, c.panel.lab, c.player.lab = c, c, c
 	c.own.use = func(ctx app.Context, t0 float64) {
 		c.notices = nil
@@ -98,7 +98,7 @@ func theoryOf(p core.Params) theory {
 // shapeParams are the params of the filter shown, with n as the filter
 // holds it: the distinct members of the user's list when own keys are in
 // use.
-func (c *LabPage) shapeParams() core.Params {
+func (c *Page) shapeParams() core.Params {
 	if c.own.keys != nil {
 		p := c.settings.Params
 		p.Items = c.own.keys.N()
@@ -107,14 +107,14 @@ func (c *LabPage) shapeParams() core.Params {
 	return c.settings.Run()
 }
 
-func (c *LabPage) setTheory() { c.theory = theoryOf(c.shapeParams()) }
+func (c *Page) setTheory() { c.theory = theoryOf(c.shapeParams()) }
 
 // The labEditor, keyLab and playLab the parts see.
 
-func (c *LabPage) current() settings.Lab    { return c.settings }
-func (c *LabPage) ownKeys() *engine.OwnKeys { return c.own.keys }
+func (c *Page) current() settings.Lab    { return c.settings }
+func (c *Page) ownKeys() *engine.OwnKeys { return c.own.keys }
 
-func (c *LabPage) notify(notice string) {
+func (c *Page) notify(notice string) {
 	if notice != "" {
 		c.notices = []string{notice}
 	}
@@ -122,7 +122,7 @@ func (c *LabPage) notify(notice string) {
 
 // change applies a new settings value from a control and recomputes; t0 is
 // the event's time stamp, for the repaint timing.
-func (c *LabPage) change(ctx app.Context, s settings.Lab, t0 float64) {
+func (c *Page) change(ctx app.Context, s settings.Lab, t0 float64) {
 	s = s.Normalize()
 	if s == c.settings {
 		return
@@ -134,7 +134,7 @@ func (c *LabPage) change(ctx app.Context, s settings.Lab, t0 float64) {
 }
 
 // commit records the settings in the URL as a new history entry.
-func (c *LabPage) commit(ctx app.Context) {
+func (c *Page) commit(ctx app.Context) {
 	u := *ctx.Page().URL()
 	q := c.settings.Query()
 	for k, vs := range c.keep {
@@ -144,19 +144,19 @@ func (c *LabPage) commit(ctx app.Context) {
 	ctx.NavigateTo(&u)
 }
 
-func (c *LabPage) restyle(ctx app.Context, large bool) {
+func (c *Page) restyle(ctx app.Context, large bool) {
 	c.settings.Large = large
 	c.commit(ctx)
 }
 
-func (c *LabPage) typeKeys(ctx app.Context, keys settings.TypedKeys) {
+func (c *Page) typeKeys(ctx app.Context, keys settings.TypedKeys) {
 	s := c.settings
 	s.Typed = keys
 	c.change(ctx, s, 0)
 	c.commit(ctx)
 }
 
-func (c *LabPage) seek(ctx app.Context, at int, commit bool) {
+func (c *Page) seek(ctx app.Context, at int, commit bool) {
 	s := c.settings
 	s.PlayAt = at
 	c.change(ctx, s, 0)
@@ -166,21 +166,21 @@ func (c *LabPage) seek(ctx app.Context, at int, commit bool) {
 }
 
 // answered is the key panel's news: its answer changed the marks.
-func (c *LabPage) answered(ctx app.Context) {
+func (c *Page) answered(ctx app.Context) {
 	c.draw(ctx)
 	c.tell(ctx)
 }
 
 // tell lets a listener (a lesson) know the state may have changed.
-func (c *LabPage) tell(ctx app.Context) {
+func (c *Page) tell(ctx app.Context) {
 	if c.changed != nil {
 		c.changed(ctx)
 	}
 }
 
 // state is what the lab holds now, for a lesson's task.
-func (c *LabPage) state() labState {
-	st := labState{Settings: c.settings, Result: c.result, Queries: c.panel.answers}
+func (c *Page) State() State {
+	st := State{Settings: c.settings, Result: c.result, Queries: c.panel.answers}
 	if c.audit.Fault == c.settings.Params.Fault {
 		st.Audit = c.audit.Report
 	}
@@ -189,7 +189,7 @@ func (c *LabPage) state() labState {
 
 // show puts the lab in settings s, as a lesson's "show me" does, and then
 // has the key panel query ask in order.
-func (c *LabPage) show(ctx app.Context, s settings.Lab, ask []string) {
+func (c *Page) Show(ctx app.Context, s settings.Lab, ask []string) {
 	s.Large = c.settings.Large
 	c.own.drop()
 	c.player.pause()
@@ -202,10 +202,20 @@ func (c *LabPage) show(ctx app.Context, s settings.Lab, ask []string) {
 	}
 }
 
-// clearQueries forgets the key panel's answers.
-func (c *LabPage) clearQueries() { c.panel.clearAnswers() }
+// Settings are the lab's settings as they stand.
+func (c *Page) Settings() settings.Lab { return c.settings }
 
-func (c *LabPage) OnMount(ctx app.Context) {
+// Keep sets link keys the lab keeps when it writes its settings: a
+// lesson's place.
+func (c *Page) Keep(q url.Values) { c.keep = q }
+
+// OnChange has fn hear whenever State may have changed.
+func (c *Page) OnChange(fn func(ctx app.Context)) { c.changed = fn }
+
+// clearQueries forgets the key panel's answers.
+func (c *Page) ClearQueries() { c.panel.clearAnswers() }
+
+func (c *Page) OnMount(ctx app.Context) {
 	c.stopListen = engine.Audits().Listen(func() {
 		ctx.Dispatch(func(ctx app.Context) {
 			c.audit = engine.Audits().Get(c.settings.Params.Fault)
@@ -216,7 +226,7 @@ func (c *LabPage) OnMount(ctx app.Context) {
 	})
 }
 
-func (c *LabPage) OnDismount() {
+func (c *Page) OnDismount() {
 	for _, rs := range []*engine.Runs{&c.runs, &c.charts.runs, &c.own.runs, &c.panel.runs} {
 		rs.Cancel()
 	}
@@ -228,7 +238,7 @@ func (c *LabPage) OnDismount() {
 
 // OnNav reads the settings from the URL. It only parses: the simulation
 // starts after the frame, and only in the browser.
-func (c *LabPage) OnNav(ctx app.Context) {
+func (c *Page) OnNav(ctx app.Context) {
 	s, notices := settings.LabFromQuery(ctx.Page().URL().Query())
 	ctx.Page().SetTitle("Bloom Lab: watch a Bloom filter fill")
 	if c.loaded && s == c.settings {
@@ -258,7 +268,7 @@ func (c *LabPage) OnNav(ctx app.Context) {
 	}
 }
 
-func (c *LabPage) OnResize(ctx app.Context) {
+func (c *Page) OnResize(ctx app.Context) {
 	c.bits.resized()
 	c.draw(ctx)
 }
@@ -266,7 +276,7 @@ func (c *LabPage) OnResize(ctx app.Context) {
 // recompute runs the simulation for the current settings: at once when it
 // is small, otherwise in chunks on a goroutine that yields to the browser
 // and gives up as soon as a newer move arrives.
-func (c *LabPage) recompute(ctx app.Context, t0 float64) {
+func (c *Page) recompute(ctx app.Context, t0 float64) {
 	sim := c.runs.Start()
 	s, own := c.settings, c.own.keys
 	p, typed := runParams(s, own), s.Typed.List()
@@ -277,7 +287,7 @@ func (c *LabPage) recompute(ctx app.Context, t0 float64) {
 	if c.work() <= syncWork && !own.InDesk() {
 		start := now()
 		r, err := engine.Simulate(p, typed, own, nil)
-		timings.Computes = append(timings.Computes, now()-start)
+		Timings.Computes = append(Timings.Computes, now()-start)
 		c.finish(ctx, sim, r, engine.StoreOfRun(r, err), err)
 		return
 	}
@@ -312,7 +322,7 @@ func runParams(s settings.Lab, own *engine.OwnKeys) core.Params {
 }
 
 // work is how much the current run does, on generated keys or on own ones.
-func (c *LabPage) work() int {
+func (c *Page) work() int {
 	if c.own.keys != nil {
 		return c.own.keys.Work(c.settings.Params.DuplicatePasses)
 	}
@@ -323,7 +333,7 @@ func (c *LabPage) work() int {
 // starts what follows a run: the key panel's answer on the new filter, the
 // player's next stop, and, once the controls rest, the charts'
 // measurements and the audit.
-func (c *LabPage) finish(ctx app.Context, sim engine.Run, r core.OwnKeysResult, store engine.BitStore, err error) {
+func (c *Page) finish(ctx app.Context, sim engine.Run, r core.OwnKeysResult, store engine.BitStore, err error) {
 	if !sim.Live() {
 		return
 	}
@@ -364,7 +374,7 @@ const restDelay = 150 * time.Millisecond
 // values straight into the page, so a move shows within the frame of its
 // input event; go-app's next update (a tick later) writes the same text
 // and the rest of the page. For a move, it records how long the move took.
-func (c *LabPage) draw(ctx app.Context) {
+func (c *Page) draw(ctx app.Context) {
 	if c.result == nil || !app.IsClient {
 		return
 	}
@@ -375,14 +385,14 @@ func (c *LabPage) draw(ctx app.Context) {
 	writeCounters(c.counterList())
 	c.player.sync()
 	c.showSliders()
-	timings.drawn(c.t0)
+	Timings.drawn(c.t0)
 	c.t0 = 0
 }
 
 // showSliders writes the sliders' values straight into the page: after a
 // run, and as a long run starts, so a move shows in the frame of its input
 // event however long the run takes.
-func (c *LabPage) showSliders() {
+func (c *Page) showSliders() {
 	if !app.IsClient {
 		return
 	}
@@ -396,23 +406,23 @@ func (c *LabPage) showSliders() {
 
 // variant is the layout the page shows: the result's, or before the first
 // result the settings'.
-func (c *LabPage) variant() core.Variant {
+func (c *Page) variant() core.Variant {
 	if c.result != nil {
 		return c.result.Variant
 	}
 	return c.settings.Params.Variant
 }
 
-func (c *LabPage) counterList() []counter {
+func (c *Page) counterList() []counter {
 	return labCounters(c.theory, c.variant(), c.settings.Params.FingerprintBits, c.result)
 }
 
-func (c *LabPage) Render() app.UI {
-	return ui.NewShell().Route(ui.RouteLab).LargeType(c.settings.Large).Body(c.body())
+func (c *Page) Render() app.UI {
+	return ui.NewShell().Route(ui.RouteLab).LargeType(c.settings.Large).Body(c.Body())
 }
 
 // body is the lab without the page around it.
-func (c *LabPage) body() app.UI {
+func (c *Page) Body() app.UI {
 	state := "ready"
 	if c.running || c.own.loading || c.result == nil {
 		state = "running"
@@ -444,14 +454,14 @@ func (c *LabPage) body() app.UI {
 	)
 }
 
-func (c *LabPage) renderNotices() app.UI {
+func (c *Page) renderNotices() app.UI {
 	return app.Div().Body(
 		ui.Notices("notices", "clamp-notice", "Some settings in the link were changed to legal values:", c.notices),
 		app.If(c.errText != "", func() app.UI { return ui.Failure("lab-error", c.errText) }),
 	)
 }
 
-func (c *LabPage) renderProgress() app.UI {
+func (c *Page) renderProgress() app.UI {
 	return app.Div().Class("progress-row").Body(
 		app.If(c.running, func() app.UI {
 			label := "Simulating " + format.Int(uint64(engine.WorkOf(c.settings.Run()))) + " inserts and queries " + engine.DeskWhere() + ": "

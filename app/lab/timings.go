@@ -1,4 +1,4 @@
-package app
+package lab
 
 import "github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -14,7 +14,7 @@ type repaintTimings struct {
 // now is the page's clock, performance.now(), in milliseconds.
 func now() float64 { return app.Window().Get("performance").Call("now").Float() }
 
-var timings = &repaintTimings{FirstDraw: -1}
+var Timings = &repaintTimings{FirstDraw: -1}
 
 // drawn is called right after the bit array is painted. It takes the time
 // at the next animation frame, when the browser is about to show it.

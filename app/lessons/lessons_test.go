@@ -1,14 +1,13 @@
-package app
+package lessons
 
 import (
 	"fmt"
-	"html"
 	"net/url"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
 
+	"bloomlab/app/lab"
 	"bloomlab/app/settings"
 	"bloomlab/app/ui/format"
 	"bloomlab/audit"
@@ -48,13 +47,13 @@ func auditOf(t *testing.T, f core.Fault) *audit.Report {
 // finished, after the key panel answered ask and, when withAudit, the
 // audit badge's run of s's fault has finished: the lab's own steps, done
 // by the core.
-func labAt(t *testing.T, s settings.Lab, ask []string, withAudit bool) labState {
+func labAt(t *testing.T, s settings.Lab, ask []string, withAudit bool) lab.State {
 	t.Helper()
 	r, err := core.SimulateTyped(s.Run(), s.Typed.List(), nil)
 	if err != nil {
 		t.Fatalf("run of %v: %v", s.Query(), err)
 	}
-	st := labState{Settings: s, Result: &r}
+	st := lab.State{Settings: s, Result: &r}
 	if len(ask) > 0 {
 		res, err := core.Try(core.TryRequest{Params: s.Run(), Insert: s.Typed.List(), Query: ask}, nil)
 		if err != nil {
@@ -125,13 +124,13 @@ func TestLessonTasks(t *testing.T) {
 				name := fmt.Sprintf("step %d (%s)", si+1, step.Task)
 				cleared := start
 				cleared.Queries = nil
-				for _, from := range []labState{start, cleared} {
+				for _, from := range []lab.State{start, cleared} {
 					if step.Done(from) {
 						t.Errorf("%s: done already in the state it starts from (with the previous step's %d answers kept), before the learner did anything", name, len(from.Queries))
 					}
 				}
 				shown := labAt(t, step.Show, step.Ask, step.Audited)
-				if shown.shown() == nil {
+				if shown.Shown() == nil {
 					t.Fatalf("%s: show me's own run does not match its settings", name)
 				}
 				if !step.Done(shown) {
@@ -163,7 +162,7 @@ func verdicts(qs []core.TryQuery) []string {
 func TestLessonShownIgnoresStaleRuns(t *testing.T) {
 	t.Parallel()
 	st := labAt(t, settings.DefaultLab(), nil, false)
-	if st.shown() == nil {
+	if st.Shown() == nil {
 		t.Fatal("the default lab's own run is not shown")
 	}
 	for name, change := range map[string]func(s *settings.Lab){
@@ -181,7 +180,7 @@ func TestLessonShownIgnoresStaleRuns(t *testing.T) {
 		if name == "no result" {
 			stale.Result = nil
 		}
-		if stale.shown() != nil {
+		if stale.Shown() != nil {
 			t.Errorf("%s changed: the old run still counts as shown", name)
 		}
 	}
@@ -194,8 +193,8 @@ func TestLessonFigures(t *testing.T) {
 	t.Parallel()
 	spelled := []string{"no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"}
 	pct := func(p float64, decimals int) string { return fmt.Sprintf("%.*f%%", decimals, p*100) }
-	figures := map[[2]int]func(prev, st labState) []string{
-		{1, 3}: func(_, st labState) []string {
+	figures := map[[2]int]func(prev, st lab.State) []string{
+		{1, 3}: func(_, st lab.State) []string {
 			var out []string
 			for _, q := range st.Queries {
 				if q.FirstZero != 2 {
@@ -204,14 +203,14 @@ func TestLessonFigures(t *testing.T) {
 			}
 			return append(out, "stop at their second probe")
 		},
-		{2, 1}: func(_, st labState) []string {
+		{2, 1}: func(_, st lab.State) []string {
 			q, tried, err := core.FindFalsePositive(core.TryRequest{Params: st.Settings.Run()}, nil)
 			if err != nil {
 				return []string{err.Error()}
 			}
 			return []string{fmt.Sprintf("queries %q, the first", q.Key), fmt.Sprintf("the %d before it", tried-1), pct(st.Result.TheoryFPR, 2)}
 		},
-		{2, 2}: func(_, st labState) []string {
+		{2, 2}: func(_, st lab.State) []string {
 			q := st.Queries[0]
 			var alone, shared []string
 			for _, c := range q.Culprits {
@@ -225,16 +224,16 @@ func TestLessonFigures(t *testing.T) {
 			r := st.Result
 			return append(append(alone, shared...), fmt.Sprintf("%d bits, k = %d", r.M, r.K), fmt.Sprintf("%d generated keys", r.N-r.Typed))
 		},
-		{3, 1}: func(_, st labState) []string {
+		{3, 1}: func(_, st lab.State) []string {
 			return []string{pct(st.Result.Occupancy, 0) + " ones", pct(st.Result.EmpiricalFPR, 0) + " of absent keys"}
 		},
-		{3, 2}: func(_, st labState) []string {
+		{3, 2}: func(_, st lab.State) []string {
 			r := st.Result
 			best := core.OptimalK(r.M, r.N)
 			return []string{fmt.Sprintf("k = %d gives %s against %s", r.K, pct(r.TheoryFPR, 3), pct(core.Rate(r.M, r.N, best), 3)),
 				fmt.Sprintf("k = %d costs only %.0f%% more", best+1, (core.Rate(r.M, r.N, best+1)/core.Rate(r.M, r.N, best)-1)*100)}
 		},
-		{3, 3}: func(_, st labState) []string {
+		{3, 3}: func(_, st lab.State) []string {
 			plain := st.Settings
 			plain.Params.DuplicatePasses = 1
 			once := labAt(t, plain, nil, false)
@@ -243,27 +242,27 @@ func TestLessonFigures(t *testing.T) {
 			}
 			return []string{"(" + format.Int(st.Result.SetBits) + " at k = 7)"}
 		},
-		{4, 1}: func(_, st labState) []string { return []string{"theory says " + pct(st.Result.TheoryFPR, 2)} },
-		{4, 2}: func(prev, st labState) []string {
+		{4, 1}: func(_, st lab.State) []string { return []string{"theory says " + pct(st.Result.TheoryFPR, 2)} },
+		{4, 2}: func(prev, st lab.State) []string {
 			return []string{"climbs to " + pct(st.Result.TheoryFPR, 2), pct(st.Result.EmpiricalFPR, 2) + " against " + pct(prev.Result.EmpiricalFPR, 2)}
 		},
-		{5, 1}: func(_, st labState) []string { return []string{"measured rate is " + pct(st.Result.EmpiricalFPR, 2)} },
-		{5, 2}: func(_, st labState) []string {
+		{5, 1}: func(_, st lab.State) []string { return []string{"measured rate is " + pct(st.Result.EmpiricalFPR, 2)} },
+		{5, 2}: func(_, st lab.State) []string {
 			a := st.Audit
 			return []string{fmt.Sprintf("%d of the %d checks that apply fail", a.Failed, a.Passed+a.Failed)}
 		},
-		{5, 3}: func(_, st labState) []string {
+		{5, 3}: func(_, st lab.State) []string {
 			r := st.Result
 			return []string{"measured rate is " + pct(r.EmpiricalFPR, 2), pct(r.WholeCILow, 2) + " to " + pct(r.WholeCIHigh, 2)}
 		},
-		{6, 1}: func(_, st labState) []string {
+		{6, 1}: func(_, st lab.State) []string {
 			return []string{"(" + pct(st.Result.Occupancy, 0) + ")", "rate is " + pct(st.Result.TheoryFPR, 1)}
 		},
-		{6, 2}: func(prev, st labState) []string {
+		{6, 2}: func(prev, st lab.State) []string {
 			return []string{"from " + pct(prev.Result.Occupancy, 0) + " to " + pct(st.Result.Occupancy, 0),
 				"from " + pct(prev.Result.TheoryFPR, 1) + " to " + pct(st.Result.TheoryFPR, 1) + " in theory, " + pct(st.Result.EmpiricalFPR, 1) + " measured"}
 		},
-		{6, 3}: func(_, st labState) []string { return []string{"falls back to " + pct(st.Result.TheoryFPR, 1)} },
+		{6, 3}: func(_, st lab.State) []string { return []string{"falls back to " + pct(st.Result.TheoryFPR, 1)} },
 	}
 	for at, want := range figures {
 		l := lessons[at[0]-1]
@@ -328,40 +327,11 @@ func TestLessonPlace(t *testing.T) {
 	}
 }
 
-// TestPrerenderedLessons checks the page a browser gets before the wasm
-// loads: the step a link names, or a notice for one that does not exist,
-// over the whole lab.
-func TestPrerenderedLessons(t *testing.T) {
-	for _, tc := range []struct {
-		path string
-		want []string
-	}{
-		{"/lessons?lesson=3&step=2", []string{`id="lesson-title">The three moves<`, "Lesson 3 of 6 · step 2 of 3",
-			html.EscapeString(lessons[2].Steps[1].Task), `id="lesson-show"`, `data-done="false"`, `id="bit-array"`}},
-		{"/lessons", []string{`id="lesson-title">A zero is proof<`, html.EscapeString(lessons[0].Intro)}},
-		{"/lessons?lesson=99&step=0", []string{`id="lesson-notice"`, "there is no lesson 99", "there is no step 0", `id="lesson-title">Overfill<`}},
-		{"/lessons/?lesson=2", []string{`id="lesson-title">A false positive, explained<`}},
-	} {
-		page := get(t, "", tc.path)
-		for _, want := range tc.want {
-			if !strings.Contains(page, want) {
-				t.Errorf("%s lacks %q", tc.path, want)
-			}
-		}
-		if !regexp.MustCompile(`<a[^>]*aria-current="page"[^>]*>Lessons</a>`).MatchString(page) {
-			t.Errorf("%s does not mark Lessons the current page in the navigation", tc.path)
-		}
-		if tag := regexp.MustCompile(`<small[^>]*id="lesson-storage"[^>]*>`).FindString(page); !strings.Contains(tag, "hidden") {
-			t.Errorf("%s says the browser keeps no progress before it asked the browser", tc.path)
-		}
-	}
-}
-
 // TestLessonNeighbours walks every step with Next and back with Back:
 // in order, across lessons, stopping at both ends.
 func TestLessonNeighbours(t *testing.T) {
 	t.Parallel()
-	c := &LessonsPage{}
+	c := &Page{}
 	walked := []string{stepKey(0, 0)}
 	for {
 		li, si, ok := c.neighbour(1)

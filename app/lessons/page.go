@@ -1,6 +1,7 @@
-package app
+package lessons
 
 import (
+	"bloomlab/app/lab"
 	"bloomlab/app/settings"
 	"bloomlab/app/ui"
 	"fmt"
@@ -35,14 +36,14 @@ const progressKey = "bloomlab.lessons.v1"
 // navigation lands on the page it shows, copies every exported field of a
 // freshly made page onto the live one; an exported LabPage field would be
 // the whole lab, reset at every move of a slider.
-type labPage = LabPage
+type labPage = lab.Page
 
 // LessonsPage is the lab with a guided lesson on top: the lessons, the
 // step's paragraph, its task with a live status, "show me", back and next.
 // The place lives in the link (lesson= and step=) beside the lab's
 // settings, so a teacher can put a class on one step; the steps done are
 // kept in the browser.
-type LessonsPage struct {
+type Page struct {
 	labPage
 
 	// lesson and step are the place shown, from 0; notices say what a
@@ -70,17 +71,17 @@ type quietLab struct {
 	answers  int
 }
 
-func newLessonsPage() *LessonsPage {
-	c := &LessonsPage{progress: lessonProgress{}}
-	c.labPage.init()
-	c.changed = c.check
+func New() *Page {
+	c := &Page{progress: lessonProgress{}}
+	c.labPage.Init()
+	c.OnChange(c.check)
 	return c
 }
 
 // shownStep is the step shown.
-func (c *LessonsPage) shownStep() LessonStep { return lessons[c.lesson].Steps[c.step] }
+func (c *Page) shownStep() LessonStep { return lessons[c.lesson].Steps[c.step] }
 
-func (c *LessonsPage) OnMount(ctx app.Context) {
+func (c *Page) OnMount(ctx app.Context) {
 	c.labPage.OnMount(ctx)
 	c.progress, c.unkept = loadProgress(ctx)
 	c.check(ctx)
@@ -89,16 +90,16 @@ func (c *LessonsPage) OnMount(ctx app.Context) {
 // OnNav reads the lesson's place and then the lab's settings from the
 // link. A new place begins the step: the key panel's answers so far are
 // forgotten, so the task is done by what the learner does in it.
-func (c *LessonsPage) OnNav(ctx app.Context) {
+func (c *Page) OnNav(ctx app.Context) {
 	li, si, notices := lessonPlace(ctx.Page().URL().Query())
 	opened := !c.placed
 	if opened || li != c.lesson || si != c.step {
 		c.lesson, c.step, c.placed = li, si, true
-		c.clearQueries()
+		c.ClearQueries()
 		c.done, c.quiet = false, nil
 	}
 	c.notices = notices
-	c.keep = url.Values{IDLesson: {strconv.Itoa(li + 1)}, IDStep: {strconv.Itoa(si + 1)}}
+	c.Keep(url.Values{IDLesson: {strconv.Itoa(li + 1)}, IDStep: {strconv.Itoa(si + 1)}})
 	c.labPage.OnNav(ctx)
 	if opened {
 		c.hush()
@@ -109,11 +110,11 @@ func (c *LessonsPage) OnNav(ctx app.Context) {
 
 // check re-reads the step's task on the lab as it stands, and records the
 // step done the moment it is so by the learner's doing (see quiet).
-func (c *LessonsPage) check(ctx app.Context) {
+func (c *Page) check(ctx app.Context) {
 	if !c.placed {
 		return
 	}
-	st := c.state()
+	st := c.State()
 	if q := c.quiet; q != nil && (st.Settings != q.settings || len(st.Queries) != q.answers) {
 		c.quiet = nil
 	}
@@ -125,14 +126,14 @@ func (c *LessonsPage) check(ctx app.Context) {
 
 // hush starts a quiet spell: nothing is recorded done until the lab
 // changes.
-func (c *LessonsPage) hush() {
-	c.quiet = &quietLab{settings: c.settings, answers: len(c.state().Queries)}
+func (c *Page) hush() {
+	c.quiet = &quietLab{settings: c.Settings(), answers: len(c.State().Queries)}
 }
 
 // place returns the page's address at lesson li, step si (from 0), with
 // the lab's settings as they are.
-func (c *LessonsPage) place(li, si int) string {
-	q := c.settings.Query()
+func (c *Page) place(li, si int) string {
+	q := c.Settings().Query()
 	q.Set(IDLesson, strconv.Itoa(li+1))
 	q.Set(IDStep, strconv.Itoa(si+1))
 	return ui.Href(ui.RouteLessons) + "?" + q.Encode()
@@ -140,7 +141,7 @@ func (c *LessonsPage) place(li, si int) string {
 
 // neighbour is the place before (by -1) or after (by +1) the one shown,
 // across lessons; ok is false past either end.
-func (c *LessonsPage) neighbour(by int) (li, si int, ok bool) {
+func (c *Page) neighbour(by int) (li, si int, ok bool) {
 	li, si = c.lesson, c.step+by
 	switch {
 	case si < 0 && li > 0:
@@ -152,14 +153,14 @@ func (c *LessonsPage) neighbour(by int) (li, si int, ok bool) {
 	return li, si, li >= 0 && li < len(lessons) && si >= 0 && si < len(lessons[li].Steps)
 }
 
-func (c *LessonsPage) onShow(ctx app.Context, e app.Event) {
+func (c *Page) onShow(ctx app.Context, e app.Event) {
 	step := c.shownStep()
-	c.clearQueries()
+	c.ClearQueries()
 	c.done, c.quiet = false, nil
-	c.show(ctx, step.Show, step.Ask)
+	c.Show(ctx, step.Show, step.Ask)
 }
 
-func (c *LessonsPage) onMove(by int) app.EventHandler {
+func (c *Page) onMove(by int) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
 		if li, si, ok := c.neighbour(by); ok {
 			ctx.Navigate(c.place(li, si))
@@ -167,7 +168,7 @@ func (c *LessonsPage) onMove(by int) app.EventHandler {
 	}
 }
 
-func (c *LessonsPage) onReset(ctx app.Context, e app.Event) {
+func (c *Page) onReset(ctx app.Context, e app.Event) {
 	c.progress, c.unkept = resetProgress(ctx)
 	c.hush()
 }
@@ -176,15 +177,15 @@ func (c *LessonsPage) onReset(ctx app.Context, e app.Event) {
 // next (a part that comes and goes is hidden, or has a container of its
 // own): go-app drops an answer dispatched on the context of an element it
 // has since replaced, and "show me" asks the key panel on its button's.
-func (c *LessonsPage) Render() app.UI {
-	return ui.NewShell().Route(ui.RouteLessons).LargeType(c.settings.Large).Body(
+func (c *Page) Render() app.UI {
+	return ui.NewShell().Route(ui.RouteLessons).LargeType(c.Settings().Large).Body(
 		c.renderLesson(),
-		c.body(),
+		c.Body(),
 	)
 }
 
 // renderLesson is the lesson panel: the lessons, then the step.
-func (c *LessonsPage) renderLesson() app.UI {
+func (c *Page) renderLesson() app.UI {
 	l, step := lessons[c.lesson], c.shownStep()
 	prevLi, prevSi, hasPrev := c.neighbour(-1)
 	nextLi, _, hasNext := c.neighbour(1)
@@ -202,7 +203,7 @@ func (c *LessonsPage) renderLesson() app.UI {
 		status, statusText = "true", "✓ Done."
 	case c.progress[stepKey(c.lesson, c.step)]:
 		statusText = "Done before; the lab has moved on since."
-	case step.Audited && c.state().Audit == nil:
+	case step.Audited && c.State().Audit == nil:
 		statusText = "Not done yet: the audit reports when it finishes."
 	}
 	return app.Section().ID(IDLessonPanel).Class("lesson-panel").Aria("labelledby", "lesson-title").Body(

@@ -1,4 +1,4 @@
-package app
+package lab
 
 import (
 	"strings"
@@ -23,7 +23,7 @@ func TestLabPageRenders(t *testing.T) {
 	for name, s := range cases {
 		t.Run(name, func(t *testing.T) {
 			e := app.NewTestEngine()
-			c := newLabPage()
+			c := New()
 			c.settings, c.theory = s, theoryOf(s.Params)
 			if err := e.Load(c); err != nil {
 				t.Fatalf("before the first result: %v", err)
@@ -62,7 +62,7 @@ func TestLabPageRenders(t *testing.T) {
 	}
 }
 
-func counterValue(c *LabPage, id string) string {
+func counterValue(c *Page, id string) string {
 	for _, ct := range c.counterList() {
 		if ct.id == id {
 			return ct.value

@@ -1,10 +1,10 @@
-package app
+package lessons
 
 import (
 	"math"
-	"slices"
 	"strings"
 
+	"bloomlab/app/lab"
 	"bloomlab/app/settings"
 	"bloomlab/core"
 )
@@ -44,51 +44,7 @@ type LessonStep struct {
 	// me" completes the task only once that audit has finished.
 	Audited bool
 	// Done is the task's predicate.
-	Done func(st labState) bool
-}
-
-// shown is the run of the filter the settings describe, nil before it
-// finished: the result a slider's move left behind describes another
-// filter, and no task may be done by it. The run is matched by its layout,
-// fault, keys and, for the Bloom layouts, shape (m and k).
-func (st labState) shown() *core.Result {
-	r := st.Result
-	if r == nil {
-		return nil
-	}
-	p := st.Settings.Run()
-	fault := p.Fault
-	if fault == "" {
-		fault = core.NoFault
-	}
-	typed := uint64(len(st.Settings.Typed.List()))
-	if r.Fault != fault || r.Variant != p.Variant.Effective(fault) || r.Typed != typed || r.N != uint64(p.Items)+typed {
-		return nil
-	}
-	if m, k := p.Shape(); r.Variant.Bloom() && (r.M != m || r.K != k) {
-		return nil
-	}
-	return r
-}
-
-// answered returns the distinct keys the key panel answered with verdict
-// v, in the order first asked, for which also keep holds (nil: all).
-func (st labState) answered(v string, keep func(core.TryQuery) bool) []string {
-	var keys []string
-	for _, q := range st.Queries {
-		if q.Verdict == v && (keep == nil || keep(q)) && !slices.Contains(keys, q.Key) {
-			keys = append(keys, q.Key)
-		}
-	}
-	return keys
-}
-
-// fault is the fault switched on, core.NoFault for the real filter.
-func (st labState) fault() core.Fault {
-	if f := st.Settings.Params.Fault; f != "" {
-		return f
-	}
-	return core.NoFault
+	Done func(st lab.State) bool
 }
 
 // load is how many times its design load a Bloom filter of m bits and k
@@ -138,22 +94,22 @@ var lessons = []Lesson{
 			Text: "The lab's filter holds 4000 generated keys in 40,000 bits, and each key maps to k = 7 of them. In the key panel, type a word of your own and insert it: its 7 positions light up in the bit array. Do it three times.",
 			Task: "Insert three keys of your own.",
 			Show: labWith(func(s *settings.Lab) { s.Typed = settings.JoinTyped(threeKeys) }),
-			Done: func(st labState) bool { return len(st.Settings.Typed.List()) >= 3 },
+			Done: func(st lab.State) bool { return len(st.Settings.Typed.List()) >= 3 },
 		}, {
 			Text: "Query the three keys you inserted. Each one reads its 7 bits and finds every one set, because it set them itself, so the filter must answer maybe. A filter that said no here would have lost a key, and a real Bloom filter never does.",
 			Task: "Query your three keys and see each answer maybe (a member).",
 			Show: labWith(func(s *settings.Lab) { s.Typed = settings.JoinTyped(threeKeys) }),
 			Ask:  threeKeys,
-			Done: func(st labState) bool {
-				return len(st.answered(core.VerdictMember, func(q core.TryQuery) bool { return st.Settings.Typed.Has(q.Key) })) >= 3
+			Done: func(st lab.State) bool {
+				return len(st.Answered(core.VerdictMember, func(q core.TryQuery) bool { return st.Settings.Typed.Has(q.Key) })) >= 3
 			},
 		}, {
 			Text: "Now query two words you never inserted. About half the bits are set, so each probe finds a one about half the time; the query stops at the first zero, and that zero proves the key is absent. \"cherry\" and \"grape\" both stop at their second probe.",
 			Task: "Query two keys you never inserted and get a no for each.",
 			Show: labWith(func(s *settings.Lab) { s.Typed = settings.JoinTyped(threeKeys) }),
 			Ask:  []string{"cherry", "grape"},
-			Done: func(st labState) bool {
-				return len(st.answered(core.VerdictNo, func(q core.TryQuery) bool { return q.FirstZero > 0 })) >= 2
+			Done: func(st lab.State) bool {
+				return len(st.Answered(core.VerdictNo, func(q core.TryQuery) bool { return q.FirstZero > 0 })) >= 2
 			},
 		}},
 	},
@@ -165,7 +121,7 @@ var lessons = []Lesson{
 			Task: "Find a key you never inserted that the filter answers maybe for.",
 			Show: settings.DefaultLab(),
 			Ask:  []string{"want"},
-			Done: func(st labState) bool { return len(st.answered(core.VerdictFalsePositive, nil)) > 0 },
+			Done: func(st lab.State) bool { return len(st.Answered(core.VerdictFalsePositive, nil)) > 0 },
 		}, {
 			Text: "In a small filter you can see every bit: 100 bits, k = 3, holding 20 generated keys and six fruit you insert. There the word \"in\" answers maybe: one of its bits was set by \"cherry\" alone, another by \"pear\", \"grape\" and two generated keys. Insert words of your own and query others until a maybe names one of your words.",
 			Task: "Get a false positive with one of your own keys among its culprits.",
@@ -174,8 +130,8 @@ var lessons = []Lesson{
 				s.Typed = settings.JoinTyped(sixFruit)
 			}),
 			Ask: []string{"in"},
-			Done: func(st labState) bool {
-				return len(st.answered(core.VerdictFalsePositive, func(q core.TryQuery) bool {
+			Done: func(st lab.State) bool {
+				return len(st.Answered(core.VerdictFalsePositive, func(q core.TryQuery) bool {
 					for _, c := range q.Culprits {
 						if len(c.Typed) > 0 {
 							return true
@@ -193,16 +149,16 @@ var lessons = []Lesson{
 			Text: "Every key sets up to k bits, so fewer bits per key means a fuller array. At k = 7 the fill passes 90% below about 3 bits per key. At 2.5 the array is 94% ones and 64% of absent keys answer maybe, against 0.82% at 10 bits per key.",
 			Task: "Lower bits per key until the fill passes 90%.",
 			Show: labWith(func(s *settings.Lab) { s.Params.BitsPerKey = 2.5 }),
-			Done: func(st labState) bool {
-				r := st.shown()
+			Done: func(st lab.State) bool {
+				r := st.Shown()
 				return r != nil && r.Occupancy > 0.9
 			},
 		}, {
 			Text: "Give the array its 10 bits per key back. The chart of rate against k marks the optimum at (m/n) ln 2 = 6.93. The curve is flat near it: k = 8 costs only 3% more. Move k past the line until the theory rate is 10% above the optimum's: k = 9 gives 0.913% against 0.819%.",
 			Task: "With the fill under 90%, raise k past the optimum until the theory rate is 10% above the optimum's.",
 			Show: labWith(func(s *settings.Lab) { s.Params.Hashes = 9 }),
-			Done: func(st labState) bool {
-				r := st.shown()
+			Done: func(st lab.State) bool {
+				r := st.Shown()
 				if r == nil || !r.Variant.Bloom() || r.Occupancy >= 0.9 {
 					return false
 				}
@@ -213,8 +169,8 @@ var lessons = []Lesson{
 			Text: "Raise the duplicate passes: every key is inserted again. The bits it maps to are set already, so the set bits (20,066 at k = 7) and the measured rate stay exactly as they were, bit for bit. A Bloom filter is a set, and inserting a key twice is inserting it once.",
 			Task: "Raise duplicate passes to 2 or more and see that the counters do not move.",
 			Show: labWith(func(s *settings.Lab) { s.Params.DuplicatePasses = 3 }),
-			Done: func(st labState) bool {
-				return st.Settings.Params.DuplicatePasses >= 2 && st.fault() == core.NoFault && st.shown() != nil
+			Done: func(st lab.State) bool {
+				return st.Settings.Params.DuplicatePasses >= 2 && st.Fault() == core.NoFault && st.Shown() != nil
 			},
 		}},
 	},
@@ -225,17 +181,17 @@ var lessons = []Lesson{
 			Text: "A 5% filter needs 6.24 bits per key; the slider's 6.2 is close. There (m/n) ln 2 = 4.30, which rounds to 4 (its ceiling is 5). Set 6.2 bits per key and switch on the optimal k: theory says 5.11%.",
 			Task: "Set about 6.2 bits per key with k at the rounded optimum, 4.",
 			Show: labWith(func(s *settings.Lab) { s.Params.BitsPerKey, s.OptimalK = 6.2, true }),
-			Done: func(st labState) bool {
-				r := st.shown()
-				return r != nil && st.fault() == core.NoFault && nearFivePercent(r) &&
+			Done: func(st lab.State) bool {
+				r := st.Shown()
+				return r != nil && st.Fault() == core.NoFault && nearFivePercent(r) &&
 					r.K == core.OptimalK(r.M, r.N) && r.K < core.CeilK(r.M, r.N)
 			},
 		}, {
 			Text: "Now make the ceiling's mistake: the k-ceil fault chooses k = 5. The theory rate climbs to 5.20%, and every insert and every maybe touches 5 bits instead of 4, 25% more work. At 4000 keys the measured rates wander by more than this 2% gap (with seed 1 the ceiling even measures lower, 4.27% against 4.82%, well inside each other's intervals): telling them apart takes a large filter and millions of queries.",
 			Task: "Switch on the k-ceil fault (or set k to 5) and see the theory rate rise above the rounded k's.",
 			Show: labWith(func(s *settings.Lab) { withFault(s, core.KFromCeil); s.Params.BitsPerKey, s.OptimalK = 6.2, true }),
-			Done: func(st labState) bool {
-				r := st.shown()
+			Done: func(st lab.State) bool {
+				r := st.Shown()
 				if r == nil || !nearFivePercent(r) {
 					return false
 				}
@@ -251,27 +207,27 @@ var lessons = []Lesson{
 			Text: "Switch on the short-range fault: its positions never reach the last 1/32 of the array, so 1250 of the 40,000 bits are never used. The measured rate is 0.93%, its interval holds the theory's 0.82%, and no key is lost. By every counter, the filter looks fine.",
 			Task: "Switch on a fault whose measured rate stays inside its interval and that loses no key.",
 			Show: labWith(func(s *settings.Lab) { withFault(s, core.ShortRange) }),
-			Done: func(st labState) bool {
-				r := st.shown()
-				return r != nil && st.fault() != core.NoFault && looksFine(r)
+			Done: func(st lab.State) bool {
+				r := st.Shown()
+				return r != nil && st.Fault() != core.NoFault && looksFine(r)
 			},
 		}, {
 			Text:    "The audit badge runs the filter's contract in your browser, the rate last. For short-range, 20 of the 130 checks that apply fail: positions are not uniform (chi-square 5.4 per degree of freedom where 1 is fair), and at a million keys the rate is 16% above theory.",
 			Task:    "Keep the fault on, with the rate still looking fine, until the audit badge reports failed checks.",
 			Show:    labWith(func(s *settings.Lab) { withFault(s, core.ShortRange) }),
 			Audited: true,
-			Done: func(st labState) bool {
-				r, a := st.shown(), st.Audit
-				return r != nil && st.fault() != core.NoFault && looksFine(r) &&
-					a != nil && strings.HasSuffix(a.Target, "/"+string(st.fault())) && a.Failed > 0
+			Done: func(st lab.State) bool {
+				r, a := st.Shown(), st.Audit
+				return r != nil && st.Fault() != core.NoFault && looksFine(r) &&
+					a != nil && strings.HasSuffix(a.Target, "/"+string(st.Fault())) && a.Failed > 0
 			},
 		}, {
 			Text: "The audit measured a million keys; you can catch the lie yourself at a smaller scale. At 20,000 keys and 200,000 queries the measured rate is 0.95%, and its interval, 0.90% to 1.00%, no longer holds the theory's 0.82%.",
 			Task: "With the fault on, raise items and queries until the theory rate falls outside the measured interval.",
 			Show: labWith(func(s *settings.Lab) { withFault(s, core.ShortRange); s.Params.Items, s.Params.Queries = 20000, 200000 }),
-			Done: func(st labState) bool {
-				r := st.shown()
-				return r != nil && st.fault() != core.NoFault && r.FalseNegatives == 0 &&
+			Done: func(st lab.State) bool {
+				r := st.Shown()
+				return r != nil && st.Fault() != core.NoFault && r.FalseNegatives == 0 &&
 					(r.TheoryFPR < r.WholeCILow || r.TheoryFPR > r.WholeCIHigh)
 			},
 		}},
@@ -285,8 +241,8 @@ var lessons = []Lesson{
 			Show: labWith(func(s *settings.Lab) {
 				s.Params.Items, s.Params.BitsPerKey, s.Params.Hashes, s.PlayAt = 8000, 4.8, 7, 4000
 			}),
-			Done: func(st labState) bool {
-				r := st.shown()
+			Done: func(st lab.State) bool {
+				r := st.Shown()
 				if r == nil || !st.Settings.Playing() || !r.Variant.Bloom() {
 					return false
 				}
@@ -299,8 +255,8 @@ var lessons = []Lesson{
 			Text: "Now play every key in: 8000, twice the design. The fill climbs from 52% to 77%, and the rate from 1.0% to 15.7% in theory, 15.4% measured. One doubling, sixteen times the false positives.",
 			Task: "Put twice the design's keys in and read the rate against the design's.",
 			Show: labWith(func(s *settings.Lab) { s.Params.Items, s.Params.BitsPerKey, s.Params.Hashes = 8000, 4.8, 7 }),
-			Done: func(st labState) bool {
-				r := st.shown()
+			Done: func(st lab.State) bool {
+				r := st.Shown()
 				return r != nil && r.Variant.Bloom() && load(r.M, r.N, r.K) >= 1.9 &&
 					r.EmpiricalFPR >= 4*designRate(r.M, r.K)
 			},
@@ -308,8 +264,8 @@ var lessons = []Lesson{
 			Text: "The cure is to rebuild for the keys you have: 8000 keys at 1% need 9.6 bits per key with k = 7, 76,800 bits. The rate falls back to 1.0%. Real systems rebuild on a schedule, or add a new filter as the last one fills.",
 			Task: "Keep the 8000 keys and give them the bits to bring the theory rate back to 1% or less.",
 			Show: labWith(func(s *settings.Lab) { s.Params.Items, s.Params.BitsPerKey, s.Params.Hashes = 8000, 9.6, 7 }),
-			Done: func(st labState) bool {
-				r := st.shown()
+			Done: func(st lab.State) bool {
+				r := st.Shown()
 				return r != nil && !st.Settings.Playing() && r.N >= 8000 && r.TheoryFPR <= 0.01
 			},
 		}},

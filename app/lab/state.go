@@ -1,0 +1,67 @@
+package lab
+
+import (
+	"bloomlab/app/settings"
+	"bloomlab/audit"
+	"bloomlab/core"
+	"slices"
+)
+
+// labState is what the lab holds at a moment, as a lesson's task reads it:
+// the settings (the link), the run's result, the key panel's answers and
+// the audit of the fault switched on. Pure data, so that a lesson's tasks
+// are tested natively on states built by the core.
+type State struct {
+	Settings settings.Lab
+	// Result is the filter shown, nil before its first run ends.
+	Result *core.Result
+	// Queries are the key panel's answers since the page opened (or the
+	// lesson's step began), oldest first, at most core.MaxTryKeys.
+	Queries []core.TryQuery
+	// Audit is the finished audit of Settings' fault, nil while it runs.
+	Audit *audit.Report
+}
+
+// shown is the run of the filter the settings describe, nil before it
+// finished: the result a slider's move left behind describes another
+// filter, and no task may be done by it. The run is matched by its layout,
+// fault, keys and, for the Bloom layouts, shape (m and k).
+func (st State) Shown() *core.Result {
+	r := st.Result
+	if r == nil {
+		return nil
+	}
+	p := st.Settings.Run()
+	fault := p.Fault
+	if fault == "" {
+		fault = core.NoFault
+	}
+	typed := uint64(len(st.Settings.Typed.List()))
+	if r.Fault != fault || r.Variant != p.Variant.Effective(fault) || r.Typed != typed || r.N != uint64(p.Items)+typed {
+		return nil
+	}
+	if m, k := p.Shape(); r.Variant.Bloom() && (r.M != m || r.K != k) {
+		return nil
+	}
+	return r
+}
+
+// answered returns the distinct keys the key panel answered with verdict
+// v, in the order first asked, for which also keep holds (nil: all).
+func (st State) Answered(v string, keep func(core.TryQuery) bool) []string {
+	var keys []string
+	for _, q := range st.Queries {
+		if q.Verdict == v && (keep == nil || keep(q)) && !slices.Contains(keys, q.Key) {
+			keys = append(keys, q.Key)
+		}
+	}
+	return keys
+}
+
+// fault is the fault switched on, core.NoFault for the real filter.
+func (st State) Fault() core.Fault {
+	if f := st.Settings.Params.Fault; f != "" {
+		return f
+	}
+	return core.NoFault
+}
