@@ -1,61 +1,12 @@
 package app
 
 import (
-	"bloomlab/app/about"
-	"bloomlab/app/auditpage"
-	"bloomlab/app/calculator"
-	"bloomlab/app/experiments"
-	"bloomlab/app/lab"
-	"bloomlab/app/lessons"
-	"bloomlab/app/ui"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
-
-// Routes registers the lab's pages. Both builds call it: the browser to
-// render, the server and the static generator to prerender.
-func Routes() {
-	app.Route(ui.RouteLab, func() app.Composer { return lab.New() })
-	app.Route(ui.RouteLessons, func() app.Composer { return lessons.New() })
-	app.Route(ui.RouteAudit, func() app.Composer { return auditpage.New() })
-	app.Route(ui.RouteExperiments, func() app.Composer { return experiments.New() })
-	app.Route(ui.RouteCalculator, func() app.Composer { return calculator.New() })
-	app.Route(ui.RouteAbout, func() app.Composer { return about.New() })
-	// A static server that redirects /audit to /audit/ (Python's, for one)
-	// lands here; the page is the same.
-	for _, r := range PageRoutes()[1:] {
-		route := r
-		app.RouteWithRegexp("^"+route+"/$", func() app.Composer { return newPage(route) })
-	}
-}
-
-// PageRoutes lists every page, for the static generator and the offline
-// cache.
-func PageRoutes() []string {
-	return []string{ui.RouteLab, ui.RouteLessons, ui.RouteExperiments, ui.RouteCalculator, ui.RouteAudit, ui.RouteAbout}
-}
-
-func newPage(route string) app.Composer {
-	switch route {
-	case ui.RouteLessons:
-		return lessons.New()
-	case ui.RouteAudit:
-		return auditpage.New()
-	case ui.RouteExperiments:
-		return experiments.New()
-	case ui.RouteCalculator:
-		return calculator.New()
-	case ui.RouteAbout:
-		return about.New()
-	}
-	return lab.New()
-}
-
-// Styles are the lab's own style sheets, under web/.
-var Styles = []string{"/web/lab.css", "/web/lessons.css", "/web/plan.css", "/web/experiments.css"}
 
 // NewHandler returns the go-app handler that serves (or, for the static
 // site, prerenders) the lab. prefix is the path the site lives under ("" at
@@ -85,7 +36,7 @@ func NewHandler(prefix, version string) *app.Handler {
 			Large:   "/web/icon-512.png",
 			SVG:     "/web/icon.svg",
 		},
-		Styles:                Styles,
+		Styles:                styles(),
 		CacheableResources:    cached,
 		Resources:             resources,
 		Version:               version,

@@ -59,7 +59,7 @@ func InstallJSFace() {
 		return promise(func() (any, error) { return tryJSON(raw) })
 	}))
 	face.Set("timings", app.FuncOf(func(this app.Value, args []app.Value) any {
-		return toJS(lab.Timings)
+		return toJS(lab.Timings())
 	}))
 	face.Set("hold", app.FuncOf(func(this app.Value, args []app.Value) any {
 		engine.Hold(len(args) > 0 && args[0].Truthy())

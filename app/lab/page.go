@@ -287,7 +287,7 @@ func (c *Page) recompute(ctx app.Context, t0 float64) {
 	if c.work() <= syncWork && !own.InDesk() {
 		start := now()
 		r, err := engine.Simulate(p, typed, own, nil)
-		Timings.Computes = append(Timings.Computes, now()-start)
+		timings.Computes = keep(timings.Computes, now()-start)
 		c.finish(ctx, sim, r, engine.StoreOfRun(r, err), err)
 		return
 	}
@@ -385,7 +385,7 @@ func (c *Page) draw(ctx app.Context) {
 	writeCounters(c.counterList())
 	c.player.sync()
 	c.showSliders()
-	Timings.drawn(c.t0)
+	timings.drawn(c.t0)
 	c.t0 = 0
 }
 

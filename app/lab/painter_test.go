@@ -274,3 +274,4 @@ func TestStoreReadsEveryPosition(t *testing.T) {
 		}
 	}
 }
+

@@ -14,7 +14,23 @@ type repaintTimings struct {
 // now is the page's clock, performance.now(), in milliseconds.
 func now() float64 { return app.Window().Get("performance").Call("now").Float() }
 
-var Timings = &repaintTimings{FirstDraw: -1}
+// keptTimings bounds each list of timings: a session of slider moves keeps
+// its latest ones, not one entry a move for ever.
+const keptTimings = 1000
+
+// timings are the session's, read by the JavaScript face through Timings.
+var timings = &repaintTimings{FirstDraw: -1}
+
+// Timings returns the session's timings, for the JavaScript face.
+func Timings() any { return timings }
+
+// keep appends v to list, dropping the oldest past keptTimings.
+func keep(list []float64, v float64) []float64 {
+	if len(list) >= keptTimings {
+		list = append(list[:0], list[len(list)-keptTimings+1:]...)
+	}
+	return append(list, v)
+}
 
 // drawn is called right after the bit array is painted. It takes the time
 // at the next animation frame, when the browser is about to show it.
@@ -23,7 +39,7 @@ func (t *repaintTimings) drawn(t0 float64) {
 		return
 	}
 	if t0 > 0 {
-		t.Updates = append(t.Updates, now()-t0)
+		t.Updates = keep(t.Updates, now()-t0)
 	}
 	var cb app.Func
 	cb = app.FuncOf(func(this app.Value, args []app.Value) any {
@@ -32,7 +48,7 @@ func (t *repaintTimings) drawn(t0 float64) {
 			t.FirstDraw = now
 		}
 		if t0 > 0 {
-			t.Repaints = append(t.Repaints, now-t0)
+			t.Repaints = keep(t.Repaints, now-t0)
 		}
 		cb.Release()
 		return nil

@@ -28,14 +28,15 @@ func (s *Shell) Route(route string) *Shell { s.active = route; return s }
 // LargeType switches on the projector mode: every size scales up.
 func (s *Shell) LargeType(on bool) *Shell { s.large = on; return s }
 
-var navEntries = []struct{ route, label string }{
-	{RouteLab, "Lab"},
-	{RouteLessons, "Lessons"},
-	{RouteExperiments, "Experiments"},
-	{RouteCalculator, "Calculator"},
-	{RouteAudit, "Audit"},
-	{RouteAbout, "About"},
-}
+// NavEntry is one page in the masthead's navigation.
+type NavEntry struct{ Route, Label string }
+
+// nav is the navigation, in order, as the app's page table gives it.
+var nav []NavEntry
+
+// SetNavigation sets the masthead's entries; the app calls it once, from
+// its page table, as it registers the routes.
+func SetNavigation(entries []NavEntry) { nav = entries }
 
 // Body returns the page: the frame around content.
 func (s *Shell) Body(content ...app.UI) app.UI {
@@ -48,10 +49,10 @@ func (s *Shell) Body(content ...app.UI) app.UI {
 			app.A().Class("brand").Href(s.link(RouteLab)).Text("Bloom Lab"),
 			app.Nav().Aria("label", "Pages").Body(
 				app.Ul().Body(
-					app.Range(navEntries).Slice(func(i int) app.UI {
-						e := navEntries[i]
-						a := app.A().Href(s.link(e.route)).Text(e.label)
-						if e.route == s.active {
+					app.Range(nav).Slice(func(i int) app.UI {
+						e := nav[i]
+						a := app.A().Href(s.link(e.Route)).Text(e.Label)
+						if e.Route == s.active {
 							a = a.Aria("current", "page").Class("active")
 						}
 						return app.Li().Body(a)
