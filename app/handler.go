@@ -40,11 +40,11 @@ func NewHandler(prefix, version string) *app.Handler {
 		CacheableResources:    cached,
 		Resources:             resources,
 		Version:               version,
-		ServiceWorkerTemplate: ServiceWorker(prefix),
+		ServiceWorkerTemplate: serviceWorker(prefix),
 	}
 }
 
-// ServiceWorker is go-app's worker with two changes for offline use. It
+// serviceWorker is go-app's worker with two changes for offline use. It
 // caches what it can one resource at a time, so one missing page (a server
 // without an index.html) cannot cost the whole offline copy, and it caches
 // the start page under ROOT + "/" too. And since a
@@ -52,7 +52,7 @@ func NewHandler(prefix, version string) *app.Handler {
 // route the cache holds under another name, navigations match the cache
 // ignoring the query and, offline, fall back to the cached start page, from
 // which the app renders the route itself. root is the site's path prefix.
-func ServiceWorker(root string) string {
+func serviceWorker(root string) string {
 	swaps := []struct{ old, new string }{
 		{`async function installWorker() {
   const cache = await caches.open(cacheName);
@@ -115,7 +115,7 @@ async function fetchWithCache(request) {
 	s := app.DefaultAppWorkerJS
 	for _, sw := range swaps {
 		if !strings.Contains(s, sw.old) {
-			panic(fmt.Sprintf("app: go-app's service worker changed; update ServiceWorker (looked for %q)", sw.old[:40]))
+			panic(fmt.Sprintf("app: go-app's service worker changed; update serviceWorker (looked for %q)", sw.old[:40]))
 		}
 		s = strings.Replace(s, sw.old, sw.new, 1)
 	}

@@ -94,7 +94,7 @@ func TestPrefixedLinks(t *testing.T) {
 
 func TestServiceWorkerTemplate(t *testing.T) {
 	t.Parallel()
-	sw := ServiceWorker("")
+	sw := serviceWorker("")
 	if strings.Contains(sw, "cache.addAll(resourcesToCache)") {
 		t.Error("the worker still caches all or nothing")
 	}

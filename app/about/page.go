@@ -47,7 +47,7 @@ func presetLink(id string) string {
 			return ui.Href(ui.RouteLab) + "?" + p.Settings.Query().Encode()
 		}
 	}
-	panic("app: no preset " + id)
+	panic("about: no preset " + id)
 }
 
 // tryLink is one "see it in the lab" link.

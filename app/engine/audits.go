@@ -142,7 +142,7 @@ func newAuditTally(each func(o audit.Outcome, done, total int)) *auditTally {
 // take records check i's outcome and hands on those now in order.
 func (a *auditTally) take(i int, o audit.Outcome) error {
 	if i < 0 || i >= len(a.have) || a.have[i] {
-		return fmt.Errorf("app: an outcome for check %d, of %d, came twice or from nowhere", i, len(a.have))
+		return fmt.Errorf("engine: an outcome for check %d, of %d, came twice or from nowhere", i, len(a.have))
 	}
 	a.outcomes[i], a.have[i] = o, true
 	for ; a.next < len(a.have) && a.have[a.next]; a.next++ {

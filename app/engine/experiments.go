@@ -31,7 +31,7 @@ func RunExperiment(name string, s experiment.Sizes, live func() bool, report fun
 func findExperiment(name string) (experiment.Experiment, error) {
 	e, ok := experiment.Find(name)
 	if !ok {
-		return e, errors.New("app: unknown experiment " + strconv.Quote(name))
+		return e, errors.New("engine: unknown experiment " + strconv.Quote(name))
 	}
 	return e, nil
 }
@@ -67,7 +67,7 @@ func CollectLess() (restore func()) {
 
 // errProbe stops a run at its first progress report, once it has said how
 // much work it plans.
-var errProbe = errors.New("app: probe")
+var errProbe = errors.New("engine: probe")
 
 // workUnits returns the work units (keys inserted and queried, summed over
 // filters) a run of the named experiment at sizes s plans. It learns them by starting the run and

@@ -75,7 +75,7 @@ func runOnEngines(name string, s experiment.Sizes, live func() bool, report func
 		case "failed":
 			err = errors.New(d.Get("error").String())
 		case "lost":
-			err = errors.New("app: the workers were restarted under the run")
+			err = errors.New("engine: the workers were restarted under the run")
 		}
 		if err != nil {
 			p.restart(j)
@@ -114,7 +114,7 @@ func auditOnEngines(target audit.Target, fault core.Fault, tally *auditTally) er
 	return nil
 }
 
-var errLost = errors.New("app: the workers were restarted")
+var errLost = errors.New("engine: the workers were restarted")
 
 // auditJob takes one job's outcomes until the tally is complete.
 func auditJob(j engineJob, tally *auditTally) error {
@@ -124,7 +124,7 @@ func auditJob(j engineJob, tally *auditTally) error {
 		case "outcome":
 			var o audit.Outcome
 			if err := json.Unmarshal([]byte(d.Get("outcome").String()), &o); err != nil {
-				return fmt.Errorf("app: a worker's outcome: %w", err)
+				return fmt.Errorf("engine: a worker's outcome: %w", err)
 			}
 			if err := tally.take(d.Get("check").Int(), o); err != nil {
 				return err
@@ -171,7 +171,7 @@ func PanelOnDesk(req core.TryRequest, find bool, live func() bool, report func(d
 	}
 	var res core.TryResult
 	if err := json.Unmarshal([]byte(d.Get("answer").String()), &res); err != nil {
-		return core.TryResult{}, fmt.Errorf("app: the desk's answer: %w", err)
+		return core.TryResult{}, fmt.Errorf("engine: the desk's answer: %w", err)
 	}
 	return res, nil
 }
@@ -195,7 +195,7 @@ func KeysOnDesk(in [2]OwnInput, live func() bool, report func(done, total int)) 
 	}
 	var got deskKeys
 	if err := json.Unmarshal([]byte(d.Get("answer").String()), &got); err != nil {
-		return nil, fmt.Errorf("app: the desk's lists: %w", err)
+		return nil, fmt.Errorf("engine: the desk's lists: %w", err)
 	}
 	return &OwnKeys{desk: d.Get("id").Int(), Facts: got.Facts, AbsentMembers: got.AbsentMembers}, nil
 }
@@ -242,7 +242,7 @@ func onDesk(m map[string]any, transfer []any, live func() bool, report func(done
 				}
 				return js.Value{}, errors.New(d.Get("error").String())
 			case "lost":
-				return js.Value{}, errors.New("app: the lab's worker was restarted under the run")
+				return js.Value{}, errors.New("engine: the lab's worker was restarted under the run")
 			}
 		}
 	}

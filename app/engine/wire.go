@@ -18,7 +18,7 @@ import (
 // pool_js.go the page's workers, jobs_js.go the page's jobs.
 
 // errNoEngines sends a run to the page's own thread.
-var ErrNoEngines = errors.New("app: no workers")
+var ErrNoEngines = errors.New("engine: no workers")
 
 // maxEngines bounds the workers whatever the browser reports.
 const maxEngines = 8
@@ -39,7 +39,7 @@ func encodeTable(t experiment.Table) (string, error) {
 func decodeTable(s string) (experiment.Table, error) {
 	var w wireTable
 	if err := json.Unmarshal([]byte(s), &w); err != nil {
-		return experiment.Table{}, fmt.Errorf("app: a worker's table: %w", err)
+		return experiment.Table{}, fmt.Errorf("engine: a worker's table: %w", err)
 	}
 	return experiment.Table(w), nil
 }
@@ -63,7 +63,7 @@ func newRelay(count int) *relay {
 
 func (r *relay) worker(i int) error {
 	if i < 0 || i >= r.count {
-		return fmt.Errorf("app: a message from worker %d of %d", i, r.count)
+		return fmt.Errorf("engine: a message from worker %d of %d", i, r.count)
 	}
 	return nil
 }
@@ -112,7 +112,7 @@ func (r *relay) finished(i int, table string) (t experiment.Table, all bool, err
 	}
 	for j, other := range r.tables {
 		if other != r.tables[0] {
-			return t, true, fmt.Errorf("app: workers 0 and %d measured different tables", j)
+			return t, true, fmt.Errorf("engine: workers 0 and %d measured different tables", j)
 		}
 	}
 	t, err = decodeTable(r.tables[0])
@@ -163,11 +163,11 @@ func encodeRun(r core.OwnKeysResult) (string, []uint64, error) {
 func decodeRun(raw string, words []uint64) (core.OwnKeysResult, BitStore, error) {
 	var w wireRun
 	if err := json.Unmarshal([]byte(raw), &w); err != nil {
-		return core.OwnKeysResult{}, BitStore{}, fmt.Errorf("app: the desk's run: %w", err)
+		return core.OwnKeysResult{}, BitStore{}, fmt.Errorf("engine: the desk's run: %w", err)
 	}
 	s := w.Store
 	if s.Stride < 1 || s.Stride > 64 || s.Group < 1 || s.M == 0 || uint64(len(words)) < (s.M*uint64(s.Stride)+63)/64 {
-		return core.OwnKeysResult{}, BitStore{}, fmt.Errorf("app: the desk's run: %d words cannot hold %d positions of %d bits", len(words), s.M, s.Stride)
+		return core.OwnKeysResult{}, BitStore{}, fmt.Errorf("engine: the desk's run: %d words cannot hold %d positions of %d bits", len(words), s.M, s.Stride)
 	}
 	s.Words = words
 	r := w.Result

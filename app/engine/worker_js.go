@@ -61,7 +61,7 @@ func (w *engineWorker) receive(msg js.Value) {
 		id := msg.Get("id").Int()
 		seed, err := strconv.ParseUint(msg.Get("seed").String(), 10, 64)
 		if err != nil {
-			post(js.Global(), map[string]any{"type": "failed", "id": id, "error": "app: the seed: " + err.Error()})
+			post(js.Global(), map[string]any{"type": "failed", "id": id, "error": "engine: the seed: " + err.Error()})
 			return
 		}
 		s := experiment.Sizes{Items: msg.Get("items").Int(), Queries: msg.Get("queries").Int(), Replicates: msg.Get("replicates").Int(), Seed: seed}
@@ -247,7 +247,7 @@ func (w *engineWorker) deskAnswer(id int, msg js.Value, step core.Step) (string,
 	case "simulate":
 		var req deskRun
 		if err := json.Unmarshal([]byte(request), &req); err != nil {
-			return "", nil, fmt.Errorf("app: the lab's run: %w", err)
+			return "", nil, fmt.Errorf("engine: the lab's run: %w", err)
 		}
 		if req.Own == 0 {
 			r, err := core.SimulateTyped(req.Params, req.Typed, step)
@@ -281,7 +281,7 @@ func (w *engineWorker) deskAnswer(id int, msg js.Value, step core.Step) (string,
 	}
 	req := core.TryRequest{Params: core.DefaultParams()}
 	if err := json.Unmarshal([]byte(request), &req); err != nil {
-		return "", nil, fmt.Errorf("app: the key panel's request: %w", err)
+		return "", nil, fmt.Errorf("engine: the key panel's request: %w", err)
 	}
 	res, err := AnswerPanel(req, msg.Get("find").Truthy(), step)
 	if err != nil {

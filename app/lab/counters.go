@@ -74,7 +74,7 @@ func labCounters(th theory, v core.Variant, fingerprintBits int, r *core.Result)
 				return &out[i]
 			}
 		}
-		panic("app: no counter " + id)
+		panic("lab: no counter " + id)
 	}
 	set := func(id, v string) { at(id).value = v }
 	if r == nil {

@@ -25,14 +25,14 @@ import (
 // the default shape is m = 40,000 bits, n = 4000 keys, k = 7, theory
 // 0.8194%.
 
-// Lesson is a short sequence of steps about one idea.
-type Lesson struct {
+// lesson is a short sequence of steps about one idea.
+type lesson struct {
 	Title, Intro string
-	Steps        []LessonStep
+	Steps        []lessonStep
 }
 
-// LessonStep is one step of a lesson.
-type LessonStep struct {
+// lessonStep is one step of a lesson.
+type lessonStep struct {
 	// Text is the step's paragraph; Task says in one sentence what the
 	// learner does.
 	Text, Task string
@@ -86,11 +86,11 @@ var (
 
 // lessons are the guided lessons, in the order /lessons lists them; a link
 // names one by its place from 1.
-var lessons = []Lesson{
+var lessons = []lesson{
 	{
 		Title: "A zero is proof",
 		Intro: "Inserting a key only ever sets bits. So if one of the bits a key maps to is still zero, the key was never inserted: a certain no. If all of them are set, the answer is only maybe.",
-		Steps: []LessonStep{{
+		Steps: []lessonStep{{
 			Text: "The lab's filter holds 4000 generated keys in 40,000 bits, and each key maps to k = 7 of them. In the key panel, type a word of your own and insert it: its 7 positions light up in the bit array. Do it three times.",
 			Task: "Insert three keys of your own.",
 			Show: labWith(func(s *settings.Lab) { s.Typed = settings.JoinTyped(threeKeys) }),
@@ -116,7 +116,7 @@ var lessons = []Lesson{
 	{
 		Title: "A false positive, explained",
 		Intro: "A maybe for a key that was never inserted is no malfunction: other keys set every bit it reads. The key panel names those keys, the culprits.",
-		Steps: []LessonStep{{
+		Steps: []lessonStep{{
 			Text: "At the default shape theory says 0.82% of absent keys answer maybe: about one word in 120. Query words you never inserted until one does. Show me queries \"want\", the first of the panel's 500 common words that does (the 91 before it each met a zero); each of its 7 bits was set by one to three of the 4000 generated keys.",
 			Task: "Find a key you never inserted that the filter answers maybe for.",
 			Show: settings.DefaultLab(),
@@ -145,7 +145,7 @@ var lessons = []Lesson{
 	{
 		Title: "The three moves",
 		Intro: "Three controls tell three different stories: bits per key decides how full the array gets, k trades a stricter test against a fuller array, and inserting a key twice changes nothing at all.",
-		Steps: []LessonStep{{
+		Steps: []lessonStep{{
 			Text: "Every key sets up to k bits, so fewer bits per key means a fuller array. At k = 7 the fill passes 90% below about 3 bits per key. At 2.5 the array is 94% ones and 64% of absent keys answer maybe, against 0.82% at 10 bits per key.",
 			Task: "Lower bits per key until the fill passes 90%.",
 			Show: labWith(func(s *settings.Lab) { s.Params.BitsPerKey = 2.5 }),
@@ -177,7 +177,7 @@ var lessons = []Lesson{
 	{
 		Title: "Round, not ceil",
 		Intro: "The best k is (m/n) ln 2, a fraction. Many libraries take its ceiling; the lab rounds it. At a 5% target the two differ, and the rounded k wins.",
-		Steps: []LessonStep{{
+		Steps: []lessonStep{{
 			Text: "A 5% filter needs 6.24 bits per key; the slider's 6.2 is close. There (m/n) ln 2 = 4.30, which rounds to 4 (its ceiling is 5). Set 6.2 bits per key and switch on the optimal k: theory says 5.11%.",
 			Task: "Set about 6.2 bits per key with k at the rounded optimum, 4.",
 			Show: labWith(func(s *settings.Lab) { s.Params.BitsPerKey, s.OptimalK = 6.2, true }),
@@ -203,7 +203,7 @@ var lessons = []Lesson{
 	{
 		Title: "The beautiful lie",
 		Intro: "A broken filter can report a fine false-positive rate. The audit checks the contract in an order where the rate comes last, so the lie cannot hide behind it.",
-		Steps: []LessonStep{{
+		Steps: []lessonStep{{
 			Text: "Switch on the short-range fault: its positions never reach the last 1/32 of the array, so 1250 of the 40,000 bits are never used. The measured rate is 0.93%, its interval holds the theory's 0.82%, and no key is lost. By every counter, the filter looks fine.",
 			Task: "Switch on a fault whose measured rate stays inside its interval and that loses no key.",
 			Show: labWith(func(s *settings.Lab) { withFault(s, core.ShortRange) }),
@@ -235,7 +235,7 @@ var lessons = []Lesson{
 	{
 		Title: "Overfill",
 		Intro: "A filter is sized for the number of keys it expects. Give it twice that and the rate does not double: it grows about sixteenfold.",
-		Steps: []LessonStep{{
+		Steps: []lessonStep{{
 			Text: "This filter has 38,400 bits and k = 7, the shape for 4000 keys at 1%, and it will hold 8000. Stop the player at 4000 keys: the array is about half full (52%) and the rate is 1.0%, as designed.",
 			Task: "Stop the player where the filter holds its design load: about half full.",
 			Show: labWith(func(s *settings.Lab) {

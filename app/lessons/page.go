@@ -79,7 +79,7 @@ func New() *Page {
 }
 
 // shownStep is the step shown.
-func (c *Page) shownStep() LessonStep { return lessons[c.lesson].Steps[c.step] }
+func (c *Page) shownStep() lessonStep { return lessons[c.lesson].Steps[c.step] }
 
 func (c *Page) OnMount(ctx app.Context) {
 	c.labPage.OnMount(ctx)

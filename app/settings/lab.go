@@ -103,7 +103,7 @@ func SliderByID(id string) Slider {
 			return s
 		}
 	}
-	panic("app: no slider " + id)
+	panic("settings: no slider " + id)
 }
 
 // value reads a slider's value out of p.
@@ -386,7 +386,7 @@ func ParseFlag(raw string) (bool, error) {
 	case "0", "off", "false", "no":
 		return false, nil
 	}
-	return false, fmt.Errorf("app: %q is not on or off", raw)
+	return false, fmt.Errorf("settings: %q is not on or off", raw)
 }
 
 // WithFault switches fault f on, and with it the layout f lives in; the
@@ -466,7 +466,7 @@ func parseFingerprintBits(raw string) (int, error) {
 	}
 	bits, err := strconv.Atoi(raw)
 	if err != nil {
-		return 0, fmt.Errorf("app: %q is not a width in bits", raw)
+		return 0, fmt.Errorf("settings: %q is not a width in bits", raw)
 	}
 	return bits, nil
 }
