@@ -355,7 +355,7 @@ func TestExperimentsPageShowsResult(t *testing.T) {
 	expSession.keep(res)
 	p := New()
 	p.sel = sel
-	p.run = &expRun{Sel: sel, Done: 100, Total: 100, Elapsed: res.Elapsed}
+	p.runner.run = &expRun{Sel: sel, Done: 100, Total: 100, Elapsed: res.Elapsed}
 	p.live = true
 	eng := app.NewTestEngine()
 	if err := eng.Load(p); err != nil {

@@ -8,8 +8,6 @@ import (
 
 	"bloomlab/app/settings"
 	"bloomlab/core/experiment"
-
-	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
 // expResult is one finished run: the table and its exports, how long it
@@ -129,28 +127,4 @@ var chromiumPace = map[string]float64{
 	// Measured under Node (Chromium's engine) beside theory-vs-observed
 	// and blocked, at about their pace there.
 	"alternatives": 4e6,
-}
-
-// download offers text as a file without a server: a Blob behind an object
-// URL, followed through a link made for the purpose.
-func download(name, mime, text string) {
-	w := app.Window()
-	blob := w.Get("Blob").New([]any{text}, map[string]any{"type": mime})
-	u := w.Get("URL").Call("createObjectURL", blob)
-	doc := w.Get("document")
-	a := doc.Call("createElement", "a")
-	a.Set("href", u)
-	a.Set("download", name)
-	a.Get("style").Set("display", "none")
-	doc.Get("body").Call("appendChild", a)
-	a.Call("click")
-	a.Call("remove")
-	// The browser has taken its copy once the click is handled.
-	var release app.Func
-	release = app.FuncOf(func(this app.Value, args []app.Value) any {
-		w.Get("URL").Call("revokeObjectURL", u)
-		release.Release()
-		return nil
-	})
-	w.Call("setTimeout", release, 10_000)
 }
