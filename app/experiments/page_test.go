@@ -433,3 +433,22 @@ func TestProgressPace(t *testing.T) {
 		t.Error("the quiet redraw came twice")
 	}
 }
+
+// TestSessionKeepsTheLatest: a session of many selections keeps the
+// latest keptSelections of them, tables and work counts alike.
+func TestSessionKeepsTheLatest(t *testing.T) {
+	s := &expStore{results: map[string]*expResult{}, units: map[string]int{}, paces: map[string]float64{}}
+	sel := func(i int) settings.Experiment {
+		return settings.Experiment{Name: "rocksdb", Sizes: experiment.Sizes{Items: i + 1, Queries: 1, Seed: 1}}
+	}
+	for i := range 3 * keptSelections {
+		s.setUnits(sel(i), i)
+		s.keep(&expResult{Sel: sel(i), Units: i})
+	}
+	if len(s.results) != keptSelections || len(s.units) != keptSelections {
+		t.Errorf("kept %d tables and %d work counts, want %d", len(s.results), len(s.units), keptSelections)
+	}
+	if s.result(sel(0)) != nil || s.result(sel(3*keptSelections-1)) == nil {
+		t.Error("the session kept the oldest selection or lost the latest")
+	}
+}

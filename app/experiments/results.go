@@ -3,6 +3,7 @@ package experiments
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"sync"
 	"time"
 
@@ -52,12 +53,32 @@ func (r *expResult) chartSVG(width float64) string {
 // expStore keeps what the page learned in this browser session: the
 // tables measured, by selection, so back, forward and a return to the page
 // show them again; the work each selection plans; and how fast each
-// experiment ran here. It is safe for concurrent use.
+// experiment ran here. It keeps the latest keptSelections selections, so
+// a long session of edits and runs holds bounded memory. It is safe for
+// concurrent use.
 type expStore struct {
 	mu      sync.Mutex
 	results map[string]*expResult
 	units   map[string]int
-	paces   map[string]float64 // work units per second
+	order   []string           // the selections kept, oldest first
+	paces   map[string]float64 // work units per second, by experiment
+}
+
+// keptSelections bounds the selections the session keeps tables and work
+// counts for.
+const keptSelections = 32
+
+// note records that key's table or work is kept, forgetting the oldest
+// selection past keptSelections. The caller holds mu.
+func (s *expStore) note(key string) {
+	if !slices.Contains(s.order, key) {
+		s.order = append(s.order, key)
+	}
+	for len(s.order) > keptSelections {
+		delete(s.results, s.order[0])
+		delete(s.units, s.order[0])
+		s.order = s.order[1:]
+	}
 }
 
 var expSession = &expStore{results: map[string]*expResult{}, units: map[string]int{}, paces: map[string]float64{}}
@@ -74,6 +95,7 @@ func (s *expStore) keep(r *expResult) {
 	defer s.mu.Unlock()
 	s.results[r.Sel.Key()] = r
 	s.units[r.Sel.Key()] = r.Units
+	s.note(r.Sel.Key())
 	if sec := r.Elapsed.Seconds(); sec > 0.2 && r.Units > 0 {
 		s.paces[r.Sel.Name] = float64(r.Units) / sec
 	}
@@ -91,6 +113,7 @@ func (s *expStore) setUnits(sel settings.Experiment, u int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.units[sel.Key()] = u
+	s.note(sel.Key())
 }
 
 // estimate returns how long units of experiment name's work take in this
