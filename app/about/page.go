@@ -26,10 +26,7 @@ func New() *Page { return &Page{} }
 
 func (p *Page) OnNav(ctx app.Context) {
 	ctx.Page().SetTitle("About · Bloom Lab")
-	p.large = false
-	if raw, ok := settings.Lookup(ctx.Page().URL().Query(), settings.IDLarge); ok {
-		p.large, _ = settings.ParseFlag(raw)
-	}
+	p.large = settings.LargeType(ctx.Page().URL().Query())
 }
 
 // labLink returns a link to the lab with the default settings changed by

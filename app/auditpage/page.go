@@ -57,10 +57,7 @@ func (p *Page) OnNav(ctx app.Context) {
 		}
 	}
 	p.notices = notices
-	p.large = false
-	if raw, ok := settings.Lookup(q, settings.IDLarge); ok {
-		p.large, _ = settings.ParseFlag(raw)
-	}
+	p.large = settings.LargeType(q)
 	ctx.Page().SetTitle("Audit · Bloom Lab")
 	p.run = engine.Audits().Get(p.fault)
 	if app.IsClient {

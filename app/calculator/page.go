@@ -40,10 +40,7 @@ func (c *Page) OnNav(ctx app.Context) {
 	ctx.Page().SetTitle("Calculator · Bloom Lab")
 	q := ctx.Page().URL().Query()
 	c.form, c.notice = settings.CalculatorFromQuery(q)
-	c.large = false
-	if raw, ok := settings.Lookup(q, settings.IDLarge); ok {
-		c.large, _ = settings.ParseFlag(raw)
-	}
+	c.large = settings.LargeType(q)
 	c.res = solveAndMeasure(c.form)
 }
 

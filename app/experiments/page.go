@@ -63,10 +63,7 @@ func (p *Page) OnNav(ctx app.Context) {
 	ctx.Page().SetTitle("Experiments · Bloom Lab")
 	q := ctx.Page().URL().Query()
 	sel, notices := settings.ExperimentFromQuery(q)
-	p.large = false
-	if raw, ok := settings.Lookup(q, settings.IDLarge); ok {
-		p.large, _ = settings.ParseFlag(raw)
-	}
+	p.large = settings.LargeType(q)
 	p.sel, p.notices = sel, append(p.form.carried(), notices...)
 	if app.IsClient {
 		ctx.Defer(p.form.learnUnits)

@@ -569,3 +569,15 @@ func Presets() []Preset {
 			Settings: with(func(p *core.Params, s *Lab) { p.BitsPerKey = 10; p.Hashes = 20 })},
 	}
 }
+
+// LargeType reads the projector mode of a page's link: on only when the
+// large key says so. The lab and the lessons read it with their settings;
+// the other pages have no other use for the lab's settings.
+func LargeType(q url.Values) bool {
+	raw, ok := Lookup(q, IDLarge)
+	if !ok {
+		return false
+	}
+	on, _ := ParseFlag(raw)
+	return on
+}
