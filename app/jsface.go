@@ -28,7 +28,7 @@ import (
 // takes the same field names (bitsPerKey, hashes, items, ...); missing
 // fields keep the lab's defaults. A request is {params, insert, query}:
 // the typed keys inserted after the generated members, and the keys asked.
-// hold (see runs.go) starts on when the page's global bloomlabHold is true
+// hold (see engine/runs.go) starts on when the page's global bloomlabHold is true
 // before the wasm starts, so that a page's first run can be held too.
 func InstallJSFace() {
 	engine.Hold(app.Window().Get("bloomlabHold").Truthy())

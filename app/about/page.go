@@ -12,7 +12,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// AboutPage explains the filter for the teacher and the newcomer: how bits
+// Page explains the filter for the teacher and the newcomer: how bits
 // say no, the formula and its optimum, why a zero is proof, where the
 // guarantee breaks in practice, and what to settle before shipping one. Each
 // point links into the lab with settings that show it. Formulas are MathML,

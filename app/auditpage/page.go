@@ -14,7 +14,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// AuditPage runs the whole audit in the browser, check by check, and shows
+// Page runs the whole audit in the browser, check by check, and shows
 // each contract with its verdict and detail, then the digest. With a fault
 // chosen (?fault=NAME) it names the checks that caught it and the
 // false-positive rate the broken filter reported meanwhile.

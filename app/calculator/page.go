@@ -15,7 +15,7 @@ import (
 // The calculator and the about page share one style sheet of their own; it
 // joins the lab's here so that the two pages need no edit to the handler.
 
-// CalculatorPage sizes a real filter: two of n, p and m in, the third out,
+// Page sizes a real filter: two of n, p and m in, the third out,
 // and around it k by round and by ceil, the information floor, the exact
 // set, other structures, the overfill line and the cost model. Like the lab
 // it keeps every field in the URL: typing recomputes, leaving a field (or

@@ -10,7 +10,7 @@ import (
 	"bloomlab/core"
 )
 
-// auditRun is one audit in the browser: its progress, the outcomes so far
+// AuditRun is one audit in the browser: its progress, the outcomes so far
 // and, once finished, the report.
 type AuditRun struct {
 	Fault   core.Fault

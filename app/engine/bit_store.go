@@ -2,7 +2,7 @@ package engine
 
 import "bloomlab/core"
 
-// bitStore is what the picture reads of a filter: its M positions, each a
+// BitStore is what the picture reads of a filter: its M positions, each a
 // field of Stride bits of Words packed from bit 0 (a bit, a 4-bit counter,
 // an f-bit fingerprint: a cuckoo slot, a fuse cell), Group consecutive
 // positions to a bucket. A lab run on a worker sends this back rather than
@@ -15,7 +15,7 @@ type BitStore struct {
 	Words    []uint64 `json:"-"` // sent on their own from a worker
 }
 
-// storeOf is the picture's view of f.
+// StoreOf is the picture's view of f.
 func StoreOf(f core.Membership) BitStore {
 	s := BitStore{M: f.M(), Stride: 1, Group: 1, Words: f.Words()}
 	if _, ok := f.(*core.Counting); ok {
@@ -30,7 +30,7 @@ func StoreOf(f core.Membership) BitStore {
 	return s
 }
 
-// value is what position pos holds: a bit, a count, a fingerprint (0 for
+// Value is what position pos holds: a bit, a count, a fingerprint (0 for
 // empty); 0 past the end.
 func (s BitStore) Value(pos uint64) uint64 {
 	if pos >= s.M {

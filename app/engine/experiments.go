@@ -14,7 +14,7 @@ import (
 // do, since it never returns to the browser's event loop.
 const yieldEvery = 16 * time.Millisecond
 
-// runExperiment runs sel on the page's workers (see wire.go), or where
+// RunExperiment runs the named experiment at sizes s on the page's workers (see wire.go), or where
 // there are none on the page's own goroutine, yielding every yieldEvery; it
 // stops with experiment.ErrCancelled as soon as live says the run was
 // replaced. The memory experiment estimates its maps: the page's heap is no
@@ -36,7 +36,7 @@ func findExperiment(name string) (experiment.Experiment, error) {
 	return e, nil
 }
 
-// runHere runs the named experiment at sizes s on one goroutine of the page's one thread, pausing (and
+// RunHere runs the named experiment at sizes s on one goroutine of the page's one thread, pausing (and
 // reporting) once every; the page's every is yieldEvery. A test passes 0, a
 // pause at every step, to see each report however fast its machine: at
 // yieldEvery a run shorter than that reports nothing.
@@ -54,7 +54,7 @@ func RunHere(name string, s experiment.Sizes, every time.Duration, live func() b
 	}})
 }
 
-// collectLess makes the page's garbage collector wait while a run goes on,
+// CollectLess makes the page's garbage collector wait while a run goes on,
 // and returns what restores it. A collection of the page's heap, however
 // small, scans the globals of the whole wasm and holds the page's thread
 // for some 100 ms on a two-core machine busy with the run; the page
@@ -69,7 +69,7 @@ func CollectLess() (restore func()) {
 // much work it plans.
 var errProbe = errors.New("engine: probe")
 
-// workUnits returns the work units (keys inserted and queried, summed over
+// WorkUnits returns the work units (keys inserted and queried, summed over
 // filters) a run of the named experiment at sizes s plans. It learns them by starting the run and
 // stopping it at the first report, after a few milliseconds of work.
 func WorkUnits(name string, s experiment.Sizes) int {

@@ -18,8 +18,8 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// runOnEngines runs sel shared by the workers, reporting the work they
-// have done between them. It returns errNoEngines if there are none.
+// runOnEngines runs the named experiment at sizes s shared by the workers, reporting the work they
+// have done between them. It returns ErrNoEngines if there are none.
 func runOnEngines(name string, s experiment.Sizes, live func() bool, report func(done, total int)) (experiment.Table, error) {
 	p := engines
 	StartWorkers()
@@ -87,7 +87,7 @@ func runOnEngines(name string, s experiment.Sizes, live func() bool, report func
 // auditOnEngines runs the checks the tally lacks of target's audit,
 // shared out among the workers. If the workers are lost (a cancelled run
 // restarts them), the checks not yet done go to the fresh ones. It returns
-// errNoEngines if there are no workers.
+// ErrNoEngines if there are no workers.
 func auditOnEngines(target audit.Target, fault core.Fault, tally *auditTally) error {
 	p := engines
 	StartWorkers()
@@ -138,9 +138,9 @@ func auditJob(j engineJob, tally *auditTally) error {
 	return nil
 }
 
-// simulateOnDesk runs the lab's simulation for s on the desk: on generated
+// SimulateOnDesk runs the lab's simulation of p on the desk: on generated
 // and typed keys, or on the user's lists the desk holds. It returns
-// errNoEngines if the desk cannot start, and core.ErrCancelled once live
+// ErrNoEngines if the desk cannot start, and core.ErrCancelled once live
 // says a newer move replaced the run.
 func SimulateOnDesk(p core.Params, typed []string, own *OwnKeys, live func() bool, report func(done, total int)) (core.OwnKeysResult, BitStore, error) {
 	run := deskRun{Params: p, Typed: typed}
@@ -158,8 +158,8 @@ func SimulateOnDesk(p core.Params, typed []string, own *OwnKeys, live func() boo
 	return decodeRun(d.Get("answer").String(), wordsFromJS(d.Get("words")))
 }
 
-// panelOnDesk answers a key panel request (see answerPanel) on the desk,
-// as simulateOnDesk runs a simulation.
+// PanelOnDesk answers a key panel request (see answerPanel) on the desk,
+// as SimulateOnDesk runs a simulation.
 func PanelOnDesk(req core.TryRequest, find bool, live func() bool, report func(done, total int)) (core.TryResult, error) {
 	raw, err := json.Marshal(req)
 	if err != nil {
@@ -176,7 +176,7 @@ func PanelOnDesk(req core.TryRequest, find bool, live func() bool, report func(d
 	return res, nil
 }
 
-// keysOnDesk has the desk read the user's lists and keep them for the runs
+// KeysOnDesk has the desk read the user's lists and keep them for the runs
 // on them; only their counts come back. The lists' bytes move to the desk
 // without a copy.
 func KeysOnDesk(in [2]OwnInput, live func() bool, report func(done, total int)) (*OwnKeys, error) {

@@ -23,17 +23,17 @@ const (
 	ListAbsent
 )
 
-// ownKeys are key lists a user brought, as read: the lab runs on them
+// OwnKeys are key lists a user brought, as read: the lab runs on them
 // instead of generated keys until the user goes back.
 type OwnKeys struct {
-	// members and absent are the lists where the page holds them. Read by
+	// Members and absent are the lists where the page holds them. Read by
 	// the lab's worker they stay there, empty here, and desk is their
 	// name on it.
 	Members, Absent core.KeyList
 	desk            int
-	// facts are what the page shows of each list.
+	// Facts are what the page shows of each list.
 	Facts [2]listFacts
-	// absentMembers is how many absent keys were members, -1 until the
+	// AbsentMembers is how many absent keys were members, -1 until the
 	// first run on the lists has counted them: they are left out of the
 	// rate.
 	AbsentMembers int
@@ -45,13 +45,13 @@ type listFacts struct{ Lines, Duplicates, Len int }
 
 func factsOf(l core.KeyList) listFacts { return listFacts{l.Lines, l.Duplicates, l.Len()} }
 
-// inDesk reports whether the lists are in the lab's worker, not here.
+// InDesk reports whether the lists are in the lab's worker, not here.
 func (o *OwnKeys) InDesk() bool { return o != nil && o.desk != 0 }
 
-// n is the filter's key count: the distinct members.
+// N is the filter's key count: the distinct members.
 func (o *OwnKeys) N() int { return o.Facts[ListMembers].Len }
 
-// work is how many keys SimulateKeys handles for these lists: each once to
+// Work is how many keys SimulateKeys handles for these lists: each once to
 // sort the lists out, the members once a pass and once as a query, and the
 // absent keys once as a query.
 func (o *OwnKeys) Work(passes int) int {
@@ -59,7 +59,7 @@ func (o *OwnKeys) Work(passes int) int {
 	return 2*(m+a) + m*passes
 }
 
-// ownInput is one list's text as the page holds it, before it is read
+// OwnInput is one list's text as the page holds it, before it is read
 // into Go: a chosen file, or the box's text.
 type OwnInput struct {
 	File    app.Value // a File, or nil for the box
@@ -67,7 +67,7 @@ type OwnInput struct {
 	FromBox bool
 }
 
-// parseOwnKeys reads the two lists with lim. An absent box holding no key
+// ParseOwnKeys reads the two lists with lim. An absent box holding no key
 // means no absent queries; an empty members list, or an empty absent file,
 // is an error. Each error names its list. step, which may be nil, is
 // called as the text is read, with bytes read over bytes in both lists.
@@ -138,19 +138,19 @@ func (r *stepReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// tooLarge is the error for a list over the byte limit, found before its
+// TooLarge is the error for a list over the byte limit, found before its
 // text is copied into Go.
 func TooLarge(list int, size int) error {
 	return listError(list, fmt.Errorf("%w: %s, more than the %s a list allowed here", core.ErrKeysTooLarge,
 		plan.FormatBytes(uint64(size)), format.Limit(KeyLimits.MaxBytes)))
 }
 
-// deskKeyBytes is the most text the page reads itself, about where a run
+// DeskKeyBytes is the most text the page reads itself, about where a run
 // on the lists grows past syncWork. Larger lists go to the lab's worker,
 // which reads them and keeps them for the runs on them.
 const DeskKeyBytes = 256 << 10
 
-// readOwnKeys copies both lists into Go and parses them.
+// ReadOwnKeys copies both lists into Go and parses them.
 func ReadOwnKeys(in [2]OwnInput, step core.Step) (*OwnKeys, error) {
 	var text [2][]byte
 	for i, src := range in {

@@ -204,7 +204,7 @@ type engineJob struct {
 }
 
 // begin waits until the workers have started and opens a job on them. It
-// returns errNoEngines if they cannot start, and stops waiting with
+// returns ErrNoEngines if they cannot start, and stops waiting with
 // experiment.ErrCancelled once live says the job is no longer wanted.
 func (p *enginePool) begin(live func() bool) (engineJob, error) {
 	for {
@@ -262,7 +262,7 @@ func (p *enginePool) restart(j engineJob) {
 	p.spawn()
 }
 
-// holdRuns turns the hold (see runs.go) on or off, on the page at once
+// Hold turns the hold (see runs.go) on or off, on the page at once
 // and in every worker soon after: a JavaScript callback must not wait on
 // the pools' locks.
 func Hold(on bool) {
@@ -278,7 +278,7 @@ func Hold(on bool) {
 	}()
 }
 
-// settled reports whether the lab's worker has answered or dropped every
+// Settled reports whether the lab's worker has answered or dropped every
 // request the page sent it, those a newer move cancelled included: once it
 // has, no run of the past can come back.
 func Settled() bool {
@@ -294,7 +294,7 @@ func Changed() <-chan struct{} {
 	return engines.changed
 }
 
-// deskWhere says where the lab's large runs go: to its worker, or, if it
+// DeskWhere says where the lab's large runs go: to its worker, or, if it
 // cannot start, to the page's thread, and why.
 func DeskWhere() string {
 	p := desk

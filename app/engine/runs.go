@@ -9,39 +9,39 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// runs is the run controller of a page's long work: a simulation, a sweep,
+// Runs is the run controller of a page's long work: a simulation, a sweep,
 // a key list read, an experiment. Go on wasm has one thread, so a long run
 // must yield to the browser now and then, and a run a newer move replaced
 // must stop. runs numbers the runs: starting one, or cancelling, makes the
 // one before stop at its next step.
 type Runs struct{ gen atomic.Int64 }
 
-// run is one run's ticket.
+// Run is one run's ticket.
 type Run struct {
 	rs *Runs
 	id int64
 }
 
-// start begins a run, replacing the one in flight.
+// Start begins a run, replacing the one in flight.
 func (rs *Runs) Start() Run { return Run{rs, rs.gen.Add(1)} }
 
-// cancel stops the run in flight.
+// Cancel stops the run in flight.
 func (rs *Runs) Cancel() { rs.gen.Add(1) }
 
-// live reports whether the run is still the current one.
+// Live reports whether the run is still the current one.
 func (r Run) Live() bool { return r.rs != nil && r.rs.gen.Load() == r.id }
 
 // pageSlice is how long work on the page's own thread runs between two
 // pauses for the browser: under a frame.
 const pageSlice = 12 * time.Millisecond
 
-// onPage is the run's core.Step for work on the page's own thread: see
+// OnPage is the run's core.Step for work on the page's own thread: see
 // yielding, with report called every pageSlice.
 func (r Run) OnPage(report func(done, total int)) core.Step {
 	return Yielding(r.Live, pageSlice, report)
 }
 
-// reporter hands progress, which may be nil, the work done and planned on
+// Reporter hands progress, which may be nil, the work done and planned on
 // the page's goroutine, while the run is live.
 func (r Run) Reporter(ctx app.Context, progress func(done, total int)) func(done, total int) {
 	if progress == nil {
@@ -56,12 +56,12 @@ func (r Run) Reporter(ctx app.Context, progress func(done, total int)) func(done
 	}
 }
 
-// fraction turns a progress report into a share of the work.
+// Fraction turns a progress report into a share of the work.
 func Fraction(set func(float64)) func(done, total int) {
 	return func(done, total int) { set(float64(done) / float64(max(total, 1))) }
 }
 
-// yielding is the one yield-and-cancel loop of the app: a Step that, every
+// Yielding is the one yield-and-cancel loop of the app: a Step that, every
 // interval, reports progress, sleeps a millisecond so that the browser can
 // paint and deliver input, and stops the work with core.ErrCancelled as
 // soon as live says it was replaced.
@@ -85,7 +85,7 @@ func Yielding(live func() bool, every time.Duration, report func(done, total int
 	}
 }
 
-// always is the liveness of work nothing replaces: a console call.
+// Always is the liveness of work nothing replaces: a console call.
 func Always() bool { return true }
 
 // hold is the hook bloomlab.hold sets, for tests and for anyone who wants

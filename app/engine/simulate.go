@@ -13,7 +13,7 @@ func StoreOfRun(r core.OwnKeysResult, err error) BitStore {
 	return StoreOf(r.Filter)
 }
 
-// simulate runs the lab's simulation of params p on generated keys and the
+// Simulate runs the lab's simulation of params p on generated keys and the
 // typed ones, or on the user's lists when own is set.
 func Simulate(p core.Params, typed []string, own *OwnKeys, step core.Step) (core.OwnKeysResult, error) {
 	switch {

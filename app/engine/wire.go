@@ -17,7 +17,7 @@ import (
 // _js files talk to the browser: worker_js.go is a worker's side,
 // pool_js.go the page's workers, jobs_js.go the page's jobs.
 
-// errNoEngines sends a run to the page's own thread.
+// ErrNoEngines sends a run to the page's own thread.
 var ErrNoEngines = errors.New("engine: no workers")
 
 // maxEngines bounds the workers whatever the browser reports.
@@ -175,7 +175,7 @@ func decodeRun(raw string, words []uint64) (core.OwnKeysResult, BitStore, error)
 	return r, s, nil
 }
 
-// answerPanel answers a key panel request: the typed keys' positions and
+// AnswerPanel answers a key panel request: the typed keys' positions and
 // verdicts, or with find a false positive searched for among fresh keys.
 func AnswerPanel(req core.TryRequest, find bool, step core.Step) (core.TryResult, error) {
 	if !find {

@@ -286,7 +286,7 @@ func (lc *labControls) renderHashing(note string) app.UI {
 	)
 }
 
-// renderOptimalK draws the optimal-k box (checked, as boolattr.go says,
+// renderOptimalK draws the optimal-k box (checked, as ui/attrs.go says,
 // leaves "checked" out of the prerendered page when it is off). With off,
 // the layout gives k no meaning: the box is disabled and described by the
 // hashes slider's note.

@@ -20,7 +20,7 @@ import (
 // on its own goroutine with a progress bar.
 const syncWork = 60_000
 
-// LabPage is the lab. It holds the settings and the filter they make, and
+// Page is the lab. It holds the settings and the filter they make, and
 // wires the parts that show them, each with one job: the controls, the
 // user's own keys, the key panel, the player, the counters, the bit array
 // and the charts. Its settings live in the URL: a control change navigates
@@ -68,7 +68,7 @@ func New() *Page {
 	return c
 }
 
-// init wires the parts to the page.
+// Init wires the parts to the page.
 func (c *Page) Init() {
 	c.controls.lab, c.panel.lab, c.player.lab = c, c, c
 	c.own.use = func(ctx app.Context, t0 float64) {
@@ -178,7 +178,7 @@ func (c *Page) tell(ctx app.Context) {
 	}
 }
 
-// state is what the lab holds now, for a lesson's task.
+// State is what the lab holds now, for a lesson's task.
 func (c *Page) State() State {
 	st := State{Settings: c.settings, Result: c.result, Queries: c.panel.answers}
 	if c.audit.Fault == c.settings.Params.Fault {
@@ -187,7 +187,7 @@ func (c *Page) State() State {
 	return st
 }
 
-// show puts the lab in settings s, as a lesson's "show me" does, and then
+// Show puts the lab in settings s, as a lesson's "show me" does, and then
 // has the key panel query ask in order.
 func (c *Page) Show(ctx app.Context, s settings.Lab, ask []string) {
 	s.Large = c.settings.Large
@@ -212,7 +212,7 @@ func (c *Page) Keep(q url.Values) { c.keep = q }
 // OnChange has fn hear whenever State may have changed.
 func (c *Page) OnChange(fn func(ctx app.Context)) { c.changed = fn }
 
-// clearQueries forgets the key panel's answers.
+// ClearQueries forgets the key panel's answers.
 func (c *Page) ClearQueries() { c.panel.clearAnswers() }
 
 func (c *Page) OnMount(ctx app.Context) {
@@ -421,7 +421,7 @@ func (c *Page) Render() app.UI {
 	return ui.NewShell().Route(ui.RouteLab).LargeType(c.settings.Large).Body(c.Body())
 }
 
-// body is the lab without the page around it.
+// Body is the lab without the page around it.
 func (c *Page) Body() app.UI {
 	state := "ready"
 	if c.running || c.own.loading || c.result == nil {

@@ -7,7 +7,7 @@ import (
 	"slices"
 )
 
-// labState is what the lab holds at a moment, as a lesson's task reads it:
+// State is what the lab holds at a moment, as a lesson's task reads it:
 // the settings (the link), the run's result, the key panel's answers and
 // the audit of the fault switched on. Pure data, so that a lesson's tasks
 // are tested natively on states built by the core.
@@ -22,7 +22,7 @@ type State struct {
 	Audit *audit.Report
 }
 
-// shown is the run of the filter the settings describe, nil before it
+// Shown is the run of the filter the settings describe, nil before it
 // finished: the result a slider's move left behind describes another
 // filter, and no task may be done by it. The run is matched by its layout,
 // fault, keys and, for the Bloom layouts, shape (m and k).
@@ -46,7 +46,7 @@ func (st State) Shown() *core.Result {
 	return r
 }
 
-// answered returns the distinct keys the key panel answered with verdict
+// Answered returns the distinct keys the key panel answered with verdict
 // v, in the order first asked, for which also keep holds (nil: all).
 func (st State) Answered(v string, keep func(core.TryQuery) bool) []string {
 	var keys []string
@@ -58,7 +58,7 @@ func (st State) Answered(v string, keep func(core.TryQuery) bool) []string {
 	return keys
 }
 
-// fault is the fault switched on, core.NoFault for the real filter.
+// Fault is the fault switched on, core.NoFault for the real filter.
 func (st State) Fault() core.Fault {
 	if f := st.Settings.Params.Fault; f != "" {
 		return f

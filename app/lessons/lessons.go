@@ -11,7 +11,7 @@ import (
 
 // Guided lessons are data: each step is a paragraph, the lab state its
 // "show me" button sets, and its task as a predicate over the lab's state
-// (labState). The page re-checks the predicate whenever the state may have
+// (lab.State). The page re-checks the predicate whenever the state may have
 // changed, so a task completes by itself as the learner works.
 //
 // A predicate reads only the state, does no simulation, and is honest: it

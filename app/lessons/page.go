@@ -31,14 +31,14 @@ const (
 // progressKey is where the browser keeps the steps done (localStorage).
 const progressKey = "bloomlab.lessons.v1"
 
-// labPage is LabPage under a name of its own: LessonsPage embeds the lab
+// labPage is lab.Page under a name of its own: Page embeds the lab
 // through it, so the embedded field is unexported. go-app, when a
 // navigation lands on the page it shows, copies every exported field of a
-// freshly made page onto the live one; an exported LabPage field would be
+// freshly made page onto the live one; an exported Page field would be
 // the whole lab, reset at every move of a slider.
 type labPage = lab.Page
 
-// LessonsPage is the lab with a guided lesson on top: the lessons, the
+// Page is the lab with a guided lesson on top: the lessons, the
 // step's paragraph, its task with a live status, "show me", back and next.
 // The place lives in the link (lesson= and step=) beside the lab's
 // settings, so a teacher can put a class on one step; the steps done are

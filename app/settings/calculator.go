@@ -23,7 +23,7 @@ const (
 	CalcAbsentQPS = "absent-qps"
 )
 
-// calcField describes one text field of the calculator.
+// CalcField describes one text field of the calculator.
 type CalcField struct {
 	ID, Label, Help, Default string
 }
@@ -43,7 +43,7 @@ var (
 	}
 )
 
-// findLabels words each unknown for the radio group.
+// FindLabels words each unknown for the radio group.
 var FindLabels = []struct {
 	Find  plan.Unknown
 	Label string
@@ -53,7 +53,7 @@ var FindLabels = []struct {
 	{plan.FindN, "n, the keys it holds, from p and m"},
 }
 
-// CalcForm is the calculator's state as the user typed it: which of n, p
+// Calculator is the calculator's state as the user typed it: which of n, p
 // and m to find, and every field's raw text. The URL carries exactly this.
 type Calculator struct {
 	Find   plan.Unknown
@@ -69,7 +69,7 @@ func DefaultCalculator() Calculator {
 	return f
 }
 
-// clone returns a copy whose Values can change without touching f's.
+// Clone returns a copy whose Values can change without touching f's.
 func (f Calculator) Clone() Calculator {
 	g := Calculator{Find: f.Find, Values: make(map[string]string, len(f.Values))}
 	for k, v := range f.Values {
@@ -78,7 +78,7 @@ func (f Calculator) Clone() Calculator {
 	return g
 }
 
-// CalcFromQuery reads the calculator from a URL query. Fields keep their
+// CalculatorFromQuery reads the calculator from a URL query. Fields keep their
 // raw text, good or bad, so a bad value is shown next to its field as the
 // user wrote it. Without a find key the unknown is the one of n, p and m
 // the link leaves out; a notice says so when that is ambiguous or find is

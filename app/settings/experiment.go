@@ -22,7 +22,7 @@ const (
 	ExpSeed       = "seed"
 )
 
-// ExpSelection is what an experiments link carries: which experiment, and
+// Experiment is what an experiments link carries: which experiment, and
 // the sizes and seed to run it at.
 type Experiment struct {
 	Name  string
@@ -42,7 +42,7 @@ func (s Experiment) Experiment() experiment.Experiment {
 	return e
 }
 
-// key names the selection in the session's caches.
+// Key names the selection in the session's caches.
 func (s Experiment) Key() string {
 	z := s.Sizes
 	return fmt.Sprintf("%s/%d/%d/%d/%d", s.Name, z.Items, z.Queries, z.Replicates, z.Seed)
@@ -60,7 +60,7 @@ func (s Experiment) WithSizes(full bool) Experiment {
 	return Experiment{Name: s.Name, Sizes: sizes}
 }
 
-// expKnob is one size field: its element ID, query key, label and range.
+// ExpKnob is one size field: its element ID, query key, label and range.
 // The experiment uses the knob when its Full sizes set it.
 type ExpKnob struct {
 	ID, Key, Label, Help string
@@ -77,7 +77,7 @@ var ExpKnobs = []ExpKnob{
 		func(s *experiment.Sizes) *int { return &s.Replicates }},
 }
 
-// uses reports whether experiment e reads knob k.
+// Uses reports whether experiment e reads knob k.
 func (k ExpKnob) Uses(e experiment.Experiment) bool { return *k.Field(&e.Full) > 0 }
 
 // ExpFromQuery reads a selection from a URL query. An unknown experiment
@@ -122,7 +122,7 @@ func ExperimentFromQuery(q url.Values) (Experiment, []string) {
 	return sel, notices
 }
 
-// parse reads a size typed by a user: a whole number, with thousands
+// Parse reads a size typed by a user: a whole number, with thousands
 // separators or in exponent form (1e6) if they like. It returns the legal
 // value and, when that differs from what was typed, a notice; text that is
 // not a number keeps current.
@@ -177,7 +177,7 @@ func (s Experiment) CLI() string {
 	return strings.Join(b, " ")
 }
 
-// fileName names a download after the selection, e.g.
+// FileName names a download after the selection, e.g.
 // bloomlab-rocksdb-items100000-queries2000000-seed1.csv.
 func (s Experiment) FileName(ext string) string {
 	parts := []string{"bloomlab", s.Name}
@@ -191,7 +191,7 @@ func (s Experiment) FileName(ext string) string {
 	return strings.Join(parts, "-") + "." + ext
 }
 
-// sizesText words the sizes the experiment uses: "items 100,000, queries
+// SizesText words the sizes the experiment uses: "items 100,000, queries
 // 1,000,000, seed 1".
 func (s Experiment) SizesText() string {
 	var parts []string

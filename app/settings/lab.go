@@ -14,7 +14,7 @@ import (
 	"bloomlab/core/plan"
 )
 
-// Settings is everything a lab link carries: the simulation's params, whether
+// Lab is everything a lab link carries: the simulation's params, whether
 // k follows the optimum, the projector mode, the keys typed into the key
 // panel, and where the player stopped (0: every key in).
 type Lab struct {
@@ -34,16 +34,16 @@ func (s Lab) Run() core.Params {
 	return s.Params
 }
 
-// playing reports whether the player stopped before the last key.
+// Playing reports whether the player stopped before the last key.
 func (s Lab) Playing() bool { return s.PlayAt > 0 && s.PlayAt < s.Params.Items }
 
-// DefaultSettings is the lab as it opens without a query: core's default
+// DefaultLab is the lab as it opens without a query: core's default
 // shape.
 func DefaultLab() Lab {
 	return Lab{Params: core.DefaultParams()}
 }
 
-// slider describes one range control: its element ID (which is also its URL
+// Slider describes one range control: its element ID (which is also its URL
 // query key), its label, its legal range, and whether the slider moves on a
 // log scale. Values outside [Min, Max] are clamped.
 type Slider struct {
@@ -96,7 +96,7 @@ var Sliders = []Slider{
 	{ID: IDKeyBytes, Label: "Key bytes", Help: "length of each key", Min: core.MinKeyBytes, Max: maxLabKey, Step: 1, Int: true},
 }
 
-// sliderByID returns the slider with the given ID.
+// SliderByID returns the slider with the given ID.
 func SliderByID(id string) Slider {
 	for _, s := range Sliders {
 		if s.ID == id {
@@ -106,7 +106,7 @@ func SliderByID(id string) Slider {
 	panic("settings: no slider " + id)
 }
 
-// value reads a slider's value out of p.
+// Value reads a slider's value out of p.
 func (s Slider) Value(p core.Params) float64 {
 	switch s.ID {
 	case IDBitsPerKey:
@@ -127,7 +127,7 @@ func (s Slider) Value(p core.Params) float64 {
 	return 0
 }
 
-// set writes v, already legal, into p.
+// Set writes v, already legal, into p.
 func (s Slider) Set(p *core.Params, v float64) {
 	switch s.ID {
 	case IDBitsPerKey:
@@ -186,7 +186,7 @@ func (s Slider) FromPosition(pos float64) float64 {
 	return s.legal(v)
 }
 
-// trackMin and trackMax bound the range input itself.
+// TrackMin and trackMax bound the range input itself.
 func (s Slider) TrackMin() float64 { return s.Position(s.Min) }
 func (s Slider) TrackMax() float64 { return s.Position(s.Max) }
 func (s Slider) TrackStep() float64 {
@@ -196,7 +196,7 @@ func (s Slider) TrackStep() float64 {
 	return s.Step
 }
 
-// FromQuery reads lab settings from a URL query. Missing keys keep their
+// LabFromQuery reads lab settings from a URL query. Missing keys keep their
 // defaults; malformed or out-of-range values are replaced by the nearest
 // legal value, and each replacement is described in a notice for the page to
 // show. Unknown keys are ignored.
@@ -331,7 +331,7 @@ func parsePlayAt(raw string, p core.Params) (int, string) {
 	return int(v), ""
 }
 
-// lookup returns the last value given for key, trimmed: a link edited by
+// Lookup returns the last value given for key, trimmed: a link edited by
 // hand often repeats a key, and the later one is what the user meant;
 // repeated says so.
 func Lookup(q url.Values, key string) (string, bool) {
@@ -342,7 +342,7 @@ func Lookup(q url.Values, key string) (string, bool) {
 	return strings.TrimSpace(vs[len(vs)-1]), true
 }
 
-// repeated returns a notice for each key a link gives more than once,
+// Repeated returns a notice for each key a link gives more than once,
 // naming the value used, in the order of the keys' names.
 func Repeated(q url.Values) []string {
 	var notices []string
@@ -355,7 +355,7 @@ func Repeated(q url.Values) []string {
 	return notices
 }
 
-// parseSeed reads a seed for the link's key: any whole number a uint64
+// ParseSeed reads a seed for the link's key: any whole number a uint64
 // holds, as on the command line. The link carries it as text, so no seed is
 // rounded the way a JavaScript number would round one above 2^53.
 func ParseSeed(key, raw string, current uint64) (uint64, string) {

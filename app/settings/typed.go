@@ -13,13 +13,13 @@ const (
 	IDPlayAt = "play-at"
 )
 
-// typedKeys are the keys a learner typed and inserted, in their link form
+// TypedKeys are the keys a learner typed and inserted, in their link form
 // (core.JoinTryKeys). A string, so that Settings stays comparable; the
 // keys are distinct, at most core.MaxTryKeys of 1 to core.MaxTryKeyBytes
 // bytes of UTF-8.
 type TypedKeys string
 
-// joinTyped writes keys in their link form.
+// JoinTyped writes keys in their link form.
 func JoinTyped(keys []string) TypedKeys { return TypedKeys(core.JoinTryKeys(keys)) }
 
 // List is the keys, in the order they were inserted.

@@ -271,7 +271,7 @@ func (c Chart) xName(v float64) string {
 	return c.XLabel + " " + tipNum(v)
 }
 
-// intervals reports whether any of s's points has an interval.
+// Intervals reports whether any of s's points has an interval.
 func (s Series) Intervals() bool {
 	for _, p := range s.Points {
 		if p.Hi > p.Lo {

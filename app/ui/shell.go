@@ -80,7 +80,7 @@ func (s *Shell) link(route string) string {
 // rootPrefix is the site's path prefix, read once: it asks the page.
 var rootPrefix = sync.OnceValue(func() string { return strings.TrimRight(app.Getenv("GOAPP_ROOT_PREFIX"), "/") })
 
-// href turns an app route into a link under the site's path prefix (a
+// Href turns an app route into a link under the site's path prefix (a
 // project site on GitHub Pages lives under /repository-name). When
 // prerendering, go-app's resolver adds the prefix to every link itself; in
 // the browser it does not, so the prefix is added here.
