@@ -274,4 +274,3 @@ func TestStoreReadsEveryPosition(t *testing.T) {
 		}
 	}
 }
-
