@@ -17,14 +17,17 @@ import (
 
 // Element IDs of the key panel.
 const (
-	IDTryKey      = "try-key"
-	IDTryInsert   = "try-insert"
-	IDTryQuery    = "try-query"
-	IDTryFindFP   = "try-find-fp"
-	IDTryClear    = "try-clear"
-	IDTryError    = "try-error"
-	IDTryVerdict  = "try-verdict"
-	IDTryCulprits = "try-culprits"
+	IDKeyPanel     = "try"
+	IDTryKey       = "try-key"
+	IDTryInsert    = "try-insert"
+	IDTryQuery     = "try-query"
+	IDTryFindFP    = "try-find-fp"
+	IDTryClear     = "try-clear"
+	IDTryError     = "try-error"
+	IDTryVerdict   = "try-verdict"
+	IDTryCulprits  = "try-culprits"
+	IDTryTyped     = "try-typed"
+	IDTryPositions = "try-positions"
 )
 
 // keyLab is what the key panel needs of the page: the settings the filter
@@ -273,12 +276,12 @@ func (kp *keyPanel) render() app.UI {
 	if kp.lab.ownKeys() != nil {
 		// The panel builds the generated keys' filter: with the user's
 		// lists in use, its answers would be about another filter.
-		return app.Section().ID("try").Class("key-panel off").DataSet("state", state).Aria("labelledby", "try-title").Body(
+		return app.Section().ID(IDKeyPanel).Class("key-panel off").DataSet("state", state).Aria("labelledby", "try-title").Body(
 			app.H2().ID("try-title").Text("One key at a time"),
 			app.P().ID("try-off").Class("muted small").Text("The key panel works on the generated keys and the keys you type here: go back to generated keys to use it."),
 		)
 	}
-	return app.Section().ID("try").Class("key-panel").DataSet("state", state).Aria("labelledby", "try-title").Body(
+	return app.Section().ID(IDKeyPanel).Class("key-panel").DataSet("state", state).Aria("labelledby", "try-title").Body(
 		app.H2().ID("try-title").Text("One key at a time"),
 		app.P().Class("muted small").Text("Insert a word and see its positions light up; query another and see why the filter answers no, or maybe. Typed keys join the generated ones and stay in the link."),
 		app.Div().Class("try-row").Body(
@@ -294,7 +297,7 @@ func (kp *keyPanel) render() app.UI {
 		app.P().ID(IDTryError).Class("try-error").Role("alert").Text(kp.err),
 		app.If(kp.note != "", func() app.UI { return app.P().ID("try-note").Class("muted").Text(kp.note) }),
 		app.If(len(typed) > 0, func() app.UI {
-			return app.P().ID("try-typed").Class("small").Text("Typed and inserted (" + strconv.Itoa(len(typed)) + " of " +
+			return app.P().ID(IDTryTyped).Class("small").Text("Typed and inserted (" + strconv.Itoa(len(typed)) + " of " +
 				strconv.Itoa(core.MaxTryKeys) + "): " + quoteList(typed) + ".")
 		}),
 		app.If(kp.busy && kp.progress > 0, func() app.UI {
@@ -368,7 +371,7 @@ func (kp *keyPanel) renderInsert() app.UI {
 		}
 	}
 	return app.Div().ID("try-answer").Class("try-answer").Body(
-		app.P().ID("try-positions").Text(text),
+		app.P().ID(IDTryPositions).Text(text),
 		app.P().ID("try-new-bits").Text(news),
 		app.Range(extras).Slice(func(i int) app.UI { return app.P().Class("small").Text(extras[i]) }),
 	)

@@ -17,13 +17,14 @@ import (
 
 // Element IDs of the "Your own keys" section.
 const (
-	IDOwnKeys    = "own-keys"
-	IDOwnMembers = "own-members"
-	IDOwnAbsent  = "own-absent"
-	IDOwnUse     = "own-use"
-	IDOwnBack    = "own-back"
-	IDOwnError   = "own-error"
-	IDOwnReport  = "own-report"
+	IDOwnKeys     = "own-keys"
+	IDOwnMembers  = "own-members"
+	IDOwnAbsent   = "own-absent"
+	IDOwnUse      = "own-use"
+	IDOwnBack     = "own-back"
+	IDOwnError    = "own-error"
+	IDOwnReport   = "own-report"
+	IDOwnProgress = "own-progress"
 )
 
 var ownLists = [2]struct{ id, name, label, placeholder string }{

@@ -475,7 +475,7 @@ func (c *Page) renderProgress() app.UI {
 			return ui.Progress("lab-progress", label+format.Percent(c.progress), c.progress, 1, false)
 		}),
 		app.If(c.own.loading && !c.running, func() app.UI {
-			return ui.Progress("own-progress", "Reading your keys: "+format.Percent(c.own.progress), c.own.progress, 1, false)
+			return ui.Progress(IDOwnProgress, "Reading your keys: "+format.Percent(c.own.progress), c.own.progress, 1, false)
 		}),
 	)
 }
