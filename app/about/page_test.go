@@ -61,7 +61,7 @@ func TestAboutLinksOpenTheirLessons(t *testing.T) {
 					t.Errorf("%s: calculator link %s does not solve: %q %v %q", l.ID, l.Href, notice, r.Errors, r.Err)
 				}
 			case ui.RouteAudit:
-				if _, err := core.ParseFault(u.Query().Get("fault")); err != nil {
+				if _, err := core.ParseFault(u.Query().Get(settings.IDFault)); err != nil {
 					t.Errorf("%s: %v", l.ID, err)
 				}
 			default:

@@ -90,7 +90,7 @@ func TestLabCounters(t *testing.T) {
 	cs := labCounters(theoryOf(p), p.Variant, 0, &r)
 	for id, want := range map[string]string{
 		"out-m": "4,000", "out-k": "8", "load": format.Percent(r.Load), "relocations": format.Int(r.Relocations),
-		"insert-failures": format.Int(r.InsertFailures), "fingerprint-bits-value": "8 (auto)",
+		"insert-failures": format.Int(r.InsertFailures), settings.IDFingerprintBits + "-value": "8 (auto)",
 		"memory-bits-per-key": "8.00", "out-set-bits": format.Int(r.SetBits) + " of 4,000",
 		"out-fpr-theory": format.Rate(r.TheoryFPRVariant), "out-probes": format.Float(r.ProbesPerNegative, 3),
 	} {
@@ -139,7 +139,7 @@ func TestLabCounters(t *testing.T) {
 	}
 	cs = labCounters(theoryOf(p), p.Variant, 16, &r)
 	for id, want := range map[string]string{
-		"out-m": format.Int(r.M), "out-k": "3", "fingerprint-bits-value": "16", "build-retries": format.Int(r.BuildRetries),
+		"out-m": format.Int(r.M), "out-k": "3", settings.IDFingerprintBits + "-value": "16", "build-retries": format.Int(r.BuildRetries),
 		"memory-bits-per-key": format.Float(r.MemoryBitsPerKey, 2), "out-fpr-theory": "1.5e-05", "out-fill": format.Percent(r.Occupancy),
 	} {
 		if c := counterOf(t, cs, id); c.value != want || c.hidden {
@@ -180,7 +180,7 @@ func TestLabCounters(t *testing.T) {
 			t.Errorf("standard before the result: %s = %q, want %q", id, c.value, want)
 		}
 	}
-	for _, id := range []string{"load", "memory-bits-per-key", "fingerprint-bits-value", "build-retries"} {
+	for _, id := range []string{"load", "memory-bits-per-key", settings.IDFingerprintBits + "-value", "build-retries"} {
 		if !counterOf(t, std, id).hidden {
 			t.Errorf("standard shows %s", id)
 		}

@@ -152,8 +152,8 @@ func TestLabPageOwnKeys(t *testing.T) {
 	}
 	for id, w := range map[string]string{
 		"out-m": "40", "out-n": "4", "out-false-negatives": "0 of 4",
-		"out-false-positives": format.Int(want.FalsePositives) + " of 2",
-		"items-value":         "4", "queries-value": "6", "present-share-value": "67", "key-bytes-value": "varies",
+		"out-false-positives":       format.Int(want.FalsePositives) + " of 2",
+		settings.IDItems + "-value": "4", settings.IDQueries + "-value": "6", settings.IDPresentShare + "-value": "67", settings.IDKeyBytes + "-value": "varies",
 	} {
 		if got := textOf(html, id); got != w {
 			t.Errorf("#%s = %q, want %q", id, got, w)

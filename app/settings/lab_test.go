@@ -39,28 +39,28 @@ func TestFromQueryClamps(t *testing.T) {
 		check  func(Lab) bool
 		notice string
 	}{
-		{"bits-per-key=abc", func(s Lab) bool { return s.Params.BitsPerKey == 10 }, "bits-per-key: \"abc\" is not a number"},
-		{"bits-per-key=0", func(s Lab) bool { return s.Params.BitsPerKey == 0.1 }, "raised to 0.1"},
-		{"bits-per-key=1e9", func(s Lab) bool { return s.Params.BitsPerKey == 64 }, "lowered to 64"},
-		{"bits-per-key=NaN", func(s Lab) bool { return s.Params.BitsPerKey == 10 }, "not a number"},
-		{"bits-per-key=9.58", func(s Lab) bool { return s.Params.BitsPerKey == 9.6 }, "rounded to 9.6"},
-		{"hashes=999", func(s Lab) bool { return s.Params.Hashes == 32 }, "hashes: 999 is above the maximum, so it was lowered to 32"},
-		{"hashes=-3", func(s Lab) bool { return s.Params.Hashes == 1 }, "raised to 1"},
-		{"items=-5", func(s Lab) bool { return s.Params.Items == 1 }, "items: -5 is below"},
-		{"items=2.5", func(s Lab) bool { return s.Params.Items == 3 }, "rounded to 3"},
-		{"queries=1e12", func(s Lab) bool { return s.Params.Queries == maxLabQuery }, "lowered to 10000000"},
-		{"present-share=101", func(s Lab) bool { return s.Params.PresentShare == 100 }, "lowered to 100"},
-		{"key-bytes=1", func(s Lab) bool { return s.Params.KeyBytes == 8 }, "raised to 8"},
-		{"duplicate-passes=0", func(s Lab) bool { return s.Params.DuplicatePasses == 1 }, "raised to 1"},
-		{"seed=-1", func(s Lab) bool { return s.Params.Seed == 0 }, "seed: -1 is below the minimum, so it was raised to 0"},
-		{"seed=18446744073709551616", func(s Lab) bool { return s.Params.Seed == math.MaxUint64 }, "seed: 18446744073709551616 is above"},
-		{"seed=abc", func(s Lab) bool { return s.Params.Seed == 1 }, "seed: \"abc\" is not a whole number"},
-		{"bits-per-key=0x1p3", func(s Lab) bool { return s.Params.BitsPerKey == 10 }, "bits-per-key: \"0x1p3\" is not a number"},
-		{"bits-per-key=Inf", func(s Lab) bool { return s.Params.BitsPerKey == 10 }, "bits-per-key: \"Inf\" is not a number"},
-		{"hashes=3&hashes=9", func(s Lab) bool { return s.Params.Hashes == 9 }, "hashes: given 2 times (3, 9), so the last, 9, is used"},
-		{"variant=bogus", func(s Lab) bool { return s.Params.Variant == core.Standard }, "variant: \"bogus\""},
-		{"fault=rm-rf", func(s Lab) bool { return s.Params.Fault == core.NoFault }, "fault: \"rm-rf\""},
-		{"optimal-k=maybe", func(s Lab) bool { return !s.OptimalK }, "optimal-k: \"maybe\""},
+		{params(IDBitsPerKey, "abc"), func(s Lab) bool { return s.Params.BitsPerKey == 10 }, "bits-per-key: \"abc\" is not a number"},
+		{params(IDBitsPerKey, "0"), func(s Lab) bool { return s.Params.BitsPerKey == 0.1 }, "raised to 0.1"},
+		{params(IDBitsPerKey, "1e9"), func(s Lab) bool { return s.Params.BitsPerKey == 64 }, "lowered to 64"},
+		{params(IDBitsPerKey, "NaN"), func(s Lab) bool { return s.Params.BitsPerKey == 10 }, "not a number"},
+		{params(IDBitsPerKey, "9.58"), func(s Lab) bool { return s.Params.BitsPerKey == 9.6 }, "rounded to 9.6"},
+		{params(IDHashes, "999"), func(s Lab) bool { return s.Params.Hashes == 32 }, "hashes: 999 is above the maximum, so it was lowered to 32"},
+		{params(IDHashes, "-3"), func(s Lab) bool { return s.Params.Hashes == 1 }, "raised to 1"},
+		{params(IDItems, "-5"), func(s Lab) bool { return s.Params.Items == 1 }, "items: -5 is below"},
+		{params(IDItems, "2.5"), func(s Lab) bool { return s.Params.Items == 3 }, "rounded to 3"},
+		{params(IDQueries, "1e12"), func(s Lab) bool { return s.Params.Queries == maxLabQuery }, "lowered to 10000000"},
+		{params(IDPresentShare, "101"), func(s Lab) bool { return s.Params.PresentShare == 100 }, "lowered to 100"},
+		{params(IDKeyBytes, "1"), func(s Lab) bool { return s.Params.KeyBytes == 8 }, "raised to 8"},
+		{params(IDDuplicatePasses, "0"), func(s Lab) bool { return s.Params.DuplicatePasses == 1 }, "raised to 1"},
+		{params(IDSeed, "-1"), func(s Lab) bool { return s.Params.Seed == 0 }, "seed: -1 is below the minimum, so it was raised to 0"},
+		{params(IDSeed, "18446744073709551616"), func(s Lab) bool { return s.Params.Seed == math.MaxUint64 }, "seed: 18446744073709551616 is above"},
+		{params(IDSeed, "abc"), func(s Lab) bool { return s.Params.Seed == 1 }, "seed: \"abc\" is not a whole number"},
+		{params(IDBitsPerKey, "0x1p3"), func(s Lab) bool { return s.Params.BitsPerKey == 10 }, "bits-per-key: \"0x1p3\" is not a number"},
+		{params(IDBitsPerKey, "Inf"), func(s Lab) bool { return s.Params.BitsPerKey == 10 }, "bits-per-key: \"Inf\" is not a number"},
+		{params(IDHashes, "3", IDHashes, "9"), func(s Lab) bool { return s.Params.Hashes == 9 }, "hashes: given 2 times (3, 9), so the last, 9, is used"},
+		{params(IDVariant, "bogus"), func(s Lab) bool { return s.Params.Variant == core.Standard }, "variant: \"bogus\""},
+		{params(IDFault, "rm-rf"), func(s Lab) bool { return s.Params.Fault == core.NoFault }, "fault: \"rm-rf\""},
+		{params(IDOptimalK, "maybe"), func(s Lab) bool { return !s.OptimalK }, "optimal-k: \"maybe\""},
 	}
 	for _, c := range cases {
 		t.Run(c.query, func(t *testing.T) {
@@ -85,12 +85,12 @@ func TestFromQueryClamps(t *testing.T) {
 func TestOptimalKFollowsFault(t *testing.T) {
 	t.Parallel()
 	// At 4.32 bits per key (the 5% target) round gives k = 3 and ceil 4.
-	q := url.Values{"bits-per-key": {"4.3"}, "optimal-k": {"on"}, "hashes": {"20"}}
+	q := url.Values{IDBitsPerKey: {"4.3"}, IDOptimalK: {"on"}, IDHashes: {"20"}}
 	s, _ := LabFromQuery(q)
 	if s.Params.Hashes != core.OptimalK(17200, 4000) {
 		t.Errorf("optimal k = %d, want %d", s.Params.Hashes, core.OptimalK(17200, 4000))
 	}
-	q.Set("fault", "k-ceil")
+	q.Set(IDFault, "k-ceil")
 	s, _ = LabFromQuery(q)
 	if s.Params.Hashes != core.CeilK(17200, 4000) {
 		t.Errorf("under k-ceil the lab's k = %d, want the ceil %d", s.Params.Hashes, core.CeilK(17200, 4000))
@@ -137,7 +137,7 @@ func TestPresetsAreLegal(t *testing.T) {
 // variant chosen each say what they moved.
 func TestFaultAndLayout(t *testing.T) {
 	t.Parallel()
-	q, _ := url.ParseQuery("variant=counting&fault=negative-index")
+	q, _ := url.ParseQuery(params(IDVariant, "counting", IDFault, "negative-index"))
 	s, notices := LabFromQuery(q)
 	if s.Params.Variant != core.Standard || len(notices) != 1 || notices[0] != "fault: negative-index lives in the standard filter, so the variant is standard, not counting" {
 		t.Errorf("link: variant %s, notices %q", s.Params.Variant, notices)
@@ -162,7 +162,7 @@ func TestFaultAndLayout(t *testing.T) {
 // with a notice, where the filter cannot use another.
 func TestHashingInTheLink(t *testing.T) {
 	t.Parallel()
-	q, _ := url.ParseQuery("hashing=independent&items=20")
+	q, _ := url.ParseQuery(params(IDHashing, "independent", IDItems, "20"))
 	s, notices := LabFromQuery(q)
 	if s.Params.Hashing != core.IndependentHashing || len(notices) != 0 || s.Query().Get(IDHashing) != "independent" {
 		t.Errorf("hashing %q, notices %q, link %q", s.Params.Hashing, notices, s.Query().Encode())
@@ -171,9 +171,9 @@ func TestHashingInTheLink(t *testing.T) {
 		t.Error("the default link names the default scheme")
 	}
 	for query, want := range map[string]string{
-		"variant=blocked&hashing=enhanced":   "hashing: enhanced is not used here: the blocked filter draws its positions inside one block from a stream of its own; enhanced hashing applies to the standard and counting filters",
-		"fault=one-hash&hashing=independent": "hashing: independent is not used here: the one-hash fault breaks double hashing itself, so it runs only with double hashing",
-		"hashing=triple":                     `hashing: "triple" is not double, enhanced or independent, so it stays double`,
+		params(IDVariant, "blocked", IDHashing, "enhanced"):   "hashing: enhanced is not used here: the blocked filter draws its positions inside one block from a stream of its own; enhanced hashing applies to the standard and counting filters",
+		params(IDFault, "one-hash", IDHashing, "independent"): "hashing: independent is not used here: the one-hash fault breaks double hashing itself, so it runs only with double hashing",
+		params(IDHashing, "triple"):                           `hashing: "triple" is not double, enhanced or independent, so it stays double`,
 	} {
 		q, _ := url.ParseQuery(query)
 		s, notices := LabFromQuery(q)
@@ -193,7 +193,7 @@ func TestHashingInTheLink(t *testing.T) {
 // back to auto with a notice.
 func TestFingerprintBitsInTheLink(t *testing.T) {
 	t.Parallel()
-	q, _ := url.ParseQuery("variant=cuckoo&fingerprint-bits=12")
+	q, _ := url.ParseQuery(params(IDVariant, "cuckoo", IDFingerprintBits, "12"))
 	s, notices := LabFromQuery(q)
 	if s.Params.Variant != core.CuckooVariant || s.Params.FingerprintBits != 12 || len(notices) != 0 {
 		t.Errorf("cuckoo at 12 bits: %s %d, notices %q", s.Params.Variant, s.Params.FingerprintBits, notices)
@@ -207,20 +207,20 @@ func TestFingerprintBitsInTheLink(t *testing.T) {
 	if DefaultLab().Query().Has(IDFingerprintBits) {
 		t.Error("the default link names a fingerprint width")
 	}
-	for _, query := range []string{"variant=cuckoo&fingerprint-bits=auto", "variant=fuse&fingerprint-bits=0", "variant=fuse&fingerprint-bits="} {
+	for _, query := range []string{params(IDVariant, "cuckoo", IDFingerprintBits, "auto"), params(IDVariant, "fuse", IDFingerprintBits, "0"), params(IDVariant, "fuse", IDFingerprintBits, "")} {
 		q, _ := url.ParseQuery(query)
 		if s, notices := LabFromQuery(q); s.Params.FingerprintBits != 0 || len(notices) != 0 {
 			t.Errorf("%s: %d bits, notices %q", query, s.Params.FingerprintBits, notices)
 		}
 	}
 	for query, want := range map[string]string{
-		"variant=cuckoo&fingerprint-bits=7":      "fingerprint-bits: the cuckoo filter's fingerprints are 8, 12 or 16 bits wide, so 7 became auto (the filter's choice)",
-		"fingerprint-bits=7&variant=cuckoo":      "fingerprint-bits: the cuckoo filter's fingerprints are 8, 12 or 16 bits wide, so 7 became auto (the filter's choice)",
-		"variant=fuse&fingerprint-bits=12":       "fingerprint-bits: the fuse filter's fingerprints are 8 or 16 bits wide, so 12 became auto (the filter's choice)",
-		"variant=cuckoo&fingerprint-bits=-8":     "fingerprint-bits: the cuckoo filter's fingerprints are 8, 12 or 16 bits wide, so -8 became auto (the filter's choice)",
-		"variant=cuckoo&fingerprint-bits=twelve": `fingerprint-bits: "twelve" is not a width in bits, so the cuckoo filter chooses its own (auto)`,
-		"variant=cuckoo&fingerprint-bits=12.5":   `fingerprint-bits: "12.5" is not a width in bits, so the cuckoo filter chooses its own (auto)`,
-		"fingerprint-bits=16":                    "fingerprint-bits: the standard filter has no fingerprints, so the width 16 does not apply",
+		params(IDVariant, "cuckoo", IDFingerprintBits, "7"):      "fingerprint-bits: the cuckoo filter's fingerprints are 8, 12 or 16 bits wide, so 7 became auto (the filter's choice)",
+		params(IDFingerprintBits, "7", IDVariant, "cuckoo"):      "fingerprint-bits: the cuckoo filter's fingerprints are 8, 12 or 16 bits wide, so 7 became auto (the filter's choice)",
+		params(IDVariant, "fuse", IDFingerprintBits, "12"):       "fingerprint-bits: the fuse filter's fingerprints are 8 or 16 bits wide, so 12 became auto (the filter's choice)",
+		params(IDVariant, "cuckoo", IDFingerprintBits, "-8"):     "fingerprint-bits: the cuckoo filter's fingerprints are 8, 12 or 16 bits wide, so -8 became auto (the filter's choice)",
+		params(IDVariant, "cuckoo", IDFingerprintBits, "twelve"): `fingerprint-bits: "twelve" is not a width in bits, so the cuckoo filter chooses its own (auto)`,
+		params(IDVariant, "cuckoo", IDFingerprintBits, "12.5"):   `fingerprint-bits: "12.5" is not a width in bits, so the cuckoo filter chooses its own (auto)`,
+		params(IDFingerprintBits, "16"):                          "fingerprint-bits: the standard filter has no fingerprints, so the width 16 does not apply",
 	} {
 		q, _ := url.ParseQuery(query)
 		s, notices := LabFromQuery(q)
@@ -233,7 +233,7 @@ func TestFingerprintBitsInTheLink(t *testing.T) {
 	}
 	// A fault the cuckoo filter lacks moves the variant, and the width
 	// the standard filter lacks goes with it: two notices.
-	q, _ = url.ParseQuery("variant=cuckoo&fault=one-hash&fingerprint-bits=12")
+	q, _ = url.ParseQuery(params(IDVariant, "cuckoo", IDFault, "one-hash", IDFingerprintBits, "12"))
 	s, notices = LabFromQuery(q)
 	if s.Params.Variant != core.Standard || s.Params.FingerprintBits != 0 || len(notices) != 2 ||
 		notices[0] != "fault: one-hash lives in the standard filter, so the variant is standard, not cuckoo" ||

@@ -11,15 +11,15 @@ import (
 // notice) and a calculator answer or a clear error, never a panic or a
 // runaway computation.
 func FuzzLinks(f *testing.F) {
-	f.Add("bits-per-key=10&hashes=7&items=4000&seed=18446744073709551615")
-	f.Add("variant=counting&fault=negative-index&hashing=independent&hashes=3&hashes=9")
-	f.Add("variant=cuckoo&fingerprint-bits=12&fault=one-hash")
-	f.Add("variant=fuse&fingerprint-bits=7&fingerprint-bits=16&hashing=enhanced")
-	f.Add("fingerprint-bits=auto&variant=blocked")
-	f.Add("find=p&n=9007199254740992&m=512")
-	f.Add("find=m&n=99999951&p=0x1p-4&m=17")
-	f.Add(`try=apple,pe\,ar,\u{7}x,,%FF&play-at=1234&items=5000`)
-	f.Add(`try=\u{110000},\u{,a\&play-at=-3&variant=fuse`)
+	f.Add(params(IDBitsPerKey, "10", IDHashes, "7", IDItems, "4000", IDSeed, "18446744073709551615"))
+	f.Add(params(IDVariant, "counting", IDFault, "negative-index", IDHashing, "independent", IDHashes, "3", IDHashes, "9"))
+	f.Add(params(IDVariant, "cuckoo", IDFingerprintBits, "12", IDFault, "one-hash"))
+	f.Add(params(IDVariant, "fuse", IDFingerprintBits, "7", IDFingerprintBits, "16", IDHashing, "enhanced"))
+	f.Add(params(IDFingerprintBits, "auto", IDVariant, "blocked"))
+	f.Add(params(CalcFind, "p", CalcN, "9007199254740992", CalcM, "512"))
+	f.Add(params(CalcFind, "m", CalcN, "99999951", CalcP, "0x1p-4", CalcM, "17"))
+	f.Add(params(IDTry, `apple,pe\,ar,\u{7}x,,%FF`, IDPlayAt, "1234", IDItems, "5000"))
+	f.Add(params(IDTry, `\u{110000},\u{,a\`, IDPlayAt, "-3", IDVariant, "fuse"))
 	f.Fuzz(func(t *testing.T, raw string) {
 		q, err := url.ParseQuery(raw)
 		if err != nil {

@@ -65,15 +65,15 @@ func TestPlayAtFromLink(t *testing.T) {
 		want   int
 		notice string
 	}{
-		{"play-at=1234", 1234, ""},
-		{"play-at=1,234", 1234, ""},
-		{"play-at=4000", 0, ""},
-		{"play-at=off", 0, ""},
-		{"play-at=4001", 0, "play-at: 4001 is past the 4000 keys, so all are in"},
-		{"play-at=-3", 0, "play-at: -3 is below 0, so all 4000 keys are in"},
-		{"play-at=half", 0, `play-at: "half" is not a whole number of keys, so all 4000 are in`},
-		{"play-at=10&variant=fuse", 0, "play-at: the fuse filter is built once from every key"},
-		{"play-at=100&items=50", 0, "play-at: 100 is past the 50 keys"},
+		{params(IDPlayAt, "1234"), 1234, ""},
+		{params(IDPlayAt, "1,234"), 1234, ""},
+		{params(IDPlayAt, "4000"), 0, ""},
+		{params(IDPlayAt, "off"), 0, ""},
+		{params(IDPlayAt, "4001"), 0, "play-at: 4001 is past the 4000 keys, so all are in"},
+		{params(IDPlayAt, "-3"), 0, "play-at: -3 is below 0, so all 4000 keys are in"},
+		{params(IDPlayAt, "half"), 0, `play-at: "half" is not a whole number of keys, so all 4000 are in`},
+		{params(IDPlayAt, "10", IDVariant, "fuse"), 0, "play-at: the fuse filter is built once from every key"},
+		{params(IDPlayAt, "100", IDItems, "50"), 0, "play-at: 100 is past the 50 keys"},
 	} {
 		q, _ := url.ParseQuery(tc.query)
 		s, notices := LabFromQuery(q)

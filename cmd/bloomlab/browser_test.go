@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"bloomlab/app/settings"
 	"bloomlab/audit"
 	"bloomlab/core"
 
@@ -352,7 +353,7 @@ func TestBrowserSliderByKeyboard(t *testing.T) {
 	ctx := btab(t, 1280, 900)
 	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/"), waitLab())
 	before := btext(t, ctx, "#out-fpr-theory")
-	bdo(t, ctx, chromedp.Focus(chromedp.CSS("#bits-per-key")), chromedp.KeyEvent(kb.ArrowRight))
+	bdo(t, ctx, chromedp.Focus(chromedp.CSS("#"+settings.IDBitsPerKey)), chromedp.KeyEvent(kb.ArrowRight))
 	m := bwaitText(t, ctx, "#out-m", func(s string) bool { return s != "40,000" })
 	if m != "40,400" {
 		t.Errorf("out-m after one step right = %q, want 40,400", m)
@@ -360,11 +361,11 @@ func TestBrowserSliderByKeyboard(t *testing.T) {
 	if after := btext(t, ctx, "#out-fpr-theory"); after == before {
 		t.Errorf("out-fpr-theory stayed %q after the move", after)
 	}
-	if v := btext(t, ctx, "#bits-per-key-value"); v != "10.1" {
+	if v := btext(t, ctx, "#"+settings.IDBitsPerKey+"-value"); v != "10.1" {
 		t.Errorf("shown value = %q, want 10.1", v)
 	}
-	search := bwaitEval(t, ctx, `location.search`, func(s string) bool { return strings.Contains(s, "bits-per-key=10.1") })
-	if !strings.Contains(search, "hashes=7") {
+	search := bwaitEval(t, ctx, `location.search`, func(s string) bool { return strings.Contains(s, params(settings.IDBitsPerKey, "10.1")) })
+	if !strings.Contains(search, params(settings.IDHashes, "7")) {
 		t.Errorf("URL query %q does not carry every control", search)
 	}
 
@@ -378,18 +379,18 @@ func TestBrowserSliderByKeyboard(t *testing.T) {
 func TestBrowserURLRestores(t *testing.T) {
 	needBrowser(t)
 	ctx := btab(t, 1280, 900)
-	q := "bits-per-key=12&hashes=5&duplicate-passes=2&items=2000&queries=3000&present-share=20&key-bytes=24&seed=42&variant=blocked&fault=none&optimal-k=off"
+	q := params(settings.IDBitsPerKey, "12", settings.IDHashes, "5", settings.IDDuplicatePasses, "2", settings.IDItems, "2000", settings.IDQueries, "3000", settings.IDPresentShare, "20", settings.IDKeyBytes, "24", settings.IDSeed, "42", settings.IDVariant, "blocked", settings.IDFault, "none", settings.IDOptimalK, "off")
 	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/?"+q), waitLab())
 	for sel, want := range map[string]string{
 		"#out-k": "5", "#out-n": "2,000",
-		"#bits-per-key-value": "12", "#hashes-value": "5", "#duplicate-passes-value": "2",
-		"#items-value": "2,000", "#queries-value": "3,000", "#present-share-value": "20", "#key-bytes-value": "24",
+		"#" + settings.IDBitsPerKey + "-value": "12", "#" + settings.IDHashes + "-value": "5", "#" + settings.IDDuplicatePasses + "-value": "2",
+		"#" + settings.IDItems + "-value": "2,000", "#" + settings.IDQueries + "-value": "3,000", "#" + settings.IDPresentShare + "-value": "20", "#" + settings.IDKeyBytes + "-value": "24",
 	} {
 		if got := btext(t, ctx, sel); got != want {
 			t.Errorf("%s = %q, want %q", sel, got, want)
 		}
 	}
-	for sel, want := range map[string]string{"#seed": "42", "#variant": "blocked", "#fault": "none", "#bits-per-key": "12"} {
+	for sel, want := range map[string]string{"#" + settings.IDSeed: "42", "#" + settings.IDVariant: "blocked", "#" + settings.IDFault: "none", "#" + settings.IDBitsPerKey: "12"} {
 		if got := beval[string](t, ctx, `document.querySelector("`+sel+`").value`); got != want {
 			t.Errorf("%s value = %q, want %q", sel, got, want)
 		}
@@ -419,9 +420,9 @@ func TestBrowserURLRestores(t *testing.T) {
 func TestBrowserClampNotice(t *testing.T) {
 	needBrowser(t)
 	ctx := btab(t, 1280, 900)
-	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/?bits-per-key=abc&hashes=999&items=-5&variant=bogus"), waitLab())
+	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/?"+params(settings.IDBitsPerKey, "abc", settings.IDHashes, "999", settings.IDItems, "-5", settings.IDVariant, "bogus")), waitLab())
 	notice := btext(t, ctx, "#clamp-notice")
-	for _, want := range []string{"bits-per-key", "hashes: 999 is above the maximum, so it was lowered to 32", "items", "variant"} {
+	for _, want := range []string{settings.IDBitsPerKey, "hashes: 999 is above the maximum, so it was lowered to 32", settings.IDItems, settings.IDVariant} {
 		if !strings.Contains(notice, want) {
 			t.Errorf("clamp notice %q does not mention %q", notice, want)
 		}
@@ -496,7 +497,7 @@ func TestBrowserAuditPage(t *testing.T) {
 		t.Errorf("the audit ran %q, want its checks shared by the page's workers", got)
 	}
 
-	bdo(t, ctx, chromedp.Navigate(base+"/audit?fault=one-hash"), waitAudit())
+	bdo(t, ctx, chromedp.Navigate(base+"/audit?"+params(settings.IDFault, "one-hash")), waitAudit())
 	broken, _ := audit.Run(audit.MustLab(core.Variant{}, core.OneHash, ""), nil)
 	if got, want := btext(t, ctx, "#audit-summary"), broken.Summary(); got != want {
 		t.Errorf("summary with one-hash = %q, want %q", got, want)
@@ -530,7 +531,7 @@ func TestBrowserLongRunCancels(t *testing.T) {
 	needBrowser(t)
 	ctx := btab(t, 1280, 900)
 	defer holdFromStart(t, ctx)()
-	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/?items=1000000&queries=1000000"))
+	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/?"+params(settings.IDItems, "1000000", settings.IDQueries, "1000000")))
 	bwaitEval(t, ctx, labHeld, func(s string) bool { return s == "true" })
 	// While it runs, the page answers and its timers fire.
 	startTicks(t, ctx)
@@ -550,7 +551,7 @@ func TestBrowserLongRunCancels(t *testing.T) {
 		t.Errorf("progress %v during the run, want between 0 and 1", progress)
 	}
 	// Home moves items to 1: a newer run, let go with the one it replaced.
-	bdo(t, ctx, chromedp.Focus(chromedp.CSS("#items")), chromedp.KeyEvent(kb.Home))
+	bdo(t, ctx, chromedp.Focus(chromedp.CSS("#"+settings.IDItems)), chromedp.KeyEvent(kb.Home))
 	holdRuns(t, ctx, false)
 	bdo(t, ctx, waitLab())
 	if got := btext(t, ctx, "#out-n"); got != "1" {
@@ -639,17 +640,17 @@ func TestBrowserOfflineSite(t *testing.T) {
 		time.Sleep(200 * time.Millisecond)
 	}
 	srv.Close()
-	bdo(t, ctx, chromedp.Navigate(base+"/?bits-per-key=12&hashes=5"), waitLab())
+	bdo(t, ctx, chromedp.Navigate(base+"/?"+params(settings.IDBitsPerKey, "12", settings.IDHashes, "5")), waitLab())
 	if got := btext(t, ctx, "#out-m"); got != "48,000" {
 		t.Errorf("offline lab: out-m = %q, want 48,000", got)
 	}
-	bdo(t, ctx, chromedp.Navigate(base+"/audit?fault=one-hash"), waitAudit())
+	bdo(t, ctx, chromedp.Navigate(base+"/audit?"+params(settings.IDFault, "one-hash")), waitAudit())
 	if got := btext(t, ctx, "#audit-summary"); !strings.Contains(got, "checks passed") {
 		t.Errorf("offline audit: summary %q", got)
 	}
 	// The workers start from the cached engine.js and app.wasm, under the
 	// site's prefix.
-	bdo(t, ctx, chromedp.Navigate(base+"/experiments?experiment=rocksdb&items=5000&queries=50000"), waitExp("idle"))
+	bdo(t, ctx, chromedp.Navigate(base+"/experiments?"+params(settings.ExpName, "rocksdb", settings.ExpItems, "5000", settings.ExpQueries, "50000")), waitExp("idle"))
 	if got := waitEngines(t, ctx); strings.Contains(got, "thread") {
 		t.Errorf("offline experiments: %q", got)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"bloomlab/app/settings"
 	"bloomlab/core/plan"
 
 	"github.com/chromedp/chromedp"
@@ -48,8 +49,8 @@ func TestBrowserCalculator(t *testing.T) {
 	}
 
 	// Fill n and p by keyboard: 500,000 keys at 5%.
-	typeInto(t, ctx, "n", "500,000")
-	typeInto(t, ctx, "p", "5%")
+	typeInto(t, ctx, settings.CalcN, "500,000")
+	typeInto(t, ctx, settings.CalcP, "5%")
 	bwaitText(t, ctx, "#calc-out-m", func(s string) bool { return s == "3,117,613" })
 	for sel, want := range map[string]string{
 		"#calc-out-memory": "380.57 KiB", "#calc-out-k": "4", "#calc-out-bpk": "6.235",
@@ -63,8 +64,8 @@ func TestBrowserCalculator(t *testing.T) {
 	if n := beval[int](t, ctx, `document.querySelectorAll("#alternatives tbody tr").length`); n != 10 {
 		t.Errorf("%d rows of alternatives, want 10", n)
 	}
-	search := bwaitEval(t, ctx, `location.search`, func(s string) bool { return strings.Contains(s, "p=5%25") })
-	for _, want := range []string{"find=m", "n=500%2C000", "key-bytes=16", "absent-qps=1000"} {
+	search := bwaitEval(t, ctx, `location.search`, func(s string) bool { return strings.Contains(s, params(settings.CalcP, "5%25")) })
+	for _, want := range []string{params(settings.CalcFind, "m"), params(settings.CalcN, "500%2C000"), params(settings.CalcKeyBytes, "16"), params(settings.CalcAbsentQPS, "1000")} {
 		if !strings.Contains(search, want) {
 			t.Errorf("URL query %q lacks %q", search, want)
 		}
@@ -73,8 +74,8 @@ func TestBrowserCalculator(t *testing.T) {
 	// Switch to finding n: the m just found moves into its field, and n
 	// comes back as the 500,000 it came from.
 	bdo(t, ctx, chromedp.Click(chromedp.CSS("#find-n")))
-	bwaitEval(t, ctx, `location.search`, func(s string) bool { return strings.Contains(s, "find=n") })
-	if got := beval[string](t, ctx, `document.getElementById("m").value`); got != "3117613" {
+	bwaitEval(t, ctx, `location.search`, func(s string) bool { return strings.Contains(s, params(settings.CalcFind, "n")) })
+	if got := beval[string](t, ctx, `document.getElementById("`+settings.CalcM+`").value`); got != "3117613" {
 		t.Errorf("m field = %q, want the m just found", got)
 	}
 	if got := btext(t, ctx, "#calc-out-n"); got != "500,000" {
@@ -82,9 +83,9 @@ func TestBrowserCalculator(t *testing.T) {
 	}
 
 	// A size with a unit.
-	typeInto(t, ctx, "m", "1.5 MiB")
+	typeInto(t, ctx, settings.CalcM, "1.5 MiB")
 	bwaitText(t, ctx, "#calc-out-m", func(s string) bool { return s == "12,582,912" })
-	bwaitEval(t, ctx, `location.search`, func(s string) bool { return strings.Contains(s, "m=1.5+MiB") })
+	bwaitEval(t, ctx, `location.search`, func(s string) bool { return strings.Contains(s, params(settings.CalcM, "1.5+MiB")) })
 
 	// Back restores the previous field, forward the new one.
 	bdo(t, ctx, chromedp.NavigateBack())
@@ -105,8 +106,8 @@ func TestBrowserCalculatorMeasured(t *testing.T) {
 
 	// A change of p measures again: at 1 in 256 the 8-bit fuse filter is
 	// the row's own and the lab builds it.
-	typeInto(t, ctx, "n", "500,000")
-	typeInto(t, ctx, "p", "1 in 256")
+	typeInto(t, ctx, settings.CalcN, "500,000")
+	typeInto(t, ctx, settings.CalcP, "1 in 256")
 	bwaitText(t, ctx, "#calc-out-m", func(s string) bool { return s == "5,770,781" })
 	checkAltMeasured(t, ctx, plan.Input{Find: plan.FindM, N: 500_000, P: 1.0 / 256})
 	if got := beval[string](t, ctx, `document.querySelector("#alt-fuse-3 .measured").dataset.fp || ""`); got == "" {
@@ -155,10 +156,10 @@ func TestBrowserCalculatorBadValues(t *testing.T) {
 	tests := []struct {
 		query, field, message string
 	}{
-		{"n=lots&p=0.01", "n", "n must be a count of keys, such as 100000000, 100,000,000 or 1e8, got \"lots\""},
-		{"find=p&n=4000&m=5+Mb", "m", `m has unknown unit "Mb"; use bits, bytes, KiB, MiB, GiB or TiB`},
-		{"n=1000&p=150%25", "p", `p must be below 1 (100%), got "150%"`},
-		{"absent-qps=-3", "absent-qps", `absent queries per second must be a number from 0 to 10^15, got "-3"`},
+		{params(settings.CalcN, "lots", settings.CalcP, "0.01"), settings.CalcN, "n must be a count of keys, such as 100000000, 100,000,000 or 1e8, got \"lots\""},
+		{params(settings.CalcFind, "p", settings.CalcN, "4000", settings.CalcM, "5+Mb"), settings.CalcM, `m has unknown unit "Mb"; use bits, bytes, KiB, MiB, GiB or TiB`},
+		{params(settings.CalcN, "1000", settings.CalcP, "150%25"), settings.CalcP, `p must be below 1 (100%), got "150%"`},
+		{params(settings.CalcAbsentQPS, "-3"), settings.CalcAbsentQPS, `absent queries per second must be a number from 0 to 10^15, got "-3"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.field, func(t *testing.T) {
@@ -183,8 +184,8 @@ func TestBrowserCalculatorBadValues(t *testing.T) {
 	}
 
 	// Fixing the field by keyboard brings the plan back.
-	bdo(t, ctx, chromedp.Navigate(base+"/calculator?n=lots&p=0.01"), waitCalc("error"))
-	typeInto(t, ctx, "n", "1e8")
+	bdo(t, ctx, chromedp.Navigate(base+"/calculator?"+params(settings.CalcN, "lots", settings.CalcP, "0.01")), waitCalc("error"))
+	typeInto(t, ctx, settings.CalcN, "1e8")
 	bdo(t, ctx, waitCalc("ready"))
 	if got := btext(t, ctx, "#calc-out-m"); got != "958,505,838" {
 		t.Errorf("after the fix, m = %q", got)
@@ -222,7 +223,7 @@ func TestBrowserNarrowPages(t *testing.T) {
 	base := labURL(t)
 	ctx := btab(t, 360, 740)
 	for _, page := range []struct{ path, ready string }{
-		{"/calculator?n=100000000&p=0.01", `#calculator[data-state="ready"]`},
+		{"/calculator?" + params(settings.CalcN, "100000000", settings.CalcP, "0.01"), `#calculator[data-state="ready"]`},
 		{"/about", "#about-chart svg"},
 	} {
 		bdo(t, ctx, chromedp.Navigate(base+page.path), chromedp.WaitVisible(chromedp.CSS(page.ready)))

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"bloomlab/app/lab"
 	"bloomlab/app/settings"
 	"bloomlab/audit"
 	"bloomlab/core"
@@ -73,7 +74,7 @@ func waitEngines(t *testing.T, ctx context.Context) string {
 func TestBrowserExperimentWorkers(t *testing.T) {
 	needBrowser(t)
 	ctx := btab(t, 1280, 900)
-	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/experiments?experiment=theory-vs-observed&items=500000&queries=10000000"), waitExp("idle"))
+	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/experiments?"+params(settings.ExpName, "theory-vs-observed", settings.ExpItems, "500000", settings.ExpQueries, "10000000")), waitExp("idle"))
 	cores := beval[int](t, ctx, `navigator.hardwareConcurrency`)
 	want := fmt.Sprintf("Runs on %d workers, one per core this browser reports.", min(max(cores, 1), 8))
 	if cores == 1 {
@@ -142,7 +143,7 @@ func TestBrowserExperimentNoWorkers(t *testing.T) {
 	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: `delete self.Worker;`}); err != nil {
 		t.Fatal(err)
 	}
-	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/experiments?experiment=rounding&items=30000&queries=600000&seed=7"), waitExp("idle"))
+	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/experiments?"+params(settings.ExpName, "rounding", settings.ExpItems, "30000", settings.ExpQueries, "600000", settings.ExpSeed, "7")), waitExp("idle"))
 	if got, want := waitEngines(t, ctx), "Runs on this page's one thread: this browser has no Web Workers."; got != want {
 		t.Errorf("engine status %q, want %q", got, want)
 	}
@@ -154,7 +155,7 @@ func TestBrowserExperimentNoWorkers(t *testing.T) {
 	}
 
 	// The audit too runs its checks on the page's thread, to the same report.
-	bdo(t, ctx, chromedp.Navigate(strings.TrimSuffix(beval[string](t, ctx, `location.origin`), "/")+"/audit?fault=one-hash"), waitAudit())
+	bdo(t, ctx, chromedp.Navigate(strings.TrimSuffix(beval[string](t, ctx, `location.origin`), "/")+"/audit?"+params(settings.IDFault, "one-hash")), waitAudit())
 	native, err := audit.Run(audit.MustLab(core.Variant{}, core.OneHash, ""), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -318,7 +319,7 @@ const keepProgressLabel = `new MutationObserver(() => {
 func TestBrowserLabDesk(t *testing.T) {
 	needBrowser(t)
 	base := labURL(t)
-	const big, cells = "items=2000000&queries=2000000", "items=4000&queries=3000000"
+	big, cells := params(settings.IDItems, "2000000", settings.IDQueries, "2000000"), params(settings.IDItems, "4000", settings.IDQueries, "3000000")
 	labels := map[string]string{"worker": "in the lab's worker", "page": "on this page's thread (this browser has no Web Workers)"}
 	free, pictures, during := map[string]float64{}, map[string]string{}, map[string][]float64{}
 	var idle []float64
@@ -353,20 +354,20 @@ func TestBrowserLabDesk(t *testing.T) {
 		for _, step := range [][2]string{{kb.ArrowRight, kb.ArrowLeft}, {kb.ArrowLeft, kb.ArrowRight}, {kb.ArrowRight, kb.ArrowLeft}} {
 			holdRuns(t, ctx, true)
 			if where == "worker" {
-				idle = append(idle, slide(t, ctx, "hashes", step[0]))
+				idle = append(idle, slide(t, ctx, settings.IDHashes, step[0]))
 				bwaitEval(t, ctx, labHeld, func(s string) bool { return s == "true" })
-				slide(t, ctx, "hashes", step[1])
+				slide(t, ctx, settings.IDHashes, step[1])
 			} else {
-				slide(t, ctx, "hashes", step[0])
-				slide(t, ctx, "hashes", step[1])
+				slide(t, ctx, settings.IDHashes, step[0])
+				slide(t, ctx, settings.IDHashes, step[1])
 			}
 			bwaitEval(t, ctx, labHeld, func(s string) bool { return s == "true" })
-			during[where] = append(during[where], slide(t, ctx, "hashes", step[0]))
+			during[where] = append(during[where], slide(t, ctx, settings.IDHashes, step[0]))
 			bwaitEval(t, ctx, labHeld, func(s string) bool { return s == "true" })
 			holdRuns(t, ctx, false)
 			bdo(t, ctx, waitLab())
 		}
-		checkLabCounters(t, ctx, where+" "+big, labNative(t, big+"&hashes=8"))
+		checkLabCounters(t, ctx, where+" "+big, labNative(t, big+"&"+params(settings.IDHashes, "8")))
 		// The progress label says where the run goes, seen mid-way.
 		bdo(t, ctx, chromedp.Navigate(base+"/?"+cells))
 		bwaitEval(t, ctx, labHeld, func(s string) bool { return s == "true" })
@@ -381,13 +382,13 @@ func TestBrowserLabDesk(t *testing.T) {
 
 		// The key panel's search for a false positive, and its culprits
 		// among 200,000 members.
-		bdo(t, ctx, chromedp.Navigate(base+"/?items=200000&bits-per-key=3&hashes=2&try=apple"), waitLab(),
-			chromedp.Click(chromedp.CSS("#try-find-fp")), waitPanel("try-verdict", ""))
+		bdo(t, ctx, chromedp.Navigate(base+"/?"+params(settings.IDItems, "200000", settings.IDBitsPerKey, "3", settings.IDHashes, "2", settings.IDTry, "apple")), waitLab(),
+			chromedp.Click(chromedp.CSS("#"+lab.IDTryFindFP)), waitPanel(lab.IDTryVerdict, ""))
 		fp := cliTry(t, "--items", "200000", "--bits-per-key", "3", "--hashes", "2", "--insert", "apple", "--find-fp").FindFalsePositive.Query
-		if got := btext(t, ctx, "#try-verdict"); !strings.HasPrefix(got, "maybe: a false positive. “"+fp.Key+"” was never inserted") {
+		if got := btext(t, ctx, "#"+lab.IDTryVerdict); !strings.HasPrefix(got, "maybe: a false positive. “"+fp.Key+"” was never inserted") {
 			t.Errorf("%s: find a false positive: verdict %q, want %q's", where, got, fp.Key)
 		}
-		if n := beval[int](t, ctx, `document.querySelectorAll("#try-culprits li").length`); n != len(fp.Culprits) {
+		if n := beval[int](t, ctx, `document.querySelectorAll("#`+lab.IDTryCulprits+` li").length`); n != len(fp.Culprits) {
 			t.Errorf("%s: %d culprit lines, want %d", where, n, len(fp.Culprits))
 		}
 	}

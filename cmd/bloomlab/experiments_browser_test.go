@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"bloomlab/app/settings"
 	"bloomlab/core/experiment"
 
 	"github.com/chromedp/chromedp"
@@ -170,7 +171,7 @@ func TestBrowserExperimentRun(t *testing.T) {
 	needBrowser(t)
 	ctx := btab(t, 1280, 900)
 	sizes := experiment.Sizes{Items: 30000, Queries: 600000, Seed: 7}
-	query := "experiment=rounding&items=30000&queries=600000&seed=7"
+	query := params(settings.ExpName, "rounding", settings.ExpItems, "30000", settings.ExpQueries, "600000", settings.ExpSeed, "7")
 	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/experiments?"+query), waitExp("idle"))
 	if got, want := btext(t, ctx, "#exp-cli"), "bloomlab experiment rounding --items 30000 --queries 600000 --seed 7"; got != want {
 		t.Errorf("command line %q, want %q", got, want)
@@ -265,7 +266,7 @@ func TestBrowserExperimentCancel(t *testing.T) {
 	needBrowser(t)
 	ctx := btab(t, 1280, 900)
 	base := labURL(t)
-	bdo(t, ctx, chromedp.Navigate(base+"/experiments?experiment=theory-vs-observed&items=500000&queries=10000000"), waitExp("idle"))
+	bdo(t, ctx, chromedp.Navigate(base+"/experiments?"+params(settings.ExpName, "theory-vs-observed", settings.ExpItems, "500000", settings.ExpQueries, "10000000")), waitExp("idle"))
 	bdo(t, ctx, chromedp.Click(chromedp.CSS("#exp-full")))
 	bwaitEval(t, ctx, `document.getElementById("exp-full").getAttribute("aria-pressed")`, func(s string) bool { return s == "true" })
 	note := btext(t, ctx, "#exp-full-note")
@@ -299,7 +300,7 @@ func TestBrowserExperimentCancel(t *testing.T) {
 	// the run goes on.
 	bdo(t, ctx, chromedp.SetValue(chromedp.CSS("#exp-name"), "rocksdb"),
 		discard(chromedp.Evaluate[bool](`document.getElementById("exp-name").dispatchEvent(new Event("change", {bubbles: true}))`)))
-	bwaitEval(t, ctx, `location.search`, func(s string) bool { return strings.Contains(s, "experiment=rocksdb") })
+	bwaitEval(t, ctx, `location.search`, func(s string) bool { return strings.Contains(s, params(settings.ExpName, "rocksdb")) })
 	if got := btext(t, ctx, "#exp-summary"); !strings.Contains(got, "RocksDB") {
 		t.Errorf("summary %q after choosing rocksdb", got)
 	}
@@ -331,7 +332,7 @@ func TestBrowserExperimentCancel(t *testing.T) {
 	}
 
 	// A new, small run works at once.
-	bdo(t, ctx, chromedp.Navigate(base+"/experiments?experiment=rocksdb&items=5000&queries=50000"), waitExp("idle"),
+	bdo(t, ctx, chromedp.Navigate(base+"/experiments?"+params(settings.ExpName, "rocksdb", settings.ExpItems, "5000", settings.ExpQueries, "50000")), waitExp("idle"),
 		chromedp.Click(chromedp.CSS("#exp-run")), waitExp("done"))
 	if n := beval[int](t, ctx, `document.querySelectorAll("#exp-table tbody tr").length`); n != 1 {
 		t.Errorf("rocksdb table has %d rows, want 1", n)
@@ -344,7 +345,7 @@ func TestBrowserExperimentLinks(t *testing.T) {
 	needBrowser(t)
 	ctx := btab(t, 1280, 900)
 	base := labURL(t)
-	bdo(t, ctx, chromedp.Navigate(base+"/experiments?experiment=rocksdb&items=0&queries=lots&replicates=4&seed=-2"), waitExp("idle"))
+	bdo(t, ctx, chromedp.Navigate(base+"/experiments?"+params(settings.ExpName, "rocksdb", settings.ExpItems, "0", settings.ExpQueries, "lots", settings.ExpReplicates, "4", settings.ExpSeed, "-2")), waitExp("idle"))
 	notice := btext(t, ctx, "#clamp-notice")
 	for _, want := range []string{"items: 0 is below the minimum, so it was raised to 1", `queries: "lots" is not a whole number`,
 		"rocksdb takes no replicates", "seed: -2 is below the minimum"} {
@@ -358,15 +359,17 @@ func TestBrowserExperimentLinks(t *testing.T) {
 
 	// A field out of range is clamped on Enter, with a notice.
 	typeInto(t, ctx, "exp-items", "20000000")
-	bwaitEval(t, ctx, `location.search`, func(s string) bool { return strings.Contains(s, "items=10000000") })
+	bwaitEval(t, ctx, `location.search`, func(s string) bool { return strings.Contains(s, params(settings.ExpItems, "10000000")) })
 	if got := btext(t, ctx, "#clamp-notice"); !strings.Contains(got, "items: 20000000 is above the maximum, so it was lowered to 10,000,000") {
 		t.Errorf("notice after typing too many items: %q", got)
 	}
 
 	bdo(t, ctx, chromedp.Click(chromedp.CSS("#exp-quick")))
-	bwaitEval(t, ctx, `location.search`, func(s string) bool { return strings.Contains(s, "items=100000&queries=2000000") })
+	bwaitEval(t, ctx, `location.search`, func(s string) bool {
+		return strings.Contains(s, params(settings.ExpItems, "100000", settings.ExpQueries, "2000000"))
+	})
 
-	bdo(t, ctx, chromedp.Navigate(base+"/experiments?experiment=memory"), waitExp("idle"))
+	bdo(t, ctx, chromedp.Navigate(base+"/experiments?"+params(settings.ExpName, "memory")), waitExp("idle"))
 	if got := btext(t, ctx, "#exp-memory-note"); !strings.Contains(got, "estimate") {
 		t.Errorf("memory note %q", got)
 	}
@@ -411,7 +414,7 @@ func TestBrowserExperimentFigures(t *testing.T) {
 	}
 	for _, e := range experiment.All() {
 		ctx := btab(t, 1280, 900)
-		bdo(t, ctx, chromedp.Navigate(base+"/experiments?experiment="+e.Name), waitExp("idle"),
+		bdo(t, ctx, chromedp.Navigate(base+"/experiments?"+params(settings.ExpName, e.Name)), waitExp("idle"),
 			chromedp.Click(chromedp.CSS("#exp-run")), waitExp("done"))
 		ms := beval[float64](t, ctx, `Number(document.getElementById("exp-status").dataset.ms)`)
 		units := beval[float64](t, ctx, `Number(document.getElementById("exp-status").dataset.units)`)
@@ -420,7 +423,7 @@ func TestBrowserExperimentFigures(t *testing.T) {
 		case "rounding", "grid", "hashing", "memory":
 			shot(ctx, "exp-"+e.Name+"-1280")
 			ctx360 := btab(t, 360, 800)
-			bdo(t, ctx360, chromedp.Navigate(base+"/experiments?experiment="+e.Name), waitExp("idle"),
+			bdo(t, ctx360, chromedp.Navigate(base+"/experiments?"+params(settings.ExpName, e.Name)), waitExp("idle"),
 				chromedp.Click(chromedp.CSS("#exp-run")), waitExp("done"))
 			shot(ctx360, "exp-"+e.Name+"-360")
 			part(ctx360, "#exp-result", "exp-"+e.Name+"-360-result")
@@ -428,7 +431,7 @@ func TestBrowserExperimentFigures(t *testing.T) {
 		}
 	}
 	ctx := btab(t, 360, 800)
-	bdo(t, ctx, chromedp.Navigate(base+"/experiments?experiment=k-sweep&items=99999999&replicates=0"), waitExp("idle"),
+	bdo(t, ctx, chromedp.Navigate(base+"/experiments?"+params(settings.ExpName, "k-sweep", settings.ExpItems, "99999999", settings.ExpReplicates, "0")), waitExp("idle"),
 		chromedp.Click(chromedp.CSS("#exp-run")), chromedp.Sleep(1500*time.Millisecond))
 	shot(ctx, "exp-running-360")
 	bdo(t, ctx, chromedp.Click(chromedp.CSS("#exp-cancel")), waitExp("cancelled"))
@@ -451,7 +454,7 @@ func TestBrowserExperimentAlternatives(t *testing.T) {
 	needBrowser(t)
 	ctx := btab(t, 1280, 900)
 	sizes := experiment.Sizes{Items: 2000, Queries: 20000, Seed: 7}
-	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/experiments?experiment=alternatives&items=2000&queries=20000&seed=7"),
+	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/experiments?"+params(settings.ExpName, "alternatives", settings.ExpItems, "2000", settings.ExpQueries, "20000", settings.ExpSeed, "7")),
 		waitExp("idle"), chromedp.Click(chromedp.CSS("#exp-run")), waitExp("done"))
 	native, err := json.Marshal(nativeTable(t, "alternatives", sizes))
 	if err != nil {

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"bloomlab/app/lab"
+	"bloomlab/app/settings"
 	"compress/gzip"
 	"context"
 	"os"
@@ -46,12 +48,12 @@ func TestBrowserFigures(t *testing.T) {
 		{"lab-1280", "/", 1280, waitLab()},
 		{"lab-360", "/", 360, waitLab()},
 		{"audit-1280", "/audit", 1280, waitAudit()},
-		{"audit-360", "/audit?fault=one-hash", 360, waitAudit()},
-		{"lab-fault-1280", "/?fault=clear-on-duplicate&duplicate-passes=2", 1280, waitLab()},
-		{"lab-small-m-1280", "/?items=60&bits-per-key=10&hashes=7&large=on", 1280, waitLab()},
-		{"lab-large-n-360", "/?items=1000000", 360, waitLab()},
-		{"player-midway-1280", "/?play-at=1234", 1280, waitLab()},
-		{"player-midway-360", "/?play-at=150", 360, waitLab()},
+		{"audit-360", "/audit?" + params(settings.IDFault, "one-hash"), 360, waitAudit()},
+		{"lab-fault-1280", "/?" + params(settings.IDFault, "clear-on-duplicate", settings.IDDuplicatePasses, "2"), 1280, waitLab()},
+		{"lab-small-m-1280", "/?" + params(settings.IDItems, "60", settings.IDBitsPerKey, "10", settings.IDHashes, "7", settings.IDLarge, "on"), 1280, waitLab()},
+		{"lab-large-n-360", "/?" + params(settings.IDItems, "1000000"), 360, waitLab()},
+		{"player-midway-1280", "/?" + params(settings.IDPlayAt, "1234"), 1280, waitLab()},
+		{"player-midway-360", "/?" + params(settings.IDPlayAt, "150"), 360, waitLab()},
 	}
 	for _, s := range shots {
 		ctx := btab(t, s.width, 900)
@@ -80,13 +82,13 @@ func TestBrowserFigures(t *testing.T) {
 
 	for _, shape := range []struct{ name, query string }{
 		{"default shape (n = 4,000)", "/"},
-		{"n = 200,000", "/?items=200000"},
+		{"n = 200,000", "/?" + params(settings.IDItems, "200000")},
 	} {
 		ctx := btab(t, 1280, 900)
 		bdo(t, ctx, chromedp.Navigate(base+shape.query), waitLab())
 		// Steady state: the one-off audit behind the badge has finished.
 		bwaitText(t, ctx, "#audit-badge", func(s string) bool { return strings.Contains(s, "checks passed") })
-		bdo(t, ctx, chromedp.Focus(chromedp.CSS("#bits-per-key")))
+		bdo(t, ctx, chromedp.Focus(chromedp.CSS("#"+settings.IDBitsPerKey)))
 		moves := 15
 		for i := range moves {
 			key := kb.ArrowRight
@@ -108,19 +110,19 @@ func TestBrowserFigures(t *testing.T) {
 	for _, w := range []int{1280, 360} {
 		ctx := btab(t, w, 900)
 		for _, s := range []struct{ name, path, key string }{
-			{"member", "/?try=apple,pear", "apple"},
-			{"no", "/?try=apple,pear", "zebra"},
-			{"false-positive", "/?items=300&bits-per-key=3&hashes=2&try=apple", ""},
+			{"member", "/?" + params(settings.IDTry, "apple,pear"), "apple"},
+			{"no", "/?" + params(settings.IDTry, "apple,pear"), "zebra"},
+			{"false-positive", "/?" + params(settings.IDItems, "300", settings.IDBitsPerKey, "3", settings.IDHashes, "2", settings.IDTry, "apple"), ""},
 		} {
 			bdo(t, ctx, chromedp.Navigate(base+s.path), waitLab())
 			answer := "“" + s.key + "”"
 			if s.key == "" {
 				answer = "maybe"
-				bdo(t, ctx, chromedp.Click(chromedp.CSS("#try-find-fp")))
+				bdo(t, ctx, chromedp.Click(chromedp.CSS("#"+lab.IDTryFindFP)))
 			} else {
-				bdo(t, ctx, typeKey(s.key), chromedp.Click(chromedp.CSS("#try-query")))
+				bdo(t, ctx, typeKey(s.key), chromedp.Click(chromedp.CSS("#"+lab.IDTryQuery)))
 			}
-			bdo(t, ctx, waitPanel("try-verdict", answer), chromedp.Sleep(300*time.Millisecond))
+			bdo(t, ctx, waitPanel(lab.IDTryVerdict, answer), chromedp.Sleep(300*time.Millisecond))
 			png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS(".lab-out")))
 			if err != nil {
 				t.Fatal(err)
@@ -134,7 +136,7 @@ func TestBrowserFigures(t *testing.T) {
 	}
 	for _, shape := range []struct{ name, query, fp string }{
 		{"default shape (n = 4,000)", "/", "want"},
-		{"n = 1,000,000", "/?items=1000000", ""},
+		{"n = 1,000,000", "/?" + params(settings.IDItems, "1000000"), ""},
 	} {
 		ctx := btab(t, 1280, 900)
 		bdo(t, ctx, chromedp.Navigate(base+shape.query), waitLab())
@@ -143,8 +145,8 @@ func TestBrowserFigures(t *testing.T) {
 		t.Logf("key panel at %s: Query pressed to verdict shown (zebra, a no), median of 10: %.0f ms", shape.name, ms)
 		fp := shape.fp
 		if fp == "" {
-			bdo(t, ctx, chromedp.Click(chromedp.CSS("#try-find-fp")), waitPanel("try-verdict", "maybe"))
-			fp = strings.TrimSuffix(strings.TrimPrefix(btext(t, ctx, "#try-verdict"), "maybe: a false positive. “"), "” was never inserted, yet every bit it reads answers yes: other keys set them.")
+			bdo(t, ctx, chromedp.Click(chromedp.CSS("#"+lab.IDTryFindFP)), waitPanel(lab.IDTryVerdict, "maybe"))
+			fp = strings.TrimSuffix(strings.TrimPrefix(btext(t, ctx, "#"+lab.IDTryVerdict), "maybe: a false positive. “"), "” was never inserted, yet every bit it reads answers yes: other keys set them.")
 		}
 		ms = beval[float64](t, ctx, timeQueries+`([`+strconv.Quote(fp)+`, "apple"], 10)`)
 		t.Logf("key panel at %s: Query pressed to a false positive (%q) shown with its culprits, median of 10: %.0f ms", shape.name, fp, ms)
@@ -156,7 +158,7 @@ func TestBrowserFigures(t *testing.T) {
 // that each answer is new on screen), and returns the median time from the
 // click to the frame that shows the first key's verdict.
 const timeQueries = `(async ([timed, between], n) => {
-  const field = document.getElementById("try-key"), button = document.getElementById("try-query");
+  const field = document.getElementById("` + lab.IDTryKey + `"), button = document.getElementById("` + lab.IDTryQuery + `");
   const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
   const ask = async (key) => {
     field.value = key;
@@ -164,8 +166,8 @@ const timeQueries = `(async ([timed, between], n) => {
     button.click();
     for (;;) {
       await frame();
-      const v = document.getElementById("try-verdict");
-      if (document.getElementById("try").dataset.state === "ready" && v && v.textContent.includes("“" + key + "”")) break;
+      const v = document.getElementById("` + lab.IDTryVerdict + `");
+      if (document.getElementById("` + lab.IDKeyPanel + `").dataset.state === "ready" && v && v.textContent.includes("“" + key + "”")) break;
     }
     return performance.now() - t0;
   };

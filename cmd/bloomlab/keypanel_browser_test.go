@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"bloomlab/app/lab"
+	"bloomlab/app/settings"
 	"bloomlab/core"
 
 	"github.com/chromedp/cdproto/input"
@@ -34,13 +36,13 @@ func cliTry(t *testing.T, args ...string) tryOutput {
 func typeKey(key string) chromedp.Action[chromedp.Void] {
 	return chromedp.Steps(
 		setKey(""),
-		chromedp.SendKeys(chromedp.CSS("#try-key"), key),
+		chromedp.SendKeys(chromedp.CSS("#"+lab.IDTryKey), key),
 	)
 }
 
 // setKey puts key into the field at once, as a paste does.
 func setKey(key string) chromedp.Action[chromedp.Void] {
-	return discard(chromedp.Evaluate[bool](`(document.getElementById("try-key").value = ` + strconv.Quote(key) + `) !== null`))
+	return discard(chromedp.Evaluate[bool](`(document.getElementById("` + lab.IDTryKey + `").value = ` + strconv.Quote(key) + `) !== null`))
 }
 
 // waitPanel waits until the key panel has an answer: one that mentions
@@ -64,9 +66,9 @@ func TestBrowserKeyPanel(t *testing.T) {
 	bdo(t, ctx, chromedp.Navigate(base+"/"), waitLab())
 
 	// Insert "apple": its positions in probe order, and which it turned on.
-	bdo(t, ctx, typeKey("apple"), chromedp.Click(chromedp.CSS("#try-insert")), waitPanel("try-positions", "“apple”"))
+	bdo(t, ctx, typeKey("apple"), chromedp.Click(chromedp.CSS("#"+lab.IDTryInsert)), waitPanel(lab.IDTryPositions, "“apple”"))
 	want := cliTry(t, "--insert", "apple").Inserts[0]
-	positions := btext(t, ctx, "#try-positions")
+	positions := btext(t, ctx, "#"+lab.IDTryPositions)
 	at := 0
 	for _, p := range want.Positions {
 		i := strings.Index(positions[at:], thousands(p))
@@ -87,7 +89,7 @@ func TestBrowserKeyPanel(t *testing.T) {
 	if got := btext(t, ctx, "#bit-caption"); !strings.Contains(got, "ringed: the bits of “apple”") {
 		t.Errorf("caption %q does not say the rings are apple's", got)
 	}
-	if search := beval[string](t, ctx, `location.search`); !strings.Contains(search, "try=apple") {
+	if search := beval[string](t, ctx, `location.search`); !strings.Contains(search, params(settings.IDTry, "apple")) {
 		t.Errorf("link %q does not carry the typed key", search)
 	}
 	if got := btext(t, ctx, "#out-n"); got != "4,001" {
@@ -107,8 +109,8 @@ func TestBrowserKeyPanel(t *testing.T) {
 	}
 
 	// Query it back, by Enter in the field: a member.
-	bdo(t, ctx, typeKey("apple"+kb.Enter), waitPanel("try-verdict", "“apple”"))
-	if got := btext(t, ctx, "#try-verdict"); !strings.HasPrefix(got, "yes, a member: “apple” is typed and inserted") {
+	bdo(t, ctx, typeKey("apple"+kb.Enter), waitPanel(lab.IDTryVerdict, "“apple”"))
+	if got := btext(t, ctx, "#"+lab.IDTryVerdict); !strings.HasPrefix(got, "yes, a member: “apple” is typed and inserted") {
 		t.Errorf("verdict for apple %q", got)
 	}
 
@@ -124,9 +126,9 @@ func TestBrowserKeyPanel(t *testing.T) {
 	if absent == "" {
 		t.Fatal("no candidate meets a zero at the default shape")
 	}
-	bdo(t, ctx, typeKey(absent), chromedp.Click(chromedp.CSS("#try-query")), waitPanel("try-verdict", "“"+absent+"”"))
+	bdo(t, ctx, typeKey(absent), chromedp.Click(chromedp.CSS("#"+lab.IDTryQuery)), waitPanel(lab.IDTryVerdict, "“"+absent+"”"))
 	wantNo := "no: probe " + strconv.Itoa(q.FirstZero) + " read bit " + thousands(q.Probes[q.FirstZero-1].Position) + ", a zero"
-	if got := btext(t, ctx, "#try-verdict"); !strings.HasPrefix(got, wantNo) {
+	if got := btext(t, ctx, "#"+lab.IDTryVerdict); !strings.HasPrefix(got, wantNo) {
 		t.Errorf("verdict for %s %q, want it to start %q", absent, got, wantNo)
 	}
 	if n := beval[int](t, ctx, `document.querySelectorAll("#try-probes li").length`); n != len(q.Probes) {
@@ -135,13 +137,13 @@ func TestBrowserKeyPanel(t *testing.T) {
 
 	// A false positive at a small, full filter, and its culprits.
 	small := []string{"--items", "300", "--bits-per-key", "3", "--hashes", "2"}
-	bdo(t, ctx, chromedp.Navigate(base+"/?items=300&bits-per-key=3&hashes=2&try=apple"), waitLab(),
-		chromedp.Click(chromedp.CSS("#try-find-fp")), waitPanel("try-verdict", ""))
+	bdo(t, ctx, chromedp.Navigate(base+"/?"+params(settings.IDItems, "300", settings.IDBitsPerKey, "3", settings.IDHashes, "2", settings.IDTry, "apple")), waitLab(),
+		chromedp.Click(chromedp.CSS("#"+lab.IDTryFindFP)), waitPanel(lab.IDTryVerdict, ""))
 	fp := cliTry(t, append(small, "--insert", "apple", "--find-fp")...).FindFalsePositive.Query
-	if got := btext(t, ctx, "#try-verdict"); !strings.HasPrefix(got, "maybe: a false positive. “"+fp.Key+"” was never inserted") {
+	if got := btext(t, ctx, "#"+lab.IDTryVerdict); !strings.HasPrefix(got, "maybe: a false positive. “"+fp.Key+"” was never inserted") {
 		t.Errorf("find a false positive: verdict %q, want %q's", got, fp.Key)
 	}
-	items := beval[[]string](t, ctx, `[...document.querySelectorAll("#try-culprits li")].map((li) => li.textContent)`)
+	items := beval[[]string](t, ctx, `[...document.querySelectorAll("#`+lab.IDTryCulprits+` li")].map((li) => li.textContent)`)
 	if len(items) != len(fp.Culprits) {
 		t.Fatalf("%d culprit lines %q, want %d", len(items), items, len(fp.Culprits))
 	}
@@ -162,12 +164,12 @@ func TestBrowserKeyPanel(t *testing.T) {
 	}
 
 	// The typed keys survive a slider move and a reload.
-	bdo(t, ctx, pressKey("#hashes", kb.ArrowRight), waitLab())
-	if search := beval[string](t, ctx, `location.search`); !strings.Contains(search, "try=apple") {
+	bdo(t, ctx, pressKey("#"+settings.IDHashes, kb.ArrowRight), waitLab())
+	if search := beval[string](t, ctx, `location.search`); !strings.Contains(search, params(settings.IDTry, "apple")) {
 		t.Errorf("after a slider move the link %q lost the typed key", search)
 	}
 	bdo(t, ctx, chromedp.Reload(), waitLab())
-	if got := btext(t, ctx, "#try-typed"); !strings.Contains(got, "“apple”") {
+	if got := btext(t, ctx, "#"+lab.IDTryTyped); !strings.Contains(got, "“apple”") {
 		t.Errorf("after a reload the typed keys read %q", got)
 	}
 }
@@ -179,15 +181,15 @@ func TestBrowserKeyPanelBadInput(t *testing.T) {
 	ctx := btab(t, 1280, 900)
 	base := labURL(t)
 	bdo(t, ctx, chromedp.Navigate(base+"/"), waitLab())
-	bdo(t, ctx, chromedp.WaitVisible(chromedp.CSS("#try-key")), setKey(""), chromedp.Click(chromedp.CSS("#try-insert")))
-	if got := bwaitText(t, ctx, "#try-error", func(s string) bool { return s != "" }); !strings.HasPrefix(got, "Type a key first") {
+	bdo(t, ctx, chromedp.WaitVisible(chromedp.CSS("#"+lab.IDTryKey)), setKey(""), chromedp.Click(chromedp.CSS("#"+lab.IDTryInsert)))
+	if got := bwaitText(t, ctx, "#"+lab.IDTryError, func(s string) bool { return s != "" }); !strings.HasPrefix(got, "Type a key first") {
 		t.Errorf("empty key: %q", got)
 	}
-	bdo(t, ctx, setKey(strings.Repeat("é", 129)), chromedp.Click(chromedp.CSS("#try-query")))
-	if got := bwaitText(t, ctx, "#try-error", func(s string) bool { return strings.Contains(s, "258 bytes") }); !strings.Contains(got, "a key is 1 to 256 bytes") {
+	bdo(t, ctx, setKey(strings.Repeat("é", 129)), chromedp.Click(chromedp.CSS("#"+lab.IDTryQuery)))
+	if got := bwaitText(t, ctx, "#"+lab.IDTryError, func(s string) bool { return strings.Contains(s, "258 bytes") }); !strings.Contains(got, "a key is 1 to 256 bytes") {
 		t.Errorf("long key: %q", got)
 	}
-	if got := btext(t, ctx, "#try-typed"); got != "" {
+	if got := btext(t, ctx, "#"+lab.IDTryTyped); got != "" {
 		t.Errorf("a refused key was typed: %q", got)
 	}
 
@@ -195,7 +197,7 @@ func TestBrowserKeyPanelBadInput(t *testing.T) {
 	for i := range many {
 		many[i] = "k" + strconv.Itoa(i)
 	}
-	link := "/?try=" + url.QueryEscape("pe\xffar,"+strings.Join(many, ","))
+	link := "/?" + params(settings.IDTry, url.QueryEscape("pe\xffar,"+strings.Join(many, ",")))
 	bdo(t, ctx, chromedp.Navigate(base+link), waitLab())
 	notice := btext(t, ctx, "#clamp-notice")
 	for _, w := range []string{"key 1", "is not UTF-8 text, so it was left out", "more than 32 keys given, so the first 32 are kept"} {
@@ -203,11 +205,11 @@ func TestBrowserKeyPanelBadInput(t *testing.T) {
 			t.Errorf("notice %q lacks %q", notice, w)
 		}
 	}
-	if got := btext(t, ctx, "#try-typed"); !strings.HasPrefix(got, "Typed and inserted (32 of 32)") {
+	if got := btext(t, ctx, "#"+lab.IDTryTyped); !strings.HasPrefix(got, "Typed and inserted (32 of 32)") {
 		t.Errorf("typed keys %q", got)
 	}
-	bdo(t, ctx, typeKey("one more"), chromedp.Click(chromedp.CSS("#try-insert")))
-	if got := bwaitText(t, ctx, "#try-error", func(s string) bool { return s != "" }); !strings.Contains(got, "32 keys are typed already") {
+	bdo(t, ctx, typeKey("one more"), chromedp.Click(chromedp.CSS("#"+lab.IDTryInsert)))
+	if got := bwaitText(t, ctx, "#"+lab.IDTryError, func(s string) bool { return s != "" }); !strings.Contains(got, "32 keys are typed already") {
 		t.Errorf("a 33rd key: %q", got)
 	}
 }
@@ -219,7 +221,7 @@ func TestBrowserPlayer(t *testing.T) {
 	needBrowser(t)
 	ctx := btab(t, 1280, 900)
 	base := labURL(t)
-	bdo(t, ctx, chromedp.Navigate(base+"/?play-at=1234"), waitLab())
+	bdo(t, ctx, chromedp.Navigate(base+"/?"+params(settings.IDPlayAt, "1234")), waitLab())
 	code, stdout, stderr := run("simulate", "--json", "--m", "40000", "--hashes", "7", "--items", "1234")
 	if code != 0 {
 		t.Fatal(stderr)
@@ -240,39 +242,39 @@ func TestBrowserPlayer(t *testing.T) {
 	}
 	// Past 200 keys the stops are 5% apart.
 	playAt := func(ok func(n int) bool) int {
-		s := bwaitEval(t, ctx, `new URLSearchParams(location.search).get("play-at") ?? ""`, func(s string) bool {
+		s := bwaitEval(t, ctx, `new URLSearchParams(location.search).get("`+settings.IDPlayAt+`") ?? ""`, func(s string) bool {
 			n, err := strconv.Atoi(s)
 			return err == nil && ok(n)
 		})
 		n, _ := strconv.Atoi(s)
 		return n
 	}
-	bdo(t, ctx, chromedp.Click(chromedp.CSS("#play-step")), waitLab())
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#"+lab.IDPlayStep)), waitLab())
 	next := playAt(func(n int) bool { return n != 1234 })
 	if next <= 1234 || next > 1234*106/100 {
 		t.Errorf("a step from 1,234 went to %d, want the next stop, under 6%% on", next)
 	}
-	bdo(t, ctx, chromedp.Click(chromedp.CSS("#play-back")), waitLab())
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#"+lab.IDPlayBack)), waitLab())
 	if back := playAt(func(n int) bool { return n != next }); back > 1234 || back < 1234*94/100 {
 		t.Errorf("a step back went to %d, want the stop at or below 1,234", back)
 	}
 
 	// From the first key: play, see the count climb, pause.
-	bdo(t, ctx, chromedp.Navigate(base+"/?play-at=1"), waitLab(), chromedp.Click(chromedp.CSS("#play")))
+	bdo(t, ctx, chromedp.Navigate(base+"/?"+params(settings.IDPlayAt, "1")), waitLab(), chromedp.Click(chromedp.CSS("#"+lab.IDPlay)))
 	bwaitText(t, ctx, "#out-n", func(s string) bool { n, _ := strconv.Atoi(strings.ReplaceAll(s, ",", "")); return n >= 5 })
-	bdo(t, ctx, chromedp.Click(chromedp.CSS("#play")), waitLab())
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#"+lab.IDPlay)), waitLab())
 	paused := btext(t, ctx, "#out-n")
 	search := beval[string](t, ctx, `location.search`)
-	if !strings.Contains(search, "play-at="+strings.ReplaceAll(paused, ",", "")) {
+	if !strings.Contains(search, params(settings.IDPlayAt, strings.ReplaceAll(paused, ",", ""))) {
 		t.Errorf("paused at %s, but the link says %q", paused, search)
 	}
-	if got := btext(t, ctx, "#play"); got != "Play" {
+	if got := btext(t, ctx, "#"+lab.IDPlay); got != "Play" {
 		t.Errorf("the play button reads %q after a pause", got)
 	}
 
 	// A filter built once from every key has nothing to play.
-	bdo(t, ctx, chromedp.Navigate(base+"/?variant=fuse&play-at=10"), waitLab())
-	if !beval[bool](t, ctx, `document.getElementById("play").disabled`) {
+	bdo(t, ctx, chromedp.Navigate(base+"/?"+params(settings.IDVariant, "fuse", settings.IDPlayAt, "10")), waitLab())
+	if !beval[bool](t, ctx, `document.getElementById("`+lab.IDPlay+`").disabled`) {
 		t.Error("the player plays a fuse filter")
 	}
 	if got := btext(t, ctx, "#clamp-notice"); !strings.Contains(got, "play-at: the fuse filter is built once from every key") {

@@ -3,6 +3,9 @@
 package main
 
 import (
+	"bloomlab/app/lab"
+	"bloomlab/app/lessons"
+	"bloomlab/app/settings"
 	"context"
 	"net/url"
 	"strconv"
@@ -20,8 +23,8 @@ import (
 // reload and its reset, a browser that keeps nothing, and every step's
 // panel above the fold of a 1280 x 720 projector.
 
-// lessons is the address of /lessons with query q on the site at base.
-func lessons(base, q string) string {
+// lessonsURL is the address of /lessons with query q on the site at base.
+func lessonsURL(base, q string) string {
 	if q == "" {
 		return base + "/lessons"
 	}
@@ -30,7 +33,7 @@ func lessons(base, q string) string {
 
 // taskDone is the lesson task's live status: "true" once its predicate
 // holds.
-const taskDone = `document.getElementById("lesson-task")?.dataset.done ?? ""`
+const taskDone = `document.getElementById("` + lessons.IDLessonTask + `")?.dataset.done ?? ""`
 
 // waitTask waits until the step's task is done (or, for want "false", not).
 func waitTask(t *testing.T, ctx context.Context, want string) {
@@ -64,7 +67,7 @@ const lastStep = ".lesson-steps li:last-child a"
 // typeInPanel empties the key panel's field, focuses it and types text.
 func typeInPanel(t *testing.T, ctx context.Context, text string) {
 	t.Helper()
-	beval[bool](t, ctx, `(() => { const f = document.getElementById("try-key"); f.value = ""; f.focus(); return true; })()`)
+	beval[bool](t, ctx, `(() => { const f = document.getElementById("`+lab.IDTryKey+`"); f.value = ""; f.focus(); return true; })()`)
 	bdo(t, ctx, key(text))
 }
 
@@ -73,11 +76,11 @@ func typeInPanel(t *testing.T, ctx context.Context, text string) {
 // replaces, so each must be answered before the next is typed.
 func answerKey(t *testing.T, ctx context.Context, k string) {
 	t.Helper()
-	before := btext(t, ctx, "#try-verdict")
+	before := btext(t, ctx, "#"+lab.IDTryVerdict)
 	typeInPanel(t, ctx, k+kb.Enter)
 	bwaitEval(t, ctx, `(() => {
-  const p = document.getElementById("try");
-  const v = (document.getElementById("try-verdict")?.textContent ?? "").trim();
+  const p = document.getElementById("`+lab.IDKeyPanel+`");
+  const v = (document.getElementById("`+lab.IDTryVerdict+`")?.textContent ?? "").trim();
   return p?.dataset.state === "ready" && v !== "" && v !== `+strconv.Quote(before)+` ? v : "";
 })()`, func(s string) bool { return s != "" })
 }
@@ -87,8 +90,8 @@ func answerKey(t *testing.T, ctx context.Context, k string) {
 func insertKey(t *testing.T, ctx context.Context, k string) {
 	t.Helper()
 	typeInPanel(t, ctx, k)
-	activate(t, ctx, "#try-key", "try-insert", " ")
-	bwaitText(t, ctx, "#try-typed", func(s string) bool { return strings.Contains(s, "“"+k+"”") })
+	activate(t, ctx, "#"+lab.IDTryKey, lab.IDTryInsert, " ")
+	bwaitText(t, ctx, "#"+lab.IDTryTyped, func(s string) bool { return strings.Contains(s, "“"+k+"”") })
 	bdo(t, ctx, waitLab())
 }
 
@@ -97,7 +100,7 @@ func insertKey(t *testing.T, ctx context.Context, k string) {
 // done yet.
 func next(t *testing.T, ctx context.Context, counter string) {
 	t.Helper()
-	activate(t, ctx, "#lesson-show", "lesson-next", kb.Enter)
+	activate(t, ctx, "#"+lessons.IDLessonShow, lessons.IDLessonNext, kb.Enter)
 	bwaitText(t, ctx, "#lesson-counter", func(s string) bool { return s == counter })
 	waitTask(t, ctx, "false")
 }
@@ -135,7 +138,7 @@ func TestBrowserLessonsByKeyboard(t *testing.T) {
 	needBrowser(t)
 	ctx := btab(t, 1280, 900)
 	base := siteURL(t, "/bloomlab")
-	bdo(t, ctx, chromedp.Navigate(lessons(base, "lesson=1&step=1")), waitLab())
+	bdo(t, ctx, chromedp.Navigate(lessonsURL(base, params(lessons.IDLesson, "1", lessons.IDStep, "1"))), waitLab())
 	if got := btext(t, ctx, "#lesson-title"); got != "A zero is proof" {
 		t.Fatalf("lesson 1 is titled %q", got)
 	}
@@ -165,28 +168,28 @@ func TestBrowserLessonsByKeyboard(t *testing.T) {
 		t.Errorf("lessons marked done %q, want 1", got)
 	}
 	search := beval[string](t, ctx, `location.search`)
-	if !strings.Contains(search, "lesson=1") || !strings.Contains(search, "step=3") || !strings.Contains(search, "try=apple") {
+	if !strings.Contains(search, params(lessons.IDLesson, "1")) || !strings.Contains(search, params(lessons.IDStep, "3")) || !strings.Contains(search, params(settings.IDTry, "apple")) {
 		t.Errorf("link %q does not hold the place and the typed keys", search)
 	}
 
 	// Lesson 1's last Next is the next lesson; lesson 3 from its link.
-	if got := btext(t, ctx, "#lesson-next"); !strings.Contains(got, "Next lesson") {
+	if got := btext(t, ctx, "#"+lessons.IDLessonNext); !strings.Contains(got, "Next lesson") {
 		t.Errorf("the last step's Next reads %q", got)
 	}
-	bdo(t, ctx, chromedp.Navigate(lessons(base, "lesson=3&step=1")), waitLab())
+	bdo(t, ctx, chromedp.Navigate(lessonsURL(base, params(lessons.IDLesson, "3", lessons.IDStep, "1"))), waitLab())
 	waitTask(t, ctx, "false")
-	slideTo(t, ctx, "#bits-per-key", kb.ArrowLeft, "2.9")
+	slideTo(t, ctx, "#"+settings.IDBitsPerKey, kb.ArrowLeft, "2.9")
 	waitTask(t, ctx, "true")
 	next(t, ctx, "Lesson 3 of 6 · step 2 of 3")
-	slideTo(t, ctx, "#bits-per-key", kb.ArrowRight, "10")
-	slideTo(t, ctx, "#hashes", kb.ArrowRight, "8")
+	slideTo(t, ctx, "#"+settings.IDBitsPerKey, kb.ArrowRight, "10")
+	slideTo(t, ctx, "#"+settings.IDHashes, kb.ArrowRight, "8")
 	if beval[string](t, ctx, taskDone) == "true" {
 		t.Error("lesson 3 step 2 done at k = 8, 3% above the optimum's rate; the task asks for 10%")
 	}
-	slideTo(t, ctx, "#hashes", kb.ArrowRight, "9")
+	slideTo(t, ctx, "#"+settings.IDHashes, kb.ArrowRight, "9")
 	waitTask(t, ctx, "true")
 	next(t, ctx, "Lesson 3 of 6 · step 3 of 3")
-	slideTo(t, ctx, "#duplicate-passes", kb.ArrowRight, "2")
+	slideTo(t, ctx, "#"+settings.IDDuplicatePasses, kb.ArrowRight, "2")
 	waitTask(t, ctx, "true")
 	if got := lessonMarked(t, ctx); got != "1,3" {
 		t.Errorf("lessons marked done %q, want 1,3", got)
@@ -200,7 +203,7 @@ func TestBrowserLessonsByKeyboard(t *testing.T) {
 	if n := beval[int](t, ctx, `document.querySelectorAll('.lesson-steps a[data-done="true"]').length`); n != 3 {
 		t.Errorf("%d of lesson 3's steps marked done after a reload, want 3", n)
 	}
-	activate(t, ctx, "#lesson-next", "lesson-reset", " ")
+	activate(t, ctx, "#"+lessons.IDLessonNext, lessons.IDLessonReset, " ")
 	bwaitEval(t, ctx, `String(document.querySelectorAll(".lesson-list li.done").length)`, func(s string) bool { return s == "0" })
 	// The reloaded link holds a finished step: its task shows done, but
 	// opening a link records nothing, or a shared link would give every
@@ -226,13 +229,13 @@ func TestBrowserLessonsLinks(t *testing.T) {
 		query, counter, title string
 		notice                []string
 	}{
-		{"lesson=3&step=2", "Lesson 3 of 6 · step 2 of 3", "The three moves", nil},
-		{"lesson=99", "Lesson 6 of 6 · step 1 of 3", "Overfill", []string{"there is no lesson 99", "so lesson 6, “Overfill”, is shown"}},
-		{"lesson=2&step=0", "Lesson 2 of 6 · step 1 of 2", "A false positive, explained", []string{"there is no step 0", "so step 1 is shown"}},
-		{"lesson=abc&step=2", "Lesson 1 of 6 · step 2 of 3", "A zero is proof", []string{`"abc" is not a lesson number`}},
+		{params(lessons.IDLesson, "3", lessons.IDStep, "2"), "Lesson 3 of 6 · step 2 of 3", "The three moves", nil},
+		{params(lessons.IDLesson, "99"), "Lesson 6 of 6 · step 1 of 3", "Overfill", []string{"there is no lesson 99", "so lesson 6, “Overfill”, is shown"}},
+		{params(lessons.IDLesson, "2", lessons.IDStep, "0"), "Lesson 2 of 6 · step 1 of 2", "A false positive, explained", []string{"there is no step 0", "so step 1 is shown"}},
+		{params(lessons.IDLesson, "abc", lessons.IDStep, "2"), "Lesson 1 of 6 · step 2 of 3", "A zero is proof", []string{`"abc" is not a lesson number`}},
 	} {
 		t.Run(tc.query, func(t *testing.T) {
-			bdo(t, ctx, chromedp.Navigate(lessons(base, tc.query)), waitLab())
+			bdo(t, ctx, chromedp.Navigate(lessonsURL(base, tc.query)), waitLab())
 			if got := btext(t, ctx, "#lesson-counter"); got != tc.counter {
 				t.Errorf("counter %q, want %q", got, tc.counter)
 			}
@@ -249,12 +252,12 @@ func TestBrowserLessonsLinks(t *testing.T) {
 				}
 			}
 			waitTask(t, ctx, "false")
-			activate(t, ctx, lastStep, "lesson-show", kb.Enter)
+			activate(t, ctx, lastStep, lessons.IDLessonShow, kb.Enter)
 			waitTask(t, ctx, "true")
 			q, _ := url.ParseQuery(strings.TrimPrefix(beval[string](t, ctx, `location.search`), "?"))
 			want := strings.Split(strings.TrimPrefix(tc.counter, "Lesson "), " of ")[0]
-			if q.Get("lesson") != want {
-				t.Errorf("after show me the link names lesson %q, want the lesson shown, %s", q.Get("lesson"), want)
+			if q.Get(lessons.IDLesson) != want {
+				t.Errorf("after show me the link names lesson %q, want the lesson shown, %s", q.Get(lessons.IDLesson), want)
 			}
 		})
 	}
@@ -279,9 +282,9 @@ func TestBrowserLessonsWithoutStorage(t *testing.T) {
 	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: block}); err != nil {
 		t.Fatal(err)
 	}
-	bdo(t, ctx, chromedp.Navigate(lessons(siteURL(t, "/bloomlab"), "lesson=2&step=1")), waitLab())
+	bdo(t, ctx, chromedp.Navigate(lessonsURL(siteURL(t, "/bloomlab"), params(lessons.IDLesson, "2", lessons.IDStep, "1"))), waitLab())
 	bwaitText(t, ctx, "#lesson-storage", func(s string) bool { return strings.Contains(s, "keeps no progress") })
-	activate(t, ctx, lastStep, "lesson-show", kb.Enter)
+	activate(t, ctx, lastStep, lessons.IDLessonShow, kb.Enter)
 	waitTask(t, ctx, "true")
 	if n := beval[int](t, ctx, `document.querySelectorAll('.lesson-steps a[data-done="true"]').length`); n != 1 {
 		t.Errorf("%d steps marked done for this visit, want 1", n)
@@ -296,20 +299,20 @@ func TestBrowserLessonsFit(t *testing.T) {
 	ctx := btab(t, 1280, 720)
 	base := siteURL(t, "/bloomlab")
 	for _, large := range []string{"off", "on"} {
-		bdo(t, ctx, chromedp.Navigate(lessons(base, "lesson=1&step=1&large="+large)), waitLab())
+		bdo(t, ctx, chromedp.Navigate(lessonsURL(base, params(lessons.IDLesson, "1", lessons.IDStep, "1", settings.IDLarge, large))), waitLab())
 		for i := 0; ; i++ {
-			bottom := beval[float64](t, ctx, `document.getElementById("lesson-panel").getBoundingClientRect().bottom + scrollY`)
+			bottom := beval[float64](t, ctx, `document.getElementById("`+lessons.IDLessonPanel+`").getBoundingClientRect().bottom + scrollY`)
 			counter := btext(t, ctx, "#lesson-counter")
 			if bottom > 720 {
 				t.Errorf("large type %s, %s: the panel ends at %.0f px, below the fold at 720", large, counter, bottom)
 			}
-			if beval[bool](t, ctx, `document.getElementById("lesson-next").disabled`) {
+			if beval[bool](t, ctx, `document.getElementById("`+lessons.IDLessonNext+`").disabled`) {
 				if i < 10 {
 					t.Errorf("large type %s: Next stopped after %d steps, at %s", large, i, counter)
 				}
 				break
 			}
-			bdo(t, ctx, chromedp.Click(chromedp.CSS("#lesson-next")))
+			bdo(t, ctx, chromedp.Click(chromedp.CSS("#"+lessons.IDLessonNext)))
 			bwaitText(t, ctx, "#lesson-counter", func(s string) bool { return s != counter })
 		}
 	}
@@ -321,7 +324,7 @@ func TestBrowserLessonsFit(t *testing.T) {
 func TestBrowserLessonsFromNavigation(t *testing.T) {
 	needBrowser(t)
 	ctx := btab(t, 1280, 900)
-	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/?large=on"), waitLab())
+	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/?"+params(settings.IDLarge, "on")), waitLab())
 	large := `document.querySelector(".shell").classList.contains("large-type") ? "on" : "off"`
 	bdo(t, ctx, chromedp.Click(chromedp.Search(`//header//nav//a[normalize-space(.)="Lessons"]`)))
 	bwaitText(t, ctx, "#lesson-title", func(s string) bool { return s == "A zero is proof" })
@@ -332,16 +335,16 @@ func TestBrowserLessonsFromNavigation(t *testing.T) {
 	if ink := beval[int](t, ctx, bitArrayInk); ink < 1000 {
 		t.Errorf("the lessons' bit array has %d drawn pixels", ink)
 	}
-	activate(t, ctx, lastStep, "lesson-show", kb.Enter)
+	activate(t, ctx, lastStep, lessons.IDLessonShow, kb.Enter)
 	waitTask(t, ctx, "true")
-	if q := beval[string](t, ctx, `location.search`); !strings.Contains(q, "large=on") || !strings.Contains(q, "lesson=1") {
+	if q := beval[string](t, ctx, `location.search`); !strings.Contains(q, params(settings.IDLarge, "on")) || !strings.Contains(q, params(lessons.IDLesson, "1")) {
 		t.Errorf("after show me the link %q lost large type or the lesson", q)
 	}
 	bdo(t, ctx, chromedp.Click(chromedp.Search(`//header//nav//a[normalize-space(.)="Lab"]`)), waitLab())
-	if beval[bool](t, ctx, `!!document.getElementById("lesson-panel")`) {
+	if beval[bool](t, ctx, `!!document.getElementById("`+lessons.IDLessonPanel+`")`) {
 		t.Error("the lab shows the lesson panel")
 	}
 	before := btext(t, ctx, "#out-m")
-	bdo(t, ctx, chromedp.Focus(chromedp.CSS("#bits-per-key")), chromedp.KeyEvent(kb.ArrowRight))
+	bdo(t, ctx, chromedp.Focus(chromedp.CSS("#"+settings.IDBitsPerKey)), chromedp.KeyEvent(kb.ArrowRight))
 	bwaitText(t, ctx, "#out-m", func(s string) bool { return s != before && s != "" })
 }

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bloomlab/app/settings"
 	"strings"
 	"testing"
 
@@ -28,7 +29,7 @@ func TestBrowserNavigatesBetweenPages(t *testing.T) {
 		}
 	}
 	before := btext(t, ctx, "#out-m")
-	bdo(t, ctx, chromedp.Focus(chromedp.CSS("#bits-per-key")),
+	bdo(t, ctx, chromedp.Focus(chromedp.CSS("#"+settings.IDBitsPerKey)),
 		chromedp.KeyEvent(kb.ArrowRight))
 	bwaitText(t, ctx, "#out-m", func(s string) bool { return s != before && s != "" })
 	if alive := beval[string](t, ctx, `typeof window.bloomlab.simulate`); !strings.Contains(alive, "function") {

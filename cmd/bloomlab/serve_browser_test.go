@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bloomlab/app/settings"
 	"context"
 	"strings"
 	"sync"
@@ -70,8 +71,8 @@ func TestBrowserUnderCSP(t *testing.T) {
 		ready []chromedp.Action[chromedp.Void]
 	}{
 		{"/", []chromedp.Action[chromedp.Void]{waitLab()}},
-		{"/calculator?n=100000000&p=0.01", []chromedp.Action[chromedp.Void]{waitCalc("ready")}},
-		{"/experiments?experiment=rocksdb&items=5000&queries=50000", []chromedp.Action[chromedp.Void]{
+		{"/calculator?" + params(settings.CalcN, "100000000", settings.CalcP, "0.01"), []chromedp.Action[chromedp.Void]{waitCalc("ready")}},
+		{"/experiments?" + params(settings.ExpName, "rocksdb", settings.ExpItems, "5000", settings.ExpQueries, "50000"), []chromedp.Action[chromedp.Void]{
 			waitExp("idle"), chromedp.Click(chromedp.CSS("#exp-run")), waitExp("done")}},
 		{"/audit", []chromedp.Action[chromedp.Void]{waitAudit()}},
 		{"/about", []chromedp.Action[chromedp.Void]{chromedp.WaitVisible(chromedp.CSS("#about-chart svg"))}},

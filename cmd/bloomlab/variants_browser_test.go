@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"bloomlab/app/settings"
 	"bloomlab/core"
 
 	"github.com/chromedp/chromedp"
@@ -140,11 +141,11 @@ func TestBrowserVariantCuckoo(t *testing.T) {
 	needBrowser(t)
 	ctx := btab(t, 1280, 1400)
 	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/"), waitLab())
-	if shownCounter(t, ctx, "load") || beval[bool](t, ctx, `!!document.getElementById("fingerprint-bits")`) {
+	if shownCounter(t, ctx, "load") || beval[bool](t, ctx, `!!document.getElementById("`+settings.IDFingerprintBits+`")`) {
 		t.Error("the standard filter shows a load or a fingerprint width")
 	}
-	selectByKeyboard(t, ctx, "#variant", "cuckoo")
-	waitQuery(t, ctx, "variant=cuckoo")
+	selectByKeyboard(t, ctx, "#"+settings.IDVariant, "cuckoo")
+	waitQuery(t, ctx, params(settings.IDVariant, "cuckoo"))
 	bwaitText(t, ctx, "#out-m", func(s string) bool { return s == "5,000" })
 	bdo(t, ctx, waitLab())
 
@@ -162,7 +163,7 @@ func TestBrowserVariantCuckoo(t *testing.T) {
 	checkVariantFigures(t, ctx, r)
 	for sel, want := range map[string]string{
 		"#load": percent(r.Load), "#relocations": thousands(r.Relocations), "#insert-failures": "0",
-		"#fingerprint-bits-value": "8 (auto)", "#memory-bits-per-key": "10.00",
+		"#" + settings.IDFingerprintBits + "-value": "8 (auto)", "#memory-bits-per-key": "10.00",
 	} {
 		if got := btext(t, ctx, sel); got != want {
 			t.Errorf("%s = %q, native %q", sel, got, want)
@@ -171,7 +172,7 @@ func TestBrowserVariantCuckoo(t *testing.T) {
 	if r.Relocations == 0 || r.Load != 0.8 {
 		t.Fatalf("native cuckoo: %d relocations at load %v; the comparison is idle", r.Relocations, r.Load)
 	}
-	for id, want := range map[string]bool{"load": true, "relocations": true, "insert-failures": true, "fingerprint-bits-value": true,
+	for id, want := range map[string]bool{"load": true, "relocations": true, "insert-failures": true, settings.IDFingerprintBits + "-value": true,
 		"out-fpr-exact": false, "out-fill": false, "build-retries": false} {
 		if got := shownCounter(t, ctx, id); got != want {
 			t.Errorf("counter %s shown %v, want %v", id, got, want)
@@ -182,22 +183,22 @@ func TestBrowserVariantCuckoo(t *testing.T) {
 	}
 
 	// The controls that mean nothing say why; the others stay on.
-	for id, want := range map[string]bool{"hashes": true, "optimal-k": true, "hashing": true, "bits-per-key": false, "fingerprint-bits": false} {
+	for id, want := range map[string]bool{settings.IDHashes: true, settings.IDOptimalK: true, settings.IDHashing: true, settings.IDBitsPerKey: false, settings.IDFingerprintBits: false} {
 		if got := disabled(t, ctx, id); got != want {
 			t.Errorf("#%s disabled %v, want %v", id, got, want)
 		}
 	}
-	if note := btext(t, ctx, "#hashes-note"); note != "k does not apply: a key has two buckets of four slots" {
+	if note := btext(t, ctx, "#"+settings.IDHashes+"-note"); note != "k does not apply: a key has two buckets of four slots" {
 		t.Errorf("hashes note %q", note)
 	}
-	if note := btext(t, ctx, "#hashing-note"); !strings.HasPrefix(note, "the scheme does not apply: the cuckoo filter finds its two buckets") {
+	if note := btext(t, ctx, "#"+settings.IDHashing+"-note"); !strings.HasPrefix(note, "the scheme does not apply: the cuckoo filter finds its two buckets") {
 		t.Errorf("hashing note %q", note)
 	}
-	if d := beval[string](t, ctx, `document.getElementById("optimal-k").getAttribute("aria-describedby")`); d != "hashes-note" {
+	if d := beval[string](t, ctx, `document.getElementById("`+settings.IDOptimalK+`").getAttribute("aria-describedby")`); d != settings.IDHashes+"-note" {
 		t.Errorf("optimal k described by %q", d)
 	}
 	// The sliders' values stay in the link.
-	waitQuery(t, ctx, "hashes=7", "bits-per-key=10")
+	waitQuery(t, ctx, params(settings.IDHashes, "7"), params(settings.IDBitsPerKey, "10"))
 	// One chart: against bits per key, the cuckoo filter's own theory.
 	if beval[bool](t, ctx, `document.getElementById("chart-k").offsetParent !== null`) {
 		t.Error("the chart against k is shown for the cuckoo filter")
@@ -205,8 +206,8 @@ func TestBrowserVariantCuckoo(t *testing.T) {
 	bwaitText(t, ctx, "#chart-bpk", func(s string) bool { return strings.Contains(s, "theory, cuckoo (auto width)") })
 
 	// 12-bit fingerprints in the same 40,000 bits: 3,332 slots for 4,000 keys.
-	selectByKeyboard(t, ctx, "#fingerprint-bits", "12")
-	waitQuery(t, ctx, "fingerprint-bits=12", "variant=cuckoo")
+	selectByKeyboard(t, ctx, "#"+settings.IDFingerprintBits, "12")
+	waitQuery(t, ctx, params(settings.IDFingerprintBits, "12"), params(settings.IDVariant, "cuckoo"))
 	p.FingerprintBits = 12
 	r = simulateNative(t, p)
 	if r.InsertFailures == 0 || r.FalseNegatives == 0 {
@@ -217,7 +218,7 @@ func TestBrowserVariantCuckoo(t *testing.T) {
 		t.Helper()
 		checkVariantFigures(t, ctx, r)
 		for sel, want := range map[string]string{"#load": percent(r.Load), "#relocations": thousands(r.Relocations),
-			"#insert-failures": thousands(r.InsertFailures), "#fingerprint-bits-value": "12"} {
+			"#insert-failures": thousands(r.InsertFailures), "#" + settings.IDFingerprintBits + "-value": "12"} {
 			if got := btext(t, ctx, sel); got != want {
 				t.Errorf("%s = %q, native %q", sel, got, want)
 			}
@@ -237,7 +238,7 @@ func TestBrowserVariantCuckoo(t *testing.T) {
 
 	bdo(t, ctx, chromedp.Reload(), waitLab())
 	bwaitText(t, ctx, "#insert-failures", func(s string) bool { return s == thousands(r.InsertFailures) })
-	for sel, want := range map[string]string{"#variant": "cuckoo", "#fingerprint-bits": "12"} {
+	for sel, want := range map[string]string{"#" + settings.IDVariant: "cuckoo", "#" + settings.IDFingerprintBits: "12"} {
 		if got := beval[string](t, ctx, `document.querySelector("`+sel+`").value`); got != want {
 			t.Errorf("after reload %s = %q, want %q", sel, got, want)
 		}
@@ -253,8 +254,8 @@ func TestBrowserVariantFuse(t *testing.T) {
 	needBrowser(t)
 	ctx := btab(t, 1280, 1400)
 	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/"), waitLab())
-	bdo(t, ctx, chromedp.Focus(chromedp.CSS("#variant")), chromedp.KeyEvent(kb.End))
-	waitQuery(t, ctx, "variant=fuse")
+	bdo(t, ctx, chromedp.Focus(chromedp.CSS("#"+settings.IDVariant)), chromedp.KeyEvent(kb.End))
+	waitQuery(t, ctx, params(settings.IDVariant, "fuse"))
 	p := core.DefaultParams()
 	p.Variant = core.FuseVariant
 	r := simulateNative(t, p)
@@ -268,7 +269,7 @@ func TestBrowserVariantFuse(t *testing.T) {
 		t.Errorf("the cells drew %d pixels", ink)
 	}
 	checkVariantFigures(t, ctx, r)
-	for sel, want := range map[string]string{"#build-retries": thousands(r.BuildRetries), "#fingerprint-bits-value": "8 (auto)", "#out-k": "3"} {
+	for sel, want := range map[string]string{"#build-retries": thousands(r.BuildRetries), "#" + settings.IDFingerprintBits + "-value": "8 (auto)", "#out-k": "3"} {
 		if got := btext(t, ctx, sel); got != want {
 			t.Errorf("%s = %q, native %q", sel, got, want)
 		}
@@ -281,14 +282,14 @@ func TestBrowserVariantFuse(t *testing.T) {
 	if beval[bool](t, ctx, `!!document.getElementById("build-error")`) {
 		t.Error("a fuse filter that built shows a build error")
 	}
-	for id, want := range map[string]bool{"hashes": true, "optimal-k": true, "bits-per-key": true, "hashing": true, "items": false} {
+	for id, want := range map[string]bool{settings.IDHashes: true, settings.IDOptimalK: true, settings.IDBitsPerKey: true, settings.IDHashing: true, settings.IDItems: false} {
 		if got := disabled(t, ctx, id); got != want {
 			t.Errorf("#%s disabled %v, want %v", id, got, want)
 		}
 	}
 	for sel, want := range map[string]string{
-		"#hashes-note":       "k does not apply: a key has three cells",
-		"#bits-per-key-note": "bits per key does not apply: the fuse filter sizes itself from n, about 1.125 n cells of f bits",
+		"#" + settings.IDHashes + "-note":     "k does not apply: a key has three cells",
+		"#" + settings.IDBitsPerKey + "-note": "bits per key does not apply: the fuse filter sizes itself from n, about 1.125 n cells of f bits",
 	} {
 		if got := btext(t, ctx, sel); got != want {
 			t.Errorf("%s = %q, want %q", sel, got, want)
@@ -301,20 +302,20 @@ func TestBrowserVariantFuse(t *testing.T) {
 		t.Errorf("chart status %q", s)
 	}
 
-	selectByKeyboard(t, ctx, "#fingerprint-bits", "16")
-	waitQuery(t, ctx, "fingerprint-bits=16", "variant=fuse")
+	selectByKeyboard(t, ctx, "#"+settings.IDFingerprintBits, "16")
+	waitQuery(t, ctx, params(settings.IDFingerprintBits, "16"), params(settings.IDVariant, "fuse"))
 	p.FingerprintBits = 16
 	r = simulateNative(t, p)
-	bwaitText(t, ctx, "#fingerprint-bits-value", func(s string) bool { return s == "16" })
+	bwaitText(t, ctx, "#"+settings.IDFingerprintBits+"-value", func(s string) bool { return s == "16" })
 	checkVariantFigures(t, ctx, r)
 	if got := btext(t, ctx, "#out-fpr-theory"); got != "1.5e-05" {
 		t.Errorf("theory at 16 bits %q", got)
 	}
 
 	// The cuckoo filter has 16-bit fingerprints too: the width stays.
-	selectByKeyboard(t, ctx, "#variant", "cuckoo")
-	waitQuery(t, ctx, "variant=cuckoo", "fingerprint-bits=16")
-	bwaitText(t, ctx, "#fingerprint-bits-value", func(s string) bool { return s == "16" })
+	selectByKeyboard(t, ctx, "#"+settings.IDVariant, "cuckoo")
+	waitQuery(t, ctx, params(settings.IDVariant, "cuckoo"), params(settings.IDFingerprintBits, "16"))
+	bwaitText(t, ctx, "#"+settings.IDFingerprintBits+"-value", func(s string) bool { return s == "16" })
 	if beval[bool](t, ctx, `!!document.getElementById("clamp-notice")`) {
 		t.Errorf("a width both layouts have gave a notice: %q", btext(t, ctx, "#clamp-notice"))
 	}
@@ -331,7 +332,7 @@ func TestBrowserVariantLinks(t *testing.T) {
 	base := labURL(t)
 	ctx := btab(t, 1280, 1400)
 
-	q := "variant=cuckoo&fingerprint-bits=12&bits-per-key=14&items=3000&queries=6000&present-share=0&seed=42"
+	q := params(settings.IDVariant, "cuckoo", settings.IDFingerprintBits, "12", settings.IDBitsPerKey, "14", settings.IDItems, "3000", settings.IDQueries, "6000", settings.IDPresentShare, "0", settings.IDSeed, "42")
 	bdo(t, ctx, chromedp.Navigate(base+"/?"+q), waitLab())
 	p := core.DefaultParams()
 	p.Variant, p.FingerprintBits, p.BitsPerKey, p.Items, p.Queries, p.PresentShare, p.Seed = core.CuckooVariant, 12, 14, 3000, 6000, 0, 42
@@ -341,14 +342,14 @@ func TestBrowserVariantLinks(t *testing.T) {
 		if beval[bool](t, ctx, `!!document.getElementById("clamp-notice")`) {
 			t.Errorf("a legal link shows %q", btext(t, ctx, "#clamp-notice"))
 		}
-		for sel, want := range map[string]string{"#variant": "cuckoo", "#fingerprint-bits": "12", "#bits-per-key": "14"} {
+		for sel, want := range map[string]string{"#" + settings.IDVariant: "cuckoo", "#" + settings.IDFingerprintBits: "12", "#" + settings.IDBitsPerKey: "14"} {
 			if got := beval[string](t, ctx, `document.querySelector("`+sel+`").value`); got != want {
 				t.Errorf("%s = %q, want %q", sel, got, want)
 			}
 		}
 		checkVariantFigures(t, ctx, r)
 		for sel, want := range map[string]string{"#load": percent(r.Load), "#relocations": thousands(r.Relocations),
-			"#insert-failures": thousands(r.InsertFailures), "#fingerprint-bits-value": "12"} {
+			"#insert-failures": thousands(r.InsertFailures), "#" + settings.IDFingerprintBits + "-value": "12"} {
 			if got := btext(t, ctx, sel); got != want {
 				t.Errorf("%s = %q, native %q", sel, got, want)
 			}
@@ -357,30 +358,30 @@ func TestBrowserVariantLinks(t *testing.T) {
 	}
 
 	// To the fuse filter, which has no 12-bit fingerprints.
-	bdo(t, ctx, chromedp.SetValue(chromedp.CSS("#variant"), "fuse"),
-		discard(chromedp.Evaluate[bool](`document.getElementById("variant").dispatchEvent(new Event("change", {bubbles: true}))`)))
+	bdo(t, ctx, chromedp.SetValue(chromedp.CSS("#"+settings.IDVariant), "fuse"),
+		discard(chromedp.Evaluate[bool](`document.getElementById("`+settings.IDVariant+`").dispatchEvent(new Event("change", {bubbles: true}))`)))
 	notice := bwaitText(t, ctx, "#clamp-notice", func(s string) bool { return s != "" })
 	if !strings.Contains(notice, "fingerprint-bits: the fuse filter's fingerprints are 8 or 16 bits wide, so 12 became auto (the filter's choice)") {
 		t.Errorf("notice %q", notice)
 	}
-	search := waitQuery(t, ctx, "variant=fuse")
-	if strings.Contains(search, "fingerprint-bits") {
+	search := waitQuery(t, ctx, params(settings.IDVariant, "fuse"))
+	if strings.Contains(search, settings.IDFingerprintBits) {
 		t.Errorf("the link %q keeps a width the fuse filter lacks", search)
 	}
 
 	for _, c := range []struct{ link, notice, variant string }{
-		{"variant=cuckoo&fingerprint-bits=7", "fingerprint-bits: the cuckoo filter's fingerprints are 8, 12 or 16 bits wide, so 7 became auto (the filter's choice)", "cuckoo"},
-		{"variant=cuckoo&fingerprint-bits=abc", `fingerprint-bits: "abc" is not a width in bits, so the cuckoo filter chooses its own (auto)`, "cuckoo"},
-		{"variant=cuckoo&fault=one-hash", "fault: one-hash lives in the standard filter, so the variant is standard, not cuckoo", "standard"},
+		{params(settings.IDVariant, "cuckoo", settings.IDFingerprintBits, "7"), "fingerprint-bits: the cuckoo filter's fingerprints are 8, 12 or 16 bits wide, so 7 became auto (the filter's choice)", "cuckoo"},
+		{params(settings.IDVariant, "cuckoo", settings.IDFingerprintBits, "abc"), `fingerprint-bits: "abc" is not a width in bits, so the cuckoo filter chooses its own (auto)`, "cuckoo"},
+		{params(settings.IDVariant, "cuckoo", settings.IDFault, "one-hash"), "fault: one-hash lives in the standard filter, so the variant is standard, not cuckoo", "standard"},
 	} {
 		bdo(t, ctx, chromedp.Navigate(base+"/?"+c.link), waitLab())
 		if notice := btext(t, ctx, "#clamp-notice"); !strings.Contains(notice, c.notice) {
 			t.Errorf("%s: notice %q, want %q", c.link, notice, c.notice)
 		}
-		if got := beval[string](t, ctx, `document.getElementById("variant").value`); got != c.variant {
+		if got := beval[string](t, ctx, `document.getElementById("`+settings.IDVariant+`").value`); got != c.variant {
 			t.Errorf("%s runs %q, want %q", c.link, got, c.variant)
 		}
-		if got := beval[string](t, ctx, `(document.getElementById("fingerprint-bits") || {value: "none"}).value`); got != map[string]string{"cuckoo": "0", "standard": "none"}[c.variant] {
+		if got := beval[string](t, ctx, `(document.getElementById("`+settings.IDFingerprintBits+`") || {value: "none"}).value`); got != map[string]string{"cuckoo": "0", "standard": "none"}[c.variant] {
 			t.Errorf("%s: fingerprint bits select %q", c.link, got)
 		}
 	}
@@ -389,8 +390,8 @@ func TestBrowserVariantLinks(t *testing.T) {
 	fuse := core.DefaultParams()
 	fuse.Variant, fuse.Items, fuse.Queries = core.FuseVariant, 200000, 20000
 	for _, c := range []struct{ link, want string }{
-		{"variant=cuckoo&items=200000&queries=20000", "Density picture: 250,000 slots, each dot shaded by the share of its slots that hold a fingerprint."},
-		{"variant=fuse&items=200000&queries=20000", fmt.Sprintf("Density picture: %s cells, each dot shaded by the share of its cells that are nonzero.", thousands(simulateNative(t, fuse).M))},
+		{params(settings.IDVariant, "cuckoo", settings.IDItems, "200000", settings.IDQueries, "20000"), "Density picture: 250,000 slots, each dot shaded by the share of its slots that hold a fingerprint."},
+		{params(settings.IDVariant, "fuse", settings.IDItems, "200000", settings.IDQueries, "20000"), fmt.Sprintf("Density picture: %s cells, each dot shaded by the share of its cells that are nonzero.", thousands(simulateNative(t, fuse).M))},
 	} {
 		bdo(t, ctx, chromedp.Navigate(base+"/?"+c.link), waitLab())
 		caption := bwaitText(t, ctx, "#bit-caption", func(s string) bool { return strings.HasPrefix(s, "Density") })
