@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bloomlab/app/internal/linktest"
 	"bloomlab/app/lessons"
 	"bloomlab/app/settings"
 	"bloomlab/app/ui"
@@ -61,13 +62,13 @@ func TestPrerenderedCheckbox(t *testing.T) {
 	if tag := box.FindString(get(t, "", "/")); tag == "" || strings.Contains(tag, "checked") {
 		t.Error("the prerendered lab ticks the optimal-k box, which is off")
 	}
-	if tag := box.FindString(get(t, "", "/?"+params(settings.IDOptimalK, "on"))); !strings.Contains(tag, "checked") {
+	if tag := box.FindString(get(t, "", "/?"+linktest.Query(settings.IDOptimalK, "on"))); !strings.Contains(tag, "checked") {
 		t.Error("the prerendered lab leaves the optimal-k box unticked, which is on")
 	}
 }
 
 func TestPrerenderedClampNotice(t *testing.T) {
-	page := get(t, "", "/?"+params(settings.IDHashes, "999", settings.IDItems, "oops"))
+	page := get(t, "", "/?"+linktest.Query(settings.IDHashes, "999", settings.IDItems, "oops"))
 	for _, want := range []string{`id="clamp-notice"`, "hashes: 999 is above the maximum, so it was lowered to 32", `items: &#34;oops&#34; is not a number`} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %q", want)
@@ -111,7 +112,7 @@ var falseBoolean = regexp.MustCompile(`<[a-z]+[^>]*\s(selected|hidden|disabled|c
 // Every page as prerendered shows its controls as the lab will set them:
 // no option selected, element hidden or control disabled by a "false".
 func TestPrerenderedBooleansAreTrue(t *testing.T) {
-	for _, path := range []string{ui.RouteLab, ui.RouteLab + "?" + params(settings.IDVariant, "cuckoo", settings.IDFault, "off-by-one"), ui.RouteLessons, ui.RouteLessons + "?" + params(lessons.IDLesson, "2", lessons.IDStep, "1"),
+	for _, path := range []string{ui.RouteLab, ui.RouteLab + "?" + linktest.Query(settings.IDVariant, "cuckoo", settings.IDFault, "off-by-one"), ui.RouteLessons, ui.RouteLessons + "?" + linktest.Query(lessons.IDLesson, "2", lessons.IDStep, "1"),
 		ui.RouteExperiments, ui.RouteCalculator, ui.RouteAudit, ui.RouteAbout} {
 		if tag := falseBoolean.FindString(get(t, "", path)); tag != "" {
 			t.Errorf("%s: %s", path, tag)
@@ -127,11 +128,11 @@ func TestPrerenderedLessons(t *testing.T) {
 		path string
 		want []string
 	}{
-		{"/lessons?" + params(lessons.IDLesson, "3", lessons.IDStep, "2"), []string{`id="lesson-title">The three moves<`, "Lesson 3 of 6 · step 2 of 3",
+		{"/lessons?" + linktest.Query(lessons.IDLesson, "3", lessons.IDStep, "2"), []string{`id="lesson-title">The three moves<`, "Lesson 3 of 6 · step 2 of 3",
 			"raise k past the optimum until the theory rate is 10% above the optimum&#39;s.", `id="` + lessons.IDLessonShow + `"`, `data-done="false"`, `id="bit-array"`}},
 		{"/lessons", []string{`id="lesson-title">A zero is proof<`, "Inserting a key only ever sets bits."}},
-		{"/lessons?" + params(lessons.IDLesson, "99", lessons.IDStep, "0"), []string{`id="lesson-notice"`, "there is no lesson 99", "there is no step 0", `id="lesson-title">Overfill<`}},
-		{"/lessons/?" + params(lessons.IDLesson, "2"), []string{`id="lesson-title">A false positive, explained<`}},
+		{"/lessons?" + linktest.Query(lessons.IDLesson, "99", lessons.IDStep, "0"), []string{`id="lesson-notice"`, "there is no lesson 99", "there is no step 0", `id="lesson-title">Overfill<`}},
+		{"/lessons/?" + linktest.Query(lessons.IDLesson, "2"), []string{`id="lesson-title">A false positive, explained<`}},
 	} {
 		page := get(t, "", tc.path)
 		for _, want := range tc.want {

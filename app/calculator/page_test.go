@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"bloomlab/app/internal/linktest"
 	"bloomlab/app/settings"
 	"bloomlab/core/plan"
 
@@ -24,15 +25,15 @@ func TestCalcFromQuery(t *testing.T) {
 		values map[string]string
 	}{
 		{"empty link", "", plan.FindM, "", map[string]string{settings.CalcN: "100000000", settings.CalcP: "0.01"}},
-		{"n and p", params(settings.CalcN, "1e6", settings.CalcP, "1%25"), plan.FindM, "", map[string]string{settings.CalcN: "1e6", settings.CalcP: "1%"}},
-		{"n and m", params(settings.CalcN, "4000", settings.CalcM, "40000"), plan.FindP, "", map[string]string{settings.CalcN: "4000", settings.CalcM: "40000"}},
-		{"p and m", params(settings.CalcP, "0.01", settings.CalcM, "114.26+MiB"), plan.FindN, "", map[string]string{settings.CalcM: "114.26 MiB"}},
-		{"explicit find", params(settings.CalcFind, "n", settings.CalcN, "5", settings.CalcP, "0.1", settings.CalcM, "1000"), plan.FindN, "", nil},
-		{"all three", params(settings.CalcN, "5", settings.CalcP, "0.1", settings.CalcM, "1000"), plan.FindM, "the link gives n, p and m", nil},
-		{"bad find", params(settings.CalcFind, "k", settings.CalcN, "4000", settings.CalcM, "40000"), plan.FindP, `find: "k" is not m, p or n, so the calculator finds p`, nil},
-		{"bad value kept", params(settings.CalcN, "lots", settings.CalcP, "0.01"), plan.FindM, "", map[string]string{settings.CalcN: "lots"}},
-		{"a key twice", params(settings.CalcN, "10", settings.CalcN, "4000", settings.CalcM, "40000"), plan.FindP, "n: given 2 times (10, 4000), so the last, 4000, is used", map[string]string{settings.CalcN: "4000"}},
-		{"costs", params(settings.CalcAbsentQPS, "5e4", settings.CalcMaybeCost, "12", settings.CalcSavedCost, "3", settings.CalcKeyBytes, "36"), plan.FindM, "",
+		{"n and p", linktest.Query(settings.CalcN, "1e6", settings.CalcP, "1%25"), plan.FindM, "", map[string]string{settings.CalcN: "1e6", settings.CalcP: "1%"}},
+		{"n and m", linktest.Query(settings.CalcN, "4000", settings.CalcM, "40000"), plan.FindP, "", map[string]string{settings.CalcN: "4000", settings.CalcM: "40000"}},
+		{"p and m", linktest.Query(settings.CalcP, "0.01", settings.CalcM, "114.26+MiB"), plan.FindN, "", map[string]string{settings.CalcM: "114.26 MiB"}},
+		{"explicit find", linktest.Query(settings.CalcFind, "n", settings.CalcN, "5", settings.CalcP, "0.1", settings.CalcM, "1000"), plan.FindN, "", nil},
+		{"all three", linktest.Query(settings.CalcN, "5", settings.CalcP, "0.1", settings.CalcM, "1000"), plan.FindM, "the link gives n, p and m", nil},
+		{"bad find", linktest.Query(settings.CalcFind, "k", settings.CalcN, "4000", settings.CalcM, "40000"), plan.FindP, `find: "k" is not m, p or n, so the calculator finds p`, nil},
+		{"bad value kept", linktest.Query(settings.CalcN, "lots", settings.CalcP, "0.01"), plan.FindM, "", map[string]string{settings.CalcN: "lots"}},
+		{"a key twice", linktest.Query(settings.CalcN, "10", settings.CalcN, "4000", settings.CalcM, "40000"), plan.FindP, "n: given 2 times (10, 4000), so the last, 4000, is used", map[string]string{settings.CalcN: "4000"}},
+		{"costs", linktest.Query(settings.CalcAbsentQPS, "5e4", settings.CalcMaybeCost, "12", settings.CalcSavedCost, "3", settings.CalcKeyBytes, "36"), plan.FindM, "",
 			map[string]string{settings.CalcAbsentQPS: "5e4", settings.CalcMaybeCost: "12", settings.CalcSavedCost: "3", settings.CalcKeyBytes: "36"}},
 	}
 	for _, tt := range tests {
@@ -90,17 +91,17 @@ func TestSolveForm(t *testing.T) {
 		errors map[string]string // field -> message substring
 		err    string
 	}{
-		{"reference", params(settings.CalcN, "100000000", settings.CalcP, "0.01"), 958_505_838, 100_000_000, nil, ""},
-		{"units", params(settings.CalcFind, "p", settings.CalcN, "4000", settings.CalcM, "5000B"), 40_000, 4000, nil, ""},
-		{"inverse", params(settings.CalcFind, "n", settings.CalcM, "958505838", settings.CalcP, "1%25"), 958_505_838, 100_000_000, nil, ""},
-		{"bad unit", params(settings.CalcFind, "p", settings.CalcN, "10", settings.CalcM, "5+Mb"), 0, 0, map[string]string{settings.CalcM: `m has unknown unit "Mb"`}, ""},
-		{"two bad fields", params(settings.CalcN, "0", settings.CalcP, "2"), 0, 0, map[string]string{settings.CalcN: "n must be from 1", settings.CalcP: "p must be below 1"}, ""},
-		{"bad cost", params(settings.CalcAbsentQPS, "-4"), 0, 0, map[string]string{settings.CalcAbsentQPS: "absent queries per second must be a number from 0"}, ""},
-		{"unknown is not parsed", params(settings.CalcFind, "m", settings.CalcN, "10", settings.CalcP, "0.1", settings.CalcM, "garbage"), 48, 10, nil, ""},
-		{"m too small", params(settings.CalcFind, "n", settings.CalcM, "5", settings.CalcP, "0.001"), 0, 0, nil, "5 bits cannot hold even one key"},
-		{"hexadecimal p", params(settings.CalcN, "1000", settings.CalcP, "0x1p-4"), 0, 0, map[string]string{settings.CalcP: "p must be a rate such as 0.01"}, ""},
+		{"reference", linktest.Query(settings.CalcN, "100000000", settings.CalcP, "0.01"), 958_505_838, 100_000_000, nil, ""},
+		{"units", linktest.Query(settings.CalcFind, "p", settings.CalcN, "4000", settings.CalcM, "5000B"), 40_000, 4000, nil, ""},
+		{"inverse", linktest.Query(settings.CalcFind, "n", settings.CalcM, "958505838", settings.CalcP, "1%25"), 958_505_838, 100_000_000, nil, ""},
+		{"bad unit", linktest.Query(settings.CalcFind, "p", settings.CalcN, "10", settings.CalcM, "5+Mb"), 0, 0, map[string]string{settings.CalcM: `m has unknown unit "Mb"`}, ""},
+		{"two bad fields", linktest.Query(settings.CalcN, "0", settings.CalcP, "2"), 0, 0, map[string]string{settings.CalcN: "n must be from 1", settings.CalcP: "p must be below 1"}, ""},
+		{"bad cost", linktest.Query(settings.CalcAbsentQPS, "-4"), 0, 0, map[string]string{settings.CalcAbsentQPS: "absent queries per second must be a number from 0"}, ""},
+		{"unknown is not parsed", linktest.Query(settings.CalcFind, "m", settings.CalcN, "10", settings.CalcP, "0.1", settings.CalcM, "garbage"), 48, 10, nil, ""},
+		{"m too small", linktest.Query(settings.CalcFind, "n", settings.CalcM, "5", settings.CalcP, "0.001"), 0, 0, nil, "5 bits cannot hold even one key"},
+		{"hexadecimal p", linktest.Query(settings.CalcN, "1000", settings.CalcP, "0x1p-4"), 0, 0, map[string]string{settings.CalcP: "p must be a rate such as 0.01"}, ""},
 		// Once froze the tab for over a minute: 10^8 terms for each k.
-		{"many keys a block", params(settings.CalcFind, "p", settings.CalcN, "9007199254740992", settings.CalcM, "512"), 512, 9007199254740992, nil, ""},
+		{"many keys a block", linktest.Query(settings.CalcFind, "p", settings.CalcN, "9007199254740992", settings.CalcM, "512"), 512, 9007199254740992, nil, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -162,7 +163,7 @@ func renderCalculator(t *testing.T, query string) string {
 
 func TestCalculatorRenders(t *testing.T) {
 	t.Parallel()
-	html := renderCalculator(t, params(settings.CalcN, "100000000", settings.CalcP, "0.01"))
+	html := renderCalculator(t, linktest.Query(settings.CalcN, "100000000", settings.CalcP, "0.01"))
 	for id, want := range map[string]string{
 		"calc-out-m": "958,505,838", "calc-out-memory": "114.26 MiB", "calc-out-k": "7",
 		"calc-out-bpk": "9.585", "calc-out-fpr": "0.010039", "m-read": "found: 958,505,838 bits, 114.26 MiB",
@@ -180,11 +181,11 @@ func TestCalculatorRenders(t *testing.T) {
 	if !strings.Contains(html, `data-state="static"`) {
 		t.Error("the prerendered page is not marked static")
 	}
-	if !strings.Contains(html, params(settings.IDBitsPerKey, "9.6")) || !strings.Contains(html, params(settings.IDHashes, "7")) {
+	if !strings.Contains(html, linktest.Query(settings.IDBitsPerKey, "9.6")) || !strings.Contains(html, linktest.Query(settings.IDHashes, "7")) {
 		t.Error("the lab link does not carry the plan's shape")
 	}
 
-	fiveP := renderCalculator(t, params(settings.CalcN, "100000000", settings.CalcP, "0.05"))
+	fiveP := renderCalculator(t, linktest.Query(settings.CalcN, "100000000", settings.CalcP, "0.05"))
 	for id, want := range map[string]string{"k-round": "4 0.050269", "k-ceil": "5 0.051029"} {
 		re := regexp.MustCompile(`(?s)id="` + id + `".*?class="k"[^>]*>(\d+)<.*?class="rate"[^>]*>([^<]+)<`)
 		m := re.FindStringSubmatch(fiveP)
@@ -196,7 +197,7 @@ func TestCalculatorRenders(t *testing.T) {
 
 func TestCalculatorShowsFieldErrors(t *testing.T) {
 	t.Parallel()
-	html := renderCalculator(t, params(settings.CalcFind, "p", settings.CalcN, "lots", settings.CalcM, "5+Mb"))
+	html := renderCalculator(t, linktest.Query(settings.CalcFind, "p", settings.CalcN, "lots", settings.CalcM, "5+Mb"))
 	if got := textOf(html, "n-error"); !strings.Contains(got, `n must be a count of keys`) {
 		t.Errorf("#n-error = %q", got)
 	}
@@ -221,8 +222,8 @@ func TestCalculatorShowsFieldErrors(t *testing.T) {
 // for a structure the lab cannot build.
 func TestCalculatorMeasured(t *testing.T) {
 	t.Parallel()
-	html := renderCalculator(t, params(settings.CalcN, "100000000", settings.CalcP, "0.01"))
-	q, _ := url.ParseQuery(params(settings.CalcN, "100000000", settings.CalcP, "0.01"))
+	html := renderCalculator(t, linktest.Query(settings.CalcN, "100000000", settings.CalcP, "0.01"))
+	q, _ := url.ParseQuery(linktest.Query(settings.CalcN, "100000000", settings.CalcP, "0.01"))
 	f, _ := settings.CalculatorFromQuery(q)
 	pl := f.Solve().Plan
 	for _, m := range plan.Measure(pl) {

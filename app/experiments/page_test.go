@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"bloomlab/app/engine"
+	"bloomlab/app/internal/linktest"
 	"bloomlab/app/settings"
 	"bloomlab/app/ui/format"
 	"bloomlab/core/experiment"
@@ -318,7 +319,7 @@ func renderExperiments(t *testing.T, query string) (string, *Page) {
 }
 
 func TestExperimentsPageStatic(t *testing.T) {
-	html, _ := renderExperiments(t, params(settings.ExpName, "overfill", settings.ExpItems, "0", settings.ExpQueries, "abc"))
+	html, _ := renderExperiments(t, linktest.Query(settings.ExpName, "overfill", settings.ExpItems, "0", settings.ExpQueries, "abc"))
 	for _, want := range []string{
 		`data-state="static"`, `id="exp-items"`, `id="exp-queries"`, `id="exp-seed"`, `id="exp-run"`, `id="exp-full"`,
 		"bloomlab experiment overfill --items 1 --queries 500000 --seed 1", "items: 0 is below the minimum",
@@ -336,7 +337,7 @@ func TestExperimentsPageStatic(t *testing.T) {
 	if n := len(regexp.MustCompile(`<option [^>]*selected`).FindAllString(html, -1)); n != 1 {
 		t.Errorf("%d options selected, want 1", n)
 	}
-	mem, _ := renderExperiments(t, params(settings.ExpName, "memory"))
+	mem, _ := renderExperiments(t, linktest.Query(settings.ExpName, "memory"))
 	if !strings.Contains(mem, `id="exp-memory-note"`) || !strings.Contains(mem, "is an estimate here") {
 		t.Error("the memory experiment does not say its exact set is an estimate")
 	}

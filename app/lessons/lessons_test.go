@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"bloomlab/app/internal/linktest"
 	"bloomlab/app/lab"
 	"bloomlab/app/settings"
 	"bloomlab/app/ui/format"
@@ -292,20 +293,20 @@ func TestLessonPlace(t *testing.T) {
 		notices []string
 	}{
 		{"", 0, 0, nil},
-		{params(IDLesson, "3", IDStep, "2"), 2, 1, nil},
-		{params(IDLesson, "+3", IDStep, " 2 "), 2, 1, nil},
-		{params(IDLesson, "99"), last, 0, []string{fmt.Sprintf("lesson: there is no lesson 99; the lessons are 1 to %d, so lesson %d, “%s”, is shown", last+1, last+1, lessons[last].Title)}},
-		{params(IDLesson, "0"), 0, 0, []string{"lesson: there is no lesson 0; the lessons are 1 to"}},
-		{params(IDLesson, "-2"), 0, 0, []string{"there is no lesson -2"}},
-		{params(IDLesson, "99999999999999999999"), last, 0, []string{"there is no lesson 99999999999999999999"}},
-		{params(IDLesson, "-99999999999999999999"), 0, 0, []string{"there is no lesson -99999999999999999999"}},
-		{params(IDLesson, "abc"), 0, 0, []string{`lesson: "abc" is not a lesson number; the lessons are 1 to`, "so lesson 1, “A zero is proof”, is shown"}},
-		{params(IDLesson, ""), 0, 0, []string{`"" is not a lesson number`}},
-		{params(IDLesson, "3", IDStep, "0"), 2, 0, []string{"step: there is no step 0; lesson 3 has steps 1 to 3, so step 1 is shown"}},
-		{params(IDLesson, "3", IDStep, "9"), 2, 2, []string{"step: there is no step 9; lesson 3 has steps 1 to 3, so step 3 is shown"}},
-		{params(IDLesson, "2", IDStep, "x"), 1, 0, []string{`step: "x" is not a step number; lesson 2 has steps 1 to 2, so step 1 is shown`}},
-		{params(IDLesson, "99", IDStep, "99"), last, len(lessons[last].Steps) - 1, []string{"there is no lesson 99", "there is no step 99"}},
-		{params(IDLesson, "1", IDLesson, "4"), 3, 0, nil},
+		{linktest.Query(IDLesson, "3", IDStep, "2"), 2, 1, nil},
+		{linktest.Query(IDLesson, "+3", IDStep, " 2 "), 2, 1, nil},
+		{linktest.Query(IDLesson, "99"), last, 0, []string{fmt.Sprintf("lesson: there is no lesson 99; the lessons are 1 to %d, so lesson %d, “%s”, is shown", last+1, last+1, lessons[last].Title)}},
+		{linktest.Query(IDLesson, "0"), 0, 0, []string{"lesson: there is no lesson 0; the lessons are 1 to"}},
+		{linktest.Query(IDLesson, "-2"), 0, 0, []string{"there is no lesson -2"}},
+		{linktest.Query(IDLesson, "99999999999999999999"), last, 0, []string{"there is no lesson 99999999999999999999"}},
+		{linktest.Query(IDLesson, "-99999999999999999999"), 0, 0, []string{"there is no lesson -99999999999999999999"}},
+		{linktest.Query(IDLesson, "abc"), 0, 0, []string{`lesson: "abc" is not a lesson number; the lessons are 1 to`, "so lesson 1, “A zero is proof”, is shown"}},
+		{linktest.Query(IDLesson, ""), 0, 0, []string{`"" is not a lesson number`}},
+		{linktest.Query(IDLesson, "3", IDStep, "0"), 2, 0, []string{"step: there is no step 0; lesson 3 has steps 1 to 3, so step 1 is shown"}},
+		{linktest.Query(IDLesson, "3", IDStep, "9"), 2, 2, []string{"step: there is no step 9; lesson 3 has steps 1 to 3, so step 3 is shown"}},
+		{linktest.Query(IDLesson, "2", IDStep, "x"), 1, 0, []string{`step: "x" is not a step number; lesson 2 has steps 1 to 2, so step 1 is shown`}},
+		{linktest.Query(IDLesson, "99", IDStep, "99"), last, len(lessons[last].Steps) - 1, []string{"there is no lesson 99", "there is no step 99"}},
+		{linktest.Query(IDLesson, "1", IDLesson, "4"), 3, 0, nil},
 	} {
 		q, err := url.ParseQuery(tc.query)
 		if err != nil {

@@ -1,6 +1,7 @@
 package settings
 
 import (
+	"bloomlab/app/internal/linktest"
 	"bloomlab/core/experiment"
 	"net/url"
 	"strings"
@@ -18,41 +19,41 @@ func TestExpFromQuery(t *testing.T) {
 		notices []string // substrings, one per notice
 	}{
 		{"empty link", "", Experiment{Name: first.Name, Sizes: first.Quick}, nil},
-		{"experiment only", params(ExpName, "rocksdb"), Experiment{Name: "rocksdb", Sizes: rocks.Quick}, nil},
-		{"every size", params(ExpName, "k-sweep", ExpItems, "2000", ExpQueries, "30000", ExpReplicates, "3", ExpSeed, "9"),
+		{"experiment only", linktest.Query(ExpName, "rocksdb"), Experiment{Name: "rocksdb", Sizes: rocks.Quick}, nil},
+		{"every size", linktest.Query(ExpName, "k-sweep", ExpItems, "2000", ExpQueries, "30000", ExpReplicates, "3", ExpSeed, "9"),
 			Experiment{Name: "k-sweep", Sizes: experiment.Sizes{Items: 2000, Queries: 30000, Replicates: 3, Seed: 9}}, nil},
-		{"separators and exponents", params(ExpName, "rocksdb", ExpItems, "2,000", ExpQueries, "1e5"),
+		{"separators and exponents", linktest.Query(ExpName, "rocksdb", ExpItems, "2,000", ExpQueries, "1e5"),
 			Experiment{Name: "rocksdb", Sizes: experiment.Sizes{Items: 2000, Queries: 100000, Seed: 1}}, nil},
-		{"unknown experiment", params(ExpName, "bogus", ExpItems, "5"),
+		{"unknown experiment", linktest.Query(ExpName, "bogus", ExpItems, "5"),
 			Experiment{Name: first.Name, Sizes: experiment.Sizes{Items: 5, Queries: first.Quick.Queries, Seed: 1}},
 			[]string{`experiment: "bogus" is not one of theory-vs-observed, rocksdb`}},
-		{"below the minimum", params(ExpName, "rocksdb", ExpItems, "0", ExpQueries, "-4"),
+		{"below the minimum", linktest.Query(ExpName, "rocksdb", ExpItems, "0", ExpQueries, "-4"),
 			Experiment{Name: "rocksdb", Sizes: experiment.Sizes{Items: 1, Queries: 1, Seed: 1}},
 			[]string{"items: 0 is below the minimum, so it was raised to 1", "queries: -4 is below the minimum"}},
-		{"above the maximum", params(ExpName, "rocksdb", ExpItems, "99999999999"),
+		{"above the maximum", linktest.Query(ExpName, "rocksdb", ExpItems, "99999999999"),
 			Experiment{Name: "rocksdb", Sizes: experiment.Sizes{Items: experiment.MaxItems, Queries: rocks.Quick.Queries, Seed: 1}},
 			[]string{"items: 99999999999 is above the maximum, so it was lowered to 10,000,000"}},
-		{"rounded", params(ExpName, "rocksdb", ExpItems, "1500.6"),
+		{"rounded", linktest.Query(ExpName, "rocksdb", ExpItems, "1500.6"),
 			Experiment{Name: "rocksdb", Sizes: experiment.Sizes{Items: 1501, Queries: rocks.Quick.Queries, Seed: 1}},
 			[]string{"items: 1500.6 was rounded to 1,501"}},
-		{"not a number", params(ExpName, "rocksdb", ExpItems, "lots", ExpQueries, "NaN"),
+		{"not a number", linktest.Query(ExpName, "rocksdb", ExpItems, "lots", ExpQueries, "NaN"),
 			Experiment{Name: "rocksdb", Sizes: rocks.Quick},
 			[]string{`items: "lots" is not a whole number from 1 to 10,000,000, so it stays at 100,000`, `queries: "NaN" is not a whole number`}},
-		{"unused knob", params(ExpName, "memory", ExpQueries, "5", ExpReplicates, "2"),
+		{"unused knob", linktest.Query(ExpName, "memory", ExpQueries, "5", ExpReplicates, "2"),
 			Experiment{Name: "memory", Sizes: experiment.Sizes{Items: 200_000, Seed: 1}},
 			[]string{`queries: memory takes no queries, so "5" is ignored`, `replicates: memory takes no replicates`}},
-		{"largest seed", params(ExpName, "rocksdb", ExpSeed, "18446744073709551615"),
+		{"largest seed", linktest.Query(ExpName, "rocksdb", ExpSeed, "18446744073709551615"),
 			Experiment{Name: "rocksdb", Sizes: experiment.Sizes{Items: rocks.Quick.Items, Queries: rocks.Quick.Queries, Seed: 1<<64 - 1}}, nil},
-		{"seed too large", params(ExpName, "rocksdb", ExpSeed, "18446744073709551616"),
+		{"seed too large", linktest.Query(ExpName, "rocksdb", ExpSeed, "18446744073709551616"),
 			Experiment{Name: "rocksdb", Sizes: experiment.Sizes{Items: rocks.Quick.Items, Queries: rocks.Quick.Queries, Seed: 1<<64 - 1}},
 			[]string{"seed: 18446744073709551616 is above the maximum"}},
-		{"negative seed", params(ExpName, "rocksdb", ExpSeed, "-3"),
+		{"negative seed", linktest.Query(ExpName, "rocksdb", ExpSeed, "-3"),
 			Experiment{Name: "rocksdb", Sizes: experiment.Sizes{Items: rocks.Quick.Items, Queries: rocks.Quick.Queries, Seed: 0}},
 			[]string{"seed: -3 is below the minimum, so it was raised to 0"}},
-		{"bad seed", params(ExpName, "rocksdb", ExpSeed, "1.5"),
+		{"bad seed", linktest.Query(ExpName, "rocksdb", ExpSeed, "1.5"),
 			Experiment{Name: "rocksdb", Sizes: rocks.Quick},
 			[]string{`seed: "1.5" is not a whole number from 0 to 18446744073709551615, so it stays at 1`}},
-		{"last value wins, and says so", params(ExpName, "rocksdb", ExpItems, "5", ExpItems, "7"),
+		{"last value wins, and says so", linktest.Query(ExpName, "rocksdb", ExpItems, "5", ExpItems, "7"),
 			Experiment{Name: "rocksdb", Sizes: experiment.Sizes{Items: 7, Queries: rocks.Quick.Queries, Seed: 1}},
 			[]string{"items: given 2 times (5, 7), so the last, 7, is used"}},
 	}

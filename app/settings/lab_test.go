@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"bloomlab/app/internal/linktest"
 	"bloomlab/core"
 )
 
@@ -39,28 +40,28 @@ func TestFromQueryClamps(t *testing.T) {
 		check  func(Lab) bool
 		notice string
 	}{
-		{params(IDBitsPerKey, "abc"), func(s Lab) bool { return s.Params.BitsPerKey == 10 }, "bits-per-key: \"abc\" is not a number"},
-		{params(IDBitsPerKey, "0"), func(s Lab) bool { return s.Params.BitsPerKey == 0.1 }, "raised to 0.1"},
-		{params(IDBitsPerKey, "1e9"), func(s Lab) bool { return s.Params.BitsPerKey == 64 }, "lowered to 64"},
-		{params(IDBitsPerKey, "NaN"), func(s Lab) bool { return s.Params.BitsPerKey == 10 }, "not a number"},
-		{params(IDBitsPerKey, "9.58"), func(s Lab) bool { return s.Params.BitsPerKey == 9.6 }, "rounded to 9.6"},
-		{params(IDHashes, "999"), func(s Lab) bool { return s.Params.Hashes == 32 }, "hashes: 999 is above the maximum, so it was lowered to 32"},
-		{params(IDHashes, "-3"), func(s Lab) bool { return s.Params.Hashes == 1 }, "raised to 1"},
-		{params(IDItems, "-5"), func(s Lab) bool { return s.Params.Items == 1 }, "items: -5 is below"},
-		{params(IDItems, "2.5"), func(s Lab) bool { return s.Params.Items == 3 }, "rounded to 3"},
-		{params(IDQueries, "1e12"), func(s Lab) bool { return s.Params.Queries == maxLabQuery }, "lowered to 10000000"},
-		{params(IDPresentShare, "101"), func(s Lab) bool { return s.Params.PresentShare == 100 }, "lowered to 100"},
-		{params(IDKeyBytes, "1"), func(s Lab) bool { return s.Params.KeyBytes == 8 }, "raised to 8"},
-		{params(IDDuplicatePasses, "0"), func(s Lab) bool { return s.Params.DuplicatePasses == 1 }, "raised to 1"},
-		{params(IDSeed, "-1"), func(s Lab) bool { return s.Params.Seed == 0 }, "seed: -1 is below the minimum, so it was raised to 0"},
-		{params(IDSeed, "18446744073709551616"), func(s Lab) bool { return s.Params.Seed == math.MaxUint64 }, "seed: 18446744073709551616 is above"},
-		{params(IDSeed, "abc"), func(s Lab) bool { return s.Params.Seed == 1 }, "seed: \"abc\" is not a whole number"},
-		{params(IDBitsPerKey, "0x1p3"), func(s Lab) bool { return s.Params.BitsPerKey == 10 }, "bits-per-key: \"0x1p3\" is not a number"},
-		{params(IDBitsPerKey, "Inf"), func(s Lab) bool { return s.Params.BitsPerKey == 10 }, "bits-per-key: \"Inf\" is not a number"},
-		{params(IDHashes, "3", IDHashes, "9"), func(s Lab) bool { return s.Params.Hashes == 9 }, "hashes: given 2 times (3, 9), so the last, 9, is used"},
-		{params(IDVariant, "bogus"), func(s Lab) bool { return s.Params.Variant == core.Standard }, "variant: \"bogus\""},
-		{params(IDFault, "rm-rf"), func(s Lab) bool { return s.Params.Fault == core.NoFault }, "fault: \"rm-rf\""},
-		{params(IDOptimalK, "maybe"), func(s Lab) bool { return !s.OptimalK }, "optimal-k: \"maybe\""},
+		{linktest.Query(IDBitsPerKey, "abc"), func(s Lab) bool { return s.Params.BitsPerKey == 10 }, "bits-per-key: \"abc\" is not a number"},
+		{linktest.Query(IDBitsPerKey, "0"), func(s Lab) bool { return s.Params.BitsPerKey == 0.1 }, "raised to 0.1"},
+		{linktest.Query(IDBitsPerKey, "1e9"), func(s Lab) bool { return s.Params.BitsPerKey == 64 }, "lowered to 64"},
+		{linktest.Query(IDBitsPerKey, "NaN"), func(s Lab) bool { return s.Params.BitsPerKey == 10 }, "not a number"},
+		{linktest.Query(IDBitsPerKey, "9.58"), func(s Lab) bool { return s.Params.BitsPerKey == 9.6 }, "rounded to 9.6"},
+		{linktest.Query(IDHashes, "999"), func(s Lab) bool { return s.Params.Hashes == 32 }, "hashes: 999 is above the maximum, so it was lowered to 32"},
+		{linktest.Query(IDHashes, "-3"), func(s Lab) bool { return s.Params.Hashes == 1 }, "raised to 1"},
+		{linktest.Query(IDItems, "-5"), func(s Lab) bool { return s.Params.Items == 1 }, "items: -5 is below"},
+		{linktest.Query(IDItems, "2.5"), func(s Lab) bool { return s.Params.Items == 3 }, "rounded to 3"},
+		{linktest.Query(IDQueries, "1e12"), func(s Lab) bool { return s.Params.Queries == maxLabQuery }, "lowered to 10000000"},
+		{linktest.Query(IDPresentShare, "101"), func(s Lab) bool { return s.Params.PresentShare == 100 }, "lowered to 100"},
+		{linktest.Query(IDKeyBytes, "1"), func(s Lab) bool { return s.Params.KeyBytes == 8 }, "raised to 8"},
+		{linktest.Query(IDDuplicatePasses, "0"), func(s Lab) bool { return s.Params.DuplicatePasses == 1 }, "raised to 1"},
+		{linktest.Query(IDSeed, "-1"), func(s Lab) bool { return s.Params.Seed == 0 }, "seed: -1 is below the minimum, so it was raised to 0"},
+		{linktest.Query(IDSeed, "18446744073709551616"), func(s Lab) bool { return s.Params.Seed == math.MaxUint64 }, "seed: 18446744073709551616 is above"},
+		{linktest.Query(IDSeed, "abc"), func(s Lab) bool { return s.Params.Seed == 1 }, "seed: \"abc\" is not a whole number"},
+		{linktest.Query(IDBitsPerKey, "0x1p3"), func(s Lab) bool { return s.Params.BitsPerKey == 10 }, "bits-per-key: \"0x1p3\" is not a number"},
+		{linktest.Query(IDBitsPerKey, "Inf"), func(s Lab) bool { return s.Params.BitsPerKey == 10 }, "bits-per-key: \"Inf\" is not a number"},
+		{linktest.Query(IDHashes, "3", IDHashes, "9"), func(s Lab) bool { return s.Params.Hashes == 9 }, "hashes: given 2 times (3, 9), so the last, 9, is used"},
+		{linktest.Query(IDVariant, "bogus"), func(s Lab) bool { return s.Params.Variant == core.Standard }, "variant: \"bogus\""},
+		{linktest.Query(IDFault, "rm-rf"), func(s Lab) bool { return s.Params.Fault == core.NoFault }, "fault: \"rm-rf\""},
+		{linktest.Query(IDOptimalK, "maybe"), func(s Lab) bool { return !s.OptimalK }, "optimal-k: \"maybe\""},
 	}
 	for _, c := range cases {
 		t.Run(c.query, func(t *testing.T) {
@@ -137,7 +138,7 @@ func TestPresetsAreLegal(t *testing.T) {
 // variant chosen each say what they moved.
 func TestFaultAndLayout(t *testing.T) {
 	t.Parallel()
-	q, _ := url.ParseQuery(params(IDVariant, "counting", IDFault, "negative-index"))
+	q, _ := url.ParseQuery(linktest.Query(IDVariant, "counting", IDFault, "negative-index"))
 	s, notices := LabFromQuery(q)
 	if s.Params.Variant != core.Standard || len(notices) != 1 || notices[0] != "fault: negative-index lives in the standard filter, so the variant is standard, not counting" {
 		t.Errorf("link: variant %s, notices %q", s.Params.Variant, notices)
@@ -162,7 +163,7 @@ func TestFaultAndLayout(t *testing.T) {
 // with a notice, where the filter cannot use another.
 func TestHashingInTheLink(t *testing.T) {
 	t.Parallel()
-	q, _ := url.ParseQuery(params(IDHashing, "independent", IDItems, "20"))
+	q, _ := url.ParseQuery(linktest.Query(IDHashing, "independent", IDItems, "20"))
 	s, notices := LabFromQuery(q)
 	if s.Params.Hashing != core.IndependentHashing || len(notices) != 0 || s.Query().Get(IDHashing) != "independent" {
 		t.Errorf("hashing %q, notices %q, link %q", s.Params.Hashing, notices, s.Query().Encode())
@@ -171,9 +172,9 @@ func TestHashingInTheLink(t *testing.T) {
 		t.Error("the default link names the default scheme")
 	}
 	for query, want := range map[string]string{
-		params(IDVariant, "blocked", IDHashing, "enhanced"):   "hashing: enhanced is not used here: the blocked filter draws its positions inside one block from a stream of its own; enhanced hashing applies to the standard and counting filters",
-		params(IDFault, "one-hash", IDHashing, "independent"): "hashing: independent is not used here: the one-hash fault breaks double hashing itself, so it runs only with double hashing",
-		params(IDHashing, "triple"):                           `hashing: "triple" is not double, enhanced or independent, so it stays double`,
+		linktest.Query(IDVariant, "blocked", IDHashing, "enhanced"):   "hashing: enhanced is not used here: the blocked filter draws its positions inside one block from a stream of its own; enhanced hashing applies to the standard and counting filters",
+		linktest.Query(IDFault, "one-hash", IDHashing, "independent"): "hashing: independent is not used here: the one-hash fault breaks double hashing itself, so it runs only with double hashing",
+		linktest.Query(IDHashing, "triple"):                           `hashing: "triple" is not double, enhanced or independent, so it stays double`,
 	} {
 		q, _ := url.ParseQuery(query)
 		s, notices := LabFromQuery(q)
@@ -193,7 +194,7 @@ func TestHashingInTheLink(t *testing.T) {
 // back to auto with a notice.
 func TestFingerprintBitsInTheLink(t *testing.T) {
 	t.Parallel()
-	q, _ := url.ParseQuery(params(IDVariant, "cuckoo", IDFingerprintBits, "12"))
+	q, _ := url.ParseQuery(linktest.Query(IDVariant, "cuckoo", IDFingerprintBits, "12"))
 	s, notices := LabFromQuery(q)
 	if s.Params.Variant != core.CuckooVariant || s.Params.FingerprintBits != 12 || len(notices) != 0 {
 		t.Errorf("cuckoo at 12 bits: %s %d, notices %q", s.Params.Variant, s.Params.FingerprintBits, notices)
@@ -207,20 +208,20 @@ func TestFingerprintBitsInTheLink(t *testing.T) {
 	if DefaultLab().Query().Has(IDFingerprintBits) {
 		t.Error("the default link names a fingerprint width")
 	}
-	for _, query := range []string{params(IDVariant, "cuckoo", IDFingerprintBits, "auto"), params(IDVariant, "fuse", IDFingerprintBits, "0"), params(IDVariant, "fuse", IDFingerprintBits, "")} {
+	for _, query := range []string{linktest.Query(IDVariant, "cuckoo", IDFingerprintBits, "auto"), linktest.Query(IDVariant, "fuse", IDFingerprintBits, "0"), linktest.Query(IDVariant, "fuse", IDFingerprintBits, "")} {
 		q, _ := url.ParseQuery(query)
 		if s, notices := LabFromQuery(q); s.Params.FingerprintBits != 0 || len(notices) != 0 {
 			t.Errorf("%s: %d bits, notices %q", query, s.Params.FingerprintBits, notices)
 		}
 	}
 	for query, want := range map[string]string{
-		params(IDVariant, "cuckoo", IDFingerprintBits, "7"):      "fingerprint-bits: the cuckoo filter's fingerprints are 8, 12 or 16 bits wide, so 7 became auto (the filter's choice)",
-		params(IDFingerprintBits, "7", IDVariant, "cuckoo"):      "fingerprint-bits: the cuckoo filter's fingerprints are 8, 12 or 16 bits wide, so 7 became auto (the filter's choice)",
-		params(IDVariant, "fuse", IDFingerprintBits, "12"):       "fingerprint-bits: the fuse filter's fingerprints are 8 or 16 bits wide, so 12 became auto (the filter's choice)",
-		params(IDVariant, "cuckoo", IDFingerprintBits, "-8"):     "fingerprint-bits: the cuckoo filter's fingerprints are 8, 12 or 16 bits wide, so -8 became auto (the filter's choice)",
-		params(IDVariant, "cuckoo", IDFingerprintBits, "twelve"): `fingerprint-bits: "twelve" is not a width in bits, so the cuckoo filter chooses its own (auto)`,
-		params(IDVariant, "cuckoo", IDFingerprintBits, "12.5"):   `fingerprint-bits: "12.5" is not a width in bits, so the cuckoo filter chooses its own (auto)`,
-		params(IDFingerprintBits, "16"):                          "fingerprint-bits: the standard filter has no fingerprints, so the width 16 does not apply",
+		linktest.Query(IDVariant, "cuckoo", IDFingerprintBits, "7"):      "fingerprint-bits: the cuckoo filter's fingerprints are 8, 12 or 16 bits wide, so 7 became auto (the filter's choice)",
+		linktest.Query(IDFingerprintBits, "7", IDVariant, "cuckoo"):      "fingerprint-bits: the cuckoo filter's fingerprints are 8, 12 or 16 bits wide, so 7 became auto (the filter's choice)",
+		linktest.Query(IDVariant, "fuse", IDFingerprintBits, "12"):       "fingerprint-bits: the fuse filter's fingerprints are 8 or 16 bits wide, so 12 became auto (the filter's choice)",
+		linktest.Query(IDVariant, "cuckoo", IDFingerprintBits, "-8"):     "fingerprint-bits: the cuckoo filter's fingerprints are 8, 12 or 16 bits wide, so -8 became auto (the filter's choice)",
+		linktest.Query(IDVariant, "cuckoo", IDFingerprintBits, "twelve"): `fingerprint-bits: "twelve" is not a width in bits, so the cuckoo filter chooses its own (auto)`,
+		linktest.Query(IDVariant, "cuckoo", IDFingerprintBits, "12.5"):   `fingerprint-bits: "12.5" is not a width in bits, so the cuckoo filter chooses its own (auto)`,
+		linktest.Query(IDFingerprintBits, "16"):                          "fingerprint-bits: the standard filter has no fingerprints, so the width 16 does not apply",
 	} {
 		q, _ := url.ParseQuery(query)
 		s, notices := LabFromQuery(q)
@@ -233,7 +234,7 @@ func TestFingerprintBitsInTheLink(t *testing.T) {
 	}
 	// A fault the cuckoo filter lacks moves the variant, and the width
 	// the standard filter lacks goes with it: two notices.
-	q, _ = url.ParseQuery(params(IDVariant, "cuckoo", IDFault, "one-hash", IDFingerprintBits, "12"))
+	q, _ = url.ParseQuery(linktest.Query(IDVariant, "cuckoo", IDFault, "one-hash", IDFingerprintBits, "12"))
 	s, notices = LabFromQuery(q)
 	if s.Params.Variant != core.Standard || s.Params.FingerprintBits != 0 || len(notices) != 2 ||
 		notices[0] != "fault: one-hash lives in the standard filter, so the variant is standard, not cuckoo" ||

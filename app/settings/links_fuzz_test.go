@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"testing"
 
+	"bloomlab/app/internal/linktest"
 	"bloomlab/core"
 )
 
@@ -11,15 +12,15 @@ import (
 // notice) and a calculator answer or a clear error, never a panic or a
 // runaway computation.
 func FuzzLinks(f *testing.F) {
-	f.Add(params(IDBitsPerKey, "10", IDHashes, "7", IDItems, "4000", IDSeed, "18446744073709551615"))
-	f.Add(params(IDVariant, "counting", IDFault, "negative-index", IDHashing, "independent", IDHashes, "3", IDHashes, "9"))
-	f.Add(params(IDVariant, "cuckoo", IDFingerprintBits, "12", IDFault, "one-hash"))
-	f.Add(params(IDVariant, "fuse", IDFingerprintBits, "7", IDFingerprintBits, "16", IDHashing, "enhanced"))
-	f.Add(params(IDFingerprintBits, "auto", IDVariant, "blocked"))
-	f.Add(params(CalcFind, "p", CalcN, "9007199254740992", CalcM, "512"))
-	f.Add(params(CalcFind, "m", CalcN, "99999951", CalcP, "0x1p-4", CalcM, "17"))
-	f.Add(params(IDTry, `apple,pe\,ar,\u{7}x,,%FF`, IDPlayAt, "1234", IDItems, "5000"))
-	f.Add(params(IDTry, `\u{110000},\u{,a\`, IDPlayAt, "-3", IDVariant, "fuse"))
+	f.Add(linktest.Query(IDBitsPerKey, "10", IDHashes, "7", IDItems, "4000", IDSeed, "18446744073709551615"))
+	f.Add(linktest.Query(IDVariant, "counting", IDFault, "negative-index", IDHashing, "independent", IDHashes, "3", IDHashes, "9"))
+	f.Add(linktest.Query(IDVariant, "cuckoo", IDFingerprintBits, "12", IDFault, "one-hash"))
+	f.Add(linktest.Query(IDVariant, "fuse", IDFingerprintBits, "7", IDFingerprintBits, "16", IDHashing, "enhanced"))
+	f.Add(linktest.Query(IDFingerprintBits, "auto", IDVariant, "blocked"))
+	f.Add(linktest.Query(CalcFind, "p", CalcN, "9007199254740992", CalcM, "512"))
+	f.Add(linktest.Query(CalcFind, "m", CalcN, "99999951", CalcP, "0x1p-4", CalcM, "17"))
+	f.Add(linktest.Query(IDTry, `apple,pe\,ar,\u{7}x,,%FF`, IDPlayAt, "1234", IDItems, "5000"))
+	f.Add(linktest.Query(IDTry, `\u{110000},\u{,a\`, IDPlayAt, "-3", IDVariant, "fuse"))
 	f.Fuzz(func(t *testing.T, raw string) {
 		q, err := url.ParseQuery(raw)
 		if err != nil {

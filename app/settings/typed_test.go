@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"bloomlab/app/internal/linktest"
 	"bloomlab/core"
 )
 
@@ -65,15 +66,15 @@ func TestPlayAtFromLink(t *testing.T) {
 		want   int
 		notice string
 	}{
-		{params(IDPlayAt, "1234"), 1234, ""},
-		{params(IDPlayAt, "1,234"), 1234, ""},
-		{params(IDPlayAt, "4000"), 0, ""},
-		{params(IDPlayAt, "off"), 0, ""},
-		{params(IDPlayAt, "4001"), 0, "play-at: 4001 is past the 4000 keys, so all are in"},
-		{params(IDPlayAt, "-3"), 0, "play-at: -3 is below 0, so all 4000 keys are in"},
-		{params(IDPlayAt, "half"), 0, `play-at: "half" is not a whole number of keys, so all 4000 are in`},
-		{params(IDPlayAt, "10", IDVariant, "fuse"), 0, "play-at: the fuse filter is built once from every key"},
-		{params(IDPlayAt, "100", IDItems, "50"), 0, "play-at: 100 is past the 50 keys"},
+		{linktest.Query(IDPlayAt, "1234"), 1234, ""},
+		{linktest.Query(IDPlayAt, "1,234"), 1234, ""},
+		{linktest.Query(IDPlayAt, "4000"), 0, ""},
+		{linktest.Query(IDPlayAt, "off"), 0, ""},
+		{linktest.Query(IDPlayAt, "4001"), 0, "play-at: 4001 is past the 4000 keys, so all are in"},
+		{linktest.Query(IDPlayAt, "-3"), 0, "play-at: -3 is below 0, so all 4000 keys are in"},
+		{linktest.Query(IDPlayAt, "half"), 0, `play-at: "half" is not a whole number of keys, so all 4000 are in`},
+		{linktest.Query(IDPlayAt, "10", IDVariant, "fuse"), 0, "play-at: the fuse filter is built once from every key"},
+		{linktest.Query(IDPlayAt, "100", IDItems, "50"), 0, "play-at: 100 is past the 50 keys"},
 	} {
 		q, _ := url.ParseQuery(tc.query)
 		s, notices := LabFromQuery(q)
