@@ -205,7 +205,7 @@ func TestBrowserOwnKeysUpload(t *testing.T) {
 	}
 	bdo(t, ctx, chromedp.SetUploadFiles(chromedp.CSS("#"+lab.IDOwnAbsent+"-file"), []string{huge}))
 	bwaitText(t, ctx, "#"+lab.IDOwnError, func(s string) bool {
-		return strings.Contains(s, "absent queries: key list too large: 33.0 MiB, more than the 32 MiB a list allowed here")
+		return strings.Contains(s, "absent queries: key list too large: 33.00 MiB, more than the 32 MiB a list allowed here")
 	})
 	bdo(t, ctx, chromedp.Click(chromedp.CSS("#"+lab.IDOwnAbsent+"-file-clear")))
 
