@@ -49,14 +49,14 @@ func DefaultLab() Lab {
 type Slider struct {
 	ID, Label, Help string
 	Min, Max, Step  float64
-	// Log sliders move in steps of 1/LogSteps of a decade, so a key press
+	// Log sliders move in steps of 1/logSteps of a decade, so a key press
 	// on items moves 4000 to 4100, not to 4001.
 	Log bool
 	Int bool
 }
 
-// LogSteps is the number of slider positions per decade on a log slider.
-const LogSteps = 100
+// logSteps is the number of slider positions per decade on a log slider.
+const logSteps = 100
 
 // The lab's ranges. They sit inside core's limits and keep the browser's
 // memory bounded: at most 10^7 keys at 64 bits per key is 80 MB of filter.
@@ -158,7 +158,7 @@ func (s Slider) legal(v float64) float64 {
 }
 
 // Position is where value v sits on the slider's track: the value itself,
-// or LogSteps*log10(v) on a log slider (0 stays 0).
+// or logSteps*log10(v) on a log slider (0 stays 0).
 func (s Slider) Position(v float64) float64 {
 	if !s.Log {
 		return v
@@ -166,7 +166,7 @@ func (s Slider) Position(v float64) float64 {
 	if v < 1 {
 		return 0
 	}
-	return math.Round(math.Log10(v) * LogSteps)
+	return math.Round(math.Log10(v) * logSteps)
 }
 
 // FromPosition turns a track position back into a value. On a log slider it
@@ -178,7 +178,7 @@ func (s Slider) FromPosition(pos float64) float64 {
 	if s.Min == 0 && pos <= 0 {
 		return 0
 	}
-	v := math.Pow(10, pos/LogSteps)
+	v := math.Pow(10, pos/logSteps)
 	if v >= 100 {
 		mag := math.Pow(10, math.Floor(math.Log10(v))-1)
 		v = math.Round(v/mag) * mag
@@ -286,7 +286,7 @@ func LabFromQuery(q url.Values) (Lab, []string) {
 		if !ok {
 			continue
 		}
-		b, err := ParseFlag(raw)
+		b, err := parseFlag(raw)
 		if err != nil {
 			note("%s: %q is not on or off, so it stays off", flag.id, raw)
 			continue
@@ -379,7 +379,7 @@ func IsRange(err error) bool {
 	return ok && ne.Err == strconv.ErrRange
 }
 
-func ParseFlag(raw string) (bool, error) {
+func parseFlag(raw string) (bool, error) {
 	switch strings.ToLower(raw) {
 	case "1", "on", "true", "yes", "":
 		return true, nil
@@ -578,6 +578,6 @@ func LargeType(q url.Values) bool {
 	if !ok {
 		return false
 	}
-	on, _ := ParseFlag(raw)
+	on, _ := parseFlag(raw)
 	return on
 }
