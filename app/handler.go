@@ -30,7 +30,7 @@ func NewHandler(prefix, version string) *app.Handler {
 		Lang:            "en",
 		BackgroundColor: "#f7f8fb",
 		ThemeColor:      "#1d3f8a",
-		LoadingLabel:    "Loading Bloom Lab {progress}%",
+		LoadingLabel:    "Starting the lab: {progress}%",
 		Icon: app.Icon{
 			Default: "/web/icon-192.png",
 			Large:   "/web/icon-512.png",
