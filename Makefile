@@ -7,7 +7,7 @@ PORT    ?= 8000
 SITE    ?= dist
 PREFIX  ?=
 
-.PHONY: all build wasm run site test vet unit wasm-test audit-node fuzz browser bench audit-libraries audit-slow adapters clean
+.PHONY: all build wasm run site test vet unit wasm-test audit-node fuzz browser bench audit-libraries audit-slow adapters lighthouse clean
 
 all: build wasm
 
@@ -96,6 +96,13 @@ adapters:
 # (bloom-filters, about 14 µs an operation), against the same pinned verdicts.
 audit-slow:
 	cd compare && $(GO) test -count=1 -timeout 30m -run '^TestProgramVerdicts$$' -slow .
+
+# Every page through Lighthouse's mobile preset, three runs each (RUNS=5 for
+# more), medians printed; Lighthouse 12 from npm, as .lighthouse's lockfile
+# pins it. Not part of make test: it measures, it does not judge.
+lighthouse: build wasm
+	cd .lighthouse && npm ci --no-audit --no-fund
+	bash .lighthouse/run.sh
 
 clean:
 	rm -rf bin $(SITE) web/app.wasm
