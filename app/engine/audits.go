@@ -119,7 +119,7 @@ func runAudit(f core.Fault, each func(o audit.Outcome, done, total int)) (audit.
 		return audit.Report{}, err
 	}
 	tally := newAuditTally(each)
-	if err := auditOnEngines(target, f, tally); err != nil && !errors.Is(err, ErrNoEngines) {
+	if err := auditOnEngines(target, f, tally); err != nil && !errors.Is(err, errNoEngines) {
 		return audit.Report{}, err
 	}
 	return tally.here(target)

@@ -21,7 +21,7 @@ const yieldEvery = 16 * time.Millisecond
 // place to measure one.
 func RunExperiment(name string, s experiment.Sizes, live func() bool, report func(done, total int)) (experiment.Table, error) {
 	t, err := runOnEngines(name, s, live, report)
-	if !errors.Is(err, ErrNoEngines) {
+	if !errors.Is(err, errNoEngines) {
 		return t, err
 	}
 	return RunHere(name, s, yieldEvery, live, report)

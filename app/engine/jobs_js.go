@@ -19,7 +19,7 @@ import (
 )
 
 // runOnEngines runs the named experiment at sizes s shared by the workers, reporting the work they
-// have done between them. It returns ErrNoEngines if there are none.
+// have done between them. It returns errNoEngines if there are none.
 func runOnEngines(name string, s experiment.Sizes, live func() bool, report func(done, total int)) (experiment.Table, error) {
 	p := engines
 	StartWorkers()
@@ -87,7 +87,7 @@ func runOnEngines(name string, s experiment.Sizes, live func() bool, report func
 // auditOnEngines runs the checks the tally lacks of target's audit,
 // shared out among the workers. If the workers are lost (a cancelled run
 // restarts them), the checks not yet done go to the fresh ones. It returns
-// ErrNoEngines if there are no workers.
+// errNoEngines if there are no workers.
 func auditOnEngines(target audit.Target, fault core.Fault, tally *auditTally) error {
 	p := engines
 	StartWorkers()
@@ -138,11 +138,11 @@ func auditJob(j engineJob, tally *auditTally) error {
 	return nil
 }
 
-// SimulateOnDesk runs the lab's simulation of p on the desk: on generated
+// simulateOnDesk runs the lab's simulation of p on the desk: on generated
 // and typed keys, or on the user's lists the desk holds. It returns
-// ErrNoEngines if the desk cannot start, and core.ErrCancelled once live
+// errNoEngines if the desk cannot start, and core.ErrCancelled once live
 // says a newer move replaced the run.
-func SimulateOnDesk(p core.Params, typed []string, own *OwnKeys, live func() bool, report func(done, total int)) (core.OwnKeysResult, BitStore, error) {
+func simulateOnDesk(p core.Params, typed []string, own *OwnKeys, live func() bool, report func(done, total int)) (core.OwnKeysResult, BitStore, error) {
 	run := deskRun{Params: p, Typed: typed}
 	if own != nil {
 		run.Typed, run.Own = nil, own.desk
@@ -158,9 +158,9 @@ func SimulateOnDesk(p core.Params, typed []string, own *OwnKeys, live func() boo
 	return decodeRun(d.Get("answer").String(), wordsFromJS(d.Get("words")))
 }
 
-// PanelOnDesk answers a key panel request (see answerPanel) on the desk,
-// as SimulateOnDesk runs a simulation.
-func PanelOnDesk(req core.TryRequest, find bool, live func() bool, report func(done, total int)) (core.TryResult, error) {
+// panelOnDesk answers a key panel request (see answerPanel) on the desk,
+// as simulateOnDesk runs a simulation.
+func panelOnDesk(req core.TryRequest, find bool, live func() bool, report func(done, total int)) (core.TryResult, error) {
 	raw, err := json.Marshal(req)
 	if err != nil {
 		return core.TryResult{}, err
@@ -176,10 +176,10 @@ func PanelOnDesk(req core.TryRequest, find bool, live func() bool, report func(d
 	return res, nil
 }
 
-// KeysOnDesk has the desk read the user's lists and keep them for the runs
+// keysOnDesk has the desk read the user's lists and keep them for the runs
 // on them; only their counts come back. The lists' bytes move to the desk
 // without a copy.
-func KeysOnDesk(in [2]OwnInput, live func() bool, report func(done, total int)) (*OwnKeys, error) {
+func keysOnDesk(in [2]OwnInput, live func() bool, report func(done, total int)) (*OwnKeys, error) {
 	var lists [2]js.Value
 	for i, src := range in {
 		arr, err := inputArray(src)

@@ -27,21 +27,21 @@ func DeskWhere() string { return "in this process" }
 func Changed() <-chan struct{} { return nil }
 
 func runOnEngines(name string, s experiment.Sizes, live func() bool, report func(done, total int)) (experiment.Table, error) {
-	return experiment.Table{}, ErrNoEngines
+	return experiment.Table{}, errNoEngines
 }
 
 func auditOnEngines(target audit.Target, fault core.Fault, tally *auditTally) error {
-	return ErrNoEngines
+	return errNoEngines
 }
 
-func SimulateOnDesk(p core.Params, typed []string, own *OwnKeys, live func() bool, report func(done, total int)) (core.OwnKeysResult, BitStore, error) {
-	return core.OwnKeysResult{}, BitStore{}, ErrNoEngines
+func simulateOnDesk(p core.Params, typed []string, own *OwnKeys, live func() bool, report func(done, total int)) (core.OwnKeysResult, BitStore, error) {
+	return core.OwnKeysResult{}, BitStore{}, errNoEngines
 }
 
-func PanelOnDesk(req core.TryRequest, find bool, live func() bool, report func(done, total int)) (core.TryResult, error) {
-	return core.TryResult{}, ErrNoEngines
+func panelOnDesk(req core.TryRequest, find bool, live func() bool, report func(done, total int)) (core.TryResult, error) {
+	return core.TryResult{}, errNoEngines
 }
 
-func KeysOnDesk(in [2]OwnInput, live func() bool, report func(done, total int)) (*OwnKeys, error) {
-	return nil, ErrNoEngines
+func keysOnDesk(in [2]OwnInput, live func() bool, report func(done, total int)) (*OwnKeys, error) {
+	return nil, errNoEngines
 }

@@ -150,8 +150,8 @@ func TooLarge(list int, size int) error {
 // which reads them and keeps them for the runs on them.
 const DeskKeyBytes = 256 << 10
 
-// ReadOwnKeys copies both lists into Go and parses them.
-func ReadOwnKeys(in [2]OwnInput, step core.Step) (*OwnKeys, error) {
+// readOwnKeys copies both lists into Go and parses them.
+func readOwnKeys(in [2]OwnInput, step core.Step) (*OwnKeys, error) {
 	var text [2][]byte
 	for i, src := range in {
 		b, err := inputBytes(src)

@@ -204,7 +204,7 @@ type engineJob struct {
 }
 
 // begin waits until the workers have started and opens a job on them. It
-// returns ErrNoEngines if they cannot start, and stops waiting with
+// returns errNoEngines if they cannot start, and stops waiting with
 // experiment.ErrCancelled once live says the job is no longer wanted.
 func (p *enginePool) begin(live func() bool) (engineJob, error) {
 	for {
@@ -219,7 +219,7 @@ func (p *enginePool) begin(live func() bool) (engineJob, error) {
 		}
 		p.mu.Unlock()
 		if !started || failed != "" {
-			return engineJob{}, ErrNoEngines
+			return engineJob{}, errNoEngines
 		}
 		select {
 		case <-changed:

@@ -17,8 +17,8 @@ import (
 // _js files talk to the browser: worker_js.go is a worker's side,
 // pool_js.go the page's workers, jobs_js.go the page's jobs.
 
-// ErrNoEngines sends a run to the page's own thread.
-var ErrNoEngines = errors.New("engine: no workers")
+// errNoEngines sends a run to the page's own thread.
+var errNoEngines = errors.New("engine: no workers")
 
 // maxEngines bounds the workers whatever the browser reports.
 const maxEngines = 8
@@ -175,9 +175,9 @@ func decodeRun(raw string, words []uint64) (core.OwnKeysResult, BitStore, error)
 	return r, s, nil
 }
 
-// AnswerPanel answers a key panel request: the typed keys' positions and
+// answerPanel answers a key panel request: the typed keys' positions and
 // verdicts, or with find a false positive searched for among fresh keys.
-func AnswerPanel(req core.TryRequest, find bool, step core.Step) (core.TryResult, error) {
+func answerPanel(req core.TryRequest, find bool, step core.Step) (core.TryResult, error) {
 	if !find {
 		return core.Try(req, step)
 	}

@@ -283,7 +283,7 @@ func (w *engineWorker) deskAnswer(id int, msg js.Value, step core.Step) (string,
 	if err := json.Unmarshal([]byte(request), &req); err != nil {
 		return "", nil, fmt.Errorf("engine: the key panel's request: %w", err)
 	}
-	res, err := AnswerPanel(req, msg.Get("find").Truthy(), step)
+	res, err := answerPanel(req, msg.Get("find").Truthy(), step)
 	if err != nil {
 		return "", nil, err
 	}

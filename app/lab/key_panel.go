@@ -193,13 +193,7 @@ func (kp *keyPanel) refresh(ctx app.Context, fresh bool) {
 	kp.busy, kp.progress = true, 0
 	report := try.Reporter(ctx, engine.Fraction(func(f float64) { kp.progress = f }))
 	ctx.Async(func() {
-		res, err := core.TryResult{}, engine.ErrNoEngines
-		if engine.WorkOf(req.Params) > syncWork {
-			res, err = engine.PanelOnDesk(req, ask == askFind, try.Live, report)
-		}
-		if errors.Is(err, engine.ErrNoEngines) {
-			res, err = engine.AnswerPanel(req, ask == askFind, try.OnPage(report))
-		}
+		res, err := engine.Answer(engine.WorkOf(req.Params) > syncWork, req, ask == askFind, try, report)
 		ctx.Dispatch(func(ctx app.Context) {
 			if !try.Live() {
 				return

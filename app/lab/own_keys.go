@@ -121,13 +121,7 @@ func (o *ownPanel) onUse(ctx app.Context, e app.Event) {
 	report := read.Reporter(ctx, engine.Fraction(func(f float64) { o.progress = f }))
 	large := size > engine.DeskKeyBytes
 	ctx.Async(func() {
-		own, err := (*engine.OwnKeys)(nil), engine.ErrNoEngines
-		if large {
-			own, err = engine.KeysOnDesk(in, read.Live, report)
-		}
-		if errors.Is(err, engine.ErrNoEngines) {
-			own, err = engine.ReadOwnKeys(in, read.OnPage(report))
-		}
+		own, err := engine.ReadKeys(large, in, read, report)
 		ctx.Dispatch(func(ctx app.Context) {
 			if !read.Live() {
 				return

@@ -295,14 +295,8 @@ func (c *Page) recompute(ctx app.Context, t0 float64) {
 	c.showSliders()
 	report := sim.Reporter(ctx, engine.Fraction(func(f float64) { c.progress = f }))
 	ctx.Async(func() {
-		r, store, err := core.OwnKeysResult{}, engine.BitStore{}, engine.ErrNoEngines
-		if own == nil || own.InDesk() {
-			r, store, err = engine.SimulateOnDesk(p, typed, own, sim.Live, report)
-		}
-		if errors.Is(err, engine.ErrNoEngines) {
-			r, err = engine.Simulate(p, typed, own, sim.OnPage(report))
-			store = engine.StoreOfRun(r, err)
-		}
+		// Lists read on the page stay there; everything else goes to the desk.
+		r, store, err := engine.SimulateRun(own == nil || own.InDesk(), p, typed, own, sim, report)
 		ctx.Dispatch(func(ctx app.Context) { c.finish(ctx, sim, r, store, err) })
 	})
 }

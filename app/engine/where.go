@@ -1,0 +1,48 @@
+package engine
+
+import (
+	"errors"
+
+	"bloomlab/core"
+)
+
+// The lab's three large jobs (a run, a key panel's answer, reading the
+// user's key lists) go to the desk when the caller asks, and otherwise, or
+// when the desk cannot start (a browser without workers, a native test),
+// run on the page's own thread in slices between paints (Run.OnPage). Each
+// stops with core.ErrCancelled once run is no longer live.
+
+// SimulateRun runs the lab's simulation of p on the typed keys, or on own.
+func SimulateRun(onDesk bool, p core.Params, typed []string, own *OwnKeys, run Run, report func(done, total int)) (core.OwnKeysResult, BitStore, error) {
+	if onDesk {
+		r, store, err := simulateOnDesk(p, typed, own, run.Live, report)
+		if !errors.Is(err, errNoEngines) {
+			return r, store, err
+		}
+	}
+	r, err := Simulate(p, typed, own, run.OnPage(report))
+	return r, StoreOfRun(r, err), err
+}
+
+// Answer answers a key panel request (see answerPanel).
+func Answer(onDesk bool, req core.TryRequest, find bool, run Run, report func(done, total int)) (core.TryResult, error) {
+	if onDesk {
+		res, err := panelOnDesk(req, find, run.Live, report)
+		if !errors.Is(err, errNoEngines) {
+			return res, err
+		}
+	}
+	return answerPanel(req, find, run.OnPage(report))
+}
+
+// ReadKeys reads the user's two lists; on the desk, which keeps them for
+// the runs on them, only their counts come back.
+func ReadKeys(onDesk bool, in [2]OwnInput, run Run, report func(done, total int)) (*OwnKeys, error) {
+	if onDesk {
+		own, err := keysOnDesk(in, run.Live, report)
+		if !errors.Is(err, errNoEngines) {
+			return own, err
+		}
+	}
+	return readOwnKeys(in, run.OnPage(report))
+}
