@@ -36,7 +36,9 @@ func NewHandler(prefix, version string) *app.Handler {
 			Large:   "/web/icon-512.png",
 			SVG:     "/web/icon.svg",
 		},
-		Styles:                styles(),
+		Styles: styles(),
+		// Keeps the moves made before the lab is live (see the file).
+		Scripts:               []string{"defer /web/early.js"},
 		CacheableResources:    cached,
 		Resources:             resources,
 		Version:               version,

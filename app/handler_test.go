@@ -2,6 +2,7 @@ package app
 
 import (
 	"bloomlab/app/internal/linktest"
+	"bloomlab/app/lab"
 	"bloomlab/app/lessons"
 	"bloomlab/app/settings"
 	"bloomlab/app/ui"
@@ -117,6 +118,34 @@ func TestPrerenderedBooleansAreTrue(t *testing.T) {
 		if tag := falseBoolean.FindString(get(t, "", path)); tag != "" {
 			t.Errorf("%s: %s", path, tag)
 		}
+	}
+}
+
+// The prerendered lab is the lab's first view: the counters with their
+// values, the bit array's picture and both charts with their measured
+// points; a link whose run is larger than the page makes in a frame gets
+// the controls and a line that says the run starts when the lab is live.
+func TestPrerenderedFirstView(t *testing.T) {
+	page := get(t, "", ui.RouteLab)
+	for _, want := range []string{`id="out-m">40,000<`, `id="out-fpr-theory">0.008194<`, `id="` + lab.IDBitArrayFirst + `"`,
+		`background-image:url(data:image/png;base64,`, `data-state="prerendered"`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the prerendered lab lacks %q", want)
+		}
+	}
+	if n := strings.Count(page, `<circle class="dot measured"`); n < 20 {
+		t.Errorf("the prerendered charts have %d measured points", n)
+	}
+	if strings.Contains(page, lab.IDStartsLive) {
+		t.Error("the default lab says its run waits for the lab")
+	}
+	large := get(t, "", ui.RouteLab+"?"+linktest.Query(settings.IDItems, "1000000"))
+	if strings.Contains(large, lab.IDBitArrayFirst) || !strings.Contains(large, `id="`+lab.IDStartsLive+`"`) {
+		t.Error("a run of a million keys was prerendered, or its page does not say it starts when the lab is live")
+	}
+	lesson := get(t, "", ui.RouteLessons)
+	if !strings.Contains(lesson, `id="`+lab.IDBitArrayFirst+`"`) {
+		t.Error("the first lesson's lab has no first view")
 	}
 }
 

@@ -31,7 +31,17 @@ type labBits struct {
 	shown *core.Result
 	drawn bitLayout
 	scale float64
+	// first is the prerendered page's picture, shown over the canvas
+	// until the canvas is painted; firstGone once it is.
+	first     *firstView
+	firstGone bool
 }
+
+// The bit array's elements.
+const (
+	IDBitArray      = "bit-array"
+	IDBitArrayFirst = "bit-array-first"
+)
 
 // resized forgets the width, to read it again at the next paint.
 func (b *labBits) resized() { b.canvasW = 0 }
@@ -65,9 +75,17 @@ func (b *labBits) layout(r *core.Result) bitLayout {
 // paint draws r with marks onto the canvas, and reports false when the
 // canvas is not in the page yet.
 func (b *labBits) paint(r *core.Result, marks bitMarks) bool {
-	canvas := app.Window().GetElementByID("bit-array")
+	canvas := app.Window().GetElementByID(IDBitArray)
 	if !canvas.Truthy() {
 		return false
+	}
+	if b.first != nil && !b.firstGone {
+		// The canvas is painted under the first view's image in this
+		// same task: hidden now, the image goes at the next render.
+		if img := app.Window().GetElementByID(IDBitArrayFirst); img.Truthy() {
+			defer img.Set("hidden", true)
+		}
+		b.firstGone = true
 	}
 	if b.canvasW <= 0 {
 		b.canvasW = canvas.Get("parentElement").Get("clientWidth").Int()
@@ -117,20 +135,34 @@ func (b *labBits) render(r *core.Result, marks bitMarks) app.UI {
 		label = "the filter's " + r.Variant.Unit() + "s"
 		strays = outside(marks.Ring, r.M) + outside(marks.Box, r.M)
 	}
+	canvas := app.Canvas().ID(IDBitArray).Aria("label", label).Role("img").OnMouseMove(b.onHover)
+	if b.first != nil {
+		// The first view's height, kept for the page's life: the painter
+		// sets the canvas's own height, and a style go-app never changes
+		// is one it never writes over.
+		canvas = canvas.Style("height", strconv.Itoa(b.first.CSSH)+"px")
+	}
 	return app.Figure().Class("bits").Body(
 		app.Div().Class("canvas-wrap").Body(
-			app.Canvas().ID("bit-array").Aria("label", label).Role("img").OnMouseMove(b.onHover),
+			canvas,
+			app.If(b.first != nil && !b.firstGone, func() app.UI {
+				fv := b.first
+				return app.Div().ID(IDBitArrayFirst).Class("bits-first").Attr("elementtiming", "first-view").
+					Style("background-image", "url("+fv.Picture+")").DataSet("first-view", fv.encode())
+			}),
 		),
 		app.FigCaption().ID("bit-caption").Body(
 			app.Text(caption+" "),
-			app.Span().Class("key-ring").Text("◯ ringed"),
-			app.Text(": "+ring+". "),
-			app.Span().Class("key-box").Text("▢ boxed"),
-			app.Text(": "+box+"."),
+			// Each text starts with a space: the prerendered page puts a
+			// line break between an element and the text after it.
+			app.Span().Class("key-ring").Text("◯ ringed:"),
+			app.Text(" "+ring+". "),
+			app.Span().Class("key-box").Text("▢ boxed:"),
+			app.Text(" "+box+"."),
 			app.If(strays > 0, func() app.UI {
 				return app.Strong().Class("alarm-text").Text(" " + strconv.Itoa(strays) + " of those positions fall outside [0, m): the fault writes where it must not.")
 			}),
-			app.Output().ID("bit-hover").Class("bit-hover muted").For("bit-array"),
+			app.Output().ID("bit-hover").Class("bit-hover muted").For(IDBitArray),
 		),
 	)
 }

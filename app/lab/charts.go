@@ -248,45 +248,74 @@ func (ch *labCharts) clear() {
 	ch.sweeping = false
 }
 
-// sweep measures the charts' points for params p (the filter's shape) and
-// run r, a chart at a time, and redraws as each chart's points arrive.
+// chartSweep is what a sweep measures for a filter: the sample params, the
+// k axis and the bits-per-key samples, and which charts a layout has.
+type chartSweep struct {
+	p                core.Params
+	kmax             int
+	xs               []float64
+	sampled          bool
+	sweepK, sweepBPK bool
+}
+
+// sweepOf plans the sweep for params p (the filter's shape) and run r.
 // With own keys there are no generated queries: the points then measure
-// generated keys of the same shape.
-func (ch *labCharts) sweep(ctx app.Context, p core.Params, r core.Result, own, narrow bool) {
+// generated keys of the same shape. A layout that k or bits per key mean
+// nothing to has no chart against them, and a run without absent queries
+// has nothing to measure.
+func sweepOf(p core.Params, r core.Result, own bool) chartSweep {
 	if own {
 		p.Queries = sampleQueries
 	}
-	kmax := kRange(r.M, r.N, r.K)
-	xs := bpkSamples(bpkRange(p.BitsPerKey))
-	_, ch.sampled = sampleParams(p)
-	// A layout that k or bits per key mean nothing to has no chart
-	// against them.
-	sweepK, sweepBPK := r.Variant.UsesK(), r.Variant.UsesM()
-	ch.sweeping = p.Queries > 0 && (sweepK || sweepBPK)
+	sw := chartSweep{p: p, kmax: kRange(r.M, r.N, r.K), xs: bpkSamples(bpkRange(p.BitsPerKey))}
+	_, sw.sampled = sampleParams(p)
+	if p.Queries > 0 {
+		sw.sweepK, sw.sweepBPK = r.Variant.UsesK(), r.Variant.UsesM()
+	}
+	return sw
+}
+
+// measure runs the sweep's charts; step lets the browser yield and
+// cancel, and done hears each chart's points as they arrive.
+func (sw chartSweep) measure(step core.Step, kDone func([]ui.Point)) (kPts, bpkPts []ui.Point, err error) {
+	if sw.sweepK {
+		if kPts, err = measureK(sw.p, sw.kmax, step); err != nil {
+			return nil, nil, err
+		}
+		if kDone != nil {
+			kDone(kPts)
+		}
+	}
+	if sw.sweepBPK {
+		if bpkPts, err = measureBPK(sw.p, sw.xs, step); err != nil {
+			return nil, nil, err
+		}
+	}
+	return kPts, bpkPts, nil
+}
+
+// sweep measures the charts' points for params p and run r, a chart at a
+// time, and redraws as each chart's points arrive.
+func (ch *labCharts) sweep(ctx app.Context, p core.Params, r core.Result, own, narrow bool) {
+	sw := sweepOf(p, r, own)
+	ch.sampled = sw.sampled
+	ch.sweeping = sw.sweepK || sw.sweepBPK
 	if !ch.sweeping {
 		return
 	}
 	sweep := ch.runs.Start()
 	ctx.Async(func() {
 		step := engine.Yielding(sweep.Live, 5*time.Millisecond, func(int, int) {})
-		if sweepK {
-			kPts, err := measureK(p, kmax, step)
-			if err != nil {
-				return
-			}
+		_, bpkPts, err := sw.measure(step, func(kPts []ui.Point) {
 			ctx.Dispatch(func(ctx app.Context) {
 				if sweep.Live() {
 					ch.kPts = kPts
 					ch.redraw(&r, p, narrow)
 				}
 			})
-		}
-		var bpkPts []ui.Point
-		if sweepBPK {
-			var err error
-			if bpkPts, err = measureBPK(p, xs, step); err != nil {
-				return
-			}
+		})
+		if err != nil {
+			return
 		}
 		ctx.Dispatch(func(ctx app.Context) {
 			if sweep.Live() {
@@ -297,6 +326,10 @@ func (ch *labCharts) sweep(ctx app.Context, p core.Params, r core.Result, own, n
 		})
 	})
 }
+
+// measured reports whether the charts hold points for the filter shown:
+// the first view's, when the page starts with them.
+func (ch *labCharts) measured() bool { return ch.kPts != nil || ch.bpkPts != nil }
 
 // redraw draws the charts of run r at params p. On a narrow screen they
 // are drawn narrower, so that their text keeps its size when the SVG

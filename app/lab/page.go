@@ -20,6 +20,10 @@ import (
 // on its own goroutine with a progress bar.
 const syncWork = 60_000
 
+// IDStartsLive says, on a prerendered page without a first view, that
+// the run starts when the lab is live.
+const IDStartsLive = "starts-live"
+
 // Page is the lab. It holds the settings and the filter they make, and
 // wires the parts that show them, each with one job: the controls, the
 // user's own keys, the key panel, the player, the counters, the bit array
@@ -54,6 +58,8 @@ type Page struct {
 
 	audit      engine.AuditRun
 	stopListen func()
+	// started is set while the first view's run waits for OnNav.
+	started bool
 
 	// keep are link keys the lab keeps when it writes its settings (a
 	// lesson's place); changed, if set, hears whenever state() may have
@@ -216,6 +222,13 @@ func (c *Page) OnChange(fn func(ctx app.Context)) { c.changed = fn }
 func (c *Page) ClearQueries() { c.panel.clearAnswers() }
 
 func (c *Page) OnMount(ctx app.Context) {
+	// The moves made on the prerendered page, before the lab was live,
+	// are made again now (web/early.js).
+	ctx.Defer(func(app.Context) {
+		if live := app.Window().Get("bloomlabLive"); live.Truthy() {
+			live.Invoke()
+		}
+	})
 	c.stopListen = engine.Audits().Listen(func() {
 		ctx.Dispatch(func(ctx app.Context) {
 			c.audit = engine.Audits().Get(c.settings.Params.Fault)
@@ -236,11 +249,29 @@ func (c *Page) OnDismount() {
 	}
 }
 
+// OnInit starts the live page on the prerendered page's first view when
+// it carries one for the link, so the page's first render shows what the
+// prerendered one showed: same counters, picture and charts.
+func (c *Page) OnInit() {
+	if app.IsClient {
+		c.started = c.startFirstView()
+	}
+}
+
 // OnNav reads the settings from the URL. It only parses: the simulation
-// starts after the frame, and only in the browser.
+// starts after the frame, and only in the browser. The server renders the
+// first view.
 func (c *Page) OnNav(ctx app.Context) {
 	s, notices := settings.LabFromQuery(ctx.Page().URL().Query())
 	ctx.Page().SetTitle("Bloom Lab: watch a Bloom filter fill")
+	if c.started && s == c.settings {
+		// The first view's run, made before the first render: what
+		// follows a run follows now.
+		c.started = false
+		c.follow(ctx, c.runs.Start())
+		return
+	}
+	c.started = false
 	if c.loaded && s == c.settings {
 		// The page's own commit of a control's change: what the control
 		// said (a fault that moved the variant, say) stays on screen.
@@ -263,9 +294,11 @@ func (c *Page) OnNav(ctx app.Context) {
 	c.settings, c.loaded = s, true
 	c.player.pause()
 	c.setTheory()
-	if app.IsClient {
-		ctx.Defer(func(ctx app.Context) { c.recompute(ctx, 0) })
+	if app.IsServer {
+		c.prerender()
+		return
 	}
+	ctx.Defer(func(ctx app.Context) { c.recompute(ctx, 0) })
 }
 
 func (c *Page) OnResize(ctx app.Context) {
@@ -346,6 +379,14 @@ func (c *Page) finish(ctx app.Context, sim engine.Run, r core.OwnKeysResult, sto
 		c.own.keys.AbsentMembers = r.AbsentMembers
 	}
 	c.charts.redraw(c.result, c.shapeParams(), c.bits.narrow())
+	c.follow(ctx, sim)
+}
+
+// follow is what follows a run shown: the picture, the key panel's answer
+// on the new filter, the player's next stop, and, once the controls rest,
+// the charts' measurements (unless the first view brought them) and the
+// audit.
+func (c *Page) follow(ctx app.Context, sim engine.Run) {
 	c.draw(ctx)
 	c.panel.afterRun(ctx)
 	c.player.ran(ctx)
@@ -354,7 +395,7 @@ func (c *Page) finish(ctx app.Context, sim engine.Run, r core.OwnKeysResult, sto
 		if !sim.Live() {
 			return
 		}
-		if !c.settings.Playing() {
+		if !c.settings.Playing() && !c.charts.measured() {
 			c.charts.sweep(ctx, c.shapeParams(), *c.result, c.own.keys != nil, c.bits.narrow())
 		}
 		engine.Audits().Start(c.settings.Params.Fault)
@@ -395,6 +436,15 @@ func (c *Page) showSliders() {
 		if el := doc.Call("getElementById", sl.ID+"-value"); el.Truthy() {
 			el.Set("textContent", sliderShown(sl, c.settings.Params, c.own.keys))
 		}
+		// go-app sets a new element's attributes in no fixed order: a
+		// value set before its max is clamped to the default 100.
+		if el := doc.Call("getElementById", sl.ID); el.Truthy() {
+			v, ok := sliderValue(sl, c.settings.Params, c.own.keys)
+			if !ok {
+				v = sl.Value(c.settings.Params)
+			}
+			el.Set("value", format.Plain(sl.Position(v)))
+		}
 	}
 }
 
@@ -418,7 +468,11 @@ func (c *Page) Render() app.UI {
 // Body is the lab without the page around it.
 func (c *Page) Body() app.UI {
 	state := "ready"
-	if c.running || c.own.loading || c.result == nil {
+	switch {
+	case app.IsServer:
+		// The first view: drawn, but nothing answers a move yet.
+		state = "prerendered"
+	case c.running || c.own.loading || c.result == nil:
 		state = "running"
 	}
 	var marks bitMarks
@@ -457,6 +511,10 @@ func (c *Page) renderNotices() app.UI {
 
 func (c *Page) renderProgress() app.UI {
 	return app.Div().Class("progress-row").Body(
+		app.If(app.IsServer && c.result == nil, func() app.UI {
+			return app.P().ID(IDStartsLive).Class("muted").Text("This run of " + format.Int(uint64(c.work())) +
+				" inserts and queries is larger than the page draws before the lab is live: it starts as soon as the lab is.")
+		}),
 		app.If(c.running, func() app.UI {
 			label := "Simulating " + format.Int(uint64(engine.WorkOf(c.settings.Run()))) + " inserts and queries " + engine.DeskWhere() + ": "
 			if own := c.own.keys; own != nil {

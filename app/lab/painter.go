@@ -29,36 +29,41 @@ type bitLayout struct {
 	Bins       uint64 // Cols * Rows in density mode
 }
 
+// The picture's sizes in CSS pixels.
 const (
+	minCell     = 2
 	maxCell     = 28
 	densityBlk  = 2
-	bitAreaCSSH = 220 // the tallest the bit array grows, in CSS pixels
+	bitAreaCSSH = 220 // the tallest the bit array grows
 )
 
-// layoutBits lays out m positions across width pixels, at most maxH tall,
-// in groups of group positions (1 for none); scale is the device pixel
-// ratio, so a cell is never under 2 CSS pixels; a density bin then always
-// covers at least one position.
-func layoutBits(m uint64, width, maxH int, scale float64, group int) bitLayout {
-	width = max(width, 16)
-	maxH = max(maxH, 16)
-	group = max(group, 1)
-	l := bitLayout{M: m, W: width, Group: 1}
-	minCell := int(math.Ceil(2 * scale))
-	side := int(math.Sqrt(float64(width) * float64(maxH) / float64(max(m, 1))))
-	side = min(side, int(maxCell*scale), width/group)
+// layoutBits lays out m positions across cssW CSS pixels, at most cssH
+// tall, in groups of group positions (1 for none), for a screen of scale
+// device pixels per CSS pixel. The grid (cells or bins across and down) is
+// worked out in CSS pixels, so every screen shows the same picture, only
+// sharper where pixels are finer; W, H, Cell and Block are device pixels.
+// A cell is never under 2 CSS pixels; a density bin then always covers at
+// least one position.
+func layoutBits(m uint64, cssW, cssH int, scale float64, group int) bitLayout {
+	cssW, cssH, group = max(cssW, 16), max(cssH, 16), max(group, 1)
+	if !(scale >= 1) {
+		scale = 1
+	}
+	l := bitLayout{M: m, W: int(float64(cssW) * scale), Group: 1}
+	side := int(math.Sqrt(float64(cssW) * float64(cssH) / float64(max(m, 1))))
+	side = min(side, maxCell, cssW/group)
 	if side >= minCell {
 		l.Cells = true
-		l.Cell = side
+		l.Cell = int(float64(side) * scale)
 		l.Group = group
-		l.Cols = max(group, width/side/group*group)
+		l.Cols = max(group, cssW/side/group*group)
 		l.Rows = int((m + uint64(l.Cols) - 1) / uint64(l.Cols))
-		l.H = l.Rows * side
+		l.H = l.Rows * l.Cell
 		return l
 	}
-	l.Block = int(math.Max(densityBlk, math.Round(densityBlk*scale)))
-	l.Cols = width / l.Block
-	l.Rows = maxH / l.Block
+	l.Block = int(densityBlk * scale)
+	l.Cols = cssW / densityBlk
+	l.Rows = cssH / densityBlk
 	l.Bins = uint64(l.Cols) * uint64(l.Rows)
 	l.H = l.Rows * l.Block
 	return l
@@ -326,18 +331,164 @@ func bitCaption(r *core.Result, l bitLayout) (picture, ring, box string) {
 	return picture, ring, box
 }
 
-// bitCanvas draws bit arrays onto a canvas element. It keeps its pixel
-// buffer and an offscreen canvas between draws, so a slider move allocates
-// nothing large.
+// picture renders bit arrays to pixels: every pixel the page shows, gaps
+// and marks included, comes from here, so the canvas of the live page and
+// the image of the prerendered one are the same picture. It keeps its
+// buffers between renders, so a slider move allocates nothing large.
+type picture struct {
+	cells  []byte // one pixel a cell or bin
+	shares []float64
+	pix    []byte // W x H, RGBA
+}
+
+// The marks' colours: rings for a key's own positions, squares for a
+// query's.
+var (
+	rgbRing = [4]byte{0xd9, 0x48, 0x0f, 0xff}
+	rgbBox  = [4]byte{0x0b, 0x7a, 0x3e, 0xff}
+	white   = [4]byte{0xff, 0xff, 0xff, 0xff}
+)
+
+// render returns the picture of s in layout l with marks, l.W x l.H RGBA
+// pixels, at scale device pixels per CSS pixel. The slice is the
+// picture's own buffer: it holds until the next render.
+func (p *picture) render(s engine.BitStore, l bitLayout, marks bitMarks, scale float64) []byte {
+	p.cells, p.shares = paintBits(p.cells, p.shares, s, l)
+	n := l.W * l.H * 4
+	if cap(p.pix) < n {
+		p.pix = make([]byte, n)
+	}
+	pix := p.pix[:n]
+	step := l.Block
+	if l.Cells {
+		step = l.Cell
+	}
+	stride := l.W * 4
+	// Columns that are gaps: a pixel between cells, wider between groups.
+	gapCol := make([]bool, l.W)
+	if l.Cells && l.Cell >= 5 {
+		for c := 1; c <= l.Cols; c++ {
+			if x := c*step - 1; x < l.W {
+				gapCol[x] = true
+			}
+		}
+	}
+	if l.Cells && l.Group > 1 && l.Cell >= 3 {
+		w := int(l.groupGap())
+		for c := l.Group; c < l.Cols; c += l.Group {
+			for x := c*step - (w+1)/2; x < c*step-(w+1)/2+w; x++ {
+				if x >= 0 && x < l.W {
+					gapCol[x] = true
+				}
+			}
+		}
+	}
+	// Rows that are gaps: a pixel under each row of cells, and between
+	// rows of groups too small for cell gaps.
+	rowGaps := l.Cells && (l.Cell >= 5 || (l.Group > 1 && l.Cell >= 3))
+	for r := 0; r < l.Rows; r++ {
+		line := pix[r*step*stride : (r*step+1)*stride]
+		for x := 0; x < l.W; x++ {
+			px := white
+			if col := x / step; col < l.Cols && !gapCol[x] {
+				copy(px[:], p.cells[(r*l.Cols+col)*4:])
+			}
+			copy(line[x*4:], px[:])
+		}
+		for y := r*step + 1; y < (r+1)*step; y++ {
+			copy(pix[y*stride:(y+1)*stride], line)
+		}
+		if y := (r+1)*step - 1; rowGaps && step > 1 && (l.Cell >= 5 || r < l.Rows-1) {
+			fill(pix[y*stride:(y+1)*stride], white)
+		}
+	}
+	fill(pix[l.Rows*step*stride:], white)
+
+	// Marks, at least 5 CSS pixels across so they show on a density
+	// picture too; in whole groups, one goes round each group.
+	lw := 2 * scale
+	if rects := l.groupRects(marks.Ring); rects != nil {
+		pad := 2 * scale
+		for _, g := range rects {
+			p.ring(pix, l, g.X+g.W/2, g.Y+g.H/2, g.W/2+pad+scale, g.H/2+pad+scale, lw, rgbRing)
+		}
+	} else {
+		for _, pos := range marks.Ring {
+			if x, y, rad, ok := l.centre(pos); ok {
+				rad = math.Max(rad+scale, 5*scale)
+				p.ring(pix, l, x, y, rad, rad, lw, rgbRing)
+			}
+		}
+	}
+	if rects := l.groupRects(marks.Box); rects != nil {
+		pad := 2 * scale
+		for _, g := range rects {
+			p.box(pix, l, rect{g.X - pad, g.Y - pad, g.W + 2*pad, g.H + 2*pad}, lw, rgbBox)
+		}
+	} else {
+		for _, pos := range marks.Box {
+			if x, y, rad, ok := l.centre(pos); ok {
+				rad = math.Max(rad+2*scale, 7*scale)
+				p.box(pix, l, rect{x - rad, y - rad, 2 * rad, 2 * rad}, lw, rgbBox)
+			}
+		}
+	}
+	return pix
+}
+
+// fill paints every pixel of pix colour c.
+func fill(pix []byte, c [4]byte) {
+	for i := 0; i+4 <= len(pix); i += 4 {
+		copy(pix[i:], c[:])
+	}
+}
+
+// ring paints the outline, lw pixels wide, of the ellipse with centre
+// (cx, cy) and radii (a, b): the pixels whose centres lie between the
+// ellipses lw/2 inside and outside it.
+func (p *picture) ring(pix []byte, l bitLayout, cx, cy, a, b, lw float64, c [4]byte) {
+	outA, outB, inA, inB := a+lw/2, b+lw/2, a-lw/2, b-lw/2
+	x0, x1 := max(0, int(cx-outA)), min(l.W-1, int(cx+outA))
+	y0, y1 := max(0, int(cy-outB)), min(l.H-1, int(cy+outB))
+	for y := y0; y <= y1; y++ {
+		dy := float64(y) + 0.5 - cy
+		for x := x0; x <= x1; x++ {
+			dx := float64(x) + 0.5 - cx
+			inside := func(ra, rb float64) bool { return ra > 0 && rb > 0 && (dx*dx)/(ra*ra)+(dy*dy)/(rb*rb) <= 1 }
+			if inside(outA, outB) && !inside(inA, inB) {
+				copy(pix[(y*l.W+x)*4:], c[:])
+			}
+		}
+	}
+}
+
+// box paints the outline, lw pixels wide, of rectangle r: the pixels
+// whose centres lie within lw/2 of its edges.
+func (p *picture) box(pix []byte, l bitLayout, r rect, lw float64, c [4]byte) {
+	h := lw / 2
+	x0, x1 := max(0, int(math.Floor(r.X-h))), min(l.W-1, int(r.X+r.W+h))
+	y0, y1 := max(0, int(math.Floor(r.Y-h))), min(l.H-1, int(r.Y+r.H+h))
+	for y := y0; y <= y1; y++ {
+		fy := float64(y) + 0.5
+		for x := x0; x <= x1; x++ {
+			fx := float64(x) + 0.5
+			inOuter := fx >= r.X-h && fx <= r.X+r.W+h && fy >= r.Y-h && fy <= r.Y+r.H+h
+			inInner := fx > r.X+h && fx < r.X+r.W-h && fy > r.Y+h && fy < r.Y+r.H-h
+			if inOuter && !inInner {
+				copy(pix[(y*l.W+x)*4:], c[:])
+			}
+		}
+	}
+}
+
+// bitCanvas shows pictures on the page's canvas. It keeps the JavaScript
+// pixel array between draws and makes a new one only when the picture's
+// size changes.
 type bitCanvas struct {
-	buf     []byte
-	shares  []float64
-	off     app.Value // offscreen canvas, one pixel per cell or bin
-	arr     app.Value // Uint8ClampedArray behind img
-	img     app.Value // ImageData over arr
-	offW    int
-	offH    int
-	arrSize int
+	picture
+	arr        app.Value // Uint8ClampedArray the pixels are copied into
+	img        app.Value // ImageData over arr
+	imgW, imgH int
 }
 
 var bitPainter = &bitCanvas{}
@@ -353,121 +504,21 @@ func (b *bitCanvas) draw(canvas app.Value, s engine.BitStore, marks bitMarks, cs
 	if !(scale >= 1) {
 		scale = 1
 	}
-	w := int(float64(max(cssW, 16)) * scale)
-	l := layoutBits(s.M, w, int(bitAreaCSSH*scale), scale, s.Group)
+	l := layoutBits(s.M, cssW, bitAreaCSSH, scale, s.Group)
 	// Resizing a canvas clears and reallocates it: only when needed.
 	if canvas.Get("width").Int() != l.W || canvas.Get("height").Int() != l.H {
 		canvas.Set("width", l.W)
 		canvas.Set("height", l.H)
 		canvas.Get("style").Set("height", format.Float(float64(l.H)/scale, 1)+"px")
 	}
-
-	b.buf, b.shares = paintBits(b.buf, b.shares, s, l)
-	if b.off == nil {
-		b.off = app.Window().Get("document").Call("createElement", "canvas")
+	pix := b.render(s, l, marks, scale)
+	if b.imgW != l.W || b.imgH != l.H {
+		b.arr = app.Window().Get("Uint8ClampedArray").New(len(pix))
+		b.img = app.Window().Get("ImageData").New(b.arr, l.W, l.H)
+		b.imgW, b.imgH = l.W, l.H
 	}
-	if b.offW != l.Cols || b.offH != l.Rows {
-		b.off.Set("width", l.Cols)
-		b.off.Set("height", l.Rows)
-		b.offW, b.offH = l.Cols, l.Rows
-	}
-	if b.arrSize != len(b.buf) {
-		b.arr = app.Window().Get("Uint8ClampedArray").New(len(b.buf))
-		b.img = app.Window().Get("ImageData").New(b.arr, l.Cols, l.Rows)
-		b.arrSize = len(b.buf)
-	}
-	app.CopyBytesToJS(b.arr, b.buf)
-	b.off.Call("getContext", "2d").Call("putImageData", b.img, 0, 0)
-
-	ctx := canvas.Call("getContext", "2d")
-	ctx.Set("imageSmoothingEnabled", false)
-	ctx.Set("fillStyle", "#ffffff")
-	ctx.Call("fillRect", 0, 0, l.W, l.H)
-	step := l.Block
-	if l.Cells {
-		step = l.Cell
-	}
-	ctx.Call("drawImage", b.off, 0, 0, l.Cols*step, l.Rows*step)
-	if l.Cells && l.Cell >= 5 {
-		// A one-pixel gap between cells.
-		ctx.Set("strokeStyle", "#ffffff")
-		ctx.Set("lineWidth", 1)
-		ctx.Call("beginPath")
-		for c := 1; c <= l.Cols; c++ {
-			x := float64(c*step) - 0.5
-			ctx.Call("moveTo", x, 0)
-			ctx.Call("lineTo", x, l.H)
-		}
-		for r := 1; r <= l.Rows; r++ {
-			y := float64(r*step) - 0.5
-			ctx.Call("moveTo", 0, y)
-			ctx.Call("lineTo", l.W, y)
-		}
-		ctx.Call("stroke")
-	}
-	if l.Cells && l.Group > 1 && l.Cell >= 3 {
-		// A wider gap between groups (in small cells, the only one): the
-		// buckets read as bars.
-		w := l.groupGap()
-		ctx.Set("strokeStyle", "#ffffff")
-		ctx.Set("lineWidth", w)
-		ctx.Call("beginPath")
-		for c := l.Group; c < l.Cols; c += l.Group {
-			x := float64(c*step) - math.Mod(w, 2)/2
-			ctx.Call("moveTo", x, 0)
-			ctx.Call("lineTo", x, l.H)
-		}
-		if l.Cell < 5 {
-			// Rows apart too, or a column of buckets reads as a stripe.
-			for r := 1; r < l.Rows; r++ {
-				y := float64(r*step) - 0.5
-				ctx.Call("moveTo", 0, y)
-				ctx.Call("lineTo", l.W, y)
-			}
-		}
-		ctx.Call("stroke")
-	}
-
-	// Markers: at least 5 CSS pixels across so they show on a density
-	// picture too; rings for the inserted key, squares for the probe. In
-	// whole groups, one ring or square goes round each group.
-	ctx.Set("lineWidth", 2*scale)
-	ctx.Set("strokeStyle", "#d9480f")
-	if rects := l.groupRects(marks.Ring); rects != nil {
-		for _, g := range rects {
-			pad := 2 * scale
-			ctx.Call("beginPath")
-			ctx.Call("ellipse", g.X+g.W/2, g.Y+g.H/2, g.W/2+pad+scale, g.H/2+pad+scale, 0, 0, 2*math.Pi)
-			ctx.Call("stroke")
-		}
-	} else {
-		for _, pos := range marks.Ring {
-			x, y, rad, ok := l.centre(pos)
-			if !ok {
-				continue
-			}
-			rad = math.Max(rad+scale, 5*scale)
-			ctx.Call("beginPath")
-			ctx.Call("arc", x, y, rad, 0, 2*math.Pi)
-			ctx.Call("stroke")
-		}
-	}
-	ctx.Set("strokeStyle", "#0b7a3e")
-	if rects := l.groupRects(marks.Box); rects != nil {
-		for _, g := range rects {
-			pad := 2 * scale
-			ctx.Call("strokeRect", g.X-pad, g.Y-pad, g.W+2*pad, g.H+2*pad)
-		}
-	} else {
-		for _, pos := range marks.Box {
-			x, y, rad, ok := l.centre(pos)
-			if !ok {
-				continue
-			}
-			rad = math.Max(rad+2*scale, 7*scale)
-			ctx.Call("strokeRect", x-rad, y-rad, 2*rad, 2*rad)
-		}
-	}
+	app.CopyBytesToJS(b.arr, pix)
+	canvas.Call("getContext", "2d").Call("putImageData", b.img, 0, 0)
 	return l
 }
 

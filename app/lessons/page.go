@@ -78,6 +78,16 @@ func New() *Page {
 	return c
 }
 
+// OnInit starts the live page where the prerendered one stands: the
+// lesson and step of the link and the lab's first view, so the page's
+// first render is the prerendered page's twin. OnNav does the rest.
+func (c *Page) OnInit() {
+	c.labPage.OnInit()
+	if app.IsClient {
+		c.lesson, c.step, _ = lessonPlace(app.Window().URL().Query())
+	}
+}
+
 // shownStep is the step shown.
 func (c *Page) shownStep() lessonStep { return lessons[c.lesson].Steps[c.step] }
 

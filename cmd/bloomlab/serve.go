@@ -230,7 +230,7 @@ func readOnly(h http.Handler) http.Handler {
 const contentSecurityPolicy = "default-src 'self'; " +
 	"script-src 'self' 'wasm-unsafe-eval'; " +
 	"style-src 'self'; style-src-attr 'unsafe-inline'; " +
-	"img-src 'self'; worker-src 'self'; manifest-src 'self'; connect-src 'self'; " +
+	"img-src 'self' data:; worker-src 'self'; manifest-src 'self'; connect-src 'self'; " +
 	"object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'self'"
 
 // securityHeaders go on every response, errors included.

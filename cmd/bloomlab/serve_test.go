@@ -172,7 +172,7 @@ func TestServeSecurityHeaders(t *testing.T) {
 	web, _ := fakeWeb(t)
 	want := map[string]string{
 		"Content-Security-Policy": "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; " +
-			"style-src-attr 'unsafe-inline'; img-src 'self'; worker-src 'self'; manifest-src 'self'; connect-src 'self'; " +
+			"style-src-attr 'unsafe-inline'; img-src 'self' data:; worker-src 'self'; manifest-src 'self'; connect-src 'self'; " +
 			"object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'self'",
 		"X-Content-Type-Options": "nosniff",
 		"Referrer-Policy":        "no-referrer",

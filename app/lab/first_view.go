@@ -1,0 +1,176 @@
+package lab
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"strings"
+	"sync"
+
+	"bloomlab/app/engine"
+	"bloomlab/app/settings"
+	"bloomlab/app/ui"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// The first view: the prerendered page carries the lab as it will look
+// when it is live, so a reader sees the filter before the WebAssembly has
+// arrived. The server makes the run the page will make, draws its picture
+// as an image with the very pixels the canvas will have (the one
+// picture.render makes both), and measures the charts' points. The page,
+// once live, makes the same run inside its first frame, takes the image
+// and the points from the prerendered page instead of measuring again,
+// and paints the canvas under the image before it takes the image away.
+
+// firstViewWidth is the bit array's width in CSS pixels on a window 1280
+// pixels wide or wider (the page stops growing at 1280), in normal and in
+// large type: the width the first view is drawn at. Narrower windows
+// scale the image until the canvas takes over.
+const (
+	firstViewWidth      = 852
+	firstViewWidthLarge = 703
+)
+
+// firstView is what the prerendered page carries beyond its HTML, all of
+// it on the element that shows the picture over the canvas: the picture as
+// its background, the rest in its data-first-view attribute.
+type firstView struct {
+	// Key is the settings' link query: the live page uses the view only
+	// for the settings it was made for.
+	Key string `json:"key"`
+	// Picture is the bit array as a PNG data URL, shown CSSH CSS pixels
+	// tall.
+	Picture string `json:"-"`
+	CSSH    int    `json:"cssH"`
+	// K and BPK are the charts' measured points, Sampled whether n was
+	// sampled down for them.
+	K       []ui.Point `json:"k"`
+	BPK     []ui.Point `json:"bpk"`
+	Sampled bool       `json:"sampled"`
+}
+
+// firstViews keeps the first views made, so a server asked for the same
+// link again does no work: at most firstViewsKept, the oldest going first.
+var firstViews struct {
+	sync.Mutex
+	keys  []string
+	views map[string]*firstView
+}
+
+const firstViewsKept = 32
+
+// hasFirstView reports whether settings s get a first view: the lab's run
+// must be one the page makes inside a frame, on generated keys.
+func hasFirstView(s settings.Lab) bool {
+	return engine.WorkOf(s.Run()) <= syncWork
+}
+
+// prerender makes the page's first view for its settings, as the server
+// renders the page: the run, its counters, picture and charts. A link
+// whose run is larger gets the controls alone, and the lab runs it when
+// it is live.
+func (c *Page) prerender() {
+	s := c.settings
+	if !hasFirstView(s) {
+		return
+	}
+	r, err := engine.Simulate(s.Run(), s.Typed.List(), nil, nil)
+	if err != nil {
+		return
+	}
+	c.result, c.bits.store = &r.Result, engine.StoreOfRun(r, nil)
+	key := s.Query().Encode()
+	firstViews.Lock()
+	fv := firstViews.views[key]
+	firstViews.Unlock()
+	if fv == nil {
+		fv = c.makeFirstView(key)
+		firstViews.Lock()
+		if firstViews.views == nil {
+			firstViews.views = map[string]*firstView{}
+		}
+		if len(firstViews.keys) >= firstViewsKept {
+			delete(firstViews.views, firstViews.keys[0])
+			firstViews.keys = firstViews.keys[1:]
+		}
+		firstViews.keys = append(firstViews.keys, key)
+		firstViews.views[key] = fv
+		firstViews.Unlock()
+	}
+	c.useFirstView(fv)
+}
+
+// makeFirstView draws the picture and measures the charts of the page's
+// result, whose link query is key.
+func (c *Page) makeFirstView(key string) *firstView {
+	r, store := c.result, c.bits.store
+	width := firstViewWidth
+	if c.settings.Large {
+		width = firstViewWidthLarge
+	}
+	l := layoutBits(r.M, width, bitAreaCSSH, 1, store.Group)
+	var p picture
+	pix := p.render(store, l, c.bits.marks(r, bitMarks{}), 1)
+	fv := &firstView{Key: key, Picture: pngDataURL(pix, l.W, l.H), CSSH: l.H}
+	sw := sweepOf(c.shapeParams(), *r, false)
+	fv.K, fv.BPK, _ = sw.measure(nil, nil)
+	fv.Sampled = sw.sampled
+	return fv
+}
+
+// useFirstView shows fv: the picture until the canvas is painted, and the
+// charts' points.
+func (c *Page) useFirstView(fv *firstView) {
+	c.bits.first = fv
+	c.charts.kPts, c.charts.bpkPts, c.charts.sampled = fv.K, fv.BPK, fv.Sampled
+	c.charts.redraw(c.result, c.shapeParams(), false)
+}
+
+// encode is fv's attribute: JSON in base64, since go-app writes an
+// attribute's quotes as Go escapes, not as HTML ones.
+func (fv *firstView) encode() string {
+	b, err := json.Marshal(fv)
+	if err != nil {
+		return ""
+	}
+	return base64.StdEncoding.EncodeToString(b)
+}
+
+// readFirstView reads the first view the prerendered page carries, still
+// in the document as the live page starts, if it was made for settings s.
+func readFirstView(s settings.Lab) *firstView {
+	el := app.Window().GetElementByID(IDBitArrayFirst)
+	if !el.Truthy() {
+		return nil
+	}
+	var fv firstView
+	b, err := base64.StdEncoding.DecodeString(el.Call("getAttribute", "data-first-view").String())
+	if err != nil || json.Unmarshal(b, &fv) != nil || fv.Key != s.Query().Encode() {
+		return nil
+	}
+	// The browser writes the background back as url("...").
+	bg := el.Get("style").Get("backgroundImage").String()
+	fv.Picture = strings.TrimSuffix(strings.TrimPrefix(bg, `url("`), `")`)
+	return &fv
+}
+
+// startFirstView starts the live page on the first view of the
+// prerendered page, if it carries one for the settings in the address
+// bar: the run is made here, before the page's first render, so that
+// render is the prerendered page's twin. It reports whether it did.
+func (c *Page) startFirstView() bool {
+	s, notices := settings.LabFromQuery(app.Window().URL().Query())
+	fv := readFirstView(s)
+	if fv == nil || !hasFirstView(s) {
+		return false
+	}
+	r, err := engine.Simulate(s.Run(), s.Typed.List(), nil, nil)
+	if err != nil {
+		return false
+	}
+	c.settings, c.notices, c.loaded = s, notices, true
+	c.setTheory()
+	c.result, c.bits.store = &r.Result, engine.StoreOfRun(r, nil)
+	c.useFirstView(fv)
+	return true
+}

@@ -1,0 +1,259 @@
+//go:build !js
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"fmt"
+	"image"
+	"image/draw"
+	"image/png"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"bloomlab/app/settings"
+
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// heldLab is the lab as bloomlab serve runs it, with app.wasm held back
+// until release: the prerendered page is all a reader has, as on a slow
+// network.
+type heldLab struct {
+	URL     string
+	once    sync.Once
+	release chan struct{}
+}
+
+func holdLab(t *testing.T) *heldLab {
+	t.Helper()
+	h, err := labServer(webDir(t), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hl := &heldLab{release: make(chan struct{})}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/app.wasm") {
+			select {
+			case <-hl.release:
+			case <-r.Context().Done():
+				return
+			}
+		}
+		h.ServeHTTP(w, r)
+	}))
+	hl.URL = srv.URL
+	t.Cleanup(srv.Close)
+	t.Cleanup(hl.Release)
+	return hl
+}
+
+// Release lets app.wasm through.
+func (hl *heldLab) Release() { hl.once.Do(func() { close(hl.release) }) }
+
+// layoutShifts records the page's layout shifts from its first moment.
+const layoutShifts = `window.shifts = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) window.shifts.push({value: e.value, input: e.hadRecentInput,
+    sources: (e.sources || []).map((s) => (s.node ? (s.node.id || s.node.className || s.node.nodeName) : "?") +
+      " " + JSON.stringify(s.previousRect) + " -> " + JSON.stringify(s.currentRect))});
+}).observe({type: "layout-shift", buffered: true});`
+
+// shoot saves a screenshot of the tab when BLOOMLAB_SHOTS names a folder.
+func shoot(t *testing.T, ctx context.Context, name string) {
+	dir := os.Getenv("BLOOMLAB_SHOTS")
+	if dir == "" {
+		return
+	}
+	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".png"), shot, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// firstViewState is what a reader sees of the lab, read from the page:
+// every counter's text, every control's value, both charts.
+const firstViewState = `(() => {
+  const out = {};
+  // The prerendered page's markup is indented: white space as it shows.
+  const text = (el) => el.textContent.replace(/\s+/g, " ").trim();
+  for (const el of document.querySelectorAll("#lab [id^=out-], #lab output")) out["#" + el.id] = text(el);
+  for (const el of document.querySelectorAll("#lab input, #lab select")) out[el.id + ".value"] = el.type === "checkbox" ? String(el.checked) : el.value;
+  for (const id of ["chart-k", "chart-bpk"]) out[id] = document.getElementById(id).innerHTML.replace(/>\s+</g, "><").trim();
+  out["#bit-caption"] = text(document.getElementById("bit-caption"));
+  return out;
+})()`
+
+// canvasPixels is the bit array canvas's pixels, RGBA, in base64.
+const canvasPixels = `(() => {
+  const c = document.getElementById("bit-array");
+  const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+  let s = "";
+  for (let i = 0; i < d.length; i += 8192) s += String.fromCharCode.apply(null, d.subarray(i, i + 8192));
+  return {w: c.width, h: c.height, pix: btoa(s)};
+})()`
+
+// TestBrowserFirstView: the prerendered lab is the lab. With the
+// WebAssembly held back, the page already shows the counters, the bit
+// array and both charts; once live, the page shows the same: every
+// counter and control alike, the charts' markup alike, the canvas pixel
+// for pixel the prerendered picture, and nothing on the page moved.
+func TestBrowserFirstView(t *testing.T) {
+	needBrowser(t)
+	hl := holdLab(t)
+	ctx := btab(t, 1280, 900)
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: layoutShifts}); err != nil {
+		t.Fatal(err)
+	}
+	bdo(t, ctx, chromedp.Navigate(hl.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#bit-array-first")))
+	if state := beval[string](t, ctx, `document.getElementById("lab").dataset.state`); state != "prerendered" {
+		t.Fatalf("the held page's lab is %q, want the prerendered first view", state)
+	}
+	shoot(t, ctx, "lab-1280-held")
+	before := beval[map[string]string](t, ctx, firstViewState)
+	for sel, want := range map[string]string{"#out-m": "40,000", "#out-k": "7", "#out-fpr-theory": "0.008194"} {
+		if before[sel] != want {
+			t.Errorf("prerendered %s = %q, want %q", sel, before[sel], want)
+		}
+	}
+	if !strings.HasPrefix(before["#out-false-negatives"], "0 of") || before["#out-fpr-empirical"] == "" || strings.Contains(before["#out-fpr-empirical"], "…") {
+		t.Errorf("prerendered measurements: false negatives %q, measured rate %q", before["#out-false-negatives"], before["#out-fpr-empirical"])
+	}
+	for _, id := range []string{"chart-k", "chart-bpk"} {
+		if n := strings.Count(before[id], `<circle class="dot measured"`); n < 5 {
+			t.Errorf("prerendered %s has %d measured points, want its sweep", id, n)
+		}
+	}
+	bg := beval[string](t, ctx, `getComputedStyle(document.getElementById("bit-array-first")).backgroundImage`)
+	prerendered := decodePicture(t, bg)
+
+	hl.Release()
+	bdo(t, ctx, waitLab(), chromedp.WaitNotPresent(chromedp.CSS("#bit-array-first")))
+	shoot(t, ctx, "lab-1280-live")
+	after := beval[map[string]string](t, ctx, firstViewState)
+	for k, v := range before {
+		if after[k] != v {
+			t.Errorf("%s: prerendered %q, live %q", k, clip(v), clip(after[k]))
+		}
+	}
+	live := beval[struct {
+		W, H int
+		Pix  string
+	}](t, ctx, canvasPixels)
+	pix, err := base64.StdEncoding.DecodeString(live.Pix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := prerendered.Bounds()
+	if live.W != b.Dx() || live.H != b.Dy() {
+		t.Fatalf("canvas %d x %d, prerendered picture %d x %d", live.W, live.H, b.Dx(), b.Dy())
+	}
+	differ := 0
+	for i := 0; i < len(pix); i += 4 {
+		if !bytes.Equal(pix[i:i+4], prerendered.Pix[i:i+4]) {
+			differ++
+		}
+	}
+	if differ > 0 {
+		t.Errorf("%d of %d canvas pixels differ from the prerendered picture's", differ, len(pix)/4)
+	}
+	var shift float64
+	for _, s := range beval[[]struct {
+		Value   float64
+		Input   bool
+		Sources []string
+	}](t, ctx, `window.shifts`) {
+		if !s.Input {
+			shift += s.Value
+			t.Logf("layout shift %.6f: %s", s.Value, strings.Join(s.Sources, "; "))
+		}
+	}
+	if shift != 0 {
+		t.Errorf("the page moved by %.6f (layout shift) as the lab went live", shift)
+	}
+}
+
+// decodePicture reads a CSS url(data:image/png;base64,...) value.
+func decodePicture(t *testing.T, css string) *image.RGBA {
+	t.Helper()
+	m := regexp.MustCompile(`url\("?data:image/png;base64,([A-Za-z0-9+/=]+)"?\)`).FindStringSubmatch(css)
+	if m == nil {
+		t.Fatalf("the first view's background is %q, not a PNG", clip(css))
+	}
+	b, err := base64.StdEncoding.DecodeString(m[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every pixel is opaque, so RGBA and the canvas's RGBA agree.
+	rgba := image.NewRGBA(img.Bounds())
+	draw.Draw(rgba, rgba.Rect, img, img.Bounds().Min, draw.Src)
+	return rgba
+}
+
+func clip(s string) string {
+	if len(s) > 200 {
+		return s[:200] + "…"
+	}
+	return s
+}
+
+// TestBrowserEarlyMove: a slider moved by keyboard before the
+// WebAssembly is live says the lab is starting, and the live lab makes
+// the move.
+func TestBrowserEarlyMove(t *testing.T) {
+	needBrowser(t)
+	hl := holdLab(t)
+	ctx := btab(t, 1280, 900)
+	bdo(t, ctx, chromedp.Navigate(hl.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#bit-array-first")),
+		chromedp.Focus(chromedp.CSS("#"+settings.IDBitsPerKey)), chromedp.KeyEvent(kb.ArrowRight))
+	note := bwaitText(t, ctx, ".early-note", func(s string) bool { return s != "" })
+	if !strings.Contains(note, "starting") {
+		t.Errorf("the moved slider says %q", note)
+	}
+	shoot(t, ctx, "lab-1280-early-move")
+	hl.Release()
+	bdo(t, ctx, waitLab())
+	if m := bwaitText(t, ctx, "#out-m", func(s string) bool { return s != "40,000" }); m != "40,400" {
+		t.Errorf("out-m after the early move = %q, want 40,400", m)
+	}
+	bwaitEval(t, ctx, `location.search`, func(s string) bool { return strings.Contains(s, params(settings.IDBitsPerKey, "10.1")) })
+	if n := beval[int](t, ctx, `document.querySelectorAll(".early-note").length`); n != 0 {
+		t.Errorf("%d notes still say the lab is starting", n)
+	}
+}
+
+// TestBrowserFirstViewShots saves the lab before and after its
+// WebAssembly is live, at 1280 and 360 px, for a person to look at: set
+// BLOOMLAB_SHOTS to a folder to run it.
+func TestBrowserFirstViewShots(t *testing.T) {
+	if os.Getenv("BLOOMLAB_SHOTS") == "" {
+		t.Skip("set BLOOMLAB_SHOTS=DIR to save the lab's first view and live page")
+	}
+	needBrowser(t)
+	for _, width := range []int{1280, 360} {
+		hl := holdLab(t)
+		ctx := btab(t, width, 900)
+		bdo(t, ctx, chromedp.Navigate(hl.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#bit-array-first")))
+		shoot(t, ctx, fmt.Sprintf("lab-%d-held", width))
+		hl.Release()
+		bdo(t, ctx, waitLab(), chromedp.WaitNotPresent(chromedp.CSS("#bit-array-first")))
+		shoot(t, ctx, fmt.Sprintf("lab-%d-live", width))
+	}
+}

@@ -1,0 +1,57 @@
+// Bloom Lab before its WebAssembly is live. The prerendered lab is the
+// page from the first paint, so a reader may move a control before the lab
+// can answer: each such move is kept, the control says the lab is
+// starting, and the live lab makes the move again (window.bloomlabLive,
+// which the lab calls once its page is mounted).
+(() => {
+  "use strict";
+  const moves = [];
+  let live = false;
+
+  const say = (el) => {
+    const box = el.closest(".control, .presets, .seed-row") || el.parentElement;
+    if (!box || box.querySelector(".early-note")) return;
+    const note = document.createElement("small");
+    note.className = "early-note";
+    note.setAttribute("role", "status");
+    note.textContent = "The lab is starting: this applies as soon as it is live.";
+    box.appendChild(note);
+  };
+
+  const keep = (e) => {
+    const el = e.target;
+    if (live || !(el instanceof Element) || !el.id || !el.closest("#lab")) return;
+    if (e.type === "click" && el.tagName !== "BUTTON") return;
+    if (e.type !== "click" && !/^(INPUT|SELECT)$/.test(el.tagName)) return;
+    const move = { id: el.id, type: e.type, value: el.value, checked: el.checked };
+    const last = moves[moves.length - 1];
+    if (last && last.id === move.id && last.type === move.type && e.type !== "click") {
+      moves[moves.length - 1] = move;
+    } else {
+      moves.push(move);
+    }
+    say(el);
+  };
+  for (const type of ["input", "change", "click"]) {
+    document.addEventListener(type, keep, true);
+  }
+
+  window.bloomlabLive = () => {
+    if (live) return;
+    live = true;
+    setTimeout(() => {
+      for (const m of moves) {
+        const el = document.getElementById(m.id);
+        if (!el) continue;
+        if (m.type === "click") {
+          el.click();
+          continue;
+        }
+        if (el.type === "checkbox") el.checked = m.checked;
+        else el.value = m.value;
+        el.dispatchEvent(new Event(m.type, { bubbles: true }));
+      }
+      moves.length = 0;
+    });
+  };
+})();
