@@ -208,10 +208,6 @@ func offClass(class string, off bool) string {
 func (lc *labControls) renderSlider(sl settings.Slider) app.UI {
 	p := lc.lab.current().Params
 	own := lc.lab.ownKeys()
-	v, ok := sliderValue(sl, p, own)
-	if !ok {
-		v = sl.Value(p)
-	}
 	shown := sliderShown(sl, p, own)
 	decided := own != nil && ownSliders[sl.ID]
 	note := controlNote(p.Variant, sl.ID)
@@ -224,7 +220,7 @@ func (lc *labControls) renderSlider(sl settings.Slider) app.UI {
 	}
 	in := app.Input().Type("range").ID(sl.ID).
 		Min(sl.TrackMin()).Max(sl.TrackMax()).Step(sl.TrackStep()).
-		Value(format.Plain(sl.Position(v))).
+		Value(sliderPosition(sl, p, own)).
 		Aria("valuetext", shown+" ("+sl.Label+")").
 		Aria("describedby", sl.ID+"-help").
 		OnInput(lc.onSlider(sl)).OnChange(lc.onCommit)
@@ -296,6 +292,16 @@ func (lc *labControls) renderOptimalK(off bool) app.UI {
 		box = box.Disabled(true).Aria("describedby", settings.IDHashes+"-note")
 	}
 	return box
+}
+
+// sliderPosition is where a slider's thumb stands: at its value, or with
+// own keys deciding it at the lists' value, else at the settings' one.
+func sliderPosition(sl settings.Slider, p core.Params, own *engine.OwnKeys) string {
+	v, ok := sliderValue(sl, p, own)
+	if !ok {
+		v = sl.Value(p)
+	}
+	return format.Plain(sl.Position(v))
 }
 
 // sliderText is a slider's value as the page shows it.

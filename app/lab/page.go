@@ -439,11 +439,7 @@ func (c *Page) showSliders() {
 		// go-app sets a new element's attributes in no fixed order: a
 		// value set before its max is clamped to the default 100.
 		if el := doc.Call("getElementById", sl.ID); el.Truthy() {
-			v, ok := sliderValue(sl, c.settings.Params, c.own.keys)
-			if !ok {
-				v = sl.Value(c.settings.Params)
-			}
-			el.Set("value", format.Plain(sl.Position(v)))
+			el.Set("value", sliderPosition(sl, c.settings.Params, c.own.keys))
 		}
 	}
 }
