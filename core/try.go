@@ -63,11 +63,13 @@ const (
 
 // TryRequest is a key panel request: the lab's params, the keys to insert
 // after the generated members, in order, and the keys to query. Of the
-// params Queries and PresentShare are not used, but must be valid.
+// params Queries and PresentShare are not used, but must be valid. With
+// Explain, every typed key comes with its arithmetic (Explain).
 type TryRequest struct {
-	Params Params   `json:"params"`
-	Insert []string `json:"insert,omitempty"`
-	Query  []string `json:"query,omitempty"`
+	Params  Params   `json:"params"`
+	Insert  []string `json:"insert,omitempty"`
+	Query   []string `json:"query,omitempty"`
+	Explain bool     `json:"explain,omitempty"`
 }
 
 // TryResult is what the key panel shows: the filter's layout and shape,
@@ -110,6 +112,9 @@ type TryInsert struct {
 	// Counters are the counting filter's counters at Positions after the
 	// insert.
 	Counters []uint8 `json:"counters,omitempty"`
+	// Explain is the arithmetic from the key to Positions, when asked
+	// for and the filter has one (not a faulty filter's).
+	Explain *Explanation `json:"explain,omitempty"`
 }
 
 // TryQuery is one query and why the filter answered as it did.
@@ -126,6 +131,8 @@ type TryQuery struct {
 	// Member is "typed" or "generated #i" for a member.
 	Member   string       `json:"member,omitempty"`
 	Culprits []TryCulprit `json:"culprits,omitempty"`
+	// Explain is as TryInsert's.
+	Explain *Explanation `json:"explain,omitempty"`
 }
 
 // TryProbe is one position a query reads, in probe order.
@@ -232,6 +239,20 @@ func Try(req TryRequest, step Step) (TryResult, error) {
 			return TryResult{}, err
 		}
 		res.Queries = append(res.Queries, q)
+	}
+	if req.Explain {
+		explain := func(key string) *Explanation {
+			if e, ok := Explain(pn.f, []byte(key)); ok {
+				return &e
+			}
+			return nil
+		}
+		for i := range res.Inserts {
+			res.Inserts[i].Explain = explain(res.Inserts[i].Key)
+		}
+		for i := range res.Queries {
+			res.Queries[i].Explain = explain(res.Queries[i].Key)
+		}
 	}
 	return res, nil
 }

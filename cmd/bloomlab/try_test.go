@@ -52,6 +52,18 @@ func TestTry(t *testing.T) {
 		{"lost writes", []string{"try", "--fault", "negative-index", "--insert", "apple,pear,plum,kiwi", "--query", "apple,pear,plum,kiwi"}, 0, []string{
 			"lost: past the filter's storage, the write went nowhere", "a false negative",
 		}, ""},
+		{"explain", []string{"try", "--insert", "apple", "--explain"}, 0, []string{
+			"  arithmetic, double: g_i = h1 + i·(h2 | 1) mod 2^64; position = floor(g_i·m / 2^64)\n    key bytes    6170706c65\n",
+			"    SipHash-2-4  h1 = 0xb581de2a150b201f (13078979065183674399)\n                 h2 = 0x451eb063b029ac41 (4980612180122119233)\n",
+			"    probe 1  i = 0: g = 0xb581de2a150b201f (13078979065183674399) -> floor(g * 40000 / 2^64) = 28360\n",
+			"    probe 2  i = 1: g = 0xfaa08e8dc534cc60 (18059591245305793632) -> floor(g * 40000 / 2^64) = 39160\n",
+		}, ""},
+		{"explain cuckoo", []string{"try", "--variant", "cuckoo", "--query", "pear", "--explain"}, 0, []string{
+			"    fingerprint = 1 + floor(h2 * (2^8 - 1) / 2^64) = 0x92 (146)\n    bucket i1 = floor(h1 * 1250 / 2^64) = 919\n",
+		}, ""},
+		{"explain a fault", []string{"try", "--fault", "negative-index", "--insert", "apple", "--explain"}, 0, []string{
+			"  arithmetic: the fault negative-index computes positions its own broken way",
+		}, ""},
 		{"empty key", []string{"try", "--insert", "apple,,pear"}, 2, nil,
 			"bloomlab try: --insert key 2 is empty; a key is 1 to 256 bytes of UTF-8 text"},
 		{"long key", []string{"try", "--query", "ok," + long}, 2, nil,
@@ -72,18 +84,22 @@ func TestTry(t *testing.T) {
 func TestTryJSON(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
-		args   []string
-		change func(p *core.Params)
-		insert []string
-		query  []string
+		args    []string
+		change  func(p *core.Params)
+		insert  []string
+		query   []string
+		explain bool
 	}{
-		{[]string{"--insert", "apple,pear", "--query", "plum,apple,want"}, nil, []string{"apple", "pear"}, []string{"plum", "apple", "want"}},
+		{[]string{"--insert", "apple,pear", "--query", "plum,apple,want"}, nil, []string{"apple", "pear"}, []string{"plum", "apple", "want"}, false},
 		{[]string{"--variant", "counting", "--seed", "5", "--insert", `a\,b`, "--query", "a\\,b,kiwi"}, func(p *core.Params) {
 			p.Variant, p.Seed = core.CountingVariant, 5
-		}, []string{"a,b"}, []string{"a,b", "kiwi"}},
+		}, []string{"a,b"}, []string{"a,b", "kiwi"}, false},
 		{[]string{"--variant", "cuckoo", "--fingerprint-bits", "8", "--items", "900", "--query", "plum"}, func(p *core.Params) {
 			p.Variant, p.FingerprintBits, p.Items = core.CuckooVariant, 8, 900
-		}, nil, []string{"plum"}},
+		}, nil, []string{"plum"}, false},
+		{[]string{"--variant", "blocked", "--insert", "apple", "--query", "plum", "--explain"}, func(p *core.Params) {
+			p.Variant = core.BlockedVariant
+		}, []string{"apple"}, []string{"plum"}, true},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			t.Parallel()
@@ -96,7 +112,7 @@ func TestTryJSON(t *testing.T) {
 				tc.change(&p)
 			}
 			p.Queries, p.PresentShare = 0, 0
-			res, err := core.Try(core.TryRequest{Params: p, Insert: tc.insert, Query: tc.query}, nil)
+			res, err := core.Try(core.TryRequest{Params: p, Insert: tc.insert, Query: tc.query, Explain: tc.explain}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

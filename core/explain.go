@@ -1,0 +1,193 @@
+package core
+
+import "encoding/hex"
+
+// Explanation is the arithmetic that takes one key to its positions in a
+// filter, every intermediate number shown, so a learner can follow it by
+// hand: the SipHash-2-4 of the key under the filter's 128-bit key (derived
+// from the lab's seed), its two 64-bit halves h1 and h2, and then each
+// probe's value and its reduction into the array. Positions is what the
+// filter itself gives for the key: the steps end in exactly these.
+type Explanation struct {
+	Key    string `json:"key"`
+	KeyHex string `json:"keyHex"`
+	// K0 and K1 are the SipHash key; H1 and H2 the two halves of the
+	// key's 128-bit SipHash-2-4.
+	K0 uint64 `json:"k0"`
+	K1 uint64 `json:"k1"`
+	H1 uint64 `json:"h1"`
+	H2 uint64 `json:"h2"`
+	// Scheme names the arithmetic below, Formula gives it in one line.
+	Scheme  string `json:"scheme"`
+	Formula string `json:"formula"`
+	// M is the filter's positions; Steps go from the hash to each one.
+	M     uint64        `json:"m"`
+	Steps []ExplainStep `json:"steps"`
+	// Blocked, Cuckoo and Fuse are the choices their layouts make first.
+	Blocked *ExplainBlocked `json:"blocked,omitempty"`
+	Cuckoo  *ExplainCuckoo  `json:"cuckoo,omitempty"`
+	Fuse    *ExplainFuse    `json:"fuse,omitempty"`
+	// Positions are the filter's own positions for the key.
+	Positions []uint64 `json:"positions"`
+}
+
+// ExplainStep is one probe: its index from 0, the 64-bit value the scheme
+// computes for it (G), and the position G is reduced to. For enhanced
+// double hashing, A and B are the running position and step, already in
+// [0, m); for the blocked filter Shift is the bit offset of the 9-bit slot
+// in G.
+type ExplainStep struct {
+	I        int    `json:"i"`
+	G        uint64 `json:"g"`
+	A        uint64 `json:"a,omitempty"`
+	B        uint64 `json:"b,omitempty"`
+	Shift    uint   `json:"shift,omitempty"`
+	Position uint64 `json:"position"`
+}
+
+// ExplainBlocked is the blocked filter's block choice: block
+// floor(h1·blocks / 2^64), whose first bit is Base.
+type ExplainBlocked struct {
+	Blocks uint64 `json:"blocks"`
+	Block  uint64 `json:"block"`
+	Base   uint64 `json:"base"`
+}
+
+// ExplainCuckoo is the cuckoo filter's fingerprint and buckets:
+// fp = 1 + floor(h2·(2^f - 1) / 2^64), i1 = floor(h1·B / 2^64), and
+// i2 = g(fp) - i1 mod B with g(fp) = floor(splitmix(fp xor salt)·B / 2^64).
+type ExplainCuckoo struct {
+	FingerprintBits int    `json:"fingerprintBits"`
+	Fingerprint     uint64 `json:"fingerprint"`
+	Buckets         uint64 `json:"buckets"`
+	Bucket1         uint64 `json:"bucket1"`
+	G               uint64 `json:"g"`
+	Bucket2         uint64 `json:"bucket2"`
+}
+
+// ExplainFuse is the fuse filter's mixed hash x = splitmix(h1 + seed) for
+// the construction seed that built the array, its fingerprint
+// (x xor x >> 32) mod 2^f, and its segments.
+type ExplainFuse struct {
+	ConstructionSeed uint64 `json:"constructionSeed"`
+	X                uint64 `json:"x"`
+	Fingerprint      uint64 `json:"fingerprint"`
+	FingerprintBits  int    `json:"fingerprintBits"`
+	SegmentLength    uint64 `json:"segmentLength"`
+	Segments         uint64 `json:"segments"`
+}
+
+// Explain works out the arithmetic of key in f. It explains the lab's real
+// filters; a filter of the fault zoo, which computes its positions its own
+// broken way, has none to explain (false).
+func Explain(f Membership, key []byte) (Explanation, bool) {
+	e := Explanation{Key: string(key), KeyHex: hex.EncodeToString(key), M: f.M()}
+	var hashing Hashing
+	switch x := f.(type) {
+	case *Filter:
+		e.K0, e.K1, hashing = x.k0, x.k1, x.hashing
+		e.explainBloom(hashing, key, x.k, x.m)
+	case *Counting:
+		e.K0, e.K1, hashing = x.k0, x.k1, x.hashing
+		e.explainBloom(hashing, key, x.k, x.m)
+	case *Blocked:
+		e.K0, e.K1 = x.k0, x.k1
+		e.explainBlocked(x, key)
+	case *Cuckoo:
+		e.K0, e.K1 = x.k0, x.k1
+		e.explainCuckoo(x, key)
+	case *Fuse:
+		if x.dirty {
+			x.Seal()
+		}
+		e.K0, e.K1 = x.k0, x.k1
+		e.explainFuse(x, key)
+	default:
+		return Explanation{}, false
+	}
+	e.Positions = f.Positions(nil, key)
+	return e, true
+}
+
+// explainBloom is a standard or counting filter's k probes under hashing.
+func (e *Explanation) explainBloom(h Hashing, key []byte, k int, m uint64) {
+	e.H1, e.H2 = Sip128(e.K0, e.K1, key)
+	switch h {
+	case IndependentHashing:
+		e.Scheme = string(IndependentHashing)
+		e.Formula = "g_i = SipHash-2-4 of the key under (k0, k1 xor probe key i); position = floor(g_i·m / 2^64)"
+		for i := range k {
+			g := Sip64(e.K0, e.K1^probeKey(i), key)
+			e.Steps = append(e.Steps, ExplainStep{I: i, G: g, Position: Reduce(g, m)})
+		}
+	case EnhancedDoubleHashing:
+		e.Scheme = string(EnhancedDoubleHashing)
+		e.Formula = "a = floor(h1·m / 2^64), b = floor(h2·m / 2^64); position_i = a; then a = a + b mod m, b = b + (i + 1) mod m"
+		a, b := Reduce(e.H1, m), Reduce(e.H2, m)
+		for i := range k {
+			e.Steps = append(e.Steps, ExplainStep{I: i, A: a, B: b, Position: a})
+			a = (a + b) % m
+			b = (b + uint64(i+1)) % m
+		}
+	default:
+		e.Scheme = string(DoubleHashing)
+		e.Formula = "g_i = h1 + i·(h2 | 1) mod 2^64; position = floor(g_i·m / 2^64)"
+		for i := range k {
+			g := e.H1 + uint64(i)*(e.H2|1)
+			e.Steps = append(e.Steps, ExplainStep{I: i, G: g, Position: Reduce(g, m)})
+		}
+	}
+}
+
+// explainBlocked is the blocked filter's block and its k 9-bit slots,
+// read from h2 nine bits at a time, h2 remixed by splitmix every seven.
+func (e *Explanation) explainBlocked(f *Blocked, key []byte) {
+	e.H1, e.H2 = Sip128(e.K0, e.K1, key)
+	e.Scheme = "blocked"
+	e.Formula = "block = floor(h1·blocks / 2^64); slot_i = 9 bits of g at bit shift_i (g = h2, remixed by splitmix every 7 slots); position = block·512 + slot_i"
+	block := Reduce(e.H1, f.blocks)
+	e.Blocked = &ExplainBlocked{Blocks: f.blocks, Block: block, Base: block * BlockSize}
+	s := slots{x: e.H2}
+	for i := range f.k {
+		if s.shift == 63 {
+			s.x, s.shift = splitmix(s.x), 0
+		}
+		g, shift := s.x, s.shift
+		e.Steps = append(e.Steps, ExplainStep{I: i, G: g, Shift: shift, Position: e.Blocked.Base + s.next()})
+	}
+}
+
+// explainCuckoo is the cuckoo filter's fingerprint and two buckets, and
+// the four slots of each.
+func (e *Explanation) explainCuckoo(c *Cuckoo, key []byte) {
+	e.H1, e.H2 = Sip128(e.K0, e.K1, key)
+	e.Scheme = "cuckoo"
+	e.Formula = "fp = 1 + floor(h2·(2^f - 1) / 2^64); i1 = floor(h1·B / 2^64); i2 = g(fp) - i1 mod B; slots 4·i + 0..3 of each bucket"
+	fp := 1 + Reduce(e.H2, 1<<c.f-1)
+	i1 := Reduce(e.H1, c.buckets)
+	g := Reduce(splitmix(fp^c.salt), c.buckets)
+	i2 := c.alt(i1, uint16(fp))
+	e.Cuckoo = &ExplainCuckoo{FingerprintBits: int(c.f), Fingerprint: fp, Buckets: c.buckets, Bucket1: i1, G: g, Bucket2: i2}
+	for n, b := range [2]uint64{i1, i2} {
+		for j := range uint64(CuckooSlots) {
+			e.Steps = append(e.Steps, ExplainStep{I: n*CuckooSlots + int(j), G: b, Position: b*CuckooSlots + j})
+		}
+	}
+}
+
+// explainFuse is the fuse filter's mixed hash, fingerprint and three cells.
+func (e *Explanation) explainFuse(f *Fuse, key []byte) {
+	e.H1, e.H2 = Sip128(e.K0, e.K1, key)
+	e.Scheme = "fuse"
+	e.Formula = "x = splitmix(h1 + construction seed); c0 = floor(x·segments·L / 2^64); c1 = (c0 + L) xor ((x >> 18) mod L); c2 = (c0 + 2L) xor (x mod L); fingerprint = (x xor x >> 32) mod 2^f"
+	if f.m == 0 {
+		return
+	}
+	x := fuseMix(e.H1, f.mix)
+	e.Fuse = &ExplainFuse{ConstructionSeed: f.mix, X: x, Fingerprint: f.fingerprint(x), FingerprintBits: f.bits,
+		SegmentLength: f.lay.segLen, Segments: f.lay.segCount}
+	c0, c1, c2 := f.lay.cells(x)
+	for i, c := range [3]uint64{c0, c1, c2} {
+		e.Steps = append(e.Steps, ExplainStep{I: i, G: x, Position: c})
+	}
+}
