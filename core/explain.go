@@ -1,6 +1,9 @@
 package core
 
-import "encoding/hex"
+import (
+	"encoding/hex"
+	"fmt"
+)
 
 // Explanation is the arithmetic that takes one key to its positions in a
 // filter, every intermediate number shown, so a learner can follow it by
@@ -190,4 +193,50 @@ func (e *Explanation) explainFuse(f *Fuse, key []byte) {
 	for i, c := range [3]uint64{c0, c1, c2} {
 		e.Steps = append(e.Steps, ExplainStep{I: i, G: x, Position: c})
 	}
+}
+
+// Lines writes the explanation as the CLI and the key panel show it:
+// the scheme and its formula first, then every number in hex and in
+// decimal, so it can be checked by hand or with any SipHash.
+func (e Explanation) Lines() []string {
+	num := func(v uint64) string { return fmt.Sprintf("%#x (%d)", v, v) }
+	out := []string{e.Scheme + ": " + e.Formula,
+		"key bytes    " + e.KeyHex,
+		fmt.Sprintf("SipHash key  k0 = %s, k1 = %s", num(e.K0), num(e.K1)),
+		fmt.Sprintf("SipHash-2-4  h1 = %s", num(e.H1)),
+		fmt.Sprintf("             h2 = %s", num(e.H2)),
+		fmt.Sprintf("m = %d", e.M),
+	}
+	add := func(format string, a ...any) { out = append(out, fmt.Sprintf(format, a...)) }
+	switch {
+	case e.Blocked != nil:
+		b := e.Blocked
+		add("block = floor(h1 * %d / 2^64) = %d, its first bit %d", b.Blocks, b.Block, b.Base)
+		for _, s := range e.Steps {
+			add("probe %-2d g = %s, bits %d..%d = %d -> bit %d", s.I+1, num(s.G), s.Shift, s.Shift+8, s.Position-b.Base, s.Position)
+		}
+	case e.Cuckoo != nil:
+		c := e.Cuckoo
+		add("fingerprint = 1 + floor(h2 * (2^%d - 1) / 2^64) = %s", c.FingerprintBits, num(c.Fingerprint))
+		add("bucket i1 = floor(h1 * %d / 2^64) = %d", c.Buckets, c.Bucket1)
+		add("bucket i2 = g(fp) - i1 mod %d = %d - %d mod %d = %d", c.Buckets, c.G, c.Bucket1, c.Buckets, c.Bucket2)
+		add("slots %d..%d and %d..%d", CuckooSlots*c.Bucket1, CuckooSlots*c.Bucket1+CuckooSlots-1, CuckooSlots*c.Bucket2, CuckooSlots*c.Bucket2+CuckooSlots-1)
+	case e.Fuse != nil:
+		f := e.Fuse
+		add("x = splitmix(h1 + %s) = %s", num(f.ConstructionSeed), num(f.X))
+		add("fingerprint = (x xor x >> 32) mod 2^%d = %s", f.FingerprintBits, num(f.Fingerprint))
+		add("%d segments of L = %d cells", f.Segments, f.SegmentLength)
+		for _, s := range e.Steps {
+			add("cell %d = %d", s.I, s.Position)
+		}
+	case e.Scheme == string(EnhancedDoubleHashing):
+		for _, s := range e.Steps {
+			add("probe %-2d a = %d, b = %d -> %d", s.I+1, s.A, s.B, s.Position)
+		}
+	default:
+		for _, s := range e.Steps {
+			add("probe %-2d i = %d: g = %s -> floor(g * %d / 2^64) = %d", s.I+1, s.I, num(s.G), e.M, s.Position)
+		}
+	}
+	return out
 }

@@ -241,20 +241,23 @@ func Try(req TryRequest, step Step) (TryResult, error) {
 		res.Queries = append(res.Queries, q)
 	}
 	if req.Explain {
-		explain := func(key string) *Explanation {
-			if e, ok := Explain(pn.f, []byte(key)); ok {
-				return &e
-			}
-			return nil
-		}
 		for i := range res.Inserts {
-			res.Inserts[i].Explain = explain(res.Inserts[i].Key)
+			res.Inserts[i].Explain = pn.explain(res.Inserts[i].Key)
 		}
 		for i := range res.Queries {
-			res.Queries[i].Explain = explain(res.Queries[i].Key)
+			res.Queries[i].Explain = pn.explain(res.Queries[i].Key)
 		}
 	}
 	return res, nil
+}
+
+// explain is key's arithmetic in the panel's filter, nil for a faulty
+// filter's.
+func (pn *panel) explain(key string) *Explanation {
+	if e, ok := Explain(pn.f, []byte(key)); ok {
+		return &e
+	}
+	return nil
 }
 
 // FindFalsePositive queries the CommonWords in order against the filter
@@ -283,6 +286,9 @@ func FindFalsePositive(req TryRequest, step Step) (TryQuery, int, error) {
 			continue
 		}
 		q, err := pn.query(w)
+		if req.Explain {
+			q.Explain = pn.explain(w)
+		}
 		return q, i + 1, err
 	}
 	return TryQuery{}, len(words), fmt.Errorf("core: none of the %d common words is a false positive of this filter; every one meets a zero or is a member", len(words))

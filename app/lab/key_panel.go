@@ -28,6 +28,8 @@ const (
 	IDTryCulprits  = "try-culprits"
 	IDTryTyped     = "try-typed"
 	IDTryPositions = "try-positions"
+	// IDTryArithmetic folds a key's arithmetic under its answer.
+	IDTryArithmetic = "try-arithmetic"
 )
 
 // keyLab is what the key panel needs of the page: the settings the filter
@@ -184,7 +186,7 @@ func (kp *keyPanel) refresh(ctx app.Context, fresh bool) {
 		return
 	}
 	s := kp.lab.current()
-	req := core.TryRequest{Params: s.Run(), Insert: s.Typed.List()}
+	req := core.TryRequest{Params: s.Run(), Insert: s.Typed.List(), Explain: true}
 	ask, key := kp.ask, kp.key
 	if ask == askQuery {
 		req.Query = []string{key}
@@ -368,6 +370,7 @@ func (kp *keyPanel) renderInsert() app.UI {
 		app.P().ID(IDTryPositions).Text(text),
 		app.P().ID("try-new-bits").Text(news),
 		app.Range(extras).Slice(func(i int) app.UI { return app.P().Class("small").Text(extras[i]) }),
+		renderArithmetic(in.Key, in.Explain),
 	)
 }
 
@@ -418,6 +421,20 @@ func (kp *keyPanel) renderQuery() app.UI {
 				})),
 			)
 		}),
+		renderArithmetic(q.Key, q.Explain),
+	)
+}
+
+// renderArithmetic is a typed key's whole derivation, folded: the same
+// lines as bloomlab try --explain prints.
+func renderArithmetic(key string, e *core.Explanation) app.UI {
+	if e == nil {
+		return app.Text("")
+	}
+	lines := e.Lines()
+	return app.Details().ID(IDTryArithmetic).Class("try-arithmetic").Body(
+		app.Summary().Text("The arithmetic: how “"+key+"” becomes its positions"),
+		app.Pre().ID(IDTryArithmetic+"-lines").Text(strings.Join(lines, "\n")),
 	)
 }
 

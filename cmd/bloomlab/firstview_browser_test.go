@@ -19,6 +19,7 @@ import (
 	"sync"
 	"testing"
 
+	"bloomlab/app/lab"
 	"bloomlab/app/settings"
 
 	"github.com/chromedp/cdproto/page"
@@ -255,5 +256,29 @@ func TestBrowserFirstViewShots(t *testing.T) {
 		hl.Release()
 		bdo(t, ctx, waitLab(), chromedp.WaitNotPresent(chromedp.CSS("#bit-array-first")))
 		shoot(t, ctx, fmt.Sprintf("lab-%d-live", width))
+	}
+}
+
+// TestBrowserArithmeticShots saves the key panel's arithmetic, open, at
+// 1280 and 360 px: set BLOOMLAB_SHOTS to a folder to run it.
+func TestBrowserArithmeticShots(t *testing.T) {
+	if os.Getenv("BLOOMLAB_SHOTS") == "" {
+		t.Skip("set BLOOMLAB_SHOTS=DIR to save the key panel's arithmetic")
+	}
+	needBrowser(t)
+	base := labURL(t)
+	for _, width := range []int{1280, 360} {
+		ctx := btab(t, width, 900)
+		bdo(t, ctx, chromedp.Navigate(base+"/"), waitLab(),
+			typeKey("apple"), chromedp.Click(chromedp.CSS("#"+lab.IDTryInsert)), waitPanel(lab.IDTryPositions, "“apple”"),
+			chromedp.Click(chromedp.CSS("#"+lab.IDTryArithmetic+" summary")))
+		beval[bool](t, ctx, `(document.getElementById("try").scrollIntoView(), true)`)
+		shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(os.Getenv("BLOOMLAB_SHOTS"), fmt.Sprintf("arithmetic-%d.png", width)), shot, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

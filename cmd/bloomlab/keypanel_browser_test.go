@@ -281,3 +281,54 @@ func TestBrowserPlayer(t *testing.T) {
 		t.Errorf("notice %q", got)
 	}
 }
+
+// cliArithmetic is the arithmetic bloomlab try --explain prints for the
+// first typed key of args, its lines without the indent.
+func cliArithmetic(t *testing.T, args ...string) string {
+	t.Helper()
+	code, stdout, stderr := run(append([]string{"try", "--explain"}, args...)...)
+	if code != 0 {
+		t.Fatalf("bloomlab try %v: exit %d: %s", args, code, stderr)
+	}
+	var lines []string
+	in := false
+	for _, l := range strings.Split(stdout, "\n") {
+		switch {
+		case strings.HasPrefix(l, "  arithmetic, "):
+			if in {
+				return strings.Join(lines, "\n")
+			}
+			in = true
+			lines = append(lines, strings.TrimPrefix(l, "  arithmetic, "))
+		case in && strings.HasPrefix(l, "    "):
+			lines = append(lines, strings.TrimPrefix(l, "    "))
+		case in:
+			return strings.Join(lines, "\n")
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// TestBrowserKeyArithmetic: the key panel folds each answer's arithmetic
+// under it, and it is bloomlab try --explain's, number for number: an
+// insert into the standard filter and a query of the cuckoo filter.
+func TestBrowserKeyArithmetic(t *testing.T) {
+	needBrowser(t)
+	ctx := btab(t, 1280, 900)
+	base := labURL(t)
+	lines := `document.getElementById("` + lab.IDTryArithmetic + `-lines").textContent`
+	bdo(t, ctx, chromedp.Navigate(base+"/"), waitLab(),
+		typeKey("apple"), chromedp.Click(chromedp.CSS("#"+lab.IDTryInsert)), waitPanel(lab.IDTryPositions, "“apple”"),
+		chromedp.Click(chromedp.CSS("#"+lab.IDTryArithmetic+" summary")))
+	if got, want := beval[string](t, ctx, lines), cliArithmetic(t, "--insert", "apple"); got != want || want == "" {
+		t.Errorf("the panel's arithmetic for apple:\n%s\nbloomlab try --explain:\n%s", got, want)
+	}
+	if open := beval[bool](t, ctx, `document.getElementById("`+lab.IDTryArithmetic+`").open`); !open {
+		t.Error("the arithmetic did not open")
+	}
+	bdo(t, ctx, chromedp.Navigate(base+"/?"+params(settings.IDVariant, "cuckoo")), waitLab(),
+		typeKey("pear"), chromedp.Click(chromedp.CSS("#"+lab.IDTryQuery)), waitPanel(lab.IDTryVerdict, "“pear”"))
+	if got, want := beval[string](t, ctx, lines), cliArithmetic(t, "--variant", "cuckoo", "--query", "pear"); got != want || !strings.Contains(want, "fingerprint = ") {
+		t.Errorf("the panel's arithmetic for pear in the cuckoo filter:\n%s\nbloomlab try --explain:\n%s", got, want)
+	}
+}

@@ -149,8 +149,7 @@ func writeInsert(w io.Writer, r core.TryResult, in core.TryInsert) {
 	writeExplain(w, r, in.Explain)
 }
 
-// writeExplain prints a key's arithmetic: every number in hex and in
-// decimal, so it can be checked by hand or with any SipHash.
+// writeExplain prints a key's arithmetic (core.Explanation.Lines).
 func writeExplain(w io.Writer, r core.TryResult, e *core.Explanation) {
 	if e == nil {
 		if r.Fault != core.NoFault {
@@ -158,42 +157,10 @@ func writeExplain(w io.Writer, r core.TryResult, e *core.Explanation) {
 		}
 		return
 	}
-	num := func(v uint64) string { return fmt.Sprintf("%#x (%d)", v, v) }
-	fmt.Fprintf(w, "  arithmetic, %s: %s\n", e.Scheme, e.Formula)
-	fmt.Fprintf(w, "    key bytes    %s\n", e.KeyHex)
-	fmt.Fprintf(w, "    SipHash key  k0 = %s, k1 = %s\n", num(e.K0), num(e.K1))
-	fmt.Fprintf(w, "    SipHash-2-4  h1 = %s\n", num(e.H1))
-	fmt.Fprintf(w, "                 h2 = %s\n", num(e.H2))
-	fmt.Fprintf(w, "    m = %d\n", e.M)
-	switch {
-	case e.Blocked != nil:
-		b := e.Blocked
-		fmt.Fprintf(w, "    block = floor(h1 * %d / 2^64) = %d, its first bit %d\n", b.Blocks, b.Block, b.Base)
-		for _, s := range e.Steps {
-			fmt.Fprintf(w, "    probe %-2d g = %s, bits %d..%d = %d -> bit %d\n", s.I+1, num(s.G), s.Shift, s.Shift+8, s.Position-b.Base, s.Position)
-		}
-	case e.Cuckoo != nil:
-		c := e.Cuckoo
-		fmt.Fprintf(w, "    fingerprint = 1 + floor(h2 * (2^%d - 1) / 2^64) = %s\n", c.FingerprintBits, num(c.Fingerprint))
-		fmt.Fprintf(w, "    bucket i1 = floor(h1 * %d / 2^64) = %d\n", c.Buckets, c.Bucket1)
-		fmt.Fprintf(w, "    bucket i2 = g(fp) - i1 mod %d = %d - %d mod %d = %d\n", c.Buckets, c.G, c.Bucket1, c.Buckets, c.Bucket2)
-		fmt.Fprintf(w, "    slots %d..%d and %d..%d\n", 4*c.Bucket1, 4*c.Bucket1+3, 4*c.Bucket2, 4*c.Bucket2+3)
-	case e.Fuse != nil:
-		f := e.Fuse
-		fmt.Fprintf(w, "    x = splitmix(h1 + %s) = %s\n", num(f.ConstructionSeed), num(f.X))
-		fmt.Fprintf(w, "    fingerprint = (x xor x >> 32) mod 2^%d = %s\n", f.FingerprintBits, num(f.Fingerprint))
-		fmt.Fprintf(w, "    %d segments of L = %d cells\n", f.Segments, f.SegmentLength)
-		for _, s := range e.Steps {
-			fmt.Fprintf(w, "    cell %d = %d\n", s.I, s.Position)
-		}
-	case e.Scheme == string(core.EnhancedDoubleHashing):
-		for _, s := range e.Steps {
-			fmt.Fprintf(w, "    probe %-2d a = %d, b = %d -> %d\n", s.I+1, s.A, s.B, s.Position)
-		}
-	default:
-		for _, s := range e.Steps {
-			fmt.Fprintf(w, "    probe %-2d i = %d: g = %s -> floor(g * %d / 2^64) = %d\n", s.I+1, s.I, num(s.G), e.M, s.Position)
-		}
+	lines := e.Lines()
+	fmt.Fprintf(w, "  arithmetic, %s\n", lines[0])
+	for _, l := range lines[1:] {
+		fmt.Fprintf(w, "    %s\n", l)
 	}
 }
 
