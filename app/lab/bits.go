@@ -31,6 +31,9 @@ type labBits struct {
 	shown *core.Result
 	drawn bitLayout
 	scale float64
+	// overlap, when the overlap view is on and counted, is the keys
+	// mapping to each position: the picture and the pointer show it.
+	overlap []uint8
 	// first is the prerendered page's picture, shown over the canvas
 	// until the canvas is painted; firstGone once it is.
 	first     *firstView
@@ -91,7 +94,7 @@ func (b *labBits) paint(r *core.Result, marks bitMarks) bool {
 		b.canvasW = canvas.Get("parentElement").Get("clientWidth").Int()
 	}
 	b.scale = app.Window().Get("devicePixelRatio").Float()
-	b.drawn = bitPainter.draw(canvas, b.store, marks, b.canvasW)
+	b.drawn = bitPainter.draw(canvas, b.store, b.overlap, marks, b.canvasW)
 	b.shown = r
 	return true
 }
@@ -119,6 +122,10 @@ func (b *labBits) onHover(ctx app.Context, e app.Event) {
 		if unit := r.Variant.Unit(); unit != "bit" {
 			state = "holds " + strconv.FormatUint(v, 10)
 		}
+	}
+	if pos < uint64(len(b.overlap)) {
+		n := int(b.overlap[pos])
+		state += ", " + overlapWords(n) + " map here"
 	}
 	out.Set("textContent", r.Variant.Unit()+" "+format.Int(pos)+": "+state)
 }

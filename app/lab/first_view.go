@@ -110,7 +110,7 @@ func (c *Page) makeFirstView(key string) *firstView {
 	}
 	l := layoutBits(r.M, width, bitAreaCSSH, 1, store.Group)
 	var p picture
-	pix := p.render(store, l, c.bits.marks(r, bitMarks{}), 1)
+	pix := p.render(store, nil, l, c.bits.marks(r, bitMarks{}), 1)
 	fv := &firstView{Key: key, Picture: pngDataURL(pix, l.W, l.H), CSSH: l.H}
 	sw := sweepOf(c.shapeParams(), *r, false)
 	fv.K, fv.BPK, _ = sw.measure(nil, nil)

@@ -34,7 +34,7 @@ func TestFirstViewPicture(t *testing.T) {
 	}
 	l := layoutBits(c.result.M, firstViewWidth, bitAreaCSSH, 1, c.bits.store.Group)
 	var p picture
-	want := p.render(c.bits.store, l, c.bits.marks(c.result, bitMarks{}), 1)
+	want := p.render(c.bits.store, nil, l, c.bits.marks(c.result, bitMarks{}), 1)
 	if bb := img.Bounds(); bb.Dx() != l.W || bb.Dy() != l.H || fv.CSSH != l.H {
 		t.Fatalf("picture %v, CSS height %d, for a %d x %d layout", bb, fv.CSSH, l.W, l.H)
 	}
@@ -119,7 +119,7 @@ func TestPictureRender(t *testing.T) {
 		t.Fatalf("layout %+v: want cells with gaps", l)
 	}
 	var pic picture
-	pix := pic.render(store, l, bitMarks{}, 1)
+	pix := pic.render(store, nil, l, bitMarks{}, 1)
 	at := func(x, y int) [4]byte { var c [4]byte; copy(c[:], pix[(y*l.W+x)*4:]); return c }
 	for pos := uint64(0); pos < r.M; pos++ {
 		x, y := int(pos%uint64(l.Cols))*l.Cell, int(pos/uint64(l.Cols))*l.Cell
@@ -133,7 +133,7 @@ func TestPictureRender(t *testing.T) {
 			t.Fatalf("position %d: no gap under it, %v", pos, g)
 		}
 	}
-	pix = pic.render(store, l, bitMarks{Ring: []uint64{0}, Box: []uint64{r.M - 1}}, 1)
+	pix = pic.render(store, nil, l, bitMarks{Ring: []uint64{0}, Box: []uint64{r.M - 1}}, 1)
 	// The ring round position 0 and the box round the last one.
 	cx, cy, rad, _ := l.centre(0)
 	ringR := max(rad+1, 5)

@@ -55,6 +55,7 @@ type Page struct {
 	counters counterBox
 	bits     labBits
 	charts   labCharts
+	overlap  overlapView
 
 	audit      engine.AuditRun
 	stopListen func()
@@ -316,6 +317,7 @@ func (c *Page) recompute(ctx app.Context, t0 float64) {
 	c.t0 = t0
 	c.errText = ""
 	c.charts.clear()
+	c.overlap.clear()
 	c.audit = engine.Audits().Get(s.Params.Fault)
 	if c.work() <= syncWork && !own.InDesk() {
 		start := now()
@@ -388,6 +390,7 @@ func (c *Page) finish(ctx app.Context, sim engine.Run, r core.OwnKeysResult, sto
 // audit.
 func (c *Page) follow(ctx app.Context, sim engine.Run) {
 	c.draw(ctx)
+	c.overlap.count(ctx, c.settings, c.own.keys != nil, c.draw)
 	c.panel.afterRun(ctx)
 	c.player.ran(ctx)
 	c.tell(ctx)
@@ -402,6 +405,15 @@ func (c *Page) follow(ctx app.Context, sim engine.Run) {
 	})
 }
 
+// onOverlap turns the overlap view on or off.
+func (c *Page) onOverlap(ctx app.Context, e app.Event) {
+	c.overlap.on = !c.overlap.on
+	if c.result != nil {
+		c.overlap.count(ctx, c.settings, c.own.keys != nil, c.draw)
+	}
+	c.draw(ctx)
+}
+
 // restDelay is how long the controls must rest before background work.
 const restDelay = 150 * time.Millisecond
 
@@ -413,6 +425,7 @@ func (c *Page) draw(ctx app.Context) {
 	if c.result == nil || !app.IsClient {
 		return
 	}
+	c.bits.overlap = c.overlap.counts()
 	if !c.bits.paint(c.result, c.bits.marks(c.result, c.panel.marks())) {
 		ctx.Defer(c.draw) // not mounted yet: after the next update
 		return
@@ -492,6 +505,7 @@ func (c *Page) Body() app.UI {
 				c.counters.render(c.counterList(), c.result, auditBadge(c.settings.Params.Fault, c.audit, c.variant())),
 				c.panel.render(),
 				c.bits.render(c.result, marks),
+				c.overlap.render(c.onOverlap, c.result == nil || c.bits.layout(c.result).Cells),
 				c.charts.render(c.variant(), c.result, c.own.keys != nil, c.settings.Playing()),
 			),
 		),

@@ -156,7 +156,11 @@ var (
 // up. Cells are shaded by their value (a counter's count in the counting
 // filter), bins by the share of their positions that are set; cells past m
 // are background.
-func paintBits(buf []byte, shares []float64, s engine.BitStore, l bitLayout) ([]byte, []float64) {
+//
+// With overlap (the keys mapping to each position, nil for none) a cell
+// that is set is shaded by how many keys map to it instead: 1, 2, 3 and 4
+// or more, light to dark.
+func paintBits(buf []byte, shares []float64, s engine.BitStore, overlap []uint8, l bitLayout) ([]byte, []float64) {
 	n := l.Cols * l.Rows
 	if cap(buf) < n*4 {
 		buf = make([]byte, n*4)
@@ -187,6 +191,9 @@ func paintBits(buf []byte, shares []float64, s engine.BitStore, l bitLayout) ([]
 			copy(buf[i*4:], gap[:])
 		case v == 0:
 			put(i, 0)
+		case pos < uint64(len(overlap)):
+			c := overlapColours[min(max(int(overlap[pos]), 1), len(overlapColours))-1]
+			copy(buf[i*4:], c[:])
 		case s.Counters:
 			// Counters shade from light (1) to full (4 or more).
 			put(i, math.Min(1, 0.25+0.75*float64(v)/4))
@@ -195,6 +202,16 @@ func paintBits(buf []byte, shares []float64, s engine.BitStore, l bitLayout) ([]
 		}
 	}
 	return buf, shares
+}
+
+// overlapColours shade a set cell by the keys that map to it: 1, 2, 3,
+// 4 or more. They differ in lightness, so they read in grey too; the
+// legend and the pointer say the number as well.
+var overlapColours = [4][4]byte{
+	{0x9d, 0xb8, 0xe8, 0xff},
+	{0x4f, 0x7c, 0xd0, 0xff},
+	{0x1d, 0x3f, 0x8a, 0xff},
+	{0x0a, 0x16, 0x36, 0xff},
 }
 
 // mix blends the unset and set colours: t = 0 unset, 1 set.
@@ -350,10 +367,10 @@ var (
 )
 
 // render returns the picture of s in layout l with marks, l.W x l.H RGBA
-// pixels, at scale device pixels per CSS pixel. The slice is the
+// pixels, at scale device pixels per CSS pixel; overlap is as paintBits'. The slice is the
 // picture's own buffer: it holds until the next render.
-func (p *picture) render(s engine.BitStore, l bitLayout, marks bitMarks, scale float64) []byte {
-	p.cells, p.shares = paintBits(p.cells, p.shares, s, l)
+func (p *picture) render(s engine.BitStore, overlap []uint8, l bitLayout, marks bitMarks, scale float64) []byte {
+	p.cells, p.shares = paintBits(p.cells, p.shares, s, overlap, l)
 	n := l.W * l.H * 4
 	if cap(p.pix) < n {
 		p.pix = make([]byte, n)
@@ -494,9 +511,10 @@ type bitCanvas struct {
 var bitPainter = &bitCanvas{}
 
 // draw paints the filter in s onto the canvas element, cssW CSS pixels
-// wide, and rings and boxes the positions marks names. It returns the
+// wide, shaded by overlap if it is not nil, and rings and boxes the
+// positions marks names. It returns the
 // layout it used.
-func (b *bitCanvas) draw(canvas app.Value, s engine.BitStore, marks bitMarks, cssW int) bitLayout {
+func (b *bitCanvas) draw(canvas app.Value, s engine.BitStore, overlap []uint8, marks bitMarks, cssW int) bitLayout {
 	if !canvas.Truthy() || s.M == 0 {
 		return bitLayout{}
 	}
@@ -511,7 +529,7 @@ func (b *bitCanvas) draw(canvas app.Value, s engine.BitStore, marks bitMarks, cs
 		canvas.Set("height", l.H)
 		canvas.Get("style").Set("height", format.Float(float64(l.H)/scale, 1)+"px")
 	}
-	pix := b.render(s, l, marks, scale)
+	pix := b.render(s, overlap, l, marks, scale)
 	if b.imgW != l.W || b.imgH != l.H {
 		b.arr = app.Window().Get("Uint8ClampedArray").New(len(pix))
 		b.img = app.Window().Get("ImageData").New(b.arr, l.W, l.H)

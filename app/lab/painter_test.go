@@ -166,7 +166,7 @@ func TestPaintSlotsAndCells(t *testing.T) {
 		}
 		s := engine.StoreOf(r.Filter)
 		l := layoutBits(r.M, 800, bitAreaCSSH, 1, s.Group)
-		buf, _ := paintBits(nil, nil, s, l)
+		buf, _ := paintBits(nil, nil, s, nil, l)
 		dark := uint64(0)
 		for i := range uint64(l.Cols * l.Rows) {
 			if d := buf[i*4] < 0x80; d != (i < r.M && r.Filter.IsSet(i)) {
@@ -186,7 +186,7 @@ func TestPaintBits(t *testing.T) {
 	f, _ := core.NewFilter(10, 1, 1)
 	f.Add([]byte("a key of sixteen"))
 	l := layoutBits(10, 100, 220, 1, 1)
-	buf, _ := paintBits(nil, nil, engine.StoreOf(f), l)
+	buf, _ := paintBits(nil, nil, engine.StoreOf(f), nil, l)
 	if len(buf) != l.Cols*l.Rows*4 {
 		t.Fatalf("buffer %d bytes for %dx%d", len(buf), l.Cols, l.Rows)
 	}

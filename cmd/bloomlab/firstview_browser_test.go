@@ -282,3 +282,26 @@ func TestBrowserArithmeticShots(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserOverlapShots saves the overlap view at 1280 and 360 px: set
+// BLOOMLAB_SHOTS to a folder to run it.
+func TestBrowserOverlapShots(t *testing.T) {
+	if os.Getenv("BLOOMLAB_SHOTS") == "" {
+		t.Skip("set BLOOMLAB_SHOTS=DIR to save the overlap view")
+	}
+	needBrowser(t)
+	base := labURL(t)
+	for _, width := range []int{1280, 360} {
+		ctx := btab(t, width, 900)
+		bdo(t, ctx, chromedp.Navigate(base+"/?"+params(settings.IDItems, "1000")), waitLab(),
+			chromedp.Click(chromedp.CSS("#"+lab.IDOverlapToggle)), chromedp.WaitVisible(chromedp.CSS("#"+lab.IDOverlapLegend)))
+		beval[bool](t, ctx, `(document.getElementById("bit-array").scrollIntoView(), true)`)
+		shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(os.Getenv("BLOOMLAB_SHOTS"), fmt.Sprintf("overlap-%d.png", width)), shot, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -4,6 +4,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"strconv"
 	"strings"
@@ -331,4 +332,49 @@ func TestBrowserKeyArithmetic(t *testing.T) {
 	if got, want := beval[string](t, ctx, lines), cliArithmetic(t, "--variant", "cuckoo", "--query", "pear"); got != want || !strings.Contains(want, "fingerprint = ") {
 		t.Errorf("the panel's arithmetic for pear in the cuckoo filter:\n%s\nbloomlab try --explain:\n%s", got, want)
 	}
+}
+
+// overlapInk counts the canvas pixels in the colour of a bit that one key
+// maps to, in the overlap view.
+const overlapInk = `(() => {
+  const c = document.getElementById("bit-array");
+  const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+  let n = 0;
+  for (let i = 0; i < d.length; i += 4) if (d[i] === 0x9d && d[i+1] === 0xb8 && d[i+2] === 0xe8) n++;
+  return n;
+})()`
+
+// TestBrowserOverlap: the overlap view colours the bits by the keys that
+// map to them, and its counts are core's, counted natively: the legend's
+// bits a class, the pointer's number on a bit.
+func TestBrowserOverlap(t *testing.T) {
+	needBrowser(t)
+	ctx := btab(t, 1280, 900)
+	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/"), waitLab())
+	if n := beval[int](t, ctx, overlapInk); n != 0 {
+		t.Fatalf("%d pixels in the overlap colour before the view is on", n)
+	}
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#"+lab.IDOverlapToggle)), chromedp.WaitVisible(chromedp.CSS("#"+lab.IDOverlapLegend)))
+	o, err := core.OverlapOf(settings.DefaultLab().Run(), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	legend := btext(t, ctx, "#"+lab.IDOverlapLegend)
+	for c := 1; c <= 3; c++ {
+		want := fmt.Sprintf("%d %s: %s bits", c, map[bool]string{true: "key", false: "keys"}[c == 1], thousands(o.Histogram[c]))
+		if !strings.Contains(legend, want) {
+			t.Errorf("legend %q lacks %q", legend, want)
+		}
+	}
+	if n := bwaitEval(t, ctx, `String(`+overlapInk+`)`, func(s string) bool { return s != "0" }); n == "0" {
+		t.Error("no bit drawn in the one-key colour")
+	}
+	xy := beval[[]float64](t, ctx, `(() => { const c = document.getElementById("bit-array"); c.scrollIntoView({block: "center"}); const r = c.getBoundingClientRect(); return [r.left, r.top]; })()`)
+	bdo(t, ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, xy[0]+1, xy[1]+1))
+	if got, want := btext(t, ctx, "#bit-hover"), fmt.Sprintf("%d %s map here", o.Counts[0], map[bool]string{true: "key", false: "keys"}[o.Counts[0] == 1]); !strings.HasSuffix(got, want) {
+		t.Errorf("pointer over bit 0: %q, want it to end %q", got, want)
+	}
+	// Off again: the plain picture.
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#"+lab.IDOverlapToggle)))
+	bwaitEval(t, ctx, `String(`+overlapInk+`)`, func(s string) bool { return s == "0" })
 }

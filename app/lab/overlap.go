@@ -1,0 +1,175 @@
+package lab
+
+import (
+	"errors"
+	"strconv"
+	"time"
+
+	"bloomlab/app/engine"
+	"bloomlab/app/settings"
+	"bloomlab/app/ui"
+	"bloomlab/app/ui/format"
+	"bloomlab/core"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// The overlap view's elements.
+const (
+	IDOverlap       = "overlap"
+	IDOverlapToggle = "overlap-toggle"
+	IDOverlapLegend = "overlap-legend"
+	IDOverlapNote   = "overlap-note"
+)
+
+// overlapView colours each set bit by how many keys map to it, with a
+// legend and the counts' distribution against Poisson's. It counts after
+// each run while it is on, on a goroutine that yields to the page and
+// gives up when the filter changes.
+type overlapView struct {
+	on   bool
+	busy bool
+	o    *core.Overlap
+	err  string
+	runs engine.Runs
+}
+
+// overlapWords says how many keys: "1 key", "3 keys", "255 or more keys".
+func overlapWords(n int) string {
+	if n >= 255 {
+		return "255 or more keys"
+	}
+	return format.Plural(n, "key")
+}
+
+// counts are the counts the picture shades by, nil while off or counting.
+func (ov *overlapView) counts() []uint8 {
+	if !ov.on || ov.o == nil {
+		return nil
+	}
+	return ov.o.Counts
+}
+
+// clear forgets the counts: the filter changed.
+func (ov *overlapView) clear() {
+	ov.runs.Cancel()
+	ov.o, ov.err, ov.busy = nil, "", false
+}
+
+// count counts the overlap of the filter s shows, if the view is on, and
+// calls done when the counts are in.
+func (ov *overlapView) count(ctx app.Context, s settings.Lab, own bool, done func(ctx app.Context)) {
+	ov.clear()
+	switch {
+	case !ov.on:
+		return
+	case own:
+		ov.err = "The overlap is counted on generated keys and the keys you type: go back to generated keys to see it."
+		return
+	case !s.Params.Variant.Bloom():
+		ov.err = "A " + s.Params.Variant.Name() + " filter's " + s.Params.Variant.Unit() + "s hold fingerprints, not bits that keys share: there is no overlap to colour."
+		return
+	}
+	run := ov.runs.Start()
+	ov.busy = true
+	p, typed := s.Run(), s.Typed.List()
+	ctx.Async(func() {
+		o, err := core.OverlapOf(p, typed, engine.Yielding(run.Live, 5*time.Millisecond, func(int, int) {}))
+		ctx.Dispatch(func(ctx app.Context) {
+			if !run.Live() {
+				return
+			}
+			ov.busy = false
+			switch {
+			case errors.Is(err, core.ErrCancelled):
+				return
+			case err != nil:
+				ov.err = core.Message(err)
+				return
+			}
+			ov.o = &o
+			done(ctx)
+		})
+	})
+}
+
+// render is the toggle and, when on, the legend, the note and the chart
+// of the counts against Poisson. cells says whether the picture draws
+// every position as a cell, where the colours can show.
+func (ov *overlapView) render(onToggle app.EventHandler, cells bool) app.UI {
+	body := []app.UI{
+		app.Button().ID(IDOverlapToggle).Class("chip toggle").Aria("pressed", ov.on).
+			Text("Colour bits by the keys that share them").OnClick(onToggle),
+	}
+	switch {
+	case !ov.on:
+	case ov.err != "":
+		body = append(body, app.P().ID(IDOverlapNote).Class("muted small").Text(ov.err))
+	case ov.o == nil:
+		body = append(body, app.P().ID(IDOverlapNote).Class("muted small").Text("Counting the keys on each bit…"))
+	default:
+		body = append(body, ov.renderCounts(cells)...)
+	}
+	return app.Section().ID(IDOverlap).Class("overlap").Aria("label", "Overlap").Body(body...)
+}
+
+func (ov *overlapView) renderCounts(cells bool) []app.UI {
+	o := ov.o
+	m := uint64(len(o.Counts))
+	legend := app.Ul().ID(IDOverlapLegend).Class("overlap-legend").Body(
+		app.Range(overlapColours).Slice(func(i int) app.UI {
+			n := o.Histogram[i+1]
+			label := format.Plural(i+1, "key")
+			if i == len(overlapColours)-1 {
+				label = strconv.Itoa(i+1) + " or more keys"
+				n = 0
+				for _, c := range o.Histogram[i+1:] {
+					n += c
+				}
+			}
+			c := overlapColours[i]
+			return app.Li().Body(
+				app.Span().Class("swatch").Style("background", "rgb("+strconv.Itoa(int(c[0]))+","+strconv.Itoa(int(c[1]))+","+strconv.Itoa(int(c[2]))+")"),
+				app.Text(label+": "+format.Plural(int(n), "bit")),
+			)
+		}),
+	)
+	note := "Each set bit is shaded by how many keys map to it; the pointer over a bit says the number. " +
+		"The mean is " + format.Float(o.Mean, 3) + " keys a bit (kn/m), and " + format.Int(o.Histogram[0]) + " of " + format.Int(m) +
+		" bits have none: the share Poisson gives is e^-" + format.Float(o.Mean, 3) + " = " + format.Percent(core.PoissonShares(o.Mean)[0]) + "."
+	if !cells {
+		note += " This picture shades dots by density: the colours show where every bit is drawn as a square (fewer bits, or a wider window); the counts and the chart hold either way."
+	}
+	return []app.UI{
+		legend,
+		app.P().ID(IDOverlapNote).Class("muted small").Text(note),
+		app.Div().Class("overlap-chart").Body(app.Raw(overlapChart(o).SVG())),
+	}
+}
+
+// overlapChart is the share of bits that c keys map to, measured, beside
+// the Poisson shares with the same mean.
+func overlapChart(o *core.Overlap) ui.Chart {
+	m := float64(len(o.Counts))
+	var measured, poisson []ui.Point
+	top := 0.0
+	for c, share := range core.PoissonShares(o.Mean) {
+		got := float64(o.Histogram[c]) / m
+		measured = append(measured, ui.Point{X: float64(c), Y: got})
+		poisson = append(poisson, ui.Point{X: float64(c), Y: share})
+		top = max(top, got, share)
+	}
+	return ui.Chart{
+		Title:  "Keys on a bit: measured against Poisson",
+		Width:  340,
+		IntX:   true,
+		XLabel: "keys mapping to a bit (" + strconv.Itoa(core.OverlapTop) + " = " + strconv.Itoa(core.OverlapTop) + " or more)",
+		YLabel: "share of bits",
+		XMin:   0, XMax: core.OverlapTop,
+		YMin: 0, YMax: min(1, top*1.15),
+		Series: []ui.Series{
+			{Name: "Poisson, mean kn/m = " + format.Float(o.Mean, 3), Class: "theory", Line: true, Points: poisson},
+			{Name: "measured", Class: "measured", Points: measured},
+		},
+	}
+}
