@@ -65,11 +65,15 @@ const (
 // after the generated members, in order, and the keys to query. Of the
 // params Queries and PresentShare are not used, but must be valid. With
 // Explain, every typed key comes with its arithmetic (Explain).
+//
+// Setters are positions to say who set: for each, the inserted keys that
+// map to it (TryResult.Setters), found as a false positive's culprits are.
 type TryRequest struct {
 	Params  Params   `json:"params"`
 	Insert  []string `json:"insert,omitempty"`
 	Query   []string `json:"query,omitempty"`
 	Explain bool     `json:"explain,omitempty"`
+	Setters []uint64 `json:"setters,omitempty"`
 }
 
 // TryResult is what the key panel shows: the filter's layout and shape,
@@ -88,6 +92,11 @@ type TryResult struct {
 	BuildError string      `json:"buildError,omitempty"`
 	Inserts    []TryInsert `json:"inserts"`
 	Queries    []TryQuery  `json:"queries"`
+	// Setters are the keys behind each position the request asked
+	// about, in its order: for a bit or counter the keys that map to it,
+	// for a cuckoo slot the keys whose fingerprint it holds and whose
+	// buckets include it, for a fuse cell the keys whose cells include it.
+	Setters []TryCulprit `json:"setters,omitempty"`
 }
 
 // TryInsert is one typed insert.
@@ -212,6 +221,9 @@ func (req TryRequest) Validate() error {
 			return fmt.Errorf("core: %d keys to %s, at most %d", len(list.keys), list.name, MaxTryKeys)
 		}
 	}
+	if len(req.Setters) > MaxTryKeys {
+		return fmt.Errorf("core: %d positions to find the setters of, at most %d", len(req.Setters), MaxTryKeys)
+	}
 	if err := CheckTryKeys("insert", req.Insert); err != nil {
 		return err
 	}
@@ -239,6 +251,22 @@ func Try(req TryRequest, step Step) (TryResult, error) {
 			return TryResult{}, err
 		}
 		res.Queries = append(res.Queries, q)
+	}
+	for _, pos := range req.Setters {
+		probe := TryProbe{Position: pos, Value: pn.value(pos)}
+		qfp := uint16(0)
+		if probe.Value != nil {
+			qfp = *probe.Value
+		}
+		c, err := pn.culprits(qfp, []TryProbe{probe})
+		if err != nil {
+			return TryResult{}, err
+		}
+		setters := TryCulprit{Position: pos}
+		if len(c) > 0 {
+			setters = c[0]
+		}
+		res.Setters = append(res.Setters, setters)
 	}
 	if req.Explain {
 		for i := range res.Inserts {
@@ -500,7 +528,8 @@ func (pn *panel) query(key string) (TryQuery, error) {
 		q.Verdict = VerdictNo
 	default:
 		q.Verdict = VerdictFalsePositive
-		if q.Culprits, err = pn.culprits(kb, q.Probes); err != nil {
+		qfp, _ := pn.fingerprint(kb)
+		if q.Culprits, err = pn.culprits(qfp, q.Probes); err != nil {
 			return TryQuery{}, err
 		}
 	}
@@ -554,12 +583,10 @@ func (pn *panel) fingerprint(kb []byte) (uint16, bool) {
 
 // culprits scans the typed keys and every generated member for the keys
 // to blame for a false positive (see the top of this file).
-func (pn *panel) culprits(kb []byte, probes []TryProbe) ([]TryCulprit, error) {
+// For the cuckoo filter, qfp is the fingerprint to blame keys for: the
+// query's, or the one a slot holds.
+func (pn *panel) culprits(qfp uint16, probes []TryProbe) ([]TryCulprit, error) {
 	cuckoo, _ := pn.f.(*Cuckoo)
-	var qfp uint16
-	if cuckoo != nil {
-		qfp, _ = pn.fingerprint(kb)
-	}
 	// The positions to blame keys for: at most MaxK, so a key's hits fit
 	// a uint64 mask.
 	var targets []uint64

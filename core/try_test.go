@@ -616,7 +616,8 @@ func BenchmarkTryCulprits1e6(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
-		if _, err := pn.culprits([]byte(q.Key), q.Probes); err != nil {
+		qfp, _ := pn.fingerprint([]byte(q.Key))
+		if _, err := pn.culprits(qfp, q.Probes); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -2,8 +2,11 @@ package lab
 
 import (
 	"strconv"
+	"strings"
+	"time"
 
 	"bloomlab/app/engine"
+	"bloomlab/app/settings"
 	"bloomlab/app/ui/format"
 	"bloomlab/core"
 
@@ -15,6 +18,8 @@ import (
 type bitMarks struct {
 	Ring, Box         []uint64
 	RingSays, BoxSays string
+	// Cursor is the keyboard's position, outlined in black.
+	Cursor []uint64
 }
 
 // labBits is the lab's bit array: the canvas, its caption and the number
@@ -34,6 +39,14 @@ type labBits struct {
 	// overlap, when the overlap view is on and counted, is the keys
 	// mapping to each position: the picture and the pointer show it.
 	overlap []uint8
+	// lab is the page; pointed is the position under the pointer, cursor
+	// the keyboard's (-1 for none); said is what the live region says of
+	// the position described last; who looks up its setters.
+	lab     bitsLab
+	pointed int64
+	cursor  int64
+	said    string
+	who     engine.Runs
 	// first is the prerendered page's picture, shown over the canvas
 	// until the canvas is painted; firstGone once it is.
 	first     *firstView
@@ -44,6 +57,7 @@ type labBits struct {
 const (
 	IDBitArray      = "bit-array"
 	IDBitArrayFirst = "bit-array-first"
+	IDBitHover      = "bit-hover"
 )
 
 // resized forgets the width, to read it again at the next paint.
@@ -93,29 +107,126 @@ func (b *labBits) paint(r *core.Result, marks bitMarks) bool {
 	if b.canvasW <= 0 {
 		b.canvasW = canvas.Get("parentElement").Get("clientWidth").Int()
 	}
+	if b.cursor >= 0 {
+		marks.Cursor = []uint64{uint64(b.cursor)}
+	}
 	b.scale = app.Window().Get("devicePixelRatio").Float()
 	b.drawn = bitPainter.draw(canvas, b.store, b.overlap, marks, b.canvasW)
 	b.shown = r
 	return true
 }
 
+// bitsLab is what the bit array needs of the page to say who set a
+// position: the settings the filter stands at, the user's lists, and a
+// repaint (for the keyboard's cursor).
+type bitsLab interface {
+	current() settings.Lab
+	ownKeys() *engine.OwnKeys
+	redraw(ctx app.Context)
+}
+
+// whoRest is how long the pointer rests on a position before the lab
+// looks up who set it.
+const whoRest = 120 * time.Millisecond
+
 // onHover names the position under the pointer where every position is
-// drawn as a cell. It writes the page itself: a render of the whole lab on
-// every pointer move would be far too slow.
+// drawn as a cell, and once the pointer rests there, who set it. It
+// writes the page itself: a render of the whole lab on every pointer move
+// would be far too slow.
 func (b *labBits) onHover(ctx app.Context, e app.Event) {
-	out, r := app.Window().GetElementByID("bit-hover"), b.shown
-	if !out.Truthy() || r == nil {
+	pos, ok := b.under(e)
+	if !ok {
+		b.pointed = -1
+		b.say(ctx, "")
 		return
+	}
+	if int64(pos) == b.pointed {
+		return
+	}
+	b.pointed = int64(pos)
+	b.describe(ctx, pos)
+	ctx.After(whoRest, func(ctx app.Context) {
+		if b.pointed == int64(pos) {
+			b.askWho(ctx, pos)
+		}
+	})
+}
+
+// onTap says at once who set the position tapped or clicked.
+func (b *labBits) onTap(ctx app.Context, e app.Event) {
+	if pos, ok := b.under(e); ok {
+		b.pointed = int64(pos)
+		b.describe(ctx, pos)
+		b.askWho(ctx, pos)
+	}
+}
+
+// under is the position under the pointer event e, if the picture draws
+// one there.
+func (b *labBits) under(e app.Event) (uint64, bool) {
+	if b.shown == nil {
+		return 0, false
 	}
 	scale := b.scale
 	if !(scale >= 1) {
 		scale = 1
 	}
-	pos, ok := b.drawn.at(e.Get("offsetX").Float()*scale, e.Get("offsetY").Float()*scale)
-	if !ok {
-		out.Set("textContent", "")
+	return b.drawn.at(e.Get("offsetX").Float()*scale, e.Get("offsetY").Float()*scale)
+}
+
+// onKey moves the keyboard's cursor over the positions: the arrows by one
+// position and one row, Home and End to the first and the last; the
+// live region says each position and who set it.
+func (b *labBits) onKey(ctx app.Context, e app.Event) {
+	r, l := b.shown, b.drawn
+	if r == nil {
 		return
 	}
+	if !l.Cells {
+		if key := e.Get("key").String(); strings.HasPrefix(key, "Arrow") {
+			b.say(ctx, "Each dot of this picture is many "+r.Variant.Unit()+"s: the arrow keys move "+r.Variant.Unit()+" by "+r.Variant.Unit()+" where each is drawn as a square (fewer of them, or a wider window).")
+		}
+		return
+	}
+	cur, last, cols := b.cursor, int64(r.M)-1, int64(l.Cols)
+	if cur < 0 {
+		cur = 0
+	} else {
+		switch e.Get("key").String() {
+		case "ArrowRight":
+			cur++
+		case "ArrowLeft":
+			cur--
+		case "ArrowDown":
+			cur += cols
+		case "ArrowUp":
+			cur -= cols
+		case "Home":
+			cur = 0
+		case "End":
+			cur = last
+		default:
+			return
+		}
+	}
+	e.PreventDefault()
+	b.cursor = min(max(cur, 0), last)
+	b.lab.redraw(ctx)
+	b.describe(ctx, uint64(b.cursor))
+	b.askWho(ctx, uint64(b.cursor))
+}
+
+// onBlur takes the cursor away with the focus.
+func (b *labBits) onBlur(ctx app.Context, e app.Event) {
+	if b.cursor >= 0 {
+		b.cursor = -1
+		b.lab.redraw(ctx)
+	}
+}
+
+// describe says what position pos holds, at once.
+func (b *labBits) describe(ctx app.Context, pos uint64) {
+	r := b.shown
 	state := "off"
 	if v := b.store.Value(pos); v > 0 {
 		state = "on"
@@ -124,10 +235,68 @@ func (b *labBits) onHover(ctx app.Context, e app.Event) {
 		}
 	}
 	if pos < uint64(len(b.overlap)) {
-		n := int(b.overlap[pos])
-		state += ", " + overlapWords(n) + " map here"
+		state += ", " + overlapWords(int(b.overlap[pos])) + " map here"
 	}
-	out.Set("textContent", r.Variant.Unit()+" "+format.Int(pos)+": "+state)
+	b.said = r.Variant.Unit() + " " + format.Int(pos) + " of " + format.Int(r.M) + ": " + state
+	b.say(ctx, b.said)
+}
+
+// askWho looks up the keys that set pos, as the key panel finds a false
+// positive's culprits: on the page for a small filter, in the lab's
+// worker for a large one. The answer follows what describe said.
+func (b *labBits) askWho(ctx app.Context, pos uint64) {
+	r, said := b.shown, b.said
+	if b.lab.ownKeys() != nil {
+		b.say(ctx, said+". With your own keys in use the lab does not trace who set it.")
+		return
+	}
+	s := b.lab.current()
+	req := core.TryRequest{Params: s.Run(), Insert: s.Typed.List(), Setters: []uint64{pos}}
+	run := b.who.Start()
+	ctx.Async(func() {
+		res, err := engine.Answer(engine.WorkOf(req.Params) > syncWork, req, false, run, func(int, int) {})
+		ctx.Dispatch(func(ctx app.Context) {
+			if !run.Live() || err != nil || len(res.Setters) != 1 || b.said != said {
+				return
+			}
+			b.say(ctx, said+". "+whoText(res.Setters[0], r.Variant, b.store.Value(pos) != 0))
+		})
+	})
+}
+
+// whoText says who set a position: the keys that map to it, typed keys
+// by name and generated members by index and first bytes, the rest
+// counted.
+func whoText(c core.TryCulprit, v core.Variant, set bool) string {
+	var who []string
+	for _, k := range c.Typed {
+		who = append(who, "“"+k+"”")
+	}
+	for _, g := range c.Generated {
+		who = append(who, "member #"+format.Int(g.Index)+" ("+g.Hex+"…)")
+	}
+	if c.More > 0 {
+		who = append(who, format.Int(c.More)+" more members")
+	}
+	list := format.List(who, "and")
+	switch {
+	case len(who) == 0 && set:
+		return "No inserted key maps here: the fault wrote it."
+	case len(who) == 0:
+		return "No inserted key maps here."
+	case v.Unit() == "slot":
+		return "Its fingerprint is that of " + list + ": one of them is stored here."
+	case v.Unit() == "cell":
+		return "Solved from the keys whose cells include it: " + list + "."
+	}
+	return "Set by " + list + "."
+}
+
+// say writes text into the live region under the picture.
+func (b *labBits) say(ctx app.Context, text string) {
+	if out := app.Window().GetElementByID(IDBitHover); out.Truthy() {
+		out.Set("textContent", text)
+	}
 }
 
 // render is the figure: the canvas and its caption for r (nil before the
@@ -142,7 +311,9 @@ func (b *labBits) render(r *core.Result, marks bitMarks) app.UI {
 		label = "the filter's " + r.Variant.Unit() + "s"
 		strays = outside(marks.Ring, r.M) + outside(marks.Box, r.M)
 	}
-	canvas := app.Canvas().ID(IDBitArray).Aria("label", label).Role("img").OnMouseMove(b.onHover)
+	canvas := app.Canvas().ID(IDBitArray).Aria("label", label+"; the arrow keys move from one to the next").Role("img").
+		Attr("tabindex", 0).Aria("describedby", IDBitHover).
+		OnMouseMove(b.onHover).OnClick(b.onTap).OnKeyDown(b.onKey).OnBlur(b.onBlur)
 	if b.first != nil {
 		// The first view's height, kept for the page's life: the painter
 		// sets the canvas's own height, and a style go-app never changes
@@ -169,7 +340,7 @@ func (b *labBits) render(r *core.Result, marks bitMarks) app.UI {
 			app.If(strays > 0, func() app.UI {
 				return app.Strong().Class("alarm-text").Text(" " + strconv.Itoa(strays) + " of those positions fall outside [0, m): the fault writes where it must not.")
 			}),
-			app.Output().ID("bit-hover").Class("bit-hover muted").For(IDBitArray),
+			app.Output().ID(IDBitHover).Class("bit-hover muted").For(IDBitArray),
 		),
 	)
 }

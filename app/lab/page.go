@@ -77,7 +77,8 @@ func New() *Page {
 
 // Init wires the parts to the page.
 func (c *Page) Init() {
-	c.controls.lab, c.panel.lab, c.player.lab = c, c, c
+	c.controls.lab, c.panel.lab, c.player.lab, c.bits.lab = c, c, c, c
+	c.bits.pointed, c.bits.cursor = -1, -1
 	c.own.use = func(ctx app.Context, t0 float64) {
 		c.notices = nil
 		c.player.pause()
@@ -241,7 +242,7 @@ func (c *Page) OnMount(ctx app.Context) {
 }
 
 func (c *Page) OnDismount() {
-	for _, rs := range []*engine.Runs{&c.runs, &c.charts.runs, &c.own.runs, &c.panel.runs} {
+	for _, rs := range []*engine.Runs{&c.runs, &c.charts.runs, &c.own.runs, &c.panel.runs, &c.overlap.runs, &c.bits.who} {
 		rs.Cancel()
 	}
 	c.player.pause()
@@ -404,6 +405,9 @@ func (c *Page) follow(ctx app.Context, sim engine.Run) {
 		engine.Audits().Start(c.settings.Params.Fault)
 	})
 }
+
+// redraw paints the bit array again: the keyboard's cursor moved.
+func (c *Page) redraw(ctx app.Context) { c.draw(ctx) }
 
 // onOverlap turns the overlap view on or off.
 func (c *Page) onOverlap(ctx app.Context, e app.Event) {

@@ -359,11 +359,13 @@ type picture struct {
 }
 
 // The marks' colours: rings for a key's own positions, squares for a
-// query's.
+// query's, a black square for the keyboard's cursor.
 var (
 	rgbRing = [4]byte{0xd9, 0x48, 0x0f, 0xff}
 	rgbBox  = [4]byte{0x0b, 0x7a, 0x3e, 0xff}
-	white   = [4]byte{0xff, 0xff, 0xff, 0xff}
+	// rgbCursor outlines the keyboard's position.
+	rgbCursor = [4]byte{0x11, 0x11, 0x11, 0xff}
+	white     = [4]byte{0xff, 0xff, 0xff, 0xff}
 )
 
 // render returns the picture of s in layout l with marks, l.W x l.H RGBA
@@ -448,6 +450,14 @@ func (p *picture) render(s engine.BitStore, overlap []uint8, l bitLayout, marks 
 				rad = math.Max(rad+2*scale, 7*scale)
 				p.box(pix, l, rect{x - rad, y - rad, 2 * rad, 2 * rad}, lw, rgbBox)
 			}
+		}
+	}
+	for _, pos := range marks.Cursor {
+		if x, y, rad, ok := l.centre(pos); ok {
+			// Black in a white halo: it shows on set and unset cells.
+			rad = math.Max(rad+2*scale, 5*scale)
+			p.box(pix, l, rect{x - rad - lw, y - rad - lw, 2 * (rad + lw), 2 * (rad + lw)}, lw, white)
+			p.box(pix, l, rect{x - rad, y - rad, 2 * rad, 2 * rad}, lw, rgbCursor)
 		}
 	}
 	return pix

@@ -305,3 +305,27 @@ func TestBrowserOverlapShots(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserWhoShots saves the bit array answering who set a bit, by
+// keyboard, at 1280 and 360 px: set BLOOMLAB_SHOTS to a folder to run it.
+func TestBrowserWhoShots(t *testing.T) {
+	if os.Getenv("BLOOMLAB_SHOTS") == "" {
+		t.Skip("set BLOOMLAB_SHOTS=DIR to save who set a bit")
+	}
+	needBrowser(t)
+	base := labURL(t)
+	for _, width := range []int{1280, 360} {
+		ctx := btab(t, width, 900)
+		bdo(t, ctx, chromedp.Navigate(base+"/?"+params(settings.IDItems, "300", settings.IDBitsPerKey, "8", settings.IDTry, "apple")), waitLab(),
+			chromedp.Focus(chromedp.CSS("#"+lab.IDBitArray)), chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowDown))
+		bwaitText(t, ctx, "#"+lab.IDBitHover, func(s string) bool { return strings.Contains(s, "Set by") || strings.Contains(s, "No inserted") })
+		beval[bool](t, ctx, `(document.getElementById("bit-array").scrollIntoView(), true)`)
+		shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(os.Getenv("BLOOMLAB_SHOTS"), fmt.Sprintf("who-%d.png", width)), shot, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -5,6 +5,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/url"
 	"strconv"
 	"strings"
@@ -377,4 +378,79 @@ func TestBrowserOverlap(t *testing.T) {
 	// Off again: the plain picture.
 	bdo(t, ctx, chromedp.Click(chromedp.CSS("#"+lab.IDOverlapToggle)))
 	bwaitEval(t, ctx, `String(`+overlapInk+`)`, func(s string) bool { return s == "0" })
+}
+
+// cliWho is bloomlab try --who's answer for position pos in the lab's
+// filter made by args.
+func cliWho(t *testing.T, pos uint64, args ...string) core.TryCulprit {
+	t.Helper()
+	out := cliTry(t, append(args, "--who", strconv.FormatUint(pos, 10))...)
+	if len(out.Setters) != 1 {
+		t.Fatalf("bloomlab try --who %d: %d answers", pos, len(out.Setters))
+	}
+	return out.Setters[0]
+}
+
+// whoNames are the names the page gives a position's setters: typed keys
+// quoted, members by their index.
+func whoNames(c core.TryCulprit) []string {
+	var names []string
+	for _, k := range c.Typed {
+		names = append(names, "“"+k+"”")
+	}
+	for _, g := range c.Generated {
+		names = append(names, "member #"+thousands(g.Index)+" ("+g.Hex+"…)")
+	}
+	return names
+}
+
+// TestBrowserWhoSetIt: the bit array answers who set a position, by
+// keyboard (the arrows move a cursor, the live region says the position,
+// its state and its setters) and by the pointer resting on a cell, each
+// answer bloomlab try --who's for the same small filter.
+func TestBrowserWhoSetIt(t *testing.T) {
+	needBrowser(t)
+	ctx := btab(t, 1280, 900)
+	args := []string{"--items", "300", "--bits-per-key", "8", "--insert", "apple"}
+	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/?"+params(settings.IDItems, "300", settings.IDBitsPerKey, "8", settings.IDTry, "apple")), waitLab(),
+		chromedp.Focus(chromedp.CSS("#"+lab.IDBitArray)), chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight))
+	said := func(pos uint64) string {
+		return bwaitText(t, ctx, "#"+lab.IDBitHover, func(s string) bool {
+			return strings.HasPrefix(s, "bit "+thousands(pos)+" of 2,400: ") && (strings.Contains(s, "Set by") || strings.Contains(s, "No inserted key"))
+		})
+	}
+	for _, pos := range []uint64{1} {
+		got, want := said(pos), cliWho(t, pos, args...)
+		for _, name := range whoNames(want) {
+			if !strings.Contains(got, name) {
+				t.Errorf("bit %d: the page says %q, bloomlab try names %s", pos, got, name)
+			}
+		}
+	}
+	// The pointer on apple's first bit.
+	apple := cliTry(t, args...).Inserts[0].Positions[0]
+	geo := beval[[]float64](t, ctx, `(() => { const c = document.getElementById("bit-array"); c.scrollIntoView({block: "center"}); const r = c.getBoundingClientRect(); return [r.left, r.top, c.width, c.height]; })()`)
+	side := 0
+	for s := 28; s >= 2; s-- {
+		cols := int(geo[2]) / s
+		if rows := (2400 + cols - 1) / cols; rows*s == int(geo[3]) && s <= int(math.Sqrt(geo[2]*220/2400)) {
+			side = s
+			break
+		}
+	}
+	if side == 0 {
+		t.Fatalf("no cell size fits a %v x %v picture of 2,400 bits", geo[2], geo[3])
+	}
+	cols := uint64(int(geo[2]) / side)
+	x, y := geo[0]+float64(apple%cols)*float64(side)+float64(side)/2, geo[1]+float64(apple/cols)*float64(side)+float64(side)/2
+	bdo(t, ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x, y))
+	got, want := said(apple), cliWho(t, apple, args...)
+	if !strings.Contains(got, "“apple”") {
+		t.Errorf("apple's first bit: the page says %q", got)
+	}
+	for _, name := range whoNames(want) {
+		if !strings.Contains(got, name) {
+			t.Errorf("bit %d: the page says %q, bloomlab try names %s", apple, got, name)
+		}
+	}
 }

@@ -23,6 +23,7 @@ func runTry(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	params := filterFlags(fs)
 	insert := fs.String("insert", "", `keys to insert after the generated ones, comma-separated (\, for a comma in a key, \\ for a backslash)`)
 	query := fs.String("query", "", `keys to query, comma-separated (\, for a comma in a key, \\ for a backslash)`)
+	who := fs.String("who", "", fmt.Sprintf("positions to say who set, comma-separated (at most %d): the inserted keys that map to each", core.MaxTryKeys))
 	explain := fs.Bool("explain", false, "show each typed key's arithmetic: its SipHash-2-4 halves h1 and h2 and every probe's value and reduction to a position")
 	findFP := fs.Bool("find-fp", false, fmt.Sprintf("also try the %d built-in common English words in order and show the first false positive", len(core.CommonWords())))
 	asJSON := fs.Bool("json", false, "print JSON")
@@ -34,6 +35,19 @@ func runTry(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return fail("try", fs, err, stderr)
 	}
 	req := core.TryRequest{Params: p, Insert: core.SplitTryKeys(*insert), Query: core.SplitTryKeys(*query), Explain: *explain}
+	if *who != "" {
+		parts := strings.Split(*who, ",")
+		if len(parts) > core.MaxTryKeys {
+			return fail("try", fs, badFlag("--who: %d positions, at most %d", len(parts), core.MaxTryKeys), stderr)
+		}
+		for _, part := range parts {
+			pos, err := wholeIn("who", strings.TrimSpace(part), 0, core.MaxM-1)
+			if err != nil {
+				return fail("try", fs, err, stderr)
+			}
+			req.Setters = append(req.Setters, pos)
+		}
+	}
 	for _, list := range []struct {
 		flag string
 		keys []string
@@ -104,6 +118,9 @@ func writeTry(w io.Writer, out tryOutput) {
 	}
 	for _, q := range r.Queries {
 		writeQuery(w, r, q)
+	}
+	for _, c := range r.Setters {
+		fmt.Fprintf(w, "\nwho set %s %d: %s\n", r.Unit, c.Position, strings.TrimPrefix(strings.TrimPrefix(culpritWords(r, c), "set by "), "matches: "))
 	}
 	if f := out.FindFalsePositive; f != nil {
 		if f.Query == nil {

@@ -64,6 +64,13 @@ func TestTry(t *testing.T) {
 		{"explain a fault", []string{"try", "--fault", "negative-index", "--insert", "apple", "--explain"}, 0, []string{
 			"  arithmetic: the fault negative-index computes positions its own broken way",
 		}, ""},
+		{"who set", []string{"try", "--items", "300", "--insert", "apple", "--who", "1,0"}, 0, []string{
+			"\nwho set bit 1: member #146 (515ce946f9f22bd8)\n\nwho set bit 0: no key\n",
+		}, ""},
+		{"who set, too many", []string{"try", "--who", strings.TrimSuffix(strings.Repeat("1,", core.MaxTryKeys+1), ",")}, 2, nil,
+			"bloomlab try: --who: 33 positions, at most 32"},
+		{"who set, not a position", []string{"try", "--who", "-1"}, 2, nil,
+			`bloomlab try: --who must be a whole number in [0, 17179869183], got "-1"`},
 		{"empty key", []string{"try", "--insert", "apple,,pear"}, 2, nil,
 			"bloomlab try: --insert key 2 is empty; a key is 1 to 256 bytes of UTF-8 text"},
 		{"long key", []string{"try", "--query", "ok," + long}, 2, nil,
