@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"bloomlab/app/engine"
 	"bloomlab/app/settings"
@@ -72,6 +73,60 @@ type keyPanel struct {
 	answers []core.TryQuery
 	// queue are keys to query next, one after the other (a lesson's).
 	queue []string
+	// motion plays a typed key's positions one after another; animate
+	// asks it of the next answer; step is how many are shown while it
+	// plays (-1 for all), anim tells one playing from the next.
+	motion  bool
+	animate bool
+	step    int
+	anim    int
+}
+
+// motionStep is the time between two positions of a key's animation.
+const motionStep = 160 * time.Millisecond
+
+// IDTryMotion turns the key panel's motion on and off.
+const IDTryMotion = "try-motion"
+
+// reducedMotion reports the reader's wish for less motion.
+func reducedMotion() bool {
+	mq := app.Window().Call("matchMedia", "(prefers-reduced-motion: reduce)")
+	return mq.Truthy() && mq.Get("matches").Bool()
+}
+
+// play shows the answer's positions one after another, a motionStep
+// apart, when motion is on.
+func (kp *keyPanel) play(ctx app.Context) {
+	kp.anim++
+	kp.step = -1
+	n := len(kp.marks().Ring) + len(kp.marks().Box)
+	if !kp.motion || n < 2 {
+		return
+	}
+	anim := kp.anim
+	kp.step = 1
+	var next func(ctx app.Context)
+	next = func(ctx app.Context) {
+		if kp.anim != anim {
+			return
+		}
+		if kp.step++; kp.step >= n {
+			kp.step = -1
+		} else {
+			ctx.After(motionStep, next)
+		}
+		kp.lab.answered(ctx)
+	}
+	ctx.After(motionStep, next)
+}
+
+func (kp *keyPanel) onMotion(ctx app.Context, e app.Event) {
+	kp.motion = !kp.motion
+	if !kp.motion && kp.step >= 0 {
+		kp.anim++
+		kp.step = -1
+		kp.lab.answered(ctx)
+	}
 }
 
 // afterRun answers again on the filter a run has just made, or queries
@@ -130,7 +185,7 @@ func (kp *keyPanel) onInsert(ctx app.Context, e app.Event) {
 		kp.err = fmt.Sprintf("%d keys are typed already, the most the panel holds: clear them to type more.", core.MaxTryKeys)
 		return
 	}
-	kp.ask, kp.key = askInsert, key
+	kp.ask, kp.key, kp.animate = askInsert, key, true
 	if s.Typed.Has(key) {
 		kp.refresh(ctx, false)
 		return
@@ -144,6 +199,7 @@ func (kp *keyPanel) onQuery(ctx app.Context, e app.Event) {
 	if kp.err != "" {
 		return
 	}
+	kp.animate = true
 	kp.query(ctx, key)
 }
 
@@ -215,6 +271,10 @@ func (kp *keyPanel) refresh(ctx app.Context, fresh bool) {
 					kp.answers = kp.answers[over:]
 				}
 			}
+			if kp.animate {
+				kp.animate = false
+				kp.play(ctx)
+			}
 			kp.lab.answered(ctx)
 			kp.next(ctx)
 		})
@@ -244,16 +304,23 @@ func (kp *keyPanel) queryShown() *core.TryQuery {
 
 // marks are the panel's marks on the bit array: an insert's positions
 // ringed, a query's probes boxed.
+// While the answer plays, the first step of them show.
 func (kp *keyPanel) marks() bitMarks {
+	upTo := func(ps []uint64) []uint64 {
+		if kp.step >= 0 && kp.step < len(ps) {
+			return ps[:kp.step]
+		}
+		return ps
+	}
 	if in := kp.insertShown(); in != nil {
-		return bitMarks{Ring: in.Positions, RingSays: "the " + kp.answer.Unit + "s of “" + in.Key + "”"}
+		return bitMarks{Ring: upTo(in.Positions), RingSays: "the " + kp.answer.Unit + "s of “" + in.Key + "”"}
 	}
 	if q := kp.queryShown(); q != nil {
 		box := make([]uint64, len(q.Probes))
 		for i, p := range q.Probes {
 			box[i] = p.Position
 		}
-		return bitMarks{Box: box, BoxSays: "read by the query “" + q.Key + "”"}
+		return bitMarks{Box: upTo(box), BoxSays: "read by the query “" + q.Key + "”"}
 	}
 	return bitMarks{}
 }
@@ -277,7 +344,7 @@ func (kp *keyPanel) render() app.UI {
 			app.P().ID("try-off").Class("muted small").Text("The key panel works on the generated keys and the keys you type here: go back to generated keys to use it."),
 		)
 	}
-	return app.Section().ID(IDKeyPanel).Class("key-panel").DataSet("state", state).Aria("labelledby", "try-title").Body(
+	return app.Section().ID(IDKeyPanel).Class("key-panel").DataSet("state", state).DataSet("playing", kp.step >= 0).Aria("labelledby", "try-title").Body(
 		app.H2().ID("try-title").Text("One key at a time"),
 		app.P().Class("muted small").Text("Insert a word and see its positions light up; query another and see why the filter answers no, or maybe. Typed keys join the generated ones and stay in the link."),
 		app.Div().Class("try-row").Body(
@@ -289,6 +356,8 @@ func (kp *keyPanel) render() app.UI {
 			app.Button().ID(IDTryFindFP).Class("chip").Title("query common English words in order until one is a false positive").
 				Text("Find a false positive").OnClick(kp.onFind),
 			clear,
+			app.Button().ID(IDTryMotion).Class("chip toggle").Aria("pressed", kp.motion).
+				Title("set or read a typed key's positions one after another").Text("Animate").OnClick(kp.onMotion),
 		),
 		app.P().ID(IDTryError).Class("try-error").Role("alert").Text(kp.err),
 		app.If(kp.note != "", func() app.UI { return app.P().ID("try-note").Class("muted").Text(kp.note) }),

@@ -78,7 +78,7 @@ func New() *Page {
 // Init wires the parts to the page.
 func (c *Page) Init() {
 	c.controls.lab, c.panel.lab, c.player.lab, c.bits.lab = c, c, c, c
-	c.bits.pointed, c.bits.cursor = -1, -1
+	c.bits.pointed, c.bits.cursor, c.panel.step = -1, -1, -1
 	c.own.use = func(ctx app.Context, t0 float64) {
 		c.notices = nil
 		c.player.pause()
@@ -224,6 +224,7 @@ func (c *Page) OnChange(fn func(ctx app.Context)) { c.changed = fn }
 func (c *Page) ClearQueries() { c.panel.clearAnswers() }
 
 func (c *Page) OnMount(ctx app.Context) {
+	c.panel.motion = !reducedMotion()
 	// The moves made on the prerendered page, before the lab was live,
 	// are made again now (web/early.js).
 	ctx.Defer(func(app.Context) {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"bloomlab/app/settings"
 	"bloomlab/core"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -451,6 +453,49 @@ func TestBrowserWhoSetIt(t *testing.T) {
 	for _, name := range whoNames(want) {
 		if !strings.Contains(got, name) {
 			t.Errorf("bit %d: the page says %q, bloomlab try names %s", apple, got, name)
+		}
+	}
+}
+
+// playWatch records every value the key panel's data-playing takes.
+const playWatch = `(() => {
+  window.playing = [];
+  const el = document.getElementById("try");
+  new MutationObserver(() => window.playing.push(el.dataset.playing)).observe(el, {attributes: true, attributeFilter: ["data-playing"]});
+  return true;
+})()`
+
+// TestBrowserKeyMotion: an insert plays its positions one after another,
+// unless the reader asks for reduced motion, where the panel's motion
+// starts off and the positions show at once.
+func TestBrowserKeyMotion(t *testing.T) {
+	needBrowser(t)
+	base := labURL(t)
+	for _, reduce := range []bool{false, true} {
+		ctx := btab(t, 1280, 900)
+		if reduce {
+			if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+				Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}},
+			}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		bdo(t, ctx, chromedp.Navigate(base+"/"), waitLab())
+		beval[bool](t, ctx, playWatch)
+		pressed := beval[string](t, ctx, `document.getElementById("`+lab.IDTryMotion+`").getAttribute("aria-pressed")`)
+		bdo(t, ctx, typeKey("apple"), chromedp.Click(chromedp.CSS("#"+lab.IDTryInsert)), waitPanel(lab.IDTryPositions, "“apple”"))
+		bwaitEval(t, ctx, `document.getElementById("try").dataset.playing`, func(s string) bool { return s == "false" })
+		played := beval[[]string](t, ctx, `window.playing`)
+		if reduce {
+			if pressed != "false" || slices.Contains(played, "true") {
+				t.Errorf("reduced motion: motion pressed %q, the panel played %v", pressed, played)
+			}
+		} else if pressed != "true" || !slices.Contains(played, "true") {
+			t.Errorf("motion pressed %q, the panel played %v: want it played", pressed, played)
+		}
+		// Every position is ringed in the end.
+		if got := btext(t, ctx, "#bit-caption"); !strings.Contains(got, "ringed: the bits of “apple”") {
+			t.Errorf("caption %q", got)
 		}
 	}
 }
