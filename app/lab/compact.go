@@ -56,10 +56,13 @@ func (c *Page) query() url.Values {
 }
 
 // InitFramed wires the parts to the page as Init does, for a page shown
-// with Compact.
+// with Compact. Such a page shows no audit badge, so it runs no audit: in
+// an article, two embeds would otherwise each start the workers of an
+// audit no one sees.
 func (c *Page) InitFramed() {
 	c.Init()
 	c.panel.lab = framed{c}
+	c.noAudit = true
 }
 
 // Compact is the lab for a frame: the sliders e names, the counters, the

@@ -54,6 +54,9 @@ type Page struct {
 
 	audit      engine.AuditRun
 	stopListen func()
+	// noAudit is set for a page shown with Compact, which has no audit
+	// badge: its filter is not audited.
+	noAudit bool
 
 	// keep are link keys the lab keeps when it writes its settings (a
 	// lesson's place); changed, if set, hears whenever state() may have
@@ -357,7 +360,9 @@ func (c *Page) finish(ctx app.Context, sim engine.Run, r core.OwnKeysResult, sto
 		if !c.settings.Playing() {
 			c.charts.sweep(ctx, c.shapeParams(), *c.result, c.own.keys != nil, c.bits.narrow())
 		}
-		engine.Audits().Start(c.settings.Params.Fault)
+		if !c.noAudit {
+			engine.Audits().Start(c.settings.Params.Fault)
+		}
 	})
 }
 
@@ -430,6 +435,7 @@ func (c *Page) Body() app.UI {
 			app.H1().Text("The lab"),
 			app.P().Class("lede").Text("Move a slider and watch the filter fill: the bit array, the counters and the charts follow on every change, and the address bar keeps the settings for a link."),
 			c.controls.renderPresets(),
+			renderEmbedBox(c.settings),
 		),
 		c.renderNotices(),
 		c.own.render(),
