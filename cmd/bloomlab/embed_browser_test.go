@@ -27,16 +27,15 @@ import (
 // and another site, as a magazine's page framing the lab would be. Chrome
 // runs such a frame as a target of its own, which embedFrame attaches to.
 
-// embedding is a link to embed, as a writer would write it.
-type embedding struct {
-	lab   settings.Lab
-	embed settings.Embed
+// snippet is the snippet for embed e of the lab at labBase in settings s,
+// as the lab's Embed button writes it.
+func snippet(labBase string, s settings.Lab, e settings.Embed) string {
+	return settings.EmbedSnippet(settings.EmbedLink(labBase+ui.RouteEmbed, s, e), labBase)
 }
 
-// article serves a page that shows each embedding of the lab at labBase,
-// through the snippet the lab's Embed button gives, between paragraphs of
-// an article. It returns the page's address.
-func article(t *testing.T, labBase string, embeds ...embedding) string {
+// article serves a page that shows each snippet between paragraphs of an
+// article. It returns the page's address.
+func article(t *testing.T, snippets ...string) string {
 	t.Helper()
 	var b strings.Builder
 	b.WriteString(`<!doctype html><html lang="en"><head><meta charset="utf-8">
@@ -52,9 +51,8 @@ figcaption { font-size: .85rem; color: #666; }
 <h1>How full is too full? A Bloom filter, explained</h1>
 <p>A Bloom filter answers "have I seen this key?" with no false negatives and a few false positives. Its bit array has m bits; each of n keys sets k of them. Move the sliders below and watch the array fill.</p>
 `)
-	for i, e := range embeds {
-		link := settings.EmbedLink(labBase+ui.RouteEmbed, e.lab, e.embed)
-		b.WriteString("<figure>" + settings.EmbedSnippet(link, labBase) + "<figcaption>Figure " + strconv.Itoa(i+1) + ": the lab, live.</figcaption></figure>\n")
+	for i, snip := range snippets {
+		b.WriteString("<figure>" + snip + "<figcaption>Figure " + strconv.Itoa(i+1) + ": the lab, live.</figcaption></figure>\n")
 		b.WriteString("<p>The rate rises as the array fills: with too few bits a key, every query finds its k bits set by other keys. With too many probes, each key fills the array faster than it helps.</p>\n")
 	}
 	b.WriteString(`<p>That is all there is to it.</p></article></body></html>`)
@@ -68,28 +66,54 @@ figcaption { font-size: .85rem; color: #666; }
 	return "http://localhost:" + u.Port() + "/"
 }
 
-// embedFrame waits for the frame whose address starts with prefix and
-// holds match, attaches to it, and returns a context whose actions run in
-// the frame.
+// embedFrame waits for the frame listed at an address that starts with
+// prefix and holds match, attaches to it, and returns a context whose
+// actions run in the frame.
 func embedFrame(t *testing.T, ctx context.Context, prefix, match string) context.Context {
 	t.Helper()
 	deadline := time.Now().Add(waitFor)
+	var seen []string
 	for time.Now().Before(deadline) {
 		infos, err := chromedp.Targets(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
+		seen = seen[:0]
 		for _, info := range infos {
-			if info.Type == "iframe" && strings.HasPrefix(info.URL, prefix) && strings.Contains(info.URL, match) {
-				fctx, cancel := chromedp.NewContext(ctx, chromedp.WithTargetID(info.TargetID))
+			if info.Type != "iframe" {
+				continue
+			}
+			seen = append(seen, info.URL)
+			if strings.HasPrefix(info.URL, prefix) && strings.Contains(info.URL, match) {
+				fctx, cancel := chromedp.NewContext(ctx, chromedp.WithTargetID(info.TargetID), chromedp.WithDetachOnCancel())
 				t.Cleanup(cancel)
 				return fctx
 			}
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	t.Fatalf("no frame of %s with %q in its address", prefix, match)
+	t.Fatalf("no frame of %s with %q in its address; the frames are at %q", prefix, match, seen)
 	return nil
+}
+
+// reframe points the article's only frame at the address the script src
+// makes of its own (f.src), as a writer editing the link would, waits
+// until the frame has loaded it, and returns a context in the frame. A
+// frame that navigated may still be listed under its first address, so
+// the frame is asked its own.
+func reframe(t *testing.T, ctx context.Context, src, prefix, match string) context.Context {
+	t.Helper()
+	bdo(t, ctx, chromedp.Evaluate[chromedp.Void](`(f => {
+  window.reframed = false;
+  f.addEventListener("load", () => { window.reframed = true; }, { once: true });
+  f.src = `+src+`;
+})(document.querySelector("iframe"))`))
+	bwaitEval(t, ctx, `String(window.reframed)`, func(s string) bool { return s == "true" })
+	fctx := embedFrame(t, ctx, prefix, "")
+	if href := beval[string](t, fctx, `location.href`); !strings.HasPrefix(href, prefix) || !strings.Contains(href, match) {
+		t.Fatalf("the frame is at %q, want %s with %q", href, prefix, match)
+	}
+	return fctx
 }
 
 // frameHeights are the height the article gives frame i and the height of
@@ -160,8 +184,23 @@ func TestBrowserEmbedInArticle(t *testing.T) {
 	s := settings.DefaultLab()
 	s.Params.BitsPerKey, s.Params.Hashes, s.Params.Items, s.Params.Seed = 12, 5, 2000, 42
 	e := settings.DefaultEmbed()
-	e.Frame = "first"
-	host := article(t, labBase, embedding{s, e})
+
+	// The writer opens the lab in the settings, and its Embed button.
+	full := btab(t, 1280, 900)
+	bdo(t, full, chromedp.Navigate(labBase+ui.RouteLab+"?"+s.Query().Encode()), waitLab(),
+		chromedp.Click(chromedp.CSS("#"+lab.IDEmbedBox+" > summary")), chromedp.WaitVisible(chromedp.CSS("#"+lab.IDEmbedSnippet)))
+	inLab := counters(t, full)
+	snip := beval[string](t, full, `document.getElementById("`+lab.IDEmbedSnippet+`").value`)
+	if want := snippet(labBase, s, e); snip != want {
+		t.Errorf("the Embed box gives\n%s\nwant\n%s", snip, want)
+	}
+	bdo(t, full, chromedp.Click(chromedp.CSS("#"+lab.IDEmbedCopy)))
+	copied := bwaitText(t, full, "#"+lab.IDEmbedCopied, func(s string) bool { return s != "" })
+	if sel := beval[string](t, full, `(a => a.value.slice(a.selectionStart, a.selectionEnd))(document.getElementById("`+lab.IDEmbedSnippet+`"))`); sel != snip {
+		t.Errorf("Copy (%q) left %q selected, want the whole snippet", copied, sel)
+	}
+
+	host := article(t, snip)
 	ctx := btab(t, 1280, 900)
 	bdo(t, ctx, chromedp.Navigate(host))
 	fctx := embedFrame(t, ctx, labBase+ui.RouteEmbed, "")
@@ -183,6 +222,9 @@ func TestBrowserEmbedInArticle(t *testing.T) {
 		t.Errorf("the bit array has %d drawn pixels", ink)
 	}
 	shown := counters(t, fctx)
+	if !equalMaps(shown, inLab) {
+		t.Errorf("the embed shows\n%v\nthe lab\n%v", shown, inLab)
+	}
 
 	// Fitted: the frame is the document's height, and nothing scrolls.
 	plain := waitFitted(t, ctx, fctx, 0, func(float64) bool { return true })
@@ -200,10 +242,10 @@ func TestBrowserEmbedInArticle(t *testing.T) {
 	if got, _ := settings.LabFromQuery(u.Query()); got != s {
 		t.Errorf("Open in Bloom Lab carries %+v, want %+v", got, s)
 	}
-	full := btab(t, 1280, 900)
-	bdo(t, full, chromedp.Navigate(open[0]), waitLab())
-	if got := counters(t, full); !equalMaps(got, shown) {
-		t.Errorf("the full lab shows\n%v\nthe embed\n%v", got, shown)
+	opened := btab(t, 1280, 900)
+	bdo(t, opened, chromedp.Navigate(open[0]), waitLab())
+	if got := counters(t, opened); !equalMaps(got, shown) {
+		t.Errorf("Open in Bloom Lab shows\n%v\nthe embed\n%v", got, shown)
 	}
 
 	// A slider by keyboard: the setting, the counters, the frame's address
@@ -219,7 +261,7 @@ func TestBrowserEmbedInArticle(t *testing.T) {
 		t.Errorf("the theory rate stayed %q after k moved", got)
 	}
 	search := bwaitEval(t, fctx, `location.search`, func(q string) bool { return strings.Contains(q, params(settings.IDHashes, "6")) })
-	if !strings.Contains(search, params(settings.IDFrame, "first")) || !strings.Contains(search, settings.IDControls+"=") {
+	if !strings.Contains(search, settings.IDControls+"=") {
 		t.Errorf("the frame's address %q lost the embed's own keys", search)
 	}
 	if got := beval[int](t, ctx, `history.length`); got != history {
@@ -230,8 +272,7 @@ func TestBrowserEmbedInArticle(t *testing.T) {
 	}
 
 	// The writer adds a chart: the frame grows to the new height.
-	bdo(t, ctx, chromedp.Evaluate[chromedp.Void](`(f => { f.src = f.src + "&`+params(settings.IDChart, settings.ChartK)+`"; })(document.querySelector("iframe"))`))
-	fctx = embedFrame(t, ctx, labBase+ui.RouteEmbed, params(settings.IDChart, settings.ChartK))
+	fctx = reframe(t, ctx, `f.src + "&`+params(settings.IDChart, settings.ChartK)+`"`, labBase+ui.RouteEmbed, params(settings.IDChart, settings.ChartK))
 	bdo(t, fctx, waitLab(), chromedp.WaitVisible(chromedp.CSS(`#chart-k svg[aria-label^="False-positive rate"]`)))
 	charted := waitFitted(t, ctx, fctx, 0, func(h float64) bool { return h > plain+100 })
 	noScrollBar(t, fctx, "with the chart")
@@ -247,11 +288,10 @@ func TestBrowserEmbedLargeNarrow(t *testing.T) {
 	labBase := labURL(t)
 	s := settings.DefaultLab()
 	s.Large = true
-	host := article(t, labBase, embedding{s, settings.Embed{Sliders: []string{settings.IDHashes}, Chart: settings.ChartBitsPerKey}})
+	// The writer's link, with a slider the lab does not have.
+	host := article(t, snippet(labBase, s, settings.Embed{Sliders: []string{settings.IDHashes, "colour"}, Chart: settings.ChartBitsPerKey}))
 	ctx := btab(t, 1280, 900)
 	bdo(t, ctx, chromedp.Navigate(host))
-	// The writer's link, with a slider the lab does not have.
-	bdo(t, ctx, chromedp.Evaluate[chromedp.Void](`(f => { f.src = f.src.replace("`+settings.IDControls+`=`+settings.IDHashes+`", "`+settings.IDControls+`=`+settings.IDHashes+`,colour"); })(document.querySelector("iframe"))`))
 	fctx := embedFrame(t, ctx, labBase+ui.RouteEmbed, "colour")
 	bdo(t, fctx, waitLab())
 	if notice := btext(t, fctx, "#clamp-notice"); !strings.Contains(notice, `controls: "colour" is not one of the lab's sliders`) {
@@ -307,7 +347,7 @@ func TestBrowserEmbedScreenshots(t *testing.T) {
 	first, second := settings.DefaultLab(), settings.Presets()[3].Settings
 	e1 := settings.Embed{Sliders: []string{settings.IDBitsPerKey, settings.IDHashes, settings.IDItems}, Chart: settings.ChartK, Frame: "fill"}
 	e2 := settings.Embed{Sliders: []string{settings.IDItems}, Panel: true, Frame: "overfilled"}
-	host := article(t, labBase, embedding{first, e1}, embedding{second, e2})
+	host := article(t, snippet(labBase, first, e1), snippet(labBase, second, e2))
 	for _, width := range []int{1280, 360} {
 		ctx := btab(t, width, 900)
 		bdo(t, ctx, chromedp.Navigate(host))
@@ -344,6 +384,17 @@ func TestBrowserEmbedScreenshots(t *testing.T) {
 			if err := os.WriteFile(name, png, 0o644); err != nil {
 				t.Fatal(err)
 			}
+		}
+		// The lab's Embed box, open.
+		labTab := btab(t, width, 900)
+		bdo(t, labTab, chromedp.Navigate(labBase+ui.RouteLab), waitLab(),
+			chromedp.Click(chromedp.CSS("#"+lab.IDEmbedBox+" > summary")), chromedp.Click(chromedp.CSS("#"+lab.IDEmbedCopy)))
+		png, err = chromedp.Run(labTab, chromedp.Screenshot(chromedp.CSS(".lab-head")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(out, "lab-embed-box-"+strconv.Itoa(width)+".png"), png, 0o644); err != nil {
+			t.Fatal(err)
 		}
 		t.Logf("screenshots of the article at %d px in %s", width, out)
 	}

@@ -155,6 +155,18 @@ func TestSiteWritesEverything(t *testing.T) {
 	if !strings.Contains(string(index), `src="/bloomlab/app.js"`) {
 		t.Error("index.html does not load app.js under the prefix")
 	}
+	// The embed, which other sites frame: its page, and its height teller
+	// under the prefix.
+	for _, f := range []string{"embed.html", "embed/index.html"} {
+		page, err := os.ReadFile(filepath.Join(out, f))
+		if err != nil {
+			t.Errorf("site lacks the embed: %v", err)
+			continue
+		}
+		if !strings.Contains(string(page), `id="`+lab.IDOpenLab+`"`) || !strings.Contains(string(page), `src="/bloomlab/web/embed.js"`) {
+			t.Errorf("%s is not the embed with its script under the prefix", f)
+		}
+	}
 }
 
 // get runs one request through h and returns the response with its body.
