@@ -18,6 +18,7 @@ import (
 	"bloomlab/app/settings"
 	"bloomlab/app/ui"
 
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -376,10 +377,12 @@ func TestBrowserEmbedScreenshots(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i := range 2 {
-			png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS("figure:nth-of-type("+strconv.Itoa(i+1)+")")))
+			r := beval[[]float64](t, ctx, `(r => [r.x, r.y, r.width, r.height])(document.querySelectorAll("figure")[`+strconv.Itoa(i)+`].getBoundingClientRect())`)
+			shot, err := chromedp.Call(ctx, page.CaptureScreenshot, page.CaptureScreenshotParams{Clip: &page.Viewport{X: r[0], Y: r[1], Width: r[2], Height: r[3], Scale: 1}})
 			if err != nil {
 				t.Fatal(err)
 			}
+			png := shot.Data
 			name := filepath.Join(out, "embed-"+strconv.Itoa(i+1)+"-"+strconv.Itoa(width)+".png")
 			if err := os.WriteFile(name, png, 0o644); err != nil {
 				t.Fatal(err)
