@@ -4,6 +4,7 @@ import (
 	"bloomlab/app/about"
 	"bloomlab/app/auditpage"
 	"bloomlab/app/calculator"
+	"bloomlab/app/embed"
 	"bloomlab/app/experiments"
 	"bloomlab/app/lab"
 	"bloomlab/app/lessons"
@@ -12,11 +13,14 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// page is one page of the lab: its path, its label in the navigation, its
-// style sheet under web/ ("" for none of its own) and its constructor.
+// page is one page of the lab: its path, its label in the navigation (""
+// for a page outside it), its style sheet under web/ ("" for none of its
+// own), its constructor, and whether any site may show it in a frame (the
+// others are framed by the lab's own site alone).
 type page struct {
 	route, label, style string
 	new                 func() app.Composer
+	framed              bool
 }
 
 // pages is the lab's one table of pages: the routes, the static site's page
@@ -24,21 +28,24 @@ type page struct {
 // from it, so a new page is its package and one line here. lab.css holds
 // the styles every page shares.
 var pages = []page{
-	{ui.RouteLab, "Lab", "/web/lab.css", func() app.Composer { return lab.New() }},
-	{ui.RouteLessons, "Lessons", "/web/lessons.css", func() app.Composer { return lessons.New() }},
-	{ui.RouteExperiments, "Experiments", "/web/experiments.css", func() app.Composer { return experiments.New() }},
-	{ui.RouteCalculator, "Calculator", "/web/plan.css", func() app.Composer { return calculator.New() }},
-	{ui.RouteAudit, "Audit", "", func() app.Composer { return auditpage.New() }},
-	{ui.RouteAbout, "About", "", func() app.Composer { return about.New() }},
+	{ui.RouteLab, "Lab", "/web/lab.css", func() app.Composer { return lab.New() }, false},
+	{ui.RouteLessons, "Lessons", "/web/lessons.css", func() app.Composer { return lessons.New() }, false},
+	{ui.RouteExperiments, "Experiments", "/web/experiments.css", func() app.Composer { return experiments.New() }, false},
+	{ui.RouteCalculator, "Calculator", "/web/plan.css", func() app.Composer { return calculator.New() }, false},
+	{ui.RouteAudit, "Audit", "", func() app.Composer { return auditpage.New() }, false},
+	{ui.RouteAbout, "About", "", func() app.Composer { return about.New() }, false},
+	{ui.RouteEmbed, "", "/web/embed.css", func() app.Composer { return embed.New() }, true},
 }
 
 // Routes registers the lab's pages and sets the navigation. Both builds
 // call it: the browser to render, the server and the static generator to
 // prerender.
 func Routes() {
-	nav := make([]ui.NavEntry, len(pages))
-	for i, p := range pages {
-		nav[i] = ui.NavEntry{Route: p.route, Label: p.label}
+	var nav []ui.NavEntry
+	for _, p := range pages {
+		if p.label != "" {
+			nav = append(nav, ui.NavEntry{Route: p.route, Label: p.label})
+		}
 		app.Route(p.route, p.new)
 		if p.route != ui.RouteLab {
 			// A static server that redirects /audit to /audit/ (Python's,
@@ -55,6 +62,19 @@ func PageRoutes() []string {
 	routes := make([]string, len(pages))
 	for i, p := range pages {
 		routes[i] = p.route
+	}
+	return routes
+}
+
+// FramedByAnyone lists the pages any site may show in a frame: bloomlab
+// serve sends them with frame-ancestors *, and every other page with the
+// lab's own site alone.
+func FramedByAnyone() []string {
+	var routes []string
+	for _, p := range pages {
+		if p.framed {
+			routes = append(routes, p.route)
+		}
 	}
 	return routes
 }

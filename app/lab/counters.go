@@ -193,26 +193,8 @@ func (cb *counterBox) render(cs []counter, r *core.Result, badge app.UI) app.UI 
 		cb.note, cb.noteFor = rateNote(r), r
 	}
 	note := cb.note
-	warns := warnings(r)
 	return app.Section().Class("counters-box").Aria("label", "Counters").Body(
-		app.Dl().Class("counters").Body(
-			app.Range(cs).Slice(func(i int) app.UI {
-				ct := cs[i]
-				class := "counter"
-				if ct.alarm {
-					class += " alarm"
-				}
-				div := app.Div().Class(class).Title(ct.title)
-				if ct.hidden {
-					// Only ever true: HTML reads hidden="false" as hidden.
-					div = div.Hidden(true)
-				}
-				return div.Body(
-					app.Dt().Text(ct.label),
-					app.Dd().ID(ct.id).Text(ct.value),
-				)
-			}),
-		),
+		counterGrid(cs),
 		app.If(note != "", func() app.UI {
 			// The small-m measurement is about the layouts that take a
 			// hashing scheme: the others' notes stand alone.
@@ -223,11 +205,40 @@ func (cb *counterBox) render(cs []counter, r *core.Result, badge app.UI) app.UI 
 				}),
 			)
 		}),
-		app.Range(warns).Slice(func(i int) app.UI {
-			return app.P().ID(warns[i].id).Class("alarm-text").Role("alert").Text(warns[i].value)
-		}),
+		warningLines(r),
 		badge,
 	)
+}
+
+// counterGrid is the counters cs as a grid of figures.
+func counterGrid(cs []counter) app.UI {
+	return app.Dl().Class("counters").Body(
+		app.Range(cs).Slice(func(i int) app.UI {
+			ct := cs[i]
+			class := "counter"
+			if ct.alarm {
+				class += " alarm"
+			}
+			div := app.Div().Class(class).Title(ct.title)
+			if ct.hidden {
+				// Only ever true: HTML reads hidden="false" as hidden.
+				div = div.Hidden(true)
+			}
+			return div.Body(
+				app.Dt().Text(ct.label),
+				app.Dd().ID(ct.id).Text(ct.value),
+			)
+		}),
+	)
+}
+
+// warningLines are the warnings of result r (nil before the first), each
+// an alert of its own.
+func warningLines(r *core.Result) app.UI {
+	warns := warnings(r)
+	return app.Range(warns).Slice(func(i int) app.UI {
+		return app.P().ID(warns[i].id).Class("alarm-text").Role("alert").Text(warns[i].value)
+	})
 }
 
 // writeCounters writes the counters' values straight into the page, so a

@@ -61,6 +61,9 @@ type Page struct {
 	stopListen func()
 	// started is set while the first view's run waits for OnNav.
 	started bool
+	// noAudit is set for a page shown with Compact, which has no audit
+	// badge: its filter is not audited.
+	noAudit bool
 
 	// keep are link keys the lab keeps when it writes its settings (a
 	// lesson's place); changed, if set, hears whenever state() may have
@@ -403,7 +406,9 @@ func (c *Page) follow(ctx app.Context, sim engine.Run) {
 		if !c.settings.Playing() && !c.charts.measured() {
 			c.charts.sweep(ctx, c.shapeParams(), *c.result, c.own.keys != nil, c.bits.narrow())
 		}
-		engine.Audits().Start(c.settings.Params.Fault)
+		if !c.noAudit {
+			engine.Audits().Start(c.settings.Params.Fault)
+		}
 	})
 }
 
@@ -498,6 +503,7 @@ func (c *Page) Body() app.UI {
 			app.H1().Text("The lab"),
 			app.P().Class("lede").Text("Move a slider and watch the filter fill: the bit array, the counters and the charts follow on every change, and the address bar keeps the settings for a link."),
 			c.controls.renderPresets(),
+			renderEmbedBox(c.settings),
 		),
 		c.renderNotices(),
 		c.own.render(),

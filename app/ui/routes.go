@@ -8,4 +8,7 @@ const (
 	RouteCalculator  = "/calculator"
 	RouteAudit       = "/audit"
 	RouteAbout       = "/about"
+	// RouteEmbed is the lab inside an article: a page for another site's
+	// frame, outside the navigation.
+	RouteEmbed = "/embed"
 )

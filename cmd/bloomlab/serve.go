@@ -193,12 +193,12 @@ func labServer(web, prefix string) (http.Handler, error) {
 	mux.Handle("/"+version+"/", http.StripPrefix("/"+version, mux))
 	mux.Handle("/", rendered(budgeted(pages, newRenderBudget()), version))
 	if prefix == "" {
-		return secured(readOnly(mux)), nil
+		return secured(readOnly(mux), prefix), nil
 	}
 	outer := http.NewServeMux()
 	outer.Handle(prefix+"/", http.StripPrefix(prefix, mux))
 	outer.Handle(prefix, http.RedirectHandler(prefix+"/", http.StatusMovedPermanently))
-	return secured(readOnly(outer)), nil
+	return secured(readOnly(outer), prefix), nil
 }
 
 // readOnly answers 405 to every method but GET and HEAD: the lab only
@@ -223,28 +223,52 @@ func readOnly(h http.Handler) http.Handler {
 //     Style() as a style attribute, in the prerendered page (the calculator's
 //     bars) and through setAttribute in the browser;
 //   - its service worker (worker-src), its manifest (manifest-src) and the
-//     icons (img-src), all from here.
+//     icons (img-src), all from here, and the prerendered bit array's
+//     picture, a data: URL;
 //
-// Nothing comes from elsewhere, no plugin runs, and only this site may
-// frame the lab.
-const contentSecurityPolicy = "default-src 'self'; " +
-	"script-src 'self' 'wasm-unsafe-eval'; " +
-	"style-src 'self'; style-src-attr 'unsafe-inline'; " +
-	"img-src 'self' data:; worker-src 'self'; manifest-src 'self'; connect-src 'self'; " +
-	"object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'self'"
+// Nothing comes from elsewhere and no plugin runs. ancestors are the sites
+// that may frame the page: 'self' for every page but the embed, which any
+// site may show (the lab inside an article).
+func contentSecurityPolicy(ancestors string) string {
+	return "default-src 'self'; " +
+		"script-src 'self' 'wasm-unsafe-eval'; " +
+		"style-src 'self'; style-src-attr 'unsafe-inline'; " +
+		"img-src 'self' data:; worker-src 'self'; manifest-src 'self'; connect-src 'self'; " +
+		"object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors " + ancestors
+}
 
 // securityHeaders go on every response, errors included.
 var securityHeaders = map[string]string{
-	"Content-Security-Policy": contentSecurityPolicy,
+	"Content-Security-Policy": contentSecurityPolicy("'self'"),
 	"X-Content-Type-Options":  "nosniff",
 	"Referrer-Policy":         "no-referrer",
 	// For browsers that predate frame-ancestors.
 	"X-Frame-Options": "SAMEORIGIN",
 }
 
-func secured(h http.Handler) http.Handler {
+// framedHeaders go on the pages any site may frame: the same, but for
+// frame-ancestors, and without X-Frame-Options, which has no value that
+// allows every site.
+var framedHeaders = map[string]string{
+	"Content-Security-Policy": contentSecurityPolicy("*"),
+	"X-Content-Type-Options":  "nosniff",
+	"Referrer-Policy":         "no-referrer",
+}
+
+// secured sends h's responses with the lab's security headers: framedHeaders
+// for the pages any site may frame (lab.FramedByAnyone, under prefix, with
+// or without a final slash), securityHeaders for everything else.
+func secured(h http.Handler, prefix string) http.Handler {
+	framed := map[string]bool{}
+	for _, route := range lab.FramedByAnyone() {
+		framed[prefix+route], framed[prefix+route+"/"] = true, true
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		for k, v := range securityHeaders {
+		headers := securityHeaders
+		if framed[r.URL.Path] {
+			headers = framedHeaders
+		}
+		for k, v := range headers {
 			w.Header().Set(k, v)
 		}
 		h.ServeHTTP(w, r)

@@ -18,6 +18,10 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"bloomlab/app/lab"
+	"bloomlab/app/settings"
+	"bloomlab/app/ui"
 )
 
 // fakeWeb writes a web directory with a stand-in app.wasm, for tests that
@@ -151,6 +155,18 @@ func TestSiteWritesEverything(t *testing.T) {
 	if !strings.Contains(string(index), `src="/bloomlab/app.js"`) {
 		t.Error("index.html does not load app.js under the prefix")
 	}
+	// The embed, which other sites frame: its page, and its height teller
+	// under the prefix.
+	for _, f := range []string{"embed.html", "embed/index.html"} {
+		page, err := os.ReadFile(filepath.Join(out, f))
+		if err != nil {
+			t.Errorf("site lacks the embed: %v", err)
+			continue
+		}
+		if !strings.Contains(string(page), `id="`+lab.IDOpenLab+`"`) || !strings.Contains(string(page), `src="/bloomlab/web/embed.js"`) {
+			t.Errorf("%s is not the embed with its script under the prefix", f)
+		}
+	}
 }
 
 // get runs one request through h and returns the response with its body.
@@ -195,6 +211,62 @@ func TestServeSecurityHeaders(t *testing.T) {
 					}
 				})
 			}
+		}
+	}
+}
+
+// TestServeFramedEmbed: any site may frame the embed, and only the embed;
+// the rest of its headers are every page's.
+func TestServeFramedEmbed(t *testing.T) {
+	routesOnceForServe()
+	web, _ := fakeWeb(t)
+	const policy = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; " +
+		"style-src-attr 'unsafe-inline'; img-src 'self' data:; worker-src 'self'; manifest-src 'self'; connect-src 'self'; " +
+		"object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors "
+	for _, prefix := range []string{"", "/bloomlab"} {
+		h, err := labServer(web, prefix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			method, path string
+			anyone       bool
+		}{
+			{"GET", ui.RouteEmbed, true},
+			{"GET", ui.RouteEmbed + "/", true},
+			{"GET", ui.RouteEmbed + "?" + params(settings.IDControls, settings.IDHashes, settings.IDChart, settings.ChartK), true},
+			{"HEAD", ui.RouteEmbed, true},
+			{"GET", ui.RouteLab, false},
+			{"GET", ui.RouteLab + "?" + params(settings.IDControls, settings.IDHashes), false},
+			{"GET", ui.RouteLessons, false},
+			{"GET", ui.RouteAudit, false},
+			{"GET", ui.RouteEmbed + "ded", false},
+			{"GET", ui.RouteEmbed + "/more", false},
+			{"GET", "/web/embed.js", false},
+			{"GET", "/web/embed.css", false},
+		} {
+			t.Run(c.method+" "+prefix+c.path, func(t *testing.T) {
+				res, body := get(t, h, c.method, prefix+c.path)
+				csp, xfo := res.Header.Get("Content-Security-Policy"), res.Header.Get("X-Frame-Options")
+				if c.anyone {
+					if csp != policy+"*" || xfo != "" {
+						t.Errorf("policy %q and X-Frame-Options %q, want frame-ancestors * and no X-Frame-Options", csp, xfo)
+					}
+					if res.StatusCode != http.StatusOK {
+						t.Errorf("status %d, want 200", res.StatusCode)
+					}
+					if c.method == "GET" && !strings.Contains(string(body), `id="`+lab.IDOpenLab+`"`) {
+						t.Error("the page is not the embed")
+					}
+				} else if csp != policy+"'self'" || xfo != "SAMEORIGIN" {
+					t.Errorf("policy %q and X-Frame-Options %q, want frame-ancestors 'self' and SAMEORIGIN", csp, xfo)
+				}
+				for k, v := range map[string]string{"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"} {
+					if got := res.Header.Get(k); got != v {
+						t.Errorf("%s: %q, want %q", k, got, v)
+					}
+				}
+			})
 		}
 	}
 }

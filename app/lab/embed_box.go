@@ -1,0 +1,72 @@
+package lab
+
+import (
+	"bloomlab/app/settings"
+	"bloomlab/app/ui"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// Element IDs of the lab's Embed box: the snippet that puts the lab, in
+// its settings, into another page.
+const (
+	IDEmbedBox     = "embed-box"
+	IDEmbedSnippet = "embed-snippet"
+	IDEmbedCopy    = "embed-copy"
+	IDEmbedCopied  = "embed-copied"
+)
+
+// renderEmbedBox is the Embed button: it opens the snippet for the lab in
+// settings s, with the default sliders, ready to copy. The snippet names
+// the site it is on, which the prerendered page cannot know: there it
+// names the embed's path, and the live lab writes it in full.
+func renderEmbedBox(s settings.Lab) app.UI {
+	page, origin := ui.Href(ui.RouteEmbed), ""
+	if app.IsClient {
+		u := app.Window().URL()
+		origin = u.Scheme + "://" + u.Host
+		page = origin + page
+	}
+	snippet := settings.EmbedSnippet(settings.EmbedLink(page, s, settings.DefaultEmbed()), origin)
+	return app.Details().ID(IDEmbedBox).Class("embed-box").Body(
+		app.Summary().Class("chip").Text("Embed"),
+		app.P().Class("small").Body(
+			app.Text("Put this lab, in these settings, into your own page: paste the frame and its script. "+
+				"It shows the bit array, the counters and the sliders for bits per key, k and n. In the link, "),
+			app.Code().Text(settings.IDControls+"="),
+			app.Text(" lists the sliders, "),
+			app.Code().Text(settings.IDChart+"="+settings.ChartK),
+			app.Text(" or "),
+			app.Code().Text(settings.IDChart+"="+settings.ChartBitsPerKey),
+			app.Text(" adds a chart, "),
+			app.Code().Text(settings.IDPanel+"="+settings.PanelTry),
+			app.Text(" the key panel. The script sizes the frame to the lab, so it never scrolls."),
+		),
+		app.Textarea().ID(IDEmbedSnippet).ReadOnly(true).Rows(7).Spellcheck(false).
+			Aria("label", "The embed's snippet").Text(snippet),
+		app.Div().Class("embed-actions").Body(
+			app.Button().ID(IDEmbedCopy).Class("chip primary").Text("Copy").OnClick(onCopySnippet),
+			app.Output().ID(IDEmbedCopied).Class("muted small").For(IDEmbedSnippet),
+		),
+	)
+}
+
+// onCopySnippet selects the snippet and copies it. It writes its news
+// straight into the page, as the bit array's hover does: it is no state
+// of the lab's.
+func onCopySnippet(ctx app.Context, e app.Event) {
+	doc := app.Window().Get("document")
+	area, out := doc.Call("getElementById", IDEmbedSnippet), doc.Call("getElementById", IDEmbedCopied)
+	if !area.Truthy() || !out.Truthy() {
+		return
+	}
+	area.Call("focus")
+	area.Call("select")
+	// The clipboard's own API wants a secure page and answers later; the
+	// selection's copy works in a click on any page, at once.
+	if doc.Call("execCommand", "copy").Bool() {
+		out.Set("textContent", "Copied.")
+		return
+	}
+	out.Set("textContent", "Selected: press Ctrl+C (⌘C on a Mac) to copy.")
+}
