@@ -3,8 +3,13 @@
 package main
 
 import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
 	"testing"
 
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -32,5 +37,43 @@ func TestBrowserWasmAfterFirstPaint(t *testing.T) {
 		} else if got["wasm"] < got["paint"] {
 			t.Errorf("%s: app.wasm was asked for at %.0f ms, before the first paint at %.0f ms", page.path, got["wasm"], got["paint"])
 		}
+	}
+}
+
+// TestBrowserWorkersStartFromThePagesModule: the workers start from the
+// module the page compiled, so they never ask for app.wasm (before, each
+// fetched or revalidated it and compiled it again, on the cores the page
+// was starting on). The service worker, which would answer their requests
+// from its copy and hide them, is left out of the page.
+func TestBrowserWorkersStartFromThePagesModule(t *testing.T) {
+	needBrowser(t)
+	h, err := labServer(webDir(t), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var asked atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/app.wasm") {
+			asked.Add(1)
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	ctx := btab(t, 1280, 900)
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: `delete Navigator.prototype.serviceWorker;`}); err != nil {
+		t.Fatal(err)
+	}
+	bdo(t, ctx, chromedp.Navigate(srv.URL+"/experiments"), waitExp("idle"))
+	pageAsked := asked.Load()
+	status := waitEngines(t, ctx)
+	t.Logf("the page asked for app.wasm %d times; then %s: %d more", pageAsked, status, asked.Load()-pageAsked)
+	if strings.Contains(status, "thread") {
+		t.Fatalf("no workers: %q", status)
+	}
+	if pageAsked != 1 {
+		t.Errorf("the page asked for app.wasm %d times, want once", pageAsked)
+	}
+	if more := asked.Load() - pageAsked; more > 0 {
+		t.Errorf("starting the workers asked for app.wasm %d more times", more)
 	}
 }
