@@ -147,6 +147,21 @@ func (b *AuditBook) Start(f core.Fault) {
 	}()
 }
 
+// StartWhenIdle begins fault f's audit, unless it has begun, once the
+// page has a moment with nothing to do, if live still says it is wanted
+// then: the lab asks for its badge's audit as it starts, and the audit's
+// workers and their outcomes would otherwise share the cores and the
+// page's thread with the lab's first run, its charts' measurements and
+// their renders.
+func (b *AuditBook) StartWhenIdle(f core.Fault, live func() bool) {
+	go func() {
+		waitIdle()
+		if live() {
+			b.Start(f)
+		}
+	}()
+}
+
 // runAudit audits the lab's filter with fault f on the page's workers, or
 // where there are none (or they fail to start) on the page's own thread.
 func runAudit(f core.Fault, each func(o audit.Outcome, done, total int)) (audit.Report, error) {

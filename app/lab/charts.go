@@ -249,10 +249,12 @@ func (ch *labCharts) clear() {
 }
 
 // sweep measures the charts' points for params p (the filter's shape) and
-// run r, a chart at a time, and redraws as each chart's points arrive.
+// run r, a chart at a time, and redraws as each chart's points arrive;
+// then follows once the last is drawn (at once if there is nothing to
+// measure), unless a newer sweep replaced this one.
 // With own keys there are no generated queries: the points then measure
 // generated keys of the same shape.
-func (ch *labCharts) sweep(ctx app.Context, p core.Params, r core.Result, own, narrow bool) {
+func (ch *labCharts) sweep(ctx app.Context, p core.Params, r core.Result, own, narrow bool, then func()) {
 	if own {
 		p.Queries = sampleQueries
 	}
@@ -264,14 +266,21 @@ func (ch *labCharts) sweep(ctx app.Context, p core.Params, r core.Result, own, n
 	sweepK, sweepBPK := r.Variant.UsesK(), r.Variant.UsesM()
 	ch.sweeping = p.Queries > 0 && (sweepK || sweepBPK)
 	if !ch.sweeping {
+		then()
 		return
 	}
 	sweep := ch.runs.Start()
+	failed := func() {
+		if sweep.Live() {
+			then()
+		}
+	}
 	ctx.Async(func() {
 		step := engine.Yielding(sweep.Live, 5*time.Millisecond, func(int, int) {})
 		if sweepK {
 			kPts, err := measureK(p, kmax, step)
 			if err != nil {
+				failed()
 				return
 			}
 			ctx.Dispatch(func(ctx app.Context) {
@@ -285,6 +294,7 @@ func (ch *labCharts) sweep(ctx app.Context, p core.Params, r core.Result, own, n
 		if sweepBPK {
 			var err error
 			if bpkPts, err = measureBPK(p, xs, step); err != nil {
+				failed()
 				return
 			}
 		}
@@ -293,6 +303,7 @@ func (ch *labCharts) sweep(ctx app.Context, p core.Params, r core.Result, own, n
 				ch.bpkPts = bpkPts
 				ch.sweeping = false
 				ch.redraw(&r, p, narrow)
+				then()
 			}
 		})
 	})

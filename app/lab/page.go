@@ -354,10 +354,12 @@ func (c *Page) finish(ctx app.Context, sim engine.Run, r core.OwnKeysResult, sto
 		if !sim.Live() {
 			return
 		}
-		if !c.settings.Playing() {
-			c.charts.sweep(ctx, c.shapeParams(), *c.result, c.own.keys != nil, c.bits.narrow())
+		audit := func() { engine.Audits().StartWhenIdle(c.settings.Params.Fault, sim.Live) }
+		if c.settings.Playing() {
+			audit()
+			return
 		}
-		engine.Audits().Start(c.settings.Params.Fault)
+		c.charts.sweep(ctx, c.shapeParams(), *c.result, c.own.keys != nil, c.bits.narrow(), audit)
 	})
 }
 

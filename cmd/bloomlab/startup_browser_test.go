@@ -6,8 +6,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
@@ -75,5 +77,60 @@ func TestBrowserWorkersStartFromThePagesModule(t *testing.T) {
 	}
 	if more := asked.Load() - pageAsked; more > 0 {
 		t.Errorf("starting the workers asked for app.wasm %d more times", more)
+	}
+}
+
+// TestBrowserLabAuditWaitsForIdle: the lab's audit, and the workers it
+// runs on, start only once the page has nothing else to do: after the
+// charts' measurements, which follow the first run, have ended. The page
+// notes the wall-clock time the chart status stops saying "Measuring",
+// the server the time the first worker's script is asked for. The service
+// worker, whose install fetches that script for the offline copy, is left
+// out of the page.
+func TestBrowserLabAuditWaitsForIdle(t *testing.T) {
+	needBrowser(t)
+	h, err := labServer(webDir(t), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var workerAt time.Time
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/engine.js") {
+			mu.Lock()
+			if workerAt.IsZero() {
+				workerAt = time.Now()
+			}
+			mu.Unlock()
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	ctx := btab(t, 1280, 900)
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: `
+delete Navigator.prototype.serviceWorker;
+addEventListener("DOMContentLoaded", () => {
+  let measuring = false;
+  new MutationObserver(() => {
+    const s = document.getElementById("chart-status")?.textContent ?? "";
+    if (s.includes("Measuring")) measuring = true;
+    else if (measuring && !self.measuredAt) self.measuredAt = Date.now();
+  }).observe(document.body, {subtree: true, childList: true, characterData: true});
+});`}); err != nil {
+		t.Fatal(err)
+	}
+	bdo(t, ctx, chromedp.Navigate(srv.URL+"/"), waitLab())
+	badge := bwaitText(t, ctx, "#audit-badge", func(s string) bool { return strings.Contains(s, "checks passed") })
+	measured := beval[float64](t, ctx, `self.measuredAt ?? 0`)
+	mu.Lock()
+	asked := workerAt
+	mu.Unlock()
+	if measured == 0 || asked.IsZero() {
+		t.Fatalf("the charts' measurements never ended (%v) or no worker was asked for (%v); badge %q", measured, asked, badge)
+	}
+	gap := asked.Sub(time.UnixMilli(int64(measured)))
+	t.Logf("the first worker was asked for %v after the charts' measurements ended; badge %q", gap.Round(time.Millisecond), badge)
+	if gap < 0 {
+		t.Errorf("the first worker was asked for %v before the charts' measurements ended", -gap)
 	}
 }
