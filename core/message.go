@@ -1,12 +1,19 @@
 package core
 
-import "regexp"
+import (
+	"regexp"
+	"sync"
+)
 
 // packagePrefix is the "core: " or "plan: core: " that starts a Go error
-// of the lab's packages, or a wrapped part of one.
-var packagePrefix = regexp.MustCompile(`(^|: )((core|plan|audit|experiment): )+`)
+// of the lab's packages, or a wrapped part of one. It is compiled at the
+// first error rather than as the program starts: in the browser every
+// page's start-up would pay for it.
+var packagePrefix = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(^|: )((core|plan|audit|experiment): )+`)
+})
 
 // Message is err's text for a person: without the package prefixes that
 // tell Go callers where an error came from. The command line and the page
 // show every error through it.
-func Message(err error) string { return packagePrefix.ReplaceAllString(err.Error(), "$1") }
+func Message(err error) string { return packagePrefix().ReplaceAllString(err.Error(), "$1") }

@@ -13,8 +13,13 @@ self.onmessage = (e) => {
   try {
     importScripts(e.data.exec);
     const go = new Go();
-    WebAssembly.instantiateStreaming(fetch(e.data.wasm), go.importObject)
-      .then((r) => go.run(r.instance))
+    // The page sends its compiled module when it has one; otherwise the
+    // worker fetches and compiles app.wasm itself.
+    const started = e.data.module
+      ? WebAssembly.instantiate(e.data.module, go.importObject)
+      : WebAssembly.instantiateStreaming(fetch(e.data.wasm), go.importObject).then((r) => r.instance);
+    started
+      .then((instance) => go.run(instance))
       .catch((err) => postMessage({ type: "failed", error: "the worker could not start the lab's wasm: " + err }));
   } catch (err) {
     postMessage({ type: "failed", error: "the worker could not load wasm_exec.js: " + err });

@@ -3,6 +3,7 @@ package auditpage
 import (
 	"net/url"
 	"strconv"
+	"sync"
 
 	"bloomlab/app/engine"
 	"bloomlab/app/settings"
@@ -29,6 +30,10 @@ type Page struct {
 }
 
 func New() *Page { return &Page{} }
+
+// auditChecks is the audit's list of checks, made once: the table shows a
+// row for each before any has run.
+var auditChecks = sync.OnceValue(audit.Checks)
 
 func (p *Page) OnMount(ctx app.Context) {
 	p.stopListen = engine.Audits().Listen(func() {
@@ -96,6 +101,7 @@ func (p *Page) Render() app.UI {
 	if r.Finished() {
 		state = "done"
 	}
+	checks := auditChecks()
 	var failed []audit.Outcome
 	for _, o := range r.Checks {
 		if !o.Pass && !o.Skipped {
@@ -120,7 +126,7 @@ func (p *Page) Render() app.UI {
 			app.Div().Class("progress-row").Body(
 				ui.Progress("audit-progress", "Checks run: "+strconv.Itoa(r.Done)+" of "+strconv.Itoa(total), float64(r.Done), float64(total), false),
 			),
-			app.P().ID("audit-engine").Class("muted small").Text(engine.Status()),
+			app.P().ID("audit-engine").Class("muted small audit-engine").Text(engine.Status()),
 			p.renderSummary(failed),
 			app.Table().ID("audit-checks").Class("checks").Body(
 				app.THead().Body(app.Tr().Body(
@@ -130,21 +136,11 @@ func (p *Page) Render() app.UI {
 					app.Th().Scope("col").Text("Detail"),
 				)),
 				app.TBody().Body(
-					app.Range(r.Checks).Slice(func(i int) app.UI {
-						o := r.Checks[i]
-						verdict, class := "✓ pass", "pass"
-						switch {
-						case o.Skipped:
-							verdict, class = "– skipped", "skip"
-						case !o.Pass:
-							verdict, class = "✗ FAIL", "fail"
+					app.Range(checks).Slice(func(i int) app.UI {
+						if i < len(r.Checks) && r.Checks[i].ID == checks[i].ID {
+							return outcomeRow(r.Checks[i])
 						}
-						return app.Tr().ID("check-"+o.ID).Class(class).DataSet("pass", o.Pass).Body(
-							app.Td().Body(app.Code().Text(o.ID), app.Br(), app.Small().Text(o.Group)),
-							app.Td().Text(o.Contract),
-							app.Td().Class("verdict").Text(verdict),
-							app.Td().Class("detail").Text(o.Detail),
-						)
+						return pendingRow(checks[i])
 					}),
 				),
 			),
@@ -152,13 +148,50 @@ func (p *Page) Render() app.UI {
 	)
 }
 
+// The table has a row for every check from the first frame, the prerendered
+// page's included: a check not yet run shows its contract and "pending",
+// and its outcome fills the same row, so the table and the footer below it
+// keep their places as the audit runs.
+
+// outcomeRow is a check's row once it has run.
+func outcomeRow(o audit.Outcome) app.UI {
+	verdict, class := "✓ pass", "pass"
+	switch {
+	case o.Skipped:
+		verdict, class = "– skipped", "skip"
+	case !o.Pass:
+		verdict, class = "✗ FAIL", "fail"
+	}
+	return app.Tr().ID("check-"+o.ID).Class(class).DataSet("pass", o.Pass).Body(
+		app.Td().Body(app.Code().Text(o.ID), app.Br(), app.Small().Text(o.Group)),
+		app.Td().Text(o.Contract),
+		app.Td().Class("verdict").Text(verdict),
+		app.Td().Class("detail").Text(o.Detail),
+	)
+}
+
+// pendingRow is a check's row before its outcome comes.
+func pendingRow(c audit.Check) app.UI {
+	return app.Tr().ID("check-"+c.ID).Class("pending").Body(
+		app.Td().Body(app.Code().Text(c.ID), app.Br(), app.Small().Text(c.Group)),
+		app.Td().Text(c.Contract),
+		app.Td().Class("verdict").Text("… pending"),
+		app.Td().Class("detail").Text("not run yet"),
+	)
+}
+
+// renderSummary says how the audit stands. While it runs, the box has the
+// finished summary's two lines, so the report takes the place kept for it.
 func (p *Page) renderSummary(failed []audit.Outcome) app.UI {
 	r := p.run
 	if !r.Finished() {
 		if r.Err != "" {
 			return app.P().ID("audit-summary").Class("notice error").Text("The audit stopped: " + r.Err)
 		}
-		return app.P().ID("audit-summary").Class("muted").Text("Running…")
+		return app.Div().Class("summary pending").Body(
+			app.P().ID("audit-summary").Class("big muted").Text("Running…"),
+			app.P().Class("muted").Text("Digest: when every check has run"),
+		)
 	}
 	rep := r.Report
 	class := "summary pass"

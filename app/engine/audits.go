@@ -35,7 +35,17 @@ type AuditBook struct {
 	waiters   map[core.Fault][]chan AuditRun
 	listeners map[int]func()
 	next      int
+	// lastNews is when the listeners last heard of a check; held is set
+	// while news of later checks waits for its turn (see progressed).
+	lastNews time.Time
+	held     bool
 }
+
+// newsEvery spaces the listeners' calls while a run's checks come in: each
+// call re-renders the page that listens (the whole lab, for its badge),
+// and the workers hand in dozens of outcomes a second. A run's start and
+// end are told at once.
+const newsEvery = 250 * time.Millisecond
 
 // audits is the session's book: one entry a fault of the zoo at most.
 var audits = &AuditBook{
@@ -86,6 +96,32 @@ func (b *AuditBook) notify() {
 	}
 }
 
+// progressed tells the listeners of a new check: at once if they last
+// heard newsEvery ago, otherwise once that much time has passed, for every
+// check that came meanwhile.
+func (b *AuditBook) progressed() {
+	b.mu.Lock()
+	if b.held {
+		b.mu.Unlock()
+		return
+	}
+	wait := newsEvery - time.Since(b.lastNews)
+	if wait <= 0 {
+		b.lastNews = time.Now()
+		b.mu.Unlock()
+		b.notify()
+		return
+	}
+	b.held = true
+	b.mu.Unlock()
+	time.AfterFunc(wait, func() {
+		b.mu.Lock()
+		b.held, b.lastNews = false, time.Now()
+		b.mu.Unlock()
+		b.notify()
+	})
+}
+
 // Start begins fault f's audit unless it has begun already, on a goroutine
 // of its own.
 func (b *AuditBook) Start(f core.Fault) {
@@ -105,9 +141,24 @@ func (b *AuditBook) Start(f core.Fault) {
 			r.Done, r.Total = done, total
 			r.Checks = append(r.Checks, o)
 			b.mu.Unlock()
-			b.notify()
+			b.progressed()
 		})
 		b.finish(f, report, err)
+	}()
+}
+
+// StartWhenIdle begins fault f's audit, unless it has begun, once the
+// page has a moment with nothing to do, if live still says it is wanted
+// then: the lab asks for its badge's audit as it starts, and the audit's
+// workers and their outcomes would otherwise share the cores and the
+// page's thread with the lab's first run, its charts' measurements and
+// their renders.
+func (b *AuditBook) StartWhenIdle(f core.Fault, live func() bool) {
+	go func() {
+		waitIdle()
+		if live() {
+			b.Start(f)
+		}
 	}()
 }
 

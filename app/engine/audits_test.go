@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+	"time"
 
 	"bloomlab/audit"
 	"bloomlab/core"
@@ -60,5 +61,34 @@ func TestAuditTally(t *testing.T) {
 	}
 	if !slices.Equal(order, ids) {
 		t.Error("the outcomes were not handed on in the order of the checks")
+	}
+}
+
+// TestAuditNewsSpaced: checks that come in a burst reach the listeners as
+// one call at once and one for the rest a newsEvery later, not one call (a
+// re-render of the page) per check; the last check is always told.
+func TestAuditNewsSpaced(t *testing.T) {
+	b := &AuditBook{runs: map[core.Fault]*AuditRun{}, waiters: map[core.Fault][]chan AuditRun{}, listeners: map[int]func(){}}
+	calls := make(chan time.Time, 1000)
+	b.Listen(func() { calls <- time.Now() })
+	start := time.Now()
+	for range 200 {
+		b.progressed()
+	}
+	burst := time.Since(start)
+	time.Sleep(2 * newsEvery)
+	close(calls)
+	var times []time.Time
+	for c := range calls {
+		times = append(times, c)
+	}
+	// One call per newsEvery the burst lasted, plus the first and the last.
+	if most := 2 + int(burst/newsEvery); len(times) < 2 || len(times) > most {
+		t.Fatalf("200 checks in %v made %d calls, want 2 to %d", burst, len(times), most)
+	}
+	for i := 1; i < len(times); i++ {
+		if gap := times[i].Sub(times[i-1]); gap < newsEvery-10*time.Millisecond {
+			t.Errorf("calls %d and %d came %v apart, under %v", i-1, i, gap, newsEvery)
+		}
 	}
 }

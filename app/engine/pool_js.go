@@ -124,7 +124,14 @@ func (p *enginePool) spawn() {
 		w.Set("onerror", onError)
 		p.workers = append(p.workers, w)
 		p.funcs = append(p.funcs, on, onError)
-		post(w, map[string]any{"type": "boot", "exec": p.urls.exec, "wasm": p.urls.wasm})
+		boot := map[string]any{"type": "boot", "exec": p.urls.exec, "wasm": p.urls.wasm}
+		// The page's compiled module, which the lab's app.js keeps:
+		// the worker starts from it rather than fetching and
+		// compiling app.wasm again.
+		if m := js.Global().Get("bloomlabWasmModule"); m.Truthy() {
+			boot["module"] = m
+		}
+		post(w, boot)
 		post(w, map[string]any{"type": "hold", "on": hold.Load()})
 	}
 	time.AfterFunc(time.Minute, func() {

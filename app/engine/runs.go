@@ -75,6 +75,7 @@ func Yielding(live func() bool, every time.Duration, report func(done, total int
 			return nil
 		}
 		report(done, total)
+		paused.Store(time.Now().UnixNano())
 		time.Sleep(time.Millisecond)
 		waitWhileHeld(done, total, live)
 		last = time.Now()
@@ -84,6 +85,10 @@ func Yielding(live func() bool, every time.Duration, report func(done, total int
 		return nil
 	}
 }
+
+// paused is when, in Unix nanoseconds, a yielding run last paused: a run
+// on the page's thread is under way while it is recent (see waitIdle).
+var paused atomic.Int64
 
 // Always is the liveness of work nothing replaces: a console call.
 func Always() bool { return true }

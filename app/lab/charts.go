@@ -295,12 +295,15 @@ func (sw chartSweep) measure(step core.Step, kDone func([]ui.Point)) (kPts, bpkP
 }
 
 // sweep measures the charts' points for params p and run r, a chart at a
-// time, and redraws as each chart's points arrive.
-func (ch *labCharts) sweep(ctx app.Context, p core.Params, r core.Result, own, narrow bool) {
+// time, and redraws as each chart's points arrive; then follows once the
+// last is drawn (at once if there is nothing to measure), unless a newer
+// sweep replaced this one.
+func (ch *labCharts) sweep(ctx app.Context, p core.Params, r core.Result, own, narrow bool, then func()) {
 	sw := sweepOf(p, r, own)
 	ch.sampled = sw.sampled
 	ch.sweeping = sw.sweepK || sw.sweepBPK
 	if !ch.sweeping {
+		then()
 		return
 	}
 	sweep := ch.runs.Start()
@@ -315,6 +318,9 @@ func (ch *labCharts) sweep(ctx app.Context, p core.Params, r core.Result, own, n
 			})
 		})
 		if err != nil {
+			if sweep.Live() {
+				then()
+			}
 			return
 		}
 		ctx.Dispatch(func(ctx app.Context) {
@@ -322,6 +328,7 @@ func (ch *labCharts) sweep(ctx app.Context, p core.Params, r core.Result, own, n
 				ch.bpkPts = bpkPts
 				ch.sweeping = false
 				ch.redraw(&r, p, narrow)
+				then()
 			}
 		})
 	})

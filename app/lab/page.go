@@ -403,12 +403,18 @@ func (c *Page) follow(ctx app.Context, sim engine.Run) {
 		if !sim.Live() {
 			return
 		}
-		if !c.settings.Playing() && !c.charts.measured() {
-			c.charts.sweep(ctx, c.shapeParams(), *c.result, c.own.keys != nil, c.bits.narrow())
+		audit := func() {
+			if !c.noAudit {
+				engine.Audits().StartWhenIdle(c.settings.Params.Fault, sim.Live)
+			}
 		}
-		if !c.noAudit {
-			engine.Audits().Start(c.settings.Params.Fault)
+		if c.settings.Playing() || c.charts.measured() {
+			// No sweep to wait for: the first view brought the charts'
+			// points, or the player shows no measured points.
+			audit()
+			return
 		}
+		c.charts.sweep(ctx, c.shapeParams(), *c.result, c.own.keys != nil, c.bits.narrow(), audit)
 	})
 }
 

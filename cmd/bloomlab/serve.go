@@ -191,7 +191,7 @@ func labServer(web, prefix string) (http.Handler, error) {
 	mux.Handle("/app.wasm", wasm)
 	mux.Handle("/goapp.wasm", wasm)
 	mux.Handle("/"+version+"/", http.StripPrefix("/"+version, mux))
-	mux.Handle("/", rendered(budgeted(pages, newRenderBudget()), version))
+	mux.Handle("/", rendered(budgeted(withAppJS(pages), newRenderBudget()), version))
 	if prefix == "" {
 		return secured(readOnly(mux), prefix), nil
 	}
@@ -199,6 +199,35 @@ func labServer(web, prefix string) (http.Handler, error) {
 	outer.Handle(prefix+"/", http.StripPrefix(prefix, mux))
 	outer.Handle(prefix, http.RedirectHandler(prefix+"/", http.StatusMovedPermanently))
 	return secured(readOnly(outer), prefix), nil
+}
+
+// withAppJS sends the lab's app.js (lab.AppJS) where go-app's would go:
+// the same script, starting the WebAssembly after the first paint.
+func withAppJS(pages http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/app.js" && r.URL.Path != "/goapp.js" {
+			pages.ServeHTTP(w, r)
+			return
+		}
+		rec := &recorder{header: http.Header{}, code: http.StatusOK}
+		pages.ServeHTTP(rec, r)
+		body := rec.body.Bytes()
+		if rec.code == http.StatusOK {
+			js, err := lab.AppJS(body)
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusInternalServerError)
+				return
+			}
+			body = js
+		}
+		for k, v := range rec.header {
+			if k != "Content-Length" {
+				w.Header()[k] = v
+			}
+		}
+		w.WriteHeader(rec.code)
+		w.Write(body)
+	})
 }
 
 // readOnly answers 405 to every method but GET and HEAD: the lab only

@@ -152,6 +152,9 @@ func buildSite(dir, web, prefix string) (precompressed, error) {
 	if err := app.GenerateStaticWebsite(stage, h); err != nil {
 		return precompressed{}, fmt.Errorf("generating pages: %v", err)
 	}
+	if err := rewriteAppJS(filepath.Join(stage, "app.js")); err != nil {
+		return precompressed{}, err
+	}
 	var files []string // every file written, relative to dir
 	wrote := func(under string) func(string) {
 		return func(rel string) { files = append(files, filepath.Join(under, rel)) }
@@ -308,4 +311,18 @@ func mkdirIn(root, rel string) error {
 		}
 	}
 	return nil
+}
+
+// rewriteAppJS turns go-app's app.js, written at name, into the lab's
+// (lab.AppJS), as serve sends it.
+func rewriteAppJS(name string) error {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return err
+	}
+	js, err := lab.AppJS(b)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(name, js, 0o644)
 }
