@@ -415,6 +415,76 @@ func TestFusePacking(t *testing.T) {
 	}
 }
 
+// BenchmarkFuseWidths sets the fuse filter at 7, 8 and 16 bits beside the
+// standard Bloom filter sized for the same rate (BitsFor(n, 2^-f), k =
+// OptimalK), both built through the registry as the lab builds them (the
+// fuse filter's key collection sized for n): build is a fresh filter from
+// 10^6 distinct keys per round (ns/key), member and absent are queries of
+// 10^6 distinct keys each, cycled, on one filter.
+func BenchmarkFuseWidths(b *testing.B) {
+	const n = 1_000_000
+	members := fuseKeys(Members, 0, n, 1)
+	absent := fuseKeys(Absent, 0, n, 1)
+	type layout struct {
+		name  string
+		build func() Membership
+	}
+	var layouts []layout
+	for _, bits := range []int{7, 8, 16} {
+		m, _ := BitsFor(n, FuseRate(bits))
+		k := OptimalK(m, n)
+		layouts = append(layouts,
+			layout{fmt.Sprintf("fuse-%d", bits), func() Membership {
+				f, _ := FuseVariant.Build(Spec{N: n, FingerprintBits: bits, Seed: 1})
+				return f
+			}},
+			layout{fmt.Sprintf("bloom-p=2^-%d", bits), func() Membership { f, _ := Standard.Build(Spec{M: m, K: k, N: n, Seed: 1}); return f }})
+	}
+	fill := func(b *testing.B, f Membership) {
+		for _, key := range members {
+			f.Add(key)
+		}
+		if s, ok := f.(Sealer); ok {
+			if err := s.Seal(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	for _, l := range layouts {
+		b.Run("build/"+l.name+"/n=1e6", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				fill(b, l.build())
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/key")
+		})
+	}
+	for _, l := range layouts {
+		f := l.build()
+		fill(b, f)
+		for _, q := range []struct {
+			name string
+			keys [][]byte
+		}{{"member", members}, {"absent", absent}} {
+			b.Run(q.name+"/"+l.name+"/n=1e6", func(b *testing.B) {
+				b.ReportAllocs()
+				i, yes := 0, 0
+				for b.Loop() {
+					if ok, _ := f.Contains(q.keys[i]); ok {
+						yes++
+					}
+					if i++; i == len(q.keys) {
+						i = 0
+					}
+				}
+				if q.name == "member" && yes != b.N {
+					b.Fatalf("%d of %d members found", yes, b.N)
+				}
+			})
+		}
+	}
+}
+
 // BenchmarkFuseBuild is Add and Seal of distinct keys into a fresh filter;
 // ns/key is the time per key.
 func BenchmarkFuseBuild(b *testing.B) {
