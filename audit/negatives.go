@@ -77,6 +77,17 @@ func negativeChecks() []Check {
 	checks = append(checks, Check{ID: "no-false-negatives/remove-half", Group: GroupNegatives, Needs: []Need{NeedRemoval},
 		Contract: "removing half the members leaves the other half found",
 		Run:      removeHalf})
+	// Every fingerprint width a layout allows, each at twice its width
+	// in bits per key (a cuckoo table half full): the fuse filter's 1 to
+	// 32 bits pack cells across words at every width not dividing 64.
+	for _, v := range core.Variants {
+		if v.Fingerprints() == nil {
+			continue
+		}
+		checks = append(checks, Check{ID: "no-false-negatives/" + v.Name() + "-every-width", Group: GroupNegatives,
+			Contract: "every member is found again in " + v.Name() + " filters of every fingerprint width, " + v.FingerprintWidths("and") + " bits",
+			Needs:    []Need{NeedLab, layoutNeed(v)}, Run: func(t Target) Verdict { return everyWidthFound(v, t) }})
+	}
 	for _, v := range core.Variants {
 		if v.Deletes() {
 			checks = append(checks, Check{ID: "no-false-negatives/" + v.Name() + "-remove", Group: GroupNegatives,
@@ -94,6 +105,20 @@ func negativeChecks() []Check {
 			Contract: "the default-shape simulation counts no false negatives among 5000 member queries",
 			Needs:    []Need{NeedLab}, Run: onLab(simulationNegatives)},
 	)
+}
+
+// everyWidthFound fills a filter of layout v of 2,000 keys at each
+// fingerprint width it allows and looks every member up.
+func everyWidthFound(v core.Variant, t Target) Verdict {
+	for _, w := range v.Fingerprints() {
+		s := standard(0, 2*float64(w), 0, 2000).with(v).width(w)
+		if vd := allFound(s, t); !vd.Pass {
+			return vd
+		}
+	}
+	widths := v.Fingerprints()
+	return pass("every member found at each of %d widths, %d to %d bits (%s)", len(widths), widths[0], widths[len(widths)-1],
+		t.describe(standard(0, 2*float64(widths[0]), 0, 2000).with(v).width(widths[0])))
 }
 
 // negativeRow is one shape the group fills and looks every member up in.

@@ -114,6 +114,15 @@ func (t Target) variant(s shape) core.Variant {
 // rate is target t's theory for shape s after its n keys.
 func (t Target) rate(s shape) float64 {
 	m, k := t.dims(s)
+	if t.lab != nil && s.FingerprintBits != 0 {
+		// Shape carries no width: the theory of a width the shape
+		// names is read off a filter of that width.
+		flt, err := s.build(t.lab)
+		if err != nil {
+			return 0
+		}
+		return s.under(t.lab).Variant.Theory(flt, uint64(s.Items)).Rate
+	}
 	if t.Rate != nil {
 		return t.Rate(Shape{M: m, K: k, N: s.Items, Seed: s.Seed})
 	}
@@ -121,6 +130,7 @@ func (t Target) rate(s shape) float64 {
 }
 
 func (s shape) with(v core.Variant) shape { s.Variant = v; return s }
+func (s shape) width(bits int) shape      { s.FingerprintBits = bits; return s }
 func (s shape) passes(p int) shape        { s.DuplicatePasses = p; return s }
 func (s shape) seed(seed uint64) shape    { s.Seed = seed; return s }
 func (s shape) keyBytes(b int) shape      { s.KeyBytes = b; return s }
@@ -169,6 +179,9 @@ func (s shape) describe(f *lab) string {
 	case !v.UsesK():
 		dims = fmt.Sprintf("%d bits", m)
 	}
+	if s.FingerprintBits != 0 {
+		dims += fmt.Sprintf(", %d-bit fingerprints", s.FingerprintBits)
+	}
 	return fmt.Sprintf("%s, %s, n = %d, %d %s, seed %d%s", v, dims, s.Items, s.DuplicatePasses, pass, s.Seed, hashing)
 }
 
@@ -186,7 +199,7 @@ func (s shape) absent(dst []byte, i int) []byte {
 func (s shape) build(f *lab) (core.Membership, error) {
 	m, k := s.dims(f)
 	v := s.under(f).Variant
-	return v.Build(core.Spec{M: m, K: k, N: uint64(s.Items), Seed: s.Seed, Fault: f.Fault, Hashing: f.hashing(v)})
+	return v.Build(core.Spec{M: m, K: k, N: uint64(s.Items), FingerprintBits: s.FingerprintBits, Seed: s.Seed, Fault: f.Fault, Hashing: f.hashing(v)})
 }
 
 // fill builds the filter and inserts the n members, DuplicatePasses times,

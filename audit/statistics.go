@@ -48,6 +48,12 @@ func statisticsChecks() []Check {
 			Contract: fmt.Sprintf("the lab's %s filter's measured rate at n = %d is within 10%% of its own theory", v.Name(), s.Items),
 			Run:      func(t Target) Verdict { return rateMatches(s, false, t) }})
 	}
+	// The fuse filter at 7 bits, the width nearest below 1%, whose cells
+	// straddle words: its rate is 2^-7.
+	s7 := standard(0, 10, 0, rateN).with(core.FuseVariant).width(7)
+	checks = append(checks, Check{ID: "statistics/fpr-fuse/fingerprint-bits-7", Needs: s7.needs(),
+		Contract: fmt.Sprintf("the lab's fuse filter's measured rate with 7-bit fingerprints at n = %d is within 10%% of 2^-7", s7.Items),
+		Run:      func(t Target) Verdict { return rateMatches(s7, false, t) }})
 	// Past the n a filter was built for, its rate is the design's m and
 	// k at the keys it took: a filter that stops recording them, or
 	// clears itself when it fills, is far below it.

@@ -27,10 +27,11 @@ import (
 //
 // An absent key matches when its three cells xor to its fingerprint, which
 // for a well-mixed array happens with probability 2^-f (FuseRate), at
-// about 1.125 f bits per key for large n.
+// about 1.125 f bits per key for large n. Any f from 1 to 32 bits is
+// allowed (FuseFingerprints), so the rate can be chosen a halving at a time:
+// 7 bits, 2^-7 = 0.78%, near the 1% a Bloom filter reaches in 9.6 bits.
 type Fuse struct {
-	bits    int    // fingerprint width f, 8 or 16
-	lg      uint   // log2(f): a cell's bit offset in its word is (i << lg) & 63
+	bits    int    // fingerprint width f, 1 to 32: cell i is bits [i f, i f + f) of words
 	seed    uint64 // the lab's seed, root of the construction seeds
 	k0, k1  uint64
 	hashes  []uint64 // every key's SipHash; sorted and deduplicated at Seal
@@ -48,8 +49,31 @@ type Fuse struct {
 	segments uint64 // tests only: segments to use instead of the paper's count
 }
 
-// FuseFingerprints lists the fingerprint widths allowed.
-var FuseFingerprints = []int{8, 16}
+// FuseFingerprints lists the fingerprint widths allowed: every f from
+// FuseMinBits to FuseMaxBits. A cell of f bits is packed right after the
+// one before it, so widths that do not divide 64 have cells straddling two
+// words; memory is exactly m f bits (rounded up to whole words).
+var FuseFingerprints = fuseWidths()
+
+// FuseMinBits and FuseMaxBits bound the fingerprint width. 32 bits is the
+// widest the reference implementation offers (its uint32 filter); the
+// fingerprint is the low f bits of the mixed hash folded to 32 bits.
+const (
+	FuseMinBits = 1
+	FuseMaxBits = 32
+)
+
+// FuseDefaultBits is the width the fuse filter takes when asked for none:
+// 2^-8 = 0.39% in about 9 bits a key for large n.
+const FuseDefaultBits = 8
+
+func fuseWidths() []int {
+	w := make([]int, 0, FuseMaxBits-FuseMinBits+1)
+	for f := FuseMinBits; f <= FuseMaxBits; f++ {
+		w = append(w, f)
+	}
+	return w
+}
 
 // FuseMaxRetries bounds construction: Seal tries the first construction
 // seed and at most this many more, then returns an error. With the paper's
@@ -66,14 +90,13 @@ const fuseSalt = 0xbb67ae8584caa73b
 
 // NewFuse returns an empty binary fuse filter with f-bit fingerprints keyed
 // by seed. It is built once from the whole key set: Add collects keys, Seal
-// builds the array. It rejects f outside FuseFingerprints.
+// builds the array. It rejects f outside [FuseMinBits, FuseMaxBits].
 func NewFuse(fingerprintBits int, seed uint64) (*Fuse, error) {
-	if !slices.Contains(FuseFingerprints, fingerprintBits) {
-		return nil, fmt.Errorf("core: fuse fingerprint bits must be one of %v, got %d", FuseFingerprints, fingerprintBits)
+	if fingerprintBits < FuseMinBits || fingerprintBits > FuseMaxBits {
+		return nil, fmt.Errorf("core: fuse fingerprint bits must be %d to %d, got %d", FuseMinBits, FuseMaxBits, fingerprintBits)
 	}
 	k0, k1 := SipKey(seed)
-	lg := uint(bits.TrailingZeros(uint(fingerprintBits)))
-	return &Fuse{bits: fingerprintBits, lg: lg, seed: seed, k0: k0, k1: k1}, nil
+	return &Fuse{bits: fingerprintBits, seed: seed, k0: k0, k1: k1}, nil
 }
 
 // Add collects key's 64-bit SipHash; the array is built at the next Seal,
@@ -140,7 +163,7 @@ func (f *Fuse) Seal() error {
 		}
 		if b.peel(f.hashes, lay, mix) {
 			f.lay, f.mix, f.m = lay, mix, m
-			f.words = make([]uint64, (m<<f.lg+63)/64)
+			f.words = make([]uint64, (m*uint64(f.bits)+63)/64)
 			f.assign(&b)
 			return nil
 		}
@@ -283,15 +306,33 @@ func (f *Fuse) assign(b *fuseBuild) {
 		x := b.xor[i]
 		c0, c1, c2 := f.lay.cells(x)
 		v := f.fingerprint(x) ^ f.cell(c0) ^ f.cell(c1) ^ f.cell(c2) // the own cell is still 0
-		f.words[uint64(i)>>(6-f.lg)] |= v << (uint64(i) << f.lg & 63)
+		f.put(uint64(i), v)
 	}
 	f.set = f.Popcount()
 }
 
 func (f *Fuse) fingerprint(x uint64) uint64 { return (x ^ x>>32) & (1<<f.bits - 1) }
 
+// cell reads cell i: the f bits at bit offset i f, from two words when the
+// cell straddles them (f not dividing 64). Offsets fit: i f < 2^37.
 func (f *Fuse) cell(i uint64) uint64 {
-	return f.words[i>>(6-f.lg)] >> (i << f.lg & 63) & (1<<f.bits - 1)
+	off := i * uint64(f.bits)
+	w, sh := off>>6, off&63
+	v := f.words[w] >> sh
+	if sh+uint64(f.bits) > 64 {
+		v |= f.words[w+1] << (64 - sh)
+	}
+	return v & (1<<f.bits - 1)
+}
+
+// put ors v, which fits f bits, into cell i, which must be 0.
+func (f *Fuse) put(i, v uint64) {
+	off := i * uint64(f.bits)
+	w, sh := off>>6, off&63
+	f.words[w] |= v << sh
+	if sh+uint64(f.bits) > 64 {
+		f.words[w+1] |= v >> (64 - sh)
+	}
 }
 
 // Contains reports whether key's three cells xor to its fingerprint, with 3
@@ -327,11 +368,11 @@ func (f *Fuse) Positions(dst []uint64, key []byte) []uint64 {
 }
 
 // Cell returns the value stored in cell i, or 0 for i >= M().
-func (f *Fuse) Cell(i uint64) uint16 {
+func (f *Fuse) Cell(i uint64) uint32 {
 	if i >= f.m {
 		return 0
 	}
-	return uint16(f.cell(i))
+	return uint32(f.cell(i))
 }
 
 func (f *Fuse) M() uint64            { return f.m }

@@ -1,8 +1,8 @@
 package core
 
 // FuseVariant is the binary fuse filter's variant: built once from the
-// whole key set, sized by n alone, with 8-bit fingerprints unless asked for
-// 16.
+// whole key set, sized by n alone, with FuseDefaultBits-bit fingerprints
+// unless asked for another width from 1 to 32.
 var FuseVariant = Variant{&kind{
 	name: "fuse", label: "binary fuse (static, 3-wise)", unit: "cell",
 	about:        "built once from the whole key set: a key's three cells xor to its fingerprint (Graf and Lemire, 2022)",
@@ -15,7 +15,7 @@ var FuseVariant = Variant{&kind{
 	fingerprints: FuseFingerprints,
 	build: func(s Spec) (Membership, error) {
 		if s.FingerprintBits == 0 {
-			s.FingerprintBits = FuseFingerprints[0]
+			s.FingerprintBits = FuseDefaultBits
 		}
 		f, err := NewFuse(s.FingerprintBits, s.Seed)
 		if err == nil {

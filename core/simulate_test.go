@@ -61,6 +61,16 @@ func TestDigestsGolden(t *testing.T) {
 			fmt.Fprintf(&b, "%s %s %s\n", v, f, r.Digest)
 		}
 	}
+	// Fuse widths whose cells straddle words, beside its default 8.
+	for _, bits := range []int{7, 12, 20} {
+		p := DefaultParams()
+		p.Variant, p.FingerprintBits, p.DuplicatePasses = FuseVariant, bits, 2
+		r, err := Simulate(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "%s %s f=%d %s\n", FuseVariant, NoFault, bits, r.Digest)
+	}
 	const path = "testdata/digests.golden"
 	if *update {
 		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {

@@ -132,7 +132,7 @@ type TryQuery struct {
 	Probes []TryProbe `json:"probes"`
 	// Fingerprint is the query's fingerprint in the cuckoo and fuse
 	// filters, which store fingerprints.
-	Fingerprint *uint16 `json:"fingerprint,omitempty"`
+	Fingerprint *uint32 `json:"fingerprint,omitempty"`
 	Verdict     string  `json:"verdict"`
 	// FirstZero is the 1-based probe whose zero proved "no" (Bloom
 	// layouts).
@@ -153,7 +153,7 @@ type TryProbe struct {
 	// Counter is a counting filter's counter; Value a cuckoo slot's
 	// fingerprint or a fuse cell's value.
 	Counter *uint8  `json:"counter,omitempty"`
-	Value   *uint16 `json:"value,omitempty"`
+	Value   *uint32 `json:"value,omitempty"`
 }
 
 // TryCulprit is the inserted keys to blame for one position of a false
@@ -254,7 +254,7 @@ func Try(req TryRequest, step Step) (TryResult, error) {
 	}
 	for _, pos := range req.Setters {
 		probe := TryProbe{Position: pos, Value: pn.value(pos)}
-		qfp := uint16(0)
+		qfp := uint32(0)
 		if probe.Value != nil {
 			qfp = *probe.Value
 		}
@@ -549,14 +549,14 @@ func (pn *panel) query(key string) (TryQuery, error) {
 
 // value is a cuckoo slot's fingerprint or a fuse cell's value, nil for
 // the Bloom layouts.
-func (pn *panel) value(j uint64) *uint16 {
-	var v uint16
+func (pn *panel) value(j uint64) *uint32 {
+	var v uint32
 	switch f := pn.f.(type) {
 	case *Cuckoo:
 		if j >= f.M() {
 			return nil
 		}
-		v = f.Fingerprint(j)
+		v = uint32(f.Fingerprint(j))
 	case *Fuse:
 		v = f.Cell(j)
 	default:
@@ -566,17 +566,17 @@ func (pn *panel) value(j uint64) *uint16 {
 }
 
 // fingerprint is a key's fingerprint in the layouts that store them.
-func (pn *panel) fingerprint(kb []byte) (uint16, bool) {
+func (pn *panel) fingerprint(kb []byte) (uint32, bool) {
 	switch f := pn.f.(type) {
 	case *Cuckoo:
 		fp, _, _ := f.locate(kb)
-		return fp, true
+		return uint32(fp), true
 	case *Fuse:
 		if f.m == 0 {
 			return 0, false
 		}
 		h, _ := Sip128(f.k0, f.k1, kb)
-		return uint16(f.fingerprint(fuseMix(h, f.mix))), true
+		return uint32(f.fingerprint(fuseMix(h, f.mix))), true
 	}
 	return 0, false
 }
@@ -585,7 +585,7 @@ func (pn *panel) fingerprint(kb []byte) (uint16, bool) {
 // to blame for a false positive (see the top of this file).
 // For the cuckoo filter, qfp is the fingerprint to blame keys for: the
 // query's, or the one a slot holds.
-func (pn *panel) culprits(qfp uint16, probes []TryProbe) ([]TryCulprit, error) {
+func (pn *panel) culprits(qfp uint32, probes []TryProbe) ([]TryCulprit, error) {
 	cuckoo, _ := pn.f.(*Cuckoo)
 	// The positions to blame keys for: at most MaxK, so a key's hits fit
 	// a uint64 mask.
@@ -610,7 +610,7 @@ func (pn *panel) culprits(qfp uint16, probes []TryProbe) ([]TryCulprit, error) {
 	// key counts only if its fingerprint is the query's.
 	hits := func(key []byte) uint64 {
 		if cuckoo != nil {
-			if fp, _, _ := cuckoo.locate(key); fp != qfp {
+			if fp, _, _ := cuckoo.locate(key); uint32(fp) != qfp {
 				return 0
 			}
 		}

@@ -283,7 +283,7 @@ func TestTryCulprits(t *testing.T) {
 			qfp, _ := pn.fingerprint([]byte(q.Key))
 			blamed := func(key []byte, at uint64) bool {
 				if c, ok := pn.f.(*Cuckoo); ok {
-					if fp, _, _ := c.locate(key); fp != qfp {
+					if fp, _, _ := c.locate(key); uint32(fp) != qfp {
 						return false
 					}
 				}

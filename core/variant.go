@@ -248,11 +248,34 @@ func (v Variant) CheckFingerprintBits(bits int) error {
 	case allowed == nil:
 		return fmt.Errorf("core: the %s filter has no fingerprints, so fingerprint bits must be 0, got %d", v, bits)
 	}
-	widths := make([]string, len(allowed))
-	for i, b := range allowed {
-		widths[i] = fmt.Sprint(b)
+	return fmt.Errorf("core: the %s filter's fingerprints are %s bits wide (or 0 for its choice), got %d", v, v.FingerprintWidths("or"), bits)
+}
+
+// FingerprintWidths writes the widths layout v allows for messages and
+// help, a run of three or more as a range and the last two joined by conj:
+// "8, 12 or 16", "1 to 32". It is "" for a layout without fingerprints.
+func (v Variant) FingerprintWidths(conj string) string {
+	w := slices.Clone(v.Fingerprints())
+	slices.Sort(w)
+	var parts []string
+	for i := 0; i < len(w); {
+		j := i
+		for j+1 < len(w) && w[j+1] == w[j]+1 {
+			j++
+		}
+		if j-i >= 2 {
+			parts = append(parts, fmt.Sprintf("%d to %d", w[i], w[j]))
+		} else {
+			for _, x := range w[i : j+1] {
+				parts = append(parts, fmt.Sprint(x))
+			}
+		}
+		i = j + 1
 	}
-	return fmt.Errorf("core: the %s filter's fingerprints are %s bits wide (or 0 for its choice), got %d", v, strings.Join(widths, ", "), bits)
+	if len(parts) < 2 {
+		return strings.Join(parts, "")
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " " + conj + " " + parts[len(parts)-1]
 }
 
 // Build returns an empty filter of layout v (see Effective) for spec s.

@@ -60,10 +60,16 @@ func TestFingerprintBitsChecked(t *testing.T) {
 		ok   bool
 	}{
 		{Standard, 0, true}, {Standard, 8, false}, {CuckooVariant, 0, true}, {CuckooVariant, 12, true},
-		{CuckooVariant, 10, false}, {FuseVariant, 16, true}, {FuseVariant, 12, false},
+		{CuckooVariant, 10, false}, {FuseVariant, 16, true}, {FuseVariant, 12, true}, {FuseVariant, 1, true},
+		{FuseVariant, 7, true}, {FuseVariant, 32, true}, {FuseVariant, 0, true}, {FuseVariant, 33, false}, {FuseVariant, -1, false},
 	} {
 		if err := tt.v.CheckFingerprintBits(tt.bits); (err == nil) != tt.ok {
 			t.Errorf("%s with %d-bit fingerprints: %v", tt.v, tt.bits, err)
+		}
+	}
+	for v, want := range map[Variant]string{Standard: "", CuckooVariant: "8, 12 or 16", FuseVariant: "1 to 32"} {
+		if got := v.FingerprintWidths("or"); got != want {
+			t.Errorf("%s's widths %q, want %q", v, got, want)
 		}
 	}
 	for _, tt := range []struct {

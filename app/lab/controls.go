@@ -2,6 +2,7 @@ package lab
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strconv"
 
 	"bloomlab/app/engine"
@@ -239,13 +240,18 @@ func (lc *labControls) renderSlider(sl settings.Slider) app.UI {
 }
 
 // renderFingerprintBits is the fingerprint width select of a layout with
-// fingerprints: auto (the layout's choice) or one of its widths.
+// fingerprints: auto (the layout's choice) or one of its widths. A layout
+// with many widths (the fuse filter's 1 to 32) lists the common ones and
+// the current one; a link takes any it allows.
 func (lc *labControls) renderFingerprintBits() app.UI {
 	p := lc.lab.current().Params
-	widths := p.Variant.Fingerprints()
+	widths := selectWidths(p.Variant.Fingerprints(), p.FingerprintBits)
 	help := "wider fingerprints: fewer false positives, more memory a key"
 	if p.FingerprintBits == 0 {
 		help = "auto, the filter's choice; " + help
+	}
+	if all := p.Variant.Fingerprints(); len(widths) < len(all) {
+		help += "; any of " + p.Variant.FingerprintWidths("or") + " bits through the link (" + settings.IDFingerprintBits + "=N)"
 	}
 	return app.Div().Class("control").Body(
 		app.Label().For(settings.IDFingerprintBits).Text("Fingerprint bits"),
@@ -258,6 +264,30 @@ func (lc *labControls) renderFingerprintBits() app.UI {
 		),
 		app.Small().ID(settings.IDFingerprintBits+"-help").Text(help),
 	)
+}
+
+// commonWidths are the fingerprint widths the select lists for a layout
+// that allows more than maxListedWidths: every width to 8 bits that is a
+// rate worth showing (2^-4 to 2^-8, 7 bits being the one nearest below
+// 1%), then the byte-ish widths up to 32.
+var commonWidths = []int{4, 5, 6, 7, 8, 10, 12, 16, 20, 24, 32}
+
+const maxListedWidths = 12
+
+// selectWidths is what the select lists of a layout's allowed widths:
+// all of them when they are few, else the common ones it allows, with
+// current (0 for auto) among them when it is allowed and not common.
+func selectWidths(allowed []int, current int) []int {
+	if len(allowed) <= maxListedWidths {
+		return allowed
+	}
+	var out []int
+	for _, w := range allowed {
+		if w == current || slices.Contains(commonWidths, w) {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // renderHashing is the hashing select, off with a note for a layout that

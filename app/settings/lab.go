@@ -450,11 +450,10 @@ func (s Lab) fingerprintFits() (Lab, string) {
 		return s, ""
 	}
 	s.Params.FingerprintBits = 0
-	widths := v.Fingerprints()
-	if widths == nil {
+	if v.Fingerprints() == nil {
 		return s, fmt.Sprintf("%s: the %s filter has no fingerprints, so the width %d does not apply", IDFingerprintBits, v, bits)
 	}
-	return s, fmt.Sprintf("%s: the %s filter's fingerprints are %s bits wide, so %d became auto (the filter's choice)", IDFingerprintBits, v, orList(widths), bits)
+	return s, fmt.Sprintf("%s: the %s filter's fingerprints are %s bits wide, so %d became auto (the filter's choice)", IDFingerprintBits, v, v.FingerprintWidths("or"), bits)
 }
 
 // parseFingerprintBits reads a fingerprint width from a link: a whole
@@ -469,15 +468,6 @@ func parseFingerprintBits(raw string) (int, error) {
 		return 0, fmt.Errorf("settings: %q is not a width in bits", raw)
 	}
 	return bits, nil
-}
-
-// orList writes 8, 12 or 16.
-func orList(xs []int) string {
-	words := make([]string, len(xs))
-	for i, x := range xs {
-		words[i] = strconv.Itoa(x)
-	}
-	return format.List(words, "or")
 }
 
 func joinNotices(notices ...string) string {

@@ -3,6 +3,7 @@ package settings
 import (
 	"math"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -217,7 +218,8 @@ func TestFingerprintBitsInTheLink(t *testing.T) {
 	for query, want := range map[string]string{
 		linktest.Query(IDVariant, "cuckoo", IDFingerprintBits, "7"):      "fingerprint-bits: the cuckoo filter's fingerprints are 8, 12 or 16 bits wide, so 7 became auto (the filter's choice)",
 		linktest.Query(IDFingerprintBits, "7", IDVariant, "cuckoo"):      "fingerprint-bits: the cuckoo filter's fingerprints are 8, 12 or 16 bits wide, so 7 became auto (the filter's choice)",
-		linktest.Query(IDVariant, "fuse", IDFingerprintBits, "12"):       "fingerprint-bits: the fuse filter's fingerprints are 8 or 16 bits wide, so 12 became auto (the filter's choice)",
+		linktest.Query(IDVariant, "fuse", IDFingerprintBits, "33"):       "fingerprint-bits: the fuse filter's fingerprints are 1 to 32 bits wide, so 33 became auto (the filter's choice)",
+		linktest.Query(IDVariant, "fuse", IDFingerprintBits, "-1"):       "fingerprint-bits: the fuse filter's fingerprints are 1 to 32 bits wide, so -1 became auto (the filter's choice)",
 		linktest.Query(IDVariant, "cuckoo", IDFingerprintBits, "-8"):     "fingerprint-bits: the cuckoo filter's fingerprints are 8, 12 or 16 bits wide, so -8 became auto (the filter's choice)",
 		linktest.Query(IDVariant, "cuckoo", IDFingerprintBits, "twelve"): `fingerprint-bits: "twelve" is not a width in bits, so the cuckoo filter chooses its own (auto)`,
 		linktest.Query(IDVariant, "cuckoo", IDFingerprintBits, "12.5"):   `fingerprint-bits: "12.5" is not a width in bits, so the cuckoo filter chooses its own (auto)`,
@@ -230,6 +232,18 @@ func TestFingerprintBitsInTheLink(t *testing.T) {
 		}
 		if err := s.Params.Validate(); err != nil {
 			t.Errorf("%s: %v", query, err)
+		}
+	}
+	// Every fuse width from 1 to 32 bits is taken from a link as it is,
+	// and written back.
+	for bits := 1; bits <= 32; bits++ {
+		q, _ := url.ParseQuery(linktest.Query(IDVariant, "fuse", IDFingerprintBits, strconv.Itoa(bits)))
+		s, notices := LabFromQuery(q)
+		if s.Params.FingerprintBits != bits || len(notices) != 0 || s.Query().Get(IDFingerprintBits) != strconv.Itoa(bits) {
+			t.Errorf("fuse at %d bits: %d bits, notices %q, link %s", bits, s.Params.FingerprintBits, notices, s.Query().Encode())
+		}
+		if err := s.Params.Validate(); err != nil {
+			t.Errorf("fuse at %d bits: %v", bits, err)
 		}
 	}
 	// A fault the cuckoo filter lacks moves the variant, and the width
@@ -261,9 +275,14 @@ func TestFingerprintBitsFollowVariant(t *testing.T) {
 		t.Errorf("cuckoo 16 to fuse: %d, %q", kept.Params.FingerprintBits, notice)
 	}
 	s, _ = s.WithFingerprintBits(12)
-	reset, notice := s.WithVariant(core.FuseVariant)
-	if reset.Params.FingerprintBits != 0 || notice != "fingerprint-bits: the fuse filter's fingerprints are 8 or 16 bits wide, so 12 became auto (the filter's choice)" {
-		t.Errorf("cuckoo 12 to fuse: %d, %q", reset.Params.FingerprintBits, notice)
+	if kept, notice := s.WithVariant(core.FuseVariant); kept.Params.FingerprintBits != 12 || notice != "" {
+		t.Errorf("cuckoo 12 to fuse: %d, %q", kept.Params.FingerprintBits, notice)
+	}
+	fuse7, _ := DefaultLab().WithVariant(core.FuseVariant)
+	fuse7, _ = fuse7.WithFingerprintBits(7)
+	reset, notice := fuse7.WithVariant(core.CuckooVariant)
+	if reset.Params.FingerprintBits != 0 || notice != "fingerprint-bits: the cuckoo filter's fingerprints are 8, 12 or 16 bits wide, so 7 became auto (the filter's choice)" {
+		t.Errorf("fuse 7 to cuckoo: %d, %q", reset.Params.FingerprintBits, notice)
 	}
 	std, notice := s.WithVariant(core.Standard)
 	if std.Params.FingerprintBits != 0 || notice != "fingerprint-bits: the standard filter has no fingerprints, so the width 12 does not apply" {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"bloomlab/core"
 )
@@ -66,13 +67,27 @@ func filterFlags(fs *flag.FlagSet) func(queries, present string) (core.Params, e
 	passes := fs.String("duplicate-passes", "1", fmt.Sprintf("times every key is inserted, in [1, %d]", core.MaxPasses))
 	seed := fs.String("seed", "1", "seed, a whole number in [0, 2^64-1]")
 	variant := fs.String("variant", d.Variant.Name(), core.VariantNames())
-	fingerprints := fs.String("fingerprint-bits", "0", "fingerprint width of the cuckoo (8, 12, 16) and fuse (8, 16) filters, 0 for the layout's choice")
+	fingerprints := fs.String("fingerprint-bits", "0", fingerprintHelp())
 	fault := fs.String("fault", string(d.Fault), "none, or a fault from 'bloomlab audit --faults'")
 	hashing := fs.String("hashing", string(core.DoubleHashing), "how the standard and counting filters find a key's positions: double, enhanced or independent")
 	m := fs.String("m", "0", fmt.Sprintf("the filter's positions, in [1, %d], in place of bits per key x items (the lab's player keeps m while it inserts); 0 for that product", uint64(core.MaxM)))
 	return func(queries, present string) (core.Params, error) {
 		return paramsFromFlags(simFlags{*bpk, *hashes, *items, queries, present, *keyBytes, *passes, *seed, *variant, *fault, *hashing, *fingerprints, *m})
 	}
+}
+
+// fingerprintHelp is --fingerprint-bits' help, from the registry: "the
+// fingerprint width of the cuckoo (8, 12 or 16) and fuse (1 to 32)
+// filters, 0 for the layout's choice".
+func fingerprintHelp() string {
+	var with []string
+	for _, v := range core.Variants {
+		if v.Fingerprints() != nil {
+			with = append(with, v.Name()+" ("+v.FingerprintWidths("or")+")")
+		}
+	}
+	last := len(with) - 1
+	return "fingerprint width of the " + strings.Join(with[:last], ", ") + " and " + with[last] + " filters, 0 for the layout's choice"
 }
 
 // simFlags are the simulate command's flag values, as typed.

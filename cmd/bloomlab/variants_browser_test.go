@@ -312,6 +312,21 @@ func TestBrowserVariantFuse(t *testing.T) {
 		t.Errorf("theory at 16 bits %q", got)
 	}
 
+	// 7 bits, whose cells straddle words: the page's figures and picture
+	// are the native run's.
+	selectByKeyboard(t, ctx, "#"+settings.IDFingerprintBits, "7")
+	waitQuery(t, ctx, params(settings.IDFingerprintBits, "7"), params(settings.IDVariant, "fuse"))
+	p.FingerprintBits = 7
+	r = simulateNative(t, p)
+	bwaitText(t, ctx, "#"+settings.IDFingerprintBits+"-value", func(s string) bool { return s == "7" })
+	checkVariantFigures(t, ctx, r)
+	if ink := beval[int](t, ctx, bitArrayInk); ink < 1000 {
+		t.Errorf("the 7-bit cells drew %d pixels", ink)
+	}
+	selectByKeyboard(t, ctx, "#"+settings.IDFingerprintBits, "16")
+	waitQuery(t, ctx, params(settings.IDFingerprintBits, "16"), params(settings.IDVariant, "fuse"))
+	p.FingerprintBits = 16
+
 	// The cuckoo filter has 16-bit fingerprints too: the width stays.
 	selectByKeyboard(t, ctx, "#"+settings.IDVariant, "cuckoo")
 	waitQuery(t, ctx, params(settings.IDVariant, "cuckoo"), params(settings.IDFingerprintBits, "16"))
@@ -357,16 +372,29 @@ func TestBrowserVariantLinks(t *testing.T) {
 		bdo(t, ctx, chromedp.Reload(), waitLab())
 	}
 
-	// To the fuse filter, which has no 12-bit fingerprints.
+	// To the fuse filter, which has 12-bit fingerprints too: the width
+	// stays, with no notice.
 	bdo(t, ctx, chromedp.SetValue(chromedp.CSS("#"+settings.IDVariant), "fuse"),
 		discard(chromedp.Evaluate[bool](`document.getElementById("`+settings.IDVariant+`").dispatchEvent(new Event("change", {bubbles: true}))`)))
-	notice := bwaitText(t, ctx, "#clamp-notice", func(s string) bool { return s != "" })
-	if !strings.Contains(notice, "fingerprint-bits: the fuse filter's fingerprints are 8 or 16 bits wide, so 12 became auto (the filter's choice)") {
-		t.Errorf("notice %q", notice)
+	waitQuery(t, ctx, params(settings.IDVariant, "fuse"), params(settings.IDFingerprintBits, "12"))
+	bwaitText(t, ctx, "#"+settings.IDFingerprintBits+"-value", func(s string) bool { return s == "12" })
+	if notice := btext(t, ctx, "#clamp-notice"); notice != "" {
+		t.Errorf("cuckoo to fuse at 12 bits: notice %q", notice)
 	}
-	search := waitQuery(t, ctx, params(settings.IDVariant, "fuse"))
-	if strings.Contains(search, settings.IDFingerprintBits) {
-		t.Errorf("the link %q keeps a width the fuse filter lacks", search)
+
+	// A fuse width the select does not list is listed while chosen; one
+	// past 32 bits goes back to auto with a notice.
+	bdo(t, ctx, chromedp.Navigate(base+"/?"+params(settings.IDVariant, "fuse", settings.IDFingerprintBits, "13")), waitLab())
+	bwaitText(t, ctx, "#"+settings.IDFingerprintBits+"-value", func(s string) bool { return s == "13" })
+	if got := beval[string](t, ctx, `document.getElementById("`+settings.IDFingerprintBits+`").value`); got != "13" {
+		t.Errorf("fuse at 13 bits: the select shows %q", got)
+	}
+	bdo(t, ctx, chromedp.Navigate(base+"/?"+params(settings.IDVariant, "fuse", settings.IDFingerprintBits, "33")), waitLab())
+	if notice := btext(t, ctx, "#clamp-notice"); !strings.Contains(notice, "fingerprint-bits: the fuse filter's fingerprints are 1 to 32 bits wide, so 33 became auto (the filter's choice)") {
+		t.Errorf("fuse at 33 bits: notice %q", notice)
+	}
+	if got := beval[string](t, ctx, `document.getElementById("`+settings.IDFingerprintBits+`").value`); got != "0" {
+		t.Errorf("fuse at 33 bits: the select shows %q, want auto", got)
 	}
 
 	for _, c := range []struct{ link, notice, variant string }{

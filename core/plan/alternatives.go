@@ -3,7 +3,6 @@ package plan
 import (
 	"math"
 	"strconv"
-	"strings"
 
 	"bloomlab/core"
 )
@@ -175,13 +174,7 @@ func unbuilt(a Alternative) string {
 	if a.Lab.CheckFingerprintBits(a.Fingerprint) == nil {
 		return ""
 	}
-	widths := make([]string, 0, len(a.Lab.Fingerprints()))
-	for _, w := range a.Lab.Fingerprints() {
-		widths = append(widths, itoa(w))
-	}
-	last := len(widths) - 1
-	return "the lab's " + a.Lab.Name() + " filter has " + strings.Join(widths[:last], ", ") + " or " + widths[last] +
-		"-bit fingerprints, not " + itoa(a.Fingerprint)
+	return "the lab's " + a.Lab.Name() + " filter's fingerprints are " + a.Lab.FingerprintWidths("or") + " bits wide, not " + itoa(a.Fingerprint)
 }
 
 // FuseSizeFactor is a binary fuse filter's slots per key for n keys: 1.125
