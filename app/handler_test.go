@@ -114,7 +114,7 @@ var falseBoolean = regexp.MustCompile(`<[a-z]+[^>]*\s(selected|hidden|disabled|c
 // no option selected, element hidden or control disabled by a "false".
 func TestPrerenderedBooleansAreTrue(t *testing.T) {
 	for _, path := range []string{ui.RouteLab, ui.RouteLab + "?" + linktest.Query(settings.IDVariant, "cuckoo", settings.IDFault, "off-by-one"), ui.RouteLessons, ui.RouteLessons + "?" + linktest.Query(lessons.IDLesson, "2", lessons.IDStep, "1"),
-		ui.RouteExperiments, ui.RouteCalculator, ui.RouteAudit, ui.RouteAbout} {
+		ui.RouteExperiments, ui.RouteCalculator, ui.RouteAudit, ui.RouteAbout, ui.RouteEmbed, ui.RouteEmbed + "?" + linktest.Query(settings.IDVariant, "cuckoo", "chart", "k")} {
 		if tag := falseBoolean.FindString(get(t, "", path)); tag != "" {
 			t.Errorf("%s: %s", path, tag)
 		}
