@@ -7,7 +7,13 @@ const dir = process.argv[2];
 const pages = new Map();
 for (const f of fs.readdirSync(dir).sort()) {
   const r = JSON.parse(fs.readFileSync(path.join(dir, f), "utf8"));
-  const page = new URL(r.finalDisplayedUrl || r.requestedUrl).pathname;
+  const page = new URL(r.requestedUrl || r.finalDisplayedUrl).pathname;
+  // A run Lighthouse could not finish (the page did not load, say) has
+  // no scores: it is named and left out of the medians.
+  if (r.runtimeError || r.categories.performance.score === null) {
+    console.error(`${f}: no scores: ${r.runtimeError ? r.runtimeError.code : "performance not scored"}`);
+    continue;
+  }
   if (!pages.has(page)) pages.set(page, []);
   pages.get(page).push({
     performance: r.categories.performance.score,
