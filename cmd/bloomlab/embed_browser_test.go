@@ -88,6 +88,12 @@ func embedFrame(t *testing.T, ctx context.Context, prefix, match string) context
 			if strings.HasPrefix(info.URL, prefix) && strings.Contains(info.URL, match) {
 				fctx, cancel := chromedp.NewContext(ctx, chromedp.WithTargetID(info.TargetID), chromedp.WithDetachOnCancel())
 				t.Cleanup(cancel)
+				// Attached here, the frame lives as long as fctx: attached
+				// by a first action under a shorter context, it would end
+				// with that.
+				if err := chromedp.Do(fctx); err != nil {
+					t.Fatal(err)
+				}
 				return fctx
 			}
 		}
