@@ -88,6 +88,12 @@ func embedFrame(t *testing.T, ctx context.Context, prefix, match string) context
 			if strings.HasPrefix(info.URL, prefix) && strings.Contains(info.URL, match) {
 				fctx, cancel := chromedp.NewContext(ctx, chromedp.WithTargetID(info.TargetID), chromedp.WithDetachOnCancel())
 				t.Cleanup(cancel)
+				// Attached here, the frame lives as long as fctx: attached
+				// by a first action under a shorter context, it would end
+				// with that.
+				if err := chromedp.Do(fctx); err != nil {
+					t.Fatal(err)
+				}
 				return fctx
 			}
 		}
@@ -115,6 +121,18 @@ func reframe(t *testing.T, ctx context.Context, src, prefix, match string) conte
 		t.Fatalf("the frame is at %q, want %s with %q", href, prefix, match)
 	}
 	return fctx
+}
+
+// waitEmbed waits until the embed in fctx has drawn its first result, and
+// fails after waitFor: a frame the browser refused to show holds an error
+// page, where the wait would last as long as the tab.
+func waitEmbed(t *testing.T, fctx context.Context) {
+	t.Helper()
+	wait, cancel := context.WithTimeout(fctx, waitFor)
+	defer cancel()
+	if err := chromedp.Do(wait, waitLab()); err != nil {
+		t.Fatalf("the embed never drew its filter: %v", err)
+	}
 }
 
 // frameHeights are the height the article gives frame i and the height of
@@ -205,7 +223,7 @@ func TestBrowserEmbedInArticle(t *testing.T) {
 	ctx := btab(t, 1280, 900)
 	bdo(t, ctx, chromedp.Navigate(host))
 	fctx := embedFrame(t, ctx, labBase+ui.RouteEmbed, "")
-	bdo(t, fctx, waitLab())
+	waitEmbed(t, fctx)
 
 	// The link's state: its sliders, in order, and nothing of the site's.
 	if got := beval[[]string](t, fctx, `[...document.querySelectorAll("input[type=range]")].map(e => e.id)`); strings.Join(got, ",") != strings.Join(e.Sliders, ",") {
@@ -274,7 +292,8 @@ func TestBrowserEmbedInArticle(t *testing.T) {
 
 	// The writer adds a chart: the frame grows to the new height.
 	fctx = reframe(t, ctx, `f.src + "&`+params(settings.IDChart, settings.ChartK)+`"`, labBase+ui.RouteEmbed, params(settings.IDChart, settings.ChartK))
-	bdo(t, fctx, waitLab(), chromedp.WaitVisible(chromedp.CSS(`#chart-k svg[aria-label^="False-positive rate"]`)))
+	waitEmbed(t, fctx)
+	bdo(t, fctx, chromedp.WaitVisible(chromedp.CSS(`#chart-k svg[aria-label^="False-positive rate"]`)))
 	charted := waitFitted(t, ctx, fctx, 0, func(h float64) bool { return h > plain+100 })
 	noScrollBar(t, fctx, "with the chart")
 	t.Logf("frame height %v px without the chart, %v px with it", plain, charted)
@@ -294,7 +313,7 @@ func TestBrowserEmbedLargeNarrow(t *testing.T) {
 	ctx := btab(t, 1280, 900)
 	bdo(t, ctx, chromedp.Navigate(host))
 	fctx := embedFrame(t, ctx, labBase+ui.RouteEmbed, "colour")
-	bdo(t, fctx, waitLab())
+	waitEmbed(t, fctx)
 	if notice := btext(t, fctx, "#clamp-notice"); !strings.Contains(notice, `controls: "colour" is not one of the lab's sliders`) {
 		t.Errorf("the notice %q does not name the unknown slider", notice)
 	}
@@ -354,7 +373,10 @@ func TestBrowserEmbedScreenshots(t *testing.T) {
 		bdo(t, ctx, chromedp.Navigate(host))
 		for i, match := range []string{"id=fill", "id=overfilled"} {
 			fctx := embedFrame(t, ctx, labBase+ui.RouteEmbed, match)
-			bdo(t, fctx, waitLab())
+			waitEmbed(t, fctx)
+			// An upper bound, to the poll's step: the embed's first drawn
+			// filter, from the start of its frame's navigation.
+			t.Logf("%d px, %s: drawn %.0f ms after its frame started loading", width, match, beval[float64](t, fctx, `performance.now()`))
 			if i == 0 {
 				bdo(t, fctx, chromedp.WaitVisible(chromedp.CSS(`#chart-k svg[aria-label^="False-positive rate"]`)))
 			}
