@@ -264,20 +264,10 @@ func (b *labBits) askWho(ctx app.Context, pos uint64) {
 	})
 }
 
-// whoText says who set a position: the keys that map to it, typed keys
-// by name and generated members by index and first bytes, the rest
-// counted.
+// whoText says who set a position: the keys that map to it
+// (culpritNames).
 func whoText(c core.TryCulprit, v core.Variant, set bool) string {
-	var who []string
-	for _, k := range c.Typed {
-		who = append(who, "“"+k+"”")
-	}
-	for _, g := range c.Generated {
-		who = append(who, "member #"+format.Int(g.Index)+" ("+g.Hex+"…)")
-	}
-	if c.More > 0 {
-		who = append(who, format.Int(c.More)+" more members")
-	}
+	who := culpritNames(c)
 	list := format.List(who, "and")
 	switch {
 	case len(who) == 0 && set:

@@ -537,9 +537,9 @@ func verdictText(q *core.TryQuery, r *core.TryResult) string {
 	return "maybe: a false positive. " + key + " was never inserted, yet every " + r.Unit + " it reads answers yes: other keys set them."
 }
 
-// culpritText names the keys to blame for one position of a false
-// positive.
-func culpritText(c core.TryCulprit, unit string) string {
+// culpritNames are the keys behind one position: typed keys by name,
+// generated members by index and first bytes, the rest counted.
+func culpritNames(c core.TryCulprit) []string {
 	var who []string
 	for _, k := range c.Typed {
 		who = append(who, "“"+k+"”")
@@ -550,6 +550,13 @@ func culpritText(c core.TryCulprit, unit string) string {
 	if c.More > 0 {
 		who = append(who, format.Int(c.More)+" more members")
 	}
+	return who
+}
+
+// culpritText names the keys to blame for one position of a false
+// positive.
+func culpritText(c core.TryCulprit, unit string) string {
+	who := culpritNames(c)
 	if len(who) == 0 {
 		return unit + " " + format.Int(c.Position) + ": no inserted key; the fault wrote it"
 	}
