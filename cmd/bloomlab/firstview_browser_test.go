@@ -259,73 +259,45 @@ func TestBrowserFirstViewShots(t *testing.T) {
 	}
 }
 
-// TestBrowserArithmeticShots saves the key panel's arithmetic, open, at
-// 1280 and 360 px: set BLOOMLAB_SHOTS to a folder to run it.
+// shootPart opens the lab at link at 1280 and 360 px, does actions,
+// scrolls element id into view and saves what the window shows as
+// name-WIDTH.png: set BLOOMLAB_SHOTS to a folder to run it.
+func shootPart(t *testing.T, name, link, id string, actions ...chromedp.Action[chromedp.Void]) {
+	if os.Getenv("BLOOMLAB_SHOTS") == "" {
+		t.Skip("set BLOOMLAB_SHOTS=DIR to save " + name)
+	}
+	needBrowser(t)
+	base := labURL(t)
+	for _, width := range []int{1280, 360} {
+		ctx := btab(t, width, 900)
+		bdo(t, ctx, append([]chromedp.Action[chromedp.Void]{chromedp.Navigate(base + link), waitLab()}, actions...)...)
+		beval[bool](t, ctx, `(document.getElementById("`+id+`").scrollIntoView(), true)`)
+		shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(os.Getenv("BLOOMLAB_SHOTS"), fmt.Sprintf("%s-%d.png", name, width)), shot, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// The key panel's arithmetic, open.
 func TestBrowserArithmeticShots(t *testing.T) {
-	if os.Getenv("BLOOMLAB_SHOTS") == "" {
-		t.Skip("set BLOOMLAB_SHOTS=DIR to save the key panel's arithmetic")
-	}
-	needBrowser(t)
-	base := labURL(t)
-	for _, width := range []int{1280, 360} {
-		ctx := btab(t, width, 900)
-		bdo(t, ctx, chromedp.Navigate(base+"/"), waitLab(),
-			typeKey("apple"), chromedp.Click(chromedp.CSS("#"+lab.IDTryInsert)), waitPanel(lab.IDTryPositions, "“apple”"),
-			chromedp.Click(chromedp.CSS("#"+lab.IDTryArithmetic+" summary")))
-		beval[bool](t, ctx, `(document.getElementById("try").scrollIntoView(), true)`)
-		shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(os.Getenv("BLOOMLAB_SHOTS"), fmt.Sprintf("arithmetic-%d.png", width)), shot, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	shootPart(t, "arithmetic", "/", "try",
+		typeKey("apple"), chromedp.Click(chromedp.CSS("#"+lab.IDTryInsert)), waitPanel(lab.IDTryPositions, "“apple”"),
+		chromedp.Click(chromedp.CSS("#"+lab.IDTryArithmetic+" summary")))
 }
 
-// TestBrowserOverlapShots saves the overlap view at 1280 and 360 px: set
-// BLOOMLAB_SHOTS to a folder to run it.
+// The overlap view.
 func TestBrowserOverlapShots(t *testing.T) {
-	if os.Getenv("BLOOMLAB_SHOTS") == "" {
-		t.Skip("set BLOOMLAB_SHOTS=DIR to save the overlap view")
-	}
-	needBrowser(t)
-	base := labURL(t)
-	for _, width := range []int{1280, 360} {
-		ctx := btab(t, width, 900)
-		bdo(t, ctx, chromedp.Navigate(base+"/?"+params(settings.IDItems, "1000")), waitLab(),
-			chromedp.Click(chromedp.CSS("#"+lab.IDOverlapToggle)), chromedp.WaitVisible(chromedp.CSS("#"+lab.IDOverlapLegend)))
-		beval[bool](t, ctx, `(document.getElementById("bit-array").scrollIntoView(), true)`)
-		shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(os.Getenv("BLOOMLAB_SHOTS"), fmt.Sprintf("overlap-%d.png", width)), shot, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	shootPart(t, "overlap", "/?"+params(settings.IDItems, "1000"), lab.IDBitArray,
+		chromedp.Click(chromedp.CSS("#"+lab.IDOverlapToggle)), chromedp.WaitVisible(chromedp.CSS("#"+lab.IDOverlapLegend)))
 }
 
-// TestBrowserWhoShots saves the bit array answering who set a bit, by
-// keyboard, at 1280 and 360 px: set BLOOMLAB_SHOTS to a folder to run it.
+// The bit array answering who set a bit, by keyboard.
 func TestBrowserWhoShots(t *testing.T) {
-	if os.Getenv("BLOOMLAB_SHOTS") == "" {
-		t.Skip("set BLOOMLAB_SHOTS=DIR to save who set a bit")
-	}
-	needBrowser(t)
-	base := labURL(t)
-	for _, width := range []int{1280, 360} {
-		ctx := btab(t, width, 900)
-		bdo(t, ctx, chromedp.Navigate(base+"/?"+params(settings.IDItems, "300", settings.IDBitsPerKey, "8", settings.IDTry, "apple")), waitLab(),
-			chromedp.Focus(chromedp.CSS("#"+lab.IDBitArray)), chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowDown))
-		bwaitText(t, ctx, "#"+lab.IDBitHover, func(s string) bool { return strings.Contains(s, "Set by") || strings.Contains(s, "No inserted") })
-		beval[bool](t, ctx, `(document.getElementById("bit-array").scrollIntoView(), true)`)
-		shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(os.Getenv("BLOOMLAB_SHOTS"), fmt.Sprintf("who-%d.png", width)), shot, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	shootPart(t, "who", "/?"+params(settings.IDItems, "300", settings.IDBitsPerKey, "8", settings.IDTry, "apple"), lab.IDBitArray,
+		chromedp.Focus(chromedp.CSS("#"+lab.IDBitArray)), chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowDown),
+		discard(chromedp.Poll[bool](`/Set by|No inserted/.test(document.getElementById("`+lab.IDBitHover+`").textContent)`, chromedp.WithPollingTimeout(0))))
 }
