@@ -74,6 +74,9 @@ type TryRequest struct {
 	Query   []string `json:"query,omitempty"`
 	Explain bool     `json:"explain,omitempty"`
 	Setters []uint64 `json:"setters,omitempty"`
+	// Attack, if set, attacks the filter once the queries are answered
+	// (attack.go); a forged key is answered as one more query.
+	Attack *TryAttack `json:"attack,omitempty"`
 }
 
 // TryResult is what the key panel shows: the filter's layout and shape,
@@ -97,6 +100,8 @@ type TryResult struct {
 	// for a cuckoo slot the keys whose fingerprint it holds and whose
 	// buckets include it, for a fuse cell the keys whose cells include it.
 	Setters []TryCulprit `json:"setters,omitempty"`
+	// Attack is what the request's attack found.
+	Attack *TryAttackResult `json:"attack,omitempty"`
 }
 
 // TryInsert is one typed insert.
@@ -224,6 +229,11 @@ func (req TryRequest) Validate() error {
 	if len(req.Setters) > MaxTryKeys {
 		return fmt.Errorf("core: %d positions to find the setters of, at most %d", len(req.Setters), MaxTryKeys)
 	}
+	if req.Attack != nil {
+		if err := req.Attack.check(len(req.Insert)); err != nil {
+			return err
+		}
+	}
 	if err := CheckTryKeys("insert", req.Insert); err != nil {
 		return err
 	}
@@ -267,6 +277,16 @@ func Try(req TryRequest, step Step) (TryResult, error) {
 			setters = c[0]
 		}
 		res.Setters = append(res.Setters, setters)
+	}
+	if req.Attack != nil {
+		a, q, err := pn.attack(*req.Attack)
+		if err != nil {
+			return TryResult{}, err
+		}
+		res.Attack = &a
+		if q != nil {
+			res.Queries = append(res.Queries, *q)
+		}
 	}
 	if req.Explain {
 		for i := range res.Inserts {
