@@ -26,6 +26,9 @@ func runTry(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	who := fs.String("who", "", fmt.Sprintf("positions to say who set, comma-separated (at most %d): the inserted keys that map to each", core.MaxTryKeys))
 	explain := fs.Bool("explain", false, "show each typed key's arithmetic: its SipHash-2-4 halves h1 and h2 and every probe's value and reduction to a position")
 	findFP := fs.Bool("find-fp", false, fmt.Sprintf("also try the %d built-in common English words in order and show the first false positive", len(core.CommonWords())))
+	forge := fs.Bool("forge", false, fmt.Sprintf("attack as one who knows the seed: try up to %d candidates offline until one is a false positive (under --fault weak-hash, a typed key's twin)", core.MaxForgeTries))
+	fill := fs.Int("fill", 0, fmt.Sprintf("attack as one who knows the seed: craft this many keys (with --insert's, at most %d), each the best of %d candidates at turning bits on, and insert them", core.MaxTryKeys, core.FillTries))
+	recover := fs.String("recover", "", "attack with a list of candidates ("+strings.Join(core.CandidateLists, ", ")+"): test each against the filter and count the members among those that test positive")
 	asJSON := fs.Bool("json", false, "print JSON")
 	if err := parse(fs, args); err != nil {
 		return fail("try", fs, err, stderr)
@@ -35,6 +38,28 @@ func runTry(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return fail("try", fs, err, stderr)
 	}
 	req := core.TryRequest{Params: p, Insert: core.SplitTryKeys(*insert), Query: core.SplitTryKeys(*query), Explain: *explain}
+	attacks := 0
+	for _, a := range []struct {
+		on   bool
+		what core.TryAttack
+	}{
+		{*forge, core.TryAttack{Kind: core.AttackForge}},
+		{*fill != 0, core.TryAttack{Kind: core.AttackFill, Keys: *fill}},
+		{*recover != "", core.TryAttack{Kind: core.AttackRecover, List: *recover}},
+	} {
+		if a.on {
+			attacks++
+			req.Attack = &a.what
+		}
+	}
+	if attacks > 1 {
+		return fail("try", fs, badFlag("--forge, --fill and --recover are three attacks: give one at a time"), stderr)
+	}
+	if req.Attack != nil {
+		if err := req.Validate(); err != nil {
+			return fail("try", fs, badFlag("%s", core.Message(err)), stderr)
+		}
+	}
 	if *who != "" {
 		parts := strings.Split(*who, ",")
 		if len(parts) > core.MaxTryKeys {
@@ -116,9 +141,14 @@ func writeTry(w io.Writer, out tryOutput) {
 	for _, in := range r.Inserts {
 		writeInsert(w, r, in)
 	}
-	for _, q := range r.Queries {
+	queries := r.Queries
+	if r.Attack != nil && r.Attack.Kind == core.AttackForge {
+		queries = queries[:len(queries)-1] // the forged key's, shown with the attack
+	}
+	for _, q := range queries {
 		writeQuery(w, r, q)
 	}
+	writeAttack(w, r)
 	for _, c := range r.Setters {
 		fmt.Fprintf(w, "\nwho set %s %d: %s\n", r.Unit, c.Position, strings.TrimPrefix(strings.TrimPrefix(culpritWords(r, c), "set by "), "matches: "))
 	}
@@ -254,3 +284,50 @@ func culpritWords(r core.TryResult, c core.TryCulprit) string {
 	}
 	return "solved from " + list
 }
+
+// writeAttack prints what --forge, --fill or --recover found.
+func writeAttack(w io.Writer, r core.TryResult) {
+	a := r.Attack
+	if a == nil {
+		return
+	}
+	switch a.Kind {
+	case core.AttackForge:
+		q := r.Queries[len(r.Queries)-1]
+		if a.Algebraic {
+			fmt.Fprintf(w, "\n%-20s %s, the twin of the member %s under the weak hash: the same 31*h + c weight, so the same positions under every seed; no search, no key needed\n",
+				"forged", core.JoinTryKeys([]string{q.Key}), core.JoinTryKeys([]string{a.Twin}))
+		} else {
+			fmt.Fprintf(w, "\n%-20s %s, candidate %d tried offline with the known seed (1/p = %.1f expected); the filter is asked once\n",
+				"forged", core.JoinTryKeys([]string{q.Key}), a.Tries, a.Expected)
+		}
+		writeQuery(w, r, q)
+	case core.AttackFill:
+		turned := 0
+		for _, n := range a.New {
+			turned += n
+		}
+		fmt.Fprintf(w, "\n%-20s %d keys crafted with the known seed (%d candidates weighed) turned on %d %ss, %.1f a key (k = %d); as many random keys are expected to turn on %.1f\n",
+			"filled", len(a.Keys), a.Tries, turned, r.Unit, float64(turned)/float64(len(a.Keys)), r.K, a.RandomNew)
+		fmt.Fprintf(w, "%-20s %s -> %s of the %ss on\n", "fill", pct(a.FillBefore), pct(a.FillAfter), r.Unit)
+		for i, key := range a.Keys {
+			fmt.Fprintf(w, "  %-12s %d new\n", core.JoinTryKeys([]string{key}), a.New[i])
+		}
+	case core.AttackRecover:
+		fmt.Fprintf(w, "\n%-20s %d of the %d candidates (%s) test positive: %d members and %d others (p(C - M) = %.1f expected); %s of the positives are members\n",
+			"recovered", a.Positive, a.Candidates, a.List, a.Members, a.Positive-a.Members, a.Expected, pct(a.Precision()))
+		for i, key := range a.Found {
+			what := "not a member"
+			if a.Member[i] {
+				what = "a member"
+			}
+			fmt.Fprintf(w, "  %-12s %s\n", core.JoinTryKeys([]string{key}), what)
+		}
+		if a.Positive > len(a.Found) {
+			fmt.Fprintf(w, "  and %d more\n", a.Positive-len(a.Found))
+		}
+	}
+}
+
+// pct writes a share as a percentage with two decimals.
+func pct(x float64) string { return fmt.Sprintf("%.2f%%", 100*x) }

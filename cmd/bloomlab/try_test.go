@@ -64,6 +64,25 @@ func TestTry(t *testing.T) {
 		{"explain a fault", []string{"try", "--fault", "negative-index", "--insert", "apple", "--explain"}, 0, []string{
 			"  arithmetic: the fault negative-index computes positions its own broken way",
 		}, ""},
+		{"forge", []string{"try", "--forge"}, 0, []string{
+			"forged               forged-g, candidate 17 tried offline with the known seed (1/p = 122.0 expected); the filter is asked once\n\nquery forged-g: maybe, but it was never inserted: a false positive\n",
+		}, ""},
+		{"forge, weak hash", []string{"try", "--fault", "weak-hash", "--seed", "99", "--insert", "apple", "--forge"}, 0, []string{
+			"forged               bQple, the twin of the member apple under the weak hash",
+			"query bQple: maybe, but it was never inserted: a false positive",
+		}, ""},
+		{"fill", []string{"try", "--items", "20", "--bits-per-key", "5", "--hashes", "3", "--fill", "8"}, 0, []string{
+			"filled               8 keys crafted with the known seed (71 candidates weighed) turned on 24 bits, 3.0 a key (k = 3); as many random keys are expected to turn on 12.0\n",
+			"fill                 44.00% -> 68.00% of the bits on\n  filler-c     3 new\n",
+		}, ""},
+		{"recover", []string{"try", "--insert", "4821,1234", "--recover", "pins"}, 0, []string{
+			"recovered            ", " of the 10000 candidates (pins) test positive: 2 members and ",
+			"  1234         a member\n  4821         a member\n",
+		}, ""},
+		{"two attacks", []string{"try", "--forge", "--recover", "pins"}, 2, nil, "bloomlab try: --forge, --fill and --recover are three attacks"},
+		{"fill too many", []string{"try", "--insert", "a,b", "--fill", "31"}, 2, nil, "bloomlab try: a fill crafts 1 to 30 keys beside the 2 typed"},
+		{"fill a cuckoo filter", []string{"try", "--variant", "cuckoo", "--fill", "1"}, 2, nil, "bloomlab try: a fill crafts keys that turn on many bits, which applies to the Bloom layouts"},
+		{"no such list", []string{"try", "--recover", "phones"}, 2, nil, `bloomlab try: no candidate list "phones"`},
 		{"who set", []string{"try", "--items", "300", "--insert", "apple", "--who", "1,0"}, 0, []string{
 			"\nwho set bit 1: member #146 (515ce946f9f22bd8)\n\nwho set bit 0: no key\n",
 		}, ""},
