@@ -31,7 +31,17 @@ const (
 	IDTryPositions = "try-positions"
 	// IDTryArithmetic folds a key's arithmetic under its answer.
 	IDTryArithmetic = "try-arithmetic"
+	// The attacks of one who knows the seed, and what they found.
+	IDTryForge       = "try-forge"
+	IDTryFill        = "try-fill"
+	IDTryRecover     = "try-recover"
+	IDTryRecoverList = "try-recover-list"
+	IDTryAttack      = "try-attack"
 )
+
+// fillKeys is how many keys the panel's fill crafts at a time, fewer when
+// the typed keys leave less room.
+const fillKeys = 8
 
 // keyLab is what the key panel needs of the page: the settings the filter
 // stands at, and a way to change the typed keys (which reruns the filter,
@@ -50,6 +60,7 @@ const (
 	askInsert
 	askQuery
 	askFind
+	askAttack
 )
 
 // keyPanel is the key panel: a learner types "apple", inserts it and sees
@@ -73,6 +84,10 @@ type keyPanel struct {
 	answers []core.TryQuery
 	// queue are keys to query next, one after the other (a lesson's).
 	queue []string
+	// attack is the attack askAttack runs; attacked what the last one
+	// found, shown until the panel is asked something else.
+	attack   core.TryAttack
+	attacked *core.TryAttackResult
 	// motion plays a typed key's positions one after another; animate
 	// asks it of the next answer; step is how many are shown while it
 	// plays (-1 for all), anim tells one playing from the next.
@@ -185,7 +200,7 @@ func (kp *keyPanel) onInsert(ctx app.Context, e app.Event) {
 		kp.err = fmt.Sprintf("%d keys are typed already, the most the panel holds: clear them to type more.", core.MaxTryKeys)
 		return
 	}
-	kp.ask, kp.key, kp.animate = askInsert, key, true
+	kp.ask, kp.key, kp.animate, kp.attacked = askInsert, key, true, nil
 	if s.Typed.Has(key) {
 		kp.refresh(ctx, false)
 		return
@@ -205,7 +220,7 @@ func (kp *keyPanel) onQuery(ctx app.Context, e app.Event) {
 
 // query asks the filter about key.
 func (kp *keyPanel) query(ctx app.Context, key string) {
-	kp.ask, kp.key = askQuery, key
+	kp.ask, kp.key, kp.attacked = askQuery, key, nil
 	kp.refresh(ctx, true)
 }
 
@@ -219,13 +234,32 @@ func (kp *keyPanel) onKey(ctx app.Context, e app.Event) {
 
 func (kp *keyPanel) onFind(ctx app.Context, e app.Event) {
 	kp.err, kp.note = "", ""
-	kp.ask, kp.key = askFind, ""
+	kp.ask, kp.key, kp.attacked = askFind, "", nil
+	kp.refresh(ctx, true)
+}
+
+// onAttack runs the attack its button names on the filter as it stands.
+func (kp *keyPanel) onAttack(ctx app.Context, e app.Event) {
+	kp.err, kp.note = "", ""
+	a := core.TryAttack{Kind: e.Get("currentTarget").Get("dataset").Get("attack").String()}
+	switch a.Kind {
+	case core.AttackFill:
+		room := core.MaxTryKeys - len(kp.lab.current().Typed.List())
+		if room == 0 {
+			kp.err = fmt.Sprintf("%d keys are typed already, the most the panel holds: clear them to craft more.", core.MaxTryKeys)
+			return
+		}
+		a.Keys = min(fillKeys, room)
+	case core.AttackRecover:
+		a.List = app.Window().GetElementByID(IDTryRecoverList).Get("value").String()
+	}
+	kp.ask, kp.key, kp.attack, kp.attacked = askAttack, "", a, nil
 	kp.refresh(ctx, true)
 }
 
 func (kp *keyPanel) onClear(ctx app.Context, e app.Event) {
 	kp.err, kp.note = "", ""
-	kp.ask, kp.key, kp.answer, kp.queue = askNone, "", nil, nil
+	kp.ask, kp.key, kp.answer, kp.queue, kp.attacked = askNone, "", nil, nil, nil
 	kp.lab.typeKeys(ctx, "")
 }
 
@@ -247,6 +281,10 @@ func (kp *keyPanel) refresh(ctx app.Context, fresh bool) {
 	if ask == askQuery {
 		req.Query = []string{key}
 	}
+	if ask == askAttack {
+		a := kp.attack
+		req.Attack = &a
+	}
 	try := kp.runs.Start()
 	kp.busy, kp.progress = true, 0
 	report := try.Reporter(ctx, engine.Fraction(func(f float64) { kp.progress = f }))
@@ -265,6 +303,15 @@ func (kp *keyPanel) refresh(ctx app.Context, fresh bool) {
 				return
 			}
 			kp.answer = &res
+			if res.Attack != nil {
+				kp.attacked = res.Attack
+				if res.Attack.Kind == core.AttackFill {
+					// The crafted keys join the typed ones: the filter
+					// the lab shows is the one they filled.
+					kp.ask = askNone
+					kp.lab.typeKeys(ctx, settings.JoinTyped(append(req.Insert, res.Attack.Keys...)))
+				}
+			}
 			if fresh && len(res.Queries) > 0 {
 				kp.answers = append(kp.answers, res.Queries[0])
 				if over := len(kp.answers) - core.MaxTryKeys; over > 0 {
@@ -296,7 +343,7 @@ func (kp *keyPanel) insertShown() *core.TryInsert {
 
 // queryShown is the query the panel shows, or nil.
 func (kp *keyPanel) queryShown() *core.TryQuery {
-	if kp.answer == nil || (kp.ask != askQuery && kp.ask != askFind) || len(kp.answer.Queries) == 0 {
+	if kp.answer == nil || (kp.ask != askQuery && kp.ask != askFind && kp.ask != askAttack) || len(kp.answer.Queries) == 0 {
 		return nil
 	}
 	return &kp.answer.Queries[0]
@@ -359,6 +406,7 @@ func (kp *keyPanel) render() app.UI {
 			app.Button().ID(IDTryMotion).Class("chip toggle").Aria("pressed", kp.motion).
 				Title("set or read a typed key's positions one after another").Text("Animate").OnClick(kp.onMotion),
 		),
+		kp.renderAttackRow(),
 		app.P().ID(IDTryError).Class("try-error").Role("alert").Text(kp.err),
 		app.If(kp.note != "", func() app.UI { return app.P().ID("try-note").Class("muted").Text(kp.note) }),
 		app.If(len(typed) > 0, func() app.UI {
@@ -368,6 +416,7 @@ func (kp *keyPanel) render() app.UI {
 		app.If(kp.busy && kp.progress > 0, func() app.UI {
 			return ui.Progress("try-progress", "Rebuilding the filter for the panel: "+format.Percent(kp.progress), kp.progress, 1, false)
 		}),
+		kp.renderAttack(),
 		kp.renderInsert(),
 		kp.renderQuery(),
 	)
