@@ -86,8 +86,9 @@ type keyPanel struct {
 	queue []string
 	// attack is the attack askAttack runs; attacked what the last one
 	// found, shown until the panel is asked something else.
-	attack   core.TryAttack
-	attacked *core.TryAttackResult
+	attack     core.TryAttack
+	attacked   *core.TryAttackResult
+	attackedOn settings.Lab
 	// motion plays a typed key's positions one after another; animate
 	// asks it of the next answer; step is how many are shown while it
 	// plays (-1 for all), anim tells one playing from the next.
@@ -304,7 +305,7 @@ func (kp *keyPanel) refresh(ctx app.Context, fresh bool) {
 			}
 			kp.answer = &res
 			if res.Attack != nil {
-				kp.attacked = res.Attack
+				kp.attacked, kp.attackedOn = res.Attack, s
 				if res.Attack.Kind == core.AttackFill {
 					// The crafted keys join the typed ones: the filter
 					// the lab shows is the one they filled.

@@ -191,7 +191,8 @@ func (c *Page) tell(ctx app.Context) {
 
 // State is what the lab holds now, for a lesson's task.
 func (c *Page) State() State {
-	st := State{Settings: c.settings, Result: c.result, Queries: c.panel.answers}
+	st := State{Settings: c.settings, Result: c.result, Queries: c.panel.answers,
+		Attack: c.panel.attacked, AttackOn: c.panel.attackedOn}
 	if c.audit.Fault == c.settings.Params.Fault {
 		st.Audit = c.audit.Report
 	}
@@ -199,12 +200,15 @@ func (c *Page) State() State {
 }
 
 // Show puts the lab in settings s, as a lesson's "show me" does, and then
-// has the key panel query ask in order.
-func (c *Page) Show(ctx app.Context, s settings.Lab, ask []string) {
+// has the key panel query ask in order, or run attack (nil for none).
+func (c *Page) Show(ctx app.Context, s settings.Lab, ask []string, attack *core.TryAttack) {
 	s.Large = c.settings.Large
 	c.own.drop()
 	c.player.pause()
-	c.panel.ask = askNone
+	c.panel.ask, c.panel.attacked = askNone, nil
+	if attack != nil {
+		c.panel.ask, c.panel.attack = askAttack, *attack
+	}
 	c.change(ctx, s, 0)
 	c.commit(ctx)
 	c.panel.queue = append([]string(nil), ask...)

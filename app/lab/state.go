@@ -20,6 +20,31 @@ type State struct {
 	Queries []core.TryQuery
 	// Audit is the finished audit of Settings' fault, nil while it runs.
 	Audit *audit.Report
+	// Attack is what the key panel's last attack found, and AttackOn the
+	// settings of the filter it attacked.
+	Attack   *core.TryAttackResult
+	AttackOn settings.Lab
+}
+
+// Attacked is the key panel's last attack of kind, nil if it was another
+// kind or attacked another filter than the one shown: a forge or a
+// recover runs again on every new filter, and until it has, the last one
+// is about the old. A fill changes the typed keys itself, so it stands
+// for the filter it filled.
+func (st State) Attacked(kind string) *core.TryAttackResult {
+	a := st.Attack
+	if a == nil || a.Kind != kind || st.Shown() == nil {
+		return nil
+	}
+	on := st.AttackOn
+	on.Large = st.Settings.Large
+	if kind == core.AttackFill {
+		on.Typed = settings.JoinTyped(append(on.Typed.List(), a.Keys...))
+	}
+	if on != st.Settings {
+		return nil
+	}
+	return a
 }
 
 // Shown is the run of the filter the settings describe, nil before it

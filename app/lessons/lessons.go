@@ -40,6 +40,9 @@ type lessonStep struct {
 	// queries in order (nil for none).
 	Show settings.Lab
 	Ask  []string
+	// Attack is an attack the key panel then runs (nil for none); a step
+	// asks keys or attacks, not both.
+	Attack *core.TryAttack
 	// Audited says that Done reads the audit of Show's fault, so "show
 	// me" completes the task only once that audit has finished.
 	Audited bool
@@ -270,6 +273,8 @@ var lessons = []lesson{
 			},
 		}},
 	},
+	adversarialLesson,
+	inferenceLesson,
 }
 
 // nearFivePercent reports a filter sized for about a 5% rate: theory

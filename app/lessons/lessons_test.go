@@ -68,6 +68,30 @@ func labAt(t *testing.T, s settings.Lab, ask []string, withAudit bool) lab.State
 	return st
 }
 
+// stepAt is the state step's "show me" reaches: labAt, then the key
+// panel's attack if the step has one. A fill's keys join the typed keys
+// and the lab runs again, as on the page.
+func stepAt(t *testing.T, step lessonStep) lab.State {
+	t.Helper()
+	st := labAt(t, step.Show, step.Ask, step.Audited)
+	if step.Attack == nil {
+		return st
+	}
+	res, err := core.Try(core.TryRequest{Params: st.Settings.Run(), Insert: st.Settings.Typed.List(), Attack: step.Attack}, nil)
+	if err != nil {
+		t.Fatalf("attack %+v on %v: %v", *step.Attack, st.Settings.Query(), err)
+	}
+	on := st.Settings
+	if step.Attack.Kind == core.AttackFill {
+		filled := step.Show
+		filled.Typed = settings.JoinTyped(append(filled.Typed.List(), res.Attack.Keys...))
+		st = labAt(t, filled, nil, step.Audited)
+	}
+	st.Queries = append(st.Queries, res.Queries...)
+	st.Attack, st.AttackOn = res.Attack, on
+	return st
+}
+
 // TestLessonsAreWellFormed checks the lessons as data: enough of them,
 // short, every text written, every "show me" a legal lab whose link gives
 // it back exactly, every key one the key panel takes.
@@ -98,8 +122,11 @@ func TestLessonsAreWellFormed(t *testing.T) {
 			if step.Show.Large {
 				t.Errorf("%s: show me switches large type on; the page keeps the reader's", name)
 			}
-			if err := (core.TryRequest{Params: step.Show.Run(), Insert: step.Show.Typed.List(), Query: step.Ask}).Validate(); err != nil {
-				t.Errorf("%s: the key panel cannot ask %q: %v", name, step.Ask, err)
+			if err := (core.TryRequest{Params: step.Show.Run(), Insert: step.Show.Typed.List(), Query: step.Ask, Attack: step.Attack}).Validate(); err != nil {
+				t.Errorf("%s: the key panel cannot ask %q or attack: %v", name, step.Ask, err)
+			}
+			if step.Attack != nil && len(step.Ask) > 0 {
+				t.Errorf("%s: asks keys and attacks; the panel does one or the other", name)
 			}
 		}
 	}
@@ -130,7 +157,7 @@ func TestLessonTasks(t *testing.T) {
 						t.Errorf("%s: done already in the state it starts from (with the previous step's %d answers kept), before the learner did anything", name, len(from.Queries))
 					}
 				}
-				shown := labAt(t, step.Show, step.Ask, step.Audited)
+				shown := stepAt(t, step)
 				if shown.Shown() == nil {
 					t.Fatalf("%s: show me's own run does not match its settings", name)
 				}
@@ -264,6 +291,41 @@ func TestLessonFigures(t *testing.T) {
 				"from " + pct(prev.Result.TheoryFPR, 1) + " to " + pct(st.Result.TheoryFPR, 1) + " in theory, " + pct(st.Result.EmpiricalFPR, 1) + " measured"}
 		},
 		{6, 3}: func(_, st lab.State) []string { return []string{"falls back to " + pct(st.Result.TheoryFPR, 1)} },
+		{7, 1}: func(_, st lab.State) []string {
+			_, tried, _ := core.FindFalsePositive(core.TryRequest{Params: st.Settings.Run()}, nil)
+			a := st.Attack
+			return []string{fmt.Sprintf("%.0f at the default shape (the panel's common words took %d)", a.Expected, tried),
+				fmt.Sprintf("%q is the %dth made-up key", st.Queries[len(st.Queries)-1].Key, a.Tries)}
+		},
+		{7, 2}: func(_, st lab.State) []string {
+			return []string{fmt.Sprintf("%q and %q", st.Attack.Twin, st.Queries[len(st.Queries)-1].Key)}
+		},
+		{7, 3}: func(_, st lab.State) []string {
+			a := st.Attack
+			before := labAt(t, lessons[6].Steps[2].Show, nil, false)
+			turned := 0
+			for _, n := range a.New {
+				turned += n
+			}
+			return []string{fmt.Sprintf("(%s full)", pct(a.FillBefore, 0)), fmt.Sprintf("%d crafted keys turn on %d bits", len(a.Keys), turned),
+				fmt.Sprintf("%s full", pct(a.FillAfter, 0)), fmt.Sprintf("about %.0f", a.RandomNew),
+				fmt.Sprintf("from %s to %s", pct(before.Result.EmpiricalFPR, 0), pct(st.Result.EmpiricalFPR, 0)), fmt.Sprintf("says %s", pct(st.Result.TheoryFPR, 0))}
+		},
+		{8, 1}: func(_, st lab.State) []string {
+			a := st.Attack
+			return []string{fmt.Sprintf("%d test positive: all six members and %d others", a.Positive, a.Positive-a.Members),
+				fmt.Sprintf("(at %s, about %.0f are expected)", pct(st.Result.TheoryFPR, 2), a.Expected), pct(a.Precision(), 0) + " of the positives"}
+		},
+		{8, 2}: func(_, st lab.State) []string {
+			a := st.Attack
+			twenty := stepAt(t, lessonStep{Show: labWith(func(s *settings.Lab) { s.Typed = settings.JoinTyped(sixPINs); s.Params.BitsPerKey = 20 }), Attack: pinList}).Attack
+			return []string{fmt.Sprintf("%d PINs test positive, the six members among them, %s", a.Positive, pct(a.Precision(), 0)),
+				fmt.Sprintf("at 20, %d of which %d", twenty.Positive, twenty.Members)}
+		},
+		{8, 3}: func(_, st lab.State) []string {
+			a := st.Attack
+			return []string{fmt.Sprintf("%d test positive at 18 bits per key, the three members", a.Positive)}
+		},
 	}
 	for at, want := range figures {
 		l := lessons[at[0]-1]
@@ -271,9 +333,10 @@ func TestLessonFigures(t *testing.T) {
 		prev := labAt(t, settings.DefaultLab(), nil, false)
 		if at[1] > 1 {
 			before := l.Steps[at[1]-2]
-			prev = labAt(t, before.Show, before.Ask, false)
+			before.Audited = false
+			prev = stepAt(t, before)
 		}
-		st := labAt(t, step.Show, step.Ask, step.Audited)
+		st := stepAt(t, step)
 		for _, fig := range want(prev, st) {
 			if !strings.Contains(step.Text, fig) {
 				t.Errorf("lesson %d step %d: its text lacks %q", at[0], at[1], fig)

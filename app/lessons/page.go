@@ -167,7 +167,7 @@ func (c *Page) onShow(ctx app.Context, e app.Event) {
 	step := c.shownStep()
 	c.ClearQueries()
 	c.done, c.quiet = false, nil
-	c.Show(ctx, step.Show, step.Ask)
+	c.Show(ctx, step.Show, step.Ask, step.Attack)
 }
 
 func (c *Page) onMove(by int) app.EventHandler {

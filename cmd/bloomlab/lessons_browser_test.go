@@ -96,7 +96,7 @@ func insertKey(t *testing.T, ctx context.Context, k string) {
 }
 
 // next presses Enter on the Next button and waits for the step whose
-// counter reads counter ("Lesson 3 of 6 · step 2 of 3"), its task not
+// counter reads counter ("Lesson 3 of 8 · step 2 of 3"), its task not
 // done yet.
 func next(t *testing.T, ctx context.Context, counter string) {
 	t.Helper()
@@ -152,12 +152,12 @@ func TestBrowserLessonsByKeyboard(t *testing.T) {
 	if got := btext(t, ctx, "#lesson-status"); !strings.Contains(got, "Done") {
 		t.Errorf("status %q once the task is done, want it to say so in words", got)
 	}
-	next(t, ctx, "Lesson 1 of 6 · step 2 of 3")
+	next(t, ctx, "Lesson 1 of 8 · step 2 of 3")
 	for _, k := range []string{"apple", "pear", "plum"} {
 		answerKey(t, ctx, k)
 	}
 	waitTask(t, ctx, "true")
-	next(t, ctx, "Lesson 1 of 6 · step 3 of 3")
+	next(t, ctx, "Lesson 1 of 8 · step 3 of 3")
 	answerKey(t, ctx, "cherry")
 	if beval[string](t, ctx, taskDone) == "true" {
 		t.Error("lesson 1 step 3 done after one absent key, want two")
@@ -180,7 +180,7 @@ func TestBrowserLessonsByKeyboard(t *testing.T) {
 	waitTask(t, ctx, "false")
 	slideTo(t, ctx, "#"+settings.IDBitsPerKey, kb.ArrowLeft, "2.9")
 	waitTask(t, ctx, "true")
-	next(t, ctx, "Lesson 3 of 6 · step 2 of 3")
+	next(t, ctx, "Lesson 3 of 8 · step 2 of 3")
 	slideTo(t, ctx, "#"+settings.IDBitsPerKey, kb.ArrowRight, "10")
 	slideTo(t, ctx, "#"+settings.IDHashes, kb.ArrowRight, "8")
 	if beval[string](t, ctx, taskDone) == "true" {
@@ -188,7 +188,7 @@ func TestBrowserLessonsByKeyboard(t *testing.T) {
 	}
 	slideTo(t, ctx, "#"+settings.IDHashes, kb.ArrowRight, "9")
 	waitTask(t, ctx, "true")
-	next(t, ctx, "Lesson 3 of 6 · step 3 of 3")
+	next(t, ctx, "Lesson 3 of 8 · step 3 of 3")
 	slideTo(t, ctx, "#"+settings.IDDuplicatePasses, kb.ArrowRight, "2")
 	waitTask(t, ctx, "true")
 	if got := lessonMarked(t, ctx); got != "1,3" {
@@ -229,10 +229,10 @@ func TestBrowserLessonsLinks(t *testing.T) {
 		query, counter, title string
 		notice                []string
 	}{
-		{params(lessons.IDLesson, "3", lessons.IDStep, "2"), "Lesson 3 of 6 · step 2 of 3", "The three moves", nil},
-		{params(lessons.IDLesson, "99"), "Lesson 6 of 6 · step 1 of 3", "Overfill", []string{"there is no lesson 99", "so lesson 6, “Overfill”, is shown"}},
-		{params(lessons.IDLesson, "2", lessons.IDStep, "0"), "Lesson 2 of 6 · step 1 of 2", "A false positive, explained", []string{"there is no step 0", "so step 1 is shown"}},
-		{params(lessons.IDLesson, "abc", lessons.IDStep, "2"), "Lesson 1 of 6 · step 2 of 3", "A zero is proof", []string{`"abc" is not a lesson number`}},
+		{params(lessons.IDLesson, "3", lessons.IDStep, "2"), "Lesson 3 of 8 · step 2 of 3", "The three moves", nil},
+		{params(lessons.IDLesson, "99"), "Lesson 8 of 8 · step 1 of 3", "Not anonymization", []string{"there is no lesson 99", "so lesson 8, “Not anonymization”, is shown"}},
+		{params(lessons.IDLesson, "2", lessons.IDStep, "0"), "Lesson 2 of 8 · step 1 of 2", "A false positive, explained", []string{"there is no step 0", "so step 1 is shown"}},
+		{params(lessons.IDLesson, "abc", lessons.IDStep, "2"), "Lesson 1 of 8 · step 2 of 3", "A zero is proof", []string{`"abc" is not a lesson number`}},
 	} {
 		t.Run(tc.query, func(t *testing.T) {
 			bdo(t, ctx, chromedp.Navigate(lessonsURL(base, tc.query)), waitLab())

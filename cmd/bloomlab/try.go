@@ -314,8 +314,8 @@ func writeAttack(w io.Writer, r core.TryResult) {
 			fmt.Fprintf(w, "  %-12s %d new\n", core.JoinTryKeys([]string{key}), a.New[i])
 		}
 	case core.AttackRecover:
-		fmt.Fprintf(w, "\n%-20s %d of the %d candidates (%s) test positive: %d members and %d others (p(C - M) = %.1f expected); %s of the positives are members\n",
-			"recovered", a.Positive, a.Candidates, a.List, a.Members, a.Positive-a.Members, a.Expected, pct(a.Precision()))
+		fmt.Fprintf(w, "\n%-20s %d of the %d candidates (%s) test positive: %d %s and %d %s (p(C - M) = %.1f expected); %s of the positives are members\n",
+			"recovered", a.Positive, a.Candidates, a.List, a.Members, plural(a.Members, "member"), a.Positive-a.Members, plural(a.Positive-a.Members, "other"), a.Expected, pct(a.Precision()))
 		for i, key := range a.Found {
 			what := "not a member"
 			if a.Member[i] {
@@ -327,6 +327,14 @@ func writeAttack(w io.Writer, r core.TryResult) {
 			fmt.Fprintf(w, "  and %d more\n", a.Positive-len(a.Found))
 		}
 	}
+}
+
+// plural is word, with an s unless n is 1.
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
 }
 
 // pct writes a share as a percentage with two decimals.

@@ -1,0 +1,55 @@
+//go:build !wasm
+
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"bloomlab/app/lab"
+	"bloomlab/app/lessons"
+	"bloomlab/app/settings"
+	"bloomlab/core"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// TestBrowserAttackLessons works the two attack lessons as a learner:
+// a forge by the panel's button, and a recover that runs again as the
+// learner raises bits per key until the task is done; then "show me" of
+// the fill step, whose crafted keys join the typed ones.
+func TestBrowserAttackLessons(t *testing.T) {
+	needBrowser(t)
+	ctx := btab(t, 1280, 900)
+	base := labURL(t)
+
+	bdo(t, ctx, chromedp.Navigate(lessonsURL(base, "lesson=7&step=1")), waitLab())
+	waitTask(t, ctx, "false")
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#"+lab.IDTryForge)), waitAttack(core.AttackForge))
+	waitTask(t, ctx, "true")
+
+	// Lesson 8, step 2: the PINs recovered at 10 bits per key, then at
+	// each move of the slider until half the positives are members.
+	bdo(t, ctx, chromedp.Navigate(lessonsURL(base, "lesson=8&step=2&"+params(settings.IDTry, strings.Join(sixPINsForTest, ",")))), waitLab(),
+		chromedp.SetValue(chromedp.CSS("#"+lab.IDTryRecoverList), core.ListPINs),
+		chromedp.Click(chromedp.CSS("#"+lab.IDTryRecover)), waitAttack(core.AttackRecover))
+	if got := btext(t, ctx, "#"+lab.IDTryAttack); !strings.Contains(got, "84 of 10,000 candidates (every 4-digit PIN) test positive: 6 members") {
+		t.Fatalf("recover at 10 bits per key: %q", got)
+	}
+	waitTask(t, ctx, "false")
+	slideTo(t, ctx, "#"+settings.IDBitsPerKey, kb.ArrowRight, "18")
+	bwaitText(t, ctx, "#"+lab.IDTryAttack, func(s string) bool { return strings.Contains(s, "10 of 10,000 candidates") })
+	waitTask(t, ctx, "true")
+
+	// Lesson 7, step 3, by "show me": the fill's keys are typed in.
+	bdo(t, ctx, chromedp.Navigate(lessonsURL(base, "lesson=7&step=3")), waitLab(),
+		chromedp.Click(chromedp.CSS("#"+lessons.IDLessonShow)), waitAttack(core.AttackFill))
+	waitTask(t, ctx, "true")
+	if got := btext(t, ctx, "#"+lab.IDTryTyped); !strings.Contains(got, "(8 of 32)") {
+		t.Errorf("after the fill the typed keys read %q", got)
+	}
+}
+
+// sixPINsForTest are lesson 8's members.
+var sixPINsForTest = []string{"4821", "1234", "0000", "7777", "2580", "9051"}
