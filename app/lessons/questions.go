@@ -179,7 +179,8 @@ func (q *question) tolerance() string {
 	return "within " + format.Plain(q.Tolerance) + " " + q.Points + " counts as close"
 }
 
-// verdict says how the guess did: close or not, and how far off.
+// verdict says how the guess did: close or not, and how far off (the
+// tolerance is stated beside the slider).
 func (q *question) verdict(sc score) string {
 	if !q.numeric() {
 		if sc.Close {
@@ -198,9 +199,9 @@ func (q *question) verdict(sc score) string {
 		far = "spot on"
 	}
 	if sc.Close {
-		return "Close: " + far + " (" + q.tolerance() + ")."
+		return "Close: " + far + "."
 	}
-	return "Off: " + far + "; " + q.tolerance() + "."
+	return "Off: " + far + "."
 }
 
 // guessMode reads the teacher's key of a link: guess=first hides the

@@ -169,13 +169,13 @@ func TestQuestionScore(t *testing.T) {
 		close         bool
 		verdict       string
 	}{
-		{fill, 94, 93.9, true, "Close: 0.1 percentage points too high (within 5 percentage points counts as close)."},
+		{fill, 94, 93.9, true, "Close: 0.1 percentage points too high."},
 		{fill, 90, 93.9, true, "Close: 3.9 percentage points too low"},
 		{fill, 89, 94, true, "Close: 5.0 percentage points too low"},
-		{fill, 88, 94, false, "Off: 6.0 percentage points too low; within 5 percentage points counts as close."},
+		{fill, 88, 94, false, "Off: 6.0 percentage points too low."},
 		{fill, 100, 93.9, false, "Off: 6.1 percentage points too high"},
 		{fill, 50, 50, true, "Close: spot on"},
-		{words, 120, 92, true, "Close: 28 words too high (within 40 words counts as close)."},
+		{words, 120, 92, true, "Close: 28 words too high."},
 		{words, 5, 92, false, "Off: 87 words too low"},
 		{words, 132, 92, true, "Close: 40 words too high"},
 		{words, 135, 92, false, "Off: 43 words too high"},
