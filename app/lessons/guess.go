@@ -206,12 +206,12 @@ func (c *Page) renderQuestion() app.UI {
 			}),
 		)
 	}
-	close := ""
+	closeness := ""
 	if committed && g.Measured {
-		close = strconv.FormatBool(g.Close)
+		closeness = strconv.FormatBool(g.Close)
 	}
 	return ui.Hidden(app.Div().ID(IDQuestion).Class("lesson-question"), c.question() == nil).
-		DataSet("close", close).Body(
+		DataSet("close", closeness).Body(
 		app.P().ID("lesson-question-prompt").Class("lesson-question-prompt").Body(
 			app.Strong().Text("Predict: "), app.Text(q.Prompt),
 		),
@@ -238,7 +238,7 @@ func (c *Page) renderAnswer(q *question, g keptGuess, committed bool) []app.UI {
 	case !committed:
 		return nil
 	case !g.Measured:
-		return []app.UI{app.Text("Your guess, " + q.showGuess(g.Guess) + ", is in; the lab is measuring…")}
+		return []app.UI{app.Text("Your guess, " + q.showGuess(g.Guess) + ", is in; the lab answers at this step's settings, where Show me puts it.")}
 	}
 	return []app.UI{
 		app.Span().ID("lesson-answer-guess").Text("Your guess: " + q.showGuess(g.Guess) + ". "),
