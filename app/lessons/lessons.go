@@ -48,6 +48,9 @@ type lessonStep struct {
 	Audited bool
 	// Done is the task's predicate.
 	Done func(st lab.State) bool
+	// Question, if set, asks the learner to predict before the lab
+	// answers (questions.go).
+	Question *question
 }
 
 // load is how many times its design load a Bloom filter of m bits and k
@@ -114,6 +117,7 @@ var lessons = []lesson{
 			Done: func(st lab.State) bool {
 				return len(st.Answered(core.VerdictNo, func(q core.TryQuery) bool { return q.FirstZero > 0 })) >= 2
 			},
+			Question: askCherry,
 		}},
 	},
 	{
@@ -125,6 +129,8 @@ var lessons = []lesson{
 			Show: settings.DefaultLab(),
 			Ask:  []string{"want"},
 			Done: func(st lab.State) bool { return len(st.Answered(core.VerdictFalsePositive, nil)) > 0 },
+
+			Question: askWordsToMaybe,
 		}, {
 			Text: "In a small filter you can see every bit: 100 bits, k = 3, holding 20 generated keys and six fruit you insert. There the word \"in\" answers maybe: one of its bits was set by \"cherry\" alone, another by \"pear\", \"grape\" and two generated keys. Insert words of your own and query others until a maybe names one of your words.",
 			Task: "Get a false positive with one of your own keys among its culprits.",
@@ -156,6 +162,7 @@ var lessons = []lesson{
 				r := st.Shown()
 				return r != nil && r.Occupancy > 0.9
 			},
+			Question: askFill,
 		}, {
 			Text: "Give the array its 10 bits per key back. The chart of rate against k marks the optimum at (m/n) ln 2 = 6.93. The curve is flat near it: k = 8 costs only 3% more. Move k past the line until the theory rate is 10% above the optimum's: k = 9 gives 0.913% against 0.819%.",
 			Task: "With the fill under 90%, raise k past the optimum until the theory rate is 10% above the optimum's.",
@@ -189,6 +196,7 @@ var lessons = []lesson{
 				return r != nil && st.Fault() == core.NoFault && nearFivePercent(r) &&
 					r.K == core.OptimalK(r.M, r.N) && r.K < core.CeilK(r.M, r.N)
 			},
+			Question: askRoundK,
 		}, {
 			Text: "Now make the ceiling's mistake: the k-ceil fault chooses k = 5. The theory rate climbs to 5.20%, and every insert and every maybe touches 5 bits instead of 4, 25% more work. At 4000 keys the measured rates wander by more than this 2% gap (with seed 1 the ceiling even measures lower, 4.27% against 4.82%, well inside each other's intervals): telling them apart takes a large filter and millions of queries.",
 			Task: "Switch on the k-ceil fault (or set k to 5) and see the theory rate rise above the rounded k's.",
@@ -214,6 +222,7 @@ var lessons = []lesson{
 				r := st.Shown()
 				return r != nil && st.Fault() != core.NoFault && looksFine(r)
 			},
+			Question: askLooksFine,
 		}, {
 			Text:    "The audit badge runs the filter's contract in your browser, the rate last. For short-range, 20 of the 130 checks that apply fail: positions are not uniform (chi-square 5.4 per degree of freedom where 1 is fair), and at a million keys the rate is 16% above theory.",
 			Task:    "Keep the fault on, with the rate still looking fine, until the audit badge reports failed checks.",
@@ -263,6 +272,7 @@ var lessons = []lesson{
 				return r != nil && r.Variant.Bloom() && load(r.M, r.N, r.K) >= 1.9 &&
 					r.EmpiricalFPR >= 4*designRate(r.M, r.K)
 			},
+			Question: askOverfill,
 		}, {
 			Text: "The cure is to rebuild for the keys you have: 8000 keys at 1% need 9.6 bits per key with k = 7, 76,800 bits. The rate falls back to 1.0%. Real systems rebuild on a schedule, or add a new filter as the last one fills.",
 			Task: "Keep the 8000 keys and give them the bits to bring the theory rate back to 1% or less.",

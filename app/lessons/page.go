@@ -62,6 +62,9 @@ type Page struct {
 	// that state shows done but is not recorded, so that a shared link of
 	// a finished step gives no one the step, and a reset stays reset.
 	quiet *quietLab
+
+	// ask is the step's question, if it has one (guess.go).
+	ask asking
 }
 
 // quietLab is the lab at a moment: its settings and how many answers the
@@ -72,7 +75,7 @@ type quietLab struct {
 }
 
 func New() *Page {
-	c := &Page{progress: lessonProgress{}}
+	c := &Page{progress: lessonProgress{}, ask: asking{choice: -1, kept: keptGuesses{}}}
 	c.labPage.Init()
 	c.OnChange(c.check)
 	return c
@@ -84,7 +87,10 @@ func New() *Page {
 func (c *Page) OnInit() {
 	c.labPage.OnInit()
 	if app.IsClient {
-		c.lesson, c.step, _ = lessonPlace(app.Window().URL().Query())
+		q := app.Window().URL().Query()
+		c.lesson, c.step, _ = lessonPlace(q)
+		c.ask.first, _ = guessMode(q)
+		c.startGuess()
 	}
 }
 
@@ -94,6 +100,8 @@ func (c *Page) shownStep() lessonStep { return lessons[c.lesson].Steps[c.step] }
 func (c *Page) OnMount(ctx app.Context) {
 	c.labPage.OnMount(ctx)
 	c.progress, c.unkept = loadProgress(ctx)
+	c.ask.kept = loadGuesses(ctx, c.ask.kept)
+	c.startGuess()
 	c.check(ctx)
 }
 
@@ -101,15 +109,22 @@ func (c *Page) OnMount(ctx app.Context) {
 // link. A new place begins the step: the key panel's answers so far are
 // forgotten, so the task is done by what the learner does in it.
 func (c *Page) OnNav(ctx app.Context) {
-	li, si, notices := lessonPlace(ctx.Page().URL().Query())
+	q := ctx.Page().URL().Query()
+	li, si, notices := lessonPlace(q)
+	first, notice := guessMode(q)
 	opened := !c.placed
 	if opened || li != c.lesson || si != c.step {
 		c.lesson, c.step, c.placed = li, si, true
 		c.ClearQueries()
 		c.done, c.quiet = false, nil
+		c.startGuess()
+	}
+	c.ask.first, c.ask.misread = first, notice != ""
+	if notice != "" {
+		notices = append(notices, notice)
 	}
 	c.notices = notices
-	c.Keep(url.Values{IDLesson: {strconv.Itoa(li + 1)}, IDStep: {strconv.Itoa(si + 1)}})
+	c.Keep(c.placeKeys(li, si))
 	c.labPage.OnNav(ctx)
 	if opened {
 		c.hush()
@@ -132,6 +147,7 @@ func (c *Page) check(ctx app.Context) {
 	if c.done && c.quiet == nil && !c.progress[stepKey(c.lesson, c.step)] {
 		c.progress, c.unkept = markDone(ctx, c.lesson, c.step, c.progress)
 	}
+	c.measureGuess(ctx)
 }
 
 // hush starts a quiet spell: nothing is recorded done until the lab
@@ -144,9 +160,20 @@ func (c *Page) hush() {
 // the lab's settings as they are.
 func (c *Page) place(li, si int) string {
 	q := c.Settings().Query()
-	q.Set(IDLesson, strconv.Itoa(li+1))
-	q.Set(IDStep, strconv.Itoa(si+1))
+	for k, vs := range c.placeKeys(li, si) {
+		q[k] = vs
+	}
 	return ui.Href(ui.RouteLessons) + "?" + q.Encode()
+}
+
+// placeKeys are the link keys of the lesson's place: the lesson, the
+// step, and a teacher's guess=first, which goes on from step to step.
+func (c *Page) placeKeys(li, si int) url.Values {
+	q := url.Values{IDLesson: {strconv.Itoa(li + 1)}, IDStep: {strconv.Itoa(si + 1)}}
+	if c.ask.first {
+		q.Set(IDGuess, guessFirst)
+	}
+	return q
 }
 
 // neighbour is the place before (by -1) or after (by +1) the one shown,
@@ -180,6 +207,9 @@ func (c *Page) onMove(by int) app.EventHandler {
 
 func (c *Page) onReset(ctx app.Context, e app.Event) {
 	c.progress, c.unkept = resetProgress(ctx)
+	forgetGuesses(ctx)
+	c.ask.kept = keptGuesses{}
+	c.startGuess()
 	c.hush()
 }
 
@@ -216,7 +246,12 @@ func (c *Page) renderLesson() app.UI {
 	case step.Audited && c.State().Audit == nil:
 		statusText = "Not done yet: the audit reports when it finishes."
 	}
-	return app.Section().ID(IDLessonPanel).Class("lesson-panel").Aria("labelledby", "lesson-title").Body(
+	veiled := c.veiled()
+	heading := "That lesson or step does not exist:"
+	if c.ask.misread {
+		heading = "Some of the link could not be followed:"
+	}
+	return app.Section().ID(IDLessonPanel).Class("lesson-panel").DataSet("veil", string(veiled)).Aria("labelledby", "lesson-title").Body(
 		app.Nav().Class("lesson-list").Aria("label", "Lessons").Body(
 			app.Ol().Body(app.Range(lessons).Slice(func(i int) app.UI {
 				a := app.A().ID("lesson-link-"+strconv.Itoa(i+1)).Href(c.place(i, 0)).Title(lessons[i].Title).Body(
@@ -234,7 +269,7 @@ func (c *Page) renderLesson() app.UI {
 				))
 			})),
 		),
-		ui.Notices("lesson-notices", "lesson-notice", "That lesson or step does not exist:", c.notices),
+		ui.Notices("lesson-notices", "lesson-notice", heading, c.notices),
 		app.Div().Class("lesson-card").Body(
 			app.Div().Class("lesson-head").Body(
 				app.P().ID("lesson-counter").Class("lesson-counter").Text(
@@ -258,8 +293,9 @@ func (c *Page) renderLesson() app.UI {
 			),
 			app.H1().ID("lesson-title").Text(l.Title),
 			ui.Hidden(app.P().ID("lesson-intro").Class("lesson-intro"), c.step != 0).Text(l.Intro),
-			app.P().ID("lesson-text").Class("lesson-text").Text(step.Text),
-			app.Div().ID(IDLessonTask).Class("lesson-task").DataSet("done", status).Body(
+			ui.Hidden(app.P().ID("lesson-text").Class("lesson-text"), veiled != "").Text(step.Text),
+			c.renderQuestion(),
+			ui.Hidden(app.Div().ID(IDLessonTask).Class("lesson-task"), veiled != "").DataSet("done", status).Body(
 				app.Span().Class("lesson-task-label").Text("Your task: "),
 				app.Span().ID("lesson-task-text").Text(step.Task),
 				app.Span().ID("lesson-status").Class("lesson-status").Role("status").Aria("live", "polite").Text(statusText),
