@@ -239,7 +239,9 @@ func Forge(f Membership, limit int, member func([]byte) bool, step func() error)
 // lists, and from the lab's generated keys of 16 bytes until i reaches
 // 36^9.
 func ForgeKey(i int) string { return "forged-" + strconv.FormatUint(uint64(i), 36) }
-func FillKey(i int) string  { return "filler-" + strconv.FormatUint(uint64(i), 36) }
+func FillKey(i int) string  { return fillPrefix + strconv.FormatUint(uint64(i), 36) }
+
+const fillPrefix = "filler-"
 
 // WeakTwin is a key of key's length with the same 31*h + c weight, so the
 // same weak hash under every seed: two neighbouring bytes (a, b) become
@@ -307,6 +309,7 @@ type Crafter struct {
 	Step func() error
 
 	pos []uint64
+	buf []byte
 }
 
 // Craft returns the best of the next FillTries candidates against f, a
@@ -316,18 +319,17 @@ type Crafter struct {
 func (c *Crafter) Craft(f Membership) (key string, fresh int, err error) {
 	fresh = -1
 	for range FillTries {
-		cand := FillKey(c.Next)
+		c.buf = strconv.AppendUint(append(c.buf[:0], fillPrefix...), uint64(c.Next), 36)
 		c.Next++
 		if c.Step != nil {
 			if err := c.Step(); err != nil {
 				return key, fresh, err
 			}
 		}
-		kb := []byte(cand)
-		if c.Member != nil && c.Member(kb) {
+		if c.Member != nil && c.Member(c.buf) {
 			continue
 		}
-		c.pos = f.Positions(c.pos, kb)
+		c.pos = f.Positions(c.pos, c.buf)
 		off := 0
 		for i, j := range c.pos {
 			if !isOn(f, j) && !contains(c.pos[:i], j) {
@@ -335,7 +337,7 @@ func (c *Crafter) Craft(f Membership) (key string, fresh int, err error) {
 			}
 		}
 		if off > fresh {
-			key, fresh = cand, off
+			key, fresh = string(c.buf), off
 		}
 		if off == len(c.pos) {
 			break
