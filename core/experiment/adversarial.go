@@ -341,10 +341,10 @@ const (
 func adversarialTable(s Sizes, shapes []forgeShape, forges []forgeResult, m uint64, k int, keys []int, fills []fillResult) Table {
 	reps := s.Replicates
 	t := Table{
-		Title: fmt.Sprintf("an attacker who knows the hash key: n = %s keys a filter; forge rows, %s a row, at 5 to 20 bits per key, the theory 1/p tries at rate p = (1 - e^(-kn/m))^k; "+
+		Title: fmt.Sprintf("an attacker who knows the hash key: %s a filter; forge rows, %s a row, at %d to %d bits per key, the theory 1/p tries at rate p = (1 - e^(-kn/m))^k; "+
 			"fill rows, %s a row, at %d bits per key (m = %s, k = %d) from %.2f to %.2f times the design load m ln 2 / k, %s honest absent queries a filter, "+
 			"theory min(1, kn/m) for crafted keys and 1 - (1 - 1/m)^(kn) for random ones, rate theory the fill to the k",
-			group(s.Items), filters(reps), filters(len(fills)), fillBits, group(int(m)), k, fillLoads[0], fillLoads[len(fillLoads)-1], group(s.Queries)),
+			counted(s.Items, "key"), counted(reps, "filter"), forgeBits[0], forgeBits[len(forgeBits)-1], counted(len(fills), "filter"), fillBits, group(int(m)), k, fillLoads[0], fillLoads[len(fillLoads)-1], group(s.Queries)),
 		Columns: advColumns,
 		Chart:   &Chart{Title: "fill against keys inserted: crafted keys against random ones", X: "keys inserted", Y: "fill (share of bits set)"},
 	}
@@ -488,12 +488,13 @@ func adversarialNotes(s Sizes, shapes []forgeShape, t Table, keys []int, twinHit
 	return notes
 }
 
-// filters writes "1 filter", "2 filters".
-func filters(n int) string {
+// counted writes n things: counted(1, "filter") is "1 filter",
+// counted(2000, "key") "2,000 keys".
+func counted(n int, thing string) string {
 	if n == 1 {
-		return "1 filter"
+		return "1 " + thing
 	}
-	return group(n) + " filters"
+	return group(n) + " " + thing + "s"
 }
 
 // indexOf returns the index of x in xs, or -1.
