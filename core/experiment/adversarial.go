@@ -3,6 +3,7 @@ package experiment
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"bloomlab/core"
@@ -127,8 +128,7 @@ func runAdversarial(s Sizes, r *runner) (Table, error) {
 	if err != nil {
 		return Table{}, err
 	}
-	t := adversarialTable(s, shapes, forges, fm, fk, fkeys, fills)
-	return t, nil
+	return adversarialTable(s, shapes, forges, fm, fk, fkeys, fills), nil
 }
 
 // meter gathers the units of work done in small steps and reports them a
@@ -328,7 +328,7 @@ var (
 	advColumns = []Column{colAttack, colHash, colBits, colK, colKeys, colMeasure, colAdvTh, colAdvMean, colAdvCI, colRatio, colRateTh, colRateObs, colRateCI}
 )
 
-// The forge rows' measures.
+// What the rows count.
 const (
 	measureKnown   = "offline tries to a false positive, seed known"
 	measureOneShot = "queries to the filter, seed known"
@@ -391,14 +391,11 @@ func adversarialTable(s Sizes, shapes []forgeShape, forges []forgeResult, m uint
 			lo, hi := core.Wilson(found, tries, core.Z95)
 			return []Cell{num(sh.p), num(float64(found) / float64(tries)), interval(lo, hi)}
 		}
-		for _, row := range [][]Cell{
-			append(append(append(head("siphash"), txt(measureKnown)), cell(known, 1/sh.p, 1)...), rate(knownFound, knownSum)...),
-			append(append(append(head("siphash"), txt(measureOneShot)), cell(oneShot, 1, 0)...), noRate...),
-			append(append(append(head("siphash"), txt(measureSecret)), cell(secret, 1/sh.p, 1)...), rate(secretFound, secretSum)...),
-			append(append(append(head(string(core.WeakHash)), txt(measureTwin)), cell(twin, 1, 1)...), noRate...),
-		} {
-			t.Rows = append(t.Rows, row)
-		}
+		t.Rows = append(t.Rows,
+			slices.Concat(head("siphash"), []Cell{txt(measureKnown)}, cell(known, 1/sh.p, 1), rate(knownFound, knownSum)),
+			slices.Concat(head("siphash"), []Cell{txt(measureOneShot)}, cell(oneShot, 1, 0), noRate),
+			slices.Concat(head("siphash"), []Cell{txt(measureSecret)}, cell(secret, 1/sh.p, 1), rate(secretFound, secretSum)),
+			slices.Concat(head(string(core.WeakHash)), []Cell{txt(measureTwin)}, cell(twin, 1, 1), noRate))
 	}
 
 	crafted := Series{Name: "crafted keys", Kind: Points}
@@ -425,8 +422,8 @@ func adversarialTable(s Sizes, shapes []forgeShape, forges []forgeResult, m uint
 		clo, chi := core.Wilson(cfp, queries, core.Z95)
 		rlo, rhi := core.Wilson(rfp, queries, core.Z95)
 		t.Rows = append(t.Rows,
-			append(append(head(measureCrafted), cc...), num(math.Pow(top, float64(k))), num(float64(cfp)/float64(queries)), interval(clo, chi)),
-			append(append(head(measureRandom), rc...), num(core.RateExact(m, n, k)), num(float64(rfp)/float64(queries)), interval(rlo, rhi)))
+			slices.Concat(head(measureCrafted), cc, []Cell{num(math.Pow(top, float64(k))), num(float64(cfp) / float64(queries)), interval(clo, chi)}),
+			slices.Concat(head(measureRandom), rc, []Cell{num(core.RateExact(m, n, k)), num(float64(rfp) / float64(queries)), interval(rlo, rhi)}))
 		crafted.Points = append(crafted.Points, Point{X: float64(c), Y: cc[1].Value, Lo: cc[2].Value, Hi: cc[2].High})
 		random.Points = append(random.Points, Point{X: float64(c), Y: rc[1].Value, Lo: rc[2].Value, Hi: rc[2].High})
 	}
