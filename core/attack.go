@@ -190,7 +190,7 @@ func (pn *panel) forge() (TryAttackResult, *TryQuery, error) {
 	}
 	if pn.r.Fault == WeakHash {
 		for _, t := range pn.typed {
-			if twin, ok := weakTwin(string(t)); ok && !pn.isTyped([]byte(twin)) {
+			if twin, ok := WeakTwin(string(t)); ok && !pn.isTyped([]byte(twin)) {
 				out.Tries, out.Algebraic, out.Twin = 1, true, string(t)
 				q, err := pn.query(twin)
 				return out, &q, err
@@ -198,33 +198,56 @@ func (pn *panel) forge() (TryAttackResult, *TryQuery, error) {
 		}
 	}
 	pn.pr.total += MaxForgeTries
-	for i := 0; i < MaxForgeTries; i++ {
-		key := forgeKey(i)
-		kb := []byte(key)
-		maybe, _ := pn.f.Contains(kb)
-		if err := pn.pr.tick(); err != nil {
-			return out, nil, err
-		}
-		if !maybe || pn.isTyped(kb) {
-			continue
-		}
-		out.Tries = i + 1
-		q, err := pn.query(key)
-		return out, &q, err
+	key, tries, err := Forge(pn.f, MaxForgeTries, pn.isTyped, pn.pr.tick)
+	out.Tries = tries
+	if err != nil {
+		return out, nil, err
 	}
-	out.Tries = MaxForgeTries
-	return out, nil, fmt.Errorf("core: none of %d forged candidates is a false positive of this filter (expected about %.3g tries at its theory rate)", MaxForgeTries, out.Expected)
+	if key == "" {
+		return out, nil, fmt.Errorf("core: none of %d forged candidates is a false positive of this filter (expected about %.3g tries at its theory rate)", MaxForgeTries, out.Expected)
+	}
+	q, err := pn.query(key)
+	return out, &q, err
 }
 
-// forgeKey is the i-th candidate of a forge, fillKey of a fill: short and
-// distinct from every word and PIN.
-func forgeKey(i int) string { return "forged-" + strconv.FormatUint(uint64(i), 36) }
-func fillKey(i int) string  { return "filler-" + strconv.FormatUint(uint64(i), 36) }
+// Forge is the search of a forge with the hash key in hand: it tries
+// ForgeKey(0), ForgeKey(1), ... against f, skipping those member reports
+// true for (member may be nil), until one answers maybe or limit
+// candidates are tried. It returns that key, "" when none answered, and
+// the candidates tried, skipped ones included. At rate p the tries are
+// geometric with mean 1/p. step, if not nil, is called after each
+// candidate, and an error from it stops the search and is returned.
+func Forge(f Membership, limit int, member func([]byte) bool, step func() error) (key string, tries int, err error) {
+	for i := 0; i < limit; i++ {
+		key := ForgeKey(i)
+		kb := []byte(key)
+		maybe, _ := f.Contains(kb)
+		if step != nil {
+			if err := step(); err != nil {
+				return "", i + 1, err
+			}
+		}
+		if maybe && (member == nil || !member(kb)) {
+			return key, i + 1, nil
+		}
+	}
+	return "", limit, nil
+}
 
-// weakTwin is a key of key's length with the same 31*h + c weight, so the
+// ForgeKey is the i-th candidate of a forge, FillKey of a fill: short,
+// printable and distinct from every word, PIN and id of the candidate
+// lists, and from the lab's generated keys of 16 bytes until i reaches
+// 36^9.
+func ForgeKey(i int) string { return "forged-" + strconv.FormatUint(uint64(i), 36) }
+func FillKey(i int) string  { return fillPrefix + strconv.FormatUint(uint64(i), 36) }
+
+const fillPrefix = "filler-"
+
+// WeakTwin is a key of key's length with the same 31*h + c weight, so the
 // same weak hash under every seed: two neighbouring bytes (a, b) become
-// (a+1, b-31), both printable ASCII.
-func weakTwin(key string) (string, bool) {
+// (a+1, b-31), both printable ASCII. It reports false for a key with no
+// such pair (one shorter than two bytes, or not printable).
+func WeakTwin(key string) (string, bool) {
 	b := []byte(key)
 	for i := 0; i+1 < len(b); i++ {
 		if b[i] >= 0x20 && b[i] < 0x7e && b[i+1] >= 0x21+31 && b[i+1] < 0x7f {
@@ -247,38 +270,19 @@ func (pn *panel) fill(keys int) (TryAttackResult, error) {
 	m := float64(f.M())
 	out := TryAttackResult{Kind: AttackFill, FillBefore: float64(f.SetBits()) / m}
 	pn.pr.total += keys * FillTries
-	next := 0
+	c := Crafter{Member: pn.isTyped, Step: pn.pr.tick}
 	for range keys {
-		best, bestNew := "", -1
-		for range FillTries {
-			key := fillKey(next)
-			next++
-			out.Tries++
-			if err := pn.pr.tick(); err != nil {
-				return out, err
-			}
-			if pn.isTyped([]byte(key)) {
-				continue
-			}
-			pn.pos = f.Positions(pn.pos, []byte(key))
-			fresh := 0
-			for i, j := range pn.pos {
-				if !pn.on(j) && !contains(pn.pos[:i], j) {
-					fresh++
-				}
-			}
-			if fresh > bestNew {
-				best, bestNew = key, fresh
-			}
-			if fresh == len(pn.pos) {
-				break
-			}
+		before := c.Next
+		best, _, err := c.Craft(f)
+		out.Tries += c.Next - before
+		if err != nil {
+			return out, err
 		}
-		before := f.SetBits()
+		set := f.SetBits()
 		f.Add([]byte(best))
 		pn.typed = append(pn.typed, []byte(best))
 		out.Keys = append(out.Keys, best)
-		out.New = append(out.New, int(f.SetBits()-before))
+		out.New = append(out.New, int(f.SetBits()-set))
 	}
 	out.FillAfter = float64(f.SetBits()) / m
 	// Random keys turn on each of their k positions with the chance it is
@@ -287,6 +291,59 @@ func (pn *panel) fill(keys int) (TryAttackResult, error) {
 	zeros := (1 - out.FillBefore) * m * math.Pow(1-1/m, float64(f.K()*keys))
 	out.RandomNew = (1-out.FillBefore)*m - zeros
 	return out, nil
+}
+
+// Crafter crafts the keys of a fill for an attacker who computes positions
+// with the hash key in hand: each key is the candidate, of FillTries from
+// FillKey(Next) on, that turns on the most positions still off, so the
+// array fills in about m/k keys where random keys take m ln(m)/k.
+type Crafter struct {
+	// Next is the candidate the next Craft weighs first; each Craft moves
+	// it past the candidates it weighed.
+	Next int
+	// Member, if not nil, reports keys already in the filter, which are
+	// passed over.
+	Member func([]byte) bool
+	// Step, if not nil, is called after each candidate weighed, and an
+	// error from it stops the Craft and is returned.
+	Step func() error
+
+	pos []uint64
+	buf []byte
+}
+
+// Craft returns the best of the next FillTries candidates against f, a
+// Bloom layout, and how many of its positions are off; it stops weighing
+// at one whose k positions are all off and distinct. It does not insert
+// the key. Craft returns "" and -1 when every candidate was a member.
+func (c *Crafter) Craft(f Membership) (key string, fresh int, err error) {
+	fresh = -1
+	for range FillTries {
+		c.buf = strconv.AppendUint(append(c.buf[:0], fillPrefix...), uint64(c.Next), 36)
+		c.Next++
+		if c.Step != nil {
+			if err := c.Step(); err != nil {
+				return key, fresh, err
+			}
+		}
+		if c.Member != nil && c.Member(c.buf) {
+			continue
+		}
+		c.pos = f.Positions(c.pos, c.buf)
+		off := 0
+		for i, j := range c.pos {
+			if !isOn(f, j) && !contains(c.pos[:i], j) {
+				off++
+			}
+		}
+		if off > fresh {
+			key, fresh = string(c.buf), off
+		}
+		if off == len(c.pos) {
+			break
+		}
+	}
+	return key, fresh, nil
 }
 
 // recover tests every candidate of list against the filter and counts
@@ -300,22 +357,23 @@ func (pn *panel) recover(list string) (TryAttackResult, error) {
 	}
 	out := TryAttackResult{Kind: AttackRecover, List: list, Candidates: len(cands)}
 	pn.pr.total += len(cands)
-	var positives []string
+	keys := make([][]byte, len(cands))
+	for i, c := range cands {
+		keys[i] = []byte(c)
+	}
+	found, err := Recover(pn.f, keys, pn.pr.tick)
+	if err != nil {
+		return out, err
+	}
+	positives := make([]string, len(found))
 	maybeGenerated := map[string]int{} // a positive of KeyBytes bytes: its place among positives
-	isMember := []bool{}
-	for _, c := range cands {
-		maybe, _ := pn.f.Contains([]byte(c))
-		if err := pn.pr.tick(); err != nil {
-			return out, err
+	isMember := make([]bool, len(found))
+	for i, c := range found {
+		positives[i] = cands[c]
+		if len(positives[i]) == pn.p.KeyBytes {
+			maybeGenerated[positives[i]] = i
 		}
-		if !maybe {
-			continue
-		}
-		if len(c) == pn.p.KeyBytes {
-			maybeGenerated[c] = len(positives)
-		}
-		positives = append(positives, c)
-		isMember = append(isMember, pn.isTyped([]byte(c)))
+		isMember[i] = pn.isTyped(keys[c])
 	}
 	if len(maybeGenerated) > 0 {
 		err := pn.members(func(_ uint64, keys [][]byte) bool {
@@ -348,4 +406,25 @@ func (pn *panel) recover(list string) (TryAttackResult, error) {
 	}
 	out.Expected = pn.theoryRate() * float64(out.Candidates-out.Members)
 	return out, nil
+}
+
+// Recover is the membership inference of a recover: it tests every
+// candidate against f and returns the indices, in order, of those that
+// answer maybe. A filter has no false negatives, so every member on the
+// list is among them, beside about p of the others. step as for Forge,
+// after each candidate.
+func Recover(f Membership, cands [][]byte, step func() error) ([]int, error) {
+	var found []int
+	for i, c := range cands {
+		maybe, _ := f.Contains(c)
+		if step != nil {
+			if err := step(); err != nil {
+				return found, err
+			}
+		}
+		if maybe {
+			found = append(found, i)
+		}
+	}
+	return found, nil
 }

@@ -30,12 +30,12 @@ func TestForgeFindsAFalsePositiveOffline(t *testing.T) {
 	if len(res.Queries) != 1 || res.Queries[0].Verdict != VerdictFalsePositive || len(res.Queries[0].Culprits) == 0 {
 		t.Fatalf("forge's query: %+v", res.Queries)
 	}
-	if got, want := res.Queries[0].Key, forgeKey(a.Tries-1); got != want {
+	if got, want := res.Queries[0].Key, ForgeKey(a.Tries-1); got != want {
 		t.Fatalf("forged %q after %d tries, the candidate then is %q", got, a.Tries, want)
 	}
 	pn, _ := panelOf(t, TryRequest{Params: p})
 	for i := 0; i < a.Tries-1; i++ {
-		if maybe, _ := pn.f.Contains([]byte(forgeKey(i))); maybe {
+		if maybe, _ := pn.f.Contains([]byte(ForgeKey(i))); maybe {
 			t.Fatalf("candidate %d answers maybe, before the forged %d", i, a.Tries)
 		}
 	}
@@ -56,7 +56,7 @@ func TestForgeFindsAFalsePositiveOffline(t *testing.T) {
 // positive of every filter holding the member.
 func TestForgeUnderTheWeakHashNeedsNoSearchAndNoKey(t *testing.T) {
 	t.Parallel()
-	twin, ok := weakTwin("apple")
+	twin, ok := WeakTwin("apple")
 	if !ok || twin == "apple" || len(twin) != 5 {
 		t.Fatalf("twin of apple: %q, %t", twin, ok)
 	}
@@ -172,9 +172,55 @@ func TestAttackRequestsAreChecked(t *testing.T) {
 	// A fill makes room for the typed keys only.
 	typed := make([]string, 30)
 	for i := range typed {
-		typed[i] = forgeKey(i)
+		typed[i] = ForgeKey(i)
 	}
 	if _, err := Try(TryRequest{Params: DefaultParams(), Insert: typed, Attack: &TryAttack{Kind: AttackFill, Keys: 3}}, nil); err == nil {
 		t.Error("a fill of 3 beside 30 typed keys was taken")
+	}
+}
+
+// TestAttackPrimitives: Forge passes over members, Recover finds every
+// member on the list, and a Crafter's keys each turn on all k positions
+// of an empty filter.
+func TestAttackPrimitives(t *testing.T) {
+	t.Parallel()
+	const seed = 3
+	f, _ := NewFilter(400, 5, seed) // 50 keys: fill 0.46, rate about 2%
+	members := map[string]bool{}
+	for i := range 50 {
+		f.Add([]byte(ForgeKey(i)))
+		members[ForgeKey(i)] = true
+	}
+	key, tries, err := Forge(f, 100_000, func(kb []byte) bool { return members[string(kb)] }, nil)
+	if err != nil || key == "" || tries <= 50 {
+		t.Fatalf("seed %d: forged %q after %d tries (%v); the first 50 candidates are members", seed, key, tries, err)
+	}
+	if maybe, _ := f.Contains([]byte(key)); !maybe || ForgeKey(tries-1) != key {
+		t.Fatalf("seed %d: forged %q, the filter says %t, candidate %d is %q", seed, key, maybe, tries-1, ForgeKey(tries-1))
+	}
+	var cands [][]byte
+	for i := range 200 {
+		cands = append(cands, []byte(ForgeKey(i)))
+	}
+	found, err := Recover(f, cands, nil)
+	if err != nil || len(found) < 50 {
+		t.Fatalf("seed %d: recovered %v (%v)", seed, found, err)
+	}
+	for i := range 50 {
+		if found[i] != i {
+			t.Fatalf("seed %d: member %d not recovered: %v", seed, i, found[:50])
+		}
+	}
+	e, _ := NewFilter(10_000, 5, seed)
+	c := Crafter{}
+	for i := range 20 {
+		key, fresh, err := c.Craft(e)
+		if err != nil || fresh != 5 {
+			t.Fatalf("seed %d: crafted key %d, %q, turns on %d of 5 (%v)", seed, i, key, fresh, err)
+		}
+		e.Add([]byte(key))
+	}
+	if e.SetBits() != 100 {
+		t.Fatalf("seed %d: 20 crafted keys turned on %d bits, want 100", seed, e.SetBits())
 	}
 }

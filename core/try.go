@@ -441,15 +441,18 @@ func (pn *panel) insert(key string, kb []byte) TryInsert {
 	return in
 }
 
-// on reports whether position j is nonzero as the filter reads it. A
-// broken filter's position past m but inside its last word lands in the
-// padding, which the filter reads; IsSet stops at m.
-func (pn *panel) on(j uint64) bool {
-	if b, ok := pn.f.(*Broken); ok {
+// on reports whether position j is nonzero as the filter reads it.
+func (pn *panel) on(j uint64) bool { return isOn(pn.f, j) }
+
+// isOn reports whether position j of f is nonzero as f reads it. A broken
+// filter's position past m but inside its last word lands in the padding,
+// which the filter reads; IsSet stops at m.
+func isOn(f Membership, j uint64) bool {
+	if b, ok := f.(*Broken); ok {
 		w := b.Words()
 		return j < 64*uint64(len(w)) && w[j>>6]>>(j&63)&1 != 0
 	}
-	return pn.f.IsSet(j)
+	return f.IsSet(j)
 }
 
 func contains(s []uint64, v uint64) bool {

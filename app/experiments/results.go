@@ -150,4 +150,7 @@ var chromiumPace = map[string]float64{
 	// Measured under Node (Chromium's engine) beside theory-vs-observed
 	// and blocked, at about their pace there.
 	"alternatives": 4e6,
+	// Measured under Node beside alternatives, and scaled as it was.
+	"adversarial":          1.7e6,
+	"membership-inference": 4e6,
 }

@@ -112,6 +112,48 @@ func TestExperimentOutputs(t *testing.T) {
 			t.Error("a run without native measuring holds times")
 		}
 	})
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		header string
+		rows   int
+	}{
+		{"adversarial", []string{"--items", "500", "--queries", "1000", "--replicates", "3", "--seed", "7"},
+			"attack,hash,bitsPerKey,k,keys,measure,theory,measured,ci95_lo,ci95_hi,ratio,rateTheory,rate,rateCI95_lo,rateCI95_hi", 26},
+		{"membership-inference", []string{"--items", "500", "--replicates", "2", "--seed", "7"},
+			"target,bitsPerKey,k,theory,candidates,members,positives,falsePositives,expectedFP,precision,precisionCI95_lo,precisionCI95_hi,precisionTheory,recall", 4},
+	} {
+		t.Run(tc.name+": json and csv", func(t *testing.T) {
+			t.Parallel()
+			code, out, errOut := run(append([]string{"experiment", tc.name, "--json"}, tc.args...)...)
+			if code != 0 || errOut != "" {
+				t.Fatalf("exit %d, stderr %q", code, errOut)
+			}
+			var got struct {
+				Name  string           `json:"name"`
+				Rows  []map[string]any `json:"rows"`
+				Notes []string         `json:"notes"`
+				Chart *experiment.Chart
+			}
+			if err := json.Unmarshal([]byte(out), &got); err != nil {
+				t.Fatalf("%v:\n%s", err, out)
+			}
+			if got.Name != tc.name || len(got.Rows) != tc.rows || len(got.Notes) < 3 || got.Chart == nil {
+				t.Errorf("decoded %s with %d rows, %d notes", got.Name, len(got.Rows), len(got.Notes))
+			}
+			code, out, errOut = run(append([]string{"experiment", tc.name, "--csv"}, tc.args...)...)
+			if code != 0 || errOut != "" {
+				t.Fatalf("exit %d, stderr %q", code, errOut)
+			}
+			recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(recs) != tc.rows+1 || strings.Join(recs[0], ",") != tc.header {
+				t.Errorf("csv:\n%s", out)
+			}
+		})
+	}
 	t.Run("memory estimate", func(t *testing.T) {
 		t.Parallel()
 		code, out, _ := run("experiment", "memory", "--estimate", "--items", "1000")

@@ -259,6 +259,77 @@ func TestBrowserExperimentRun(t *testing.T) {
 	compareJSON(t, "the JSON download", []byte(beval[string](t, ctx, `window.lastBlob.text()`)), want)
 }
 
+// TestBrowserExperimentRunAttacks runs the two experiments of an attacker
+// who knows the hash key in the page, its workers sharing the replicates:
+// the cells are the command line's text table's, and the page's JSON the
+// command line's --json, the notes' verdict included.
+func TestBrowserExperimentRunAttacks(t *testing.T) {
+	needBrowser(t)
+	for _, tc := range []struct {
+		name  string
+		sizes experiment.Sizes
+		says  []string // in the notes
+	}{
+		{"adversarial", experiment.Sizes{Items: 1000, Queries: 2000, Replicates: 10, Seed: 7}, []string{"Forge.", "member's twin", "Fill."}},
+		{"membership-inference", experiment.Sizes{Items: 1000, Replicates: 4, Seed: 7}, []string{"Recall: 100%", "A secret key does not help"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := btab(t, 1280, 900)
+			query := []string{settings.ExpName, tc.name}
+			var args []string
+			for _, knob := range []struct {
+				flag, key string
+				v         int
+			}{{"--items", settings.ExpItems, tc.sizes.Items}, {"--queries", settings.ExpQueries, tc.sizes.Queries}, {"--replicates", settings.ExpReplicates, tc.sizes.Replicates}} {
+				if knob.v > 0 {
+					query = append(query, knob.key, strconv.Itoa(knob.v))
+					args = append(args, knob.flag, strconv.Itoa(knob.v))
+				}
+			}
+			seed := strconv.FormatUint(tc.sizes.Seed, 10)
+			query, args = append(query, settings.ExpSeed, seed), append(args, "--seed", seed)
+			bdo(t, ctx, chromedp.Navigate(labURL(t)+"/experiments?"+params(query...)), waitExp("idle"))
+			if got, want := btext(t, ctx, "#exp-cli"), "bloomlab experiment "+tc.name+" "+strings.Join(args, " "); got != want {
+				t.Errorf("command line %q, want %q", got, want)
+			}
+			start := time.Now()
+			bdo(t, ctx, chromedp.Click(chromedp.CSS("#exp-run")), waitExp("done"))
+			t.Logf("%s ran in %v in the browser", tc.name, time.Since(start).Round(time.Millisecond))
+
+			var out, errs bytes.Buffer
+			if code := dispatch(append([]string{"experiment", tc.name, "--json"}, args...), &out, &errs); code != 0 {
+				t.Fatalf("bloomlab experiment %s: exit %d: %s", tc.name, code, errs.String())
+			}
+			page := beval[string](t, ctx, `document.getElementById("exp-json").textContent`)
+			compareJSON(t, "the page's JSON", []byte(page), out.Bytes())
+			// Their floats come from arithmetic and from functions Go
+			// computes alike on both platforms (no math.Exp or math.Log,
+			// which are assembly on amd64), so the bytes agree too.
+			if page != out.String() {
+				t.Error("the page's JSON is not byte for byte the command line's")
+			}
+
+			native := nativeTable(t, tc.name, tc.sizes)
+			cells := beval[[][]string](t, ctx, `[...document.querySelectorAll("#exp-table tbody tr")].map(r => [...r.cells].map(c => c.textContent))`)
+			if len(cells) != len(native.Rows) {
+				t.Fatalf("%d rows, want %d", len(cells), len(native.Rows))
+			}
+			for r, row := range native.Rows {
+				for i, c := range native.Columns {
+					if got, want := cells[r][i], c.Format(row[i]); got != want {
+						t.Errorf("row %d %s = %q, want %q", r, c.Key, got, want)
+					}
+				}
+			}
+			for _, say := range tc.says {
+				if !strings.Contains(page, say) {
+					t.Errorf("the page's notes lack %q", say)
+				}
+			}
+		})
+	}
+}
+
 // TestBrowserExperimentCancel starts the full theory-vs-observed run, held
 // mid-way, checks the page answers and navigates meanwhile, then cancels
 // by keyboard: the run stops where it was, and a new run works.

@@ -196,6 +196,8 @@ func TestCheck(t *testing.T) {
 		{"too many replicates", kSweep, Sizes{Items: 10, Queries: 10, Replicates: MaxReplicates + 1}, "replicates must be in [1, 1000]"},
 		{"a knob it does not use", rocksdb, Sizes{Items: 10, Queries: 10, Replicates: 2}, "rocksdb takes no replicates"},
 		{"queries for memory", memory, Sizes{Items: 10, Queries: 5}, "memory takes no queries"},
+		{"queries for membership-inference", membershipInference, Sizes{Items: 10, Queries: 5, Replicates: 1}, "membership-inference takes no queries"},
+		{"no filters for adversarial", adversarial, Sizes{Items: 10, Queries: 5}, "replicates must be in [1, 1000], got 0"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := tc.e.Run(tc.s, Options{})
@@ -208,7 +210,7 @@ func TestCheck(t *testing.T) {
 
 func TestCatalogue(t *testing.T) {
 	t.Parallel()
-	want := strings.Fields("theory-vs-observed rocksdb grid k-sweep rounding hashing overfill probes counting memory blocked small-m alternatives")
+	want := strings.Fields("theory-vs-observed rocksdb grid k-sweep rounding hashing overfill probes counting memory blocked small-m alternatives adversarial membership-inference")
 	var names []string
 	for _, e := range All() {
 		names = append(names, e.Name)

@@ -127,7 +127,7 @@ func measureFilters(r *runner, jobs []filterJob, timed bool) ([]rateResult, erro
 		o := &out[i]
 		o.filter, o.queries = f, j.queries
 		clock := clockIf(timed, &o.insertDur)
-		if err := insertTimed(r, f, j.n, j.seed, clock); err != nil {
+		if err := insertTimed(r, f, 0, j.n, j.seed, clock); err != nil {
 			return err
 		}
 		// Sealed here, once: a static filter sealed lazily by its first
@@ -199,26 +199,26 @@ func (b *keyBatch) next(ns core.Namespace, first, count, seed uint64) [][]byte {
 // insert adds member keys 0..n-1 of seed to f, in batches that end where a
 // report is due.
 func insert(r *runner, f core.Membership, n, seed uint64) error {
-	return insertTimed(r, f, n, seed, nil)
+	return insertTimed(r, f, 0, n, seed, nil)
 }
 
-// insertTimed is insert that adds the time spent in f's inserts to clock,
-// unless clock is nil.
-func insertTimed(r *runner, f core.Membership, n, seed uint64, clock *time.Duration) error {
+// insertTimed adds member keys lo..hi-1 of seed to f as insert does, and
+// the time spent in f's inserts to clock, unless clock is nil.
+func insertTimed(r *runner, f core.Membership, lo, hi, seed uint64, clock *time.Duration) error {
 	var b keyBatch
-	for i := uint64(0); i < n; {
-		keys := b.next(core.Members, i, min(n-i, tick-i%tick), seed)
+	for i := lo; i < hi; {
+		keys := b.next(core.Members, i, min(hi-i, tick-(i-lo)%tick), seed)
 		start := now(clock)
 		core.AddBatch(f, keys)
 		since(clock, start)
 		i += uint64(len(keys))
-		if i%tick == 0 {
+		if (i-lo)%tick == 0 {
 			if err := r.report(tick); err != nil {
 				return err
 			}
 		}
 	}
-	return r.report(int(n % tick))
+	return r.report(int((hi - lo) % tick))
 }
 
 // queryAbsent queries absent keys lo..hi-1 of seed against f, in batches

@@ -23,6 +23,8 @@ const (
 	saltBlocked
 	saltSmallM
 	saltAlternatives
+	saltAdversarial
+	saltInference
 )
 
 // sized returns m and the optimal k for n keys at target rate p.
