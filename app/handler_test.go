@@ -157,10 +157,10 @@ func TestPrerenderedLessons(t *testing.T) {
 		path string
 		want []string
 	}{
-		{"/lessons?" + linktest.Query(lessons.IDLesson, "3", lessons.IDStep, "2"), []string{`id="lesson-title">The three moves<`, "Lesson 3 of 6 · step 2 of 3",
+		{"/lessons?" + linktest.Query(lessons.IDLesson, "3", lessons.IDStep, "2"), []string{`id="lesson-title">The three moves<`, "Lesson 3 of 8 · step 2 of 3",
 			"raise k past the optimum until the theory rate is 10% above the optimum&#39;s.", `id="` + lessons.IDLessonShow + `"`, `data-done="false"`, `id="bit-array"`}},
 		{"/lessons", []string{`id="lesson-title">A zero is proof<`, "Inserting a key only ever sets bits."}},
-		{"/lessons?" + linktest.Query(lessons.IDLesson, "99", lessons.IDStep, "0"), []string{`id="lesson-notice"`, "there is no lesson 99", "there is no step 0", `id="lesson-title">Overfill<`}},
+		{"/lessons?" + linktest.Query(lessons.IDLesson, "99", lessons.IDStep, "0"), []string{`id="lesson-notice"`, "there is no lesson 99", "there is no step 0", `id="lesson-title">Not anonymization<`}},
 		{"/lessons/?" + linktest.Query(lessons.IDLesson, "2"), []string{`id="lesson-title">A false positive, explained<`}},
 	} {
 		page := get(t, "", tc.path)

@@ -29,9 +29,9 @@ var adversarialLesson = lesson{
 	Title: "Adversarial keys",
 	Intro: "The lab's hash is SipHash with a key, and the key is the seed in the link: whoever has the link computes every key's positions as the filter does, offline. A filter's guarantees hold for keys chosen at random, not for keys chosen against it.",
 	Steps: []lessonStep{{
-		Text: "Without the key, the only way to find a false positive is to ask the filter, one key at a time: about 1/p queries, 122 at the default shape (the panel's common words took 92). With the key, an attacker tries made-up keys on a copy of the computation and asks the filter once. Forge one: seed 1's \"forged-g\" is the 17th made-up key tried.",
-		Task: "Forge a false positive with the seed from the link.",
-		Show: settings.DefaultLab(),
+		Text:   "Without the key, the only way to find a false positive is to ask the filter, one key at a time: about 1/p queries, 122 at the default shape (the panel's common words took 92). With the key, an attacker tries made-up keys on a copy of the computation and asks the filter once. Forge one: seed 1's \"forged-g\" is the 17th made-up key tried.",
+		Task:   "Forge a false positive with the seed from the link.",
+		Show:   settings.DefaultLab(),
 		Attack: forge,
 		Done: func(st lab.State) bool {
 			a := st.Attacked(core.AttackForge)
@@ -50,10 +50,11 @@ var adversarialLesson = lesson{
 			return a != nil && a.Algebraic && st.Fault() == core.WeakHash
 		},
 	}, {
-		Text: "Knowing the key, an attacker can also choose keys that fill the array: each of the best of 256 made-up keys turns on all k of its bits while there is room. In 100 bits with k = 3 and 20 keys (44% full), 8 crafted keys turn on 24 bits and the array is 68% full; 8 random keys would have turned on about 12. Every honest query pays: the measured rate climbs from 9% to 31%, while the formula, which assumes random keys, says 18%.",
-		Task: "Craft filling keys into a small filter and see the fill climb faster than random keys would make it.",
-		Show: labWith(func(s *settings.Lab) { s.Params.Items, s.Params.BitsPerKey, s.Params.Hashes = 20, 5, 3 }),
-		Attack: fill,
+		Text:     "Knowing the key, an attacker can also choose keys that fill the array: each of the best of 256 made-up keys turns on all k of its bits while there is room. In 100 bits with k = 3 and 20 keys (44% full), 8 crafted keys turn on 24 bits and the array is 68% full; 8 random keys would have turned on about 12. Every honest query pays: the measured rate climbs from 9% to 31%, while the formula, which assumes random keys, says 18%.",
+		Task:     "Craft filling keys into a small filter and see the fill climb faster than random keys would make it.",
+		Show:     labWith(func(s *settings.Lab) { s.Params.Items, s.Params.BitsPerKey, s.Params.Hashes = 20, 5, 3 }),
+		Attack:   fill,
+		Question: askFillKeys,
 		Done: func(st lab.State) bool {
 			a := st.Attacked(core.AttackFill)
 			if a == nil {
@@ -72,27 +73,28 @@ var inferenceLesson = lesson{
 	Title: "Not anonymization",
 	Intro: "A Bloom filter of user data does not hide the users. It holds no key, but it answers for any key: given only its bits and a list of candidates, whoever has the filter finds every member on the list, hidden only among the false positives.",
 	Steps: []lessonStep{{
-		Text: "This filter holds its 4000 generated keys and six 4-digit PINs. There are only 10,000 PINs: recover the members by testing every one. 84 test positive: all six members and 78 others (at 0.83%, about 82 are expected), so 7% of the positives are members, which already narrows 10,000 PINs to 84.",
-		Task: "Recover members from every 4-digit PIN.",
-		Show: labWith(func(s *settings.Lab) { s.Typed = settings.JoinTyped(sixPINs) }),
-		Attack: pinList,
+		Text:     "This filter holds its 4000 generated keys and six 4-digit PINs. There are only 10,000 PINs: recover the members by testing every one. 84 test positive: all six members and 78 others (at 0.83%, about 82 are expected), so 7% of the positives are members, which already narrows 10,000 PINs to 84.",
+		Task:     "Recover members from every 4-digit PIN.",
+		Show:     labWith(func(s *settings.Lab) { s.Typed = settings.JoinTyped(sixPINs) }),
+		Attack:   pinList,
+		Question: askPINs,
 		Done: func(st lab.State) bool {
 			a := st.Attacked(core.AttackRecover)
 			return a != nil && a.List == core.ListPINs && a.Members > 0
 		},
 	}, {
-		Text: "The lower the rate, the fewer places to hide. Raise bits per key and the recover runs again on each new filter: at 18 bits per key (k = 7) 10 PINs test positive, the six members among them, 60%; at 20, 7 of which 6 are members.",
-		Task: "Raise bits per key until at least half the PINs that test positive are members.",
-		Show: labWith(func(s *settings.Lab) { s.Typed = settings.JoinTyped(sixPINs); s.Params.BitsPerKey = 18 }),
+		Text:   "The lower the rate, the fewer places to hide. Raise bits per key and the recover runs again on each new filter: at 18 bits per key (k = 7) 10 PINs test positive, the six members among them, 60%; at 20, 7 of which 6 are members.",
+		Task:   "Raise bits per key until at least half the PINs that test positive are members.",
+		Show:   labWith(func(s *settings.Lab) { s.Typed = settings.JoinTyped(sixPINs); s.Params.BitsPerKey = 18 }),
 		Attack: pinList,
 		Done: func(st lab.State) bool {
 			a := st.Attacked(core.AttackRecover)
 			return a != nil && a.List == core.ListPINs && a.Precision() >= 0.5
 		},
 	}, {
-		Text: "A longer list hides members better, but never hides them all: of 100,000 ids, 29 test positive at 18 bits per key, the three members among them. What does protect members: a keyed hash whose key stays secret (no one can test candidates offline), no access to the filter for those who need none (with access, every test is one query), and keeping the filter no longer than the data it was made from.",
-		Task: "Recover the members from the ids.",
-		Show: labWith(func(s *settings.Lab) { s.Typed = settings.JoinTyped(threeIDs); s.Params.BitsPerKey = 18 }),
+		Text:   "A longer list hides members better, but never hides them all: of 100,000 ids, 29 test positive at 18 bits per key, the three members among them. What does protect members: a keyed hash whose key stays secret (no one can test candidates offline), no access to the filter for those who need none (with access, every test is one query), and keeping the filter no longer than the data it was made from.",
+		Task:   "Recover the members from the ids.",
+		Show:   labWith(func(s *settings.Lab) { s.Typed = settings.JoinTyped(threeIDs); s.Params.BitsPerKey = 18 }),
 		Attack: idList,
 		Done: func(st lab.State) bool {
 			a := st.Attacked(core.AttackRecover)

@@ -44,6 +44,10 @@ const (
 	// veilAnswer is the key panel's answer: the answer to a question
 	// about a query.
 	veilAnswer veil = "answer"
+	// veilBoth are the readouts and the key panel's answer: the answer
+	// to a question about an attack, which the panel tells and the
+	// counters show.
+	veilBoth veil = "both"
 )
 
 // question is a step's prediction: numeric when Options is empty, else a
@@ -114,6 +118,15 @@ func (q *question) legal(guess float64) bool {
 func (q *question) measure(show settings.Lab, st lab.State) (float64, bool) {
 	s := st.Settings
 	s.Large = show.Large
+	if a := st.Attack; a != nil && a.Kind == core.AttackFill {
+		// A fill of the show-me filter types its keys in: the lab
+		// stands at show with them.
+		on := st.AttackOn
+		on.Large = show.Large
+		if on == show {
+			show.Typed = settings.JoinTyped(append(show.Typed.List(), a.Keys...))
+		}
+	}
 	if s != show || st.Shown() == nil {
 		return 0, false
 	}
@@ -286,6 +299,29 @@ func fineOrNot(st lab.State) (float64, bool) {
 	return 1, true
 }
 
+// bitsFilled is how many bits the key panel's fill turned on.
+func bitsFilled(st lab.State) (float64, bool) {
+	a := st.Attacked(core.AttackFill)
+	if a == nil {
+		return 0, false
+	}
+	turned := 0
+	for _, n := range a.New {
+		turned += n
+	}
+	return float64(turned), true
+}
+
+// positives is how many candidates the key panel's recover found
+// positive.
+func positives(st lab.State) (float64, bool) {
+	a := st.Attacked(core.AttackRecover)
+	if a == nil {
+		return 0, false
+	}
+	return float64(a.Positive), true
+}
+
 // The lessons' questions, one a lesson, each set on its step in lessons.go.
 var (
 	askCherry = &question{
@@ -332,5 +368,21 @@ var (
 		Answer: percentOf(func(r *core.Result) float64 { return r.EmpiricalFPR }),
 		Why:    "A false positive needs all 7 probes to find a one, and the fill is now 77%: 0.77^7 ≈ 16%, and the lab measures 15.4%: about 15 times the design's 1.0%, not twice.",
 		Veil:   veilReadouts,
+	}
+	askFillKeys = &question{
+		Prompt: "The array is 44% full with k = 3, and 8 random keys would turn on about 12 more bits. How many will 8 keys crafted with the known seed turn on?",
+		Min:    0, Step: 1, Steps: 24, Start: 12, Tolerance: 3,
+		Unit: " bits", Points: "bits",
+		Answer: bitsFilled,
+		Why:    "24 bits, all 3 of every key: each is the best of 256 keys tried offline, and with 56% of the bits still zero one whose 3 bits are all zero is easy to find.",
+		Veil:   veilBoth,
+	}
+	askPINs = &question{
+		Prompt: "Six PINs hide among this filter's 4000 keys, at a 0.83% rate. Testing all 10,000 PINs, how many will test positive?",
+		Min:    0, Step: 5, Steps: 40, Start: 20, Tolerance: 20,
+		Unit: " PINs", Points: "PINs",
+		Answer: positives,
+		Why:    "84 PINs: the 6 members, which always test positive, and 78 of the 9,994 others, near the 82 that a 0.83% rate predicts.",
+		Veil:   veilBoth,
 	}
 )

@@ -52,6 +52,16 @@ func TestQuestions(t *testing.T) {
 			return []string{fmt.Sprintf("(m/n) ln 2 = %.2f", float64(r.M)/float64(r.N)*math.Ln2),
 				pct(core.Rate(r.M, r.N, 4), 2) + " against " + pct(core.Rate(r.M, r.N, 5), 2) + " at k = 5"}
 		},
+		askFillKeys: func(st lab.State) []string {
+			a := st.Attack
+			return []string{fmt.Sprintf("all %d of every key", st.Result.K), fmt.Sprintf("best of %d keys", core.FillTries),
+				fmt.Sprintf("with %s of the bits still zero", pct(1-a.FillBefore, 0))}
+		},
+		askPINs: func(st lab.State) []string {
+			a := st.Attack
+			return []string{fmt.Sprintf("the %d members", a.Members), fmt.Sprintf("%d of the %s others", a.Positive-a.Members, fmtInt(uint64(a.Candidates-a.Members))),
+				fmt.Sprintf("near the %.0f that a %s rate", a.Expected, pct(st.Result.TheoryFPR, 2))}
+		},
 		askLooksFine: func(st lab.State) []string {
 			r := st.Result
 			return []string{"measured " + pct(r.EmpiricalFPR, 2), "theory's " + pct(r.TheoryFPR, 2), fmt.Sprintf("%d unused bits of %s", r.M/32, fmtInt(r.M))}
@@ -77,7 +87,7 @@ func TestQuestions(t *testing.T) {
 			}
 			asked[q] = true
 			wellFormed(t, name, q)
-			st := labAt(t, step.Show, step.Ask, step.Audited)
+			st := stepAt(t, step)
 			a, ok := q.measure(step.Show, st)
 			if !ok {
 				t.Errorf("%s: no answer in its step's show-me state %s", name, step.Show.Query().Encode())
@@ -139,7 +149,7 @@ func wellFormed(t *testing.T, name string, q *question) {
 	if q.Prompt == "" || q.Why == "" || q.Answer == nil || !strings.HasSuffix(q.Prompt, "?") {
 		t.Errorf("%s: prompt %q, why %q, answer set %v", name, q.Prompt, q.Why, q.Answer != nil)
 	}
-	if q.Veil != veilReadouts && q.Veil != veilAnswer {
+	if q.Veil != veilReadouts && q.Veil != veilAnswer && q.Veil != veilBoth {
 		t.Errorf("%s: veils %q", name, q.Veil)
 	}
 	if !q.numeric() {
