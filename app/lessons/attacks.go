@@ -27,7 +27,7 @@ var (
 
 var adversarialLesson = lesson{
 	Title: "Adversarial keys",
-	Intro: "The lab's hash is SipHash with a key, and the key is the seed in the link: whoever has the link computes every key's positions as the filter does, offline. A filter's guarantees hold for keys chosen at random, not for keys chosen against it.",
+	Intro: "The lab's hash is SipHash keyed by the seed in the link: whoever has the link computes any key's positions offline. A filter's promises hold for random keys, not for keys chosen against it.",
 	Steps: []lessonStep{{
 		Text:   "Without the key, the only way to find a false positive is to ask the filter, one key at a time: about 1/p queries, 122 at the default shape (the panel's common words took 92). With the key, an attacker tries made-up keys on a copy of the computation and asks the filter once. Forge one: seed 1's \"forged-g\" is the 17th made-up key tried.",
 		Task:   "Forge a false positive with the seed from the link.",
@@ -50,7 +50,7 @@ var adversarialLesson = lesson{
 			return a != nil && a.Algebraic && st.Fault() == core.WeakHash
 		},
 	}, {
-		Text:     "Knowing the key, an attacker can also choose keys that fill the array: each of the best of 256 made-up keys turns on all k of its bits while there is room. In 100 bits with k = 3 and 20 keys (44% full), 8 crafted keys turn on 24 bits and the array is 68% full; 8 random keys would have turned on about 12. Every honest query pays: the measured rate climbs from 9% to 31%, while the formula, which assumes random keys, says 18%.",
+		Text:     "Knowing the key, an attacker can also pick keys that fill the array, each the best of 256 made-up keys. In 100 bits with k = 3 and 20 keys (44% full), 8 crafted keys turn on 24 bits: 68% full, where 8 random keys add about 12. Honest queries pay: the measured rate goes from 9% to 31%; the formula, which assumes random keys, says 18%.",
 		Task:     "Craft filling keys into a small filter and see the fill climb faster than random keys would make it.",
 		Show:     labWith(func(s *settings.Lab) { s.Params.Items, s.Params.BitsPerKey, s.Params.Hashes = 20, 5, 3 }),
 		Attack:   fill,
@@ -71,9 +71,9 @@ var adversarialLesson = lesson{
 
 var inferenceLesson = lesson{
 	Title: "Not anonymization",
-	Intro: "A Bloom filter of user data does not hide the users. It holds no key, but it answers for any key: given only its bits and a list of candidates, whoever has the filter finds every member on the list, hidden only among the false positives.",
+	Intro: "A filter stores no key, yet it answers for any: with its bits and a list of candidates, anyone finds every member on the list, hidden only among the false positives.",
 	Steps: []lessonStep{{
-		Text:     "This filter holds its 4000 generated keys and six 4-digit PINs. There are only 10,000 PINs: recover the members by testing every one. 84 test positive: all six members and 78 others (at 0.83%, about 82 are expected), so 7% of the positives are members, which already narrows 10,000 PINs to 84.",
+		Text:     "This filter holds 4000 generated keys and six 4-digit PINs. There are only 10,000 PINs: test every one. 84 test positive: all six members and 78 others (at 0.83%, about 82 are expected), so 7% of the positives are members.",
 		Task:     "Recover members from every 4-digit PIN.",
 		Show:     labWith(func(s *settings.Lab) { s.Typed = settings.JoinTyped(sixPINs) }),
 		Attack:   pinList,

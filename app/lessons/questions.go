@@ -370,7 +370,7 @@ var (
 		Veil:   veilReadouts,
 	}
 	askFillKeys = &question{
-		Prompt: "The array is 44% full with k = 3, and 8 random keys would turn on about 12 more bits. How many will 8 keys crafted with the known seed turn on?",
+		Prompt: "How many bits will 8 keys crafted with the known seed turn on here?",
 		Min:    0, Step: 1, Steps: 24, Start: 12, Tolerance: 3,
 		Unit: " bits", Points: "bits",
 		Answer: bitsFilled,
@@ -378,7 +378,7 @@ var (
 		Veil:   veilBoth,
 	}
 	askPINs = &question{
-		Prompt: "Six PINs hide among this filter's 4000 keys, at a 0.83% rate. Testing all 10,000 PINs, how many will test positive?",
+		Prompt: "Testing all 10,000 PINs, how many will test positive?",
 		Min:    0, Step: 5, Steps: 40, Start: 20, Tolerance: 20,
 		Unit: " PINs", Points: "PINs",
 		Answer: positives,
