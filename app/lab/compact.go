@@ -77,7 +77,7 @@ func (c *Page) Compact(e settings.Embed, notices []string) app.UI {
 	}
 	var marks bitMarks
 	if c.result != nil {
-		marks = c.bits.marks(c.result, c.panel.marks())
+		marks = c.panel.playing(c.bits.marks(c.result, c.panel.marks()))
 	}
 	var counters []counter
 	for _, ct := range c.counterList() {

@@ -96,6 +96,7 @@ type keyPanel struct {
 	animate bool
 	step    int
 	anim    int
+	animBox bool
 }
 
 // motionStep is the time between two positions of a key's animation.
@@ -113,9 +114,23 @@ func reducedMotion() bool {
 // play shows the answer's positions one after another, a motionStep
 // apart, when motion is on.
 func (kp *keyPanel) play(ctx app.Context) {
+	m := kp.marks()
+	kp.playN(ctx, len(m.Ring)+len(m.Box), m.Ring == nil, motionStep)
+}
+
+// playLast shows the n positions of the run's last key, ringed on the bit
+// array, one after another, within the time given: the player's step.
+func (kp *keyPanel) playLast(ctx app.Context, n int, within time.Duration) {
+	if kp.marks().Ring != nil {
+		return // the rings are a typed key's
+	}
+	kp.playN(ctx, n, false, min(motionStep, within/time.Duration(max(n, 1))))
+}
+
+// playN plays n marks, gap apart: the boxes if box, else the rings.
+func (kp *keyPanel) playN(ctx app.Context, n int, box bool, gap time.Duration) {
 	kp.anim++
-	kp.step = -1
-	n := len(kp.marks().Ring) + len(kp.marks().Box)
+	kp.step, kp.animBox = -1, box
 	if !kp.motion || n < 2 {
 		return
 	}
@@ -129,11 +144,11 @@ func (kp *keyPanel) play(ctx app.Context) {
 		if kp.step++; kp.step >= n {
 			kp.step = -1
 		} else {
-			ctx.After(motionStep, next)
+			ctx.After(gap, next)
 		}
 		kp.lab.answered(ctx)
 	}
-	ctx.After(motionStep, next)
+	ctx.After(gap, next)
 }
 
 func (kp *keyPanel) onMotion(ctx app.Context, e app.Event) {
@@ -352,25 +367,32 @@ func (kp *keyPanel) queryShown() *core.TryQuery {
 
 // marks are the panel's marks on the bit array: an insert's positions
 // ringed, a query's probes boxed.
-// While the answer plays, the first step of them show.
 func (kp *keyPanel) marks() bitMarks {
-	upTo := func(ps []uint64) []uint64 {
-		if kp.step >= 0 && kp.step < len(ps) {
-			return ps[:kp.step]
-		}
-		return ps
-	}
 	if in := kp.insertShown(); in != nil {
-		return bitMarks{Ring: upTo(in.Positions), RingSays: "the " + kp.answer.Unit + "s of “" + in.Key + "”"}
+		return bitMarks{Ring: in.Positions, RingSays: "the " + kp.answer.Unit + "s of “" + in.Key + "”"}
 	}
 	if q := kp.queryShown(); q != nil {
 		box := make([]uint64, len(q.Probes))
 		for i, p := range q.Probes {
 			box[i] = p.Position
 		}
-		return bitMarks{Box: upTo(box), BoxSays: "read by the query “" + q.Key + "”"}
+		return bitMarks{Box: box, BoxSays: "read by the query “" + q.Key + "”"}
 	}
 	return bitMarks{}
+}
+
+// playing trims the marks on the bit array to the first step of the
+// rings (or the boxes) while they play.
+func (kp *keyPanel) playing(m bitMarks) bitMarks {
+	if kp.step < 0 {
+		return m
+	}
+	if kp.animBox {
+		m.Box = m.Box[:min(kp.step, len(m.Box))]
+	} else {
+		m.Ring = m.Ring[:min(kp.step, len(m.Ring))]
+	}
+	return m
 }
 
 func (kp *keyPanel) render() app.UI {

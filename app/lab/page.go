@@ -176,6 +176,14 @@ func (c *Page) seek(ctx app.Context, at int, commit bool) {
 	}
 }
 
+// stepped plays the last key's positions one after another, within the
+// time given: the player made one step.
+func (c *Page) stepped(ctx app.Context, within time.Duration) {
+	if c.result != nil {
+		c.panel.playLast(ctx, len(c.result.LastInserted), within)
+	}
+}
+
 // answered is the key panel's news: its answer changed the marks.
 func (c *Page) answered(ctx app.Context) {
 	c.draw(ctx)
@@ -446,7 +454,7 @@ func (c *Page) draw(ctx app.Context) {
 		return
 	}
 	c.bits.overlap = c.overlap.counts()
-	if !c.bits.paint(c.result, c.bits.marks(c.result, c.panel.marks())) {
+	if !c.bits.paint(c.result, c.panel.playing(c.bits.marks(c.result, c.panel.marks()))) {
 		ctx.Defer(c.draw) // not mounted yet: after the next update
 		return
 	}
@@ -506,7 +514,7 @@ func (c *Page) Body() app.UI {
 	}
 	var marks bitMarks
 	if c.result != nil {
-		marks = c.bits.marks(c.result, c.panel.marks())
+		marks = c.panel.playing(c.bits.marks(c.result, c.panel.marks()))
 	}
 	return app.Div().ID("lab").Class("lab").DataSet("state", state).Body(
 		app.Div().Class("lab-head").Body(

@@ -69,6 +69,9 @@ type playLab interface {
 	// seek shows the filter holding its first at keys (0: every key);
 	// commit writes the link.
 	seek(ctx app.Context, at int, commit bool)
+	// stepped plays the last key's positions, one after another,
+	// within the time given.
+	stepped(ctx app.Context, within time.Duration)
 }
 
 // player plays the fill: it inserts the generated keys a stop at a time
@@ -78,6 +81,9 @@ type player struct {
 	playing bool
 	// speed is stops a second.
 	speed int
+	// step is a step by the buttons, whose key's positions play when it
+	// is shown (as every stop's do at the slowest speed).
+	step bool
 }
 
 var playSpeeds = []int{1, 4, 15}
@@ -133,6 +139,15 @@ func (pl *player) tick(ctx app.Context) {
 // ran is called when the page has shown a stop: a playing player moves
 // on after its pause.
 func (pl *player) ran(ctx app.Context) {
+	// A step shows its key's positions one after another, within the
+	// pause before the next stop when playing.
+	switch {
+	case pl.step:
+		pl.step = false
+		pl.lab.stepped(ctx, time.Minute)
+	case pl.playing && pl.stopsPerSecond() == playSpeeds[0]:
+		pl.lab.stepped(ctx, 3*time.Second/4)
+	}
 	if !pl.playing {
 		return
 	}
@@ -163,7 +178,7 @@ func (pl *player) pause() { pl.playing = false }
 
 func (pl *player) onStep(delta int) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
-		pl.playing = false
+		pl.playing, pl.step = false, true
 		i, stops := pl.at()
 		pl.lab.seek(ctx, stopAt(stops, i+delta), true)
 	}

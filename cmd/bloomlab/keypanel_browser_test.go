@@ -499,3 +499,33 @@ func TestBrowserKeyMotion(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserPlayerMotion: a step of the player rings its key's positions
+// one after another, unless the reader asks for reduced motion.
+func TestBrowserPlayerMotion(t *testing.T) {
+	needBrowser(t)
+	base := labURL(t)
+	for _, reduce := range []bool{false, true} {
+		ctx := btab(t, 1280, 900)
+		if reduce {
+			if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+				Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}},
+			}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		bdo(t, ctx, chromedp.Navigate(base+"/?"+params(settings.IDPlayAt, "100")), waitLab())
+		beval[bool](t, ctx, playWatch)
+		bdo(t, ctx, chromedp.Click(chromedp.CSS("#"+lab.IDPlayStep)))
+		bwaitEval(t, ctx, `new URLSearchParams(location.search).get("`+settings.IDPlayAt+`")`, func(s string) bool { return s == "101" })
+		bdo(t, ctx, waitLab())
+		bwaitEval(t, ctx, `document.getElementById("try").dataset.playing`, func(s string) bool { return s == "false" })
+		played := beval[[]string](t, ctx, `window.playing`)
+		if reduce == slices.Contains(played, "true") {
+			t.Errorf("reduced motion %t: the step played %v", reduce, played)
+		}
+		if got := btext(t, ctx, "#bit-caption"); !strings.Contains(got, "ringed:") {
+			t.Errorf("caption %q rings nothing after the step", got)
+		}
+	}
+}
