@@ -32,7 +32,8 @@ func (kp *keyPanel) renderAttackRow() app.UI {
 			app.Select().ID(IDTryRecoverList).Body(
 				app.Range(core.CandidateLists).Slice(func(i int) app.UI {
 					l := core.CandidateLists[i]
-					return app.Option().Value(l).Text(listLabels[l])
+					// The list of the last recover, a lesson's too.
+					return app.Option().Value(l).Selected(l == kp.attack.List).Text(listLabels[l])
 				}),
 			),
 			app.Button().ID(IDTryRecover).Class("chip").DataSet("attack", core.AttackRecover).

@@ -49,7 +49,30 @@ func TestBrowserAttackLessons(t *testing.T) {
 	if got := btext(t, ctx, "#"+lab.IDTryTyped); !strings.Contains(got, "(8 of 32)") {
 		t.Errorf("after the fill the typed keys read %q", got)
 	}
+
+	// Lesson 8, step 3, by "show me": the list chosen is the one recovered.
+	bdo(t, ctx, chromedp.Navigate(lessonsURL(base, "lesson=8&step=3")), waitLab(),
+		chromedp.Click(chromedp.CSS("#"+lessons.IDLessonShow)), waitAttack(core.AttackRecover))
+	waitTask(t, ctx, "true")
+	if got := beval[string](t, ctx, `document.getElementById("`+lab.IDTryRecoverList+`").value`); got != core.ListIDs {
+		t.Errorf("after show me recovered from the ids the list reads %q", got)
+	}
 }
 
 // sixPINsForTest are lesson 8's members.
 var sixPINsForTest = []string{"4821", "1234", "0000", "7777", "2580", "9051"}
+
+// The attack lessons, each after its "show me": the lesson and the
+// panel's answer.
+func TestBrowserAttackLessonShots(t *testing.T) {
+	for _, tc := range []struct {
+		name, link, kind string
+	}{
+		{"lesson-adversarial", "/lessons?lesson=7&step=3", core.AttackFill},
+		{"lesson-inference", "/lessons?lesson=8&step=1", core.AttackRecover},
+	} {
+		show := []chromedp.Action[chromedp.Void]{chromedp.Click(chromedp.CSS("#" + lessons.IDLessonShow)), waitAttack(tc.kind)}
+		shootPart(t, tc.name, tc.link, lessons.IDLessonPanel, show...)
+		shootPart(t, tc.name+"-panel", tc.link, lab.IDKeyPanel, show...)
+	}
+}
