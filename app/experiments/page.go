@@ -117,7 +117,7 @@ func (p *Page) Render() app.UI {
 		app.Div().ID("experiments").Class("experiments").DataSet("state", p.state(res)).Body(
 			app.Div().Class("exp-head").Body(
 				app.H1().Text("Experiments"),
-				app.P().Class("lede").Text("The classic Bloom filter measurements, run here in your browser with the same code and seeds as the command line: theory against millions of queries, RocksDB's 10 bits per key, the best k, round against ceil, hashing schemes, overfilling, probes, counting filters, memory and the blocked layout."),
+				app.P().Class("lede").Text("The classic Bloom filter measurements, run here in your browser with the same code and seeds as the command line: theory against millions of queries, RocksDB's 10 bits per key, the best k, round against ceil, hashing schemes, overfilling, probes, counting filters, memory, the blocked layout, the alternatives, and two attacks: keys crafted with a known hash key, and members recovered from a filter's bits."),
 				p.form.renderLarge(),
 			),
 			ui.Notices("exp-notices", "clamp-notice", "Some settings were changed to legal values:", p.notices),

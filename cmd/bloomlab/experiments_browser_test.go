@@ -295,6 +295,7 @@ func TestBrowserExperimentRunAttacks(t *testing.T) {
 			start := time.Now()
 			bdo(t, ctx, chromedp.Click(chromedp.CSS("#exp-run")), waitExp("done"))
 			t.Logf("%s ran in %v in the browser", tc.name, time.Since(start).Round(time.Millisecond))
+			shoot(t, ctx, "experiment-"+tc.name)
 
 			var out, errs bytes.Buffer
 			if code := dispatch(append([]string{"experiment", tc.name, "--json"}, args...), &out, &errs); code != 0 {
