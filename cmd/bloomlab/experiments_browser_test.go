@@ -229,17 +229,7 @@ func TestBrowserExperimentRun(t *testing.T) {
 	native := nativeTable(t, "rounding", sizes)
 
 	// The cells are the command line's text table's.
-	cells := beval[[][]string](t, ctx, `[...document.querySelectorAll("#exp-table tbody tr")].map(r => [...r.cells].map(c => c.textContent))`)
-	if len(cells) != len(native.Rows) {
-		t.Fatalf("%d rows, want %d", len(cells), len(native.Rows))
-	}
-	for r, row := range native.Rows {
-		for i, c := range native.Columns {
-			if got, want := cells[r][i], c.Format(row[i]); got != want {
-				t.Errorf("row %d %s = %q, want %q", r, c.Key, got, want)
-			}
-		}
-	}
+	sameCells(t, ctx, native)
 	if got := btext(t, ctx, "#exp-title"); got != native.Title {
 		t.Errorf("title %q, want %q", got, native.Title)
 	}
@@ -311,23 +301,30 @@ func TestBrowserExperimentRunAttacks(t *testing.T) {
 			}
 
 			native := nativeTable(t, tc.name, tc.sizes)
-			cells := beval[[][]string](t, ctx, `[...document.querySelectorAll("#exp-table tbody tr")].map(r => [...r.cells].map(c => c.textContent))`)
-			if len(cells) != len(native.Rows) {
-				t.Fatalf("%d rows, want %d", len(cells), len(native.Rows))
-			}
-			for r, row := range native.Rows {
-				for i, c := range native.Columns {
-					if got, want := cells[r][i], c.Format(row[i]); got != want {
-						t.Errorf("row %d %s = %q, want %q", r, c.Key, got, want)
-					}
-				}
-			}
+			sameCells(t, ctx, native)
 			for _, say := range tc.says {
 				if !strings.Contains(page, say) {
 					t.Errorf("the page's notes lack %q", say)
 				}
 			}
 		})
+	}
+}
+
+// sameCells checks the page's table cell by cell against native's, as
+// the command line's text table writes them.
+func sameCells(t *testing.T, ctx context.Context, native experiment.Table) {
+	t.Helper()
+	cells := beval[[][]string](t, ctx, `[...document.querySelectorAll("#exp-table tbody tr")].map(r => [...r.cells].map(c => c.textContent))`)
+	if len(cells) != len(native.Rows) {
+		t.Fatalf("%d rows, want %d", len(cells), len(native.Rows))
+	}
+	for r, row := range native.Rows {
+		for i, c := range native.Columns {
+			if got, want := cells[r][i], c.Format(row[i]); got != want {
+				t.Errorf("row %d %s = %q, want %q", r, c.Key, got, want)
+			}
+		}
 	}
 }
 

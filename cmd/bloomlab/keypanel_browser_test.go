@@ -3,6 +3,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -474,11 +475,7 @@ func TestBrowserKeyMotion(t *testing.T) {
 	for _, reduce := range []bool{false, true} {
 		ctx := btab(t, 1280, 900)
 		if reduce {
-			if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-				Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}},
-			}); err != nil {
-				t.Fatal(err)
-			}
+			reduceMotion(t, ctx)
 		}
 		bdo(t, ctx, chromedp.Navigate(base+"/"), waitLab())
 		beval[bool](t, ctx, playWatch)
@@ -500,6 +497,17 @@ func TestBrowserKeyMotion(t *testing.T) {
 	}
 }
 
+// reduceMotion has the tab ask for reduced motion, as a reader's
+// browser setting does.
+func reduceMotion(t *testing.T, ctx context.Context) {
+	t.Helper()
+	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+		Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestBrowserPlayerMotion: a step of the player rings its key's positions
 // one after another, unless the reader asks for reduced motion.
 func TestBrowserPlayerMotion(t *testing.T) {
@@ -508,11 +516,7 @@ func TestBrowserPlayerMotion(t *testing.T) {
 	for _, reduce := range []bool{false, true} {
 		ctx := btab(t, 1280, 900)
 		if reduce {
-			if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-				Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}},
-			}); err != nil {
-				t.Fatal(err)
-			}
+			reduceMotion(t, ctx)
 		}
 		bdo(t, ctx, chromedp.Navigate(base+"/?"+params(settings.IDPlayAt, "100")), waitLab())
 		beval[bool](t, ctx, playWatch)
