@@ -3,6 +3,7 @@ package lab
 import (
 	"strconv"
 
+	"bloomlab/app/ui"
 	"bloomlab/app/ui/format"
 	"bloomlab/core"
 
@@ -33,7 +34,7 @@ func (kp *keyPanel) renderAttackRow() app.UI {
 				app.Range(core.CandidateLists).Slice(func(i int) app.UI {
 					l := core.CandidateLists[i]
 					// The list of the last recover, a lesson's too.
-					return app.Option().Value(l).Selected(l == kp.attack.List).Text(listLabels[l])
+					return ui.Selected(app.Option().Value(l), l == kp.attack.List).Text(listLabels[l])
 				}),
 			),
 			app.Button().ID(IDTryRecover).Class("chip").DataSet("attack", core.AttackRecover).
