@@ -153,4 +153,6 @@ var chromiumPace = map[string]float64{
 	// Measured under Node beside alternatives, and scaled as it was.
 	"adversarial":          1.7e6,
 	"membership-inference": 4e6,
+	// The alternatives' filters at other sizes: taken at their pace.
+	"frontier": 4e6,
 }

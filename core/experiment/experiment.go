@@ -125,7 +125,7 @@ func (e Experiment) Run(s Sizes, o Options) (Table, error) {
 func All() []Experiment {
 	return []Experiment{
 		theoryVsObserved, rocksdb, grid, kSweep, rounding, hashing,
-		overfill, probes, counting, memory, blocked, smallM, alternatives,
+		overfill, probes, counting, memory, blocked, smallM, alternatives, frontier,
 		adversarial, membershipInference,
 	}
 }
