@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"bloomlab/core"
+	"bloomlab/core/plan"
 )
 
 var alternatives = Experiment{
@@ -62,7 +63,7 @@ func altSpec(l int, b, n, fuseCells uint64) (core.Spec, bool) {
 	case altBlocked:
 		// Whole blocks within the budget (a blocked filter rounds up).
 		m = max(1, m/core.BlockSize) * core.BlockSize
-		return core.Spec{M: m, K: blockedBestK(m, n), N: n}, true
+		return core.Spec{M: m, K: plan.BlockedBestK(m, n), N: n}, true
 	case altCuckoo:
 		f, ok := widest(core.CuckooVariant, func(f int) bool {
 			slots := m / uint64(core.CuckooSlots*f) * core.CuckooSlots
@@ -86,24 +87,6 @@ func widest(v core.Variant, fits func(f int) bool) (int, bool) {
 		}
 	}
 	return 0, false
-}
-
-// blockedBestK is the k whose exact blocked rate (core.BlockedRateExact) is
-// lowest at m bits for n keys: the rate is unimodal in k and its optimum
-// sits at or a little below the standard filter's, so the walk starts there.
-func blockedBestK(m, n uint64) int {
-	k := core.OptimalK(m, n)
-	best := core.BlockedRateExact(m, n, k)
-	for _, step := range []int{-1, 1} {
-		for next := k + step; next >= 1 && next <= core.MaxK; next += step {
-			r := core.BlockedRateExact(m, n, next)
-			if r >= best {
-				break
-			}
-			k, best = next, r
-		}
-	}
-	return k
 }
 
 // fuseCells builds a binary fuse filter of n keys and returns its cells.

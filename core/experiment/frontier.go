@@ -3,10 +3,10 @@ package experiment
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 
 	"bloomlab/core"
+	"bloomlab/core/plan"
 )
 
 var frontier = Experiment{
@@ -20,119 +20,18 @@ var frontier = Experiment{
 // frontierRates are the target rates, one decade apart.
 var frontierRates = []float64{1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6}
 
-// frontierMaxBitsPerKey bounds every structure's search: past it a
-// structure does not reach the rate.
-const frontierMaxBitsPerKey = 64
+// The structures are plan.Cheapest's, each sized there by its own theory
+// at the fewest bits that reach the target, the figures the calculator
+// shows too.
 
-// structure is one row of the frontier at each rate: a layout and how it
-// spends the fewest bits that reach a rate by its theory.
-type structure struct {
-	name    string
-	variant core.Variant
-	// cheapest returns the smallest filter of the structure whose theory
-	// reaches p with n keys and its settings in words, or false and why
-	// none does.
-	cheapest func(n uint64, p float64) (core.Spec, string, bool)
-}
-
-// frontierStructures are the structures the frontier compares, each at its
-// best settings for the rate.
-var frontierStructures = []structure{
-	{"standard", core.Standard, cheapestStandard},
-	{"blocked", core.BlockedVariant, cheapestBlocked},
-	{"counting", core.CountingVariant, func(n uint64, p float64) (core.Spec, string, bool) {
-		// The standard filter's shape, with 4-bit counters for removal.
-		s, settings, ok := cheapestStandard(n, p)
-		return s, settings + ", 4-bit counters", ok
-	}},
-	{"cuckoo", core.CuckooVariant, cheapestCuckoo},
-	{"fuse", core.FuseVariant, cheapestFuse},
-}
-
-// cheapestStandard is the smallest m whose formula rate at the rounded
-// optimal k reaches p: from (n log2(1/p)) / ln 2, m moves a bit at a time to
-// the edge (the rounding of k makes the rate a little ragged in m).
-func cheapestStandard(n uint64, p float64) (core.Spec, string, bool) {
-	reaches := func(m uint64) bool { return core.Rate(m, n, core.OptimalK(m, n)) <= p }
-	m := uint64(math.Ceil(float64(n) * core.InfoFloor(p) / math.Ln2))
-	limit := frontierMaxBitsPerKey * n
-	for m <= limit && !reaches(m) {
-		m += max(1, m/1000)
-	}
-	if m > limit {
-		return core.Spec{}, fmt.Sprintf("not within %d bits per key", frontierMaxBitsPerKey), false
-	}
-	for m > 1 && reaches(m-1) {
-		m--
-	}
-	k := core.OptimalK(m, n)
-	return core.Spec{M: m, K: k, N: n}, fmt.Sprintf("k = %d", k), true
-}
-
-// cheapestBlocked is the fewest whole 512-bit blocks whose exact rate (the
-// mixture of block fills) at its best k reaches p, found by bisection: the
-// best rate falls as blocks are added.
-func cheapestBlocked(n uint64, p float64) (core.Spec, string, bool) {
-	blocks := func(m uint64) uint64 { return max(1, (m+core.BlockSize-1)/core.BlockSize) }
-	reaches := func(b uint64) bool {
-		m := b * core.BlockSize
-		return core.BlockedRateExact(m, n, blockedBestK(m, n)) <= p
-	}
-	lo, hi := uint64(1), blocks(frontierMaxBitsPerKey*n)
-	if !reaches(hi) {
-		return core.Spec{}, fmt.Sprintf("not within %d bits per key", frontierMaxBitsPerKey), false
-	}
-	for lo < hi {
-		mid := lo + (hi-lo)/2
-		if reaches(mid) {
-			hi = mid
-		} else {
-			lo = mid + 1
-		}
-	}
-	m := hi * core.BlockSize
-	k := blockedBestK(m, n)
-	return core.Spec{M: m, K: k, N: n}, fmt.Sprintf("k = %d, %d blocks", k, hi), true
-}
-
-// cheapestCuckoo is the narrowest of the lab's fingerprints whose rate at
-// full load, 1 - (1 - load/(2^f - 1))^8, reaches p, in the fewest buckets
-// that hold n keys at cuckooFull.
-func cheapestCuckoo(n uint64, p float64) (core.Spec, string, bool) {
-	widths := slices.Clone(core.CuckooVariant.Fingerprints())
-	slices.Sort(widths)
-	for _, f := range widths {
-		if core.CuckooRate(f, cuckooFull) > p {
-			continue
-		}
-		buckets := uint64(math.Ceil(float64(n) / (core.CuckooSlots * cuckooFull)))
-		return core.Spec{M: buckets * core.CuckooSlots * uint64(f), N: n, FingerprintBits: f},
-			fmt.Sprintf("f = %d, %d buckets", f, buckets), true
-	}
-	f := widths[len(widths)-1]
-	return core.Spec{}, fmt.Sprintf("its widest fingerprint, %d bits, gives %s at full load", f, pct(core.CuckooRate(f, cuckooFull))), false
-}
-
-// cheapestFuse is the fuse filter with the narrowest fingerprint whose
-// rate, 2^-f, reaches p.
-func cheapestFuse(n uint64, p float64) (core.Spec, string, bool) {
-	f := int(math.Ceil(core.InfoFloor(p) - 1e-9))
-	if core.FuseVariant.CheckFingerprintBits(f) != nil {
-		return core.Spec{}, fmt.Sprintf("needs %d-bit fingerprints, past its %s", f, core.FuseVariant.FingerprintWidths("and")), false
-	}
-	return core.Spec{N: n, FingerprintBits: f}, fmt.Sprintf("f = %d", f), true
-}
-
-// frontierCell is one structure at one rate: its spec, or reaches false;
+// frontierCell is one structure at one rate, as plan.Cheapest sized it;
 // then what it showed.
 type frontierCell struct {
-	reaches  bool
-	spec     core.Spec
-	settings string
-	x        rateResult
-	bpk      float64
-	theory   float64
-	lo, hi   float64
+	plan.Sized
+	x      rateResult
+	bpk    float64
+	theory float64
+	lo, hi float64
 }
 
 func runFrontier(s Sizes, r *runner) (Table, error) {
@@ -141,15 +40,16 @@ func runFrontier(s Sizes, r *runner) (Table, error) {
 	var jobs []filterJob
 	var at []*frontierCell
 	for pi, p := range frontierRates {
-		cells[pi] = make([]frontierCell, len(frontierStructures))
-		for si, st := range frontierStructures {
+		for _, sized := range plan.Cheapest(n, p) {
+			cells[pi] = append(cells[pi], frontierCell{Sized: sized})
+		}
+		for si := range cells[pi] {
 			c := &cells[pi][si]
-			c.spec, c.settings, c.reaches = st.cheapest(n, p)
-			if !c.reaches {
+			if !c.Reaches {
 				continue
 			}
-			c.spec.Seed = derive(s.Seed, saltFrontier, uint64(pi), uint64(si))
-			v, spec := st.variant, c.spec
+			c.Spec.Seed = derive(s.Seed, saltFrontier, uint64(pi), uint64(si))
+			v, spec := c.Variant, c.Spec
 			jobs = append(jobs, filterJob{
 				build: func() (core.Membership, error) { return v.Build(spec) },
 				n:     n, queries: uint64(s.Queries), seed: spec.Seed,
@@ -165,15 +65,15 @@ func runFrontier(s Sizes, r *runner) (Table, error) {
 		c.x = res[i]
 	}
 	for pi := range cells {
-		for si, st := range frontierStructures {
+		for si := range cells[pi] {
 			c := &cells[pi][si]
-			if !c.reaches {
+			if !c.Reaches {
 				continue
 			}
-			f := c.x.filter
-			c.bpk = float64(st.variant.MemoryBits(f)) / float64(n)
-			c.theory = st.variant.Theory(f, n).Rate
-			c.lo, c.hi = core.WholeInterval(st.variant, c.x.m, n, f.K(), c.x.fp, c.x.queries)
+			f, v := c.x.filter, c.Variant
+			c.bpk = float64(v.MemoryBits(f)) / float64(n)
+			c.theory = v.Theory(f, n).Rate
+			c.lo, c.hi = core.WholeInterval(v, c.x.m, n, f.K(), c.x.fp, c.x.queries)
 		}
 	}
 	t := frontierTable(s, cells, r.native)
@@ -213,23 +113,22 @@ func frontierTable(s Sizes, cells [][]frontierCell, timed bool) Table {
 		// platform computes alike (math.Exp is assembly on some).
 		bloom.Points = append(bloom.Points, Point{X: b, Y: 1 + math.Expm1(-b*math.Ln2*math.Ln2)})
 	}
-	for _, st := range frontierStructures {
-		t.Chart.Series = append(t.Chart.Series, Series{Name: st.name, Kind: Points})
+	for _, c := range cells[0] {
+		t.Chart.Series = append(t.Chart.Series, Series{Name: c.Name, Kind: Points})
 	}
 	for pi, p := range frontierRates {
 		lg := core.InfoFloor(p)
-		for si, st := range frontierStructures {
-			c := cells[pi][si]
-			row := []Cell{num(p), txt(st.name)}
-			if !c.reaches {
-				row = append(row, txt(c.settings))
+		for si, c := range cells[pi] {
+			row := []Cell{num(p), txt(c.Name)}
+			if !c.Reaches {
+				row = append(row, txt(c.Why))
 				for len(row) < len(t.Columns) {
 					row = append(row, missing())
 				}
 				t.Rows = append(t.Rows, row)
 				continue
 			}
-			row = append(row, txt(c.settings), num(c.bpk), num(lg), num(lg/math.Ln2), num(c.bpk/lg),
+			row = append(row, txt(c.Settings), num(c.bpk), num(lg), num(lg/math.Ln2), num(c.bpk/lg),
 				num(c.theory), num(c.x.rate()), interval(c.lo, c.hi), count(c.x.fp))
 			if timed {
 				row = append(row, num(float64(c.x.insertDur.Nanoseconds())/float64(n)), num(float64(c.x.queryDur.Nanoseconds())/float64(c.x.queries)))
@@ -248,7 +147,7 @@ func frontierChartBits(cells [][]frontierCell) float64 {
 	most := 0.0
 	for _, line := range cells {
 		for _, c := range line {
-			if c.reaches {
+			if c.Reaches {
 				most = max(most, math.Ceil(c.bpk))
 			}
 		}
@@ -264,7 +163,7 @@ func frontierNotes(cells [][]frontierCell) []string {
 	for pi, p := range frontierRates {
 		best := -1
 		for si, c := range cells[pi] {
-			if !c.reaches {
+			if !c.Reaches {
 				continue
 			}
 			measured++
@@ -279,8 +178,8 @@ func frontierNotes(cells [][]frontierCell) []string {
 			continue
 		}
 		c, std := cells[pi][best], cells[pi][0]
-		line := fmt.Sprintf("at %s the %s filter, %.2f bits per key (%.2f times the floor %.2f)", pct(p), frontierStructures[best].name, c.bpk, c.bpk/core.InfoFloor(p), core.InfoFloor(p))
-		if std.reaches && best != 0 {
+		line := fmt.Sprintf("at %s the %s filter, %.2f bits per key (%.2f times the floor %.2f)", pct(p), c.Name, c.bpk, c.bpk/core.InfoFloor(p), core.InfoFloor(p))
+		if std.Reaches && best != 0 {
 			line += fmt.Sprintf(", %.0f%% less than the standard filter's %.2f", 100*(1-c.bpk/std.bpk), std.bpk)
 		}
 		cheapest = append(cheapest, line)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"bloomlab/core"
+	"bloomlab/core/plan"
 )
 
 // TestFrontierSizing: each structure's cheapest filter reaches the target
@@ -14,29 +15,28 @@ func TestFrontierSizing(t *testing.T) {
 	t.Parallel()
 	const n = 100_000
 	for _, p := range frontierRates {
-		s, _, ok := cheapestStandard(n, p)
-		if !ok || core.Rate(s.M, n, s.K) > p || core.Rate(s.M-1, n, core.OptimalK(s.M-1, n)) <= p {
-			t.Errorf("standard at %g: m = %d, k = %d (found %t)", p, s.M, s.K, ok)
+		sized := plan.Cheapest(n, p)
+		s, b, counting, c, f := sized[0], sized[1], sized[2], sized[3], sized[4]
+		if !s.Reaches || core.Rate(s.Spec.M, n, s.Spec.K) > p || core.Rate(s.Spec.M-1, n, core.OptimalK(s.Spec.M-1, n)) <= p {
+			t.Errorf("standard at %g: %+v", p, s)
 		}
-		if bpk, want := float64(s.M)/n, core.InfoFloor(p)/math.Ln2; math.Abs(bpk-want) > 0.01*want {
+		if bpk, want := s.BitsPerKey(n), core.InfoFloor(p)/math.Ln2; math.Abs(bpk-want) > 0.01*want {
 			t.Errorf("standard at %g: %.3f bits per key, the formula says %.3f", p, bpk, want)
 		}
-		b, _, ok := cheapestBlocked(n, p)
-		if !ok || core.BlockedRateExact(b.M, n, b.K) > p || b.M%core.BlockSize != 0 {
-			t.Errorf("blocked at %g: m = %d, k = %d (found %t)", p, b.M, b.K, ok)
+		if counting.Bits != 4*s.Bits || counting.Spec != s.Spec || counting.Variant != core.CountingVariant {
+			t.Errorf("counting at %g: %+v, standard %+v", p, counting, s)
 		}
-		if less := b.M - core.BlockSize; less > 0 && core.BlockedRateExact(less, n, blockedBestK(less, n)) <= p {
+		if !b.Reaches || core.BlockedRateExact(b.Spec.M, n, b.Spec.K) > p || b.Spec.M%core.BlockSize != 0 {
+			t.Errorf("blocked at %g: %+v", p, b)
+		}
+		if less := b.Spec.M - core.BlockSize; less > 0 && core.BlockedRateExact(less, n, plan.BlockedBestK(less, n)) <= p {
 			t.Errorf("blocked at %g: one block fewer, %d bits, reaches it too", p, less)
 		}
-		if f, _, ok := cheapestFuse(n, p); !ok || core.FuseRate(f.FingerprintBits) > p || core.FuseRate(f.FingerprintBits-1) <= p {
-			t.Errorf("fuse at %g: f = %d (found %t)", p, f.FingerprintBits, ok)
+		if w := f.Spec.FingerprintBits; !f.Reaches || core.FuseRate(w) > p || core.FuseRate(w-1) <= p {
+			t.Errorf("fuse at %g: %+v", p, f)
 		}
-		c, why, ok := cheapestCuckoo(n, p)
-		if ok != (p >= core.CuckooRate(16, cuckooFull)) {
-			t.Errorf("cuckoo at %g: found %t (%s)", p, ok, why)
-		}
-		if ok && core.CuckooRate(c.FingerprintBits, cuckooFull) > p {
-			t.Errorf("cuckoo at %g: f = %d gives %g", p, c.FingerprintBits, core.CuckooRate(c.FingerprintBits, cuckooFull))
+		if c.Reaches != (p >= core.CuckooRate(16, 0.95)) || c.Reaches && core.CuckooRate(c.Spec.FingerprintBits, 0.95) > p {
+			t.Errorf("cuckoo at %g: %+v", p, c)
 		}
 	}
 }
