@@ -61,21 +61,33 @@ func notWithin(name string, v core.Variant) Sized {
 }
 
 // cheapestStandard is the smallest m whose formula rate at the rounded
-// optimal k reaches p: from n log2(1/p) / ln 2, m moves to the edge (the
-// rounding of k makes the rate a little ragged in m).
+// optimal k reaches p: from n log2(1/p) / ln 2 it steps up 0.1% at a time
+// until the rate reaches p, then bisects down to the edge (the rounding of
+// k makes the rate a little ragged in m, so the edge found is one where m
+// reaches p and m - 1 does not). A few thousand rates at most.
 func cheapestStandard(n uint64, p float64) Sized {
 	reaches := func(m uint64) bool { return core.Rate(m, n, core.OptimalK(m, n)) <= p }
-	m := uint64(math.Ceil(float64(n) * core.InfoFloor(p) / math.Ln2))
+	hi := max(1, uint64(math.Ceil(float64(n)*core.InfoFloor(p)/math.Ln2)))
 	limit := satMul(MaxBitsPerKey, n)
-	for m <= limit && !reaches(m) {
-		m += max(1, m/1000)
+	for hi <= limit && !reaches(hi) {
+		hi += max(1, hi/1000)
 	}
-	if m > limit {
+	if hi > limit {
 		return notWithin("standard", core.Standard)
 	}
-	for m > 1 && reaches(m-1) {
-		m--
+	lo := hi / 2
+	if lo < 1 || reaches(lo) {
+		lo = 0
 	}
+	for hi-lo > 1 { // reaches(hi), and lo is 0 or does not reach
+		mid := lo + (hi-lo)/2
+		if reaches(mid) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	m := hi
 	k := core.OptimalK(m, n)
 	return Sized{Name: "standard", Variant: core.Standard, Spec: core.Spec{M: m, K: k, N: n}, Settings: "k = " + itoa(k),
 		Bits: m, Rate: core.Rate(m, n, k), Reaches: true}
@@ -155,4 +167,35 @@ func cheapestFuse(n uint64, p float64) Sized {
 	bits := uint64(math.Ceil(FuseSizeFactor(3, n)*float64(n))) * uint64(f)
 	return Sized{Name: "fuse", Variant: core.FuseVariant, Spec: core.Spec{N: n, FingerprintBits: f},
 		Settings: "f = " + itoa(f), Bits: bits, Rate: core.FuseRate(f), Reaches: true}
+}
+
+// Need is what a user needs of a structure besides answering membership.
+type Need struct {
+	Name   string
+	Offers func(v core.Variant) bool
+}
+
+// Needs are the needs the calculator prices, the least demanding first: a
+// set known in advance may go into a static filter; keys that come over
+// time need inserts; keys that leave need removal.
+var Needs = []Need{
+	{"a set known in advance, built once", func(core.Variant) bool { return true }},
+	{"inserts at any time", func(v core.Variant) bool { return !v.Static() }},
+	{"inserts and removal", func(v core.Variant) bool { return !v.Static() && v.Deletes() }},
+}
+
+// CheapestFor returns, for each of Needs in order, the index in sized of
+// the structure that reaches p in the fewest bits and offers the need, or
+// -1 when none does.
+func CheapestFor(sized []Sized) []int {
+	out := make([]int, len(Needs))
+	for ni, need := range Needs {
+		out[ni] = -1
+		for i, s := range sized {
+			if s.Reaches && need.Offers(s.Variant) && (out[ni] < 0 || s.Bits < sized[out[ni]].Bits) {
+				out[ni] = i
+			}
+		}
+	}
+	return out
 }
