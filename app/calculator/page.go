@@ -3,6 +3,7 @@ package calculator
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	"bloomlab/app/settings"
 	"bloomlab/app/ui"
@@ -356,6 +357,7 @@ func (c *Page) renderTables() app.UI {
 				})),
 			),
 		),
+		c.renderCheapest(),
 		app.Section().Class("table-box").Aria("labelledby", "overfill-title").Body(
 			app.H2().ID("overfill-title").Text("Overfill: the same filter, more keys"),
 			app.P().Class("muted small").Text("The filter keeps its m and k; the set keeps growing. Watch the occupancy as the warning sign."),
@@ -387,6 +389,50 @@ func (c *Page) renderTables() app.UI {
 		),
 		c.renderCost(),
 		c.renderLabLink(),
+	)
+}
+
+// renderCheapest is the lab's structures at the fewest bits that reach
+// the plan's p, the figures the frontier experiment measures, each marked
+// with the needs it is the cheapest for.
+func (c *Page) renderCheapest() app.UI {
+	sized, n := c.res.Cheapest, c.res.Plan.N
+	for_ := make([][]string, len(sized))
+	for ni, i := range c.res.CheapestFor {
+		if i >= 0 {
+			for_[i] = append(for_[i], plan.Needs[ni].Name)
+		}
+	}
+	return app.Section().Class("table-box").Aria("labelledby", "cheapest-title").Body(
+		app.H2().ID("cheapest-title").Text("The cheapest structure for what you need"),
+		app.P().Class("muted small").Text("Each of the lab's structures at the fewest bits its own theory needs for this n and p (the frontier experiment builds and measures the same): "+
+			"a set known in advance can go into a static filter, keys that arrive over time need inserts, keys that leave need removal."),
+		app.Table().ID("cheapest").Class("plan-table").Body(
+			app.THead().Body(app.Tr().Body(
+				app.Th().Text("structure"), app.Th().Text("settings"), app.Th().Text("bits per key"), app.Th().Text("memory"),
+				app.Th().Text("rate"), app.Th().Text("cheapest for"),
+			)),
+			app.TBody().Body(app.Range(sized).Slice(func(i int) app.UI {
+				s := sized[i]
+				settings, bpk, mem, rate := s.Settings, format.Float(s.BitsPerKey(n), 3), plan.FormatSize(s.Bits), calcRate(s.Rate)
+				if !s.Reaches {
+					settings, bpk, mem, rate = s.Why, "-", "-", "-"
+				}
+				best := "-"
+				class := ""
+				if len(for_[i]) > 0 {
+					best, class = strings.Join(for_[i], "; "), "this"
+				}
+				return app.Tr().ID("cheapest-"+s.Name).Class(class).Body(
+					app.Td().DataSet("label", "structure").Class("name").Text(s.Variant.Label()),
+					app.Td().DataSet("label", "settings").Text(settings),
+					app.Td().DataSet("label", "bits per key").Class("num").Text(bpk),
+					app.Td().DataSet("label", "memory").Class("num").Text(mem),
+					app.Td().DataSet("label", "rate").Class("num").Text(rate),
+					app.Td().DataSet("label", "cheapest for").Class("best").Text(best),
+				)
+			})),
+		),
 	)
 }
 

@@ -143,6 +143,11 @@ type Solved struct {
 	// Measured is the alternatives built and queried (plan.Measure), in
 	// Plan.Alternatives' order; nil until measured.
 	Measured []plan.Measured
+	// Cheapest is each of the lab's structures at the fewest bits for the
+	// plan's n and p (plan.Cheapest), and CheapestFor the cheapest for
+	// each of plan.Needs; nil until priced.
+	Cheapest    []plan.Sized
+	CheapestFor []int
 	OK       bool
 	Errors   map[string]string // field ID -> message
 	Read     map[string]string // field ID -> the value as understood

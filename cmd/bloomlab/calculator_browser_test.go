@@ -237,3 +237,31 @@ func TestBrowserNarrowPages(t *testing.T) {
 		t.Errorf("formulas wider than a 360 px screen: %v", cut)
 	}
 }
+
+// TestBrowserCalculatorCheapest: the cheapest structure for each need, as
+// plan.Cheapest prices it natively, and again after p changes.
+func TestBrowserCalculatorCheapest(t *testing.T) {
+	needBrowser(t)
+	ctx := btab(t, 1280, 900)
+	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/calculator?"+params(settings.CalcN, "1000000", settings.CalcP, "0.01")), waitCalc("ready"))
+	check := func(p float64, want map[string]string) {
+		t.Helper()
+		for _, s := range plan.Cheapest(1_000_000, p) {
+			row := "#cheapest-" + s.Name
+			bpk := "-"
+			if s.Reaches {
+				bpk = strconv.FormatFloat(s.BitsPerKey(1_000_000), 'f', 3, 64)
+			}
+			if got := btext(t, ctx, row+` td[data-label="bits per key"]`); got != bpk {
+				t.Errorf("p = %g, %s: %q bits per key, natively %s", p, s.Name, got, bpk)
+			}
+			if got := btext(t, ctx, row+" td.best"); got != want[s.Name] {
+				t.Errorf("p = %g, %s: cheapest for %q, want %q", p, s.Name, got, want[s.Name])
+			}
+		}
+	}
+	check(0.01, map[string]string{"standard": plan.Needs[1].Name, "blocked": "-", "counting": "-", "cuckoo": plan.Needs[2].Name, "fuse": plan.Needs[0].Name})
+	typeInto(t, ctx, settings.CalcP, "0.00001")
+	bwaitText(t, ctx, "#cheapest-cuckoo td.best", func(s string) bool { return s == "-" })
+	check(1e-5, map[string]string{"standard": plan.Needs[1].Name, "blocked": "-", "counting": plan.Needs[2].Name, "cuckoo": "-", "fuse": plan.Needs[0].Name})
+}

@@ -540,3 +540,37 @@ func TestBrowserExperimentAlternatives(t *testing.T) {
 		t.Error("the page's table holds wall-clock times")
 	}
 }
+
+// TestBrowserExperimentFrontier runs the frontier on the page: its cells
+// are the command line's, its chart draws a point for every structure
+// measured (each with its interval) and the floor and Bloom lines.
+func TestBrowserExperimentFrontier(t *testing.T) {
+	needBrowser(t)
+	ctx := btab(t, 1280, 900)
+	sizes := experiment.Sizes{Items: 2000, Queries: 20_000, Seed: 7}
+	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/experiments?"+params(settings.ExpName, "frontier", settings.ExpItems, "2000", settings.ExpQueries, "20000", settings.ExpSeed, "7")),
+		waitExp("idle"), chromedp.Click(chromedp.CSS("#exp-run")), waitExp("done"))
+	shoot(t, ctx, "experiment-frontier")
+	native := nativeTable(t, "frontier", sizes)
+	sameCells(t, ctx, native)
+	// A bar a measured point, and one in each measured series' legend.
+	measured, points := 0, 0
+	for _, sr := range native.Chart.Series {
+		if sr.Kind == experiment.Points {
+			measured += len(sr.Points)
+			points++
+		}
+	}
+	if measured < 20 {
+		t.Errorf("%d points charted", measured)
+	}
+	if n := beval[int](t, ctx, `document.querySelectorAll("#exp-chart svg path.ebar").length`); n != measured+points {
+		t.Errorf("%d error bars (with the legend's), want %d", n, measured+points)
+	}
+	legend := btext(t, ctx, "#exp-chart")
+	for _, want := range []string{"floor: p = 2^-b", "Bloom: p = 2^(-b ln 2)", "fuse", "cuckoo"} {
+		if !strings.Contains(legend, want) {
+			t.Errorf("the chart's legend lacks %q", want)
+		}
+	}
+}

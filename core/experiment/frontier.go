@@ -3,6 +3,7 @@ package experiment
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"bloomlab/core"
@@ -99,7 +100,8 @@ func frontierTable(s Sizes, cells [][]frontierCell, timed bool) Table {
 			{Key: "theory", Title: "theory", Kind: Float, Decimals: 8},
 			{Key: "observed", Title: "observed", Kind: Float, Decimals: 8},
 			{Key: "ci95", Title: "95% CI", Kind: Interval, Decimals: 8}, colFP},
-		Chart: &Chart{Title: "false-positive rate against bits per key, each structure at its best settings", X: "bits per key", Y: "false-positive rate", LogY: true},
+		Chart: &Chart{Title: "false-positive rate against bits per key, each structure at its best settings (the counting filter, at four times the standard filter's bits, is in the table)",
+			X: "bits per key", Y: "false-positive rate", LogY: true},
 	}
 	if timed {
 		t.Columns = append(t.Columns, Column{Key: "buildNs", Title: "build ns/key", Kind: Float, Decimals: 1},
@@ -107,18 +109,27 @@ func frontierTable(s Sizes, cells [][]frontierCell, timed bool) Table {
 	}
 	floor := Series{Name: "floor: p = 2^-b", Kind: Line}
 	bloom := Series{Name: "Bloom: p = 2^(-b ln 2)", Kind: Line}
-	for b := 2.0; b <= 2+frontierChartBits(cells); b++ {
-		floor.Points = append(floor.Points, Point{X: b, Y: math.Ldexp(1, -int(b))})
+	// The lines run down to a decade below the lowest target.
+	lowest := frontierRates[len(frontierRates)-1] / 10
+	for b := 1.0; b <= 2+frontierChartBits(cells); b++ {
+		if y := math.Ldexp(1, -int(b)); y >= lowest {
+			floor.Points = append(floor.Points, Point{X: b, Y: y})
+		}
 		// 2^(-b ln 2) = e^(-b ln^2 2), through Expm1, which every
 		// platform computes alike (math.Exp is assembly on some).
-		bloom.Points = append(bloom.Points, Point{X: b, Y: 1 + math.Expm1(-b*math.Ln2*math.Ln2)})
+		if y := 1 + math.Expm1(-b*math.Ln2*math.Ln2); y >= lowest {
+			bloom.Points = append(bloom.Points, Point{X: b, Y: y})
+		}
 	}
+	charted := func(v core.Variant) bool { return v != core.CountingVariant }
 	for _, c := range cells[0] {
-		t.Chart.Series = append(t.Chart.Series, Series{Name: c.Name, Kind: Points})
+		if charted(c.Variant) {
+			t.Chart.Series = append(t.Chart.Series, Series{Name: c.Name, Kind: Points})
+		}
 	}
 	for pi, p := range frontierRates {
 		lg := core.InfoFloor(p)
-		for si, c := range cells[pi] {
+		for _, c := range cells[pi] {
 			row := []Cell{num(p), txt(c.Name)}
 			if !c.Reaches {
 				row = append(row, txt(c.Why))
@@ -134,7 +145,10 @@ func frontierTable(s Sizes, cells [][]frontierCell, timed bool) Table {
 				row = append(row, num(float64(c.x.insertDur.Nanoseconds())/float64(n)), num(float64(c.x.queryDur.Nanoseconds())/float64(c.x.queries)))
 			}
 			t.Rows = append(t.Rows, row)
-			t.Chart.Series[si].Points = append(t.Chart.Series[si].Points, Point{X: c.bpk, Y: c.x.rate(), Lo: c.lo, Hi: c.hi})
+			if charted(c.Variant) {
+				sr := &t.Chart.Series[slices.IndexFunc(t.Chart.Series, func(sr Series) bool { return sr.Name == c.Name })]
+				sr.Points = append(sr.Points, Point{X: c.bpk, Y: c.x.rate(), Lo: c.lo, Hi: c.hi})
+			}
 		}
 	}
 	t.Chart.Series = append(t.Chart.Series, floor, bloom)
@@ -142,12 +156,12 @@ func frontierTable(s Sizes, cells [][]frontierCell, timed bool) Table {
 }
 
 // frontierChartBits is how far the chart's lines run: the widest filter
-// measured, in whole bits per key.
+// charted, in whole bits per key.
 func frontierChartBits(cells [][]frontierCell) float64 {
 	most := 0.0
 	for _, line := range cells {
 		for _, c := range line {
-			if c.Reaches {
+			if c.Reaches && c.Variant != core.CountingVariant {
 				most = max(most, math.Ceil(c.bpk))
 			}
 		}
