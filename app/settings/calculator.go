@@ -148,10 +148,10 @@ type Solved struct {
 	// each of plan.Needs; nil until priced.
 	Cheapest    []plan.Sized
 	CheapestFor []int
-	OK       bool
-	Errors   map[string]string // field ID -> message
-	Read     map[string]string // field ID -> the value as understood
-	Err      string            // an error of the whole plan, not one field
+	OK          bool
+	Errors      map[string]string // field ID -> message
+	Read        map[string]string // field ID -> the value as understood
+	Err         string            // an error of the whole plan, not one field
 }
 
 // Solve parses every known field and solves. It never fails: bad input
