@@ -163,7 +163,7 @@ func TestLabCounters(t *testing.T) {
 	}
 
 	// Before the first result, the Bloom formulas say nothing of them.
-	for _, v := range []core.Variant{core.CuckooVariant, core.FuseVariant} {
+	for _, v := range []core.Variant{core.CuckooVariant, core.FuseVariant, core.RibbonVariant} {
 		p := core.DefaultParams()
 		p.Variant = v
 		cs := labCounters(theoryOf(p), v, 0, nil)
@@ -191,7 +191,7 @@ func TestLabCounters(t *testing.T) {
 // and names a failed construction.
 func TestRateNoteOtherLayouts(t *testing.T) {
 	t.Parallel()
-	for _, v := range []core.Variant{core.CuckooVariant, core.FuseVariant} {
+	for _, v := range []core.Variant{core.CuckooVariant, core.FuseVariant, core.RibbonVariant} {
 		p := core.DefaultParams()
 		p.Variant, p.Items, p.Queries, p.PresentShare = v, 20, 20000, 0
 		r, err := core.Simulate(p)
