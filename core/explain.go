@@ -86,7 +86,8 @@ type ExplainFuse struct {
 
 // ExplainRibbon is the Ribbon filter's mixed hash x = splitmix(h1 + seed)
 // for the construction seed that solved Z, its start
-// s = floor(x·(m - 63) / 2^64), its coefficient c = splitmix(x xor salt) | 1
+// s = floor(x·(m - 63) / 2^64), its coefficient c = splitmix(x xor
+// 0x3c6ef372fe94f82b) | 1
 // and its fingerprint x mod 2^r. Its rows are s + j for the set bits j of
 // c; each step's Shift is j.
 type ExplainRibbon struct {
@@ -224,7 +225,7 @@ func (e *Explanation) explainFuse(f *Fuse, key []byte) {
 func (e *Explanation) explainRibbon(f *Ribbon, key []byte) {
 	e.H1, e.H2 = Sip128(e.K0, e.K1, key)
 	e.Scheme = "ribbon"
-	e.Formula = "x = splitmix(h1 + construction seed); s = floor(x·(m - 63) / 2^64); c = splitmix(x xor salt) | 1; rows s + j for each set bit j of c; fingerprint = x mod 2^r"
+	e.Formula = "x = splitmix(h1 + construction seed); s = floor(x·(m - 63) / 2^64); c = splitmix(x xor 0x3c6ef372fe94f82b) | 1; rows s + j for each set bit j of c; fingerprint = x mod 2^r"
 	if f.m == 0 {
 		return
 	}
@@ -275,7 +276,7 @@ func (e Explanation) Lines() []string {
 		r := e.Ribbon
 		add("x = splitmix(h1 + %s) = %s", num(r.ConstructionSeed), num(r.X))
 		add("start s = floor(x * %d / 2^64) = %d", e.M-RibbonWidth+1, r.Start)
-		add("coefficient c = splitmix(x xor salt) | 1 = %#016x, %d bits set", r.Coefficient, len(e.Steps))
+		add("coefficient c = splitmix(x xor %#x) | 1 = %#016x, %d bits set", uint64(ribbonSalt), r.Coefficient, len(e.Steps))
 		add("fingerprint = x mod 2^%d = %s", r.FingerprintBits, num(r.Fingerprint))
 		rows := make([]string, len(e.Steps))
 		for i, s := range e.Steps {
