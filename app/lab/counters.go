@@ -44,6 +44,11 @@ func labCounters(th theory, v core.Variant, fingerprintBits int, r *core.Result)
 		kLabel = unit + "s a query reads"
 		probes = unit + "s read per absent query"
 	}
+	if unit == "row" {
+		// A Ribbon query reads the rows its coefficient selects, about half
+		// of the k = w in its window.
+		kLabel = "rows a query may read"
+	}
 	out := []counter{
 		{id: "out-m", label: "m " + unit + "s", value: dash},
 		{id: "out-n", label: "n keys", value: format.Int(th.N)},

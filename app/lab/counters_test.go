@@ -157,6 +157,20 @@ func TestLabCounters(t *testing.T) {
 	if len(warnings(&r)) != 0 {
 		t.Errorf("a fuse filter that built warns: %+v", warnings(&r))
 	}
+	// The Ribbon filter's rows: a query reads about half of the 64.
+	rp := core.DefaultParams()
+	rp.Variant = core.RibbonVariant
+	rr, err := core.Simulate(rp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rcs := labCounters(theoryOf(rp), rp.Variant, 0, &rr)
+	for id, want := range map[string][2]string{"out-m": {"m rows", format.Int(rr.M)}, "out-k": {"rows a query may read", "64"},
+		"out-set-bits": {"nonzero rows", format.Int(rr.SetBits) + " of " + format.Int(rr.M)}, settings.IDFingerprintBits + "-value": {"fingerprint bits", "7 (auto)"}} {
+		if c := counterOf(t, rcs, id); c.label != want[0] || c.value != want[1] || c.hidden {
+			t.Errorf("ribbon %s: %q = %q hidden %v, want %q = %q", id, c.label, c.value, c.hidden, want[0], want[1])
+		}
+	}
 	r.BuildError = "fuse: could not build"
 	if w := warnings(&r); len(w) != 1 || w[0].id != "build-error" || !counterOf(t, labCounters(theory{}, p.Variant, 16, &r), "build-retries").alarm {
 		t.Errorf("a fuse filter that did not build: %+v", w)
