@@ -225,7 +225,8 @@ func (e *Explanation) explainFuse(f *Fuse, key []byte) {
 func (e *Explanation) explainRibbon(f *Ribbon, key []byte) {
 	e.H1, e.H2 = Sip128(e.K0, e.K1, key)
 	e.Scheme = "ribbon"
-	e.Formula = "x = splitmix(h1 + construction seed); s = floor(x·(m - 63) / 2^64); c = splitmix(x xor 0x3c6ef372fe94f82b) | 1; rows s + j for each set bit j of c; fingerprint = x mod 2^r"
+	e.Formula = fmt.Sprintf("x = splitmix(h1 + construction seed); s = floor(x·(m - %d) / 2^64); c = splitmix(x xor %#x) | 1; rows s + j for each set bit j of c; fingerprint = x mod 2^r",
+		RibbonWidth-1, uint64(ribbonSalt))
 	if f.m == 0 {
 		return
 	}

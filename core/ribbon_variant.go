@@ -1,15 +1,17 @@
 package core
 
+import "fmt"
+
 // RibbonVariant is the standard Ribbon filter's variant: built once from
 // the whole key set, sized by n alone, with RibbonDefaultBits-bit results
 // unless asked for another width from 1 to 32.
 var RibbonVariant = Variant{&kind{
-	name: "ribbon", label: "Ribbon (static, w = 64)", unit: "row",
-	about:        "built once from the whole key set: the rows a key's 64-bit coefficient selects xor to its fingerprint (Dillinger and Walzer, 2021)",
+	name: "ribbon", label: fmt.Sprintf("Ribbon (static, w = %d)", RibbonWidth), unit: "row",
+	about:        fmt.Sprintf("built once from the whole key set: the rows a key's %d-bit coefficient selects xor to its fingerprint (Dillinger and Walzer, 2021)", RibbonWidth),
 	static:       true,
 	ownSize:      true,
-	positions:    "selects its rows by a 64-bit coefficient from a start drawn from one hash",
-	places:       "a key selects about half the 64 rows from its start",
+	positions:    fmt.Sprintf("selects its rows by a %d-bit coefficient from a start drawn from one hash", RibbonWidth),
+	places:       fmt.Sprintf("a key selects about half the %d rows from its start", RibbonWidth),
 	sizes:        "the Ribbon filter sizes itself from n, about 1.1 n rows of r bits",
 	formula:      "2^-r: the rows an absent key selects xor to its r-bit fingerprint by chance",
 	fingerprints: RibbonFingerprints,
