@@ -54,6 +54,12 @@ func statisticsChecks() []Check {
 	checks = append(checks, Check{ID: "statistics/fpr-fuse/fingerprint-bits-7", Needs: s7.needs(),
 		Contract: fmt.Sprintf("the lab's fuse filter's measured rate with 7-bit fingerprints at n = %d is within 10%% of 2^-7", s7.Items),
 		Run:      func(t Target) Verdict { return rateMatches(s7, false, t) }})
+	// The Ribbon filter's default is 7 bits, checked above; at 5 bits
+	// its rows straddle words too, and its rate is 2^-5.
+	r5 := standard(0, 10, 0, rateN).with(core.RibbonVariant).width(5)
+	checks = append(checks, Check{ID: "statistics/fpr-ribbon/fingerprint-bits-5", Needs: r5.needs(),
+		Contract: fmt.Sprintf("the lab's Ribbon filter's measured rate with 5-bit fingerprints at n = %d is within 10%% of 2^-5", r5.Items),
+		Run:      func(t Target) Verdict { return rateMatches(r5, false, t) }})
 	// Past the n a filter was built for, its rate is the design's m and
 	// k at the keys it took: a filter that stops recording them, or
 	// clears itself when it fills, is far below it.

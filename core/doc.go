@@ -2,9 +2,9 @@
 // sizing math, the standard, blocked and counting filters, a zoo of
 // deliberately broken filters, and the simulation the lab and the audit run.
 // Beside them, so a learner can measure rather than quote the alternatives,
-// stand the cuckoo filter (Fan, Andersen, Kaminsky and Mitzenmacher, 2014)
-// and the binary fuse filter (Graf and Lemire, 2022), built from the same
-// SipHash output.
+// stand the cuckoo filter (Fan, Andersen, Kaminsky and Mitzenmacher, 2014),
+// the binary fuse filter (Graf and Lemire, 2022) and the standard Ribbon
+// filter (Dillinger and Walzer, 2021), built from the same SipHash output.
 //
 // Variants. Each layout is one record of a registry (variant.go): its
 // name, label, unit of a position, how to build it, its memory, its theory,

@@ -3,6 +3,8 @@ package core
 import (
 	"encoding/hex"
 	"fmt"
+	"math/bits"
+	"strings"
 )
 
 // Explanation is the arithmetic that takes one key to its positions in a
@@ -26,10 +28,12 @@ type Explanation struct {
 	// M is the filter's positions; Steps go from the hash to each one.
 	M     uint64        `json:"m"`
 	Steps []ExplainStep `json:"steps"`
-	// Blocked, Cuckoo and Fuse are the choices their layouts make first.
+	// Blocked, Cuckoo, Fuse and Ribbon are the choices their layouts make
+	// first.
 	Blocked *ExplainBlocked `json:"blocked,omitempty"`
 	Cuckoo  *ExplainCuckoo  `json:"cuckoo,omitempty"`
 	Fuse    *ExplainFuse    `json:"fuse,omitempty"`
+	Ribbon  *ExplainRibbon  `json:"ribbon,omitempty"`
 	// Positions are the filter's own positions for the key.
 	Positions []uint64 `json:"positions"`
 }
@@ -80,6 +84,21 @@ type ExplainFuse struct {
 	Segments         uint64 `json:"segments"`
 }
 
+// ExplainRibbon is the Ribbon filter's mixed hash x = splitmix(h1 + seed)
+// for the construction seed that solved Z, its start
+// s = floor(x·(m - 63) / 2^64), its coefficient c = splitmix(x xor
+// 0x3c6ef372fe94f82b) | 1
+// and its fingerprint x mod 2^r. Its rows are s + j for the set bits j of
+// c; each step's Shift is j.
+type ExplainRibbon struct {
+	ConstructionSeed uint64 `json:"constructionSeed"`
+	X                uint64 `json:"x"`
+	Start            uint64 `json:"start"`
+	Coefficient      uint64 `json:"coefficient"`
+	Fingerprint      uint64 `json:"fingerprint"`
+	FingerprintBits  int    `json:"fingerprintBits"`
+}
+
 // Explain works out the arithmetic of key in f. It explains the lab's real
 // filters; a filter of the fault zoo, which computes its positions its own
 // broken way, has none to explain (false).
@@ -105,6 +124,12 @@ func Explain(f Membership, key []byte) (Explanation, bool) {
 		}
 		e.K0, e.K1 = x.k0, x.k1
 		e.explainFuse(x, key)
+	case *Ribbon:
+		if x.dirty {
+			x.Seal()
+		}
+		e.K0, e.K1 = x.k0, x.k1
+		e.explainRibbon(x, key)
 	default:
 		return Explanation{}, false
 	}
@@ -195,6 +220,25 @@ func (e *Explanation) explainFuse(f *Fuse, key []byte) {
 	}
 }
 
+// explainRibbon is the Ribbon filter's mixed hash, start, coefficient,
+// fingerprint and the rows the coefficient selects.
+func (e *Explanation) explainRibbon(f *Ribbon, key []byte) {
+	e.H1, e.H2 = Sip128(e.K0, e.K1, key)
+	e.Scheme = "ribbon"
+	e.Formula = fmt.Sprintf("x = splitmix(h1 + construction seed); s = floor(x·(m - %d) / 2^64); c = splitmix(x xor %#x) | 1; rows s + j for each set bit j of c; fingerprint = x mod 2^r",
+		RibbonWidth-1, uint64(ribbonSalt))
+	if f.m == 0 {
+		return
+	}
+	s, c, res := ribbonRow(e.H1, f.mix, f.m, f.bits)
+	e.Ribbon = &ExplainRibbon{ConstructionSeed: f.mix, X: fuseMix(e.H1, f.mix), Start: s, Coefficient: c,
+		Fingerprint: uint64(res), FingerprintBits: f.bits}
+	for i, b := 0, c; b != 0; i, b = i+1, b&(b-1) {
+		j := bits.TrailingZeros64(b)
+		e.Steps = append(e.Steps, ExplainStep{I: i, G: c, Shift: uint(j), Position: s + uint64(j)})
+	}
+}
+
 // Lines writes the explanation as the CLI and the key panel show it:
 // the scheme and its formula first, then every number in hex and in
 // decimal, so it can be checked by hand or with any SipHash.
@@ -229,6 +273,17 @@ func (e Explanation) Lines() []string {
 		for _, s := range e.Steps {
 			add("cell %d = %d", s.I, s.Position)
 		}
+	case e.Ribbon != nil:
+		r := e.Ribbon
+		add("x = splitmix(h1 + %s) = %s", num(r.ConstructionSeed), num(r.X))
+		add("start s = floor(x * %d / 2^64) = %d", e.M-RibbonWidth+1, r.Start)
+		add("coefficient c = splitmix(x xor %#x) | 1 = %#016x, %d bits set", uint64(ribbonSalt), r.Coefficient, len(e.Steps))
+		add("fingerprint = x mod 2^%d = %s", r.FingerprintBits, num(r.Fingerprint))
+		rows := make([]string, len(e.Steps))
+		for i, s := range e.Steps {
+			rows[i] = fmt.Sprint(s.Position)
+		}
+		add("rows s + j for the set bits j of c: %s", strings.Join(rows, ", "))
 	case e.Scheme == string(EnhancedDoubleHashing):
 		for _, s := range e.Steps {
 			add("probe %-2d a = %d, b = %d -> %d", s.I+1, s.A, s.B, s.Position)

@@ -87,6 +87,12 @@ func TestExplain(t *testing.T) {
 					if e.Fuse.Fingerprint != (e.Fuse.X^e.Fuse.X>>32)&(1<<e.Fuse.FingerprintBits-1) {
 						t.Fatalf("%s: %+v", name, e.Fuse)
 					}
+				case e.Ribbon != nil:
+					r := e.Ribbon
+					if x := splitmix(h1 + r.ConstructionSeed); r.X != x || r.Start != reduce(x, m-63) || r.Coefficient != splitmix(x^0x3c6ef372fe94f82b)|1 ||
+						r.Fingerprint != x&(1<<r.FingerprintBits-1) || s.Position != r.Start+uint64(s.Shift) || r.Coefficient>>s.Shift&1 != 1 {
+						t.Fatalf("%s: row %d: %+v, %+v", name, i, s, r)
+					}
 				default:
 					t.Fatalf("%s: scheme %q has no check", name, e.Scheme)
 				}

@@ -71,6 +71,17 @@ func TestDigestsGolden(t *testing.T) {
 		}
 		fmt.Fprintf(&b, "%s %s f=%d %s\n", FuseVariant, NoFault, bits, r.Digest)
 	}
+	// Ribbon widths beside its default 7: the narrowest, one whose rows
+	// straddle words, and the widest.
+	for _, bits := range []int{1, 13, 32} {
+		p := DefaultParams()
+		p.Variant, p.FingerprintBits, p.DuplicatePasses = RibbonVariant, bits, 2
+		r, err := Simulate(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "%s %s f=%d %s\n", RibbonVariant, NoFault, bits, r.Digest)
+	}
 	const path = "testdata/digests.golden"
 	if *update {
 		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {

@@ -41,6 +41,9 @@ import (
 //     cells include it: the cell's value was solved from their
 //     fingerprints, and the three cells xor to the query's fingerprint by
 //     chance.
+//   - ribbon: for each row the query's coefficient selects, the inserted
+//     keys whose coefficients select it too: Z was solved from their
+//     fingerprints, and the selected rows xor to the query's by chance.
 //
 // Generated culprits are listed by index, at most MaxTryCulprits of them
 // a position, the rest counted in More. Finding them reads every member
@@ -570,8 +573,8 @@ func (pn *panel) query(key string) (TryQuery, error) {
 	return q, nil
 }
 
-// value is a cuckoo slot's fingerprint or a fuse cell's value, nil for
-// the Bloom layouts.
+// value is a cuckoo slot's fingerprint or a fuse cell's or Ribbon row's
+// value, nil for the Bloom layouts.
 func (pn *panel) value(j uint64) *uint32 {
 	var v uint32
 	switch f := pn.f.(type) {
@@ -582,6 +585,8 @@ func (pn *panel) value(j uint64) *uint32 {
 		v = uint32(f.Fingerprint(j))
 	case *Fuse:
 		v = f.Cell(j)
+	case *Ribbon:
+		v = f.Row(j)
 	default:
 		return nil
 	}
@@ -600,6 +605,8 @@ func (pn *panel) fingerprint(kb []byte) (uint32, bool) {
 		}
 		h, _ := Sip128(f.k0, f.k1, kb)
 		return uint32(f.fingerprint(fuseMix(h, f.mix))), true
+	case *Ribbon:
+		return f.fingerprint(kb)
 	}
 	return 0, false
 }
@@ -624,10 +631,14 @@ func (pn *panel) culprits(qfp uint32, probes []TryProbe) ([]TryCulprit, error) {
 		out[i].Position = t
 	}
 	// sig has bit t%64 set for each target t: most positions miss it, and
-	// one test turns them away.
+	// one test turns them away. A Ribbon query's targets are a run of up to
+	// 64 rows, which fill sig; lo and hi, the least and greatest target,
+	// turn away the rows outside that run.
 	var sig uint64
+	lo, hi := ^uint64(0), uint64(0)
 	for _, t := range targets {
 		sig |= 1 << (t & 63)
+		lo, hi = min(lo, t), max(hi, t)
 	}
 	// hits is the mask of the targets key's positions include; a cuckoo
 	// key counts only if its fingerprint is the query's.
@@ -641,7 +652,7 @@ func (pn *panel) culprits(qfp uint32, probes []TryProbe) ([]TryCulprit, error) {
 		pn.pos = pos
 		var mask uint64
 		for _, j := range pos {
-			if sig>>(j&63)&1 == 0 {
+			if sig>>(j&63)&1 == 0 || j < lo || j > hi {
 				continue
 			}
 			for ti, t := range targets {

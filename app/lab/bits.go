@@ -278,6 +278,8 @@ func whoText(c core.TryCulprit, v core.Variant, set bool) string {
 		return "Its fingerprint is that of " + list + ": one of them is stored here."
 	case v.Unit() == "cell":
 		return "Solved from the keys whose cells include it: " + list + "."
+	case v.Unit() == "row":
+		return "Solved from the keys whose coefficients select it: " + list + "."
 	}
 	return "Set by " + list + "."
 }

@@ -44,6 +44,11 @@ func labCounters(th theory, v core.Variant, fingerprintBits int, r *core.Result)
 		kLabel = unit + "s a query reads"
 		probes = unit + "s read per absent query"
 	}
+	if unit == "row" {
+		// A Ribbon query reads the rows its coefficient selects, about half
+		// of the k = w in its window.
+		kLabel = "rows a query may read"
+	}
 	out := []counter{
 		{id: "out-m", label: "m " + unit + "s", value: dash},
 		{id: "out-n", label: "n keys", value: format.Int(th.N)},
@@ -57,7 +62,7 @@ func labCounters(th theory, v core.Variant, fingerprintBits int, r *core.Result)
 		{id: "load", label: "load", value: dash, hidden: !table, title: "the share of slots in use, the stash included"},
 		{id: "relocations", label: "relocations", value: dash, hidden: !table, title: "fingerprints moved to their other bucket to make room"},
 		{id: "insert-failures", label: "insert failures", value: dash, hidden: !table, title: "inserts that found no room: the table is too full"},
-		{id: "build-retries", label: "construction retries", value: dash, hidden: !v.Static(), title: "attempts that failed to peel before one built the array"},
+		{id: "build-retries", label: "construction retries", value: dash, hidden: !v.Static(), title: "attempts that failed to build before one did: a fuse filter that did not peel, a Ribbon filter whose banding met a contradiction"},
 		{id: "out-fpr-theory", label: "theory rate", value: dash, title: theoryFormula(v)},
 		{id: "out-fpr-exact", label: exactLabel, value: dash, hidden: !bloom, title: "(1 - (1 - 1/m)^(kn))^k"},
 		{id: "out-fpr-empirical", label: "measured rate", value: dash},

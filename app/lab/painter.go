@@ -325,7 +325,7 @@ func bitCaption(r *core.Result, l bitLayout) (picture, ring, box string) {
 		dark, share = "darker the higher its count", "that are nonzero"
 	case "slot":
 		dark, share = "dark when it holds a fingerprint", "that hold a fingerprint"
-	case "cell":
+	case "cell", "row":
 		dark, share = "dark when it is nonzero", "that are nonzero"
 	}
 	if l.Cells {

@@ -217,6 +217,8 @@ func writeQuery(w io.Writer, r core.TryResult, q core.TryQuery) {
 	case core.VerdictNo:
 		if q.FirstZero > 0 {
 			fmt.Fprintf(w, "no: probe %d reads a zero\n", q.FirstZero)
+		} else if r.Unit == "row" {
+			fmt.Fprintf(w, "no: its rows do not xor to its fingerprint\n")
 		} else {
 			fmt.Fprintf(w, "no: its fingerprint is not where it would be\n")
 		}

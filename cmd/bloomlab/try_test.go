@@ -49,6 +49,17 @@ func TestTry(t *testing.T) {
 		{"fuse", []string{"try", "--variant", "fuse", "--insert", "apple", "--query", "apple"}, 0, []string{
 			"a static filter: its cells are solved once from every key", "query apple: maybe, and it is a member (typed)",
 		}, ""},
+		{"ribbon", []string{"try", "--variant", "ribbon", "--insert", "apple", "--query", "apple,salt", "--explain"}, 0, []string{
+			"filter               ribbon (fault: none): 4362 rows",
+			"a static filter: its rows are solved once from every key", "query apple: maybe, and it is a member (typed)",
+			"    start s = floor(x * 4299 / 2^64) = 3491\n    coefficient c = splitmix(x xor 0x3c6ef372fe94f82b) | 1 = 0xa9420b74c3cffb27, 34 bits set\n",
+			"    rows s + j for the set bits j of c: 3491, 3492, 3493, 3496,",
+			"query salt: no: its rows do not xor to its fingerprint",
+		}, ""},
+		{"ribbon culprits", []string{"try", "--variant", "ribbon", "--items", "2000", "--insert", "apple,pear", "--find-fp"}, 0, []string{
+			"false positive       salt, word 162 of the common words tried in order",
+			"  probe 1  row 570        holds 0x7c  solved from member #7 (f73b72ae3378078e), member #42 (b558abd8f1ab1b50),",
+		}, ""},
 		{"lost writes", []string{"try", "--fault", "negative-index", "--insert", "apple,pear,plum,kiwi", "--query", "apple,pear,plum,kiwi"}, 0, []string{
 			"lost: past the filter's storage, the write went nowhere", "a false negative",
 		}, ""},

@@ -246,15 +246,14 @@ func TestBrowserVariantCuckoo(t *testing.T) {
 	checkCuckoo()
 }
 
-// TestBrowserVariantFuse picks the binary fuse filter by keyboard (End: the
-// last variant), reads its cells, figures and notes, widens its
-// fingerprints to 16 bits, and switches to the cuckoo filter, which keeps
-// them.
+// TestBrowserVariantFuse picks the binary fuse filter by keyboard, reads
+// its cells, figures and notes, widens its fingerprints to 16 bits, and
+// switches to the cuckoo filter, which keeps them.
 func TestBrowserVariantFuse(t *testing.T) {
 	needBrowser(t)
 	ctx := btab(t, 1280, 1400)
 	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/"), waitLab())
-	bdo(t, ctx, chromedp.Focus(chromedp.CSS("#"+settings.IDVariant)), chromedp.KeyEvent(kb.End))
+	selectByKeyboard(t, ctx, "#"+settings.IDVariant, "fuse")
 	waitQuery(t, ctx, params(settings.IDVariant, "fuse"))
 	p := core.DefaultParams()
 	p.Variant = core.FuseVariant
@@ -336,6 +335,79 @@ func TestBrowserVariantFuse(t *testing.T) {
 	}
 	p.Variant = core.CuckooVariant
 	checkVariantFigures(t, ctx, simulateNative(t, p))
+}
+
+// TestBrowserVariantRibbon picks the Ribbon filter by keyboard (End: the
+// last variant), reads its rows, figures and notes, checks them against
+// the native run at its default 7 bits and at 12, whose rows straddle
+// words, and photographs it under BLOOMLAB_SHOTS at 1280 and 360 pixels.
+func TestBrowserVariantRibbon(t *testing.T) {
+	needBrowser(t)
+	ctx := btab(t, 1280, 1400)
+	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/"), waitLab())
+	bdo(t, ctx, chromedp.Focus(chromedp.CSS("#"+settings.IDVariant)), chromedp.KeyEvent(kb.End))
+	waitQuery(t, ctx, params(settings.IDVariant, "ribbon"))
+	p := core.DefaultParams()
+	p.Variant = core.RibbonVariant
+	r := simulateNative(t, p)
+	bwaitText(t, ctx, "#out-m", func(s string) bool { return s == thousands(r.M) })
+	bdo(t, ctx, waitLab())
+
+	if caption := btext(t, ctx, "#bit-caption"); !strings.HasPrefix(caption, "Every row of the "+thousands(r.M)+" drawn as a square, dark when it is nonzero.") {
+		t.Errorf("caption %q", caption)
+	}
+	if ink := beval[int](t, ctx, bitArrayInk); ink < 1000 {
+		t.Errorf("the rows drew %d pixels", ink)
+	}
+	checkVariantFigures(t, ctx, r)
+	for sel, want := range map[string]string{"#build-retries": thousands(r.BuildRetries), "#" + settings.IDFingerprintBits + "-value": "7 (auto)",
+		"#out-k": "64", "#memory-bits-per-key": "7.63"} {
+		if got := btext(t, ctx, sel); got != want {
+			t.Errorf("%s = %q, native %q", sel, got, want)
+		}
+	}
+	for id, want := range map[string]bool{"build-retries": true, "memory-bits-per-key": true, "load": false, "relocations": false, "out-fpr-exact": false} {
+		if got := shownCounter(t, ctx, id); got != want {
+			t.Errorf("counter %s shown %v, want %v", id, got, want)
+		}
+	}
+	if beval[bool](t, ctx, `!!document.getElementById("build-error")`) {
+		t.Error("a Ribbon filter that built shows a build error")
+	}
+	for id, want := range map[string]bool{settings.IDHashes: true, settings.IDOptimalK: true, settings.IDBitsPerKey: true, settings.IDHashing: true, settings.IDItems: false} {
+		if got := disabled(t, ctx, id); got != want {
+			t.Errorf("#%s disabled %v, want %v", id, got, want)
+		}
+	}
+	for sel, want := range map[string]string{
+		"#" + settings.IDHashes + "-note":     "k does not apply: a key selects about half the 64 rows from its start",
+		"#" + settings.IDBitsPerKey + "-note": "bits per key does not apply: the Ribbon filter sizes itself from n, about 1.1 n rows of r bits",
+	} {
+		if got := btext(t, ctx, sel); got != want {
+			t.Errorf("%s = %q, want %q", sel, got, want)
+		}
+	}
+	if s := btext(t, ctx, "#chart-status"); !strings.HasPrefix(s, "No charts: they sweep k and bits per key, and the ribbon filter takes neither") {
+		t.Errorf("chart status %q", s)
+	}
+	shoot(t, ctx, "variant-ribbon-1280")
+
+	narrow := btab(t, 360, 900)
+	bdo(t, narrow, chromedp.Navigate(labURL(t)+"/?"+params(settings.IDVariant, "ribbon")), waitLab())
+	bwaitText(t, narrow, "#out-m", func(s string) bool { return s == thousands(r.M) })
+	shoot(t, narrow, "variant-ribbon-360")
+
+	// 12 bits, whose rows straddle words: the page's figures and picture
+	// are the native run's.
+	selectByKeyboard(t, ctx, "#"+settings.IDFingerprintBits, "12")
+	waitQuery(t, ctx, params(settings.IDFingerprintBits, "12"), params(settings.IDVariant, "ribbon"))
+	p.FingerprintBits = 12
+	r = simulateNative(t, p)
+	bwaitText(t, ctx, "#"+settings.IDFingerprintBits+"-value", func(s string) bool { return s == "12" })
+	checkVariantFigures(t, ctx, r)
+	if ink := beval[int](t, ctx, bitArrayInk); ink < 1000 {
+		t.Errorf("the 12-bit rows drew %d pixels", ink)
+	}
 }
 
 // TestBrowserVariantLinks: a link restores a cuckoo filter with 12-bit

@@ -1,0 +1,437 @@
+package core
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"slices"
+)
+
+// Ribbon is the standard Ribbon filter (Dillinger and Walzer, "Ribbon
+// filter: practically smaller than Bloom and Xor", 2021; the filter RocksDB
+// ships as NewRibbonFilterPolicy): a solution Z of m rows of r bits to a
+// banded linear system over GF(2) with one equation a key.
+//
+// A key's equation is a start s in [0, m - w], a w-bit coefficient row c
+// with its lowest bit set, and an r-bit result, its fingerprint: the rows
+// Z[s + j] for the set bits j of c xor to the fingerprint. Every
+// equation's ones lie within w = RibbonWidth columns of its start, so the
+// system is a ribbon of width w along the diagonal, and Gaussian
+// elimination can run as the keys come, each row reduced against the
+// pivot rows already in place until it finds a free pivot column (on-the-
+// fly banding); back-substitution from the last
+// row to the first then gives Z.
+//
+// The filter is static, as the binary fuse filter: Add collects the keys'
+// 64-bit SipHash and Seal builds. Banding fails when a row reduces to zero
+// with a nonzero result; the chance of it falls steeply with the slack ε of
+// m = ceil((1 + ε) n) rows, and at RibbonOverhead it is small enough
+// (TestRibbonFailureRate measures it) that a retry under the next seed of a
+// SplitMix64 chain rooted at the lab's seed almost never happens; retries
+// are counted and bounded by RibbonMaxRetries.
+//
+// An absent key matches when its rows xor to its fingerprint, which for a
+// solution of random results happens with probability 2^-r (RibbonRate), in
+// about (1 + ε) r bits per key. Any r from 1 to 32 is allowed; 7 bits,
+// 2^-7 = 0.78%, is RocksDB's choice for the 1% a Bloom filter reaches in
+// 9.6 bits per key.
+//
+// The width is one constant, RibbonWidth, and a row one uint64: a width of
+// 128 (the paper's choice for small ε) would make a row two words and
+// nothing else in the layout. Z is stored row by row, r bits a row packed
+// as the fuse filter's cells, so the lab draws it as it draws those; a
+// query reads the rows its coefficient selects, w/2 of them on average.
+// RocksDB stores Z column by column in blocks of w rows instead, which
+// reads r words a query rather than w/2 rows.
+type Ribbon struct {
+	bits     int    // result width r, 1 to 32: row i is bits [i r, i r + r) of words
+	seed     uint64 // the lab's seed, root of the construction seeds
+	k0, k1   uint64
+	hashes   []uint64 // every key's SipHash; sorted and deduplicated at Seal
+	dirty    bool     // keys were added since the last Seal
+	n, dups  uint64   // dups: repeats dropped while collecting
+	sealDups uint64   // repeats dropped at the last Seal
+	retries  uint64
+	err      error
+
+	mix   uint64 // the construction seed that built the solution
+	m     uint64
+	words []uint64
+	set   uint64
+
+	rows uint64 // tests only: m to use instead of RibbonRows
+}
+
+// RibbonWidth is w, the span of a key's coefficient row: 64 bits, one
+// machine word.
+const RibbonWidth = 64
+
+// RibbonOverhead is ε for n keys, the share of rows beyond one a key:
+// m = n + ceil(ε n), never fewer than w. Standard Ribbon's chance to fail
+// grows with n at a fixed ε (a long band meets a long run of crowded
+// starts somewhere), so ε grows by 0.01 a decimal
+// digit of n: 0.05 + 0.01 d, 0.09 at a thousand keys, 0.12 at a
+// million, where 7-bit results take 7.84 bits a key. Its failure rate
+// is measured by TestRibbonFailureRate. It is given in thousandths so that every
+// platform sizes alike.
+func RibbonOverhead(n uint64) (thousandths uint64) {
+	d := uint64(1)
+	for x := n; x >= 10; x /= 10 {
+		d++
+	}
+	return 50 + 10*d
+}
+
+// RibbonFingerprints lists the result widths allowed, 1 to 32 bits as the
+// fuse filter's: memory is exactly m r bits (rounded up to whole words).
+var RibbonFingerprints = fuseWidths()
+
+// RibbonDefaultBits is the width taken when none is asked for: 7 bits,
+// 2^-7 = 0.78%, RocksDB's Ribbon for a 1% filter.
+const RibbonDefaultBits = 7
+
+// RibbonMaxRetries bounds construction: Seal tries the first construction
+// seed and at most this many more, then returns an error.
+const RibbonMaxRetries = 100
+
+// ribbonMaxKeys keeps m within MaxM rows, so row offsets fit: i r < 2^39.
+const ribbonMaxKeys = 1 << 31
+
+// ribbonSalt separates the construction seeds from the SipHash key and
+// from the fuse filter's (the third SHA-512 initial word).
+const ribbonSalt = 0x3c6ef372fe94f82b
+
+// NewRibbon returns an empty Ribbon filter with r-bit results keyed by
+// seed. It is built once from the whole key set: Add collects keys, Seal
+// solves. It rejects r outside [FuseMinBits, FuseMaxBits], 1 to 32.
+func NewRibbon(resultBits int, seed uint64) (*Ribbon, error) {
+	if resultBits < FuseMinBits || resultBits > FuseMaxBits {
+		return nil, fmt.Errorf("core: ribbon fingerprint bits must be %d to %d, got %d", FuseMinBits, FuseMaxBits, resultBits)
+	}
+	k0, k1 := SipKey(seed)
+	return &Ribbon{bits: resultBits, seed: seed, k0: k0, k1: k1}, nil
+}
+
+// Add collects key's 64-bit SipHash, as the fuse filter's Add does: the
+// solution is built at the next Seal, or lazily at the next Contains or
+// Positions, and repeats are dropped when the collection is full.
+func (f *Ribbon) Add(key []byte) {
+	h, _ := Sip128(f.k0, f.k1, key)
+	if len(f.hashes) == cap(f.hashes) && len(f.hashes) >= fuseCompactFrom {
+		f.compact()
+	}
+	f.hashes = append(f.hashes, h)
+	f.dirty = true
+}
+
+func (f *Ribbon) compact() {
+	slices.Sort(f.hashes)
+	uniq := slices.Compact(f.hashes)
+	f.dups += uint64(len(f.hashes) - len(uniq))
+	f.hashes = uniq
+}
+
+// RibbonRows is m, the rows of a Ribbon filter of n keys: n + ceil(ε n)
+// with ε = RibbonOverhead(n), at least RibbonWidth.
+func RibbonRows(n uint64) uint64 {
+	return max(RibbonWidth, n+(n*RibbonOverhead(n)+999)/1000)
+}
+
+// Seal solves for every key added so far. Z depends on the set of keys,
+// not on the order or repetition of Adds: the pivot columns are the
+// leading columns of the row space, whatever order rows come in, and the
+// free rows are 0 (TestRibbonBandOrder). The keys' hashes are still mixed
+// with the construction seed, sorted and deduplicated: repeats are counted
+// (two keys with the same 64-bit hash count as one), and the rows are
+// banded in the order of their starts, which keeps banding's writes close
+// together. A failed
+// attempt is retried under the next seed; past RibbonMaxRetries Seal
+// returns an error and the filter answers true for every key. Sealing
+// again with no new keys does nothing.
+func (f *Ribbon) Seal() error {
+	if !f.dirty {
+		return f.err
+	}
+	f.dirty = false
+	f.mix, f.m, f.words, f.set, f.retries, f.err = 0, 0, nil, 0, 0, nil
+	mix := splitmix(f.seed ^ ribbonSalt)
+	xs, tmp := make([]uint64, len(f.hashes)), make([]uint64, len(f.hashes))
+	rows := ribbonSorted(xs, tmp, f.hashes, mix)
+	f.n = uint64(len(rows))
+	f.sealDups = uint64(len(f.hashes) - len(rows))
+	if f.n > ribbonMaxKeys {
+		f.err = fmt.Errorf("core: a ribbon filter holds at most %d keys, got %d", uint64(ribbonMaxKeys), f.n)
+		return f.err
+	}
+	if f.n == 0 {
+		return nil
+	}
+	m := RibbonRows(f.n)
+	if f.rows != 0 {
+		m = f.rows
+	}
+	b := ribbonBand{coeff: make([]uint64, m), result: make([]uint32, m)}
+	for attempt := 0; attempt <= RibbonMaxRetries; attempt++ {
+		if attempt > 0 {
+			rows = ribbonSorted(xs, tmp, f.hashes, mix)
+		}
+		if b.band(rows, m, f.bits) {
+			f.mix, f.m = mix, m
+			f.words = make([]uint64, (m*uint64(f.bits)+63)/64)
+			f.solve(&b)
+			return nil
+		}
+		f.retries++
+		mix = splitmix(mix)
+	}
+	f.err = fmt.Errorf("core: ribbon filter of %d keys in %d rows did not build in %d attempts", f.n, m, RibbonMaxRetries+1)
+	return f.err
+}
+
+// ribbonSorted mixes every hash with the construction seed into xs,
+// sorts them (tmp is scratch of the same length) and drops repeats,
+// returning the distinct mixed hashes in increasing order, which is the
+// order of their starts. The mix is a bijection, so repeats are exactly
+// the repeated hashes.
+func ribbonSorted(xs, tmp, hashes []uint64, mix uint64) []uint64 {
+	for i, h := range hashes {
+		xs[i] = fuseMix(h, mix)
+	}
+	return slices.Compact(radixSort(xs, tmp))
+}
+
+// radixSort sorts xs and returns it sorted, in xs or in tmp, a slice of
+// the same length: least significant byte first, skipping a byte that all
+// values share. Below a few thousand values it leaves the work to
+// slices.Sort. It sorts 10^6 hashes in about a third of slices.Sort's
+// time (BenchmarkRibbonSort).
+func radixSort(xs, tmp []uint64) []uint64 {
+	if len(xs) < 1<<12 {
+		slices.Sort(xs)
+		return xs
+	}
+	for shift := uint(0); shift < 64; shift += 8 {
+		var count [257]int
+		for _, x := range xs {
+			count[x>>shift&255+1]++
+		}
+		if slices.Contains(count[1:], len(xs)) {
+			continue
+		}
+		for d := 1; d < len(count); d++ {
+			count[d] += count[d-1]
+		}
+		for _, x := range xs {
+			d := x >> shift & 255
+			tmp[count[d]] = x
+			count[d]++
+		}
+		xs, tmp = tmp, xs
+	}
+	return xs
+}
+
+// ribbonRow is a key's equation under construction seed mix in m rows: the
+// start s, the coefficient row c (bit j stands for row s + j; bit 0 is
+// always set) and the r-bit result, from the key's SipHash h.
+func ribbonRow(h, mix, m uint64, r int) (s, c uint64, result uint32) {
+	return ribbonRowOf(fuseMix(h, mix), m, r)
+}
+
+// ribbonRowOf is ribbonRow from the mixed hash x, a bijection of the
+// SipHash: its high bits pick s (by multiply-shift, so s grows with x),
+// its low r bits are the result, and a second mix of it gives c.
+func ribbonRowOf(x, m uint64, r int) (s, c uint64, result uint32) {
+	s, _ = bits.Mul64(x, m-RibbonWidth+1)
+	c = splitmix(x^ribbonSalt) | 1
+	return s, c, uint32(x & (1<<r - 1))
+}
+
+// ribbonBand is the banding state, reused across attempts: for each
+// column, the pivot row that starts there (0 for none) and its result,
+// 12 bytes a row.
+type ribbonBand struct {
+	coeff  []uint64
+	result []uint32
+}
+
+// band inserts the row of every mixed hash of xs by on-the-fly Gaussian elimination: a row
+// whose start column holds a pivot is xored with it, which clears its
+// lowest bit, and moves on to its next set bit, until it finds a free
+// column and becomes that column's pivot. A row that reduces to zero was a
+// sum of rows already in: with a zero result it is redundant, with another
+// the system has no solution and band reports false. Every pivot row at
+// column i has its ones in [i, i + w), so reducing never leaves [0, m).
+func (b *ribbonBand) band(xs []uint64, m uint64, r int) bool {
+	clear(b.coeff)
+	clear(b.result)
+	for _, x := range xs {
+		s, c, res := ribbonRowOf(x, m, r)
+		for {
+			p := b.coeff[s]
+			if p == 0 {
+				b.coeff[s], b.result[s] = c, res
+				break
+			}
+			c ^= p
+			res ^= b.result[s]
+			if c == 0 {
+				if res != 0 {
+					return false
+				}
+				break
+			}
+			tz := bits.TrailingZeros64(c)
+			s += uint64(tz)
+			c >>= uint(tz)
+		}
+	}
+	return true
+}
+
+// solve back-substitutes from the last row to the first. Row i of Z is
+// its pivot's result xor the rows its pivot selects above i, which are
+// already solved; a column without a pivot is free and left 0. Each result
+// bit is a column of Z, kept as a w-bit window of the rows just solved, so
+// a row's every bit costs one AND and one parity (as RocksDB's
+// SimpleSolutionStorage back-substitution does).
+func (f *Ribbon) solve(b *ribbonBand) {
+	var window [FuseMaxBits]uint64 // bit j of window[k]: bit k of row i + j
+	r := f.bits
+	for i := f.m; i > 0; {
+		i--
+		c, res := b.coeff[i], b.result[i]
+		var row uint64
+		for k := 0; k < r; k++ {
+			w := window[k] << 1
+			bit := uint64(bits.OnesCount64(c&w)&1) ^ uint64(res>>k&1)
+			window[k] = w | bit
+			row |= bit << k
+		}
+		if c != 0 && row != 0 {
+			f.put(i, row)
+		}
+	}
+	f.set = f.Popcount()
+}
+
+// row reads row i: the r bits at bit offset i r, as Fuse.cell does.
+func (f *Ribbon) row(i uint64) uint64 {
+	off := i * uint64(f.bits)
+	w, sh := off>>6, off&63
+	v := f.words[w] >> sh
+	if sh+uint64(f.bits) > 64 {
+		v |= f.words[w+1] << (64 - sh)
+	}
+	return v & (1<<f.bits - 1)
+}
+
+// put ors v, which fits r bits, into row i, which must be 0.
+func (f *Ribbon) put(i, v uint64) {
+	off := i * uint64(f.bits)
+	w, sh := off>>6, off&63
+	f.words[w] |= v << sh
+	if sh+uint64(f.bits) > 64 {
+		f.words[w+1] |= v >> (64 - sh)
+	}
+}
+
+// Contains reports whether the rows key's coefficient selects xor to its
+// fingerprint; it reads those rows, 1 + (w-1)/2 = 32.5 on average. It
+// seals first if keys were added since the last Seal, so it is not safe
+// for concurrent use until sealed. An empty filter answers false and a
+// filter whose Seal failed answers true (0 rows read).
+func (f *Ribbon) Contains(key []byte) (bool, int) {
+	if f.dirty {
+		f.Seal()
+	}
+	if f.err != nil || f.m == 0 {
+		return f.err != nil, 0
+	}
+	h, _ := Sip128(f.k0, f.k1, key)
+	s, c, res := ribbonRow(h, f.mix, f.m, f.bits)
+	probes := bits.OnesCount64(c)
+	acc := uint64(0)
+	for ; c != 0; c &= c - 1 {
+		acc ^= f.row(s + uint64(bits.TrailingZeros64(c)))
+	}
+	return acc == uint64(res), probes
+}
+
+// Positions appends the rows key's coefficient selects, in increasing
+// order, onto dst[:0], sealing first as Contains does; none when there is
+// no solution. There are at most w of them.
+func (f *Ribbon) Positions(dst []uint64, key []byte) []uint64 {
+	if f.dirty {
+		f.Seal()
+	}
+	dst = dst[:0]
+	if f.m == 0 {
+		return dst
+	}
+	h, _ := Sip128(f.k0, f.k1, key)
+	s, c, _ := ribbonRow(h, f.mix, f.m, f.bits)
+	for ; c != 0; c &= c - 1 {
+		dst = append(dst, s+uint64(bits.TrailingZeros64(c)))
+	}
+	return dst
+}
+
+// Row returns the value of row i of Z, or 0 for i >= M().
+func (f *Ribbon) Row(i uint64) uint32 {
+	if i >= f.m {
+		return 0
+	}
+	return uint32(f.row(i))
+}
+
+// fingerprint is key's r-bit result, false when there is no solution.
+func (f *Ribbon) fingerprint(key []byte) (uint32, bool) {
+	if f.m == 0 {
+		return 0, false
+	}
+	h, _ := Sip128(f.k0, f.k1, key)
+	_, _, res := ribbonRow(h, f.mix, f.m, f.bits)
+	return res, true
+}
+
+// M is the rows of Z; K is w, the rows a key's coefficient can select (it
+// selects about half of them).
+func (f *Ribbon) M() uint64            { return f.m }
+func (f *Ribbon) K() int               { return RibbonWidth }
+func (f *Ribbon) SetBits() uint64      { return f.set }
+func (f *Ribbon) IsSet(i uint64) bool  { return f.Row(i) != 0 }
+func (f *Ribbon) Words() []uint64      { return f.words }
+func (f *Ribbon) FingerprintBits() int { return f.bits }
+func (f *Ribbon) MemoryBits() uint64   { return f.m * uint64(f.bits) }
+
+// Keys is the number of distinct keys Z was solved for.
+func (f *Ribbon) Keys() uint64 { return f.n }
+
+// Duplicates counts the Adds dropped as repeats: Keys() + Duplicates() is
+// the number of Adds.
+func (f *Ribbon) Duplicates() uint64 { return f.dups + f.sealDups }
+
+// Retries counts the failed attempts of the last Seal: those before the one
+// that built, or all RibbonMaxRetries+1 if none did.
+func (f *Ribbon) Retries() uint64 { return f.retries }
+
+// Err is the last Seal's error, if any.
+func (f *Ribbon) Err() error { return f.err }
+
+// Popcount counts the nonzero rows again from storage.
+func (f *Ribbon) Popcount() uint64 {
+	n := uint64(0)
+	for i := uint64(0); i < f.m; i++ {
+		if f.row(i) != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// RibbonRate is the Ribbon filter's theory: an absent key's selected rows
+// xor to its r-bit result by chance, probability 2^-r.
+func RibbonRate(resultBits int) float64 {
+	return math.Ldexp(1, -resultBits)
+}

@@ -1,0 +1,404 @@
+package core
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"slices"
+	"testing"
+)
+
+// buildRibbon seals a filter of r-bit results over n member keys of seed.
+func buildRibbon(t testing.TB, r, n int, seed uint64) (*Ribbon, [][]byte) {
+	t.Helper()
+	f, err := NewRibbon(r, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := fuseKeys(Members, 0, n, seed)
+	for _, k := range keys {
+		f.Add(k)
+	}
+	if err := f.Seal(); err != nil {
+		t.Fatalf("r=%d n=%d seed %d: %v", r, n, seed, err)
+	}
+	return f, keys
+}
+
+// TestRibbonNoFalseNegatives builds every width from 1 to 32 bits over sets
+// of 0 to 100,000 keys and looks every member up: its rows, the set bits of
+// its coefficient, lie in its window of w rows and it reads each once.
+func TestRibbonNoFalseNegatives(t *testing.T) {
+	t.Parallel()
+	if len(RibbonFingerprints) != 32 || RibbonFingerprints[0] != 1 || RibbonFingerprints[31] != 32 {
+		t.Fatalf("ribbon widths %v, want 1 to 32", RibbonFingerprints)
+	}
+	for _, n := range []int{0, 1, 2, 3, 10, 64, 65, 100, 1000, 12345, 100000} {
+		if n > 20000 && testing.Short() {
+			continue
+		}
+		seeds := []uint64{1, 7, 2021}
+		if n > 20000 {
+			seeds = seeds[:1]
+		}
+		for _, r := range RibbonFingerprints {
+			for _, seed := range seeds {
+				t.Run(fmt.Sprintf("n=%d,r=%d,seed=%d", n, r, seed), func(t *testing.T) {
+					f, keys := buildRibbon(t, r, n, seed)
+					if n > 0 && f.M() != RibbonRows(uint64(n)) {
+						t.Fatalf("m = %d rows, want %d", f.M(), RibbonRows(uint64(n)))
+					}
+					var pos []uint64
+					for i, k := range keys {
+						pos = f.Positions(pos, k)
+						ok, probes := f.Contains(k)
+						if !ok || probes != len(pos) {
+							t.Fatalf("member %d: contains %v after %d rows, has %d rows", i, ok, probes, len(pos))
+						}
+						if len(pos) == 0 || len(pos) > RibbonWidth || !slices.IsSorted(pos) ||
+							pos[len(pos)-1]-pos[0] >= RibbonWidth || pos[len(pos)-1] >= f.M() {
+							t.Fatalf("member %d: rows %v in %d", i, pos, f.M())
+						}
+					}
+					if f.SetBits() != f.Popcount() || f.SetBits() > uint64(n) {
+						t.Fatalf("%d nonzero rows kept, %d counted, %d keys", f.SetBits(), f.Popcount(), n)
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestRibbonSolves checks the solution row by row against the equations it
+// solves: for every member, the xor of the rows its coefficient selects is
+// its result, computed here from the words directly.
+func TestRibbonSolves(t *testing.T) {
+	t.Parallel()
+	for _, r := range []int{1, 7, 13, 32} {
+		f, keys := buildRibbon(t, r, 5000, 3)
+		for i, k := range keys {
+			h, _ := Sip128(f.k0, f.k1, k)
+			s, c, res := ribbonRow(h, f.mix, f.m, r)
+			if c&1 == 0 || s > f.m-RibbonWidth || uint64(res) >= 1<<r {
+				t.Fatalf("r=%d member %d: start %d, coefficient %#x, result %#x", r, i, s, c, res)
+			}
+			acc := uint64(0)
+			for j := 0; j < RibbonWidth; j++ {
+				if c>>j&1 == 1 {
+					off := (s + uint64(j)) * uint64(r)
+					for b := uint64(0); b < uint64(r); b++ {
+						acc ^= (f.words[(off+b)/64] >> ((off + b) % 64) & 1) << b
+					}
+				}
+			}
+			if acc != uint64(res) {
+				t.Fatalf("r=%d member %d: rows xor to %#x, result %#x", r, i, acc, res)
+			}
+		}
+	}
+}
+
+// TestRibbonRate measures absent keys against 2^-r at several widths, at
+// a joint 99.9% Wilson interval.
+func TestRibbonRate(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("millions of queries")
+	}
+	widths := []int{1, 2, 4, 7, 8, 10, 13}
+	z := math.Sqrt2 * math.Erfinv(1-0.001/float64(len(widths)))
+	for _, r := range widths {
+		queries := max(1_000_000, 500<<r)
+		t.Run(fmt.Sprintf("r=%d", r), func(t *testing.T) {
+			t.Parallel()
+			const seed = 11
+			f, _ := buildRibbon(t, r, 50_000, seed)
+			fp := uint64(0)
+			batch := fuseKeys(Absent, 0, 4096, seed)
+			for first := 0; first < queries; first += len(batch) {
+				keys := batch[:min(len(batch), queries-first)]
+				Keys(keys, Absent, uint64(first), seed, 16)
+				for _, k := range keys {
+					if ok, _ := f.Contains(k); ok {
+						fp++
+					}
+				}
+			}
+			lo, hi := Wilson(fp, uint64(queries), z)
+			p := RibbonRate(r)
+			t.Logf("r=%d: %d of %d absent keys match, %.4g vs 2^-r = %.4g, [%.4g, %.4g]", r, fp, queries, float64(fp)/float64(queries), p, lo, hi)
+			if p < lo || p > hi {
+				t.Errorf("2^-%d = %.4g outside [%.4g, %.4g] (seed %d, %d queries)", r, p, lo, hi, seed, queries)
+			}
+		})
+	}
+}
+
+// TestRibbonFailureRate bands the same keys under many construction seeds
+// and counts the attempts that fail at the lab's m: at most one in ten at
+// every n (TestRibbonRetries covers the retry), logged for the record.
+func TestRibbonFailureRate(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ n, attempts int }{{100, 400}, {1000, 400}, {9000, 200}, {90_000, 40}, {200_000, 20}} {
+		if c.n > 20000 && testing.Short() {
+			continue
+		}
+		t.Run(fmt.Sprintf("n=%d", c.n), func(t *testing.T) {
+			t.Parallel()
+			f, _ := NewRibbon(7, 5)
+			hashes := make([]uint64, c.n)
+			for i, k := range fuseKeys(Members, 0, c.n, 5) {
+				hashes[i], _ = Sip128(f.k0, f.k1, k)
+			}
+			m := RibbonRows(uint64(c.n))
+			b := ribbonBand{coeff: make([]uint64, m), result: make([]uint32, m)}
+			xs, tmp := make([]uint64, c.n), make([]uint64, c.n)
+			fails, mix := 0, uint64(5)
+			for range c.attempts {
+				if !b.band(ribbonSorted(xs, tmp, hashes, mix), m, 7) {
+					fails++
+				}
+				mix = splitmix(mix)
+			}
+			t.Logf("n=%d, m=%d (ε = %.3f): %d of %d attempts failed", c.n, m, float64(m-uint64(c.n))/float64(c.n), fails, c.attempts)
+			if fails*10 > c.attempts {
+				t.Errorf("n=%d: %d of %d attempts failed, want at most one in ten", c.n, fails, c.attempts)
+			}
+		})
+	}
+}
+
+// TestRibbonRows pins the sizes: ε = 0.05 + 0.01 a decimal digit of n, at
+// least w rows.
+func TestRibbonRows(t *testing.T) {
+	for _, c := range []struct{ n, m uint64 }{{0, 64}, {1, 64}, {58, 64}, {100, 108}, {999, 1079}, {1000, 1090},
+		{10_000, 11_000}, {1_000_000, 1_120_000}, {ribbonMaxKeys, 2147483648 + 322122548}} {
+		if got := RibbonRows(c.n); got != c.m {
+			t.Errorf("RibbonRows(%d) = %d, want %d", c.n, got, c.m)
+		}
+	}
+}
+
+// TestRibbonRetries makes every attempt fail (twice as many keys as rows)
+// and checks that Seal stops after RibbonMaxRetries with an error, and
+// that a filter that did not build answers yes.
+func TestRibbonRetries(t *testing.T) {
+	f, _ := NewRibbon(8, 1)
+	f.rows = RibbonWidth
+	keys := fuseKeys(Members, 0, 2*RibbonWidth, 1)
+	for _, k := range keys {
+		f.Add(k)
+	}
+	err := f.Seal()
+	if err == nil || f.Retries() != RibbonMaxRetries+1 {
+		t.Fatalf("seal of %d keys in %d rows: %v after %d retries", len(keys), RibbonWidth, err, f.Retries())
+	}
+	if ok, probes := f.Contains([]byte("anything")); !ok || probes != 0 {
+		t.Fatalf("a filter that did not build answers %v after %d rows, want true after 0", ok, probes)
+	}
+	f.rows = 0
+	f.Add([]byte("one more"))
+	if err := f.Seal(); err != nil || f.Err() != nil {
+		t.Fatalf("sized by RibbonRows: %v", err)
+	}
+	if missing := fuseMissingOf(f, keys); missing != 0 {
+		t.Fatalf("%d members missing after the rebuild", missing)
+	}
+}
+
+func fuseMissingOf(f Membership, keys [][]byte) int {
+	missing := 0
+	for _, k := range keys {
+		if ok, _ := f.Contains(k); !ok {
+			missing++
+		}
+	}
+	return missing
+}
+
+// TestRibbonSet checks that the solution depends on the set of keys alone:
+// the same keys in another order and repeated give the same words.
+func TestRibbonSet(t *testing.T) {
+	a, keys := buildRibbon(t, 9, 3000, 4)
+	b, _ := NewRibbon(9, 4)
+	for pass := 0; pass < 2; pass++ {
+		for _, k := range slices.Backward(keys) {
+			b.Add(k)
+		}
+	}
+	if err := b.Seal(); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(a.Words(), b.Words()) || b.Keys() != 3000 || b.Duplicates() != 3000 {
+		t.Fatalf("reordered and repeated keys: words equal %v, %d keys, %d duplicates", slices.Equal(a.Words(), b.Words()), b.Keys(), b.Duplicates())
+	}
+}
+
+// TestRibbonBadBits checks the widths refused.
+func TestRibbonBadBits(t *testing.T) {
+	for _, r := range []int{-1, 0, 33, 64} {
+		if _, err := NewRibbon(r, 1); err == nil {
+			t.Errorf("NewRibbon(%d) accepted", r)
+		}
+	}
+}
+
+// TestRibbonCoefficients checks the coefficient rows are uniform apart from
+// their forced lowest bit: each other bit is set in half the rows.
+func TestRibbonCoefficients(t *testing.T) {
+	const n = 20000
+	var ones [RibbonWidth]int
+	for i := uint64(0); i < n; i++ {
+		_, c, _ := ribbonRow(i*0x9e3779b97f4a7c15, 3, 1<<20, 7)
+		for j := 0; j < RibbonWidth; j++ {
+			ones[j] += int(c >> j & 1)
+		}
+		_ = bits.OnesCount64(c)
+	}
+	if ones[0] != n {
+		t.Fatalf("lowest bit set in %d of %d rows", ones[0], n)
+	}
+	for j := 1; j < RibbonWidth; j++ {
+		if d := math.Abs(float64(ones[j]) - n/2); d > 5*math.Sqrt(n/4) {
+			t.Errorf("bit %d set in %d of %d rows", j, ones[j], n)
+		}
+	}
+}
+
+// BenchmarkRibbonAgainstBloom times the Ribbon filter at 7-bit results
+// beside the standard Bloom filter at 1% (m from BitsFor, 9.585 bits per
+// key, k = 7) at n = 10^6, on the path a user takes: a fresh filter, every
+// key added (and the Ribbon filter sealed), then distinct member and
+// absent keys queried. Both live in one benchmark so that -count rounds
+// interleave them:
+//
+//	go test ./core -run '^$' -bench RibbonAgainstBloom -count 6
+func BenchmarkRibbonAgainstBloom(b *testing.B) {
+	const n = 1_000_000
+	keys := fuseKeys(Members, 0, n, 1)
+	absent := fuseKeys(Absent, 0, n, 1)
+	m, err := BitsFor(n, 0.01)
+	if err != nil {
+		b.Fatal(err)
+	}
+	builds := []struct {
+		name  string
+		build func() (Membership, error)
+	}{
+		{"ribbon-r7", func() (Membership, error) {
+			f, err := RibbonVariant.Build(Spec{N: n, FingerprintBits: 7, Seed: 1})
+			if err != nil {
+				return nil, err
+			}
+			for _, k := range keys {
+				f.Add(k)
+			}
+			return f, f.(Sealer).Seal()
+		}},
+		{"bloom-1pct", func() (Membership, error) {
+			f, err := NewFilter(m, 7, 1)
+			if err != nil {
+				return nil, err
+			}
+			for _, k := range keys {
+				f.Add(k)
+			}
+			return f, nil
+		}},
+	}
+	for _, c := range builds {
+		b.Run("build/"+c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := c.build(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/key")
+		})
+	}
+	for _, c := range builds {
+		f, err := c.build()
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, q := range []struct {
+			name string
+			keys [][]byte
+		}{{"member", keys}, {"absent", absent}} {
+			b.Run("query/"+c.name+"/"+q.name, func(b *testing.B) {
+				b.ReportAllocs()
+				i := 0
+				for b.Loop() {
+					f.Contains(q.keys[i])
+					if i++; i == len(q.keys) {
+						i = 0
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestRadixSort checks the sort against slices.Sort at sizes on both sides
+// of its threshold, with bytes all values share and with repeats.
+func TestRadixSort(t *testing.T) {
+	for _, n := range []int{0, 1, 100, 4095, 4096, 10000, 70000} {
+		for _, mask := range []uint64{^uint64(0), 0x00ff00ff00ff00ff, 0xf0000000000000ff, 0} {
+			xs, want := make([]uint64, n), make([]uint64, n)
+			x := uint64(n)
+			for i := range xs {
+				x = splitmix(x)
+				xs[i] = x & mask
+			}
+			copy(want, xs)
+			slices.Sort(want)
+			if got := radixSort(xs, make([]uint64, n)); !slices.Equal(got, want) {
+				t.Fatalf("n=%d mask %#x: not sorted", n, mask)
+			}
+		}
+	}
+}
+
+// BenchmarkRibbonSort times what Seal sorts: 10^6 mixed hashes.
+func BenchmarkRibbonSort(b *testing.B) {
+	hashes := make([]uint64, 1_000_000)
+	for i := range hashes {
+		hashes[i] = splitmix(uint64(i))
+	}
+	xs, tmp := make([]uint64, len(hashes)), make([]uint64, len(hashes))
+	for _, c := range []struct {
+		name string
+		sort func()
+	}{{"radix", func() { radixSort(xs, tmp) }}, {"slices", func() { slices.Sort(xs) }}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				copy(xs, hashes)
+				c.sort()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(hashes)), "ns/key")
+		})
+	}
+}
+
+// TestRibbonBandOrder bands the same rows sorted and shuffled and checks
+// that back-substitution gives the same Z: the solution depends on the set
+// of rows alone.
+func TestRibbonBandOrder(t *testing.T) {
+	f, _ := buildRibbon(t, 11, 3000, 8)
+	xs := ribbonSorted(make([]uint64, len(f.hashes)), make([]uint64, len(f.hashes)), f.hashes, f.mix)
+	for i := len(xs) - 1; i > 0; i-- { // a fixed Fisher-Yates shuffle
+		j := splitmix(uint64(i)) % uint64(i+1)
+		xs[i], xs[j] = xs[j], xs[i]
+	}
+	b := ribbonBand{coeff: make([]uint64, f.m), result: make([]uint32, f.m)}
+	if !b.band(xs, f.m, f.bits) {
+		t.Fatal("the shuffled rows did not band")
+	}
+	g := &Ribbon{bits: f.bits, m: f.m, words: make([]uint64, len(f.words))}
+	g.solve(&b)
+	if !slices.Equal(f.words, g.words) {
+		t.Fatal("shuffled rows gave another solution")
+	}
+}
