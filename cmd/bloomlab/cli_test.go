@@ -62,7 +62,7 @@ func TestSizeAndSimulate(t *testing.T) {
 		{"m kept while keys go in", []string{"simulate", "--m", "40000", "--items", "1234"}, 0,
 			[]string{"m                    40000 bits", "n                    1234 keys", "bits per key         32.415"}, ""},
 		{"m too large", []string{"simulate", "--m", "17179869185"}, 2, nil, "bloomlab simulate: --m must be a whole number in [0, 17179869184], got \"17179869185\""},
-		{"unknown variant", []string{"simulate", "--variant", "quotient"}, 2, nil, "bloomlab simulate: --variant must be standard, blocked, counting, cuckoo or fuse, got \"quotient\""},
+		{"unknown variant", []string{"simulate", "--variant", "quotient"}, 2, nil, "bloomlab simulate: --variant must be standard, blocked, counting, cuckoo, semi-sorted-cuckoo or fuse, got \"quotient\""},
 		{"unknown fault", []string{"simulate", "--fault", "gremlin"}, 2, nil, "bloomlab simulate: --fault: unknown fault \"gremlin\", want none or one of"},
 		{"fault in another layout", []string{"simulate", "--variant", "counting", "--fault", "negative-index"}, 2, nil,
 			"bloomlab simulate: the negative-index fault lives in the standard filter and has no counting form; use the standard variant or another fault"},
