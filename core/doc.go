@@ -2,9 +2,11 @@
 // sizing math, the standard, blocked and counting filters, a zoo of
 // deliberately broken filters, and the simulation the lab and the audit run.
 // Beside them, so a learner can measure rather than quote the alternatives,
-// stand the cuckoo filter (Fan, Andersen, Kaminsky and Mitzenmacher, 2014)
-// and the binary fuse filter (Graf and Lemire, 2022), built from the same
-// SipHash output.
+// stand the cuckoo filter (Fan, Andersen, Kaminsky and Mitzenmacher, 2014),
+// plain and with semi-sorted buckets (section 5.2: the four fingerprints of
+// a bucket kept sorted, their 4-bit prefixes coded in 12 bits, so a bucket
+// takes 4(f-1) bits), and the binary fuse filter (Graf and Lemire, 2022),
+// built from the same SipHash output.
 //
 // Variants. Each layout is one record of a registry (variant.go): its
 // name, label, unit of a position, how to build it, its memory, its theory,
