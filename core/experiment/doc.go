@@ -4,12 +4,12 @@
 // per negative query, counting-filter overflow, memory against an exact set,
 // the blocked layout, small filters, and the blocked, cuckoo, semi-sorted
 // cuckoo and binary fuse filters beside the standard one in the same
-// memory, where two claims of the seed articles are put to the test. Two more take the side of an
-// attacker who knows the hash key, as anyone with a lab link does
-// (core.Forge, core.Crafter, core.Recover, the key panel's own searches):
-// adversarial forges false positives and fills the array with crafted keys,
-// membership-inference recovers a filter's members from a list of
-// candidates.
+// memory, where two claims of the seed articles are put to the test. Two
+// more take the side of an attacker who knows the hash key, as anyone with
+// a lab link does (core.Forge, core.Crafter, core.Recover, the key panel's
+// own searches): adversarial forges false positives and fills the array
+// with crafted keys, membership-inference recovers a filter's members from
+// a list of candidates.
 //
 // Every experiment is data: a name, a one-line summary, the sizes it uses
 // (Quick for the browser, Full for the published figures) and a Run that
