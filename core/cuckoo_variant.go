@@ -37,7 +37,7 @@ var CuckooVariant = Variant{&kind{
 // space, not what a query compares, so its theory is the plain filter's at
 // the same f and load.
 var SemiSortedVariant = Variant{&kind{
-	name: "cuckoo-ss", label: "semi-sorted cuckoo (4(f-1) bits a bucket)", unit: "slot",
+	name: "cuckoo-ss", label: "semi-sorted cuckoo", unit: "slot",
 	about:   "a cuckoo filter whose buckets keep their four fingerprints sorted and code the four 4-bit prefixes in 12 bits, one bit a slot less, with removal (Fan, Andersen, Kaminsky and Mitzenmacher, 2014, section 5.2)",
 	deletes: true, bounded: true,
 	positions:    "finds its two buckets and its fingerprint in one SipHash output",

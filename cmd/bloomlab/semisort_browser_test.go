@@ -3,6 +3,7 @@
 package main
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -11,6 +12,7 @@ import (
 	"bloomlab/core"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // TestBrowserVariantCuckooSS picks the semi-sorted cuckoo filter by
@@ -51,6 +53,23 @@ func TestBrowserVariantCuckooSS(t *testing.T) {
 	}
 	if note := btext(t, ctx, "#"+settings.IDHashes+"-note"); note != "k does not apply: a key has two buckets of four slots, kept sorted" {
 		t.Errorf("hashes note %q", note)
+	}
+	// The picture reads the slots decoded: the cursor on the first two
+	// buckets says what core's filter holds in each slot, in ascending
+	// order within a bucket, empty slots first.
+	c := r.Filter.(*core.Cuckoo)
+	bdo(t, ctx, chromedp.Focus(chromedp.CSS("#"+lab.IDBitArray)))
+	for pos := range uint64(2 * core.CuckooSlots) {
+		bdo(t, ctx, chromedp.KeyEvent(kb.ArrowRight))
+		state := "off"
+		if fp := c.Fingerprint(pos); fp != 0 {
+			state = "holds " + strconv.Itoa(int(fp))
+		}
+		want := "slot " + thousands(pos) + " of 4,444: " + state
+		bwaitText(t, ctx, "#"+lab.IDBitHover, func(s string) bool { return strings.HasPrefix(s, "slot "+thousands(pos)+" of") })
+		if got := btext(t, ctx, "#"+lab.IDBitHover); !strings.HasPrefix(got, want) {
+			t.Errorf("the cursor on slot %d says %q, want %q", pos, got, want)
+		}
 	}
 
 	// 8-bit fingerprints in the same budget: 28 bits a bucket, 1,428
