@@ -182,16 +182,29 @@ func (c *Cuckoo) setBucket(i, b uint64) {
 	c.write(i*uint64(c.bw), c.bw, b)
 }
 
-// setSlot stores fp in slot s. A semi-sorted bucket is rewritten whole,
-// which may reorder its slots.
+// setSlot stores fp in slot s.
 func (c *Cuckoo) setSlot(s uint64, fp uint16) {
 	if c.semi == nil {
 		c.write(s*uint64(c.f), c.f, uint64(fp))
 		return
 	}
+	c.swap(s, fp)
+}
+
+// swap stores fp in slot s and returns the fingerprint it held. A
+// semi-sorted bucket is decoded once and rewritten whole, which may reorder
+// its slots.
+func (c *Cuckoo) swap(s uint64, fp uint16) uint16 {
+	if c.semi == nil {
+		old := c.Fingerprint(s)
+		c.setSlot(s, fp)
+		return old
+	}
 	i, sh := s/CuckooSlots, s%CuckooSlots*uint64(c.f)
 	mask := uint64(1)<<c.f - 1
-	c.setBucket(i, c.bucket(i)&^(mask<<sh)|uint64(fp)<<sh)
+	b := c.bucket(i)
+	c.setBucket(i, b&^(mask<<sh)|uint64(fp)<<sh)
+	return uint16(b >> sh & mask)
 }
 
 // find returns the slot of bucket i holding fp (0 for an empty one), or -1;
@@ -207,8 +220,19 @@ func (c *Cuckoo) find(i uint64, fp uint16) int {
 	return -1
 }
 
-// put stores fp in the first empty slot of bucket i, if there is one.
+// put stores fp in the first empty slot of bucket i, if there is one. A
+// semi-sorted bucket has one exactly when its smallest fingerprint, slot
+// 0, is 0, so one decoding answers and the same one is rewritten.
 func (c *Cuckoo) put(i uint64, fp uint16) bool {
+	if c.semi != nil {
+		b := c.bucket(i)
+		if b&(1<<c.f-1) != 0 {
+			return false
+		}
+		c.setBucket(i, b|uint64(fp))
+		c.set++
+		return true
+	}
 	j := c.find(i, 0)
 	if j < 0 {
 		return false
@@ -256,8 +280,7 @@ func (c *Cuckoo) Insert(key []byte) bool {
 	}
 	for range CuckooMaxKicks {
 		s := i*CuckooSlots + c.draw()>>62
-		victim := c.Fingerprint(s)
-		c.setSlot(s, fp)
+		victim := c.swap(s, fp)
 		fp, i = victim, c.alt(i, victim)
 		c.kicks++
 		if c.put(i, fp) {

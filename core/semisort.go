@@ -59,18 +59,16 @@ func (t *semiCodec) decode(b uint64, f uint) uint64 {
 // prefixes come out in order and the code is canonical, and packs them.
 func (t *semiCodec) encode(b uint64, f uint) uint64 {
 	mask := uint64(1)<<f - 1
-	v := [CuckooSlots]uint64{b & mask, b >> f & mask, b >> (2 * f) & mask, b >> (3 * f) & mask}
+	v0, v1, v2, v3 := b&mask, b>>f&mask, b>>(2*f)&mask, b>>(3*f)&mask
 	// A sorting network for four: five compare-exchanges.
-	for _, p := range [5][2]int{{0, 1}, {2, 3}, {0, 2}, {1, 3}, {1, 2}} {
-		if v[p[0]] > v[p[1]] {
-			v[p[0]], v[p[1]] = v[p[1]], v[p[0]]
-		}
-	}
+	v0, v1 = min(v0, v1), max(v0, v1)
+	v2, v3 = min(v2, v3), max(v2, v3)
+	v0, v2 = min(v0, v2), max(v0, v2)
+	v1, v3 = min(v1, v3), max(v1, v3)
+	v1, v2 = min(v1, v2), max(v1, v2)
 	lw := f - 4
-	var q, lows uint64
-	for j := range uint(CuckooSlots) {
-		q |= v[j] >> lw << (4 * j)
-		lows |= v[j] & (1<<lw - 1) << (j * lw)
-	}
+	q := v0>>lw | v1>>lw<<4 | v2>>lw<<8 | v3>>lw<<12
+	lm := uint64(1)<<lw - 1
+	lows := v0&lm | v1&lm<<lw | v2&lm<<(2*lw) | v3&lm<<(3*lw)
 	return uint64(t.enc[q]) | lows<<semiCodeBits
 }
