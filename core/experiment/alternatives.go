@@ -478,7 +478,7 @@ func semiClaim(cells []altCell, n uint64) string {
 		fmt.Fprintf(&b, "The claim holds with a qualification: it wins below a rate of about %s, not 3%%, from about %.2f bits per key, not 7.2 "+
 			"(the Bloom filter here has a whole number of hashes, as one built has).", pct(p), bits)
 	}
-	b.WriteString(" Whole widths only: between them a budget leaves slots empty, as the table above shows at budgets that are not one more than a width.")
+	b.WriteString(" In the table's whole budgets the filter runs emptier than this: b bits per key hold b-bit fingerprints at a load of (b-1)/b, below 95%.")
 	return b.String()
 }
 
