@@ -35,8 +35,18 @@ import (
 // Remove must only be given keys that were inserted: an absent key whose
 // fingerprint collides removes a member's copy and makes that member a false
 // negative (section 3.3).
+//
+// NewSemiSortedCuckoo returns the same filter with semi-sorted buckets
+// (section 5.2): a bucket stores its four fingerprints in ascending order, so
+// their leading 4-bit prefixes form a sorted multiset, one of C(19,4) = 3876,
+// which fits 12 bits instead of 16. A bucket then takes 4(f-1) bits, one bit
+// a slot less. Only the bucket's encoding differs: hashing, relocation, the
+// stash and removal are the plain filter's, and slot j of a bucket is its
+// j-th fingerprint in ascending order.
 type Cuckoo struct {
 	f        uint // fingerprint bits
+	bw       uint // bucket bits: 4f, or 4(f-1) semi-sorted
+	semi     *semiCodec
 	buckets  uint64
 	k0, k1   uint64
 	salt     uint64 // keys g, the other-bucket hash
@@ -58,6 +68,13 @@ const CuckooMaxKicks = 500
 // CuckooFingerprints lists the fingerprint widths allowed: 8, 12, 16.
 var CuckooFingerprints = []int{8, 12, 16}
 
+// SemiSortedFingerprints lists the semi-sorted filter's widths, 5 to 16:
+// every width with bits left after the 4-bit prefix (at 4 a bucket would
+// be its 12-bit code alone, a rate over 50%), up to the plain filter's
+// widest. Every width, not three, because the bit it saves matters most
+// where a budget falls between widths.
+var SemiSortedFingerprints = []int{5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}
+
 var _ Membership = (*Cuckoo)(nil)
 
 // NewCuckoo returns an empty cuckoo filter in a memory budget of m bits:
@@ -68,18 +85,41 @@ func NewCuckoo(m uint64, fingerprintBits int, seed uint64) (*Cuckoo, error) {
 	if !slices.Contains(CuckooFingerprints, fingerprintBits) {
 		return nil, fmt.Errorf("core: fingerprint bits must be 8, 12 or 16, got %d", fingerprintBits)
 	}
+	return buildCuckoo(m, fingerprintBits, seed, nil)
+}
+
+// NewSemiSortedCuckoo returns an empty semi-sorted cuckoo filter in a
+// memory budget of m bits: floor(m / (4(f-1))) buckets, at least 1, keyed
+// by seed. It rejects f not in SemiSortedFingerprints and m outside
+// [1, MaxM].
+func NewSemiSortedCuckoo(m uint64, fingerprintBits int, seed uint64) (*Cuckoo, error) {
+	if !slices.Contains(SemiSortedFingerprints, fingerprintBits) {
+		return nil, fmt.Errorf("core: fingerprint bits must be 5 to 16, got %d", fingerprintBits)
+	}
+	return buildCuckoo(m, fingerprintBits, seed, semiTable())
+}
+
+func buildCuckoo(m uint64, fingerprintBits int, seed uint64, semi *semiCodec) (*Cuckoo, error) {
 	if err := checkShape(m, 1); err != nil {
 		return nil, err
 	}
-	f := uint64(fingerprintBits)
-	buckets := max(1, m/(CuckooSlots*f))
+	bw := cuckooBucketBits(fingerprintBits, semi != nil)
+	buckets := max(1, m/bw)
 	k0, k1 := SipKey(seed)
 	return &Cuckoo{
-		f: uint(f), buckets: buckets, k0: k0, k1: k1,
+		f: uint(fingerprintBits), bw: uint(bw), semi: semi, buckets: buckets, k0: k0, k1: k1,
 		salt:   splitmix(seed ^ 0xbb67ae8584caa73b),
 		stream: splitmix(seed ^ 0x3c6ef372fe94f82b),
-		words:  make([]uint64, (buckets*CuckooSlots*f+63)/64),
+		words:  make([]uint64, (buckets*bw+63)/64),
 	}, nil
+}
+
+// cuckooBucketBits is a bucket's storage: 4f bits, 4(f-1) semi-sorted.
+func cuckooBucketBits(f int, semi bool) uint64 {
+	if semi {
+		return CuckooSlots * uint64(f-1)
+	}
+	return CuckooSlots * uint64(f)
 }
 
 // locate returns key's fingerprint and its two buckets. The fingerprint is
@@ -123,12 +163,54 @@ func (c *Cuckoo) write(off uint64, width uint, v uint64) {
 	}
 }
 
-func (c *Cuckoo) setSlot(s uint64, fp uint16) { c.write(s*uint64(c.f), c.f, uint64(fp)) }
+// bucket returns bucket i's four fingerprints, slot j at bits j·f: one
+// read, then for a semi-sorted bucket its decoding.
+func (c *Cuckoo) bucket(i uint64) uint64 {
+	b := c.read(i*uint64(c.bw), c.bw)
+	if c.semi != nil {
+		return c.semi.decode(b, c.f)
+	}
+	return b
+}
+
+// setBucket stores four fingerprints laid out as bucket returns them; a
+// semi-sorted bucket sorts and encodes them.
+func (c *Cuckoo) setBucket(i, b uint64) {
+	if c.semi != nil {
+		b = c.semi.encode(b, c.f)
+	}
+	c.write(i*uint64(c.bw), c.bw, b)
+}
+
+// setSlot stores fp in slot s.
+func (c *Cuckoo) setSlot(s uint64, fp uint16) {
+	if c.semi == nil {
+		c.write(s*uint64(c.f), c.f, uint64(fp))
+		return
+	}
+	c.swap(s, fp)
+}
+
+// swap stores fp in slot s and returns the fingerprint it held. A
+// semi-sorted bucket is decoded once and rewritten whole, which may reorder
+// its slots.
+func (c *Cuckoo) swap(s uint64, fp uint16) uint16 {
+	if c.semi == nil {
+		old := c.Fingerprint(s)
+		c.setSlot(s, fp)
+		return old
+	}
+	i, sh := s/CuckooSlots, s%CuckooSlots*uint64(c.f)
+	mask := uint64(1)<<c.f - 1
+	b := c.bucket(i)
+	c.setBucket(i, b&^(mask<<sh)|uint64(fp)<<sh)
+	return uint16(b >> sh & mask)
+}
 
 // find returns the slot of bucket i holding fp (0 for an empty one), or -1;
 // the whole bucket is one read.
 func (c *Cuckoo) find(i uint64, fp uint16) int {
-	b := c.read(i*CuckooSlots*uint64(c.f), CuckooSlots*c.f)
+	b := c.bucket(i)
 	mask := uint64(1)<<c.f - 1
 	for j := range CuckooSlots {
 		if b>>(uint(j)*c.f)&mask == uint64(fp) {
@@ -138,8 +220,19 @@ func (c *Cuckoo) find(i uint64, fp uint16) int {
 	return -1
 }
 
-// put stores fp in the first empty slot of bucket i, if there is one.
+// put stores fp in the first empty slot of bucket i, if there is one. A
+// semi-sorted bucket has one exactly when its smallest fingerprint, slot
+// 0, is 0, so one decoding answers and the same one is rewritten.
 func (c *Cuckoo) put(i uint64, fp uint16) bool {
+	if c.semi != nil {
+		b := c.bucket(i)
+		if b&(1<<c.f-1) != 0 {
+			return false
+		}
+		c.setBucket(i, b|uint64(fp))
+		c.set++
+		return true
+	}
 	j := c.find(i, 0)
 	if j < 0 {
 		return false
@@ -187,8 +280,7 @@ func (c *Cuckoo) Insert(key []byte) bool {
 	}
 	for range CuckooMaxKicks {
 		s := i*CuckooSlots + c.draw()>>62
-		victim := c.Fingerprint(s)
-		c.setSlot(s, fp)
+		victim := c.swap(s, fp)
 		fp, i = victim, c.alt(i, victim)
 		c.kicks++
 		if c.put(i, fp) {
@@ -268,7 +360,29 @@ func (c *Cuckoo) Positions(dst []uint64, key []byte) []uint64 {
 // Fingerprint returns the fingerprint in slot i, 0 if it is empty. i must be
 // below M() (beyond it this reads padding or panics); IsSet checks.
 func (c *Cuckoo) Fingerprint(i uint64) uint16 {
+	if c.semi != nil {
+		return uint16(c.bucket(i/CuckooSlots) >> (i % CuckooSlots * uint64(c.f)) & (1<<c.f - 1))
+	}
 	return uint16(c.read(i*uint64(c.f), c.f))
+}
+
+// SemiSorted reports whether the buckets are semi-sorted.
+func (c *Cuckoo) SemiSorted() bool { return c.semi != nil }
+
+// Slots returns the slots laid out as a plain filter's words: slot i's
+// fingerprint at bits i·f. For a plain filter that is Words itself; a
+// semi-sorted filter's storage is encoded, so it decodes a copy, for the
+// picture, which reads slots.
+func (c *Cuckoo) Slots() []uint64 {
+	if c.semi == nil {
+		return c.words
+	}
+	out := make([]uint64, (c.M()*uint64(c.f)+63)/64)
+	d := Cuckoo{f: c.f, bw: CuckooSlots * c.f, words: out}
+	for i := range c.buckets {
+		d.setBucket(i, c.bucket(i))
+	}
+	return out
 }
 
 // M is the number of slots, the cuckoo filter's positions.
@@ -313,9 +427,10 @@ func (c *Cuckoo) Relocations() uint64 { return c.kicks }
 // Failures counts the inserts that returned false.
 func (c *Cuckoo) Failures() uint64 { return c.failures }
 
-// MemoryBits is the table's storage, M·f bits. The stash (a fingerprint and
-// a bucket) and the up to 63 bits padding the last word are not counted.
-func (c *Cuckoo) MemoryBits() uint64 { return c.M() * uint64(c.f) }
+// MemoryBits is the table's storage, M·f bits, or M·(f-1) semi-sorted.
+// The stash (a fingerprint and a bucket) and the up to 63 bits padding the
+// last word are not counted.
+func (c *Cuckoo) MemoryBits() uint64 { return c.buckets * uint64(c.bw) }
 
 // CuckooRate is the false-positive rate of a cuckoo filter at a load: a
 // query compares its fingerprint with the 2b = 8 slots of its two buckets,

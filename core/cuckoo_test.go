@@ -14,8 +14,34 @@ func cuckooKeys(ns Namespace, n int, seed uint64) [][]byte {
 	return keys
 }
 
-// cuckooBudget is the memory budget of b buckets of f-bit fingerprints.
+// cuckooBudget is the memory budget of b plain buckets of f-bit fingerprints.
 func cuckooBudget(b uint64, f int) uint64 { return b * CuckooSlots * uint64(f) }
+
+// cuckooLayout is one of the two bucket encodings the tests run over: the
+// behaviour they check is the same, only the storage differs.
+type cuckooLayout struct {
+	name   string
+	semi   bool
+	widths []int
+}
+
+var cuckooLayouts = []cuckooLayout{{"plain", false, CuckooFingerprints}, {"semi-sorted", true, SemiSortedFingerprints}}
+
+// budget is the memory budget of b buckets of f-bit fingerprints.
+func (l cuckooLayout) budget(b uint64, f int) uint64 { return b * cuckooBucketBits(f, l.semi) }
+
+func (l cuckooLayout) new(t testing.TB, m uint64, f int, seed uint64) *Cuckoo {
+	t.Helper()
+	build := NewCuckoo
+	if l.semi {
+		build = NewSemiSortedCuckoo
+	}
+	c, err := build(m, f, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
 
 func newCuckoo(t testing.TB, m uint64, f int, seed uint64) *Cuckoo {
 	t.Helper()
@@ -47,22 +73,24 @@ func checkCuckoo(t *testing.T, c *Cuckoo, keys [][]byte, seed uint64) {
 func TestCuckooNoFalseNegatives(t *testing.T) {
 	t.Parallel()
 	for _, m := range []uint64{32, 64, 100, 1000, 10_000, 100_000, 1_000_000} {
-		for _, f := range CuckooFingerprints {
-			for _, seed := range []uint64{1, 2, 3} {
-				t.Run(fmt.Sprintf("m=%d,f=%d,seed=%d", m, f, seed), func(t *testing.T) {
-					t.Parallel()
-					c := newCuckoo(t, m, f, seed)
-					keys := cuckooKeys(Members, int(0.9*float64(c.M())), seed)
-					for i, key := range keys {
-						if !c.Insert(key) {
-							t.Fatalf("insert %d of %d failed at load %.3f (seed %d)", i, len(keys), c.Load(), seed)
+		for _, l := range cuckooLayouts {
+			for _, f := range l.widths {
+				for _, seed := range []uint64{1, 2, 3} {
+					t.Run(fmt.Sprintf("%s,m=%d,f=%d,seed=%d", l.name, m, f, seed), func(t *testing.T) {
+						t.Parallel()
+						c := l.new(t, m, f, seed)
+						keys := cuckooKeys(Members, int(0.9*float64(c.M())), seed)
+						for i, key := range keys {
+							if !c.Insert(key) {
+								t.Fatalf("insert %d of %d failed at load %.3f (seed %d)", i, len(keys), c.Load(), seed)
+							}
 						}
-					}
-					checkCuckoo(t, c, keys, seed)
-					if c.Count() != uint64(len(keys)) || c.Failures() != 0 {
-						t.Fatalf("count %d, failures %d after %d inserts", c.Count(), c.Failures(), len(keys))
-					}
-				})
+						checkCuckoo(t, c, keys, seed)
+						if c.Count() != uint64(len(keys)) || c.Failures() != 0 {
+							t.Fatalf("count %d, failures %d after %d inserts", c.Count(), c.Failures(), len(keys))
+						}
+					})
+				}
 			}
 		}
 	}
@@ -79,61 +107,63 @@ func TestCuckooFillToFailure(t *testing.T) {
 		if b > 5000 && testing.Short() {
 			continue // the large table runs in full under Node (make wasm-test)
 		}
-		for _, f := range CuckooFingerprints {
-			t.Run(fmt.Sprintf("B=%d,f=%d", b, f), func(t *testing.T) {
-				t.Parallel()
-				c := newCuckoo(t, cuckooBudget(b, f), f, seed)
-				var keys [][]byte
-				var kicks uint64
-				for c.Failures() == 0 {
-					kicks = c.Relocations()
-					keys = append(keys, Key(nil, Members, uint64(len(keys)), seed, 16))
-					c.Insert(keys[len(keys)-1])
-				}
-				load := c.Load()
-				t.Logf("B=%d f=%d: first failure at load %.4f after %d keys, %d relocations", b, f, load, len(keys), c.Relocations())
-				if b >= 1024 && load <= 0.9 {
-					t.Errorf("first failure at load %.4f, want above 0.9 (seed %d)", load, seed)
-				}
-				if c.stash == 0 || c.Count() != uint64(len(keys)) || c.Relocations()-kicks != CuckooMaxKicks {
-					t.Fatalf("stash %d, count %d for %d keys, failing insert made %d kicks", c.stash, c.Count(), len(keys), c.Relocations()-kicks)
-				}
-				checkCuckoo(t, c, keys, seed)
-
-				// More keys: those that find room go in, the first that does
-				// not fails and changes nothing.
-				for i := uint64(len(keys)); ; i++ {
-					key := Key(nil, Members, i, seed, 16)
-					words, count, kicks := slices.Clone(c.Words()), c.Count(), c.Relocations()
-					if c.Insert(key) {
-						keys = append(keys, key)
-						continue
+		for _, l := range cuckooLayouts {
+			for _, f := range l.widths {
+				t.Run(fmt.Sprintf("%s,B=%d,f=%d", l.name, b, f), func(t *testing.T) {
+					t.Parallel()
+					c := l.new(t, l.budget(b, f), f, seed)
+					var keys [][]byte
+					var kicks uint64
+					for c.Failures() == 0 {
+						kicks = c.Relocations()
+						keys = append(keys, Key(nil, Members, uint64(len(keys)), seed, 16))
+						c.Insert(keys[len(keys)-1])
 					}
-					if !slices.Equal(words, c.Words()) || c.Count() != count || c.Relocations() != kicks || c.Failures() != 2 {
-						t.Fatalf("a failed insert with the stash occupied changed the filter")
+					load := c.Load()
+					t.Logf("B=%d f=%d: first failure at load %.4f after %d keys, %d relocations", b, f, load, len(keys), c.Relocations())
+					if b >= 1024 && load <= 0.9 {
+						t.Errorf("first failure at load %.4f, want above 0.9 (seed %d)", load, seed)
 					}
-					break
-				}
-				checkCuckoo(t, c, keys, seed)
+					if c.stash == 0 || c.Count() != uint64(len(keys)) || c.Relocations()-kicks != CuckooMaxKicks {
+						t.Fatalf("stash %d, count %d for %d keys, failing insert made %d kicks", c.stash, c.Count(), len(keys), c.Relocations()-kicks)
+					}
+					checkCuckoo(t, c, keys, seed)
 
-				// Removing keys that share a bucket with the stash empties it.
-				stashed := [2]uint64{c.stashAt, c.alt(c.stashAt, c.stash)}
-				var kept [][]byte
-				for _, key := range keys {
-					_, i1, i2 := c.locate(key)
-					if c.stash != 0 && (slices.Contains(stashed[:], i1) || slices.Contains(stashed[:], i2)) {
-						if !c.Remove(key) {
-							t.Fatalf("remove of a member failed")
+					// More keys: those that find room go in, the first that does
+					// not fails and changes nothing.
+					for i := uint64(len(keys)); ; i++ {
+						key := Key(nil, Members, i, seed, 16)
+						words, count, kicks := slices.Clone(c.Words()), c.Count(), c.Relocations()
+						if c.Insert(key) {
+							keys = append(keys, key)
+							continue
 						}
-						continue
+						if !slices.Equal(words, c.Words()) || c.Count() != count || c.Relocations() != kicks || c.Failures() != 2 {
+							t.Fatalf("a failed insert with the stash occupied changed the filter")
+						}
+						break
 					}
-					kept = append(kept, key)
-				}
-				if c.stash != 0 || c.Count() != uint64(len(kept)) {
-					t.Fatalf("stash %d, count %d for %d keys after removals", c.stash, c.Count(), len(kept))
-				}
-				checkCuckoo(t, c, kept, seed)
-			})
+					checkCuckoo(t, c, keys, seed)
+
+					// Removing keys that share a bucket with the stash empties it.
+					stashed := [2]uint64{c.stashAt, c.alt(c.stashAt, c.stash)}
+					var kept [][]byte
+					for _, key := range keys {
+						_, i1, i2 := c.locate(key)
+						if c.stash != 0 && (slices.Contains(stashed[:], i1) || slices.Contains(stashed[:], i2)) {
+							if !c.Remove(key) {
+								t.Fatalf("remove of a member failed")
+							}
+							continue
+						}
+						kept = append(kept, key)
+					}
+					if c.stash != 0 || c.Count() != uint64(len(kept)) {
+						t.Fatalf("stash %d, count %d for %d keys after removals", c.stash, c.Count(), len(kept))
+					}
+					checkCuckoo(t, c, kept, seed)
+				})
+			}
 		}
 	}
 }
@@ -144,66 +174,70 @@ func TestCuckooFillToFailure(t *testing.T) {
 func TestCuckooDuplicates(t *testing.T) {
 	t.Parallel()
 	const seed = 5
-	for _, f := range CuckooFingerprints {
-		t.Run(fmt.Sprintf("f=%d", f), func(t *testing.T) {
-			t.Parallel()
-			c := newCuckoo(t, cuckooBudget(1024, f), f, seed)
-			others := cuckooKeys(Members, 1000, seed)
-			for _, key := range others {
-				c.Add(key)
-			}
-			dup := Key(nil, Absent, 0, seed, 16)
-			if _, i1, i2 := c.locate(dup); i1 == i2 {
-				t.Fatalf("the duplicate key has one bucket; pick another (seed %d)", seed)
-			}
-			for i := range 2 * CuckooSlots {
-				if !c.Insert(dup) {
-					t.Fatalf("copy %d of the duplicate failed (seed %d)", i+1, seed)
+	for _, l := range cuckooLayouts {
+		for _, f := range l.widths {
+			t.Run(fmt.Sprintf("%s,f=%d", l.name, f), func(t *testing.T) {
+				t.Parallel()
+				c := l.new(t, l.budget(1024, f), f, seed)
+				others := cuckooKeys(Members, 1000, seed)
+				for _, key := range others {
+					c.Add(key)
 				}
-			}
-			if c.Insert(dup) || c.Failures() != 1 {
-				t.Fatalf("copy %d of the duplicate succeeded", 2*CuckooSlots+1)
-			}
-			checkCuckoo(t, c, append(others, dup), seed)
-			for i := range 2*CuckooSlots + 1 {
-				if !c.Remove(dup) {
-					t.Fatalf("removing copy %d failed", i+1)
+				dup := Key(nil, Absent, 0, seed, 16)
+				if _, i1, i2 := c.locate(dup); i1 == i2 {
+					t.Fatalf("the duplicate key has one bucket; pick another (seed %d)", seed)
 				}
-			}
-			if c.Remove(dup) || c.Count() != uint64(len(others)) {
-				t.Fatalf("a tenth remove succeeded or count is %d", c.Count())
-			}
-			checkCuckoo(t, c, others, seed)
-		})
+				for i := range 2 * CuckooSlots {
+					if !c.Insert(dup) {
+						t.Fatalf("copy %d of the duplicate failed (seed %d)", i+1, seed)
+					}
+				}
+				if c.Insert(dup) || c.Failures() != 1 {
+					t.Fatalf("copy %d of the duplicate succeeded", 2*CuckooSlots+1)
+				}
+				checkCuckoo(t, c, append(others, dup), seed)
+				for i := range 2*CuckooSlots + 1 {
+					if !c.Remove(dup) {
+						t.Fatalf("removing copy %d failed", i+1)
+					}
+				}
+				if c.Remove(dup) || c.Count() != uint64(len(others)) {
+					t.Fatalf("a tenth remove succeeded or count is %d", c.Count())
+				}
+				checkCuckoo(t, c, others, seed)
+			})
+		}
 	}
 }
 
 func TestCuckooRemove(t *testing.T) {
 	t.Parallel()
-	for _, f := range CuckooFingerprints {
-		t.Run(fmt.Sprintf("f=%d", f), func(t *testing.T) {
-			t.Parallel()
-			const seed, n = 7, 4000
-			c := newCuckoo(t, cuckooBudget((n*10+35)/36, f), f, seed)
-			keys := cuckooKeys(Members, n, seed)
-			for i, key := range keys {
-				if !c.Insert(key) {
-					t.Fatalf("insert %d failed at load %.3f", i, c.Load())
+	for _, l := range cuckooLayouts {
+		for _, f := range l.widths {
+			t.Run(fmt.Sprintf("%s,f=%d", l.name, f), func(t *testing.T) {
+				t.Parallel()
+				const seed, n = 7, 4000
+				c := l.new(t, l.budget((n*10+35)/36, f), f, seed)
+				keys := cuckooKeys(Members, n, seed)
+				for i, key := range keys {
+					if !c.Insert(key) {
+						t.Fatalf("insert %d failed at load %.3f", i, c.Load())
+					}
 				}
-			}
-			var kept [][]byte
-			for i, key := range keys {
-				if i%2 == 1 {
-					kept = append(kept, key)
-				} else if !c.Remove(key) {
-					t.Fatalf("remove of member %d failed (seed %d)", i, seed)
+				var kept [][]byte
+				for i, key := range keys {
+					if i%2 == 1 {
+						kept = append(kept, key)
+					} else if !c.Remove(key) {
+						t.Fatalf("remove of member %d failed (seed %d)", i, seed)
+					}
 				}
-			}
-			if c.Count() != n/2 {
-				t.Fatalf("count %d after removing half of %d", c.Count(), n)
-			}
-			checkCuckoo(t, c, kept, seed)
-		})
+				if c.Count() != n/2 {
+					t.Fatalf("count %d after removing half of %d", c.Count(), n)
+				}
+				checkCuckoo(t, c, kept, seed)
+			})
+		}
 	}
 }
 
@@ -242,7 +276,12 @@ func TestCuckooRemoveAbsent(t *testing.T) {
 }
 
 // TestCuckooRate checks the measured false-positive rate against CuckooRate
-// at the measured load, inside the rate's 99.9% Wilson interval.
+// at the measured load, inside the rate's 99.9% Wilson interval. Below 8
+// bits at high load the formula runs high: keys with one fingerprint and
+// one bucket share both buckets, so a bucket pair holds fewer distinct
+// fingerprints than 8 independent draws (at f = 5 and 95% load the
+// filters measure 0.2167 against 0.2204, plain and semi-sorted alike), so
+// the narrow semi-sorted widths are checked at half load.
 func TestCuckooRate(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -250,13 +289,15 @@ func TestCuckooRate(t *testing.T) {
 	}
 	const seed, buckets = 13, 20_000
 	for _, tc := range []struct {
+		l       cuckooLayout
 		f       int
 		load    float64
 		queries int
-	}{{8, 0.5, 500_000}, {8, 0.95, 500_000}, {12, 0.5, 2_000_000}, {12, 0.95, 2_000_000}} {
-		t.Run(fmt.Sprintf("f=%d,load=%.2f", tc.f, tc.load), func(t *testing.T) {
+	}{{cuckooLayouts[0], 8, 0.5, 500_000}, {cuckooLayouts[0], 8, 0.95, 500_000}, {cuckooLayouts[0], 12, 0.5, 2_000_000}, {cuckooLayouts[0], 12, 0.95, 2_000_000},
+		{cuckooLayouts[1], 6, 0.5, 500_000}, {cuckooLayouts[1], 8, 0.95, 500_000}, {cuckooLayouts[1], 12, 0.95, 2_000_000}} {
+		t.Run(fmt.Sprintf("%s,f=%d,load=%.2f", tc.l.name, tc.f, tc.load), func(t *testing.T) {
 			t.Parallel()
-			c := newCuckoo(t, cuckooBudget(buckets, tc.f), tc.f, seed)
+			c := tc.l.new(t, tc.l.budget(buckets, tc.f), tc.f, seed)
 			key := make([]byte, 16)
 			for i := uint64(0); c.Load() < tc.load && c.Failures() == 0; i++ {
 				c.Add(Key(key, Members, i, seed, 16))
@@ -393,8 +434,12 @@ func TestCuckooShape(t *testing.T) {
 // more comparison while it is occupied.
 func TestCuckooProbes(t *testing.T) {
 	t.Parallel()
-	const seed = 17
-	c := newCuckoo(t, cuckooBudget(16, 16), 16, seed)
+	for _, l := range cuckooLayouts {
+		t.Run(l.name, func(t *testing.T) { checkProbes(t, l.new(t, l.budget(16, 16), 16, 17), 17) })
+	}
+}
+
+func checkProbes(t *testing.T, c *Cuckoo, seed uint64) {
 	var pos []uint64
 	for i := uint64(0); ; i++ {
 		key := Key(nil, Members, i, seed, 16)
@@ -457,14 +502,16 @@ func TestCuckooBadInput(t *testing.T) {
 }
 
 func TestCuckooAllocs(t *testing.T) {
-	c := newCuckoo(t, 10_000, 12, 1)
-	key := Key(nil, Members, 0, 1, 16)
-	if n := testing.AllocsPerRun(100, func() {
-		c.Insert(key)
-		c.Contains(key)
-		c.Remove(key)
-	}); n != 0 {
-		t.Fatalf("%v allocations per insert, query and remove", n)
+	for _, l := range cuckooLayouts {
+		c := l.new(t, 10_000, 12, 1)
+		key := Key(nil, Members, 0, 1, 16)
+		if n := testing.AllocsPerRun(100, func() {
+			c.Insert(key)
+			c.Contains(key)
+			c.Remove(key)
+		}); n != 0 {
+			t.Fatalf("%s: %v allocations per insert, query and remove", l.name, n)
+		}
 	}
 }
 

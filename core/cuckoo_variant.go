@@ -1,6 +1,9 @@
 package core
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // CuckooVariant is the cuckoo filter's variant. Its m is a memory budget in
 // bits. Asked for no fingerprint width, it takes the widest of 16, 12 and 8
@@ -15,13 +18,39 @@ var CuckooVariant = Variant{&kind{
 	places:       "a key has two buckets of four slots",
 	formula:      "1 - (1 - load/(2^f - 1))^8: a query compares its f-bit fingerprint with the 8 slots of its two buckets",
 	fingerprints: CuckooFingerprints,
-	width:        cuckooWidth,
+	width:        func(m, n uint64) int { return cuckooWidth(m, n, CuckooFingerprints, false) },
 	build: func(s Spec) (Membership, error) {
 		f := s.FingerprintBits
 		if f == 0 {
-			f = cuckooWidth(s.M, s.N)
+			f = cuckooWidth(s.M, s.N, CuckooFingerprints, false)
 		}
 		return NewCuckoo(s.M, f, s.Seed)
+	},
+	memoryBits: func(f Membership) uint64 { return f.(*Cuckoo).MemoryBits() },
+	theory:     cuckooTheory,
+}}
+
+// SemiSortedVariant is the cuckoo filter with semi-sorted buckets, 4(f-1)
+// bits a bucket. Its m is a memory budget in bits. Asked for no width, it
+// takes the widest of 16 down to 5 bits whose table holds the n keys within
+// cuckooFull of its slots, or 5 when none does. Semi-sorting changes the
+// space, not what a query compares, so its theory is the plain filter's at
+// the same f and load.
+var SemiSortedVariant = Variant{&kind{
+	name: "cuckoo-ss", label: "semi-sorted cuckoo", unit: "slot",
+	about:   "a cuckoo filter whose buckets keep their four fingerprints sorted and code the four 4-bit prefixes in 12 bits, one bit a slot less, with removal (Fan, Andersen, Kaminsky and Mitzenmacher, 2014, section 5.2)",
+	deletes: true, bounded: true,
+	positions:    "finds its two buckets and its fingerprint in one SipHash output",
+	places:       "a key has two buckets of four slots, kept sorted",
+	formula:      "1 - (1 - load/(2^f - 1))^8: a query compares its f-bit fingerprint with the 8 slots of its two buckets; semi-sorting saves space, not comparisons",
+	fingerprints: SemiSortedFingerprints,
+	width:        func(m, n uint64) int { return cuckooWidth(m, n, SemiSortedFingerprints, true) },
+	build: func(s Spec) (Membership, error) {
+		f := s.FingerprintBits
+		if f == 0 {
+			f = cuckooWidth(s.M, s.N, SemiSortedFingerprints, true)
+		}
+		return NewSemiSortedCuckoo(s.M, f, s.Seed)
 	},
 	memoryBits: func(f Membership) uint64 { return f.(*Cuckoo).MemoryBits() },
 	theory:     cuckooTheory,
@@ -31,15 +60,15 @@ var CuckooVariant = Variant{&kind{
 // start to fail: about 95% (the paper, section 5.1).
 const cuckooFull = 0.95
 
-// cuckooWidth is the widest fingerprint whose table, in m bits, holds n
-// keys at cuckooFull or below; 8 when none does.
-func cuckooWidth(m, n uint64) int {
-	for _, f := range []int{16, 12, 8} {
-		if slots := m / uint64(CuckooSlots*f) * CuckooSlots; float64(slots)*cuckooFull >= float64(n) {
+// cuckooWidth is the widest of widths (ascending) whose table, in m bits,
+// holds n keys at cuckooFull or below; the narrowest when none does.
+func cuckooWidth(m, n uint64, widths []int, semi bool) int {
+	for _, f := range slices.Backward(widths) {
+		if slots := m / cuckooBucketBits(f, semi) * CuckooSlots; float64(slots)*cuckooFull >= float64(n) {
 			return f
 		}
 	}
-	return 8
+	return widths[0]
 }
 
 // cuckooTheory is CuckooRate at the load the filter holds (at n keys for an

@@ -3,8 +3,11 @@
 // deliberately broken filters, and the simulation the lab and the audit run.
 // Beside them, so a learner can measure rather than quote the alternatives,
 // stand the cuckoo filter (Fan, Andersen, Kaminsky and Mitzenmacher, 2014),
-// the binary fuse filter (Graf and Lemire, 2022) and the standard Ribbon
-// filter (Dillinger and Walzer, 2021), built from the same SipHash output.
+// plain and with semi-sorted buckets (section 5.2: the four fingerprints of
+// a bucket kept sorted, their 4-bit prefixes coded in 12 bits, so a bucket
+// takes 4(f-1) bits), the binary fuse filter (Graf and Lemire, 2022) and the
+// standard Ribbon filter (Dillinger and Walzer, 2021), built from the same
+// SipHash output.
 //
 // Variants. Each layout is one record of a registry (variant.go): its
 // name, label, unit of a position, how to build it, its memory, its theory,

@@ -89,7 +89,7 @@ type Theory struct {
 }
 
 // Variants lists the registered layouts in the order the lab shows them.
-var Variants = []Variant{Standard, BlockedVariant, CountingVariant, CuckooVariant, FuseVariant, RibbonVariant}
+var Variants = []Variant{Standard, BlockedVariant, CountingVariant, CuckooVariant, SemiSortedVariant, FuseVariant, RibbonVariant}
 
 // ParseVariant accepts a variant name; "" means standard.
 func ParseVariant(s string) (Variant, error) {

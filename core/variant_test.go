@@ -62,25 +62,31 @@ func TestFingerprintBitsChecked(t *testing.T) {
 		{Standard, 0, true}, {Standard, 8, false}, {CuckooVariant, 0, true}, {CuckooVariant, 12, true},
 		{CuckooVariant, 10, false}, {FuseVariant, 16, true}, {FuseVariant, 12, true}, {FuseVariant, 1, true},
 		{FuseVariant, 7, true}, {FuseVariant, 32, true}, {FuseVariant, 0, true}, {FuseVariant, 33, false}, {FuseVariant, -1, false},
+		{SemiSortedVariant, 0, true}, {SemiSortedVariant, 5, true}, {SemiSortedVariant, 11, true}, {SemiSortedVariant, 4, false}, {SemiSortedVariant, 17, false},
 	} {
 		if err := tt.v.CheckFingerprintBits(tt.bits); (err == nil) != tt.ok {
 			t.Errorf("%s with %d-bit fingerprints: %v", tt.v, tt.bits, err)
 		}
 	}
-	for v, want := range map[Variant]string{Standard: "", CuckooVariant: "8, 12 or 16", FuseVariant: "1 to 32"} {
+	for v, want := range map[Variant]string{Standard: "", CuckooVariant: "8, 12 or 16", FuseVariant: "1 to 32", SemiSortedVariant: "5 to 16"} {
 		if got := v.FingerprintWidths("or"); got != want {
 			t.Errorf("%s's widths %q, want %q", v, got, want)
 		}
 	}
 	for _, tt := range []struct {
+		v          Variant
 		bitsPerKey float64
 		want       int
-	}{{6, 8}, {10, 8}, {13, 12}, {17, 16}, {24, 16}} {
+	}{
+		{CuckooVariant, 6, 8}, {CuckooVariant, 10, 8}, {CuckooVariant, 13, 12}, {CuckooVariant, 17, 16}, {CuckooVariant, 24, 16},
+		// f - 1 bits a slot at 95% load: the widest f with f - 1 <= 0.95 b.
+		{SemiSortedVariant, 4, 5}, {SemiSortedVariant, 6, 6}, {SemiSortedVariant, 10, 10}, {SemiSortedVariant, 13, 13}, {SemiSortedVariant, 17, 16},
+	} {
 		p := DefaultParams()
-		p.Variant, p.BitsPerKey = CuckooVariant, tt.bitsPerKey
+		p.Variant, p.BitsPerKey = tt.v, tt.bitsPerKey
 		r, err := Simulate(p)
 		if err != nil || r.FingerprintBits != tt.want {
-			t.Errorf("cuckoo at %v bits per key chose %d-bit fingerprints (%v), want %d", tt.bitsPerKey, r.FingerprintBits, err, tt.want)
+			t.Errorf("%s at %v bits per key chose %d-bit fingerprints (%v), want %d", tt.v, tt.bitsPerKey, r.FingerprintBits, err, tt.want)
 		}
 	}
 }

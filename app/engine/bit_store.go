@@ -24,6 +24,11 @@ func StoreOf(f core.Membership) BitStore {
 	if x, ok := f.(interface{ FingerprintBits() int }); ok && x.FingerprintBits() > 0 {
 		s.Stride = uint(x.FingerprintBits())
 	}
+	// A semi-sorted cuckoo filter's buckets are encoded: the picture reads
+	// their slots decoded, laid out as a plain filter's.
+	if x, ok := f.(interface{ Slots() []uint64 }); ok {
+		s.Words = x.Slots()
+	}
 	if x, ok := f.(interface{ Buckets() uint64 }); ok && x.Buckets() > 0 && s.M%x.Buckets() == 0 {
 		s.Group = int(s.M / x.Buckets())
 	}

@@ -63,12 +63,20 @@ func TestSizeAndSimulate(t *testing.T) {
 			[]string{"memory               704 bytes, 1.408 bits per key", "fuse theory fpr      0.500000", "false negatives      0 of 500"}, ""},
 		{"fuse at 32 bits", []string{"simulate", "--variant", "fuse", "--fingerprint-bits", "32"}, 0,
 			[]string{"memory               22528 bytes, 45.056 bits per key", "false positives      0 of 4500", "false negatives      0 of 500"}, ""},
+		{"semi-sorted cuckoo", []string{"simulate", "--variant", "cuckoo-ss", "--fingerprint-bits", "12", "--bits-per-key", "16"}, 0,
+			[]string{"m                    5816 slots", "memory               7997 bytes, 15.994 bits per key", "load                 0.6878 of slots", "cuckoo-ss theory fpr 0.001343"}, ""},
+		{"semi-sorted cuckoo audit", []string{"audit", "--variant", "cuckoo-ss"}, 0, []string{
+			"Bloom Lab audit: the lab's cuckoo-ss filter (lab/cuckoo-ss)",
+			"PASS  no-false-negatives/cuckoo-ss-every-width: every member is found again in cuckoo-ss filters of every fingerprint width, 5 to 16 bits",
+			"PASS  statistics/fpr-cuckoo-ss/bits-per-key-10:", "153/153 checks passed, 31 skipped"}, ""},
+		{"semi-sorted cuckoo fingerprint width", []string{"simulate", "--variant", "cuckoo-ss", "--fingerprint-bits", "4"}, 2, nil,
+			"bloomlab simulate: --fingerprint-bits: the cuckoo-ss filter's fingerprints are 5 to 16 bits wide (or 0 for its choice), got 4"},
 		{"cuckoo fingerprint width", []string{"simulate", "--variant", "cuckoo", "--fingerprint-bits", "7"}, 2, nil,
 			"bloomlab simulate: --fingerprint-bits: the cuckoo filter's fingerprints are 8, 12 or 16 bits wide (or 0 for its choice), got 7"},
 		{"m kept while keys go in", []string{"simulate", "--m", "40000", "--items", "1234"}, 0,
 			[]string{"m                    40000 bits", "n                    1234 keys", "bits per key         32.415"}, ""},
 		{"m too large", []string{"simulate", "--m", "17179869185"}, 2, nil, "bloomlab simulate: --m must be a whole number in [0, 17179869184], got \"17179869185\""},
-		{"unknown variant", []string{"simulate", "--variant", "quotient"}, 2, nil, "bloomlab simulate: --variant must be standard, blocked, counting, cuckoo, fuse or ribbon, got \"quotient\""},
+		{"unknown variant", []string{"simulate", "--variant", "quotient"}, 2, nil, "bloomlab simulate: --variant must be standard, blocked, counting, cuckoo, cuckoo-ss, fuse or ribbon, got \"quotient\""},
 		{"unknown fault", []string{"simulate", "--fault", "gremlin"}, 2, nil, "bloomlab simulate: --fault: unknown fault \"gremlin\", want none or one of"},
 		{"fault in another layout", []string{"simulate", "--variant", "counting", "--fault", "negative-index"}, 2, nil,
 			"bloomlab simulate: the negative-index fault lives in the standard filter and has no counting form; use the standard variant or another fault"},
@@ -166,7 +174,8 @@ func TestSimulateJSONFields(t *testing.T) {
 		t.Errorf("m %v k %v falseNegatives %v", got["m"], got["k"], got["falseNegatives"])
 	}
 	for variant, want := range map[string]string{"cuckoo": `"fingerprintBits":8,"load":0.8,"relocations":353`,
-		"fuse": `"memoryBits":45056,"memoryBitsPerKey":11.264`} {
+		"cuckoo-ss": `"fingerprintBits":10,"load":0.9000900090009001,"relocations":1766`,
+		"fuse":      `"memoryBits":45056,"memoryBitsPerKey":11.264`} {
 		_, stdout, _ := run("simulate", "--variant", variant, "--json")
 		var r core.Result
 		if err := json.Unmarshal([]byte(stdout), &r); err != nil || r.Variant.Name() != variant {

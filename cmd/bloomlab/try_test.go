@@ -46,6 +46,11 @@ func TestTry(t *testing.T) {
 		{"cuckoo", []string{"try", "--variant", "cuckoo", "--insert", "apple", "--query", "apple,plum"}, 0, []string{
 			"filter               cuckoo (fault: none):", "  fingerprint 0x", "holds 0x",
 		}, ""},
+		{"semi-sorted cuckoo", []string{"try", "--variant", "cuckoo-ss", "--fingerprint-bits", "5", "--query", "pear"}, 0, []string{
+			"filter               cuckoo-ss (fault: none): 10000 slots",
+			"query pear: maybe, but it was never inserted: a false positive\n  fingerprint 0x12\n",
+			"  probe 8  slot 695        holds 0x12  matches: stored by one of member #1012 (6c21bba131f0fefd)",
+		}, ""},
 		{"fuse", []string{"try", "--variant", "fuse", "--insert", "apple", "--query", "apple"}, 0, []string{
 			"a static filter: its cells are solved once from every key", "query apple: maybe, and it is a member (typed)",
 		}, ""},

@@ -85,6 +85,11 @@ func TestAlternativesSizing(t *testing.T) {
 					if want := cuckoo[r.budget]; r.f != want || r.fits != (want > 0) {
 						t.Errorf("cuckoo at %d: fits %v with %d-bit fingerprints, want %d (0: does not fit)", r.budget, r.fits, r.f, want)
 					}
+				case "cuckoo-ss":
+					// f - 1 bits a slot at 95% load: f = b up to 16 bits.
+					if want := min(int(r.budget), 16); !r.fits || r.f != want {
+						t.Errorf("cuckoo-ss at %d: fits %v with %d-bit fingerprints, want %d", r.budget, r.fits, r.f, want)
+					}
 				case "fuse":
 					// Every width from 1 to 32 bits: the widest that fits.
 					want := min(32, int(r.budget*n/cells))
@@ -182,6 +187,50 @@ func TestAlternativesClaims(t *testing.T) {
 	}
 	if !strings.Contains(a, "The claim does not hold") || !strings.Contains(a, "no cuckoo filter fits below 8.42 bits per key") {
 		t.Errorf("claim (a) does not say the claim fails here, or where the cuckoo filter starts to fit:\n%s", a)
+	}
+
+	// (a) semi-sorted: each width's bits per key and rate, the Bloom
+	// filter's bits for that rate, and the crossover between the last
+	// width that loses and the first that wins.
+	ss := note("Claim (a) for the semi-sorted")
+	type width struct{ bpk, rate, bloom float64 }
+	var ws []width
+	for _, f := range semiClaimWidths {
+		var w width
+		at := strings.Index(ss, fmt.Sprintf("; %d bits, ", f))
+		if f == semiClaimWidths[0] {
+			at = strings.Index(ss, "measured: ") + len("measured:")
+		}
+		if at < 0 {
+			t.Fatalf("semi-sorted claim lacks width %d:\n%s", f, ss)
+		}
+		if _, err := fmt.Sscanf(strings.TrimPrefix(ss[at:], ";"), " %d bits, %f bits per key, %f%% against Bloom's %f", new(int), &w.bpk, &w.rate, &w.bloom); err != nil {
+			t.Fatalf("width %d: %v in %q", f, err, ss[at:])
+		}
+		if want := float64(4*(f-1)) * math.Ceil(float64(s.Items)/(4*cuckooFull)) / float64(s.Items); math.Abs(w.bpk-want) > 0.005 {
+			t.Errorf("width %d: %.2f bits per key, its table %.4f", f, w.bpk, want)
+		}
+		if got := bloomBitsPerKey(uint64(s.Items), w.rate/100); math.Abs(got-w.bloom) > 0.02 {
+			t.Errorf("width %d: Bloom's %.2f bits per key for %.3g%%, bloomBitsPerKey gives %.4f", f, w.bloom, w.rate, got)
+		}
+		ws = append(ws, w)
+	}
+	from := len(ws)
+	for from > 0 && ws[from-1].bloom > ws[from-1].bpk {
+		from--
+	}
+	if from == 0 || from == len(ws) {
+		t.Fatalf("no crossover among the widths: %+v", ws)
+	}
+	var cross, bits float64
+	if _, err := fmt.Sscanf(ss[strings.Index(ss, "meet at about p = "):], "meet at about p = %f%%, %f bits per key", &cross, &bits); err != nil {
+		t.Fatalf("semi-sorted claim: %v in %q", err, ss)
+	}
+	loses, wins := ws[from-1], ws[from]
+	if !strings.Contains(ss, fmt.Sprintf("from %d-bit fingerprints on", semiClaimWidths[from])) ||
+		cross > loses.rate || cross < wins.rate || bits < loses.bpk || bits > wins.bpk || !strings.Contains(ss, "The claim holds") {
+		t.Errorf("semi-sorted claim: crossover %.3g%% at %.2f bits, not between widths %d and %d (%+v, %+v), or no verdict:\n%s",
+			cross, bits, semiClaimWidths[from-1], semiClaimWidths[from], loses, wins, ss)
 	}
 
 	// (b): the 7-bit fuse filter, its bits per key and measured rate, and

@@ -2,11 +2,11 @@
 // tables: theory against ten million queries, RocksDB's 10 bits per key, the
 // flat optimum of k, round against ceil, hashing schemes, overfilling, probes
 // per negative query, counting-filter overflow, memory against an exact set,
-// the blocked layout, small filters, and the blocked, cuckoo and binary fuse
-// filters beside the standard one in the same memory, where two claims of
-// the seed articles are put to the test, and the space frontier: each
-// structure at the fewest bits that reach rates from 10% to 10^-6, against
-// the floor log2(1/p). Two more take the side of an
+// the blocked layout, small filters, and the blocked, cuckoo, semi-sorted
+// cuckoo, binary fuse and Ribbon filters beside the standard one in the same
+// memory, where the seed articles' claims are put to the test, and the space
+// frontier: each structure at the fewest bits that reach rates from 10% to
+// 10^-6, against the floor log2(1/p). Two more take the side of an
 // attacker who knows the hash key, as anyone with a lab link does
 // (core.Forge, core.Crafter, core.Recover, the key panel's own searches):
 // adversarial forges false positives and fills the array with crafted keys,
