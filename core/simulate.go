@@ -171,6 +171,11 @@ type Result struct {
 	InsertFailures  uint64  `json:"insertFailures,omitempty"`
 	BuildRetries    uint64  `json:"buildRetries,omitempty"`
 	BuildError      string  `json:"buildError,omitempty"`
+	// The scalable filter's links, the keys that went into its last link
+	// past capacity once the chain reached its bound, and that bound.
+	Links        int    `json:"links,omitempty"`
+	PastCapacity uint64 `json:"pastCapacity,omitempty"`
+	ChainLimit   string `json:"chainLimit,omitempty"`
 
 	// Filter is the filled filter, and LastInserted and FirstProbed the
 	// positions of the last key inserted (typed, if any; else a member) and of the first absent query,
@@ -293,6 +298,9 @@ func (r *Result) figures() {
 	}
 	if x, ok := f.(interface{ Retries() uint64 }); ok {
 		r.BuildRetries = x.Retries()
+	}
+	if x, ok := f.(*Scalable); ok {
+		r.Links, r.PastCapacity, r.ChainLimit = x.Links(), x.PastCapacity(), x.Limit()
 	}
 }
 
