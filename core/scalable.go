@@ -67,16 +67,14 @@ const (
 )
 
 // ScalableShape is the first link of the chain the lab builds from m bits,
-// k hashes and n keys: capacity n0 = ceil(n / ScalableShare) at the same
-// bits per key (m0 = ceil(m n0 / n)) and k. For n = 0 it takes n as the keys
-// m bits hold at the fill where k is optimal, round(m ln 2 / k).
+// k hashes and n keys: an eighth of each (1/ScalableShare), rounded up, so
+// the first link has the lab's bits per key and k. For n = 0 it takes n as
+// the keys m bits hold at the fill where k is optimal, round(m ln 2 / k).
 func ScalableShape(m uint64, k int, n uint64) (m0, n0 uint64) {
 	if n == 0 {
 		n = max(1, uint64(math.Round(float64(m)*math.Ln2/float64(max(k, 1)))))
 	}
-	n0 = (n + ScalableShare - 1) / ScalableShare
-	m0 = uint64(math.Ceil(float64(m) * float64(n0) / float64(n)))
-	return max(m0, 1), n0
+	return max((m+ScalableShare-1)/ScalableShare, 1), (n + ScalableShare - 1) / ScalableShare
 }
 
 // NewScalable returns an empty scalable filter whose first link has m0
@@ -279,7 +277,13 @@ var ScalableVariant = Variant{&kind{
 		ScalableShare, ScalableGrowth, ScalableTightening),
 	formula: "1 - Π(1 - p_i), each link's p_i = (1 - (1 - 1/m_i)^(k_i n_i))^k_i for the n_i keys it holds; at most p0/(1 - r)",
 	build: func(s Spec) (Membership, error) {
+		if err := checkShape(s.M, s.K); err != nil {
+			return nil, err
+		}
 		m0, n0 := ScalableShape(s.M, s.K, s.N)
+		if s.Capacity > 0 {
+			n0 = s.Capacity
+		}
 		return NewScalable(m0, s.K, n0, ScalableGrowth, ScalableTightening, s.Seed)
 	},
 	memoryBits: func(f Membership) uint64 { return f.M() },

@@ -154,7 +154,7 @@ func TestRatesMatchTheory(t *testing.T) {
 		v   Variant
 		bpk float64
 		k   int
-	}{{Standard, 8, 1}, {Standard, 4, 2}, {Standard, 10, 6}, {Standard, 9.585, 7}, {BlockedVariant, 10, 6}, {BlockedVariant, 9.585, 7}, {CountingVariant, 8, 5}} {
+	}{{Standard, 8, 1}, {Standard, 4, 2}, {Standard, 10, 6}, {Standard, 9.585, 7}, {BlockedVariant, 10, 6}, {BlockedVariant, 9.585, 7}, {CountingVariant, 8, 5}, {ScalableVariant, 10, 7}} {
 		t.Run(fmt.Sprintf("%s/%v/%d", tt.v, tt.bpk, tt.k), func(t *testing.T) {
 			t.Parallel()
 			p := DefaultParams()

@@ -74,11 +74,14 @@ type kind struct {
 // fingerprints, a memory budget of m bits; k probes where the layout uses
 // them; n, the keys it is meant to hold; the fingerprint width (0 for the
 // layout's choice); the seed; the fault (NoFault for the real filter); and
-// the hashing scheme.
+// the hashing scheme. Capacity, for the scalable filter, is its first
+// link's capacity when it is not the n/8 it takes from n (the player's
+// stops keep the design's).
 type Spec struct {
 	M               uint64
 	K               int
 	N               uint64
+	Capacity        uint64
 	FingerprintBits int
 	Seed            uint64
 	Fault           Fault

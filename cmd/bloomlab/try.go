@@ -195,7 +195,7 @@ func writeInsert(w io.Writer, r core.TryResult, in core.TryInsert) {
 	case in.New == nil:
 		fmt.Fprintf(w, "  a static filter: its %ss are solved once from every key, none is any one key's\n", r.Unit)
 	case r.Variant.Chain() && fresh == 0:
-		fmt.Fprintf(w, "  0 of %d %ss new: the chain may already have said maybe to it, and then it went into no link\n", len(in.Positions), r.Unit)
+		fmt.Fprintf(w, "  0 of %d %ss new: the chain already said maybe to it, so it went into no link\n", len(in.Positions), r.Unit)
 	case r.Variant.Chain():
 		fmt.Fprintf(w, "  %d of %d %ss new, in link %d, the last when it came; the other links' bits are those a query reads\n",
 			fresh, len(in.Positions), r.Unit, len(r.Links)-1)
