@@ -275,7 +275,7 @@ var ScalableVariant = Variant{&kind{
 	positions: "has a seed of its own in each link of its chain",
 	sizes: fmt.Sprintf("the first link holds 1/%d of the items at the lab's bits per key and hashes; link i holds %d^i times as many at %v^i times its rate, sized for it",
 		ScalableShare, ScalableGrowth, ScalableTightening),
-	formula: "1 - Π(1 - p_i), each link's p_i = (1 - (1 - 1/m_i)^(k_i n_i))^k_i for the n_i keys it holds; at most p0/(1 - r)",
+	formula: "1 - Π(1 - f_i^k_i) over the links, f_i a link's share of bits set; at most p0/(1 - r)",
 	build: func(s Spec) (Membership, error) {
 		if err := checkShape(s.M, s.K); err != nil {
 			return nil, err
@@ -299,10 +299,49 @@ type linkShape struct {
 	fill float64
 }
 
+// ChainFill is the expected share of set bits in a link of m bits and k
+// hashes once it holds n keys of a chain that inserts a key only where
+// it says no. Such a key has at least one of its k bits still clear in
+// the link, so it sets more new bits than a random key: at fill f it
+// sets k(1 - f)/(1 - f^k) of them on average, and dn/df = (m/k)(1 - f^k)/(1 - f)
+// = (m/k) Σ_{j<k} f^j integrates to
+//
+//	n = (m/k) Σ_{j=1..k} f^j / j,
+//
+// the series of the standard filter's n = -(m/k) ln(1 - f) cut at k
+// terms. With k = 1 every key sets a new bit and f = n/m. ChainFill
+// solves for f by bisection; past the n that fills every bit it is 1.
+func ChainFill(m, n uint64, k int) float64 {
+	if m == 0 || n == 0 || k <= 0 {
+		return 0
+	}
+	keys := func(f float64) float64 {
+		sum, pow := 0.0, 1.0
+		for j := 1; j <= k; j++ {
+			pow *= f
+			sum += pow / float64(j)
+		}
+		return float64(m) / float64(k) * sum
+	}
+	want := float64(n)
+	if want >= keys(1) {
+		return 1
+	}
+	lo, hi := 0.0, 1.0
+	for range 64 {
+		mid := (lo + hi) / 2
+		if keys(mid) < want {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return (lo + hi) / 2
+}
+
 // scalablePlan is the chain a scalable filter whose first link has m0 bits,
-// k0 hashes and capacity n0 grows to for n distinct keys when none is
-// taken for one it holds: every link full but the last, each at its
-// expected fill.
+// k0 hashes and capacity n0 grows to for n distinct keys, every link full
+// but the last, each at its ChainFill.
 func scalablePlan(m0 uint64, k0 int, n0, growth uint64, tight float64, n uint64) []linkShape {
 	p0 := RateExact(m0, n0, k0)
 	links := []linkShape{{m: m0, k: k0, n: min(n, n0)}}
@@ -318,21 +357,26 @@ func scalablePlan(m0 uint64, k0 int, n0, growth uint64, tight float64, n uint64)
 	}
 	for i := range links {
 		l := &links[i]
-		l.fill = Fill(l.m, l.n, l.k)
+		l.fill = ChainFill(l.m, l.n, l.k)
 	}
 	return links
 }
 
-// scalableTheory is the compounded rate of the chain's links, each by the
-// Bloom formula for the keys it holds: 1 - Π(1 - p_i). The links are
-// independent, so to first order the variance of a chain's own rate is
-// Σ Var_i Π_{j≠i} (1 - p_j)^2. An empty chain is predicted for n distinct
-// keys (scalablePlan). An absent key reads every link, sum_{i<k_i} f_i^i
-// bits in each at the link's fill f_i.
+// scalableTheory is the compounded rate of the chain's links, 1 - Π(1 - p_i),
+// each link's p_i = f_i^k_i at its share f_i of bits set: the chain's own
+// fill once it holds keys, and its ChainFill for n distinct keys when it is
+// empty (scalablePlan). The links are independent, and given its bits a
+// chain's rate does not vary, so the variance is that of the prediction
+// alone: to first order Σ Var_i Π_{j≠i} (1 - p_j)^2, with Var_i the
+// standard filter's spread of a link's rate (FilterSpread), for the empty
+// chain, and 0 for a filled one. The expected set bits are Σ m_i ChainFill
+// for the keys each link holds. An absent key reads every link, sum_{j<k_i}
+// f_i^j bits in each.
 func scalableTheory(f Membership, n uint64) Theory {
 	s := f.(*Scalable)
 	var links []linkShape
-	if s.Keys() > 0 || n == 0 {
+	own := s.Keys() > 0 || n == 0
+	if own {
 		for i := range s.links {
 			l := &s.links[i]
 			links = append(links, linkShape{l.f.m, l.f.k, l.n, float64(l.f.set) / float64(l.f.m)})
@@ -345,9 +389,12 @@ func scalableTheory(f Membership, n uint64) Theory {
 	keep := 1.0
 	rates, vars := make([]float64, len(links)), make([]float64, len(links))
 	for i, l := range links {
-		rates[i], vars[i] = bloomMoments(l.m, l.n, l.k)
+		rates[i] = math.Pow(l.fill, float64(l.k))
+		if !own {
+			_, vars[i] = FilterSpread(l.m, l.n, l.k)
+		}
 		keep *= 1 - rates[i]
-		th.ExpectedSet += ExpectedSetBits(l.m, l.n, l.k)
+		th.ExpectedSet += float64(l.m) * ChainFill(l.m, l.n, l.k)
 		th.ExpectedProbes += ExpectedProbes(l.k, l.fill)
 	}
 	th.Rate = clamp01(1 - keep)
