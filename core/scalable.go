@@ -311,8 +311,10 @@ type linkShape struct {
 // the series of the standard filter's n = -(m/k) ln(1 - f) cut at k
 // terms. With k = 1 every key sets a new bit and f = n/m. ChainFill
 // solves for f by bisection; past the n that fills every bit it is 1.
-func ChainFill(m, n uint64, k int) float64 {
-	if m == 0 || n == 0 || k <= 0 {
+func ChainFill(m, n uint64, k int) float64 { return chainFill(float64(m), float64(n), k) }
+
+func chainFill(m, n float64, k int) float64 {
+	if m == 0 || n <= 0 || k <= 0 {
 		return 0
 	}
 	keys := func(f float64) float64 {
@@ -321,16 +323,15 @@ func ChainFill(m, n uint64, k int) float64 {
 			pow *= f
 			sum += pow / float64(j)
 		}
-		return float64(m) / float64(k) * sum
+		return m / float64(k) * sum
 	}
-	want := float64(n)
-	if want >= keys(1) {
+	if n >= keys(1) {
 		return 1
 	}
 	lo, hi := 0.0, 1.0
 	for range 64 {
 		mid := (lo + hi) / 2
-		if keys(mid) < want {
+		if keys(mid) < n {
 			lo = mid
 		} else {
 			hi = mid
@@ -339,33 +340,60 @@ func ChainFill(m, n uint64, k int) float64 {
 	return (lo + hi) / 2
 }
 
+// planSteps is how many steps scalablePlan takes over the keys given.
+const planSteps = 4096
+
 // scalablePlan is the chain a scalable filter whose first link has m0 bits,
-// k0 hashes and capacity n0 grows to for n distinct keys, every link full
-// but the last, each at its ChainFill.
+// k0 hashes and capacity n0 grows to when given n distinct keys, each
+// link at its ChainFill. A key is held only if the chain says no to it,
+// which it does with probability 1 - R for the chain's rate R at that
+// moment, so the plan steps through the keys given, n/planSteps at a
+// time, and each step adds (1 - R) of its keys to the last link (a new
+// one when the last is full and the chain may grow).
 func scalablePlan(m0 uint64, k0 int, n0, growth uint64, tight float64, n uint64) []linkShape {
 	p0 := RateExact(m0, n0, k0)
-	links := []linkShape{{m: m0, k: k0, n: min(n, n0)}}
-	total, left := m0, n-min(n, n0)
-	for left > 0 {
-		m, k, c, _, limit := nextLink(len(links), n0, p0, growth, tight, total)
-		if limit != "" {
-			links[len(links)-1].n += left
-			break
+	type planned struct {
+		m    uint64
+		k    int
+		cap  float64
+		held float64
+	}
+	links := []planned{{m: m0, k: k0, cap: float64(n0)}}
+	total, keep, open := m0, 1.0, true // keep: Π (1 - p_i) over the links before the last
+	step := max(1, float64(n)/planSteps)
+	for given := float64(n); given > 0; {
+		last := &links[len(links)-1]
+		if last.held >= last.cap && open {
+			m, k, c, _, limit := nextLink(len(links), n0, p0, growth, tight, total)
+			if open = limit == ""; open {
+				keep *= 1 - math.Pow(chainFill(float64(last.m), last.held, last.k), float64(last.k))
+				links = append(links, planned{m: m, k: k, cap: float64(c)})
+				total += m
+				last = &links[len(links)-1]
+			}
 		}
-		links = append(links, linkShape{m: m, k: k, n: min(left, c)})
-		total, left = total+m, left-min(left, c)
+		rate := 1 - keep*(1-math.Pow(chainFill(float64(last.m), last.held, last.k), float64(last.k)))
+		g := min(step, given)
+		add := g * (1 - rate)
+		if open && last.held+add > last.cap {
+			add = last.cap - last.held
+			g = min(g, add/max(1-rate, 1e-300))
+		}
+		last.held += add
+		given -= max(g, 1e-9)
 	}
-	for i := range links {
-		l := &links[i]
-		l.fill = ChainFill(l.m, l.n, l.k)
+	out := make([]linkShape, len(links))
+	for i, l := range links {
+		held := uint64(math.Round(l.held))
+		out[i] = linkShape{m: l.m, k: l.k, n: held, fill: chainFill(float64(l.m), l.held, l.k)}
 	}
-	return links
+	return out
 }
 
 // scalableTheory is the compounded rate of the chain's links, 1 - Π(1 - p_i),
 // each link's p_i = f_i^k_i at its share f_i of bits set: the chain's own
-// fill once it holds keys, and its ChainFill for n distinct keys when it is
-// empty (scalablePlan). The links are independent, and given its bits a
+// fill once it holds keys, and for an empty chain the plan for n distinct
+// keys given (scalablePlan). The links are independent, and given its bits a
 // chain's rate does not vary, so the variance is that of the prediction
 // alone: to first order Σ Var_i Π_{j≠i} (1 - p_j)^2, with Var_i the
 // standard filter's spread of a link's rate (FilterSpread), for the empty
