@@ -180,10 +180,12 @@ type Result struct {
 	BuildRetries    uint64  `json:"buildRetries,omitempty"`
 	BuildError      string  `json:"buildError,omitempty"`
 	// The scalable filter's links, the keys that went into its last link
-	// past capacity once the chain reached its bound, and that bound.
-	Links        int    `json:"links,omitempty"`
-	PastCapacity uint64 `json:"pastCapacity,omitempty"`
-	ChainLimit   string `json:"chainLimit,omitempty"`
+	// past capacity once the chain reached its bound, why it stopped
+	// growing, and the bound on its rate, p0/(1 - r).
+	Links        int     `json:"links,omitempty"`
+	PastCapacity uint64  `json:"pastCapacity,omitempty"`
+	ChainLimit   string  `json:"chainLimit,omitempty"`
+	RateBound    float64 `json:"rateBound,omitempty"`
 
 	// Filter is the filled filter, and LastInserted and FirstProbed the
 	// positions of the last key inserted (typed, if any; else a member) and of the first absent query,
@@ -308,7 +310,7 @@ func (r *Result) figures() {
 		r.BuildRetries = x.Retries()
 	}
 	if x, ok := f.(*Scalable); ok {
-		r.Links, r.PastCapacity, r.ChainLimit = x.Links(), x.PastCapacity(), x.Limit()
+		r.Links, r.PastCapacity, r.ChainLimit, r.RateBound = x.Links(), x.PastCapacity(), x.Limit(), x.Bound()
 	}
 }
 
