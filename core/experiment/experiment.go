@@ -126,7 +126,7 @@ func All() []Experiment {
 	return []Experiment{
 		theoryVsObserved, rocksdb, grid, kSweep, rounding, hashing,
 		overfill, probes, counting, memory, blocked, smallM, alternatives,
-		adversarial, membershipInference,
+		adversarial, membershipInference, scalable,
 	}
 }
 

@@ -25,6 +25,7 @@ const (
 	saltAlternatives
 	saltAdversarial
 	saltInference
+	saltScalable
 )
 
 // sized returns m and the optimal k for n keys at target rate p.
