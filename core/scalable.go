@@ -120,7 +120,9 @@ func (s *Scalable) push(m uint64, k int, n uint64, p float64) {
 // nextLink is the shape of link i of a chain with first link capacity n0 and
 // rate p0, or why the chain cannot have it after m bits: link i holds
 // n0·s^i keys at rate p0·r^i, in BitsFor bits rounded up to whole words,
-// with OptimalK hashes (at most MaxK).
+// with OptimalK hashes (at most MaxK). A rate above 1/2, which a first link
+// of a fraction of a bit per key has, is sized as 1/2: BitsFor takes rates
+// below 1, and a link sized for more than 1/2 would be one of a few bits.
 func nextLink(i int, n0 uint64, p0 float64, growth uint64, tight float64, m uint64) (mi uint64, ki int, ni uint64, pi float64, limit string) {
 	if i >= ScalableMaxLinks {
 		return 0, 0, 0, 0, fmt.Sprintf("the chain has its most links, %d", ScalableMaxLinks)
@@ -134,7 +136,10 @@ func nextLink(i int, n0 uint64, p0 float64, growth uint64, tight float64, m uint
 	}
 	pi = p0 * math.Pow(tight, float64(i))
 	bits, err := BitsFor(ni, min(pi, 0.5))
-	if err != nil || bits > MaxM || m+(bits+63)&^63 > MaxM {
+	if err != nil {
+		return 0, 0, 0, 0, "the next link cannot be sized: " + err.Error()
+	}
+	if bits > MaxM || m+(bits+63)&^63 > MaxM {
 		return 0, 0, 0, 0, fmt.Sprintf("the next link would take the chain past %d bits", uint64(MaxM))
 	}
 	mi = (bits + 63) &^ 63
