@@ -445,6 +445,7 @@ func (p *picture) render(s engine.BitStore, overlap []uint8, l bitLayout, marks 
 		}
 	}
 	fill(pix[l.Rows*step*stride:], white)
+	p.linkBounds(pix, l, s.Links, step, scale)
 
 	// Marks, at least 5 CSS pixels across so they show on a density
 	// picture too; in whole groups, one goes round each group.
@@ -484,6 +485,38 @@ func (p *picture) render(s engine.BitStore, overlap []uint8, l bitLayout, marks 
 		}
 	}
 	return pix
+}
+
+// linkBounds draws, for each first position of a chain's link, the step
+// that separates it from the link before in the row-by-row picture: along
+// the top of its row from it to the right edge, down its left side, and
+// along the bottom of its row from the left edge to it. The lines are
+// white, as the gaps between cells are, 1.5 CSS pixels wide.
+func (p *picture) linkBounds(pix []byte, l bitLayout, starts []uint64, step int, scale float64) {
+	lw := max(1, int(math.Round(1.5*scale)))
+	paint := func(x0, x1, y0, y1 int) {
+		for y := max(0, y0); y < min(l.H, y1); y++ {
+			for x := max(0, x0); x < min(l.W, x1); x++ {
+				copy(pix[(y*l.W+x)*4:], white[:])
+			}
+		}
+	}
+	for _, b := range starts {
+		var col, row int
+		switch {
+		case b >= l.M:
+			continue
+		case l.Cells:
+			col, row = int(b%uint64(l.Cols)), int(b/uint64(l.Cols))
+		default:
+			bin := binOf(b, l.M, l.Bins)
+			col, row = int(bin%uint64(l.Cols)), int(bin/uint64(l.Cols))
+		}
+		x, top, bottom := col*step, row*step, (row+1)*step
+		paint(x, l.Cols*step, top-lw/2, top-lw/2+lw)
+		paint(x-lw/2, x-lw/2+lw, top, bottom)
+		paint(0, x, bottom-lw/2, bottom-lw/2+lw)
+	}
 }
 
 // fill paints every pixel of pix colour c.

@@ -243,6 +243,24 @@ func TestPaintChainLinks(t *testing.T) {
 	if dark != int(f.SetBits()) {
 		t.Errorf("%d dark cells, want the %d set bits", dark, f.SetBits())
 	}
+	// Each link's first cell has a white edge on its left, where the
+	// link before ends; without the links the same pixel is the cell's.
+	var pic picture
+	at := func(pix []byte, x, y int) [3]byte { return [3]byte(pix[(y*l.W+x)*4:]) }
+	with := slices.Clone(pic.render(s, nil, l, bitMarks{}, 1))
+	bare := s
+	bare.Links = nil
+	without := pic.render(bare, nil, l, bitMarks{}, 1)
+	for _, b := range s.Links {
+		col, row := int(b%uint64(l.Cols)), int(b/uint64(l.Cols))
+		if col == 0 {
+			continue
+		}
+		x, y := col*l.Cell, row*l.Cell+l.Cell/2
+		if at(with, x, y) != [3]byte{255, 255, 255} || at(without, x, y) == [3]byte{255, 255, 255} {
+			t.Errorf("link at %d: pixel (%d, %d) is %v with the bounds, %v without", b, x, y, at(with, x, y), at(without, x, y))
+		}
+	}
 }
 
 func TestOutside(t *testing.T) {
