@@ -234,7 +234,7 @@ func TestScalableRateMatchesTheory(t *testing.T) {
 // On a shared 2-core Xeon, -benchtime 2000000x -count 6, medians: insert
 // 299 against 56 ns a key (5.3 times: the chain asks all its links before
 // it inserts, as Redis does), query 366 against 68 (5.4 times: an absent
-// key reads all four links, a SipHash each, in 25 MB of bits where the
+// key reads all four links, a SipHash each, in 3 MB of bits where the
 // right-sized filter has 1.2 MB). Queries allocate nothing; an insert
 // averages 4 bytes, the links the chain grows.
 func BenchmarkScalable(b *testing.B) {
