@@ -115,7 +115,7 @@ func TestValidate(t *testing.T) {
 		{"fingerprints", func(p *Params) { p.FingerprintBits = 12 }, "standard filter has no fingerprints"},
 		{"fault's layout", func(p *Params) { p.Variant, p.Fault = BlockedVariant, WrapCounters }, "lives in the counting filter"},
 		{"fault", func(p *Params) { p.Fault = "gremlin" }, "unknown fault"},
-		{"capacity", func(p *Params) { p.Variant, p.Capacity = ScalableVariant, MaxItems + 1 }, "capacity must be in [0, 10000000]"},
+		{"capacity", func(p *Params) { p.Variant, p.Capacity = ScalableVariant, MaxItems+1 }, "capacity must be in [0, 10000000]"},
 		{"capacity of a fixed filter", func(p *Params) { p.Capacity = 10 }, "the standard filter takes 0"},
 		{"scalable hashing", func(p *Params) { p.Variant, p.Hashing = ScalableVariant, EnhancedDoubleHashing }, "has a seed of its own in each link"},
 	}

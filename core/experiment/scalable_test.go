@@ -39,7 +39,7 @@ func TestScalableClaim(t *testing.T) {
 	if note := tab.Notes[len(tab.Notes)-1]; !strings.HasPrefix(note, "Claim 4") || !strings.Contains(note, "the claim holds here") {
 		t.Errorf("verdict: %s", note)
 	}
-	if _, err := scalable.Run(Sizes{Items: scalableMaxFirst + 1, Queries: 1, Seed: 1}, Options{}); err == nil || !strings.Contains(err.Error(), "at most 100,000") {
+	if _, err := scalable.Run(Sizes{Items: scalableMaxFirst + 1, Queries: 1, Seed: 1}, Options{}); err == nil || !strings.Contains(err.Error(), "items must be in [1, 100000]") {
 		t.Errorf("a first capacity past the bound: %v", err)
 	}
 }
