@@ -48,7 +48,7 @@ func idempotentChecks() []Check {
 		}
 		checks = append(checks, Check{ID: "idempotent/" + name, Group: GroupIdempotent,
 			Contract: "inserting " + whose + " keys in reverse order gives the same storage",
-			Needs:    append(s.needsAs(NeedSet), NeedStorage), Run: func(t Target) Verdict { return reverseOrder(s, t) }})
+			Needs:    append(s.needsAs(NeedSet, NeedFixed), NeedStorage), Run: func(t Target) Verdict { return reverseOrder(s, t) }})
 	}
 	return checks
 }

@@ -65,7 +65,7 @@ func statisticsChecks() []Check {
 	// clears itself when it fills, is far below it.
 	for _, over := range pastN {
 		s := standard(10*pastNRate, 0, 7, pastNRate)
-		checks = append(checks, Check{ID: fmt.Sprintf("statistics/fpr/past-n-%dx", over), Needs: []Need{NeedSet},
+		checks = append(checks, Check{ID: fmt.Sprintf("statistics/fpr/past-n-%dx", over), Needs: []Need{NeedSet, NeedFixed},
 			Contract: fmt.Sprintf("a filter of m = %d, k = 7 built for n = %d and given %d keys shows the rate of m and k at %d keys, within 10%%",
 				s.M, s.Items, over*s.Items, over*s.Items),
 			Run: func(t Target) Verdict { return rateAt(s, over, false, t) }})

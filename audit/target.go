@@ -128,6 +128,13 @@ const (
 	// fixed capacity, placed by the order keys came in, so they do not
 	// apply to it.
 	NeedSet Need = "a set's semantics (any number of keys; duplicates and order change nothing)"
+	// NeedFixed marks checks that hold a filter to the shape it was built
+	// with: m and k do not change as keys come, so its rate past its n is
+	// that of m and k, and the order of keys does not decide where they
+	// go. The lab's scalable filter grows a link when one fills and puts
+	// each key in the link that is last when it comes, so they do not
+	// apply to it.
+	NeedFixed Need = "a fixed shape (m and k stay as built, and the order of keys does not place them)"
 )
 
 // layoutNeed is what a check of one of the lab's layouts needs: the lab,
@@ -153,13 +160,13 @@ func discover(t Target) (views, error) {
 	if flt == nil {
 		return nil, fmt.Errorf("audit: target %q built a nil filter for m = %d, k = %d", t.Name, s.M, s.K)
 	}
-	v := views{NeedLab: t.lab != nil, NeedSeed: t.Seeded, NeedBloom: true, NeedSet: true}
+	v := views{NeedLab: t.lab != nil, NeedSeed: t.Seeded, NeedBloom: true, NeedSet: true, NeedFixed: true}
 	if t.lab != nil {
 		for _, l := range core.Variants {
 			v[layoutNeed(l)] = l.Effective(t.lab.Fault) == l
 		}
 		own := t.lab.variant.Effective(t.lab.Fault)
-		v[NeedBloom], v[NeedSet] = own.Bloom(), !own.Bounded()
+		v[NeedBloom], v[NeedSet], v[NeedFixed] = own.Bloom(), !own.Bounded(), !own.Chain()
 	}
 	_, v[NeedPositions] = flt.(Positioner)
 	_, v[NeedStorage] = flt.(Storer)

@@ -7,7 +7,9 @@
 // a bucket kept sorted, their 4-bit prefixes coded in 12 bits, so a bucket
 // takes 4(f-1) bits), the binary fuse filter (Graf and Lemire, 2022) and the
 // standard Ribbon filter (Dillinger and Walzer, 2021), built from the same
-// SipHash output.
+// SipHash output, and the scalable Bloom filter (Almeida, Baquero, Preguiça
+// and Hutchison, 2007), a chain of standard filters for a key count not
+// known in advance.
 //
 // Variants. Each layout is one record of a registry (variant.go): its
 // name, label, unit of a position, how to build it, its memory, its theory,
@@ -49,6 +51,15 @@
 //
 // At p = 5% the optimum (m/n) ln 2 is 4.32: round gives k = 4 (rate 0.050269)
 // where ceil gives 5 (0.051029), which is why k is rounded.
+//
+// Chains (scalable.go). Link i of a scalable filter holds n0 s^i keys at
+// p0 r^i; a query asks every link, so the rate compounds, and a key is
+// inserted only where the chain says no, which fills a link by a series cut
+// at k terms:
+//
+//	p = 1 - Π(1 - f_i^k_i)                  over the links, f_i a link's fill
+//	p < p0 / (1 - r)                        however long the chain grows
+//	n = (m/k) Σ_{j=1..k} f^j / j            a link's keys at fill f (ChainFill)
 //
 // Floats that other platforms must reproduce are computed as
 // Pow(-Expm1(-x), k) with integer k, which agrees to the last bit natively and

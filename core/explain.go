@@ -34,6 +34,9 @@ type Explanation struct {
 	Cuckoo  *ExplainCuckoo  `json:"cuckoo,omitempty"`
 	Fuse    *ExplainFuse    `json:"fuse,omitempty"`
 	Ribbon  *ExplainRibbon  `json:"ribbon,omitempty"`
+	// Links are a scalable filter's links, each with a SipHash key of its
+	// own; K0 to H2 above are the first link's.
+	Links []ExplainLink `json:"links,omitempty"`
 	// Positions are the filter's own positions for the key.
 	Positions []uint64 `json:"positions"`
 }
@@ -70,6 +73,20 @@ type ExplainCuckoo struct {
 	Bucket1         uint64 `json:"bucket1"`
 	G               uint64 `json:"g"`
 	Bucket2         uint64 `json:"bucket2"`
+}
+
+// ExplainLink is one link of a scalable filter's chain: its SipHash key
+// (from the lab's seed plus i times 0x9e3779b97f4a7c15 for link i), the
+// key's two halves under it, its first position, bits and hashes. Its
+// probes are the Steps whose positions fall in [Start, Start+M).
+type ExplainLink struct {
+	K0    uint64 `json:"k0"`
+	K1    uint64 `json:"k1"`
+	H1    uint64 `json:"h1"`
+	H2    uint64 `json:"h2"`
+	Start uint64 `json:"start"`
+	M     uint64 `json:"m"`
+	K     int    `json:"k"`
 }
 
 // ExplainFuse is the fuse filter's mixed hash x = splitmix(h1 + seed) for
@@ -118,6 +135,8 @@ func Explain(f Membership, key []byte) (Explanation, bool) {
 	case *Cuckoo:
 		e.K0, e.K1 = x.k0, x.k1
 		e.explainCuckoo(x, key)
+	case *Scalable:
+		e.explainChain(x, key)
 	case *Fuse:
 		if x.dirty {
 			x.Seal()
@@ -165,6 +184,23 @@ func (e *Explanation) explainBloom(h Hashing, key []byte, k int, m uint64) {
 			e.Steps = append(e.Steps, ExplainStep{I: i, G: g, Position: Reduce(g, m)})
 		}
 	}
+}
+
+// explainChain is a scalable filter's links, each a standard filter with
+// its own SipHash key, probed by double hashing and offset by its start.
+func (e *Explanation) explainChain(s *Scalable, key []byte) {
+	e.Scheme = "scalable"
+	e.Formula = "in link i: its own SipHash key; g_j = h1 + j·(h2 | 1) mod 2^64; position = start_i + floor(g_j·m_i / 2^64)"
+	for i := range s.links {
+		l := &s.links[i]
+		h1, h2 := Sip128(l.f.k0, l.f.k1, key)
+		e.Links = append(e.Links, ExplainLink{K0: l.f.k0, K1: l.f.k1, H1: h1, H2: h2, Start: l.start, M: l.f.m, K: l.f.k})
+		for j := range l.f.k {
+			g := h1 + uint64(j)*(h2|1)
+			e.Steps = append(e.Steps, ExplainStep{I: j, G: g, Position: l.start + Reduce(g, l.f.m)})
+		}
+	}
+	e.K0, e.K1, e.H1, e.H2 = e.Links[0].K0, e.Links[0].K1, e.Links[0].H1, e.Links[0].H2
 }
 
 // explainBlocked is the blocked filter's block and its k 9-bit slots,
@@ -284,6 +320,19 @@ func (e Explanation) Lines() []string {
 			rows[i] = fmt.Sprint(s.Position)
 		}
 		add("rows s + j for the set bits j of c: %s", strings.Join(rows, ", "))
+	case e.Links != nil:
+		steps := e.Steps
+		for i, l := range e.Links {
+			add("link %d: bits %d..%d, m = %d, k = %d", i, l.Start, l.Start+l.M-1, l.M, l.K)
+			if i > 0 {
+				add("  SipHash key  k0 = %s, k1 = %s", num(l.K0), num(l.K1))
+				add("  SipHash-2-4  h1 = %s, h2 = %s", num(l.H1), num(l.H2))
+			}
+			for _, s := range steps[:l.K] {
+				add("  probe %-2d j = %d: g = %s -> %d + floor(g * %d / 2^64) = %d", s.I+1, s.I, num(s.G), l.Start, l.M, s.Position)
+			}
+			steps = steps[l.K:]
+		}
 	case e.Scheme == string(EnhancedDoubleHashing):
 		for _, s := range e.Steps {
 			add("probe %-2d a = %d, b = %d -> %d", s.I+1, s.A, s.B, s.Position)

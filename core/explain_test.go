@@ -59,6 +59,26 @@ func TestExplain(t *testing.T) {
 			if want := f.Positions(nil, []byte(key)); !slices.Equal(got, want) || !slices.Equal(e.Positions, want) {
 				t.Fatalf("%s: steps end in %v, the filter gives %v", name, got, want)
 			}
+			if e.Links != nil {
+				// Link i is keyed by seed + i·0x9e3779b97f4a7c15 and
+				// probed by double hashing inside its own m bits.
+				steps := e.Steps
+				for i, l := range e.Links {
+					ls := uint64(seed) + uint64(i)*0x9e3779b97f4a7c15
+					lk0, lk1 := splitmix(ls), splitmix(ls^0x6a09e667f3bcc909)
+					lh1, lh2 := siphash.Hash128(lk0, lk1, []byte(key))
+					if l.K0 != lk0 || l.K1 != lk1 || l.H1 != lh1 || l.H2 != lh2 {
+						t.Fatalf("%s: link %d %+v, want key (%x, %x), halves (%x, %x)", name, i, l, lk0, lk1, lh1, lh2)
+					}
+					for j, s := range steps[:l.K] {
+						if g := lh1 + uint64(j)*(lh2|1); s.G != g || s.Position != l.Start+reduce(g, l.M) {
+							t.Fatalf("%s: link %d probe %d g = %d -> %d", name, i, j, s.G, s.Position)
+						}
+					}
+					steps = steps[l.K:]
+				}
+				continue
+			}
 			m := f.M()
 			for i, s := range e.Steps {
 				switch {

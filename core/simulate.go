@@ -26,6 +26,10 @@ type Params struct {
 	// FingerprintBits is the fingerprint width of the layouts that store
 	// fingerprints; 0 is the layout's default.
 	FingerprintBits int `json:"fingerprintBits,omitempty"`
+	// Capacity is the scalable filter's first link's capacity, 0 for an
+	// eighth of the items: the player's stops keep the design's while
+	// they hold fewer keys.
+	Capacity uint64 `json:"capacity,omitempty"`
 }
 
 // The ranges Validate enforces, shared with every front end.
@@ -64,6 +68,10 @@ func (p Params) Validate() error {
 		return fmt.Errorf("core: duplicate passes must be in [1, %d], got %d", MaxPasses, p.DuplicatePasses)
 	case p.M > MaxM:
 		return fmt.Errorf("core: m must be in [1, %d], got %d", uint64(MaxM), p.M)
+	case p.Capacity > MaxItems:
+		return fmt.Errorf("core: capacity must be in [0, %d] (0 for an eighth of the items), got %d", MaxItems, p.Capacity)
+	case p.Capacity > 0 && !p.Variant.Chain():
+		return fmt.Errorf("core: capacity sets the scalable filter's first link; the %s filter takes 0, got %d", p.Variant, p.Capacity)
 	}
 	if _, err := ParseFault(string(p.Fault)); err != nil {
 		return err
@@ -95,7 +103,7 @@ func (p Params) start() (Result, error) {
 	}
 	variant := p.Variant.Effective(fault)
 	m, k := p.Shape()
-	f, err := variant.Build(Spec{M: m, K: k, N: uint64(p.Items), FingerprintBits: p.FingerprintBits, Seed: p.Seed, Fault: fault, Hashing: hashing})
+	f, err := variant.Build(Spec{M: m, K: k, N: uint64(p.Items), Capacity: p.Capacity, FingerprintBits: p.FingerprintBits, Seed: p.Seed, Fault: fault, Hashing: hashing})
 	if err != nil {
 		return Result{}, err
 	}
@@ -171,6 +179,13 @@ type Result struct {
 	InsertFailures  uint64  `json:"insertFailures,omitempty"`
 	BuildRetries    uint64  `json:"buildRetries,omitempty"`
 	BuildError      string  `json:"buildError,omitempty"`
+	// The scalable filter's links, the keys that went into its last link
+	// past capacity once the chain reached its bound, why it stopped
+	// growing, and the bound on its rate, p0/(1 - r).
+	Links        int     `json:"links,omitempty"`
+	PastCapacity uint64  `json:"pastCapacity,omitempty"`
+	ChainLimit   string  `json:"chainLimit,omitempty"`
+	RateBound    float64 `json:"rateBound,omitempty"`
 
 	// Filter is the filled filter, and LastInserted and FirstProbed the
 	// positions of the last key inserted (typed, if any; else a member) and of the first absent query,
@@ -293,6 +308,9 @@ func (r *Result) figures() {
 	}
 	if x, ok := f.(interface{ Retries() uint64 }); ok {
 		r.BuildRetries = x.Retries()
+	}
+	if x, ok := f.(*Scalable); ok {
+		r.Links, r.PastCapacity, r.ChainLimit, r.RateBound = x.Links(), x.PastCapacity(), x.Limit(), x.Bound()
 	}
 }
 

@@ -126,6 +126,9 @@ func TestValidate(t *testing.T) {
 		{"fingerprints", func(p *Params) { p.FingerprintBits = 12 }, "standard filter has no fingerprints"},
 		{"fault's layout", func(p *Params) { p.Variant, p.Fault = BlockedVariant, WrapCounters }, "lives in the counting filter"},
 		{"fault", func(p *Params) { p.Fault = "gremlin" }, "unknown fault"},
+		{"capacity", func(p *Params) { p.Variant, p.Capacity = ScalableVariant, MaxItems+1 }, "capacity must be in [0, 10000000]"},
+		{"capacity of a fixed filter", func(p *Params) { p.Capacity = 10 }, "the standard filter takes 0"},
+		{"scalable hashing", func(p *Params) { p.Variant, p.Hashing = ScalableVariant, EnhancedDoubleHashing }, "has a seed of its own in each link"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -165,7 +168,7 @@ func TestRatesMatchTheory(t *testing.T) {
 		v   Variant
 		bpk float64
 		k   int
-	}{{Standard, 8, 1}, {Standard, 4, 2}, {Standard, 10, 6}, {Standard, 9.585, 7}, {BlockedVariant, 10, 6}, {BlockedVariant, 9.585, 7}, {CountingVariant, 8, 5}} {
+	}{{Standard, 8, 1}, {Standard, 4, 2}, {Standard, 10, 6}, {Standard, 9.585, 7}, {BlockedVariant, 10, 6}, {BlockedVariant, 9.585, 7}, {CountingVariant, 8, 5}, {ScalableVariant, 10, 7}} {
 		t.Run(fmt.Sprintf("%s/%v/%d", tt.v, tt.bpk, tt.k), func(t *testing.T) {
 			t.Parallel()
 			p := DefaultParams()

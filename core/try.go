@@ -37,6 +37,11 @@ import (
 //     the inserted keys with that same fingerprint and that slot among their
 //     positions (their two buckets): one of them is stored there, the table
 //     does not record which. A match in the stash has no slot, so no entry.
+//   - scalable: for each probed position of the link that said maybe (the
+//     newest whose probes are all set), the inserted keys that went into
+//     that link and whose positions there include it. A generated member
+//     is taken to have gone into the link that was last at its turn; one
+//     the chain already said maybe to then set nothing, and may be listed.
 //   - fuse: for each of the query's three cells, the inserted keys whose
 //     cells include it: the cell's value was solved from their
 //     fingerprints, and the three cells xor to the query's fingerprint by
@@ -105,6 +110,17 @@ type TryResult struct {
 	Setters []TryCulprit `json:"setters,omitempty"`
 	// Attack is what the request's attack found.
 	Attack *TryAttackResult `json:"attack,omitempty"`
+	// Links is a scalable filter's chain once the typed keys are in.
+	Links []ChainLink `json:"links,omitempty"`
+}
+
+// LinkAt is the link of r.Links position j falls in, -1 without links.
+func (r TryResult) LinkAt(j uint64) int {
+	i := len(r.Links) - 1
+	for i > 0 && r.Links[i].Start > j {
+		i--
+	}
+	return i
 }
 
 // TryInsert is one typed insert.
@@ -352,9 +368,12 @@ type panel struct {
 	r     Result
 	f     Membership
 	typed [][]byte // the distinct typed inserts, in order
-	pr    *progress
-	keys  [BatchKeys][]byte
-	pos   []uint64
+	// typedLink is, for a scalable filter, the link each typed insert
+	// went into, -1 for one the chain already said maybe to.
+	typedLink []int
+	pr        *progress
+	keys      [BatchKeys][]byte
+	pos       []uint64
 }
 
 // newPanel validates req, builds its filter, inserts the generated members
@@ -380,6 +399,11 @@ func newPanel(req TryRequest, step Step) (*panel, []TryInsert, error) {
 	for _, key := range req.Insert {
 		kb := []byte(key)
 		in := TryInsert{Key: key}
+		chain, _ := pn.f.(*Scalable)
+		var held uint64
+		if chain != nil {
+			held = chain.Keys()
+		}
 		if !static {
 			in = pn.insert(key, kb)
 		} else {
@@ -388,6 +412,13 @@ func newPanel(req TryRequest, step Step) (*panel, []TryInsert, error) {
 		inserts = append(inserts, in)
 		if !pn.isTyped(kb) {
 			pn.typed = append(pn.typed, kb)
+			if chain != nil {
+				l := -1
+				if chain.Keys() > held {
+					l = chain.Links() - 1
+				}
+				pn.typedLink = append(pn.typedLink, l)
+			}
 		}
 		if err := pn.pr.tick(); err != nil {
 			return nil, nil, err
@@ -407,8 +438,12 @@ func newPanel(req TryRequest, step Step) (*panel, []TryInsert, error) {
 }
 
 func (pn *panel) result() TryResult {
-	return TryResult{Variant: pn.r.Variant, Fault: pn.r.Fault, M: pn.f.M(), K: pn.f.K(), N: pn.r.N,
+	r := TryResult{Variant: pn.r.Variant, Fault: pn.r.Fault, M: pn.f.M(), K: pn.f.K(), N: pn.r.N,
 		Unit: pn.r.Variant.Unit(), BuildError: pn.r.BuildError}
+	if chain, ok := pn.f.(*Scalable); ok {
+		r.Links = chain.Chain()
+	}
+	return r
 }
 
 // insert adds one typed key to a filter that is not static and says what
@@ -555,11 +590,12 @@ func (pn *panel) query(key string) (TryQuery, error) {
 	default:
 		q.Verdict = VerdictFalsePositive
 		qfp, _ := pn.fingerprint(kb)
-		if q.Culprits, err = pn.culprits(qfp, q.Probes); err != nil {
+		if q.Culprits, err = pn.culprits(qfp, pn.answering(q.Probes)); err != nil {
 			return TryQuery{}, err
 		}
 	}
 	if !maybe && pn.r.Variant.Bloom() {
+		// A chain's query reads every link, so no one zero answers it.
 		for i, p := range q.Probes {
 			if !p.Set {
 				q.FirstZero = i + 1
@@ -571,6 +607,30 @@ func (pn *panel) query(key string) (TryQuery, error) {
 		return TryQuery{}, err
 	}
 	return q, nil
+}
+
+// answering is, for a scalable filter, the probes of the newest link
+// whose probes are all set, the link that said maybe; for the other
+// layouts every probe.
+func (pn *panel) answering(probes []TryProbe) []TryProbe {
+	chain, ok := pn.f.(*Scalable)
+	if !ok {
+		return probes
+	}
+	for l := chain.Links() - 1; l >= 0; l-- {
+		var in []TryProbe
+		all := true
+		for _, p := range probes {
+			if chain.LinkAt(p.Position) == l {
+				in = append(in, p)
+				all = all && p.Set
+			}
+		}
+		if all && len(in) > 0 {
+			return in
+		}
+	}
+	return probes
 }
 
 // value is a cuckoo slot's fingerprint or a fuse cell's or Ribbon row's
@@ -642,7 +702,13 @@ func (pn *panel) culprits(qfp uint32, probes []TryProbe) ([]TryCulprit, error) {
 	}
 	// hits is the mask of the targets key's positions include; a cuckoo
 	// key counts only if its fingerprint is the query's.
-	hits := func(key []byte) uint64 {
+	// A key of a scalable chain set bits only in the link it went into
+	// (in), the link that was last at its turn; -1 for none.
+	chain, _ := pn.f.(*Scalable)
+	hits := func(key []byte, in int) uint64 {
+		if chain != nil && in < 0 {
+			return 0
+		}
 		if cuckoo != nil {
 			if fp, _, _ := cuckoo.locate(key); uint32(fp) != qfp {
 				return 0
@@ -652,7 +718,7 @@ func (pn *panel) culprits(qfp uint32, probes []TryProbe) ([]TryCulprit, error) {
 		pn.pos = pos
 		var mask uint64
 		for _, j := range pos {
-			if sig>>(j&63)&1 == 0 || j < lo || j > hi {
+			if sig>>(j&63)&1 == 0 || j < lo || j > hi || chain != nil && chain.LinkAt(j) != in {
 				continue
 			}
 			for ti, t := range targets {
@@ -663,8 +729,12 @@ func (pn *panel) culprits(qfp uint32, probes []TryProbe) ([]TryCulprit, error) {
 		}
 		return mask
 	}
-	for _, t := range pn.typed {
-		for mask := hits(t); mask != 0; mask &= mask - 1 {
+	for i, t := range pn.typed {
+		in := 0
+		if chain != nil {
+			in = pn.typedLink[i]
+		}
+		for mask := hits(t, in); mask != 0; mask &= mask - 1 {
 			c := &out[bits.TrailingZeros64(mask)]
 			c.Typed = append(c.Typed, string(t))
 		}
@@ -675,7 +745,11 @@ func (pn *panel) culprits(qfp uint32, probes []TryProbe) ([]TryCulprit, error) {
 	pn.pr.total += pn.p.Items
 	err := pn.members(func(first uint64, keys [][]byte) bool {
 		for j, k := range keys {
-			for mask := hits(k); mask != 0; mask &= mask - 1 {
+			in := 0
+			if chain != nil {
+				in = chain.TurnLink(first + uint64(j))
+			}
+			for mask := hits(k, in); mask != 0; mask &= mask - 1 {
 				c := &out[bits.TrailingZeros64(mask)]
 				if len(c.Generated) < MaxTryCulprits {
 					c.Generated = append(c.Generated, TryGenerated{Index: first + uint64(j), Hex: hex.EncodeToString(k[:8])})

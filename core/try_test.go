@@ -200,6 +200,16 @@ func TestTryVerdicts(t *testing.T) {
 				if first == 0 || no.FirstZero != first {
 					t.Errorf("plum: first zero %d, want probe %d", no.FirstZero, first)
 				}
+			} else if v.Chain() {
+				// A chain's no reads every link, each with a zero.
+				for l := range res.Links {
+					if !slices.ContainsFunc(no.Probes, func(p TryProbe) bool { return res.LinkAt(p.Position) == l && !p.Set }) {
+						t.Errorf("plum: link %d of %d has no zero among its probes, yet the answer is no", l, len(res.Links))
+					}
+				}
+				if no.FirstZero != 0 || no.Fingerprint != nil || len(res.Links) < 2 {
+					t.Errorf("plum: first zero %d, fingerprint %v, %d links", no.FirstZero, no.Fingerprint, len(res.Links))
+				}
 			} else if no.FirstZero != 0 || no.Fingerprint == nil {
 				t.Errorf("plum: first zero %d, fingerprint %v: a %s filter has no zero bits but fingerprints", no.FirstZero, no.Fingerprint, v)
 			}

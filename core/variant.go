@@ -34,6 +34,11 @@ type kind struct {
 	// an insert can fail.
 	ownSize, bounded bool
 
+	// chain: the layout is a chain of Bloom filters, each link described
+	// by the Bloom formulas for the keys it holds, so its positions are
+	// bits that keys set, as in the Bloom layouts.
+	chain bool
+
 	// positions says, for a layout without hashings, how it finds a
 	// key's positions instead; places, for one k does not apply to, where
 	// a key goes; sizes, for one that sizes itself, how; formula, its
@@ -69,11 +74,14 @@ type kind struct {
 // fingerprints, a memory budget of m bits; k probes where the layout uses
 // them; n, the keys it is meant to hold; the fingerprint width (0 for the
 // layout's choice); the seed; the fault (NoFault for the real filter); and
-// the hashing scheme.
+// the hashing scheme. Capacity, for the scalable filter, is its first
+// link's capacity when it is not the n/8 it takes from n (the player's
+// stops keep the design's).
 type Spec struct {
 	M               uint64
 	K               int
 	N               uint64
+	Capacity        uint64
 	FingerprintBits int
 	Seed            uint64
 	Fault           Fault
@@ -89,7 +97,7 @@ type Theory struct {
 }
 
 // Variants lists the registered layouts in the order the lab shows them.
-var Variants = []Variant{Standard, BlockedVariant, CountingVariant, CuckooVariant, SemiSortedVariant, FuseVariant, RibbonVariant}
+var Variants = []Variant{Standard, BlockedVariant, CountingVariant, CuckooVariant, SemiSortedVariant, FuseVariant, RibbonVariant, ScalableVariant}
 
 // ParseVariant accepts a variant name; "" means standard.
 func ParseVariant(s string) (Variant, error) {
@@ -140,6 +148,12 @@ func (v Variant) Deletes() bool { return v.record().deletes }
 func (v Variant) Static() bool  { return v.record().static }
 func (v Variant) UsesK() bool   { return v.record().usesK }
 func (v Variant) Bloom() bool   { return v.record().moments != nil }
+
+// Chain reports whether the layout is a chain of Bloom filters (the
+// scalable filter), and SetsBits whether its positions are bits or
+// counters keys set, as in a Bloom layout or a chain of them.
+func (v Variant) Chain() bool    { return v.record().chain }
+func (v Variant) SetsBits() bool { return v.Bloom() || v.record().chain }
 
 // Bounded reports whether the layout holds a fixed number of entries, one
 // for every copy of a key, so that inserts can fail.

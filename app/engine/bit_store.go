@@ -13,6 +13,18 @@ type BitStore struct {
 	Group    int
 	Counters bool     // the values are counts, shaded by size
 	Words    []uint64 `json:"-"` // sent on their own from a worker
+	// Links are the first positions of a scalable filter's links after
+	// the first, in order: the picture tells the links apart by them.
+	Links []uint64 `json:"links,omitempty"`
+}
+
+// LinkOf is the link position pos falls in, 0 for a layout without links.
+func (s BitStore) LinkOf(pos uint64) int {
+	i := 0
+	for i < len(s.Links) && s.Links[i] <= pos {
+		i++
+	}
+	return i
 }
 
 // StoreOf is the picture's view of f.
@@ -31,6 +43,11 @@ func StoreOf(f core.Membership) BitStore {
 	}
 	if x, ok := f.(interface{ Buckets() uint64 }); ok && x.Buckets() > 0 && s.M%x.Buckets() == 0 {
 		s.Group = int(s.M / x.Buckets())
+	}
+	if chain, ok := f.(*core.Scalable); ok {
+		for _, l := range chain.Chain()[1:] {
+			s.Links = append(s.Links, l.Start)
+		}
 	}
 	return s
 }

@@ -91,6 +91,7 @@ func (f *form) onExperiment(ctx app.Context, e app.Event) {
 func (f *form) onKnob(k settings.ExpKnob) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
 		sel := f.page.selection()
+		k := k.For(sel.Experiment())
 		v, notice := k.Parse(e.Get("target").Get("value").String(), *k.Field(&sel.Sizes))
 		*k.Field(&sel.Sizes) = v
 		f.commitField(ctx, e, sel, notice, format.Int(uint64(v)))
@@ -159,7 +160,7 @@ func (f *form) render(action app.UI) app.UI {
 			app.Small().ID("exp-summary").Class("exp-summary").Text(ex.Summary),
 		),
 		app.Range(settings.ExpKnobs).Slice(func(i int) app.UI {
-			k := settings.ExpKnobs[i]
+			k := settings.ExpKnobs[i].For(ex)
 			if !k.Uses(ex) {
 				return nil
 			}

@@ -114,15 +114,39 @@ func rateFloor(vals ...float64) float64 {
 // its m and n, the optimum (m/n) ln 2, the sampled measurements, and this
 // run's own measured point.
 func kChart(r core.Result, measured []ui.Point, sampled bool, width float64) ui.Chart {
-	kmax := kRange(r.M, r.N, r.K)
+	return kChartOf(r, r.M, r.N, r.K, "theory (1 - e^(-kn/m))^k", func(k int) float64 { return core.Rate(r.M, r.N, k) }, measured, sampled, width)
+}
+
+// chainKChart is the chart against k of a scalable chain designed by p:
+// k is its first link's, m/n the first link's bits per key, and the
+// theory the chain's own for n keys given, at each first-link k.
+func chainKChart(r core.Result, p core.Params, measured []ui.Point, sampled bool, width float64) ui.Chart {
+	m, k := p.Shape()
+	n := uint64(p.Items)
+	rate := func(k int) float64 {
+		f, err := r.Variant.Build(core.Spec{M: m, K: k, N: n, Seed: 1})
+		if err != nil {
+			return 1
+		}
+		return r.Variant.Theory(f, n).Rate
+	}
+	c := kChartOf(r, m, n, k, "theory, the chain of links", rate, measured, sampled, width)
+	c.XLabel = "the first link's hash probes k"
+	return c
+}
+
+// kChartOf is the chart against k of a filter of m bits and n keys at k,
+// with the theory rate(k) named theoryName.
+func kChartOf(r core.Result, m, n uint64, k int, theoryName string, rate func(int) float64, measured []ui.Point, sampled bool, width float64) ui.Chart {
+	kmax := kRange(m, n, k)
 	var theory []ui.Point
 	ys := []float64{}
 	for k := 1; k <= kmax; k++ {
-		y := core.Rate(r.M, r.N, k)
+		y := rate(k)
 		theory = append(theory, ui.Point{X: float64(k), Y: y})
 		ys = append(ys, y)
 	}
-	opt := float64(r.M) / float64(max(r.N, 1)) * math.Ln2
+	opt := float64(m) / float64(max(n, 1)) * math.Ln2
 	name := "measured"
 	if sampled {
 		name = "measured (n sampled to 5,000)"
@@ -136,13 +160,13 @@ func kChart(r core.Result, measured []ui.Point, sampled bool, width float64) ui.
 		XMin:   1, XMax: float64(kmax),
 		LogY: true, YMin: rateFloor(ys...) / 10, YMax: 1,
 		Series: []ui.Series{
-			{Name: "theory (1 - e^(-kn/m))^k", Class: "theory", Line: true, Points: theory},
+			{Name: theoryName, Class: "theory", Line: true, Points: theory},
 			{Name: name, Class: "measured", Points: measured},
 		},
 		Marks: []ui.Mark{{X: opt, Label: "optimum (m/n) ln 2 = " + format.Float(opt, 2), Class: "optimum"}},
 	}
 	if r.AbsentQueries > 0 {
-		c.Series = append(c.Series, ui.Series{Name: "this run", Class: "current", Points: []ui.Point{{X: float64(r.K), Y: r.EmpiricalFPR}}})
+		c.Series = append(c.Series, ui.Series{Name: "this run", Class: "current", Points: []ui.Point{{X: float64(k), Y: r.EmpiricalFPR}}})
 	}
 	return c
 }
@@ -196,14 +220,14 @@ func bpkAxes(title string, bpk, xmax, width float64, ys []float64, series ...ui.
 // at the current bits per key. The theory is taken from empty filters of at
 // most sampleItems keys: the layout's theory of an empty filter is the one
 // at n keys, and it depends on bits per key, not on n.
-func layoutBPKChart(r core.Result, bpk float64, fingerprintBits int, measured []ui.Point, sampled bool, width float64) ui.Chart {
+func layoutBPKChart(r core.Result, bpk float64, k, fingerprintBits int, measured []ui.Point, sampled bool, width float64) ui.Chart {
 	xmax := bpkRange(bpk)
 	n := min(max(r.N, 1), sampleItems)
 	var own, bloom []ui.Point
 	ys := []float64{}
 	for x := 0.5; x <= xmax+1e-9; x += 0.5 {
 		m := uint64(math.Max(1, math.Ceil(x*float64(n))))
-		if f, err := r.Variant.Build(core.Spec{M: m, N: n, FingerprintBits: fingerprintBits, Seed: 1}); err == nil {
+		if f, err := r.Variant.Build(core.Spec{M: m, K: k, N: n, FingerprintBits: fingerprintBits, Seed: 1}); err == nil {
 			y := r.Variant.Theory(f, n).Rate
 			own = append(own, ui.Point{X: x, Y: y})
 			ys = append(ys, y)
@@ -220,8 +244,12 @@ func layoutBPKChart(r core.Result, bpk float64, fingerprintBits int, measured []
 	if sampled {
 		name += " (n sampled)"
 	}
-	c := bpkAxes("False-positive rate vs memory bits per key", bpk, xmax, width, ys,
-		ui.Series{Name: "theory, " + r.Variant.Name() + " (" + widthName + ")", Class: "theory", Line: true, Points: own},
+	title, theoryName := "False-positive rate vs memory bits per key", "theory, "+r.Variant.Name()+" ("+widthName+")"
+	if r.Variant.Chain() {
+		title, theoryName = "False-positive rate vs the first link's bits per key", "theory, the chain of links"
+	}
+	c := bpkAxes(title, bpk, xmax, width, ys,
+		ui.Series{Name: theoryName, Class: "theory", Line: true, Points: own},
 		ui.Series{Name: "standard Bloom at the best k", Class: "alt", Line: true, Dash: ui.Dashed, Points: bloom},
 		ui.Series{Name: name, Class: "measured", Points: measured})
 	if r.AbsentQueries > 0 {
@@ -268,6 +296,11 @@ func sweepOf(p core.Params, r core.Result, own bool) chartSweep {
 		p.Queries = sampleQueries
 	}
 	sw := chartSweep{p: p, kmax: kRange(r.M, r.N, r.K), xs: bpkSamples(bpkRange(p.BitsPerKey))}
+	if r.Variant.Chain() {
+		// A chain's k axis is its first link's, sized by the design.
+		m, k := p.Shape()
+		sw.kmax = kRange(m, uint64(p.Items), k)
+	}
 	_, sw.sampled = sampleParams(p)
 	if p.Queries > 0 {
 		sw.sweepK, sw.sweepBPK = r.Variant.UsesK(), r.Variant.UsesM()
@@ -351,7 +384,10 @@ func (ch *labCharts) redraw(r *core.Result, p core.Params, narrow bool) {
 	}
 	bpk := p.BitsPerKey
 	ch.kSVG, ch.bpkSVG = "", ""
-	if r.Variant.UsesK() {
+	switch {
+	case r.Variant.Chain():
+		ch.kSVG = chainKChart(*r, p, ch.kPts, ch.sampled, width).SVG()
+	case r.Variant.UsesK():
 		ch.kSVG = kChart(*r, ch.kPts, ch.sampled, width).SVG()
 	}
 	switch {
@@ -359,7 +395,8 @@ func (ch *labCharts) redraw(r *core.Result, p core.Params, narrow bool) {
 	case r.Variant.Bloom():
 		ch.bpkSVG = bpkChart(*r, bpk, ch.bpkPts, ch.sampled, width).SVG()
 	default:
-		ch.bpkSVG = layoutBPKChart(*r, bpk, p.FingerprintBits, ch.bpkPts, ch.sampled, width).SVG()
+		_, k := p.Shape()
+		ch.bpkSVG = layoutBPKChart(*r, bpk, k, p.FingerprintBits, ch.bpkPts, ch.sampled, width).SVG()
 	}
 }
 

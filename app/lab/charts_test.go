@@ -58,3 +58,26 @@ func TestChartSVG(t *testing.T) {
 		})
 	}
 }
+
+// A scalable chain's chart against k sweeps its first link's k: the theory
+// at the design's k is the chain's own prediction for its n keys, and this
+// run sits at that k, not at the sum of its links'.
+func TestChainKChart(t *testing.T) {
+	t.Parallel()
+	p := core.DefaultParams()
+	p.Variant = core.ScalableVariant
+	r, err := core.Simulate(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := chainKChart(r, p, nil, false, 0)
+	f, _ := p.Variant.Build(core.Spec{M: 40000, K: 7, N: 4000, Seed: 1})
+	want := p.Variant.Theory(f, 4000).Rate
+	theory, run := c.Series[0].Points, c.Series[len(c.Series)-1].Points
+	if c.XMax < 12 || c.XMax > 20 || theory[6].X != 7 || theory[6].Y != want || run[0].X != 7 || run[0].Y != r.EmpiricalFPR {
+		t.Errorf("k axis to %v, theory at k = %v: %v (want %v), this run at %v", c.XMax, theory[6].X, theory[6].Y, want, run[0])
+	}
+	if theory[0].Y <= theory[6].Y || c.XLabel != "the first link's hash probes k" {
+		t.Errorf("theory at k = 1 %v, at 7 %v; x label %q", theory[0].Y, theory[6].Y, c.XLabel)
+	}
+}

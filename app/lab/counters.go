@@ -40,6 +40,9 @@ func labCounters(th theory, v core.Variant, fingerprintBits int, r *core.Result)
 		setLabel = "nonzero " + unit + "s"
 	}
 	exactLabel := "theory, exact m"
+	if v.Chain() {
+		kLabel = "k probes, all links"
+	}
 	if !v.UsesK() {
 		kLabel = unit + "s a query reads"
 		probes = unit + "s read per absent query"
@@ -54,7 +57,7 @@ func labCounters(th theory, v core.Variant, fingerprintBits int, r *core.Result)
 		{id: "out-n", label: "n keys", value: format.Int(th.N)},
 		{id: "out-k", label: kLabel, value: dash},
 		{id: "out-bytes", label: "filter size", value: dash},
-		{id: "memory-bits-per-key", label: "memory bits per key", value: dash, hidden: !fingerprints,
+		{id: "memory-bits-per-key", label: "memory bits per key", value: dash, hidden: !fingerprints && !v.Chain(),
 			title: "the filter's storage over n: what a key really costs"},
 		{id: "fingerprint-bits-value", label: "fingerprint bits", value: dash, hidden: !fingerprints},
 		{id: "out-set-bits", label: setLabel, value: dash},
@@ -63,6 +66,8 @@ func labCounters(th theory, v core.Variant, fingerprintBits int, r *core.Result)
 		{id: "relocations", label: "relocations", value: dash, hidden: !table, title: "fingerprints moved to their other bucket to make room"},
 		{id: "insert-failures", label: "insert failures", value: dash, hidden: !table, title: "inserts that found no room: the table is too full"},
 		{id: "build-retries", label: "construction retries", value: dash, hidden: !v.Static(), title: "attempts that failed to build before one did: a fuse filter that did not peel, a Ribbon filter whose banding met a contradiction"},
+		{id: "links", label: "links", value: dash, hidden: !v.Chain(), title: "filters in the chain, each holding twice the last's keys at half its rate"},
+		{id: "rate-bound", label: "rate bound", value: dash, hidden: !v.Chain(), title: "p0/(1 - r): the chain's rate stays below it however far it grows"},
 		{id: "out-fpr-theory", label: "theory rate", value: dash, title: theoryFormula(v)},
 		{id: "out-fpr-exact", label: exactLabel, value: dash, hidden: !bloom, title: "(1 - (1 - 1/m)^(kn))^k"},
 		{id: "out-fpr-empirical", label: "measured rate", value: dash},
@@ -107,7 +112,9 @@ func labCounters(th theory, v core.Variant, fingerprintBits int, r *core.Result)
 		fp += " (auto)"
 	}
 	set("fingerprint-bits-value", fp)
-	if bloom {
+	set("links", strconv.Itoa(r.Links))
+	set("rate-bound", format.Rate(r.RateBound))
+	if v.SetsBits() {
 		set("out-set-bits", format.Int(r.SetBits)+" (expected "+format.Float(r.ExpectedSetBits, 1)+")")
 	} else {
 		set("out-set-bits", format.Int(r.SetBits)+" of "+format.Int(r.M))
@@ -163,6 +170,10 @@ func warnings(r *core.Result) []counter {
 		out = append(out, counter{id: "insert-failure-warning", value: "⚠ " + format.Plural(int(r.InsertFailures), "insert") +
 			" failed: the table is too full (load " + format.Percent(r.Load) + "). Apart from one fingerprint kept in the stash, those keys are not in the filter, " +
 			"and a query for one of them is a false negative. " + room})
+	}
+	if r.ChainLimit != "" {
+		out = append(out, counter{id: "chain-limit-warning", value: "⚠ The chain stopped growing: " + r.ChainLimit + ". " +
+			format.Plural(int(r.PastCapacity), "key") + " went into its last link past its capacity, so its rate climbs past the bound."})
 	}
 	if r.BuildError != "" {
 		out = append(out, counter{id: "build-error", value: "⚠ The filter could not be built: " + r.BuildError +

@@ -176,8 +176,42 @@ func TestLabCounters(t *testing.T) {
 		t.Errorf("a fuse filter that did not build: %+v", w)
 	}
 
+	// The scalable chain shows its links, its rate bound and what it has
+	// grown to per key; its set bits have an expectation, as a Bloom
+	// filter's do.
+	p = core.DefaultParams()
+	p.Variant = core.ScalableVariant
+	if r, err = core.Simulate(p); err != nil {
+		t.Fatal(err)
+	}
+	cs = labCounters(theoryOf(p), p.Variant, 0, &r)
+	for id, want := range map[string]string{
+		"links": "4", "rate-bound": format.Rate(r.RateBound), "out-m": "100,480", "out-k": "34", "memory-bits-per-key": "25.12",
+		"out-set-bits":   format.Int(r.SetBits) + " (expected " + format.Float(r.ExpectedSetBits, 1) + ")",
+		"out-fpr-theory": format.Rate(r.TheoryFPRVariant),
+	} {
+		if c := counterOf(t, cs, id); c.value != want || c.hidden {
+			t.Errorf("scalable %s = %q hidden %v, want %q", id, c.value, c.hidden, want)
+		}
+	}
+	if c := counterOf(t, cs, "out-k"); c.label != "k probes, all links" {
+		t.Errorf("scalable out-k labelled %q", c.label)
+	}
+	if r.RateBound < r.TheoryFPRVariant || r.RateBound > 0.016 || len(warnings(&r)) != 0 {
+		t.Errorf("scalable bound %v, theory %v, warnings %+v", r.RateBound, r.TheoryFPRVariant, warnings(&r))
+	}
+	r.ChainLimit, r.PastCapacity = "the chain has its most links, 32", 9
+	if w := warnings(&r); len(w) != 1 || w[0].id != "chain-limit-warning" || !strings.Contains(w[0].value, "9 keys went into its last link past its capacity") {
+		t.Errorf("a chain at its bound: %+v", w)
+	}
+	for _, id := range []string{"links", "rate-bound"} {
+		if !counterOf(t, labCounters(theoryOf(core.DefaultParams()), core.Standard, 0, nil), id).hidden {
+			t.Errorf("standard shows %s", id)
+		}
+	}
+
 	// Before the first result, the Bloom formulas say nothing of them.
-	for _, v := range []core.Variant{core.CuckooVariant, core.FuseVariant, core.RibbonVariant} {
+	for _, v := range []core.Variant{core.CuckooVariant, core.FuseVariant, core.RibbonVariant, core.ScalableVariant} {
 		p := core.DefaultParams()
 		p.Variant = v
 		cs := labCounters(theoryOf(p), v, 0, nil)
@@ -205,7 +239,7 @@ func TestLabCounters(t *testing.T) {
 // and names a failed construction.
 func TestRateNoteOtherLayouts(t *testing.T) {
 	t.Parallel()
-	for _, v := range []core.Variant{core.CuckooVariant, core.FuseVariant, core.RibbonVariant} {
+	for _, v := range []core.Variant{core.CuckooVariant, core.FuseVariant, core.RibbonVariant, core.ScalableVariant} {
 		p := core.DefaultParams()
 		p.Variant, p.Items, p.Queries, p.PresentShare = v, 20, 20000, 0
 		r, err := core.Simulate(p)
@@ -233,7 +267,7 @@ func TestLayoutCharts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := layoutBPKChart(r, 10, 0, []ui.Point{{X: 2, Y: 0.03}}, true, 0)
+	c := layoutBPKChart(r, 10, 0, 0, []ui.Point{{X: 2, Y: 0.03}}, true, 0)
 	if len(c.Series) != 4 || c.Series[0].Name != "theory, cuckoo (auto width)" || len(c.Series[0].Points) != 40 {
 		t.Fatalf("cuckoo chart series %+v", c.Series)
 	}

@@ -149,6 +149,10 @@ var (
 	rgbUnset = [3]float64{0xe6, 0xea, 0xf2}
 	rgbSet   = [3]float64{0x1d, 0x3f, 0x8a}
 	rgbGap   = [3]float64{0xff, 0xff, 0xff}
+	// rgbUnsetOdd is the clear bits of a chain's odd links (the second,
+	// the fourth...), a warmer grey of the same lightness band, so the
+	// links show one after another and a set bit reads alike in each.
+	rgbUnsetOdd = [3]float64{0xf3, 0xe4, 0xcf}
 )
 
 // paintBits renders the filter in s into an RGBA image one pixel per cell or bin,
@@ -167,24 +171,35 @@ func paintBits(buf []byte, shares []float64, s engine.BitStore, overlap []uint8,
 	}
 	buf = buf[:n*4]
 	const shades = 32
-	var palette [shades + 1][4]byte
-	for i := range palette {
-		c := mix(float64(i) / shades)
-		palette[i] = [4]byte{byte(c[0]), byte(c[1]), byte(c[2]), 255}
+	// One palette for the first link (and every layout without links),
+	// one for a chain's odd links.
+	var palettes [2][shades + 1][4]byte
+	for odd, from := range [2][3]float64{rgbUnset, rgbUnsetOdd} {
+		for i := range palettes[odd] {
+			c := blend(from, float64(i)/shades)
+			palettes[odd][i] = [4]byte{byte(c[0]), byte(c[1]), byte(c[2]), 255}
+		}
 	}
 	gap := [4]byte{byte(rgbGap[0]), byte(rgbGap[1]), byte(rgbGap[2]), 255}
+	palette := &palettes[0]
 	put := func(i int, t float64) {
 		copy(buf[i*4:], palette[int(math.Round(math.Max(0, math.Min(1, t))*shades))][:])
 	}
 	if !l.Cells {
 		shares = densityShares(s, l.Bins, shares)
 		for bin, share := range shares {
+			palette = &palettes[s.LinkOf(binStart(uint64(bin), l.M, l.Bins))%2]
 			put(bin, share)
 		}
 		return buf, shares
 	}
+	link := 0
 	for i := 0; i < n; i++ {
 		pos := uint64(i)
+		for link < len(s.Links) && s.Links[link] <= pos {
+			link++
+		}
+		palette = &palettes[link%2]
 		v := s.Value(pos)
 		switch {
 		case pos >= l.M:
@@ -214,13 +229,14 @@ var overlapColours = [4][4]byte{
 	{0x0a, 0x16, 0x36, 0xff},
 }
 
-// mix blends the unset and set colours: t = 0 unset, 1 set.
-func mix(t float64) [3]float64 {
+// blend blends the unset colour from and the set colour: t = 0 unset, 1
+// set.
+func blend(from [3]float64, t float64) [3]float64 {
 	t = math.Max(0, math.Min(1, t))
 	return [3]float64{
-		rgbUnset[0] + (rgbSet[0]-rgbUnset[0])*t,
-		rgbUnset[1] + (rgbSet[1]-rgbUnset[1])*t,
-		rgbUnset[2] + (rgbSet[2]-rgbUnset[2])*t,
+		from[0] + (rgbSet[0]-from[0])*t,
+		from[1] + (rgbSet[1]-from[1])*t,
+		from[2] + (rgbSet[2]-from[2])*t,
 	}
 }
 
@@ -339,6 +355,13 @@ func bitCaption(r *core.Result, l bitLayout) (picture, ring, box string) {
 	}
 	ring, box = "set by the last key inserted", "read by the first absent query"
 	switch {
+	case r.Variant.Chain():
+		if r.Links > 1 {
+			picture += " Its " + strconv.Itoa(r.Links) + " links lie one after another, their clear bits grey and sand by turns."
+		} else {
+			picture += " Its first link has not filled yet, so it is the only one."
+		}
+		ring = "read for the last key inserted in every link; it set those of the link it went into"
 	case r.Variant.Bloom():
 	case l.Group > 1 && l.Cells:
 		ring = "the buckets of the last key inserted, where its fingerprint may live"
@@ -422,6 +445,7 @@ func (p *picture) render(s engine.BitStore, overlap []uint8, l bitLayout, marks 
 		}
 	}
 	fill(pix[l.Rows*step*stride:], white)
+	p.linkBounds(pix, l, s.Links, step, scale)
 
 	// Marks, at least 5 CSS pixels across so they show on a density
 	// picture too; in whole groups, one goes round each group.
@@ -461,6 +485,38 @@ func (p *picture) render(s engine.BitStore, overlap []uint8, l bitLayout, marks 
 		}
 	}
 	return pix
+}
+
+// linkBounds draws, for each first position of a chain's link, the step
+// that separates it from the link before in the row-by-row picture: along
+// the top of its row from it to the right edge, down its left side, and
+// along the bottom of its row from the left edge to it. The lines are
+// white, as the gaps between cells are, 1.5 CSS pixels wide.
+func (p *picture) linkBounds(pix []byte, l bitLayout, starts []uint64, step int, scale float64) {
+	lw := max(1, int(math.Round(1.5*scale)))
+	paint := func(x0, x1, y0, y1 int) {
+		for y := max(0, y0); y < min(l.H, y1); y++ {
+			for x := max(0, x0); x < min(l.W, x1); x++ {
+				copy(pix[(y*l.W+x)*4:], white[:])
+			}
+		}
+	}
+	for _, b := range starts {
+		var col, row int
+		switch {
+		case b >= l.M:
+			continue
+		case l.Cells:
+			col, row = int(b%uint64(l.Cols)), int(b/uint64(l.Cols))
+		default:
+			bin := binOf(b, l.M, l.Bins)
+			col, row = int(bin%uint64(l.Cols)), int(bin/uint64(l.Cols))
+		}
+		x, top, bottom := col*step, row*step, (row+1)*step
+		paint(x, l.Cols*step, top-lw/2, top-lw/2+lw)
+		paint(x-lw/2, x-lw/2+lw, top, bottom)
+		paint(0, x, bottom-lw/2, bottom-lw/2+lw)
+	}
 }
 
 // fill paints every pixel of pix colour c.

@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -118,6 +119,10 @@ func TestBitCaption(t *testing.T) {
 		{core.CuckooVariant, 400_000, 4, false, "Density picture: 500,000 slots, each dot shaded by the share of its slots that hold a fingerprint.", "the slots of the last key inserted", "read by the first absent query"},
 		{core.RibbonVariant, 4000, 1, true, "Every row of the 4,360 drawn as a square, dark when it is nonzero.", "the rows of the last key inserted", "read by the first absent query"},
 		{core.FuseVariant, 400_000, 1, false, "Density picture: 458,752 cells, each dot shaded by the share of its cells that are nonzero.", "the cells of the last key inserted", "read by the first absent query"},
+		{core.ScalableVariant, 4000, 1, false, "Density picture: 100,480 bits, each dot shaded by the share of its bits that are set. Its 4 links lie one after another, their clear bits grey and sand by turns.",
+			"read for the last key inserted in every link; it set those of the link it went into", "read by the first absent query"},
+		{core.ScalableVariant, 400, 1, true, "Every bit of the 10,176 drawn as a square, dark when set. Its 4 links lie one after another, their clear bits grey and sand by turns.",
+			"read for the last key inserted in every link; it set those of the link it went into", "read by the first absent query"},
 	}
 	for _, c := range cases {
 		r := run(c.v, c.items)
@@ -199,6 +204,63 @@ func TestPaintBits(t *testing.T) {
 	}
 	if dark != int(f.SetBits()) {
 		t.Errorf("%d dark cells, want the %d set bits", dark, f.SetBits())
+	}
+}
+
+// A scalable chain's links are drawn one after another, the clear bits of
+// its odd links in the second grey, so every boundary shows; set bits are
+// dark in every link.
+func TestPaintChainLinks(t *testing.T) {
+	t.Parallel()
+	f, err := core.NewScalable(64, 3, 10, 2, 0.5, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 100 {
+		f.Add([]byte(fmt.Sprintf("key %d", i)))
+	}
+	s := engine.StoreOf(f)
+	if len(s.Links) != f.Links()-1 || len(s.Links) < 2 {
+		t.Fatalf("store links %v for %d links", s.Links, f.Links())
+	}
+	l := layoutBits(f.M(), 400, 220, 1, 1)
+	if !l.Cells {
+		t.Fatalf("%d bits drawn as density", f.M())
+	}
+	buf, _ := paintBits(nil, nil, s, nil, l)
+	clear := [2][3]byte{{byte(rgbUnset[0]), byte(rgbUnset[1]), byte(rgbUnset[2])}, {byte(rgbUnsetOdd[0]), byte(rgbUnsetOdd[1]), byte(rgbUnsetOdd[2])}}
+	dark := 0
+	for pos := range f.M() {
+		px := [3]byte(buf[pos*4 : pos*4+3])
+		switch {
+		case f.IsSet(pos) && px[0] < 0x80:
+			dark++
+		case f.IsSet(pos):
+			t.Errorf("set bit %d drawn %v", pos, px)
+		case px != clear[s.LinkOf(pos)%2]:
+			t.Errorf("clear bit %d of link %d drawn %v, want %v", pos, s.LinkOf(pos), px, clear[s.LinkOf(pos)%2])
+		}
+	}
+	if dark != int(f.SetBits()) {
+		t.Errorf("%d dark cells, want the %d set bits", dark, f.SetBits())
+	}
+	// Each link's first cell has a white edge on its left, where the
+	// link before ends; without the links the same pixel is the cell's.
+	var pic picture
+	at := func(pix []byte, x, y int) [3]byte { return [3]byte(pix[(y*l.W+x)*4:]) }
+	with := slices.Clone(pic.render(s, nil, l, bitMarks{}, 1))
+	bare := s
+	bare.Links = nil
+	without := pic.render(bare, nil, l, bitMarks{}, 1)
+	for _, b := range s.Links {
+		col, row := int(b%uint64(l.Cols)), int(b/uint64(l.Cols))
+		if col == 0 {
+			continue
+		}
+		x, y := col*l.Cell, row*l.Cell+l.Cell/2
+		if at(with, x, y) != [3]byte{255, 255, 255} || at(without, x, y) == [3]byte{255, 255, 255} {
+			t.Errorf("link at %d: pixel (%d, %d) is %v with the bounds, %v without", b, x, y, at(with, x, y), at(without, x, y))
+		}
 	}
 }
 

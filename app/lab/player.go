@@ -238,6 +238,9 @@ func (pl *player) render() app.UI {
 		speed = speed.Disabled(true)
 	}
 	help := "Insert the keys a stop at a time: one by one to " + strconv.Itoa(playEvery) + ", then 5% more a stop. Each stop is the same filter (m and k as designed) holding its first keys, measured afresh."
+	if s.Params.Variant.Chain() {
+		help = "Insert the keys a stop at a time: one by one to " + strconv.Itoa(playEvery) + ", then 5% more a stop. Each stop is the same chain (its first link as designed) grown as far as its first keys take it, measured afresh: watch a link join when the last one fills."
+	}
 	if off != "" {
 		help = off
 	}

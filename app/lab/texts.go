@@ -48,6 +48,16 @@ func sliderHelp(sl settings.Slider, v core.Variant) string {
 	if sl.ID == settings.IDBitsPerKey && v.UsesM() && v.Fingerprints() != nil {
 		return "m / n, the memory budget per key: the table holds as many f-bit fingerprints as fit"
 	}
+	if v.Chain() {
+		switch sl.ID {
+		case settings.IDBitsPerKey:
+			return "the first link's bits per key: it holds an eighth of the items; each next link holds twice the last's keys at half its rate, sized for that rate"
+		case settings.IDHashes:
+			return "the first link's k; each later link takes the optimal k for its own rate"
+		case settings.IDItems:
+			return "keys given to the chain: the first link's capacity is an eighth of them, and the chain grows a link each time the last fills"
+		}
+	}
 	return sl.Help
 }
 

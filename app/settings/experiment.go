@@ -77,6 +77,18 @@ var ExpKnobs = []ExpKnob{
 		func(s *experiment.Sizes) *int { return &s.Replicates }},
 }
 
+// For is knob k as experiment e takes it: an experiment may take fewer
+// items than the others, or call them something else.
+func (k ExpKnob) For(e experiment.Experiment) ExpKnob {
+	if k.Key == ExpItems {
+		k.Max = e.MaxItemsOf()
+		if e.ItemsHelp != "" {
+			k.Help = e.ItemsHelp
+		}
+	}
+	return k
+}
+
 // Uses reports whether experiment e reads knob k.
 func (k ExpKnob) Uses(e experiment.Experiment) bool { return *k.Field(&e.Full) > 0 }
 
@@ -98,6 +110,7 @@ func ExperimentFromQuery(q url.Values) (Experiment, []string) {
 	}
 	e := sel.Experiment()
 	for _, k := range ExpKnobs {
+		k = k.For(e)
 		raw, ok := Lookup(q, k.Key)
 		if !ok {
 			continue

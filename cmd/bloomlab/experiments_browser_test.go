@@ -574,3 +574,27 @@ func TestBrowserExperimentFrontier(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserExperimentScalable runs claim 4's experiment in the page at a
+// small size: the chains the workers grow give the native run's table,
+// its verdict included, and the page shows it; a screenshot under
+// BLOOMLAB_SHOTS.
+func TestBrowserExperimentScalable(t *testing.T) {
+	needBrowser(t)
+	ctx := btab(t, 1280, 900)
+	sizes := experiment.Sizes{Items: 500, Queries: 20000, Seed: 7}
+	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/experiments?"+params(settings.ExpName, "scalable", settings.ExpItems, "500", settings.ExpQueries, "20000", settings.ExpSeed, "7")),
+		waitExp("idle"), chromedp.Click(chromedp.CSS("#exp-run")), waitExp("done"))
+	native, err := json.Marshal(nativeTable(t, "scalable", sizes))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := beval[string](t, ctx, `document.getElementById("exp-json").textContent`)
+	compareJSON(t, "the page's scalable table", []byte(page), native)
+	for _, want := range []string{"Claim 4", "the claim holds here", "bound p0/(1-r)"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page's table lacks %q", want)
+		}
+	}
+	shoot(t, ctx, "experiment-scalable")
+}

@@ -66,7 +66,7 @@ func filterFlags(fs *flag.FlagSet) func(queries, present string) (core.Params, e
 	keyBytes := fs.String("key-bytes", "16", fmt.Sprintf("bytes per generated key, in [%d, %d]", core.MinKeyBytes, core.MaxKeyBytes))
 	passes := fs.String("duplicate-passes", "1", fmt.Sprintf("times every key is inserted, in [1, %d]", core.MaxPasses))
 	seed := fs.String("seed", "1", "seed, a whole number in [0, 2^64-1]")
-	variant := fs.String("variant", d.Variant.Name(), core.VariantNames())
+	variant := fs.String("variant", d.Variant.Name(), core.VariantNames()+"; "+core.ScalableVariant.Sizes())
 	fingerprints := fs.String("fingerprint-bits", "0", fingerprintHelp())
 	fault := fs.String("fault", string(d.Fault), "none, or a fault from 'bloomlab audit --faults'")
 	hashing := fs.String("hashing", string(core.DoubleHashing), "how the standard and counting filters find a key's positions: double, enhanced or independent")
@@ -206,6 +206,23 @@ func readKeyFile(pr *progress, name string) (core.KeyList, error) {
 	return list, nil
 }
 
+// writeChain writes a scalable filter's links, its bound and why it
+// stopped growing, if it did.
+func writeChain(row func(name, format string, args ...any), chain *core.Scalable) {
+	for i, l := range chain.Chain() {
+		row(fmt.Sprintf("link %d", i), "%d bits from bit %d, k = %d, %d of %d keys (%.3f bits per key), rate %.6f at capacity",
+			l.M, l.Start, l.K, l.N, l.Capacity, float64(l.M)/float64(l.Capacity), l.Rate)
+	}
+	if held := chain.Keys(); held > 0 {
+		row("keys held", "%d: a key the chain already says maybe to is not inserted (as in Redis), so duplicates and false positives take no room", held)
+	}
+	row("rate bound", "%.6f = p0/(1 - r), p0 = %.6f, r = %v: the chain's rate stays below it however far it grows",
+		chain.Bound(), chain.Target(), core.ScalableTightening)
+	if chain.Limit() != "" {
+		row("", "NOTICE: the chain stopped growing (%s); %d keys went into its last link past capacity", chain.Limit(), chain.PastCapacity())
+	}
+}
+
 func writeResult(w io.Writer, r core.Result) {
 	row := func(name, format string, args ...any) {
 		fmt.Fprintf(w, "%-20s %s\n", name, fmt.Sprintf(format, args...))
@@ -223,7 +240,10 @@ func writeResult(w io.Writer, r core.Result) {
 	row("memory", "%d bytes, %.3f bits per key", r.FilterBytes, r.MemoryBitsPerKey)
 	row("set "+r.Variant.Unit()+"s", "%d (expected %.1f)", r.SetBits, r.ExpectedSetBits)
 	row("occupancy", "%.4f", r.Occupancy)
-	if r.Variant.UsesK() {
+	switch {
+	case r.Variant.Chain():
+		row("hashing", "double hashing in each link, under a seed of its own: one SipHash a link")
+	case r.Variant.UsesK():
 		row("hashing", "%s", r.Hashing.Describe())
 	}
 	if r.Variant.Bloom() {
@@ -238,6 +258,9 @@ func writeResult(w io.Writer, r core.Result) {
 	if r.InsertFailures > 0 {
 		row("insert failures", "%d: the table is too full for these keys", r.InsertFailures)
 	}
+	if chain, ok := r.Filter.(*core.Scalable); ok {
+		writeChain(row, chain)
+	}
 	if r.Variant.Static() {
 		row("construction", "%d failed attempts before the one that built it", r.BuildRetries)
 	}
@@ -245,7 +268,11 @@ func writeResult(w io.Writer, r core.Result) {
 		row("", "FAILED: %s; the filter answers maybe for every key", r.BuildError)
 	}
 	row("empirical fpr", "%.6f, 95%% [%.6f, %.6f] for the queries alone", r.EmpiricalFPR, r.QueryCILow, r.QueryCIHigh)
-	row("", "95%% [%.6f, %.6f] for the whole measurement (the filter is one draw too)", r.WholeCILow, r.WholeCIHigh)
+	if r.Variant.Chain() {
+		row("", "the theory reads this chain's own bits, so the queries are the measurement's only noise")
+	} else {
+		row("", "95%% [%.6f, %.6f] for the whole measurement (the filter is one draw too)", r.WholeCILow, r.WholeCIHigh)
+	}
 	row("false positives", "%d of %d absent queries", r.FalsePositives, r.AbsentQueries)
 	row("false negatives", "%d of %d present queries", r.FalseNegatives, r.PresentQueries)
 	switch {

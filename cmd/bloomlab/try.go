@@ -135,6 +135,10 @@ func writeTry(w io.Writer, out tryOutput) {
 		fmt.Fprintf(w, ", k = %d", r.K)
 	}
 	fmt.Fprintf(w, "\n%-20s %d generated keys, then %d typed\n", "holds", r.N, len(r.Inserts))
+	for i, l := range r.Links {
+		fmt.Fprintf(w, "%-20s bits %d to %d, k = %d, %d of %d keys, rate %.6f at capacity\n", fmt.Sprintf("link %d", i),
+			l.Start, l.Start+l.M-1, l.K, l.N, l.Capacity, l.Rate)
+	}
 	if r.BuildError != "" {
 		fmt.Fprintf(w, "%-20s FAILED: %s; the filter answers maybe for every key\n", "construction", r.BuildError)
 	}
@@ -178,18 +182,23 @@ func writeInsert(w io.Writer, r core.TryResult, in core.TryInsert) {
 		case in.New[i]:
 			state = "new"
 			fresh++
-		case r.Variant.Bloom():
+		case r.Variant.SetsBits():
 			state = "already on"
 		}
 		if in.Counters != nil {
 			state += fmt.Sprintf(", now %d", in.Counters[i])
 		}
-		line := fmt.Sprintf("  probe %-2d %s %-10d %s", i+1, r.Unit, j, strings.TrimPrefix(state, ", "))
+		line := fmt.Sprintf("  probe %-2d %s %-10d%s %s", i+1, r.Unit, j, linkOf(r, j), strings.TrimPrefix(state, ", "))
 		fmt.Fprintln(w, strings.TrimRight(line, " "))
 	}
 	switch {
 	case in.New == nil:
 		fmt.Fprintf(w, "  a static filter: its %ss are solved once from every key, none is any one key's\n", r.Unit)
+	case r.Variant.Chain() && fresh == 0:
+		fmt.Fprintf(w, "  0 of %d %ss new: the chain already said maybe to it, so it went into no link\n", len(in.Positions), r.Unit)
+	case r.Variant.Chain():
+		fmt.Fprintf(w, "  %d of %d %ss new, in link %d, the last when it came; the other links' bits are those a query reads\n",
+			fresh, len(in.Positions), r.Unit, len(r.Links)-1)
 	case r.Variant.Bloom():
 		fmt.Fprintf(w, "  %d of %d %ss new\n", fresh, len(in.Positions), r.Unit)
 	}
@@ -215,11 +224,14 @@ func writeQuery(w io.Writer, r core.TryResult, q core.TryQuery) {
 	fmt.Fprintf(w, "\nquery %s: ", core.JoinTryKeys([]string{q.Key}))
 	switch q.Verdict {
 	case core.VerdictNo:
-		if q.FirstZero > 0 {
+		switch {
+		case q.FirstZero > 0:
 			fmt.Fprintf(w, "no: probe %d reads a zero\n", q.FirstZero)
-		} else if r.Unit == "row" {
+		case r.Unit == "row":
 			fmt.Fprintf(w, "no: its rows do not xor to its fingerprint\n")
-		} else {
+		case r.Variant.Chain():
+			fmt.Fprintf(w, "no: every link has a zero among its probes\n")
+		default:
 			fmt.Fprintf(w, "no: its fingerprint is not where it would be\n")
 		}
 	case core.VerdictMember:
@@ -257,9 +269,18 @@ func writeQuery(w io.Writer, r core.TryResult, q core.TryQuery) {
 			state += "  " + culpritWords(r, c)
 			delete(blame, p.Position) // a position probed twice is explained once
 		}
-		fmt.Fprintf(w, "  probe %-2d %s %-10d %s\n", i+1, r.Unit, p.Position, state)
+		fmt.Fprintf(w, "  probe %-2d %s %-10d%s %s\n", i+1, r.Unit, p.Position, linkOf(r, p.Position), state)
 	}
 	writeExplain(w, r, q.Explain)
+}
+
+// linkOf names the link of a scalable filter's chain position j is in, ""
+// for the other layouts.
+func linkOf(r core.TryResult, j uint64) string {
+	if len(r.Links) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" link %-2d", r.LinkAt(j))
 }
 
 // culpritWords names the keys to blame for one position.
@@ -279,7 +300,7 @@ func culpritWords(r core.TryResult, c core.TryCulprit) string {
 		list = strings.Join(names, ", ")
 	}
 	switch {
-	case r.Variant.Bloom():
+	case r.Variant.SetsBits():
 		return "set by " + list
 	case r.Unit == "slot":
 		return "matches: stored by one of " + list

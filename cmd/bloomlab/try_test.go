@@ -65,6 +65,11 @@ func TestTry(t *testing.T) {
 			"false positive       salt, word 162 of the common words tried in order",
 			"  probe 1  row 570        holds 0x7c  solved from member #7 (f73b72ae3378078e), member #42 (b558abd8f1ab1b50),",
 		}, ""},
+		{"scalable", []string{"try", "--variant", "scalable", "--insert", "apple", "--query", "apple,plum", "--find-fp"}, 0, []string{
+			"link 3               bits 42688 to 100479, k = 10, 466 of 4000 keys", "  probe 25 bit 77972      link 3  new",
+			"  10 of 34 bits new, in link 3", "query plum: no: every link has a zero among its probes",
+			"query tomato: maybe, but it was never inserted: a false positive", "  probe 1  bit 4905       link 0  on  set by member #14 (",
+		}, ""},
 		{"lost writes", []string{"try", "--fault", "negative-index", "--insert", "apple,pear,plum,kiwi", "--query", "apple,pear,plum,kiwi"}, 0, []string{
 			"lost: past the filter's storage, the write went nowhere", "a false negative",
 		}, ""},

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"bloomlab/app/settings"
+	"bloomlab/app/ui/format"
 	"bloomlab/core"
 
 	"github.com/chromedp/chromedp"
@@ -337,15 +338,14 @@ func TestBrowserVariantFuse(t *testing.T) {
 	checkVariantFigures(t, ctx, simulateNative(t, p))
 }
 
-// TestBrowserVariantRibbon picks the Ribbon filter by keyboard (End: the
-// last variant), reads its rows, figures and notes, checks them against
+// TestBrowserVariantRibbon picks the Ribbon filter by keyboard, reads its rows, figures and notes, checks them against
 // the native run at its default 7 bits and at 12, whose rows straddle
 // words, and photographs it under BLOOMLAB_SHOTS at 1280 and 360 pixels.
 func TestBrowserVariantRibbon(t *testing.T) {
 	needBrowser(t)
 	ctx := btab(t, 1280, 1400)
 	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/"), waitLab())
-	bdo(t, ctx, chromedp.Focus(chromedp.CSS("#"+settings.IDVariant)), chromedp.KeyEvent(kb.End))
+	selectByKeyboard(t, ctx, "#"+settings.IDVariant, "ribbon")
 	waitQuery(t, ctx, params(settings.IDVariant, "ribbon"))
 	p := core.DefaultParams()
 	p.Variant = core.RibbonVariant
@@ -408,6 +408,133 @@ func TestBrowserVariantRibbon(t *testing.T) {
 	if ink := beval[int](t, ctx, bitArrayInk); ink < 1000 {
 		t.Errorf("the 12-bit rows drew %d pixels", ink)
 	}
+}
+
+// linkColours counts the bit array's pixels by shade family: warm ones
+// (red above blue), which only the sand grey of a chain's odd links
+// gives at a low fill, and cool ones, the first link's grey.
+const linkColours = `(() => {
+  const c = document.getElementById("bit-array");
+  const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+  let warm = 0, cool = 0;
+  for (let i = 0; i < d.length; i += 4) {
+    if (d[i] === 255 && d[i+1] === 255 && d[i+2] === 255) continue;
+    if (d[i] > d[i+2]) warm++; else cool++;
+  }
+  return [warm, cool];
+})()`
+
+// TestBrowserVariantScalable picks the scalable filter by keyboard (End:
+// the last variant) and reads the chain on the real page: its links drawn
+// one after another in two greys, its counters equal to core's for the
+// same settings, the sliders' help saying what they shape, the hashing
+// scheme off with its reason, the charts against the first link's k and
+// bits per key; then a bigger first link by the bits-per-key slider, moved
+// by keyboard, and a reload that keeps it all.
+func TestBrowserVariantScalable(t *testing.T) {
+	needBrowser(t)
+	ctx := btab(t, 1280, 1400)
+	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/"), waitLab())
+	bdo(t, ctx, chromedp.Focus(chromedp.CSS("#"+settings.IDVariant)), chromedp.KeyEvent(kb.End))
+	waitQuery(t, ctx, params(settings.IDVariant, "scalable"))
+	p := core.DefaultParams()
+	p.Variant = core.ScalableVariant
+	r := simulateNative(t, p)
+	if r.Links != 4 {
+		t.Fatalf("native chain of %d links; the picture's links are untested", r.Links)
+	}
+	bwaitText(t, ctx, "#out-m", func(s string) bool { return s == thousands(r.M) })
+	bdo(t, ctx, waitLab())
+
+	check := func(r core.Result) {
+		t.Helper()
+		if text := btext(t, ctx, "#out-fpr-empirical"); !sameRate(text, r.EmpiricalFPR) {
+			t.Errorf("measured rate %q, native %v", text, r.EmpiricalFPR)
+		}
+		for sel, want := range map[string]string{
+			"#out-m": thousands(r.M), "#out-k": strconv.Itoa(r.K), "#links": strconv.Itoa(r.Links),
+			"#memory-bits-per-key": strconv.FormatFloat(r.MemoryBitsPerKey, 'f', 2, 64),
+			"#out-set-bits":        thousands(r.SetBits) + " (expected " + format.Float(r.ExpectedSetBits, 1) + ")",
+			"#out-false-positives": thousands(r.FalsePositives) + " of " + thousands(r.AbsentQueries),
+			"#out-false-negatives": thousands(r.FalseNegatives) + " of " + thousands(r.PresentQueries),
+		} {
+			if got := btext(t, ctx, sel); got != want {
+				t.Errorf("%s = %q, native %q", sel, got, want)
+			}
+		}
+		for sel, want := range map[string]float64{"#out-fpr-theory": r.TheoryFPRVariant, "#rate-bound": r.RateBound} {
+			if text := btext(t, ctx, sel); !sameRate(text, want) {
+				t.Errorf("%s = %q, native %v", sel, text, want)
+			}
+		}
+		caption := btext(t, ctx, "#bit-caption")
+		if !strings.Contains(caption, thousands(r.M)+" bits") || !strings.Contains(caption, "Its "+strconv.Itoa(r.Links)+" links lie one after another") {
+			t.Errorf("caption %q", caption)
+		}
+		if c := beval[[]int](t, ctx, linkColours); c[0] < 500 || c[1] < 500 {
+			t.Errorf("the chain drew %d warm and %d cool pixels: its links do not show apart", c[0], c[1])
+		}
+	}
+	check(r)
+	for id, want := range map[string]bool{"links": true, "rate-bound": true, "memory-bits-per-key": true, "load": false, "out-fpr-exact": false} {
+		if got := shownCounter(t, ctx, id); got != want {
+			t.Errorf("counter %s shown %v, want %v", id, got, want)
+		}
+	}
+	if lbl := beval[string](t, ctx, `document.getElementById("out-k").previousElementSibling.textContent`); lbl != "k probes, all links" {
+		t.Errorf("out-k labelled %q", lbl)
+	}
+	for id, want := range map[string]bool{settings.IDHashes: false, settings.IDBitsPerKey: false, settings.IDItems: false, settings.IDHashing: true} {
+		if got := disabled(t, ctx, id); got != want {
+			t.Errorf("#%s disabled %v, want %v", id, got, want)
+		}
+	}
+	for sel, want := range map[string]string{
+		"#" + settings.IDBitsPerKey + "-help": "the first link's bits per key: it holds an eighth of the items",
+		"#" + settings.IDHashes + "-help":     "the first link's k; each later link takes the optimal k for its own rate",
+		"#" + settings.IDItems + "-help":      "keys given to the chain: the first link's capacity is an eighth of them",
+		"#" + settings.IDHashing + "-note":    "the scheme does not apply: the scalable filter has a seed of its own in each link of its chain",
+	} {
+		if got := btext(t, ctx, sel); !strings.HasPrefix(got, want) {
+			t.Errorf("%s = %q, want it to start %q", sel, got, want)
+		}
+	}
+	bwaitText(t, ctx, "#chart-k", func(s string) bool { return strings.Contains(s, "the first link's hash probes k") })
+	bwaitText(t, ctx, "#chart-bpk", func(s string) bool { return strings.Contains(s, "theory, the chain of links") })
+	shoot(t, ctx, "variant-scalable-1280")
+
+	// Twelve bits per key for the first link: a looser chain's links
+	// are bigger, the page's figures are core's again, and the link and
+	// a reload keep them.
+	bdo(t, ctx, chromedp.Focus(chromedp.CSS("#"+settings.IDBitsPerKey)))
+	shown := func() string { return btext(t, ctx, "#"+settings.IDBitsPerKey+"-value") }
+	for i := 0; i < 40 && shown() != "12"; i++ {
+		bdo(t, ctx, chromedp.KeyEvent(kb.ArrowRight))
+	}
+	if shown() != "12" {
+		t.Fatalf("the bits-per-key slider shows %q after 40 presses, not 12", shown())
+	}
+	waitQuery(t, ctx, params(settings.IDBitsPerKey, "12"), params(settings.IDVariant, "scalable"))
+	p.BitsPerKey = 12
+	r = simulateNative(t, p)
+	bwaitText(t, ctx, "#out-m", func(s string) bool { return s == thousands(r.M) })
+	bdo(t, ctx, waitLab())
+	check(r)
+	bdo(t, ctx, chromedp.Reload(), waitLab())
+	bwaitText(t, ctx, "#out-m", func(s string) bool { return s == thousands(r.M) })
+	if got := beval[string](t, ctx, `document.getElementById("`+settings.IDVariant+`").value`); got != "scalable" {
+		t.Errorf("after reload the variant is %q", got)
+	}
+	check(r)
+
+	// The narrow screen draws the same chain.
+	narrow := btab(t, 360, 1400)
+	bdo(t, narrow, chromedp.Navigate(labURL(t)+"/?"+params(settings.IDVariant, "scalable")), waitLab())
+	bwaitText(t, narrow, "#links", func(s string) bool { return s == "4" })
+	if c := beval[[]int](t, narrow, linkColours); c[0] < 100 || c[1] < 100 {
+		t.Errorf("at 360 px the chain drew %d warm and %d cool pixels", c[0], c[1])
+	}
+	shoot(t, narrow, "variant-scalable-360")
 }
 
 // TestBrowserVariantLinks: a link restores a cuckoo filter with 12-bit

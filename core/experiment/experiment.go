@@ -57,8 +57,21 @@ type Experiment struct {
 	// ones. Their zero fields name the knobs this experiment does not use.
 	Quick Sizes `json:"quick"`
 	Full  Sizes `json:"full"`
+	// ItemsMax, when set, is the most items the experiment takes, below
+	// MaxItems, and ItemsHelp what its items are, when they are not the
+	// keys inserted into each filter.
+	ItemsMax  int    `json:"itemsMax,omitempty"`
+	ItemsHelp string `json:"itemsHelp,omitempty"`
 
 	run func(s Sizes, r *runner) (Table, error)
+}
+
+// MaxItemsOf is the most items e takes.
+func (e Experiment) MaxItemsOf() int {
+	if e.ItemsMax > 0 {
+		return e.ItemsMax
+	}
+	return MaxItems
 }
 
 // Uses reports which knobs of Sizes the experiment reads.
@@ -76,7 +89,7 @@ func (e Experiment) Check(s Sizes) error {
 		v    int
 		max  int
 	}{
-		{"items", items, s.Items, MaxItems},
+		{"items", items, s.Items, e.MaxItemsOf()},
 		{"queries", queries, s.Queries, MaxQueries},
 		{"replicates", reps, s.Replicates, MaxReplicates},
 	} {
@@ -126,7 +139,7 @@ func All() []Experiment {
 	return []Experiment{
 		theoryVsObserved, rocksdb, grid, kSweep, rounding, hashing,
 		overfill, probes, counting, memory, blocked, smallM, alternatives, frontier,
-		adversarial, membershipInference,
+		adversarial, membershipInference, scalable,
 	}
 }
 

@@ -26,6 +26,7 @@ const (
 	saltAdversarial
 	saltInference
 	saltFrontier
+	saltScalable
 )
 
 // sized returns m and the optimal k for n keys at target rate p.
