@@ -40,7 +40,8 @@ import (
 // 128 (the paper's choice for small ε) would make a row two words and
 // nothing else in the layout. Z is stored row by row, r bits a row packed
 // as the fuse filter's cells, so the lab draws it as it draws those; a
-// query reads the rows its coefficient selects, w/2 of them on average.
+// query reads the rows its coefficient selects, w/2 of them on average,
+// each as two words funnelled together.
 // RocksDB stores Z column by column in blocks of w rows instead, which
 // reads r words a query rather than w/2 rows.
 type Ribbon struct {
@@ -351,11 +352,22 @@ func (f *Ribbon) Contains(key []byte) (bool, int) {
 	h, _ := Sip128(f.k0, f.k1, key)
 	s, c, res := ribbonRow(h, f.mix, f.m, f.bits)
 	probes := bits.OnesCount64(c)
+	// Each selected row is read as its word and the next funnelled
+	// together (a shift by 64 gives 0, so a row inside one word needs no
+	// branch), and the sum is masked to r bits once at the end.
+	words, r, base := f.words, uint64(f.bits), s*uint64(f.bits)
+	last := uint64(len(words) - 1)
 	acc := uint64(0)
 	for ; c != 0; c &= c - 1 {
-		acc ^= f.row(s + uint64(bits.TrailingZeros64(c)))
+		off := base + uint64(bits.TrailingZeros64(c))*r
+		w, sh := off>>6, off&63
+		v := words[w] >> sh
+		if w < last {
+			v |= words[w+1] << (64 - sh)
+		}
+		acc ^= v
 	}
-	return acc == uint64(res), probes
+	return acc&(1<<r-1) == uint64(res), probes
 }
 
 // Positions appends the rows key's coefficient selects, in increasing
