@@ -36,14 +36,15 @@ import (
 // 2^-7 = 0.78%, is RocksDB's choice for the 1% a Bloom filter reaches in
 // 9.6 bits per key.
 //
-// The width is one constant, RibbonWidth, and a row one uint64: a width of
-// 128 (the paper's choice for small ε) would make a row two words and
-// nothing else in the layout. Z is stored row by row, r bits a row packed
-// as the fuse filter's cells, so the lab draws it as it draws those; a
-// query reads the rows its coefficient selects, w/2 of them on average,
-// each as two words funnelled together.
-// RocksDB stores Z column by column in blocks of w rows instead, which
-// reads r words a query rather than w/2 rows.
+// The width is one constant, RibbonWidth, and a row one uint64. A width
+// of 128 (the paper's and RocksDB's choice, for a smaller ε) would make a
+// row two words and leave the layout of Z as it is, but a query could then
+// select more than MaxK = 64 rows, which the key panel's culprit scan
+// does not take. Z is stored row by row, r bits a row packed as the fuse
+// filter's cells, so the lab draws it as it draws those; a query reads
+// the rows its coefficient selects, w/2 of them on average, each as two
+// words funnelled together. RocksDB stores Z column by column in blocks
+// of w rows instead, which reads r words a query rather than w/2 rows.
 type Ribbon struct {
 	bits     int    // result width r, 1 to 32: row i is bits [i r, i r + r) of words
 	seed     uint64 // the lab's seed, root of the construction seeds
