@@ -36,13 +36,15 @@ import (
 // 2^-7 = 0.78%, is RocksDB's choice for the 1% a Bloom filter reaches in
 // 9.6 bits per key.
 //
-// The width is one constant, RibbonWidth, and a row one uint64: a width of
-// 128 (the paper's choice for small ε) would make a row two words and
-// nothing else in the layout. Z is stored row by row, r bits a row packed
-// as the fuse filter's cells, so the lab draws it as it draws those; a
-// query reads the rows its coefficient selects, w/2 of them on average.
-// RocksDB stores Z column by column in blocks of w rows instead, which
-// reads r words a query rather than w/2 rows.
+// The width is one constant, RibbonWidth, and a row one uint64. A width
+// of 128 (the paper's and RocksDB's choice, for a smaller ε) would make a
+// row two words and leave the layout of Z as it is, but a query could then
+// select more than MaxK = 64 rows, which the key panel's culprit scan
+// does not take. Z is stored row by row, r bits a row packed as the fuse
+// filter's cells, so the lab draws it as it draws those; a query reads
+// the rows its coefficient selects, w/2 of them on average, each as two
+// words funnelled together. RocksDB stores Z column by column in blocks
+// of w rows instead, which reads r words a query rather than w/2 rows.
 type Ribbon struct {
 	bits     int    // result width r, 1 to 32: row i is bits [i r, i r + r) of words
 	seed     uint64 // the lab's seed, root of the construction seeds
@@ -351,11 +353,22 @@ func (f *Ribbon) Contains(key []byte) (bool, int) {
 	h, _ := Sip128(f.k0, f.k1, key)
 	s, c, res := ribbonRow(h, f.mix, f.m, f.bits)
 	probes := bits.OnesCount64(c)
+	// Each selected row is read as its word and the next funnelled
+	// together (a shift by 64 gives 0, so a row inside one word needs no
+	// branch), and the sum is masked to r bits once at the end.
+	words, r, base := f.words, uint64(f.bits), s*uint64(f.bits)
+	last := uint64(len(words) - 1)
 	acc := uint64(0)
 	for ; c != 0; c &= c - 1 {
-		acc ^= f.row(s + uint64(bits.TrailingZeros64(c)))
+		off := base + uint64(bits.TrailingZeros64(c))*r
+		w, sh := off>>6, off&63
+		v := words[w] >> sh
+		if w < last {
+			v |= words[w+1] << (64 - sh)
+		}
+		acc ^= v
 	}
-	return acc == uint64(res), probes
+	return acc&(1<<r-1) == uint64(res), probes
 }
 
 // Positions appends the rows key's coefficient selects, in increasing
