@@ -16,7 +16,13 @@ func TestFrontierSizing(t *testing.T) {
 	const n = 100_000
 	for _, p := range frontierRates {
 		sized := plan.Cheapest(n, p)
-		s, b, counting, c, f := sized[0], sized[1], sized[2], sized[3], sized[4]
+		s, b, counting, c, f, rib := sized[0], sized[1], sized[2], sized[3], sized[5], sized[6]
+		if w := rib.Spec.FingerprintBits; !rib.Reaches || core.RibbonRate(w) > p || core.RibbonRate(w-1) <= p || rib.Bits != core.RibbonRows(n)*uint64(w) {
+			t.Errorf("ribbon at %g: %+v", p, rib)
+		}
+		if ss := sized[4]; ss.Reaches && (ss.Bits*uint64(c.Spec.FingerprintBits) > c.Bits*uint64(ss.Spec.FingerprintBits-1)+c.Bits || core.CuckooRate(ss.Spec.FingerprintBits, 0.95) > p) {
+			t.Errorf("semi-sorted cuckoo at %g: %+v, plain %+v", p, ss, c)
+		}
 		if !s.Reaches || core.Rate(s.Spec.M, n, s.Spec.K) > p || core.Rate(s.Spec.M-1, n, core.OptimalK(s.Spec.M-1, n)) <= p {
 			t.Errorf("standard at %g: %+v", p, s)
 		}
@@ -77,7 +83,7 @@ func TestFrontierMeasures(t *testing.T) {
 	if measured < 25 || outside > 6 {
 		t.Errorf("%d of %d intervals miss their theory", outside, measured)
 	}
-	if len(tab.Notes) == 0 || !strings.Contains(tab.Notes[0], "at 1% the fuse filter") {
-		t.Errorf("notes %q: want the fuse filter cheapest at 1%%", tab.Notes)
+	if len(tab.Notes) == 0 || !strings.Contains(tab.Notes[0], "at 1% the ribbon filter") {
+		t.Errorf("notes %q: want the Ribbon filter cheapest at 1%%", tab.Notes)
 	}
 }

@@ -40,8 +40,9 @@ const builtLoad = 0.95
 // standard filter (m from the formula at the rounded optimal k), the blocked
 // filter (whole 512-bit blocks, its best k by the exact mixture of block
 // fills), the counting filter (the standard shape, 4-bit counters), the
-// cuckoo filter (the narrowest of its fingerprints that reaches p at full
-// load) and the binary fuse filter (f = ceil(log2(1/p))). The work is a few
+// cuckoo filter, plain and semi-sorted (the narrowest of its fingerprints
+// that reaches p at full load), the binary fuse filter (f = ceil(log2(1/p)))
+// and the Ribbon filter (r = ceil(log2(1/p))). The work is a few
 // hundred evaluations of the blocked rate, whatever n and p.
 func Cheapest(n uint64, p float64) []Sized {
 	std := cheapestStandard(n, p)
@@ -51,7 +52,8 @@ func Cheapest(n uint64, p float64) []Sized {
 		counting.Settings += ", 4-bit counters"
 		counting.Bits = satMul(std.Bits, countingBits)
 	}
-	return []Sized{std, cheapestBlocked(n, p), counting, cheapestCuckoo(n, p), cheapestFuse(n, p)}
+	return []Sized{std, cheapestBlocked(n, p), counting, cheapestCuckoo(core.CuckooVariant, n, p),
+		cheapestCuckoo(core.SemiSortedVariant, n, p), cheapestFuse(n, p), cheapestRibbon(n, p)}
 }
 
 // notWithin is the Sized of a structure that no size up to MaxBitsPerKey,
@@ -136,24 +138,42 @@ func BlockedBestK(m, n uint64) int {
 	return k
 }
 
-// cheapestCuckoo is the narrowest of the lab's fingerprints whose rate at
-// the load it is built for, 1 - (1 - load/(2^f - 1))^8, reaches p, in the
-// fewest buckets that hold n keys at that load.
-func cheapestCuckoo(n uint64, p float64) Sized {
-	widths := slices.Clone(core.CuckooVariant.Fingerprints())
+// cheapestCuckoo is the narrowest of v's fingerprints whose rate at the
+// load it is built for, 1 - (1 - load/(2^f - 1))^8, reaches p, in the
+// fewest buckets that hold n keys at that load: f bits a slot for the plain
+// filter, f - 1 for the semi-sorted one (Fan et al. 2014, section 5.2).
+func cheapestCuckoo(v core.Variant, n uint64, p float64) Sized {
+	widths := slices.Clone(v.Fingerprints())
 	slices.Sort(widths)
 	for _, f := range widths {
 		if core.CuckooRate(f, builtLoad) > p {
 			continue
 		}
+		slot := uint64(f)
+		if v == core.SemiSortedVariant {
+			slot--
+		}
 		buckets := uint64(math.Ceil(float64(n) / (core.CuckooSlots * builtLoad)))
-		bits := buckets * core.CuckooSlots * uint64(f)
-		return Sized{Name: "cuckoo", Variant: core.CuckooVariant, Spec: core.Spec{M: bits, N: n, FingerprintBits: f},
+		bits := buckets * core.CuckooSlots * slot
+		return Sized{Name: v.Name(), Variant: v, Spec: core.Spec{M: bits, N: n, FingerprintBits: f},
 			Settings: fmt.Sprintf("f = %d, %d buckets", f, buckets), Bits: bits, Rate: core.CuckooRate(f, builtLoad), Reaches: true}
 	}
 	f := widths[len(widths)-1]
-	return Sized{Name: "cuckoo", Variant: core.CuckooVariant,
+	return Sized{Name: v.Name(), Variant: v,
 		Why: fmt.Sprintf("its widest fingerprint, %d bits, gives %.3g%% at full load", f, 100*core.CuckooRate(f, builtLoad))}
+}
+
+// cheapestRibbon is the Ribbon filter with the fewest result bits whose
+// rate, 2^-r, reaches p, in the rows it builds for n keys.
+func cheapestRibbon(n uint64, p float64) Sized {
+	r := int(math.Ceil(core.InfoFloor(p) - 1e-9))
+	if core.RibbonVariant.CheckFingerprintBits(r) != nil {
+		return Sized{Name: "ribbon", Variant: core.RibbonVariant,
+			Why: fmt.Sprintf("needs %d-bit results, past its %s", r, core.RibbonVariant.FingerprintWidths("and"))}
+	}
+	rows := core.RibbonRows(n)
+	return Sized{Name: "ribbon", Variant: core.RibbonVariant, Spec: core.Spec{N: n, FingerprintBits: r},
+		Settings: fmt.Sprintf("r = %d, %d rows", r, rows), Bits: satMul(rows, uint64(r)), Rate: core.RibbonRate(r), Reaches: true}
 }
 
 // cheapestFuse is the fuse filter with the narrowest fingerprint whose
