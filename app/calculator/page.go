@@ -421,7 +421,7 @@ func (c *Page) renderCheapest() app.UI {
 				best := "-"
 				class := ""
 				if len(for_[i]) > 0 {
-					best, class = strings.Join(for_[i], "; "), "this"
+					best, class = strings.Join(for_[i], "; "), "best"
 				}
 				return app.Tr().ID("cheapest-"+s.Name).Class(class).Body(
 					app.Td().DataSet("label", "structure").Class("name").Text(s.Variant.Label()),
