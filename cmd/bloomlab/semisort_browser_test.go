@@ -36,21 +36,7 @@ func TestBrowserVariantCuckooSS(t *testing.T) {
 	bdo(t, ctx, waitLab())
 	shoot(t, ctx, "variant-cuckoo-ss-page-1280")
 
-	if caption := btext(t, ctx, "#bit-caption"); !strings.HasPrefix(caption, "Every slot of the 4,444 drawn as a square, 4 to a bucket, dark when it holds a fingerprint.") {
-		t.Errorf("caption %q", caption)
-	}
-	if ink := beval[int](t, ctx, bitArrayInk); ink < 1000 {
-		t.Errorf("the slots drew %d pixels", ink)
-	}
-	checkVariantFigures(t, ctx, r)
-	for sel, want := range map[string]string{
-		"#load": percent(r.Load), "#relocations": thousands(r.Relocations), "#insert-failures": "0",
-		"#" + settings.IDFingerprintBits + "-value": "10 (auto)", "#memory-bits-per-key": "10.00",
-	} {
-		if got := btext(t, ctx, sel); got != want {
-			t.Errorf("%s = %q, native %q", sel, got, want)
-		}
-	}
+	checkSlots(t, ctx, r)
 	if note := btext(t, ctx, "#"+settings.IDHashes+"-note"); note != "k does not apply: a key has two buckets of four slots, kept sorted" {
 		t.Errorf("hashes note %q", note)
 	}
@@ -92,11 +78,7 @@ func TestBrowserVariantCuckooSS(t *testing.T) {
 	check8()
 	bdo(t, ctx, chromedp.Reload(), waitLab())
 	check8()
-	for sel, want := range map[string]string{"#" + settings.IDVariant: "cuckoo-ss", "#" + settings.IDFingerprintBits: "8"} {
-		if got := beval[string](t, ctx, `document.querySelector("`+sel+`").value`); got != want {
-			t.Errorf("after reload %s = %q, want %q", sel, got, want)
-		}
-	}
+	checkKept(t, ctx, "cuckoo-ss", "8")
 }
 
 // The semi-sorted filter's slots in the lab, at 1280 and 360 pixels.

@@ -153,22 +153,9 @@ func TestBrowserVariantCuckoo(t *testing.T) {
 	p := core.DefaultParams()
 	p.Variant = core.CuckooVariant
 	r := simulateNative(t, p)
-	caption := btext(t, ctx, "#bit-caption")
-	if !strings.HasPrefix(caption, "Every slot of the 5,000 drawn as a square, 4 to a bucket, dark when it holds a fingerprint.") ||
-		!strings.Contains(caption, "ringed: the buckets of the last key inserted") {
+	checkSlots(t, ctx, r)
+	if caption := btext(t, ctx, "#bit-caption"); !strings.Contains(caption, "ringed: the buckets of the last key inserted") {
 		t.Errorf("caption %q", caption)
-	}
-	if ink := beval[int](t, ctx, bitArrayInk); ink < 1000 {
-		t.Errorf("the slots drew %d pixels", ink)
-	}
-	checkVariantFigures(t, ctx, r)
-	for sel, want := range map[string]string{
-		"#load": percent(r.Load), "#relocations": thousands(r.Relocations), "#insert-failures": "0",
-		"#" + settings.IDFingerprintBits + "-value": "8 (auto)", "#memory-bits-per-key": "10.00",
-	} {
-		if got := btext(t, ctx, sel); got != want {
-			t.Errorf("%s = %q, native %q", sel, got, want)
-		}
 	}
 	if r.Relocations == 0 || r.Load != 0.8 {
 		t.Fatalf("native cuckoo: %d relocations at load %v; the comparison is idle", r.Relocations, r.Load)
@@ -239,37 +226,80 @@ func TestBrowserVariantCuckoo(t *testing.T) {
 
 	bdo(t, ctx, chromedp.Reload(), waitLab())
 	bwaitText(t, ctx, "#insert-failures", func(s string) bool { return s == thousands(r.InsertFailures) })
-	for sel, want := range map[string]string{"#" + settings.IDVariant: "cuckoo", "#" + settings.IDFingerprintBits: "12"} {
+	checkKept(t, ctx, "cuckoo", "12")
+	checkCuckoo()
+}
+
+// checkSlots compares a cuckoo table's page with core's run r at its
+// default width: the caption and ink of its slots, the shared figures, and
+// its load, relocations, no failed insert, and the width it chose.
+func checkSlots(t *testing.T, ctx context.Context, r core.Result) {
+	t.Helper()
+	if caption := btext(t, ctx, "#bit-caption"); !strings.HasPrefix(caption, "Every slot of the "+thousands(r.M)+" drawn as a square, 4 to a bucket, dark when it holds a fingerprint.") {
+		t.Errorf("caption %q", caption)
+	}
+	if ink := beval[int](t, ctx, bitArrayInk); ink < 1000 {
+		t.Errorf("the slots drew %d pixels", ink)
+	}
+	checkVariantFigures(t, ctx, r)
+	for sel, want := range map[string]string{
+		"#load": percent(r.Load), "#relocations": thousands(r.Relocations), "#insert-failures": "0",
+		"#" + settings.IDFingerprintBits + "-value": strconv.Itoa(r.FingerprintBits) + " (auto)", "#memory-bits-per-key": "10.00",
+	} {
+		if got := btext(t, ctx, sel); got != want {
+			t.Errorf("%s = %q, native %q", sel, got, want)
+		}
+	}
+}
+
+// checkKept checks that a reload kept the variant and fingerprint width
+// chosen, from the link.
+func checkKept(t *testing.T, ctx context.Context, variant, width string) {
+	t.Helper()
+	for sel, want := range map[string]string{"#" + settings.IDVariant: variant, "#" + settings.IDFingerprintBits: width} {
 		if got := beval[string](t, ctx, `document.querySelector("`+sel+`").value`); got != want {
 			t.Errorf("after reload %s = %q, want %q", sel, got, want)
 		}
 	}
-	checkCuckoo()
 }
 
-// TestBrowserVariantFuse picks the binary fuse filter by keyboard, reads
-// its cells, figures and notes, widens its fingerprints to 16 bits, and
-// switches to the cuckoo filter, which keeps them.
-func TestBrowserVariantFuse(t *testing.T) {
-	needBrowser(t)
-	ctx := btab(t, 1280, 1400)
+// staticLab is what the lab shows of a static filter, one built once from
+// the whole key set: its array drawn unit by unit, its figures and notes,
+// and a fingerprint width whose units straddle words.
+type staticLab struct {
+	variant    core.Variant
+	unit       string // "cell" or "row", as the caption names them
+	k          string // what #out-k shows: the units a query reads at most
+	hashesNote string // why k does not apply
+	bitsNote   string // why bits per key does not apply
+	charts     string // the chart status's opening
+	straddle   int    // a width that does not divide 64
+}
+
+// checkStaticLab picks s's variant by keyboard and checks the page against
+// core's run at its default width and at s.straddle, whose units straddle
+// words. It returns the settings it left the page at.
+func checkStaticLab(t *testing.T, ctx context.Context, s staticLab) core.Params {
+	t.Helper()
+	name := s.variant.Name()
 	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/"), waitLab())
-	selectByKeyboard(t, ctx, "#"+settings.IDVariant, "fuse")
-	waitQuery(t, ctx, params(settings.IDVariant, "fuse"))
+	selectByKeyboard(t, ctx, "#"+settings.IDVariant, name)
+	waitQuery(t, ctx, params(settings.IDVariant, name))
 	p := core.DefaultParams()
-	p.Variant = core.FuseVariant
+	p.Variant = s.variant
 	r := simulateNative(t, p)
-	bwaitText(t, ctx, "#out-m", func(s string) bool { return s == thousands(r.M) })
+	bwaitText(t, ctx, "#out-m", func(v string) bool { return v == thousands(r.M) })
 	bdo(t, ctx, waitLab())
 
-	if caption := btext(t, ctx, "#bit-caption"); !strings.HasPrefix(caption, "Every cell of the "+thousands(r.M)+" drawn as a square, dark when it is nonzero.") {
+	if caption := btext(t, ctx, "#bit-caption"); !strings.HasPrefix(caption, "Every "+s.unit+" of the "+thousands(r.M)+" drawn as a square, dark when it is nonzero.") {
 		t.Errorf("caption %q", caption)
 	}
 	if ink := beval[int](t, ctx, bitArrayInk); ink < 1000 {
-		t.Errorf("the cells drew %d pixels", ink)
+		t.Errorf("the %ss drew %d pixels", s.unit, ink)
 	}
 	checkVariantFigures(t, ctx, r)
-	for sel, want := range map[string]string{"#build-retries": thousands(r.BuildRetries), "#" + settings.IDFingerprintBits + "-value": "8 (auto)", "#out-k": "3"} {
+	for sel, want := range map[string]string{"#build-retries": thousands(r.BuildRetries),
+		"#" + settings.IDFingerprintBits + "-value": strconv.Itoa(r.FingerprintBits) + " (auto)", "#out-k": s.k} {
 		if got := btext(t, ctx, sel); got != want {
 			t.Errorf("%s = %q, native %q", sel, got, want)
 		}
@@ -280,7 +310,7 @@ func TestBrowserVariantFuse(t *testing.T) {
 		}
 	}
 	if beval[bool](t, ctx, `!!document.getElementById("build-error")`) {
-		t.Error("a fuse filter that built shows a build error")
+		t.Errorf("a %s filter that built shows a build error", name)
 	}
 	for id, want := range map[string]bool{settings.IDHashes: true, settings.IDOptimalK: true, settings.IDBitsPerKey: true, settings.IDHashing: true, settings.IDItems: false} {
 		if got := disabled(t, ctx, id); got != want {
@@ -288,44 +318,52 @@ func TestBrowserVariantFuse(t *testing.T) {
 		}
 	}
 	for sel, want := range map[string]string{
-		"#" + settings.IDHashes + "-note":     "k does not apply: a key has three cells",
-		"#" + settings.IDBitsPerKey + "-note": "bits per key does not apply: the fuse filter sizes itself from n, about 1.125 n cells of f bits",
+		"#" + settings.IDHashes + "-note":     "k does not apply: " + s.hashesNote,
+		"#" + settings.IDBitsPerKey + "-note": "bits per key does not apply: " + s.bitsNote,
 	} {
 		if got := btext(t, ctx, sel); got != want {
 			t.Errorf("%s = %q, want %q", sel, got, want)
 		}
 	}
 	if beval[bool](t, ctx, `document.querySelector(".charts").offsetParent !== null`) {
-		t.Error("charts shown for the fuse filter")
+		t.Errorf("charts shown for the %s filter", name)
 	}
-	if s := btext(t, ctx, "#chart-status"); !strings.HasPrefix(s, "No charts: they sweep k and bits per key, and the fuse filter takes neither") {
-		t.Errorf("chart status %q", s)
+	if status := btext(t, ctx, "#chart-status"); !strings.HasPrefix(status, "No charts: they sweep k and bits per key, and "+s.charts+" takes neither") {
+		t.Errorf("chart status %q", status)
 	}
+
+	width := strconv.Itoa(s.straddle)
+	selectByKeyboard(t, ctx, "#"+settings.IDFingerprintBits, width)
+	waitQuery(t, ctx, params(settings.IDFingerprintBits, width), params(settings.IDVariant, name))
+	p.FingerprintBits = s.straddle
+	r = simulateNative(t, p)
+	bwaitText(t, ctx, "#"+settings.IDFingerprintBits+"-value", func(v string) bool { return v == width })
+	checkVariantFigures(t, ctx, r)
+	if ink := beval[int](t, ctx, bitArrayInk); ink < 1000 {
+		t.Errorf("the %d-bit %ss drew %d pixels", s.straddle, s.unit, ink)
+	}
+	return p
+}
+
+// TestBrowserVariantFuse checks the binary fuse filter's page at 8 and 7
+// bits, then 16, whose theory the page writes in scientific form, and
+// switches to the cuckoo filter, which keeps the width.
+func TestBrowserVariantFuse(t *testing.T) {
+	needBrowser(t)
+	ctx := btab(t, 1280, 1400)
+	p := checkStaticLab(t, ctx, staticLab{variant: core.FuseVariant, unit: "cell", k: "3",
+		hashesNote: "a key has three cells",
+		bitsNote:   "the fuse filter sizes itself from n, about 1.125 n cells of f bits",
+		charts:     "the fuse filter", straddle: 7})
 
 	selectByKeyboard(t, ctx, "#"+settings.IDFingerprintBits, "16")
 	waitQuery(t, ctx, params(settings.IDFingerprintBits, "16"), params(settings.IDVariant, "fuse"))
 	p.FingerprintBits = 16
-	r = simulateNative(t, p)
 	bwaitText(t, ctx, "#"+settings.IDFingerprintBits+"-value", func(s string) bool { return s == "16" })
-	checkVariantFigures(t, ctx, r)
+	checkVariantFigures(t, ctx, simulateNative(t, p))
 	if got := btext(t, ctx, "#out-fpr-theory"); got != "1.5e-05" {
 		t.Errorf("theory at 16 bits %q", got)
 	}
-
-	// 7 bits, whose cells straddle words: the page's figures and picture
-	// are the native run's.
-	selectByKeyboard(t, ctx, "#"+settings.IDFingerprintBits, "7")
-	waitQuery(t, ctx, params(settings.IDFingerprintBits, "7"), params(settings.IDVariant, "fuse"))
-	p.FingerprintBits = 7
-	r = simulateNative(t, p)
-	bwaitText(t, ctx, "#"+settings.IDFingerprintBits+"-value", func(s string) bool { return s == "7" })
-	checkVariantFigures(t, ctx, r)
-	if ink := beval[int](t, ctx, bitArrayInk); ink < 1000 {
-		t.Errorf("the 7-bit cells drew %d pixels", ink)
-	}
-	selectByKeyboard(t, ctx, "#"+settings.IDFingerprintBits, "16")
-	waitQuery(t, ctx, params(settings.IDFingerprintBits, "16"), params(settings.IDVariant, "fuse"))
-	p.FingerprintBits = 16
 
 	// The cuckoo filter has 16-bit fingerprints too: the width stays.
 	selectByKeyboard(t, ctx, "#"+settings.IDVariant, "cuckoo")
@@ -338,76 +376,24 @@ func TestBrowserVariantFuse(t *testing.T) {
 	checkVariantFigures(t, ctx, simulateNative(t, p))
 }
 
-// TestBrowserVariantRibbon picks the Ribbon filter by keyboard, reads its rows, figures and notes, checks them against
-// the native run at its default 7 bits and at 12, whose rows straddle
-// words, and photographs it under BLOOMLAB_SHOTS at 1280 and 360 pixels.
+// TestBrowserVariantRibbon checks the Ribbon filter's page at 7 bits and
+// at 12, and photographs it under BLOOMLAB_SHOTS at 1280 and 360 pixels.
 func TestBrowserVariantRibbon(t *testing.T) {
 	needBrowser(t)
 	ctx := btab(t, 1280, 1400)
-	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/"), waitLab())
-	selectByKeyboard(t, ctx, "#"+settings.IDVariant, "ribbon")
-	waitQuery(t, ctx, params(settings.IDVariant, "ribbon"))
-	p := core.DefaultParams()
-	p.Variant = core.RibbonVariant
-	r := simulateNative(t, p)
-	bwaitText(t, ctx, "#out-m", func(s string) bool { return s == thousands(r.M) })
-	bdo(t, ctx, waitLab())
-
-	if caption := btext(t, ctx, "#bit-caption"); !strings.HasPrefix(caption, "Every row of the "+thousands(r.M)+" drawn as a square, dark when it is nonzero.") {
-		t.Errorf("caption %q", caption)
-	}
-	if ink := beval[int](t, ctx, bitArrayInk); ink < 1000 {
-		t.Errorf("the rows drew %d pixels", ink)
-	}
-	checkVariantFigures(t, ctx, r)
-	for sel, want := range map[string]string{"#build-retries": thousands(r.BuildRetries), "#" + settings.IDFingerprintBits + "-value": "7 (auto)",
-		"#out-k": "64", "#memory-bits-per-key": "7.63"} {
-		if got := btext(t, ctx, sel); got != want {
-			t.Errorf("%s = %q, native %q", sel, got, want)
-		}
-	}
-	for id, want := range map[string]bool{"build-retries": true, "memory-bits-per-key": true, "load": false, "relocations": false, "out-fpr-exact": false} {
-		if got := shownCounter(t, ctx, id); got != want {
-			t.Errorf("counter %s shown %v, want %v", id, got, want)
-		}
-	}
-	if beval[bool](t, ctx, `!!document.getElementById("build-error")`) {
-		t.Error("a Ribbon filter that built shows a build error")
-	}
-	for id, want := range map[string]bool{settings.IDHashes: true, settings.IDOptimalK: true, settings.IDBitsPerKey: true, settings.IDHashing: true, settings.IDItems: false} {
-		if got := disabled(t, ctx, id); got != want {
-			t.Errorf("#%s disabled %v, want %v", id, got, want)
-		}
-	}
-	for sel, want := range map[string]string{
-		"#" + settings.IDHashes + "-note":     "k does not apply: a key selects about half the 64 rows from its start",
-		"#" + settings.IDBitsPerKey + "-note": "bits per key does not apply: the Ribbon filter sizes itself from n, about 1.1 n rows of r bits",
-	} {
-		if got := btext(t, ctx, sel); got != want {
-			t.Errorf("%s = %q, want %q", sel, got, want)
-		}
-	}
-	if s := btext(t, ctx, "#chart-status"); !strings.HasPrefix(s, "No charts: they sweep k and bits per key, and the ribbon filter takes neither") {
-		t.Errorf("chart status %q", s)
-	}
+	checkStaticLab(t, ctx, staticLab{variant: core.RibbonVariant, unit: "row", k: "64",
+		hashesNote: "a key selects about half the 64 rows from its start",
+		bitsNote:   "the Ribbon filter sizes itself from n, about 1.1 n rows of r bits",
+		charts:     "the ribbon filter", straddle: 12})
 	shoot(t, ctx, "variant-ribbon-1280")
 
 	narrow := btab(t, 360, 900)
 	bdo(t, narrow, chromedp.Navigate(labURL(t)+"/?"+params(settings.IDVariant, "ribbon")), waitLab())
-	bwaitText(t, narrow, "#out-m", func(s string) bool { return s == thousands(r.M) })
+	p := core.DefaultParams()
+	p.Variant = core.RibbonVariant
+	m := thousands(simulateNative(t, p).M)
+	bwaitText(t, narrow, "#out-m", func(s string) bool { return s == m })
 	shoot(t, narrow, "variant-ribbon-360")
-
-	// 12 bits, whose rows straddle words: the page's figures and picture
-	// are the native run's.
-	selectByKeyboard(t, ctx, "#"+settings.IDFingerprintBits, "12")
-	waitQuery(t, ctx, params(settings.IDFingerprintBits, "12"), params(settings.IDVariant, "ribbon"))
-	p.FingerprintBits = 12
-	r = simulateNative(t, p)
-	bwaitText(t, ctx, "#"+settings.IDFingerprintBits+"-value", func(s string) bool { return s == "12" })
-	checkVariantFigures(t, ctx, r)
-	if ink := beval[int](t, ctx, bitArrayInk); ink < 1000 {
-		t.Errorf("the 12-bit rows drew %d pixels", ink)
-	}
 }
 
 // linkColours counts the bit array's pixels by shade family: warm ones
