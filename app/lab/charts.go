@@ -46,14 +46,15 @@ func bpkRange(bpk float64) float64 {
 	return math.Min(64, math.Max(20, math.Ceil(bpk*1.25/4)*4))
 }
 
-// measureK runs the sample simulation at each k from 1 to kmax and returns
-// the measured rates; step lets the browser yield and cancel.
-func measureK(p core.Params, kmax int, step core.Step) ([]ui.Point, error) {
+// measureK runs the sample simulation, with the typed keys, at each k from
+// 1 to kmax and returns the measured rates; step lets the browser yield
+// and cancel.
+func measureK(p core.Params, typed []string, kmax int, step core.Step) ([]ui.Point, error) {
 	s, _ := sampleParams(p)
 	var pts []ui.Point
 	for k := 1; k <= kmax; k++ {
 		s.Hashes = k
-		r, err := core.SimulateSteps(s, step)
+		r, err := core.SimulateTyped(s, typed, step)
 		if err != nil {
 			return nil, err
 		}
@@ -77,14 +78,14 @@ func bpkSamples(xmax float64) []float64 {
 	return xs
 }
 
-// measureBPK runs the sample simulation at each bits-per-key sample with the
-// current k.
-func measureBPK(p core.Params, xs []float64, step core.Step) ([]ui.Point, error) {
+// measureBPK runs the sample simulation, with the typed keys, at each
+// bits-per-key sample with the current k.
+func measureBPK(p core.Params, typed []string, xs []float64, step core.Step) ([]ui.Point, error) {
 	s, _ := sampleParams(p)
 	var pts []ui.Point
 	for i, x := range xs {
 		s.BitsPerKey = x
-		r, err := core.SimulateSteps(s, step)
+		r, err := core.SimulateTyped(s, typed, step)
 		if err != nil {
 			return nil, err
 		}
@@ -122,7 +123,7 @@ func kChart(r core.Result, measured []ui.Point, sampled bool, width float64) ui.
 // theory the chain's own for n keys given, at each first-link k.
 func chainKChart(r core.Result, p core.Params, measured []ui.Point, sampled bool, width float64) ui.Chart {
 	m, k := p.Shape()
-	n := uint64(p.Items)
+	n := uint64(p.Items) + r.Typed
 	rate := func(k int) float64 {
 		f, err := r.Variant.Build(core.Spec{M: m, K: k, N: n, Seed: 1})
 		if err != nil {
@@ -178,9 +179,11 @@ func bpkChart(r core.Result, bpk float64, measured []ui.Point, sampled bool, wid
 	xmax := bpkRange(bpk)
 	var fixed, best []ui.Point
 	ys := []float64{}
-	n := max(r.N, 1)
+	// Bits per key counts the generated keys, as the slider does; the
+	// typed keys join them in n.
+	n, generated := max(r.N, 1), max(r.N-r.Typed, 1)
 	for x := 0.5; x <= xmax+1e-9; x += 0.25 {
-		m := uint64(math.Max(1, math.Ceil(x*float64(n))))
+		m := uint64(math.Max(1, math.Ceil(x*float64(generated))))
 		y := core.Rate(m, n, r.K)
 		fixed = append(fixed, ui.Point{X: x, Y: y})
 		yb := core.Rate(m, n, core.OptimalK(m, n))
@@ -280,6 +283,7 @@ func (ch *labCharts) clear() {
 // k axis and the bits-per-key samples, and which charts a layout has.
 type chartSweep struct {
 	p                core.Params
+	typed            []string
 	kmax             int
 	xs               []float64
 	sampled          bool
@@ -290,12 +294,13 @@ type chartSweep struct {
 // With own keys there are no generated queries: the points then measure
 // generated keys of the same shape. A layout that k or bits per key mean
 // nothing to has no chart against them, and a run without absent queries
-// has nothing to measure.
-func sweepOf(p core.Params, r core.Result, own bool) chartSweep {
+// has nothing to measure. The typed keys go into every point's filter, as
+// they went into r's.
+func sweepOf(p core.Params, r core.Result, typed []string, own bool) chartSweep {
 	if own {
 		p.Queries = sampleQueries
 	}
-	sw := chartSweep{p: p, kmax: kRange(r.M, r.N, r.K), xs: bpkSamples(bpkRange(p.BitsPerKey))}
+	sw := chartSweep{p: p, typed: typed, kmax: kRange(r.M, r.N, r.K), xs: bpkSamples(bpkRange(p.BitsPerKey))}
 	if r.Variant.Chain() {
 		// A chain's k axis is its first link's, sized by the design.
 		m, k := p.Shape()
@@ -312,7 +317,7 @@ func sweepOf(p core.Params, r core.Result, own bool) chartSweep {
 // cancel, and done hears each chart's points as they arrive.
 func (sw chartSweep) measure(step core.Step, kDone func([]ui.Point)) (kPts, bpkPts []ui.Point, err error) {
 	if sw.sweepK {
-		if kPts, err = measureK(sw.p, sw.kmax, step); err != nil {
+		if kPts, err = measureK(sw.p, sw.typed, sw.kmax, step); err != nil {
 			return nil, nil, err
 		}
 		if kDone != nil {
@@ -320,7 +325,7 @@ func (sw chartSweep) measure(step core.Step, kDone func([]ui.Point)) (kPts, bpkP
 		}
 	}
 	if sw.sweepBPK {
-		if bpkPts, err = measureBPK(sw.p, sw.xs, step); err != nil {
+		if bpkPts, err = measureBPK(sw.p, sw.typed, sw.xs, step); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -331,8 +336,8 @@ func (sw chartSweep) measure(step core.Step, kDone func([]ui.Point)) (kPts, bpkP
 // time, and redraws as each chart's points arrive; then follows once the
 // last is drawn (at once if there is nothing to measure), unless a newer
 // sweep replaced this one.
-func (ch *labCharts) sweep(ctx app.Context, p core.Params, r core.Result, own, narrow bool, then func()) {
-	sw := sweepOf(p, r, own)
+func (ch *labCharts) sweep(ctx app.Context, p core.Params, r core.Result, typed []string, own, narrow bool, then func()) {
+	sw := sweepOf(p, r, typed, own)
 	ch.sampled = sw.sampled
 	ch.sweeping = sw.sweepK || sw.sweepBPK
 	if !ch.sweeping {

@@ -112,7 +112,7 @@ func (c *Page) makeFirstView(key string) *firstView {
 	var p picture
 	pix := p.render(store, nil, l, c.bits.marks(r, bitMarks{}), 1)
 	fv := &firstView{Key: key, Picture: pngDataURL(pix, l.W, l.H), CSSH: l.H}
-	sw := sweepOf(c.shapeParams(), *r, false)
+	sw := sweepOf(c.shapeParams(), *r, c.settings.Typed.List(), false)
 	fv.K, fv.BPK, _ = sw.measure(nil, nil)
 	fv.Sampled = sw.sampled
 	return fv

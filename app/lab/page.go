@@ -426,7 +426,7 @@ func (c *Page) follow(ctx app.Context, sim engine.Run) {
 			audit()
 			return
 		}
-		c.charts.sweep(ctx, c.shapeParams(), *c.result, c.own.keys != nil, c.bits.narrow(), audit)
+		c.charts.sweep(ctx, c.shapeParams(), *c.result, c.settings.Typed.List(), c.own.keys != nil, c.bits.narrow(), audit)
 	})
 }
 
