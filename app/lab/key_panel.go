@@ -546,7 +546,11 @@ func (kp *keyPanel) renderQuery() app.UI {
 				case p.Value != nil:
 					state = "empty"
 				}
-				li := app.Li().Text(strconv.Itoa(i+1) + ". " + unit + " " + format.Int(p.Position) + ": " + state)
+				where := ""
+				if len(kp.answer.Links) > 0 {
+					where = " in link " + strconv.Itoa(kp.answer.LinkAt(p.Position))
+				}
+				li := app.Li().Text(strconv.Itoa(i+1) + ". " + unit + " " + format.Int(p.Position) + where + ": " + state)
 				if q.FirstZero == i+1 {
 					li = li.Class("first-zero")
 				}

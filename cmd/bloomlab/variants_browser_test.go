@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"bloomlab/app/lab"
 	"bloomlab/app/settings"
 	"bloomlab/app/ui/format"
 	"bloomlab/core"
@@ -521,6 +522,27 @@ func TestBrowserVariantScalable(t *testing.T) {
 		t.Errorf("at 360 px the chain drew %d warm and %d cool pixels", c[0], c[1])
 	}
 	shoot(t, narrow, "variant-scalable-360")
+}
+
+// TestBrowserScalableProbeLinks: the key panel names the link each probe
+// of a scalable chain reads, as bloomlab try does.
+func TestBrowserScalableProbeLinks(t *testing.T) {
+	needBrowser(t)
+	ctx := btab(t, 1280, 1400)
+	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/?"+params(settings.IDVariant, "scalable", settings.IDTry, "apple")), waitLab(),
+		typeKey("apple"+kb.Enter), waitPanel(lab.IDTryVerdict, "“apple”"))
+	r := cliTry(t, "--variant", "scalable", "--insert", "apple", "--query", "apple")
+	q := r.Queries[0]
+	got := beval[[]string](t, ctx, `[...document.querySelectorAll("#try-probes li")].map(li => li.textContent)`)
+	if len(got) != len(q.Probes) || len(r.Links) < 2 {
+		t.Fatalf("%d probes listed, the CLI %d over %d links", len(got), len(q.Probes), len(r.Links))
+	}
+	for i, p := range q.Probes {
+		want := fmt.Sprintf("%d. bit %s in link %d: %d", i+1, thousands(p.Position), r.LinkAt(p.Position), map[bool]int{true: 1}[p.Set])
+		if got[i] != want {
+			t.Errorf("probe %d reads %q, want %q", i+1, got[i], want)
+		}
+	}
 }
 
 // TestBrowserVariantLinks: a link restores a cuckoo filter with 12-bit
