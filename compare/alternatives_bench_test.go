@@ -9,6 +9,7 @@ import (
 	"bloomlab/core"
 
 	"github.com/FastFilter/xorfilter"
+	linvon "github.com/linvon/cuckoo-filter"
 	cuckoo "github.com/seiflotfy/cuckoofilter"
 	"github.com/zeebo/xxh3"
 )
@@ -25,6 +26,12 @@ import (
 //     the same load n/nextPow2(n): 95.4% at 10^6 (near the 95% the paper
 //     reaches with b = 4), 59.6% at 10^7. The library hashes with metro hash,
 //     the lab with SipHash-2-4.
+//   - core.NewSemiSortedCuckoo at f = 8 against github.com/linvon/cuckoo-filter
+//     v0.4.0's packed table (TableTypePacked, a Go port of the paper authors'
+//     semi-sorted table): both store a bucket's four 4-bit prefixes as one
+//     12-bit code, 4(f-1) = 28 bits a bucket, in the library's table for n
+//     keys, nextPow2(n/4) buckets: the slots of seiflotfy's table, so the
+//     same loads. The library hashes with metro hash under a fixed seed.
 //   - core.Fuse at f = 8 and 16 against github.com/FastFilter/xorfilter's
 //     binary fuse filter, NewBinaryFuse[uint8] (what PopulateBinaryFuse8
 //     calls) and NewBinaryFuse[uint16]. The library takes 64-bit hashes, so
@@ -80,22 +87,81 @@ func seiflotfyBits(n int) uint64 {
 	return max(slots/core.CuckooSlots, 1) * core.CuckooSlots * 8
 }
 
-// cuckooContenders build each cuckoo filter empty in seiflotfy's table for
-// n keys, and say how many bits the table holds.
-var cuckooContenders = []struct {
+type linvonCuckoo struct{ *linvon.Filter }
+
+// Insert is the library's Add, which reports true when relocations run out
+// and its one-entry victim cache takes the homeless fingerprint; only the
+// next insert, finding the cache taken, reports false.
+func (c linvonCuckoo) Insert(key []byte) bool { return c.Add(key) }
+func (c linvonCuckoo) Test(key []byte) bool   { return c.Contain(key) }
+
+// linvonBuckets is the number of buckets linvon's NewFilter(4, f, n,
+// TableTypePacked) allocates: nextPow2(floor(n/4)), doubled when n keys
+// would fill more than 96% of its slots, at least 1.
+func linvonBuckets(n int) uint64 {
+	q, b := uint64(n/core.CuckooSlots), uint64(0)
+	if q > 0 {
+		b = 1 << bits.Len64(q-1)
+	}
+	if float64(n)/float64(b*core.CuckooSlots) > 0.96 {
+		b <<= 1
+	}
+	return max(b, 1)
+}
+
+// linvonBits is what linvon's packed table of linvonBuckets(n) buckets
+// holds, SizeInBytes in bits: its 4(f-1)-bit buckets rounded up to a byte,
+// and 7 bytes more, since it reads every bucket as a whole uint64.
+func linvonBits(n, fingerprintBits int) uint64 {
+	return 8 * ((linvonBuckets(n)*uint64(4*(fingerprintBits-1))+7)/8 + 7)
+}
+
+// cuckooContender builds a cuckoo filter of f-bit fingerprints empty, for
+// n keys, and says how many bits its table holds.
+type cuckooContender struct {
 	name  string
+	f     int
 	build func(n int) (cuckooFilter, uint64)
-}{
-	{"lab-cuckoo8", func(n int) (cuckooFilter, uint64) {
+}
+
+// labSemiSorted is the lab's semi-sorted filter in linvon's table:
+// linvonBuckets(n) buckets of 4(f-1) bits.
+func labSemiSorted(fingerprintBits int) cuckooContender {
+	return cuckooContender{fmt.Sprintf("lab-cuckoo-ss%d", fingerprintBits), fingerprintBits, func(n int) (cuckooFilter, uint64) {
+		c, err := core.NewSemiSortedCuckoo(linvonBuckets(n)*uint64(4*(fingerprintBits-1)), fingerprintBits, seed)
+		if err != nil {
+			panic(err)
+		}
+		return labCuckoo{c}, c.MemoryBits()
+	}}
+}
+
+// linvonPacked is the library's packed table for n keys; its bits are its
+// own SizeInBytes.
+func linvonPacked(fingerprintBits int) cuckooContender {
+	return cuckooContender{fmt.Sprintf("linvon-packed%d", fingerprintBits), fingerprintBits, func(n int) (cuckooFilter, uint64) {
+		f := linvon.NewFilter(core.CuckooSlots, uint(fingerprintBits), uint(n), linvon.TableTypePacked)
+		return linvonCuckoo{f}, 8 * uint64(f.SizeInBytes())
+	}}
+}
+
+// cuckooContenders build each cuckoo filter empty in the table its library
+// allocates for n keys, and say how many bits the table holds. At the
+// benchmarks' sizes the four tables have the same slots, nextPow2(n), so
+// the same load (TestAlternativesCuckooTables checks).
+var cuckooContenders = []cuckooContender{
+	{"lab-cuckoo8", 8, func(n int) (cuckooFilter, uint64) {
 		c, err := core.NewCuckoo(seiflotfyBits(n), 8, seed)
 		if err != nil {
 			panic(err)
 		}
 		return labCuckoo{c}, c.MemoryBits()
 	}},
-	{"seiflotfy", func(n int) (cuckooFilter, uint64) {
+	{"seiflotfy", 8, func(n int) (cuckooFilter, uint64) {
 		return seiflotfyCuckoo{cuckoo.NewFilter(uint(n))}, seiflotfyBits(n)
 	}},
+	labSemiSorted(8),
+	linvonPacked(8),
 }
 
 // fuseContender builds a binary fuse filter from the first n keys of s and
@@ -305,10 +371,10 @@ func BenchmarkAlternativesCuckooQueryPositive(b *testing.B) {
 // filled with n distinct keys.
 func BenchmarkAlternativesCuckooQueryNegative(b *testing.B) {
 	for _, size := range altSizes() {
-		theory := core.CuckooRate(8, float64(size.n)/float64(seiflotfyBits(size.n)/8))
+		load := float64(size.n) / float64(seiflotfyBits(size.n)/8)
 		for _, c := range cuckooContenders {
 			b.Run(size.name+"/"+c.name, func(b *testing.B) {
-				queryAbsent(b, c.name, fillCuckoo(b, c.name, size.n, c.build), size.n, theory)
+				queryAbsent(b, c.name, fillCuckoo(b, c.name, size.n, c.build), size.n, core.CuckooRate(c.f, load))
 			})
 		}
 	}

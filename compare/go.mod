@@ -16,6 +16,7 @@ require (
 	github.com/dchest/siphash v1.2.3 // indirect
 	github.com/dgryski/go-metro v0.0.0-20200812162917-85c65e2d0165 // indirect
 	github.com/klauspost/cpuid/v2 v2.2.10 // indirect
+	github.com/linvon/cuckoo-filter v0.4.0 // indirect
 	golang.org/x/sys v0.30.0 // indirect
 )
 
