@@ -31,7 +31,12 @@ import (
 //     semi-sorted table): both store a bucket's four 4-bit prefixes as one
 //     12-bit code, 4(f-1) = 28 bits a bucket, in the library's table for n
 //     keys, nextPow2(n/4) buckets: the slots of seiflotfy's table, so the
-//     same loads. The library hashes with metro hash under a fixed seed.
+//     same loads. The library hashes with metro hash under a fixed seed
+//     (1337, not settable) and draws each relocation's victim from
+//     math/rand's global source, seeded at random, so its table is not the
+//     same from run to run. Its insert allocates 4 bytes: the displaced
+//     fingerprint, returned through a pointer into its table interface,
+//     moves to the heap.
 //   - core.Fuse at f = 8 and 16 against github.com/FastFilter/xorfilter's
 //     binary fuse filter, NewBinaryFuse[uint8] (what PopulateBinaryFuse8
 //     calls) and NewBinaryFuse[uint16]. The library takes 64-bit hashes, so
