@@ -356,7 +356,7 @@ const planSteps = 4096
 // moment, so the plan steps through the keys given, n/planSteps at a
 // time, and each step adds (1 - R) of its keys to the last link (a new
 // one when the last is full and the chain may grow).
-func scalablePlan(m0 uint64, k0 int, n0, growth uint64, tight float64, n uint64) []linkShape {
+func scalablePlan(m0 uint64, k0 int, n0, growth uint64, tight float64, n uint64) ([]linkShape, string) {
 	p0 := RateExact(m0, n0, k0)
 	type planned struct {
 		m    uint64
@@ -365,13 +365,13 @@ func scalablePlan(m0 uint64, k0 int, n0, growth uint64, tight float64, n uint64)
 		held float64
 	}
 	links := []planned{{m: m0, k: k0, cap: float64(n0)}}
-	total, keep, open := m0, 1.0, true // keep: Π (1 - p_i) over the links before the last
+	total, keep, open, why := m0, 1.0, true, "" // keep: Π (1 - p_i) over the links before the last
 	step := max(1, float64(n)/planSteps)
 	for given := float64(n); given > 0; {
 		last := &links[len(links)-1]
 		if last.held >= last.cap && open {
 			m, k, c, _, limit := nextLink(len(links), n0, p0, growth, tight, total)
-			if open = limit == ""; open {
+			if open, why = limit == "", limit; open {
 				keep *= 1 - math.Pow(chainFill(float64(last.m), last.held, last.k), float64(last.k))
 				links = append(links, planned{m: m, k: k, cap: float64(c)})
 				total += m
@@ -393,7 +393,43 @@ func scalablePlan(m0 uint64, k0 int, n0, growth uint64, tight float64, n uint64)
 		held := uint64(math.Round(l.held))
 		out[i] = linkShape{m: l.m, k: l.k, n: held, fill: chainFill(float64(l.m), l.held, l.k)}
 	}
-	return out
+	return out, why
+}
+
+// ChainOutlook is what the theory expects of a scalable filter once given
+// n distinct keys: its rate, its bits (every link it has added, the last
+// one whole however little it holds), its links, and why it stopped
+// growing ("" if it did not have to).
+type ChainOutlook struct {
+	Rate  float64
+	M     uint64
+	Links int
+	Limit string
+}
+
+// ScalableOutlook is the outlook of the chain NewScalable(m0, k0, n0,
+// ScalableGrowth, ScalableTightening, seed) grows to when given n distinct
+// keys, by the same plan and rate as the filter's theory (scalableTheory
+// of an empty chain), without building it: m0 is rounded up to whole
+// words as NewScalable does. The work is a few thousand steps whatever n.
+// It rejects what NewScalable rejects.
+func ScalableOutlook(m0 uint64, k0 int, n0, n uint64) (ChainOutlook, error) {
+	if err := checkShape(m0, k0); err != nil {
+		return ChainOutlook{}, err
+	}
+	if n0 == 0 {
+		return ChainOutlook{}, fmt.Errorf("core: the scalable filter's initial capacity must be at least 1, got 0")
+	}
+	m0 = (m0 + 63) &^ 63
+	links, why := scalablePlan(m0, k0, n0, ScalableGrowth, ScalableTightening, n)
+	out := ChainOutlook{Links: len(links), Limit: why}
+	keep := 1.0
+	for _, l := range links {
+		keep *= 1 - math.Pow(l.fill, float64(l.k))
+		out.M += l.m
+	}
+	out.Rate = clamp01(1 - keep)
+	return out, nil
 }
 
 // scalableTheory is the compounded rate of the chain's links, 1 - Π(1 - p_i),
@@ -417,7 +453,7 @@ func scalableTheory(f Membership, n uint64) Theory {
 		}
 	} else {
 		first := &s.links[0]
-		links = scalablePlan(first.f.m, first.f.k, s.n0, s.growth, s.tight, n)
+		links, _ = scalablePlan(first.f.m, first.f.k, s.n0, s.growth, s.tight, n)
 	}
 	var th Theory
 	keep := 1.0

@@ -347,3 +347,44 @@ func TestChainFill(t *testing.T) {
 		}
 	}
 }
+
+// TestScalableOutlook: the outlook of a chain is the empty chain's own
+// theory, and the links and bits it foresees are those the chain grows to
+// when given the keys.
+func TestScalableOutlook(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		n0, times uint64
+		p         float64
+	}{{1000, 1, 0.01}, {1000, 8, 0.01}, {125, 8, 0.001}, {500, 20, 0.1}} {
+		const seed = 5
+		m0, _ := BitsFor(tt.n0, tt.p)
+		k0 := OptimalK(m0, tt.n0)
+		n := tt.times * tt.n0
+		out, err := ScalableOutlook(m0, k0, tt.n0, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := NewScalable(m0, k0, tt.n0, ScalableGrowth, ScalableTightening, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if th := ScalableVariant.Theory(s, n); th.Rate != out.Rate {
+			t.Errorf("n0 %d, n %d: outlook rate %v, the empty chain's theory %v", tt.n0, n, out.Rate, th.Rate)
+		}
+		for _, k := range fuseKeys(Members, 0, int(n), seed) {
+			s.Add(k)
+		}
+		if s.M() != out.M || s.Links() != out.Links || out.Limit != "" {
+			t.Errorf("n0 %d, n %d: outlook %+v, the chain grew to %d bits in %d links", tt.n0, n, out, s.M(), s.Links())
+		}
+	}
+	// Past the chain's bound the outlook says why, in bounded work.
+	out, err := ScalableOutlook(MaxM/16, 7, 1<<26, 1<<40)
+	if err != nil || out.Limit == "" {
+		t.Errorf("2^40 keys from a first link of 2^26: %+v, %v", out, err)
+	}
+	if _, err := ScalableOutlook(1024, 7, 0, 10); err == nil {
+		t.Error("an initial capacity of 0 was accepted")
+	}
+}

@@ -397,16 +397,20 @@ func (c *Page) renderTables() app.UI {
 // with the needs it is the cheapest for.
 func (c *Page) renderCheapest() app.UI {
 	sized, n := c.res.Cheapest, c.res.Plan.N
-	for_ := make([][]string, len(sized))
+	for_, notes := make([][]string, len(sized)), make([][]string, len(sized))
 	for ni, i := range c.res.CheapestFor {
 		if i >= 0 {
 			for_[i] = append(for_[i], plan.Needs[ni].Name)
+			if note := plan.Needs[ni].Note; note != "" {
+				notes[i] = append(notes[i], note)
+			}
 		}
 	}
 	return app.Section().Class("table-box").Aria("labelledby", "cheapest-title").Body(
 		app.H2().ID("cheapest-title").Text("The cheapest structure for what you need"),
 		app.P().Class("muted small").Text("Each of the lab's structures at the fewest bits its own theory needs for this n and p (the frontier experiment builds and measures the same): "+
-			"a set known in advance can go into a static filter, keys that arrive over time need inserts, keys that leave need removal."),
+			"a set known in advance can go into a static filter, keys that arrive over time need inserts, keys that leave need removal, "+
+			"and keys that keep coming past the planned n need a structure that grows. The scalable chain is set up as for keys not known in advance: it starts at n/8 keys, each link twice the last at half its rate, and its memory is every link it has grown to at n keys."),
 		app.Table().ID("cheapest").Class("plan-table").Body(
 			app.THead().Body(app.Tr().Body(
 				app.Th().Text("structure"), app.Th().Text("settings"), app.Th().Text("bits per key"), app.Th().Text("memory"),
@@ -429,7 +433,10 @@ func (c *Page) renderCheapest() app.UI {
 					app.Td().DataSet("label", "bits per key").Class("num").Text(bpk),
 					app.Td().DataSet("label", "memory").Class("num").Text(mem),
 					app.Td().DataSet("label", "rate").Class("num").Text(rate),
-					app.Td().DataSet("label", "cheapest for").Class("best").Text(best),
+					app.Td().DataSet("label", "cheapest for").Class("best").Body(
+						app.Span().Class("needs").Text(best),
+						app.Range(notes[i]).Slice(func(j int) app.UI { return app.Small().Class("why").Text(notes[i][j]) }),
+					),
 				)
 			})),
 		),

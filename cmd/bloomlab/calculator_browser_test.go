@@ -239,7 +239,9 @@ func TestBrowserNarrowPages(t *testing.T) {
 }
 
 // TestBrowserCalculatorCheapest: the cheapest structure for each need, as
-// plan.Cheapest prices it natively, and again after p changes.
+// plan.Cheapest prices it natively, and again after p changes; growth
+// past n is the scalable chain's, its row marked and saying why the
+// others do not qualify.
 func TestBrowserCalculatorCheapest(t *testing.T) {
 	needBrowser(t)
 	ctx := btab(t, 1280, 900)
@@ -259,15 +261,29 @@ func TestBrowserCalculatorCheapest(t *testing.T) {
 			if !ok {
 				best = "-"
 			}
-			if got := btext(t, ctx, row+" td.best"); got != best {
+			if got := btext(t, ctx, row+" td.best .needs"); got != best {
 				t.Errorf("p = %g, %s: cheapest for %q, want %q", p, s.Name, got, best)
 			}
 		}
+		// Growth past n: the scalable chain, marked, its memory shown,
+		// and the row says why the others do not qualify.
+		growth := plan.Needs[len(plan.Needs)-1]
+		if got := btext(t, ctx, "#cheapest-scalable td.best small.why"); got != growth.Note {
+			t.Errorf("p = %g: the scalable row's note %q, want %q", p, got, growth.Note)
+		}
+		if cls := beval[string](t, ctx, `document.querySelector("#cheapest-scalable").className`); cls != "best" {
+			t.Errorf("p = %g: the scalable row's class %q, want it marked best", p, cls)
+		}
+		if got := btext(t, ctx, `#cheapest-scalable td[data-label="memory"]`); got == "-" || got == "" {
+			t.Errorf("p = %g: the scalable chain's memory %q", p, got)
+		}
 	}
+	grows := plan.Needs[3].Name
 	// At 1% the semi-sorted cuckoo filter, a bit a slot under the plain
 	// one's, is the cheapest that takes inserts and removes.
-	check(0.01, map[string]string{"ribbon": plan.Needs[0].Name, "cuckoo-ss": plan.Needs[1].Name + "; " + plan.Needs[2].Name})
+	check(0.01, map[string]string{"ribbon": plan.Needs[0].Name, "cuckoo-ss": plan.Needs[1].Name + "; " + plan.Needs[2].Name, "scalable": grows})
 	typeInto(t, ctx, settings.CalcP, "0.00001")
 	bwaitText(t, ctx, "#cheapest-cuckoo-ss td.best", func(s string) bool { return s == "-" })
-	check(1e-5, map[string]string{"ribbon": plan.Needs[0].Name, "standard": plan.Needs[1].Name, "counting": plan.Needs[2].Name})
+	check(1e-5, map[string]string{"ribbon": plan.Needs[0].Name, "standard": plan.Needs[1].Name, "counting": plan.Needs[2].Name, "scalable": grows})
+	shoot(t, ctx, "calculator-cheapest")
 }

@@ -78,7 +78,7 @@ func runFrontier(s Sizes, r *runner) (Table, error) {
 		}
 	}
 	t := frontierTable(s, cells, r.native)
-	t.Notes = append(t.Notes, frontierNotes(cells)...)
+	t.Notes = append(t.Notes, frontierNotes(n, cells)...)
 	if r.native {
 		t.Notes = append(t.Notes, fmt.Sprintf("Times are wall time in the filters' own calls, batched %d keys at a time, without generating the keys; a fuse filter's build includes its Seal. "+
 			"They vary with the machine, its load and the run: native runs show them, and no table of the browser or the tests holds them.", core.BatchKeys))
@@ -170,8 +170,9 @@ func frontierChartBits(cells [][]frontierCell) float64 {
 }
 
 // frontierNotes say, at each rate, which structure is cheapest and how far
-// each is from the floor, and how many intervals hold their theory.
-func frontierNotes(cells [][]frontierCell) []string {
+// each is from the floor, what growth past n costs, and how many
+// intervals hold their theory.
+func frontierNotes(n uint64, cells [][]frontierCell) []string {
 	var cheapest []string
 	inside, measured := 0, 0
 	for pi, p := range frontierRates {
@@ -200,7 +201,39 @@ func frontierNotes(cells [][]frontierCell) []string {
 	}
 	return []string{
 		"Cheapest: " + strings.Join(cheapest, "; ") + ".",
+		scalableNote(n, cells),
 		fmt.Sprintf("Every structure is sized by its own theory and then measured: %d of %d intervals hold the theory value; about one in twenty should not. "+
 			"A fingerprint filter's rate moves in steps of its fingerprint width, so it can land well below the target: its bits are the price of the next whole bit.", inside, measured),
 	}
+}
+
+// scalableNote says what growth past n costs: the scalable chain against
+// the standard filter at each rate it reaches, and its links, their room
+// and its measurement at 1%.
+func scalableNote(n uint64, cells [][]frontierCell) string {
+	lo, hi, reached := math.Inf(1), 0.0, 0
+	at := ""
+	for pi, p := range frontierRates {
+		si := slices.IndexFunc(cells[pi], func(c frontierCell) bool { return c.Variant == core.ScalableVariant })
+		if si < 0 || !cells[pi][si].Reaches || !cells[pi][0].Reaches {
+			continue
+		}
+		c, std := cells[pi][si], cells[pi][0]
+		reached++
+		lo, hi = min(lo, c.bpk/std.bpk), max(hi, c.bpk/std.bpk)
+		if chain, ok := c.x.filter.(*core.Scalable); ok && p == 1e-2 {
+			var room uint64
+			for _, l := range chain.Chain() {
+				room += l.Capacity
+			}
+			at = fmt.Sprintf(": at 1%% its %d links, with room for %.2fn keys, take %.2f bits per key against the standard filter's %.2f, and it measured %.6f (95%% CI %.6f to %.6f) against its theory %.6f",
+				chain.Links(), float64(room)/float64(n), c.bpk, std.bpk, c.x.rate(), c.lo, c.hi, c.theory)
+		}
+	}
+	if reached == 0 {
+		return "Growth: the scalable chain reaches none of the rates within the plan's bounds."
+	}
+	return fmt.Sprintf("Growth: the scalable chain, the one structure here that takes keys past n without a rebuild, starts at n/%d keys and grows by %d at tightening %v, "+
+		"its first link's rate p0 set so that its own theory reaches the target at n keys. Across the %d rates it reaches it takes %.2f to %.2f times the standard filter's bits%s.",
+		core.ScalableShare, core.ScalableGrowth, core.ScalableTightening, reached, lo, hi, at)
 }

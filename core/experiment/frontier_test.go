@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -41,6 +42,9 @@ func TestFrontierSizing(t *testing.T) {
 		if w := f.Spec.FingerprintBits; !f.Reaches || core.FuseRate(w) > p || core.FuseRate(w-1) <= p {
 			t.Errorf("fuse at %g: %+v", p, f)
 		}
+		if sc := sized[7]; !sc.Reaches || sc.Variant != core.ScalableVariant || sc.Rate > p || sc.Bits < 15*s.Bits/8*99/100 {
+			t.Errorf("scalable at %g: %+v, standard %+v", p, sc, s)
+		}
 		if c.Reaches != (p >= core.CuckooRate(16, 0.95)) || c.Reaches && core.CuckooRate(c.Spec.FingerprintBits, 0.95) > p {
 			t.Errorf("cuckoo at %g: %+v", p, c)
 		}
@@ -78,12 +82,20 @@ func TestFrontierMeasures(t *testing.T) {
 			outside++
 		}
 	}
-	// 95% intervals: more than 6 of some 27 outside has a chance under
+	// 95% intervals: more than 6 of some 36 outside has a chance under
 	// 0.5% (binomial), and the seed is fixed.
-	if measured < 25 || outside > 6 {
+	if measured < 36 || outside > 6 {
 		t.Errorf("%d of %d intervals miss their theory", outside, measured)
 	}
 	if len(tab.Notes) == 0 || !strings.Contains(tab.Notes[0], "at 1% the ribbon filter") {
 		t.Errorf("notes %q: want the Ribbon filter cheapest at 1%%", tab.Notes)
+	}
+	// The growth note's figures are the scalable row's at 1%.
+	for _, row := range tab.Rows {
+		if row[structure].Text == "scalable" && row[target].Value == 0.01 {
+			if want := fmt.Sprintf("take %.2f bits per key", row[bpk].Value); len(tab.Notes) < 2 || !strings.Contains(tab.Notes[1], want) {
+				t.Errorf("notes %q: want the scalable chain's %q", tab.Notes, want)
+			}
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"bloomlab/core"
 )
@@ -42,8 +43,10 @@ const builtLoad = 0.95
 // fills), the counting filter (the standard shape, 4-bit counters), the
 // cuckoo filter, plain and semi-sorted (the narrowest of its fingerprints
 // that reaches p at full load), the binary fuse filter (f = ceil(log2(1/p)))
-// and the Ribbon filter (r = ceil(log2(1/p))). The work is a few
-// hundred evaluations of the blocked rate, whatever n and p.
+// the Ribbon filter (r = ceil(log2(1/p))) and the scalable filter (the
+// chain a user who does not know n up front sets up, see
+// cheapestScalable). The work is a few hundred evaluations of the blocked
+// rate and a dozen or so of the chain's plan, whatever n and p.
 func Cheapest(n uint64, p float64) []Sized {
 	std := cheapestStandard(n, p)
 	counting := std
@@ -53,8 +56,135 @@ func Cheapest(n uint64, p float64) []Sized {
 		counting.Bits = satMul(std.Bits, countingBits)
 	}
 	return []Sized{std, cheapestBlocked(n, p), counting, cheapestCuckoo(core.CuckooVariant, n, p),
-		cheapestCuckoo(core.SemiSortedVariant, n, p), cheapestFuse(n, p), cheapestRibbon(n, p)}
+		cheapestCuckoo(core.SemiSortedVariant, n, p), cheapestFuse(n, p), cheapestRibbon(n, p), cheapestScalable(n, p)}
 }
+
+// cheapestScalable is the scalable chain for a user who expects about n
+// keys but cannot bound them, set up as Redis's BF.RESERVE does by default
+// and as the lab builds it: growth 2 and tightening 0.5, an initial
+// capacity n0 of n/ScalableShare (rounded up), since the keys to come are
+// not known, and the first link's k optimal for its bits. Its first link
+// has the fewest whole words (to within 1/edgeShare) whose chain, by the
+// chain's own theory (core.ScalableOutlook: the links it grows to and
+// their fill once given n keys), reaches p at n keys. The search starts
+// from the first link that alone reaches p/2, where the paper's bound
+// p0/(1 - r) holds p, doubles it until the chain reaches p, then closes in
+// on an edge by interpolating log(rate/p), which is nearly straight in
+// the first link's bits. The theory lets p0 be about p/1.75: at n keys
+// the first three links are full, at p0, p0/2 and p0/4, and the fourth,
+// sized for n keys at p0/8, holds an eighth of them.
+//
+// Its bits are every link the chain has grown to at n keys, the last
+// whole however little of it is filled: at least 15/8 of a standard
+// filter's for n keys, since the links hold capacity for 15n/8 keys, each
+// at a rate below p. The work is a dozen plans of a few thousand steps
+// or fewer: the doubling stops at the plan's bits, and every other step
+// of the search at least halves the bracket, whatever n and p; a chain that
+// would pass the lab's bounds (its links, core.MaxM bits, MaxBitsPerKey)
+// does not reach p, and says why.
+func cheapestScalable(n uint64, p float64) Sized {
+	s, _ := cheapestScalableCounted(n, p)
+	return s
+}
+
+// cheapestScalableCounted is cheapestScalable and the chain plans it made.
+func cheapestScalableCounted(n uint64, p float64) (Sized, int) {
+	v := core.ScalableVariant
+	n0 := max(1, (n+core.ScalableShare-1)/core.ScalableShare)
+	limit := satMul(MaxBitsPerKey, n)
+	most := min(core.MaxM, limit) / 64 // words of the first link
+	type tried struct {
+		core.ChainOutlook
+		k0 int
+	}
+	seen := map[uint64]tried{} // each plan once: guesses and edge tests meet
+	outlook := func(words uint64) (core.ChainOutlook, int, bool) {
+		t, ok := seen[words]
+		if !ok {
+			m0 := 64 * words
+			t.k0 = min(core.OptimalK(m0, n0), core.MaxK)
+			var err error
+			if t.ChainOutlook, err = core.ScalableOutlook(m0, t.k0, n0, n); err != nil {
+				t.Limit = strings.TrimPrefix(err.Error(), "core: ")
+			}
+			seen[words] = t
+		}
+		o := t.ChainOutlook
+		return o, t.k0, o.Limit == "" && o.M <= limit && o.Rate <= p
+	}
+	bits, err := core.BitsFor(n0, p/2)
+	if err != nil || bits > 64*most {
+		return notWithin("scalable", v), 0
+	}
+	lo, hi := uint64(0), max(1, (bits+63)/64)
+	for {
+		o, _, ok := outlook(hi)
+		if ok {
+			break
+		}
+		if o.Limit != "" {
+			return Sized{Name: "scalable", Variant: v, Why: "its chain for " + strconv.FormatUint(n, 10) + " keys cannot grow: " + o.Limit}, len(seen)
+		}
+		if o.M > limit || hi >= most {
+			return notWithin("scalable", v), len(seen)
+		}
+		lo, hi = hi, min(2*hi, most)
+	}
+	// Interpolating between the bracket's ends, each guess confirmed by
+	// the tolerance below it, with a bisection step whenever a guess
+	// fails to halve the bracket (the rate is a little ragged in m0, as k
+	// is rounded).
+	gap := func(words uint64) float64 {
+		o, _, _ := outlook(words)
+		return math.Log(o.Rate / p)
+	}
+	if lo == 0 {
+		if first, _ := core.BitsFor(n0, p); first/64 > 0 && first/64 < hi {
+			if _, _, ok := outlook(first / 64); !ok {
+				lo = first / 64
+			}
+		}
+	}
+	glo, ghi := math.NaN(), gap(hi)
+	if lo > 0 {
+		glo = gap(lo)
+	}
+	tol := max(1, hi/edgeShare)
+	for hi-lo > tol { // hi reaches, and lo is 0 or does not
+		width, mid, guess := hi-lo, lo+(hi-lo)/2, false
+		if x := float64(hi) - ghi*float64(hi-lo)/(ghi-glo); glo > 0 && ghi <= 0 && !math.IsInf(ghi, 0) && x > float64(lo) && x < float64(hi) {
+			mid, guess = min(max(uint64(math.Ceil(x)), lo+1), hi-1), true
+		}
+		if _, _, ok := outlook(mid); ok {
+			hi, ghi = mid, gap(mid)
+		} else {
+			lo, glo = mid, gap(mid)
+		}
+		if guess && hi == mid && hi-lo > tol { // a guess just above the edge, confirmed by the one tol below
+			if _, _, ok := outlook(hi - tol); ok {
+				hi, ghi = hi-tol, gap(hi-tol)
+			} else {
+				lo, glo = hi-tol, gap(hi-tol)
+			}
+		}
+		if hi-lo > width/2 { // the guess did not halve the bracket: bisect next
+			glo = math.NaN()
+		}
+	}
+	o, k0, _ := outlook(hi)
+	m0 := 64 * hi
+	p0 := core.RateExact(m0, n0, k0)
+	return Sized{Name: "scalable", Variant: v, Spec: core.Spec{M: core.ScalableShare * m0, K: k0, N: n, Capacity: n0},
+		Settings: fmt.Sprintf("n0 = %d, p0 = %s, k0 = %d; growth %d, tightening %v; %d links at n",
+			n0, strconv.FormatFloat(p0, 'g', 3, 64), k0, core.ScalableGrowth, core.ScalableTightening, o.Links),
+		Bits: o.M, Rate: o.Rate, Reaches: true}, len(seen)
+}
+
+// edgeShare sets how close the scalable sizing comes to the edge: within
+// 1/edgeShare of the first link's bits, which are about a twentieth of
+// the chain's, so the chain it finds is within a few thousandths of a
+// percent of the fewest bits.
+const edgeShare = 2000
 
 // notWithin is the Sized of a structure that no size up to MaxBitsPerKey,
 // the plan's own bound, brings to p.
@@ -189,19 +319,27 @@ func cheapestFuse(n uint64, p float64) Sized {
 		Settings: "f = " + itoa(f), Bits: bits, Rate: core.FuseRate(f), Reaches: true}
 }
 
-// Need is what a user needs of a structure besides answering membership.
+// Need is what a user needs of a structure besides answering membership;
+// Note, if any, is what the calculator says beside the structure that is
+// cheapest for it.
 type Need struct {
 	Name   string
+	Note   string
 	Offers func(v core.Variant) bool
 }
 
 // Needs are the needs the calculator prices, the least demanding first: a
 // set known in advance may go into a static filter; keys that come over
-// time need inserts; keys that leave need removal.
+// time need inserts; keys that leave need removal; keys that keep coming
+// past the n planned for need a structure that grows, which of the lab's
+// only the scalable chain does: every other one is sized for n and must
+// be rebuilt larger (with every key again) once n is exceeded.
 var Needs = []Need{
-	{"a set known in advance, built once", func(core.Variant) bool { return true }},
-	{"inserts at any time", func(v core.Variant) bool { return !v.Static() }},
-	{"inserts and removal", func(v core.Variant) bool { return !v.Static() && v.Deletes() }},
+	{"a set known in advance, built once", "", func(core.Variant) bool { return true }},
+	{"inserts at any time", "", func(v core.Variant) bool { return !v.Static() }},
+	{"inserts and removal", "", func(v core.Variant) bool { return !v.Static() && v.Deletes() }},
+	{"growth past the planned n", "it grows as keys come; the others must be rebuilt when n is exceeded",
+		func(v core.Variant) bool { return v.Chain() }},
 }
 
 // CheapestFor returns, for each of Needs in order, the index in sized of
