@@ -211,7 +211,7 @@ func (c *Page) renderQuestion() app.UI {
 		closeness = strconv.FormatBool(g.Close)
 	}
 	return ui.Hidden(app.Div().ID(IDQuestion).Class("lesson-question"), c.question() == nil).
-		DataSet("close", closeness).Body(
+		DataSet("close", closeness).DataSet("choice", c.ask.choice).Body(
 		app.P().ID("lesson-question-prompt").Class("lesson-question-prompt").Body(
 			app.Strong().Text("Predict: "), app.Text(q.Prompt),
 		),

@@ -123,7 +123,14 @@ func TestBrowserLessonsPredictByKeyboard(t *testing.T) {
 	// A choice: the arrows move between the options, as in any radio group.
 	bdo(t, ctx, chromedp.Navigate(lessonsURL(base, params(lessons.IDLesson, "4", lessons.IDStep, "1"))), waitLab())
 	tabTo(t, ctx, lastStep, lessons.IDGuessChoice+"1")
-	bdo(t, ctx, key(" "), key(kb.ArrowDown))
+	// Each key waits for the page to take the choice before the next, as
+	// a reader's would: a key pressed while the page still answers the
+	// one before is a race no reader runs.
+	chosen := `document.getElementById("` + lessons.IDQuestion + `").dataset.choice`
+	bdo(t, ctx, key(" "))
+	bwaitEval(t, ctx, chosen, func(i string) bool { return i == "0" })
+	bdo(t, ctx, key(kb.ArrowDown))
+	bwaitEval(t, ctx, chosen, func(i string) bool { return i == "1" })
 	if got := beval[string](t, ctx, `document.querySelector("input[name=lesson-choice]:checked")?.id ?? ""`); got != lessons.IDGuessChoice+"2" {
 		t.Fatalf("after Space and the down arrow %q is chosen", got)
 	}
