@@ -46,20 +46,10 @@ import (
 // words funnelled together. RocksDB stores Z column by column in blocks
 // of w rows instead, which reads r words a query rather than w/2 rows.
 type Ribbon struct {
-	bits     int    // result width r, 1 to 32: row i is bits [i r, i r + r) of words
-	seed     uint64 // the lab's seed, root of the construction seeds
-	k0, k1   uint64
-	hashes   []uint64 // every key's SipHash; sorted and deduplicated at Seal
-	dirty    bool     // keys were added since the last Seal
-	n, dups  uint64   // dups: repeats dropped while collecting
-	sealDups uint64   // repeats dropped at the last Seal
-	retries  uint64
-	err      error
+	keyCollector // Seal sorts the mixed hashes and counts their repeats in sealDups
+	packedCells  // Z, row i the r-bit cell i
 
-	mix   uint64 // the construction seed that built the solution
-	m     uint64
-	words []uint64
-	set   uint64
+	mix uint64 // the construction seed that built the solution
 
 	rows uint64 // tests only: m to use instead of RibbonRows
 }
@@ -110,27 +100,7 @@ func NewRibbon(resultBits int, seed uint64) (*Ribbon, error) {
 	if resultBits < FuseMinBits || resultBits > FuseMaxBits {
 		return nil, fmt.Errorf("core: ribbon fingerprint bits must be %d to %d, got %d", FuseMinBits, FuseMaxBits, resultBits)
 	}
-	k0, k1 := SipKey(seed)
-	return &Ribbon{bits: resultBits, seed: seed, k0: k0, k1: k1}, nil
-}
-
-// Add collects key's 64-bit SipHash, as the fuse filter's Add does: the
-// solution is built at the next Seal, or lazily at the next Contains or
-// Positions, and repeats are dropped when the collection is full.
-func (f *Ribbon) Add(key []byte) {
-	h, _ := Sip128(f.k0, f.k1, key)
-	if len(f.hashes) == cap(f.hashes) && len(f.hashes) >= fuseCompactFrom {
-		f.compact()
-	}
-	f.hashes = append(f.hashes, h)
-	f.dirty = true
-}
-
-func (f *Ribbon) compact() {
-	slices.Sort(f.hashes)
-	uniq := slices.Compact(f.hashes)
-	f.dups += uint64(len(f.hashes) - len(uniq))
-	f.hashes = uniq
+	return &Ribbon{keyCollector: newKeyCollector(seed), packedCells: packedCells{bits: resultBits}}, nil
 }
 
 // RibbonRows is m, the rows of a Ribbon filter of n keys: n + ceil(ε n)
@@ -178,8 +148,8 @@ func (f *Ribbon) Seal() error {
 			rows = ribbonSorted(xs, tmp, f.hashes, mix)
 		}
 		if b.band(rows, m, f.bits) {
-			f.mix, f.m = mix, m
-			f.words = make([]uint64, (m*uint64(f.bits)+63)/64)
+			f.mix = mix
+			f.alloc(m)
 			f.solve(&b)
 			return nil
 		}
@@ -317,27 +287,6 @@ func (f *Ribbon) solve(b *ribbonBand) {
 	f.set = f.Popcount()
 }
 
-// row reads row i: the r bits at bit offset i r, as Fuse.cell does.
-func (f *Ribbon) row(i uint64) uint64 {
-	off := i * uint64(f.bits)
-	w, sh := off>>6, off&63
-	v := f.words[w] >> sh
-	if sh+uint64(f.bits) > 64 {
-		v |= f.words[w+1] << (64 - sh)
-	}
-	return v & (1<<f.bits - 1)
-}
-
-// put ors v, which fits r bits, into row i, which must be 0.
-func (f *Ribbon) put(i, v uint64) {
-	off := i * uint64(f.bits)
-	w, sh := off>>6, off&63
-	f.words[w] |= v << sh
-	if sh+uint64(f.bits) > 64 {
-		f.words[w+1] |= v >> (64 - sh)
-	}
-}
-
 // Contains reports whether the rows key's coefficient selects xor to its
 // fingerprint; it reads those rows, 1 + (w-1)/2 = 32.5 on average. It
 // seals first if keys were added since the last Seal, so it is not safe
@@ -390,14 +339,6 @@ func (f *Ribbon) Positions(dst []uint64, key []byte) []uint64 {
 	return dst
 }
 
-// Row returns the value of row i of Z, or 0 for i >= M().
-func (f *Ribbon) Row(i uint64) uint32 {
-	if i >= f.m {
-		return 0
-	}
-	return uint32(f.row(i))
-}
-
 // fingerprint is key's r-bit result, false when there is no solution.
 func (f *Ribbon) fingerprint(key []byte) (uint32, bool) {
 	if f.m == 0 {
@@ -408,40 +349,9 @@ func (f *Ribbon) fingerprint(key []byte) (uint32, bool) {
 	return res, true
 }
 
-// M is the rows of Z; K is w, the rows a key's coefficient can select (it
-// selects about half of them).
-func (f *Ribbon) M() uint64            { return f.m }
-func (f *Ribbon) K() int               { return RibbonWidth }
-func (f *Ribbon) SetBits() uint64      { return f.set }
-func (f *Ribbon) IsSet(i uint64) bool  { return f.Row(i) != 0 }
-func (f *Ribbon) Words() []uint64      { return f.words }
-func (f *Ribbon) FingerprintBits() int { return f.bits }
-func (f *Ribbon) MemoryBits() uint64   { return f.m * uint64(f.bits) }
-
-// Keys is the number of distinct keys Z was solved for.
-func (f *Ribbon) Keys() uint64 { return f.n }
-
-// Duplicates counts the Adds dropped as repeats: Keys() + Duplicates() is
-// the number of Adds.
-func (f *Ribbon) Duplicates() uint64 { return f.dups + f.sealDups }
-
-// Retries counts the failed attempts of the last Seal: those before the one
-// that built, or all RibbonMaxRetries+1 if none did.
-func (f *Ribbon) Retries() uint64 { return f.retries }
-
-// Err is the last Seal's error, if any.
-func (f *Ribbon) Err() error { return f.err }
-
-// Popcount counts the nonzero rows again from storage.
-func (f *Ribbon) Popcount() uint64 {
-	n := uint64(0)
-	for i := uint64(0); i < f.m; i++ {
-		if f.row(i) != 0 {
-			n++
-		}
-	}
-	return n
-}
+// K is w, the rows a key's coefficient can select (it selects about half
+// of them); M() is the rows of Z and Cell(i) row i's value.
+func (f *Ribbon) K() int { return RibbonWidth }
 
 // RibbonRate is the Ribbon filter's theory: an absent key's selected rows
 // xor to its r-bit result by chance, probability 2^-r.

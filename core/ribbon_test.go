@@ -396,7 +396,8 @@ func TestRibbonBandOrder(t *testing.T) {
 	if !b.band(xs, f.m, f.bits) {
 		t.Fatal("the shuffled rows did not band")
 	}
-	g := &Ribbon{bits: f.bits, m: f.m, words: make([]uint64, len(f.words))}
+	g := &Ribbon{packedCells: packedCells{bits: f.bits}}
+	g.alloc(f.m)
 	g.solve(&b)
 	if !slices.Equal(f.words, g.words) {
 		t.Fatal("shuffled rows gave another solution")

@@ -646,7 +646,7 @@ func (pn *panel) value(j uint64) *uint32 {
 	case *Fuse:
 		v = f.Cell(j)
 	case *Ribbon:
-		v = f.Row(j)
+		v = f.Cell(j)
 	default:
 		return nil
 	}
