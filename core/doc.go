@@ -6,10 +6,10 @@
 // plain and with semi-sorted buckets (section 5.2: the four fingerprints of
 // a bucket kept sorted, their 4-bit prefixes coded in 12 bits, so a bucket
 // takes 4(f-1) bits), the binary fuse filter (Graf and Lemire, 2022) and the
-// standard Ribbon filter (Dillinger and Walzer, 2021), built from the same
-// SipHash output, and the scalable Bloom filter (Almeida, Baquero, Preguiça
-// and Hutchison, 2007), a chain of standard filters for a key count not
-// known in advance.
+// standard Ribbon filter (Dillinger and Walzer, 2021), 64 or 128 rows
+// wide, built from the same SipHash output, and the scalable Bloom filter
+// (Almeida, Baquero, Preguiça and Hutchison, 2007), a chain of standard
+// filters for a key count not known in advance.
 //
 // Variants. Each layout is one record of a registry (variant.go): its
 // name, label, unit of a position, how to build it, its memory, its theory,

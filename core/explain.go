@@ -103,15 +103,18 @@ type ExplainFuse struct {
 
 // ExplainRibbon is the Ribbon filter's mixed hash x = splitmix(h1 + seed)
 // for the construction seed that solved Z, its start
-// s = floor(x·(m - 63) / 2^64), its coefficient c = splitmix(x xor
-// 0x3c6ef372fe94f82b) | 1
+// s = floor(x·(m - w + 1) / 2^64), its coefficient c = splitmix(x xor
+// 0x3c6ef372fe94f82b) | 1, at w = 128 with the high word
+// CoefficientHigh = splitmix(x xor 0xa54ff53a5f1d36f1) (bits 64 to 127),
 // and its fingerprint x mod 2^r. Its rows are s + j for the set bits j of
 // c; each step's Shift is j.
 type ExplainRibbon struct {
 	ConstructionSeed uint64 `json:"constructionSeed"`
 	X                uint64 `json:"x"`
 	Start            uint64 `json:"start"`
+	Width            int    `json:"width"`
 	Coefficient      uint64 `json:"coefficient"`
+	CoefficientHigh  uint64 `json:"coefficientHigh,omitempty"`
 	Fingerprint      uint64 `json:"fingerprint"`
 	FingerprintBits  int    `json:"fingerprintBits"`
 }
@@ -261,17 +264,24 @@ func (e *Explanation) explainFuse(f *Fuse, key []byte) {
 func (e *Explanation) explainRibbon(f *Ribbon, key []byte) {
 	e.H1, e.H2 = Sip128(e.K0, e.K1, key)
 	e.Scheme = "ribbon"
-	e.Formula = fmt.Sprintf("x = splitmix(h1 + construction seed); s = floor(x·(m - %d) / 2^64); c = splitmix(x xor %#x) | 1; rows s + j for each set bit j of c; fingerprint = x mod 2^r",
-		RibbonWidth-1, uint64(ribbonSalt))
+	c := fmt.Sprintf("c = splitmix(x xor %#x) | 1", uint64(ribbonSalt))
+	if f.width == RibbonWideWidth {
+		c = fmt.Sprintf("c = (splitmix(x xor %#x) << 64) | splitmix(x xor %#x) | 1", uint64(ribbonSaltHigh), uint64(ribbonSalt))
+	}
+	e.Formula = fmt.Sprintf("x = splitmix(h1 + construction seed); s = floor(x·(m - %d) / 2^64); %s; rows s + j for each set bit j of c; fingerprint = x mod 2^r",
+		f.width-1, c)
 	if f.m == 0 {
 		return
 	}
-	s, c, res := ribbonRow(e.H1, f.mix, f.m, f.bits)
-	e.Ribbon = &ExplainRibbon{ConstructionSeed: f.mix, X: fuseMix(e.H1, f.mix), Start: s, Coefficient: c,
-		Fingerprint: uint64(res), FingerprintBits: f.bits}
-	for i, b := 0, c; b != 0; i, b = i+1, b&(b-1) {
-		j := bits.TrailingZeros64(b)
-		e.Steps = append(e.Steps, ExplainStep{I: i, G: c, Shift: uint(j), Position: s + uint64(j)})
+	s, lo, hi, res := f.equation(e.H1)
+	e.Ribbon = &ExplainRibbon{ConstructionSeed: f.mix, X: fuseMix(e.H1, f.mix), Start: s, Width: f.width,
+		Coefficient: lo, CoefficientHigh: hi, Fingerprint: uint64(res), FingerprintBits: f.bits}
+	i := 0
+	for half, word := range [2]uint64{lo, hi} {
+		for b := word; b != 0; i, b = i+1, b&(b-1) {
+			j := 64*half + bits.TrailingZeros64(b)
+			e.Steps = append(e.Steps, ExplainStep{I: i, G: word, Shift: uint(j), Position: s + uint64(j)})
+		}
 	}
 }
 
@@ -312,8 +322,13 @@ func (e Explanation) Lines() []string {
 	case e.Ribbon != nil:
 		r := e.Ribbon
 		add("x = splitmix(h1 + %s) = %s", num(r.ConstructionSeed), num(r.X))
-		add("start s = floor(x * %d / 2^64) = %d", e.M-RibbonWidth+1, r.Start)
-		add("coefficient c = splitmix(x xor %#x) | 1 = %#016x, %d bits set", uint64(ribbonSalt), r.Coefficient, len(e.Steps))
+		add("start s = floor(x * %d / 2^64) = %d", e.M-uint64(r.Width)+1, r.Start)
+		if r.Width == RibbonWideWidth {
+			add("coefficient c = splitmix(x xor %#x) << 64 | splitmix(x xor %#x) | 1 = 0x%016x%016x, %d bits set",
+				uint64(ribbonSaltHigh), uint64(ribbonSalt), r.CoefficientHigh, r.Coefficient, len(e.Steps))
+		} else {
+			add("coefficient c = splitmix(x xor %#x) | 1 = %#016x, %d bits set", uint64(ribbonSalt), r.Coefficient, len(e.Steps))
+		}
 		add("fingerprint = x mod 2^%d = %s", r.FingerprintBits, num(r.Fingerprint))
 		rows := make([]string, len(e.Steps))
 		for i, s := range e.Steps {

@@ -109,8 +109,14 @@ func TestExplain(t *testing.T) {
 					}
 				case e.Ribbon != nil:
 					r := e.Ribbon
-					if x := splitmix(h1 + r.ConstructionSeed); r.X != x || r.Start != reduce(x, m-63) || r.Coefficient != splitmix(x^0x3c6ef372fe94f82b)|1 ||
-						r.Fingerprint != x&(1<<r.FingerprintBits-1) || s.Position != r.Start+uint64(s.Shift) || r.Coefficient>>s.Shift&1 != 1 {
+					x := splitmix(h1 + r.ConstructionSeed)
+					high := uint64(0)
+					if r.Width == 128 {
+						high = splitmix(x ^ 0xa54ff53a5f1d36f1)
+					}
+					c := [2]uint64{r.Coefficient, r.CoefficientHigh}
+					if r.Width != f.K() || r.X != x || r.Start != reduce(x, m-uint64(r.Width)+1) || r.Coefficient != splitmix(x^0x3c6ef372fe94f82b)|1 || r.CoefficientHigh != high ||
+						r.Fingerprint != x&(1<<r.FingerprintBits-1) || s.Position != r.Start+uint64(s.Shift) || c[s.Shift/64]>>(s.Shift%64)&1 != 1 || s.G != c[s.Shift/64] {
 						t.Fatalf("%s: row %d: %+v, %+v", name, i, s, r)
 					}
 				default:

@@ -31,20 +31,11 @@ import (
 // allowed (FuseFingerprints), so the rate can be chosen a halving at a time:
 // 7 bits, 2^-7 = 0.78%, near the 1% a Bloom filter reaches in 9.6 bits.
 type Fuse struct {
-	bits    int    // fingerprint width f, 1 to 32: cell i is bits [i f, i f + f) of words
-	seed    uint64 // the lab's seed, root of the construction seeds
-	k0, k1  uint64
-	hashes  []uint64 // every key's SipHash; sorted and deduplicated at Seal
-	dirty   bool     // keys were added since the last Seal
-	n, dups uint64
-	retries uint64
-	err     error
+	keyCollector // hashes are sorted and deduplicated at Seal
+	packedCells  // f-bit cells
 
-	lay   fuseLayout // of the array that was built
-	mix   uint64     // the construction seed that built it
-	m     uint64
-	words []uint64
-	set   uint64
+	lay fuseLayout // of the array that was built
+	mix uint64     // the construction seed that built it
 
 	segments uint64 // tests only: segments to use instead of the paper's count
 }
@@ -95,36 +86,7 @@ func NewFuse(fingerprintBits int, seed uint64) (*Fuse, error) {
 	if fingerprintBits < FuseMinBits || fingerprintBits > FuseMaxBits {
 		return nil, fmt.Errorf("core: fuse fingerprint bits must be %d to %d, got %d", FuseMinBits, FuseMaxBits, fingerprintBits)
 	}
-	k0, k1 := SipKey(seed)
-	return &Fuse{bits: fingerprintBits, seed: seed, k0: k0, k1: k1}, nil
-}
-
-// Add collects key's 64-bit SipHash; the array is built at the next Seal,
-// or lazily at the next Contains or Positions. The hashes are kept (8 bytes
-// a key, beyond MemoryBits) so that a later Seal rebuilds from every key.
-// When the collection is full it drops its duplicates before it grows, so
-// keys added many times over take the memory of the distinct ones (at most
-// twice it), not of every Add.
-func (f *Fuse) Add(key []byte) {
-	h, _ := Sip128(f.k0, f.k1, key)
-	if len(f.hashes) == cap(f.hashes) && len(f.hashes) >= fuseCompactFrom {
-		f.compact()
-	}
-	f.hashes = append(f.hashes, h)
-	f.dirty = true
-}
-
-// fuseCompactFrom is the collection size from which a full one is
-// deduplicated before it grows: below it, growing costs less.
-const fuseCompactFrom = 1 << 12
-
-// compact sorts the collected hashes and drops their duplicates, counting
-// them.
-func (f *Fuse) compact() {
-	slices.Sort(f.hashes)
-	uniq := slices.Compact(f.hashes)
-	f.dups += uint64(len(f.hashes) - len(uniq))
-	f.hashes = uniq
+	return &Fuse{keyCollector: newKeyCollector(seed), packedCells: packedCells{bits: fingerprintBits}}, nil
 }
 
 // Seal builds the array from every key added so far. Hashes are sorted and
@@ -162,8 +124,8 @@ func (f *Fuse) Seal() error {
 			lay = fuseLayout{segLen / 2, 2*segments - 2}
 		}
 		if b.peel(f.hashes, lay, mix) {
-			f.lay, f.mix, f.m = lay, mix, m
-			f.words = make([]uint64, (m*uint64(f.bits)+63)/64)
+			f.lay, f.mix = lay, mix
+			f.alloc(m)
 			f.assign(&b)
 			return nil
 		}
@@ -313,28 +275,6 @@ func (f *Fuse) assign(b *fuseBuild) {
 
 func (f *Fuse) fingerprint(x uint64) uint64 { return (x ^ x>>32) & (1<<f.bits - 1) }
 
-// cell reads cell i: the f bits at bit offset i f, from two words when the
-// cell straddles them (f not dividing 64). Offsets fit: i f < 2^37.
-func (f *Fuse) cell(i uint64) uint64 {
-	off := i * uint64(f.bits)
-	w, sh := off>>6, off&63
-	v := f.words[w] >> sh
-	if sh+uint64(f.bits) > 64 {
-		v |= f.words[w+1] << (64 - sh)
-	}
-	return v & (1<<f.bits - 1)
-}
-
-// put ors v, which fits f bits, into cell i, which must be 0.
-func (f *Fuse) put(i, v uint64) {
-	off := i * uint64(f.bits)
-	w, sh := off>>6, off&63
-	f.words[w] |= v << sh
-	if sh+uint64(f.bits) > 64 {
-		f.words[w+1] |= v >> (64 - sh)
-	}
-}
-
 // Contains reports whether key's three cells xor to its fingerprint, with 3
 // probes. If keys were added since the last Seal it seals first, so it is
 // not safe for concurrent use until sealed. An empty filter answers false
@@ -367,47 +307,8 @@ func (f *Fuse) Positions(dst []uint64, key []byte) []uint64 {
 	return append(dst[:0], c0, c1, c2)
 }
 
-// Cell returns the value stored in cell i, or 0 for i >= M().
-func (f *Fuse) Cell(i uint64) uint32 {
-	if i >= f.m {
-		return 0
-	}
-	return uint32(f.cell(i))
-}
-
-func (f *Fuse) M() uint64            { return f.m }
-func (f *Fuse) K() int               { return 3 }
-func (f *Fuse) SetBits() uint64      { return f.set }
-func (f *Fuse) IsSet(i uint64) bool  { return f.Cell(i) != 0 }
-func (f *Fuse) Words() []uint64      { return f.words }
-func (f *Fuse) FingerprintBits() int { return f.bits }
-func (f *Fuse) MemoryBits() uint64   { return f.m * uint64(f.bits) }
-
-// Keys is the number of distinct keys the array was built from.
-func (f *Fuse) Keys() uint64 { return f.n }
-
-// Duplicates counts the Adds dropped as repeats at the last Seal, which
-// builds from every key added so far: Keys() + Duplicates() is the number
-// of Adds.
-func (f *Fuse) Duplicates() uint64 { return f.dups }
-
-// Retries counts the failed attempts of the last Seal: those before the one
-// that built, or all FuseMaxRetries+1 if none did.
-func (f *Fuse) Retries() uint64 { return f.retries }
-
-// Err is the last Seal's error, if any.
-func (f *Fuse) Err() error { return f.err }
-
-// Popcount counts the nonzero cells again from storage.
-func (f *Fuse) Popcount() uint64 {
-	n := uint64(0)
-	for i := uint64(0); i < f.m; i++ {
-		if f.cell(i) != 0 {
-			n++
-		}
-	}
-	return n
-}
+// K is 3, the cells a key reads.
+func (f *Fuse) K() int { return 3 }
 
 // FuseRate is the fuse filter's theory: an absent key matches when the xor
 // of its three cells equals its f-bit fingerprint, probability 2^-f.

@@ -368,7 +368,8 @@ func TestFuseBadBits(t *testing.T) {
 	}
 }
 
-// TestFusePacking writes every cell of arrays of each width 1 to 32 and
+// TestFusePacking writes every cell of packed arrays (the fuse filter's
+// cells, the Ribbon filter's rows) of each width 1 to 32 and
 // reads them back, against a bit-by-bit model: cell i is bits i f to
 // i f + f - 1 of the words, least significant first, whatever words they
 // fall in. Writing the cells in a shuffled order must not disturb the
@@ -377,7 +378,8 @@ func TestFusePacking(t *testing.T) {
 	t.Parallel()
 	for _, bits := range FuseFingerprints {
 		for _, m := range []uint64{1, 2, 63, 64, 65, 1000} {
-			f := &Fuse{bits: bits, m: m, words: make([]uint64, (m*uint64(bits)+63)/64)}
+			f := &packedCells{bits: bits}
+			f.alloc(m)
 			want := make([]uint64, m)
 			order := make([]uint64, m)
 			for i := range want {

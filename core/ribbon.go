@@ -15,7 +15,7 @@ import (
 // A key's equation is a start s in [0, m - w], a w-bit coefficient row c
 // with its lowest bit set, and an r-bit result, its fingerprint: the rows
 // Z[s + j] for the set bits j of c xor to the fingerprint. Every
-// equation's ones lie within w = RibbonWidth columns of its start, so the
+// equation's ones lie within w columns of its start, so the
 // system is a ribbon of width w along the diagonal, and Gaussian
 // elimination can run as the keys come, each row reduced against the
 // pivot rows already in place until it finds a free pivot column (on-the-
@@ -36,50 +36,58 @@ import (
 // 2^-7 = 0.78%, is RocksDB's choice for the 1% a Bloom filter reaches in
 // 9.6 bits per key.
 //
-// The width is one constant, RibbonWidth, and a row one uint64. A width
-// of 128 (the paper's and RocksDB's choice, for a smaller ε) would make a
-// row two words and leave the layout of Z as it is, but a query could then
-// select more than MaxK = 64 rows, which the key panel's culprit scan
-// does not take. Z is stored row by row, r bits a row packed as the fuse
-// filter's cells, so the lab draws it as it draws those; a query reads
-// the rows its coefficient selects, w/2 of them on average, each as two
-// words funnelled together. RocksDB stores Z column by column in blocks
-// of w rows instead, which reads r words a query rather than w/2 rows.
+// The width w is 64 (RibbonWidth, a coefficient in one machine word) or
+// 128 (RibbonWideWidth, two words: the paper's and RocksDB's choice). The
+// wider band fails far less at the same slack, so it needs a much smaller
+// ε (RibbonOverhead) and takes fewer bits a key (7.49 against 7.84 at
+// r = 7 and a million keys), for a query that reads twice the rows and a
+// build that reduces pairs of words (BenchmarkRibbonAgainstBloom). Z is stored row
+// by row, r bits a row packed as the fuse filter's cells, so the lab draws
+// it as it draws those; a query reads the rows its coefficient selects,
+// 1 + (w-1)/2 of them on average (up to w: 128 is past the MaxK = 64
+// probes of the Bloom layouts, which the key panel's culprit scan takes
+// into account), each as two words funnelled together. RocksDB stores Z
+// column by column in blocks of w rows instead, which reads r words a
+// query rather than w/2 rows.
 type Ribbon struct {
-	bits     int    // result width r, 1 to 32: row i is bits [i r, i r + r) of words
-	seed     uint64 // the lab's seed, root of the construction seeds
-	k0, k1   uint64
-	hashes   []uint64 // every key's SipHash; sorted and deduplicated at Seal
-	dirty    bool     // keys were added since the last Seal
-	n, dups  uint64   // dups: repeats dropped while collecting
-	sealDups uint64   // repeats dropped at the last Seal
-	retries  uint64
-	err      error
+	keyCollector // Seal sorts the mixed hashes and counts their repeats in sealDups
+	packedCells  // Z, row i the r-bit cell i
 
+	width int    // w, 64 or 128
 	mix   uint64 // the construction seed that built the solution
-	m     uint64
-	words []uint64
-	set   uint64
 
 	rows uint64 // tests only: m to use instead of RibbonRows
 }
 
-// RibbonWidth is w, the span of a key's coefficient row: 64 bits, one
-// machine word.
-const RibbonWidth = 64
+// RibbonWidth and RibbonWideWidth are the spans w a key's coefficient
+// row may have: 64 bits, one machine word (the ribbon variant), or 128,
+// two (ribbon-128).
+const (
+	RibbonWidth     = 64
+	RibbonWideWidth = 128
+)
 
-// RibbonOverhead is ε for n keys, the share of rows beyond one a key:
-// m = n + ceil(ε n), never fewer than w. Standard Ribbon's chance to fail
-// grows with n at a fixed ε (a long band meets a long run of crowded
-// starts somewhere), so ε grows by 0.01 a decimal
-// digit of n: 0.05 + 0.01 d, 0.09 at a thousand keys, 0.12 at a
-// million, where 7-bit results take 7.84 bits a key. Its failure rate
-// is measured by TestRibbonFailureRate. It is given in thousandths so that every
-// platform sizes alike.
-func RibbonOverhead(n uint64) (thousandths uint64) {
+// RibbonOverhead is ε for n keys at width w, the share of rows beyond one
+// a key: m = n + ceil(ε n), never fewer than w. Standard Ribbon's chance
+// to fail grows with n at a fixed ε (a long band meets a long run of
+// crowded starts somewhere), so ε grows with the decimal digits d of n.
+// At w = 64 it is 0.05 + 0.01 d: 0.09 at a thousand keys, 0.12 at a
+// million, where 7-bit results take 7.84 bits a key. At w = 128 it is
+// 0.01 d, 0.05 less at every n: 0.04 at a thousand keys, 0.07 at a
+// million, where 7-bit results take 7.49 bits a key. Both rules keep a
+// build attempt's chance to fail at a few percent where it is worst, for
+// small n and just below a power of ten, where ε is smallest for its n:
+// 2.5% at 200 keys and w = 128, 3% at 99,999 keys and w = 64; at 0.005
+// less, w = 128 failed 6% of attempts at 200 keys
+// (TestRibbonFailureRate measures both rules). It is given in
+// thousandths so that every platform sizes alike.
+func RibbonOverhead(n uint64, w int) (thousandths uint64) {
 	d := uint64(1)
 	for x := n; x >= 10; x /= 10 {
 		d++
+	}
+	if w == RibbonWideWidth {
+		return 10 * d
 	}
 	return 50 + 10*d
 }
@@ -100,43 +108,37 @@ const RibbonMaxRetries = 100
 const ribbonMaxKeys = 1 << 31
 
 // ribbonSalt separates the construction seeds from the SipHash key and
-// from the fuse filter's (the third SHA-512 initial word).
-const ribbonSalt = 0x3c6ef372fe94f82b
+// from the fuse filter's (the third SHA-512 initial word); ribbonSaltHigh,
+// the fourth, draws a 128-bit coefficient's high word apart from its low.
+const (
+	ribbonSalt     = 0x3c6ef372fe94f82b
+	ribbonSaltHigh = 0xa54ff53a5f1d36f1
+)
 
-// NewRibbon returns an empty Ribbon filter with r-bit results keyed by
-// seed. It is built once from the whole key set: Add collects keys, Seal
-// solves. It rejects r outside [FuseMinBits, FuseMaxBits], 1 to 32.
+// NewRibbon returns an empty Ribbon filter of width w = RibbonWidth, 64,
+// with r-bit results keyed by seed; NewRibbonWidth takes another width.
 func NewRibbon(resultBits int, seed uint64) (*Ribbon, error) {
+	return NewRibbonWidth(resultBits, RibbonWidth, seed)
+}
+
+// NewRibbonWidth returns an empty Ribbon filter of width w with r-bit
+// results keyed by seed. It is built once from the whole key set: Add
+// collects keys, Seal solves. It rejects r outside [FuseMinBits,
+// FuseMaxBits], 1 to 32, and w other than RibbonWidth or RibbonWideWidth.
+func NewRibbonWidth(resultBits, width int, seed uint64) (*Ribbon, error) {
 	if resultBits < FuseMinBits || resultBits > FuseMaxBits {
 		return nil, fmt.Errorf("core: ribbon fingerprint bits must be %d to %d, got %d", FuseMinBits, FuseMaxBits, resultBits)
 	}
-	k0, k1 := SipKey(seed)
-	return &Ribbon{bits: resultBits, seed: seed, k0: k0, k1: k1}, nil
-}
-
-// Add collects key's 64-bit SipHash, as the fuse filter's Add does: the
-// solution is built at the next Seal, or lazily at the next Contains or
-// Positions, and repeats are dropped when the collection is full.
-func (f *Ribbon) Add(key []byte) {
-	h, _ := Sip128(f.k0, f.k1, key)
-	if len(f.hashes) == cap(f.hashes) && len(f.hashes) >= fuseCompactFrom {
-		f.compact()
+	if width != RibbonWidth && width != RibbonWideWidth {
+		return nil, fmt.Errorf("core: ribbon width must be %d or %d, got %d", RibbonWidth, RibbonWideWidth, width)
 	}
-	f.hashes = append(f.hashes, h)
-	f.dirty = true
+	return &Ribbon{keyCollector: newKeyCollector(seed), packedCells: packedCells{bits: resultBits}, width: width}, nil
 }
 
-func (f *Ribbon) compact() {
-	slices.Sort(f.hashes)
-	uniq := slices.Compact(f.hashes)
-	f.dups += uint64(len(f.hashes) - len(uniq))
-	f.hashes = uniq
-}
-
-// RibbonRows is m, the rows of a Ribbon filter of n keys: n + ceil(ε n)
-// with ε = RibbonOverhead(n), at least RibbonWidth.
-func RibbonRows(n uint64) uint64 {
-	return max(RibbonWidth, n+(n*RibbonOverhead(n)+999)/1000)
+// RibbonRows is m, the rows of a Ribbon filter of width w holding n keys:
+// n + ceil(ε n) with ε = RibbonOverhead(n, w), at least w.
+func RibbonRows(n uint64, w int) uint64 {
+	return max(uint64(w), n+(n*RibbonOverhead(n, w)+999)/1000)
 }
 
 // Seal solves for every key added so far. Z depends on the set of keys,
@@ -168,18 +170,18 @@ func (f *Ribbon) Seal() error {
 	if f.n == 0 {
 		return nil
 	}
-	m := RibbonRows(f.n)
+	m := RibbonRows(f.n, f.width)
 	if f.rows != 0 {
 		m = f.rows
 	}
-	b := ribbonBand{coeff: make([]uint64, m), result: make([]uint32, m)}
+	b := newRibbonBand(m, f.width)
 	for attempt := 0; attempt <= RibbonMaxRetries; attempt++ {
 		if attempt > 0 {
 			rows = ribbonSorted(xs, tmp, f.hashes, mix)
 		}
 		if b.band(rows, m, f.bits) {
-			f.mix, f.m = mix, m
-			f.words = make([]uint64, (m*uint64(f.bits)+63)/64)
+			f.mix = mix
+			f.alloc(m)
 			f.solve(&b)
 			return nil
 		}
@@ -233,28 +235,56 @@ func radixSort(xs, tmp []uint64) []uint64 {
 	return xs
 }
 
-// ribbonRow is a key's equation under construction seed mix in m rows: the
+// ribbonRowOf is a key's equation at w = 64 in m rows, from its mixed hash
+// x = fuseMix(SipHash, construction seed), a bijection of the SipHash: the
 // start s, the coefficient row c (bit j stands for row s + j; bit 0 is
-// always set) and the r-bit result, from the key's SipHash h.
-func ribbonRow(h, mix, m uint64, r int) (s, c uint64, result uint32) {
-	return ribbonRowOf(fuseMix(h, mix), m, r)
-}
-
-// ribbonRowOf is ribbonRow from the mixed hash x, a bijection of the
-// SipHash: its high bits pick s (by multiply-shift, so s grows with x),
-// its low r bits are the result, and a second mix of it gives c.
+// always set) and the r-bit result. The high bits of x pick s (by
+// multiply-shift, so s grows with x), its low r bits are the result, and
+// a second mix of it gives c.
 func ribbonRowOf(x, m uint64, r int) (s, c uint64, result uint32) {
 	s, _ = bits.Mul64(x, m-RibbonWidth+1)
 	c = splitmix(x^ribbonSalt) | 1
 	return s, c, uint32(x & (1<<r - 1))
 }
 
+// ribbonWideRowOf is ribbonRowOf at w = 128: the start is drawn from
+// m - 127 places, the low word of c is the 64-bit coefficient's and the
+// high word (bits 64 to 127) a mix of x under ribbonSaltHigh.
+func ribbonWideRowOf(x, m uint64, r int) (s, lo, hi uint64, result uint32) {
+	s, _ = bits.Mul64(x, m-RibbonWideWidth+1)
+	lo = splitmix(x^ribbonSalt) | 1
+	hi = splitmix(x ^ ribbonSaltHigh)
+	return s, lo, hi, uint32(x & (1<<r - 1))
+}
+
+// equation is key hash h's equation in the built filter, at its width:
+// the start, the coefficient's low and high words (hi 0 at w = 64) and
+// the result.
+func (f *Ribbon) equation(h uint64) (s, lo, hi uint64, result uint32) {
+	x := fuseMix(h, f.mix)
+	if f.width == RibbonWideWidth {
+		return ribbonWideRowOf(x, f.m, f.bits)
+	}
+	s, lo, result = ribbonRowOf(x, f.m, f.bits)
+	return s, lo, 0, result
+}
+
 // ribbonBand is the banding state, reused across attempts: for each
 // column, the pivot row that starts there (0 for none) and its result,
-// 12 bytes a row.
+// 12 bytes a row at w = 64; at w = 128 the row's high words are in high,
+// 20 bytes a row.
 type ribbonBand struct {
 	coeff  []uint64
+	high   []uint64 // nil at w = 64
 	result []uint32
+}
+
+func newRibbonBand(m uint64, w int) ribbonBand {
+	b := ribbonBand{coeff: make([]uint64, m), result: make([]uint32, m)}
+	if w == RibbonWideWidth {
+		b.high = make([]uint64, m)
+	}
+	return b
 }
 
 // band inserts the row of every mixed hash of xs by on-the-fly Gaussian elimination: a row
@@ -265,6 +295,9 @@ type ribbonBand struct {
 // the system has no solution and band reports false. Every pivot row at
 // column i has its ones in [i, i + w), so reducing never leaves [0, m).
 func (b *ribbonBand) band(xs []uint64, m uint64, r int) bool {
+	if b.high != nil {
+		return b.bandWide(xs, m, r)
+	}
 	clear(b.coeff)
 	clear(b.result)
 	for _, x := range xs {
@@ -291,6 +324,42 @@ func (b *ribbonBand) band(xs []uint64, m uint64, r int) bool {
 	return true
 }
 
+// bandWide is band at w = 128, a row two words: the same elimination on
+// (lo, hi) pairs. It is a loop of its own, not band over pairs with a zero
+// high word, so that w = 64 builds pay nothing for the wider band.
+func (b *ribbonBand) bandWide(xs []uint64, m uint64, r int) bool {
+	clear(b.coeff)
+	clear(b.high)
+	clear(b.result)
+	for _, x := range xs {
+		s, lo, hi, res := ribbonWideRowOf(x, m, r)
+		for {
+			p := b.coeff[s]
+			if p == 0 {
+				b.coeff[s], b.high[s], b.result[s] = lo, hi, res
+				break
+			}
+			lo ^= p
+			hi ^= b.high[s]
+			res ^= b.result[s]
+			if lo == 0 {
+				if hi == 0 {
+					if res != 0 {
+						return false
+					}
+					break
+				}
+				s, lo, hi = s+64, hi, 0 // the low word is spent
+			}
+			tz := uint(bits.TrailingZeros64(lo))
+			s += uint64(tz)
+			lo = lo>>tz | hi<<(64-tz) // a shift by 64 gives 0
+			hi >>= tz
+		}
+	}
+	return true
+}
+
 // solve back-substitutes from the last row to the first. Row i of Z is
 // its pivot's result xor the rows its pivot selects above i, which are
 // already solved; a column without a pivot is free and left 0. Each result
@@ -298,6 +367,10 @@ func (b *ribbonBand) band(xs []uint64, m uint64, r int) bool {
 // a row's every bit costs one AND and one parity (as RocksDB's
 // SimpleSolutionStorage back-substitution does).
 func (f *Ribbon) solve(b *ribbonBand) {
+	if b.high != nil {
+		f.solveWide(b)
+		return
+	}
 	var window [FuseMaxBits]uint64 // bit j of window[k]: bit k of row i + j
 	r := f.bits
 	for i := f.m; i > 0; {
@@ -317,29 +390,31 @@ func (f *Ribbon) solve(b *ribbonBand) {
 	f.set = f.Popcount()
 }
 
-// row reads row i: the r bits at bit offset i r, as Fuse.cell does.
-func (f *Ribbon) row(i uint64) uint64 {
-	off := i * uint64(f.bits)
-	w, sh := off>>6, off&63
-	v := f.words[w] >> sh
-	if sh+uint64(f.bits) > 64 {
-		v |= f.words[w+1] << (64 - sh)
+// solveWide is solve at w = 128: each result bit's window holds the 128
+// rows just solved in two words, bit j of hi standing for row i + 64 + j.
+func (f *Ribbon) solveWide(b *ribbonBand) {
+	var lows, highs [FuseMaxBits]uint64
+	r := f.bits
+	for i := f.m; i > 0; {
+		i--
+		lo, hi, res := b.coeff[i], b.high[i], b.result[i]
+		var row uint64
+		for k := 0; k < r; k++ {
+			wl, wh := lows[k]<<1, highs[k]<<1|lows[k]>>63
+			bit := uint64((bits.OnesCount64(lo&wl)+bits.OnesCount64(hi&wh))&1) ^ uint64(res>>k&1)
+			lows[k], highs[k] = wl|bit, wh
+			row |= bit << k
+		}
+		if lo != 0 && row != 0 {
+			f.put(i, row)
+		}
 	}
-	return v & (1<<f.bits - 1)
-}
-
-// put ors v, which fits r bits, into row i, which must be 0.
-func (f *Ribbon) put(i, v uint64) {
-	off := i * uint64(f.bits)
-	w, sh := off>>6, off&63
-	f.words[w] |= v << sh
-	if sh+uint64(f.bits) > 64 {
-		f.words[w+1] |= v >> (64 - sh)
-	}
+	f.set = f.Popcount()
 }
 
 // Contains reports whether the rows key's coefficient selects xor to its
-// fingerprint; it reads those rows, 1 + (w-1)/2 = 32.5 on average. It
+// fingerprint; it reads those rows, 1 + (w-1)/2 on average: 32.5 at
+// w = 64, 64.5 at w = 128. It
 // seals first if keys were added since the last Seal, so it is not safe
 // for concurrent use until sealed. An empty filter answers false and a
 // filter whose Seal failed answers true (0 rows read).
@@ -351,12 +426,20 @@ func (f *Ribbon) Contains(key []byte) (bool, int) {
 		return f.err != nil, 0
 	}
 	h, _ := Sip128(f.k0, f.k1, key)
-	s, c, res := ribbonRow(h, f.mix, f.m, f.bits)
-	probes := bits.OnesCount64(c)
-	// Each selected row is read as its word and the next funnelled
-	// together (a shift by 64 gives 0, so a row inside one word needs no
-	// branch), and the sum is masked to r bits once at the end.
-	words, r, base := f.words, uint64(f.bits), s*uint64(f.bits)
+	s, lo, hi, res := f.equation(h)
+	r := uint64(f.bits)
+	acc := ribbonXor(f.words, s*r, r, lo)
+	if hi != 0 {
+		acc ^= ribbonXor(f.words, (s+64)*r, r, hi)
+	}
+	return acc&(1<<r-1) == uint64(res), bits.OnesCount64(lo) + bits.OnesCount64(hi)
+}
+
+// ribbonXor xors the rows the set bits j of c select, row j at bit offset
+// base + j r of words, unmasked. Each selected row is read as its word and
+// the next funnelled together (a shift by 64 gives 0, so a row inside one
+// word needs no branch); the caller masks the sum to r bits once.
+func ribbonXor(words []uint64, base, r, c uint64) uint64 {
 	last := uint64(len(words) - 1)
 	acc := uint64(0)
 	for ; c != 0; c &= c - 1 {
@@ -368,7 +451,7 @@ func (f *Ribbon) Contains(key []byte) (bool, int) {
 		}
 		acc ^= v
 	}
-	return acc&(1<<r-1) == uint64(res), probes
+	return acc
 }
 
 // Positions appends the rows key's coefficient selects, in increasing
@@ -383,19 +466,14 @@ func (f *Ribbon) Positions(dst []uint64, key []byte) []uint64 {
 		return dst
 	}
 	h, _ := Sip128(f.k0, f.k1, key)
-	s, c, _ := ribbonRow(h, f.mix, f.m, f.bits)
-	for ; c != 0; c &= c - 1 {
-		dst = append(dst, s+uint64(bits.TrailingZeros64(c)))
+	s, lo, hi, _ := f.equation(h)
+	for ; lo != 0; lo &= lo - 1 {
+		dst = append(dst, s+uint64(bits.TrailingZeros64(lo)))
+	}
+	for ; hi != 0; hi &= hi - 1 {
+		dst = append(dst, s+64+uint64(bits.TrailingZeros64(hi)))
 	}
 	return dst
-}
-
-// Row returns the value of row i of Z, or 0 for i >= M().
-func (f *Ribbon) Row(i uint64) uint32 {
-	if i >= f.m {
-		return 0
-	}
-	return uint32(f.row(i))
 }
 
 // fingerprint is key's r-bit result, false when there is no solution.
@@ -404,44 +482,16 @@ func (f *Ribbon) fingerprint(key []byte) (uint32, bool) {
 		return 0, false
 	}
 	h, _ := Sip128(f.k0, f.k1, key)
-	_, _, res := ribbonRow(h, f.mix, f.m, f.bits)
+	_, _, _, res := f.equation(h)
 	return res, true
 }
 
-// M is the rows of Z; K is w, the rows a key's coefficient can select (it
-// selects about half of them).
-func (f *Ribbon) M() uint64            { return f.m }
-func (f *Ribbon) K() int               { return RibbonWidth }
-func (f *Ribbon) SetBits() uint64      { return f.set }
-func (f *Ribbon) IsSet(i uint64) bool  { return f.Row(i) != 0 }
-func (f *Ribbon) Words() []uint64      { return f.words }
-func (f *Ribbon) FingerprintBits() int { return f.bits }
-func (f *Ribbon) MemoryBits() uint64   { return f.m * uint64(f.bits) }
+// K is w, the rows a key's coefficient can select (it selects about half
+// of them); M() is the rows of Z and Cell(i) row i's value.
+func (f *Ribbon) K() int { return f.width }
 
-// Keys is the number of distinct keys Z was solved for.
-func (f *Ribbon) Keys() uint64 { return f.n }
-
-// Duplicates counts the Adds dropped as repeats: Keys() + Duplicates() is
-// the number of Adds.
-func (f *Ribbon) Duplicates() uint64 { return f.dups + f.sealDups }
-
-// Retries counts the failed attempts of the last Seal: those before the one
-// that built, or all RibbonMaxRetries+1 if none did.
-func (f *Ribbon) Retries() uint64 { return f.retries }
-
-// Err is the last Seal's error, if any.
-func (f *Ribbon) Err() error { return f.err }
-
-// Popcount counts the nonzero rows again from storage.
-func (f *Ribbon) Popcount() uint64 {
-	n := uint64(0)
-	for i := uint64(0); i < f.m; i++ {
-		if f.row(i) != 0 {
-			n++
-		}
-	}
-	return n
-}
+// Width is w, 64 or 128.
+func (f *Ribbon) Width() int { return f.width }
 
 // RibbonRate is the Ribbon filter's theory: an absent key's selected rows
 // xor to its r-bit result by chance, probability 2^-r.

@@ -646,7 +646,7 @@ func (pn *panel) value(j uint64) *uint32 {
 	case *Fuse:
 		v = f.Cell(j)
 	case *Ribbon:
-		v = f.Row(j)
+		v = f.Cell(j)
 	default:
 		return nil
 	}
@@ -677,8 +677,9 @@ func (pn *panel) fingerprint(kb []byte) (uint32, bool) {
 // query's, or the one a slot holds.
 func (pn *panel) culprits(qfp uint32, probes []TryProbe) ([]TryCulprit, error) {
 	cuckoo, _ := pn.f.(*Cuckoo)
-	// The positions to blame keys for: at most MaxK, so a key's hits fit
-	// a uint64 mask.
+	// The positions to blame keys for: at most MaxK = 64 in the Bloom
+	// layouts, 128 for a Ribbon filter of w = 128; a key's hits are a mask
+	// of as many bits, in as many words as it takes.
 	var targets []uint64
 	for _, p := range probes {
 		if contains(targets, p.Position) || cuckoo != nil && (p.Value == nil || *p.Value != qfp) {
@@ -692,51 +693,62 @@ func (pn *panel) culprits(qfp uint32, probes []TryProbe) ([]TryCulprit, error) {
 	}
 	// sig has bit t%64 set for each target t: most positions miss it, and
 	// one test turns them away. A Ribbon query's targets are a run of up to
-	// 64 rows, which fill sig; lo and hi, the least and greatest target,
-	// turn away the rows outside that run.
+	// w = 64 or 128 rows, which fill sig; lo and hi, the least and greatest
+	// target, turn away the rows outside that run.
 	var sig uint64
 	lo, hi := ^uint64(0), uint64(0)
 	for _, t := range targets {
 		sig |= 1 << (t & 63)
 		lo, hi = min(lo, t), max(hi, t)
 	}
-	// hits is the mask of the targets key's positions include; a cuckoo
-	// key counts only if its fingerprint is the query's.
+	// hits sets in mask the bits of the targets key's positions include
+	// (bit i%64 of word i/64 for targets[i]) and reports whether any is;
+	// a cuckoo key counts only if its fingerprint is the query's.
 	// A key of a scalable chain set bits only in the link it went into
 	// (in), the link that was last at its turn; -1 for none.
 	chain, _ := pn.f.(*Scalable)
-	hits := func(key []byte, in int) uint64 {
+	mask := make([]uint64, (len(targets)+63)/64)
+	hits := func(key []byte, in int) bool {
+		clear(mask)
 		if chain != nil && in < 0 {
-			return 0
+			return false
 		}
 		if cuckoo != nil {
 			if fp, _, _ := cuckoo.locate(key); uint32(fp) != qfp {
-				return 0
+				return false
 			}
 		}
 		pos := pn.f.Positions(pn.pos, key)
 		pn.pos = pos
-		var mask uint64
+		hit := false
 		for _, j := range pos {
 			if sig>>(j&63)&1 == 0 || j < lo || j > hi || chain != nil && chain.LinkAt(j) != in {
 				continue
 			}
 			for ti, t := range targets {
 				if j == t {
-					mask |= 1 << ti
+					mask[ti/64] |= 1 << (ti % 64)
+					hit = true
 				}
 			}
 		}
-		return mask
+		return hit
+	}
+	// blame calls add with each target key hit, after hits.
+	blame := func(add func(c *TryCulprit)) {
+		for w, bitsOf := range mask {
+			for ; bitsOf != 0; bitsOf &= bitsOf - 1 {
+				add(&out[64*w+bits.TrailingZeros64(bitsOf)])
+			}
+		}
 	}
 	for i, t := range pn.typed {
 		in := 0
 		if chain != nil {
 			in = pn.typedLink[i]
 		}
-		for mask := hits(t, in); mask != 0; mask &= mask - 1 {
-			c := &out[bits.TrailingZeros64(mask)]
-			c.Typed = append(c.Typed, string(t))
+		if hits(t, in) {
+			blame(func(c *TryCulprit) { c.Typed = append(c.Typed, string(t)) })
 		}
 	}
 	if len(targets) == 0 {
@@ -749,14 +761,16 @@ func (pn *panel) culprits(qfp uint32, probes []TryProbe) ([]TryCulprit, error) {
 			if chain != nil {
 				in = chain.TurnLink(first + uint64(j))
 			}
-			for mask := hits(k, in); mask != 0; mask &= mask - 1 {
-				c := &out[bits.TrailingZeros64(mask)]
+			if !hits(k, in) {
+				continue
+			}
+			blame(func(c *TryCulprit) {
 				if len(c.Generated) < MaxTryCulprits {
 					c.Generated = append(c.Generated, TryGenerated{Index: first + uint64(j), Hex: hex.EncodeToString(k[:8])})
 				} else {
 					c.More++
 				}
-			}
+			})
 		}
 		return true
 	})

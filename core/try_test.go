@@ -187,7 +187,7 @@ func TestTryVerdicts(t *testing.T) {
 				if q.Key != req.Query[i] || q.Verdict != want[i].verdict || q.Member != want[i].member {
 					t.Errorf("seed %d: query %q: %s %q, want %s %q", p.Seed, q.Key, q.Verdict, q.Member, want[i].verdict, want[i].member)
 				}
-				if v == RibbonVariant {
+				if v == RibbonVariant || v == RibbonWideVariant {
 					if len(q.Probes) < 1 || len(q.Probes) > res.K {
 						t.Errorf("query %q: %d rows, want 1 to %d", q.Key, len(q.Probes), res.K)
 					}
@@ -270,14 +270,20 @@ func TestTryCulprits(t *testing.T) {
 		name    string
 		change  func(p *Params)
 		crowded bool // some position has more than MaxTryCulprits members to blame
+		wide    bool // the query selects more than 64 positions
 	}{
-		{"standard 50 keys", func(p *Params) { p.Items, p.BitsPerKey, p.Hashes = 50, 2, 2 }, false},
-		{"more than 8 a bit", func(p *Params) { p.Items, p.BitsPerKey, p.Hashes = 2000, 0.1, 1 }, true},
-		{"standard 300 keys", func(p *Params) { p.Items, p.BitsPerKey, p.Hashes, p.Seed = 300, 2, 3, 9 }, false},
-		{"blocked", func(p *Params) { p.Variant, p.Items, p.BitsPerKey, p.Hashes = BlockedVariant, 400, 2, 2 }, false},
-		{"counting", func(p *Params) { p.Variant, p.Items, p.BitsPerKey, p.Hashes = CountingVariant, 50, 2, 2 }, false},
-		{"cuckoo", func(p *Params) { p.Variant, p.FingerprintBits, p.BitsPerKey = CuckooVariant, 8, 9 }, false},
-		{"fuse", func(p *Params) { p.Variant = FuseVariant }, false},
+		{"standard 50 keys", func(p *Params) { p.Items, p.BitsPerKey, p.Hashes = 50, 2, 2 }, false, false},
+		{"more than 8 a bit", func(p *Params) { p.Items, p.BitsPerKey, p.Hashes = 2000, 0.1, 1 }, true, false},
+		{"standard 300 keys", func(p *Params) { p.Items, p.BitsPerKey, p.Hashes, p.Seed = 300, 2, 3, 9 }, false, false},
+		{"blocked", func(p *Params) { p.Variant, p.Items, p.BitsPerKey, p.Hashes = BlockedVariant, 400, 2, 2 }, false, false},
+		{"counting", func(p *Params) { p.Variant, p.Items, p.BitsPerKey, p.Hashes = CountingVariant, 50, 2, 2 }, false, false},
+		{"cuckoo", func(p *Params) { p.Variant, p.FingerprintBits, p.BitsPerKey = CuckooVariant, 8, 9 }, false, false},
+		{"fuse", func(p *Params) { p.Variant = FuseVariant }, false, false},
+		{"ribbon", func(p *Params) { p.Variant = RibbonVariant }, true, false},
+		// A Ribbon row is selected by about w/2 keys, more than are listed.
+		// A query of w = 128 selecting more than 64 rows: the culprits past
+		// the 64th are found too.
+		{"ribbon-128", func(p *Params) { p.Variant = RibbonWideVariant }, true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -319,6 +325,9 @@ func TestTryCulprits(t *testing.T) {
 			}
 			if len(q.Culprits) != len(targets) {
 				t.Fatalf("%d culprit positions, want %d", len(q.Culprits), len(targets))
+			}
+			if tc.wide && len(targets) <= 64 {
+				t.Fatalf("seed %d, %q: %d rows selected, want a query of more than 64 to test", p.Seed, q.Key, len(targets))
 			}
 			for i, c := range q.Culprits {
 				if c.Position != targets[i] {

@@ -97,7 +97,7 @@ type Theory struct {
 }
 
 // Variants lists the registered layouts in the order the lab shows them.
-var Variants = []Variant{Standard, BlockedVariant, CountingVariant, CuckooVariant, SemiSortedVariant, FuseVariant, RibbonVariant, ScalableVariant}
+var Variants = []Variant{Standard, BlockedVariant, CountingVariant, CuckooVariant, SemiSortedVariant, FuseVariant, RibbonVariant, RibbonWideVariant, ScalableVariant}
 
 // ParseVariant accepts a variant name; "" means standard.
 func ParseVariant(s string) (Variant, error) {

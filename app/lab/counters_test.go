@@ -157,18 +157,21 @@ func TestLabCounters(t *testing.T) {
 	if len(warnings(&r)) != 0 {
 		t.Errorf("a fuse filter that built warns: %+v", warnings(&r))
 	}
-	// The Ribbon filter's rows: a query reads about half of the 64.
-	rp := core.DefaultParams()
-	rp.Variant = core.RibbonVariant
-	rr, err := core.Simulate(rp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rcs := labCounters(theoryOf(rp), rp.Variant, 0, &rr)
-	for id, want := range map[string][2]string{"out-m": {"m rows", format.Int(rr.M)}, "out-k": {"rows a query may read", "64"},
-		"out-set-bits": {"nonzero rows", format.Int(rr.SetBits) + " of " + format.Int(rr.M)}, settings.IDFingerprintBits + "-value": {"fingerprint bits", "7 (auto)"}} {
-		if c := counterOf(t, rcs, id); c.label != want[0] || c.value != want[1] || c.hidden {
-			t.Errorf("ribbon %s: %q = %q hidden %v, want %q = %q", id, c.label, c.value, c.hidden, want[0], want[1])
+	// The Ribbon filter's rows: a query reads about half of the w, 64 or
+	// 128.
+	for v, w := range map[core.Variant]string{core.RibbonVariant: "64", core.RibbonWideVariant: "128"} {
+		rp := core.DefaultParams()
+		rp.Variant = v
+		rr, err := core.Simulate(rp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rcs := labCounters(theoryOf(rp), rp.Variant, 0, &rr)
+		for id, want := range map[string][2]string{"out-m": {"m rows", format.Int(rr.M)}, "out-k": {"rows a query may read", w},
+			"out-set-bits": {"nonzero rows", format.Int(rr.SetBits) + " of " + format.Int(rr.M)}, settings.IDFingerprintBits + "-value": {"fingerprint bits", "7 (auto)"}} {
+			if c := counterOf(t, rcs, id); c.label != want[0] || c.value != want[1] || c.hidden {
+				t.Errorf("%s %s: %q = %q hidden %v, want %q = %q", v, id, c.label, c.value, c.hidden, want[0], want[1])
+			}
 		}
 	}
 	r.BuildError = "fuse: could not build"
@@ -211,7 +214,7 @@ func TestLabCounters(t *testing.T) {
 	}
 
 	// Before the first result, the Bloom formulas say nothing of them.
-	for _, v := range []core.Variant{core.CuckooVariant, core.FuseVariant, core.RibbonVariant, core.ScalableVariant} {
+	for _, v := range []core.Variant{core.CuckooVariant, core.FuseVariant, core.RibbonVariant, core.RibbonWideVariant, core.ScalableVariant} {
 		p := core.DefaultParams()
 		p.Variant = v
 		cs := labCounters(theoryOf(p), v, 0, nil)
@@ -239,7 +242,7 @@ func TestLabCounters(t *testing.T) {
 // and names a failed construction.
 func TestRateNoteOtherLayouts(t *testing.T) {
 	t.Parallel()
-	for _, v := range []core.Variant{core.CuckooVariant, core.FuseVariant, core.RibbonVariant, core.ScalableVariant} {
+	for _, v := range []core.Variant{core.CuckooVariant, core.FuseVariant, core.RibbonVariant, core.RibbonWideVariant, core.ScalableVariant} {
 		p := core.DefaultParams()
 		p.Variant, p.Items, p.Queries, p.PresentShare = v, 20, 20000, 0
 		r, err := core.Simulate(p)

@@ -118,6 +118,7 @@ func TestBitCaption(t *testing.T) {
 		{core.FuseVariant, 4000, 1, true, "Every cell of the 5,632 drawn as a square, dark when it is nonzero.", "the cells of the last key inserted", "read by the first absent query"},
 		{core.CuckooVariant, 400_000, 4, false, "Density picture: 500,000 slots, each dot shaded by the share of its slots that hold a fingerprint.", "the slots of the last key inserted", "read by the first absent query"},
 		{core.RibbonVariant, 4000, 1, true, "Every row of the 4,360 drawn as a square, dark when it is nonzero.", "the rows of the last key inserted", "read by the first absent query"},
+		{core.RibbonWideVariant, 4000, 1, true, "Every row of the 4,160 drawn as a square, dark when it is nonzero.", "the rows of the last key inserted", "read by the first absent query"},
 		{core.FuseVariant, 400_000, 1, false, "Density picture: 458,752 cells, each dot shaded by the share of its cells that are nonzero.", "the cells of the last key inserted", "read by the first absent query"},
 		{core.ScalableVariant, 4000, 1, false, "Density picture: 100,480 bits, each dot shaded by the share of its bits that are set. Its 4 links lie one after another, their clear bits grey and sand by turns.",
 			"read for the last key inserted in every link; it set those of the link it went into", "read by the first absent query"},
@@ -163,7 +164,7 @@ func TestLayoutKeepsBucketsWhole(t *testing.T) {
 // Every slot and cell is painted dark exactly when it holds something.
 func TestPaintSlotsAndCells(t *testing.T) {
 	t.Parallel()
-	for _, v := range []core.Variant{core.CuckooVariant, core.FuseVariant, core.RibbonVariant} {
+	for _, v := range []core.Variant{core.CuckooVariant, core.FuseVariant, core.RibbonVariant, core.RibbonWideVariant} {
 		p := core.DefaultParams()
 		p.Variant, p.Items = v, 300
 		r, err := core.Simulate(p)

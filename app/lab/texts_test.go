@@ -26,6 +26,9 @@ func TestControlNotes(t *testing.T) {
 		{v: core.RibbonVariant, hashes: "k does not apply: a key selects about half the 64 rows from its start",
 			bpk:     "bits per key does not apply: the Ribbon filter sizes itself from n, about 1.1 n rows of r bits",
 			hashing: "the scheme does not apply: the ribbon filter selects its rows by a 64-bit coefficient from a start drawn from one hash"},
+		{v: core.RibbonWideVariant, hashes: "k does not apply: a key selects about half the 128 rows from its start",
+			bpk:     "bits per key does not apply: the Ribbon filter sizes itself from n, about 1.05 n rows of r bits",
+			hashing: "the scheme does not apply: the ribbon-128 filter selects its rows by a 128-bit coefficient from a start drawn from one hash"},
 	}
 	for _, c := range cases {
 		got := []string{controlNote(c.v, settings.IDHashes), controlNote(c.v, settings.IDOptimalK), controlNote(c.v, settings.IDBitsPerKey), controlNote(c.v, settings.IDHashing), controlNote(c.v, settings.IDItems)}

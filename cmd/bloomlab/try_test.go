@@ -65,6 +65,17 @@ func TestTry(t *testing.T) {
 			"false positive       salt, word 162 of the common words tried in order",
 			"  probe 1  row 570        holds 0x7c  solved from member #7 (f73b72ae3378078e), member #42 (b558abd8f1ab1b50),",
 		}, ""},
+		{"ribbon-128", []string{"try", "--variant", "ribbon-128", "--insert", "apple", "--query", "apple,salt", "--explain"}, 0, []string{
+			"filter               ribbon-128 (fault: none): 4162 rows",
+			"    start s = floor(x * 4035 / 2^64) = 3277\n    coefficient c = splitmix(x xor 0xa54ff53a5f1d36f1) << 64 | splitmix(x xor 0x3c6ef372fe94f82b) | 1 = 0x752842fea0ad1d26a9420b74c3cffb27, 64 bits set\n",
+			"query salt: no: its rows do not xor to its fingerprint",
+		}, ""},
+		// A query of w = 128 reads more than 64 rows: the culprits of
+		// every one are listed, past the 64th too.
+		{"ribbon-128 culprits", []string{"try", "--variant", "ribbon-128", "--items", "2000", "--insert", "apple,pear", "--find-fp"}, 0, []string{
+			"false positive       get, word 46 of the common words tried in order",
+			"  probe 65 row 1751       holds 0x6a  solved from member #5 (7af5c954dba2cf8e), member #30 (ee3b3205adce2245),",
+		}, ""},
 		{"scalable", []string{"try", "--variant", "scalable", "--insert", "apple", "--query", "apple,plum", "--find-fp"}, 0, []string{
 			"link 3               bits 42688 to 100479, k = 10, 466 of 4000 keys", "  probe 25 bit 77972      link 3  new",
 			"  10 of 34 bits new, in link 3", "query plum: no: every link has a zero among its probes",

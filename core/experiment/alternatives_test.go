@@ -279,7 +279,7 @@ func TestAlternativesClaims(t *testing.T) {
 	if _, err := fmt.Sscanf(c[strings.Index(c, "so the Ribbon filter takes "):], "so the Ribbon filter takes %f%% less", &saved); err != nil {
 		t.Fatalf("claim (c): %v in %q", err, c)
 	}
-	if want := float64(7*core.RibbonRows(uint64(s.Items))) / float64(s.Items); math.Abs(rbpk-want) > 0.005 {
+	if want := float64(7*core.RibbonRows(uint64(s.Items), core.RibbonWidth)) / float64(s.Items); math.Abs(rbpk-want) > 0.005 {
 		t.Errorf("claim (c): the 7-bit Ribbon filter takes %.2f bits per key, its rows %.3f", rbpk, want)
 	}
 	if rbloom <= rbpk || math.Abs(saved-100*(1-rbpk/rbloom)) > 0.1 {

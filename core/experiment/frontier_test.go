@@ -18,7 +18,7 @@ func TestFrontierSizing(t *testing.T) {
 	for _, p := range frontierRates {
 		sized := plan.Cheapest(n, p)
 		s, b, counting, c, f, rib := sized[0], sized[1], sized[2], sized[3], sized[5], sized[6]
-		if w := rib.Spec.FingerprintBits; !rib.Reaches || core.RibbonRate(w) > p || core.RibbonRate(w-1) <= p || rib.Bits != core.RibbonRows(n)*uint64(w) {
+		if w := rib.Spec.FingerprintBits; !rib.Reaches || core.RibbonRate(w) > p || core.RibbonRate(w-1) <= p || rib.Bits != core.RibbonRows(n, core.RibbonWidth)*uint64(w) {
 			t.Errorf("ribbon at %g: %+v", p, rib)
 		}
 		if ss := sized[4]; ss.Reaches && (ss.Bits*uint64(c.Spec.FingerprintBits) > c.Bits*uint64(ss.Spec.FingerprintBits-1)+c.Bits || core.CuckooRate(ss.Spec.FingerprintBits, 0.95) > p) {

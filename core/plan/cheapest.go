@@ -301,7 +301,7 @@ func cheapestRibbon(n uint64, p float64) Sized {
 		return Sized{Name: "ribbon", Variant: core.RibbonVariant,
 			Why: fmt.Sprintf("needs %d-bit results, past its %s", r, core.RibbonVariant.FingerprintWidths("and"))}
 	}
-	rows := core.RibbonRows(n)
+	rows := core.RibbonRows(n, core.RibbonWidth)
 	return Sized{Name: "ribbon", Variant: core.RibbonVariant, Spec: core.Spec{N: n, FingerprintBits: r},
 		Settings: fmt.Sprintf("r = %d, %d rows", r, rows), Bits: satMul(rows, uint64(r)), Rate: core.RibbonRate(r), Reaches: true}
 }
