@@ -397,6 +397,16 @@ func TestBrowserVariantRibbon(t *testing.T) {
 	shoot(t, narrow, "variant-ribbon-360")
 }
 
+// TestBrowserVariantRibbon128 checks the Ribbon filter at w = 128, whose
+// queries select up to 128 rows, at 7 bits and at 12.
+func TestBrowserVariantRibbon128(t *testing.T) {
+	needBrowser(t)
+	checkStaticLab(t, btab(t, 1280, 1400), staticLab{variant: core.RibbonWideVariant, unit: "row", k: "128",
+		hashesNote: "a key selects about half the 128 rows from its start",
+		bitsNote:   "the Ribbon filter sizes itself from n, about 1.05 n rows of r bits",
+		charts:     "the ribbon-128 filter", straddle: 12})
+}
+
 // linkColours counts the bit array's pixels by shade family: warm ones
 // (red above blue), which only the sand grey of a chain's odd links
 // gives at a low fill, and cool ones, the first link's grey.
