@@ -281,9 +281,9 @@ func TestBrowserCalculatorCheapest(t *testing.T) {
 	grows := plan.Needs[3].Name
 	// At 1% the semi-sorted cuckoo filter, a bit a slot under the plain
 	// one's, is the cheapest that takes inserts and removes.
-	check(0.01, map[string]string{"ribbon": plan.Needs[0].Name, "cuckoo-ss": plan.Needs[1].Name + "; " + plan.Needs[2].Name, "scalable": grows})
+	check(0.01, map[string]string{"ribbon-128": plan.Needs[0].Name, "cuckoo-ss": plan.Needs[1].Name + "; " + plan.Needs[2].Name, "scalable": grows})
 	typeInto(t, ctx, settings.CalcP, "0.00001")
 	bwaitText(t, ctx, "#cheapest-cuckoo-ss td.best", func(s string) bool { return s == "-" })
-	check(1e-5, map[string]string{"ribbon": plan.Needs[0].Name, "standard": plan.Needs[1].Name, "counting": plan.Needs[2].Name, "scalable": grows})
+	check(1e-5, map[string]string{"ribbon-128": plan.Needs[0].Name, "standard": plan.Needs[1].Name, "counting": plan.Needs[2].Name, "scalable": grows})
 	shoot(t, ctx, "calculator-cheapest")
 }

@@ -121,7 +121,7 @@ func TestExperimentOutputs(t *testing.T) {
 		{"adversarial", []string{"--items", "500", "--queries", "1000", "--replicates", "3", "--seed", "7"},
 			"attack,hash,bitsPerKey,k,keys,measure,theory,measured,ci95_lo,ci95_hi,ratio,rateTheory,rate,rateCI95_lo,rateCI95_hi", 26},
 		{"frontier", []string{"--items", "500", "--queries", "1000", "--seed", "7"},
-			"target,structure,settings,bitsPerKey,floor,bloomLine,overFloor,theory,observed,ci95_lo,ci95_hi,fp,buildNs,queryNs", 48},
+			"target,structure,settings,bitsPerKey,floor,bloomLine,overFloor,theory,observed,ci95_lo,ci95_hi,fp,buildNs,queryNs", 54},
 		{"membership-inference", []string{"--items", "500", "--replicates", "2", "--seed", "7"},
 			"target,bitsPerKey,k,theory,candidates,members,positives,falsePositives,expectedFP,precision,precisionCI95_lo,precisionCI95_hi,precisionTheory,recall", 4},
 	} {

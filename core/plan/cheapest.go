@@ -43,7 +43,7 @@ const builtLoad = 0.95
 // fills), the counting filter (the standard shape, 4-bit counters), the
 // cuckoo filter, plain and semi-sorted (the narrowest of its fingerprints
 // that reaches p at full load), the binary fuse filter (f = ceil(log2(1/p)))
-// the Ribbon filter (r = ceil(log2(1/p))) and the scalable filter (the
+// the Ribbon filter at both widths (r = ceil(log2(1/p))) and the scalable filter (the
 // chain a user who does not know n up front sets up, see
 // cheapestScalable). The work is a few hundred evaluations of the blocked
 // rate and a dozen or so of the chain's plan, whatever n and p.
@@ -56,7 +56,8 @@ func Cheapest(n uint64, p float64) []Sized {
 		counting.Bits = satMul(std.Bits, countingBits)
 	}
 	return []Sized{std, cheapestBlocked(n, p), counting, cheapestCuckoo(core.CuckooVariant, n, p),
-		cheapestCuckoo(core.SemiSortedVariant, n, p), cheapestFuse(n, p), cheapestRibbon(n, p), cheapestScalable(n, p)}
+		cheapestCuckoo(core.SemiSortedVariant, n, p), cheapestFuse(n, p), cheapestRibbon(core.RibbonVariant, core.RibbonWidth, n, p),
+		cheapestRibbon(core.RibbonWideVariant, core.RibbonWideWidth, n, p), cheapestScalable(n, p)}
 }
 
 // cheapestScalable is the scalable chain for a user who expects about n
@@ -293,16 +294,16 @@ func cheapestCuckoo(v core.Variant, n uint64, p float64) Sized {
 		Why: fmt.Sprintf("its widest fingerprint, %d bits, gives %.3g%% at full load", f, 100*core.CuckooRate(f, builtLoad))}
 }
 
-// cheapestRibbon is the Ribbon filter with the fewest result bits whose
-// rate, 2^-r, reaches p, in the rows it builds for n keys.
-func cheapestRibbon(n uint64, p float64) Sized {
+// cheapestRibbon is the Ribbon filter v of width w with the fewest result
+// bits whose rate, 2^-r, reaches p, in the rows it builds for n keys.
+func cheapestRibbon(v core.Variant, w int, n uint64, p float64) Sized {
 	r := int(math.Ceil(core.InfoFloor(p) - 1e-9))
-	if core.RibbonVariant.CheckFingerprintBits(r) != nil {
-		return Sized{Name: "ribbon", Variant: core.RibbonVariant,
-			Why: fmt.Sprintf("needs %d-bit results, past its %s", r, core.RibbonVariant.FingerprintWidths("and"))}
+	if v.CheckFingerprintBits(r) != nil {
+		return Sized{Name: v.Name(), Variant: v,
+			Why: fmt.Sprintf("needs %d-bit results, past its %s", r, v.FingerprintWidths("and"))}
 	}
-	rows := core.RibbonRows(n, core.RibbonWidth)
-	return Sized{Name: "ribbon", Variant: core.RibbonVariant, Spec: core.Spec{N: n, FingerprintBits: r},
+	rows := core.RibbonRows(n, w)
+	return Sized{Name: v.Name(), Variant: v, Spec: core.Spec{N: n, FingerprintBits: r},
 		Settings: fmt.Sprintf("r = %d, %d rows", r, rows), Bits: satMul(rows, uint64(r)), Rate: core.RibbonRate(r), Reaches: true}
 }
 
