@@ -267,10 +267,11 @@ func TestAlternativesClaims(t *testing.T) {
 	}
 
 	// (c): the 7-bit Ribbon filter takes 7 bits a row, and a Bloom filter
-	// for its measured rate takes more; the verdict is the qualified one
-	// at w = 64, and without timing the construction is not judged.
+	// for its measured rate takes more; at RocksDB's width of 128 the space
+	// claim holds (7.35 bits per key, 27% less), and without timing the
+	// construction is not judged.
 	var rbpk, rbloom, saved float64
-	if _, err := fmt.Sscanf(c[strings.Index(c, "(w = 64) takes "):], "(w = 64) takes %f bits per key", &rbpk); err != nil {
+	if _, err := fmt.Sscanf(c[strings.Index(c, "(w = 128) takes "):], "(w = 128) takes %f bits per key", &rbpk); err != nil {
 		t.Fatalf("claim (c): %v in %q", err, c)
 	}
 	if _, err := fmt.Sscanf(c[strings.Index(c, "best k needs "):], "best k needs %f bits per key", &rbloom); err != nil {
@@ -279,13 +280,13 @@ func TestAlternativesClaims(t *testing.T) {
 	if _, err := fmt.Sscanf(c[strings.Index(c, "so the Ribbon filter takes "):], "so the Ribbon filter takes %f%% less", &saved); err != nil {
 		t.Fatalf("claim (c): %v in %q", err, c)
 	}
-	if want := float64(7*core.RibbonRows(uint64(s.Items), core.RibbonWidth)) / float64(s.Items); math.Abs(rbpk-want) > 0.005 {
+	if want := float64(7*core.RibbonRows(uint64(s.Items), core.RibbonWideWidth)) / float64(s.Items); math.Abs(rbpk-want) > 0.005 {
 		t.Errorf("claim (c): the 7-bit Ribbon filter takes %.2f bits per key, its rows %.3f", rbpk, want)
 	}
 	if rbloom <= rbpk || math.Abs(saved-100*(1-rbpk/rbloom)) > 0.1 {
 		t.Errorf("claim (c): Bloom %.2f against Ribbon %.2f bits per key, %.1f%% saved", rbloom, rbpk, saved)
 	}
-	if !strings.Contains(c, "The claim holds with a qualification: this lab's Ribbon filter is 64 rows wide") ||
+	if !strings.Contains(c, "The space claim holds.") ||
 		!strings.Contains(c, "(theory 2^-7 = 0.781%)") || !strings.Contains(c, "is measured in native runs, in the note on times") {
 		t.Errorf("claim (c) gives no verdict, or judges a time it did not take:\n%s", c)
 	}
