@@ -531,7 +531,7 @@ func TestBrowserExperimentAlternatives(t *testing.T) {
 	}
 	page := beval[string](t, ctx, `document.getElementById("exp-json").textContent`)
 	compareJSON(t, "the page's alternatives table", []byte(page), native)
-	for _, want := range []string{"cuckoo", "cuckoo-ss", "fuse", "does not fit", "Claim (a)", "Claim (a) for the semi-sorted", "Claim (b)", "Claim (c)", "the Ribbon filter with 7-bit results (w = 64) takes "} {
+	for _, want := range []string{"cuckoo", "cuckoo-ss", "fuse", "does not fit", "Claim (a)", "Claim (a) for the semi-sorted", "Claim (b)", "Claim (c)", "the Ribbon filter with 7-bit results (w = 128) takes "} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page's table lacks %q", want)
 		}
