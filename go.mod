@@ -1,4 +1,4 @@
-module bloomlab
+module github.com/bloomlab/bloomlab
 
 go 1.26
 

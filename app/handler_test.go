@@ -1,11 +1,6 @@
 package app
 
 import (
-	"bloomlab/app/internal/linktest"
-	"bloomlab/app/lab"
-	"bloomlab/app/lessons"
-	"bloomlab/app/settings"
-	"bloomlab/app/ui"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -13,6 +8,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/bloomlab/bloomlab/app/internal/linktest"
+	"github.com/bloomlab/bloomlab/app/lab"
+	"github.com/bloomlab/bloomlab/app/lessons"
+	"github.com/bloomlab/bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/app/ui"
 )
 
 var routesOnce sync.Once

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"time"
 
-	"bloomlab/app/engine"
-	"bloomlab/app/lab"
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/app/engine"
+	"github.com/bloomlab/bloomlab/app/lab"
+	"github.com/bloomlab/bloomlab/core"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )

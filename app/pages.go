@@ -1,14 +1,14 @@
 package app
 
 import (
-	"bloomlab/app/about"
-	"bloomlab/app/auditpage"
-	"bloomlab/app/calculator"
-	"bloomlab/app/embed"
-	"bloomlab/app/experiments"
-	"bloomlab/app/lab"
-	"bloomlab/app/lessons"
-	"bloomlab/app/ui"
+	"github.com/bloomlab/bloomlab/app/about"
+	"github.com/bloomlab/bloomlab/app/auditpage"
+	"github.com/bloomlab/bloomlab/app/calculator"
+	"github.com/bloomlab/bloomlab/app/embed"
+	"github.com/bloomlab/bloomlab/app/experiments"
+	"github.com/bloomlab/bloomlab/app/lab"
+	"github.com/bloomlab/bloomlab/app/lessons"
+	"github.com/bloomlab/bloomlab/app/ui"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )

@@ -1,7 +1,7 @@
 package audit
 
 import (
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // accountingChecks is group 4: the filter's books close. The running count

@@ -3,7 +3,7 @@ package audit
 import (
 	"fmt"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // Check is one named contract check.

@@ -13,7 +13,7 @@ import (
 	"sync"
 	"testing"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // Regenerate the pinned digests after an intended change with

@@ -6,7 +6,7 @@ import (
 	"math"
 	"slices"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // goldenBits are the digests of the default-shape standard filter's words

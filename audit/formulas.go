@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // formulaChecks is group 5: the sizing math stays legal (rates in [0, 1],

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // hashingChecks is group 6: the lab's hash is SipHash-2-4, byte for byte

@@ -3,7 +3,7 @@ package audit
 import (
 	"slices"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // idempotentChecks is group 3: inserting a key that is already present

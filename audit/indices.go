@@ -3,7 +3,7 @@ package audit
 import (
 	"math"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // indexChecks is group 2: every probe position lies in [0, m). A signed

@@ -3,7 +3,7 @@ package audit
 import (
 	"fmt"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // lab is the machinery behind one of the lab's own targets: its layout, a

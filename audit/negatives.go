@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // negativeChecks is group 1: every inserted key is found again. A Bloom

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // The outside zoo: Bloom filters written as an engineer outside the lab

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // The lab's scalable filter passes every check it runs. It is a chain that

@@ -6,7 +6,7 @@ import (
 	"math/bits"
 	"strconv"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // shape is one filter configuration a check builds. It is a core.Params, so

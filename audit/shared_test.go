@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // TestSharedChecksGiveTheReport: three runs that share out the checks (as a

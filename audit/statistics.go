@@ -5,7 +5,7 @@ import (
 	"math"
 	"strings"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // statisticsChecks is group 7, last on purpose: measured figures against

@@ -3,7 +3,7 @@ package audit
 import (
 	"fmt"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // Shape is the filter a check asks a target to build: M positions (bits,

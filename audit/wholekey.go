@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // wholeKeyChecks belong to group 6: a filter must hash the whole key, every

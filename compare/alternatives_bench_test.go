@@ -6,7 +6,7 @@ import (
 	"runtime"
 	"testing"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 
 	"github.com/FastFilter/xorfilter"
 	linvon "github.com/linvon/cuckoo-filter"

@@ -3,7 +3,7 @@ package compare
 import (
 	"testing"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // TestAlternativesMatchLibraries fills the lab's filter and the library of

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"bloomlab/audit"
-	"bloomlab/audit/audittest"
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/audit"
+	"github.com/bloomlab/bloomlab/audit/audittest"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // Regenerate the pinned verdicts after a library, an adapter or the audit

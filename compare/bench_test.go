@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 
 	"github.com/bits-and-blooms/bloom/v3"
 	"github.com/greatroar/blobloom"

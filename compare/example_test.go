@@ -3,7 +3,7 @@ package compare_test
 import (
 	"fmt"
 
-	"bloomlab/audit"
+	"github.com/bloomlab/bloomlab/audit"
 
 	"github.com/bits-and-blooms/bloom/v3"
 )

@@ -1,11 +1,11 @@
-module bloomlab/compare
+module github.com/bloomlab/bloomlab/compare
 
 go 1.26
 
 require (
-	bloomlab v0.0.0
 	github.com/FastFilter/xorfilter v0.4.2-0.20260120015552-4e5a4d9df65a
 	github.com/bits-and-blooms/bloom/v3 v3.7.1
+	github.com/bloomlab/bloomlab v0.0.0
 	github.com/greatroar/blobloom v0.8.0
 	github.com/linvon/cuckoo-filter v0.4.0
 	github.com/seiflotfy/cuckoofilter v0.0.0-20240715131351-a2f2c23f1771
@@ -20,4 +20,4 @@ require (
 	golang.org/x/sys v0.30.0 // indirect
 )
 
-replace bloomlab => ../
+replace github.com/bloomlab/bloomlab => ../

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"bloomlab/audit/program"
+	"github.com/bloomlab/bloomlab/audit/program"
 )
 
 // Program is a filter of another language that the lab audits through the

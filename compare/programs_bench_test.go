@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"bloomlab/audit"
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/audit"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // nullProgram answers without a filter: beside the libraries, what the

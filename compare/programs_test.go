@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"bloomlab/audit"
+	"github.com/bloomlab/bloomlab/audit"
 )
 
 // slow runs the statistics group of the libraries too slow for it in make

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strconv"
 
-	"bloomlab/audit"
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/audit"
+	"github.com/bloomlab/bloomlab/core"
 
 	"github.com/bits-and-blooms/bloom/v3"
 	"github.com/greatroar/blobloom"

@@ -4,10 +4,10 @@ import (
 	"math"
 	"net/url"
 
-	"bloomlab/app/settings"
-	"bloomlab/app/ui"
-	"bloomlab/app/ui/format"
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/app/ui"
+	"github.com/bloomlab/bloomlab/app/ui/format"
+	"github.com/bloomlab/bloomlab/core"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"bloomlab/app/settings"
-	"bloomlab/app/ui"
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/app/ui"
+	"github.com/bloomlab/bloomlab/core"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )

@@ -1,10 +1,11 @@
 package auditpage
 
 import (
-	"bloomlab/app/engine"
-	"bloomlab/audit"
-	"bloomlab/core"
 	"testing"
+
+	"github.com/bloomlab/bloomlab/app/engine"
+	"github.com/bloomlab/bloomlab/audit"
+	"github.com/bloomlab/bloomlab/core"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )

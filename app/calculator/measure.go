@@ -1,8 +1,8 @@
 package calculator
 
 import (
-	"bloomlab/app/settings"
-	"bloomlab/core/plan"
+	"github.com/bloomlab/bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/core/plan"
 )
 
 // solveAndMeasure is solveForm and, for a plan, the alternatives' measured

@@ -5,10 +5,10 @@ import (
 	"strconv"
 	"strings"
 
-	"bloomlab/app/settings"
-	"bloomlab/app/ui"
-	"bloomlab/app/ui/format"
-	"bloomlab/core/plan"
+	"github.com/bloomlab/bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/app/ui"
+	"github.com/bloomlab/bloomlab/app/ui/format"
+	"github.com/bloomlab/bloomlab/core/plan"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"bloomlab/app/internal/linktest"
-	"bloomlab/app/settings"
-	"bloomlab/core/plan"
+	"github.com/bloomlab/bloomlab/app/internal/linktest"
+	"github.com/bloomlab/bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/core/plan"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )

@@ -6,8 +6,8 @@
 package embed
 
 import (
-	"bloomlab/app/lab"
-	"bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/app/lab"
+	"github.com/bloomlab/bloomlab/app/settings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )

@@ -6,8 +6,8 @@ import (
 	"sync"
 	"time"
 
-	"bloomlab/audit"
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/audit"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // AuditRun is one audit in the browser: its progress, the outcomes so far

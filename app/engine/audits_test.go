@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"bloomlab/audit"
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/audit"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // TestAuditTally: outcomes that come in any order are handed on in the

@@ -1,6 +1,6 @@
 package engine
 
-import "bloomlab/core"
+import "github.com/bloomlab/bloomlab/core"
 
 // BitStore is what the picture reads of a filter: its M positions, each a
 // field of Stride bits of Words packed from bit 0 (a bit, a 4-bit counter,

@@ -3,7 +3,7 @@ package engine
 import (
 	"testing"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // TestStoreReadsSlots: the picture reads every cuckoo slot's fingerprint,

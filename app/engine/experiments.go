@@ -1,11 +1,12 @@
 package engine
 
 import (
-	"bloomlab/core/experiment"
 	"errors"
 	"runtime/debug"
 	"strconv"
 	"time"
+
+	"github.com/bloomlab/bloomlab/core/experiment"
 )
 
 // yieldEvery is how long a run computes before it hands the page its

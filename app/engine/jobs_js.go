@@ -11,9 +11,9 @@ import (
 	"time"
 	"unsafe"
 
-	"bloomlab/audit"
-	"bloomlab/core"
-	"bloomlab/core/experiment"
+	"github.com/bloomlab/bloomlab/audit"
+	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/experiment"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )

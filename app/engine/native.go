@@ -3,9 +3,9 @@
 package engine
 
 import (
-	"bloomlab/audit"
-	"bloomlab/core"
-	"bloomlab/core/experiment"
+	"github.com/bloomlab/bloomlab/audit"
+	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/experiment"
 )
 
 // Outside a browser there are no workers: experiments run in the process.

@@ -1,13 +1,14 @@
 package engine
 
 import (
-	"bloomlab/app/ui/format"
-	"bloomlab/core"
-	"bloomlab/core/plan"
 	"bytes"
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/bloomlab/bloomlab/app/ui/format"
+	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/plan"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )

@@ -9,8 +9,8 @@ import (
 	"syscall/js"
 	"time"
 
-	"bloomlab/app/ui/format"
-	"bloomlab/core/experiment"
+	"github.com/bloomlab/bloomlab/app/ui/format"
+	"github.com/bloomlab/bloomlab/core/experiment"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )

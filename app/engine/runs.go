@@ -4,7 +4,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // A run a newer one replaced stops at its next step, without waiting for

@@ -1,8 +1,9 @@
 package engine
 
 import (
-	"bloomlab/core"
 	"errors"
+
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // stored is the picture's view of a run's filter, if it ran.

@@ -3,7 +3,7 @@ package engine
 import (
 	"errors"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // The lab's three large jobs (a run, a key panel's answer, reading the

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 
-	"bloomlab/core"
-	"bloomlab/core/experiment"
+	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/experiment"
 )
 
 // The engines are Web Workers that each run the lab's own wasm: they share

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"bloomlab/core"
-	"bloomlab/core/experiment"
+	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/experiment"
 )
 
 // TestWireTableRoundTrip: every experiment's table crosses from a worker

@@ -10,9 +10,9 @@ import (
 	"syscall/js"
 	"time"
 
-	"bloomlab/audit"
-	"bloomlab/core"
-	"bloomlab/core/experiment"
+	"github.com/bloomlab/bloomlab/audit"
+	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/experiment"
 )
 
 // IsWorker reports whether this wasm was started by web/engine.js as

@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 
-	"bloomlab/app/ui"
-	"bloomlab/core/experiment"
+	"github.com/bloomlab/bloomlab/app/ui"
+	"github.com/bloomlab/bloomlab/core/experiment"
 )
 
 // The experiments page draws a table's Chart description with the lab's

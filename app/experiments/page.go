@@ -3,9 +3,9 @@ package experiments
 import (
 	"sync/atomic"
 
-	"bloomlab/app/engine"
-	"bloomlab/app/settings"
-	"bloomlab/app/ui"
+	"github.com/bloomlab/bloomlab/app/engine"
+	"github.com/bloomlab/bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/app/ui"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )

@@ -14,11 +14,11 @@ import (
 	"testing"
 	"time"
 
-	"bloomlab/app/engine"
-	"bloomlab/app/internal/linktest"
-	"bloomlab/app/settings"
-	"bloomlab/app/ui/format"
-	"bloomlab/core/experiment"
+	"github.com/bloomlab/bloomlab/app/engine"
+	"github.com/bloomlab/bloomlab/app/internal/linktest"
+	"github.com/bloomlab/bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/app/ui/format"
+	"github.com/bloomlab/bloomlab/core/experiment"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )

@@ -1,8 +1,8 @@
 package experiments
 
 import (
-	"bloomlab/app/settings"
-	"bloomlab/core/experiment"
+	"github.com/bloomlab/bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/core/experiment"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )

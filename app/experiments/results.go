@@ -7,8 +7,8 @@ import (
 	"sync"
 	"time"
 
-	"bloomlab/app/settings"
-	"bloomlab/core/experiment"
+	"github.com/bloomlab/bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/core/experiment"
 )
 
 // expResult is one finished run: the table and its exports, how long it

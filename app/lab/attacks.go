@@ -3,9 +3,9 @@ package lab
 import (
 	"strconv"
 
-	"bloomlab/app/ui"
-	"bloomlab/app/ui/format"
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/app/ui"
+	"github.com/bloomlab/bloomlab/app/ui/format"
+	"github.com/bloomlab/bloomlab/core"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )

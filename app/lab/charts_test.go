@@ -1,12 +1,13 @@
 package lab
 
 import (
-	"bloomlab/app/ui"
-	"bloomlab/core"
 	"encoding/xml"
 	"html"
 	"strings"
 	"testing"
+
+	"github.com/bloomlab/bloomlab/app/ui"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // TestChartSVG checks the charts are well-formed SVG with axes, labels and

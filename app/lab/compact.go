@@ -4,8 +4,8 @@ import (
 	"net/url"
 	"slices"
 
-	"bloomlab/app/settings"
-	"bloomlab/app/ui"
+	"github.com/bloomlab/bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/app/ui"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )

@@ -4,11 +4,11 @@ import (
 	"slices"
 	"strconv"
 
-	"bloomlab/app/engine"
-	"bloomlab/app/ui"
-	"bloomlab/app/ui/format"
-	"bloomlab/core"
-	"bloomlab/core/plan"
+	"github.com/bloomlab/bloomlab/app/engine"
+	"github.com/bloomlab/bloomlab/app/ui"
+	"github.com/bloomlab/bloomlab/app/ui/format"
+	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/plan"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )

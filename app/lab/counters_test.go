@@ -1,14 +1,15 @@
 package lab
 
 import (
-	"bloomlab/app/settings"
-	"bloomlab/app/ui"
-	"bloomlab/app/ui/format"
-	"bloomlab/core"
 	"math"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/bloomlab/bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/app/ui"
+	"github.com/bloomlab/bloomlab/app/ui/format"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // The page says why its rate leaves the formula where the shape predicts

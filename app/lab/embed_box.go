@@ -1,8 +1,8 @@
 package lab
 
 import (
-	"bloomlab/app/settings"
-	"bloomlab/app/ui"
+	"github.com/bloomlab/bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/app/ui"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )

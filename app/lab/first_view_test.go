@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"bloomlab/app/engine"
-	"bloomlab/app/settings"
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/app/engine"
+	"github.com/bloomlab/bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // The first view's picture is the picture the canvas gets: the same

@@ -7,11 +7,11 @@ import (
 	"strings"
 	"time"
 
-	"bloomlab/app/engine"
-	"bloomlab/app/settings"
-	"bloomlab/app/ui"
-	"bloomlab/app/ui/format"
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/app/engine"
+	"github.com/bloomlab/bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/app/ui"
+	"github.com/bloomlab/bloomlab/app/ui/format"
+	"github.com/bloomlab/bloomlab/core"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )

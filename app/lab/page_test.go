@@ -4,10 +4,10 @@ import (
 	"strings"
 	"testing"
 
-	"bloomlab/app/engine"
-	"bloomlab/app/settings"
-	"bloomlab/audit"
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/app/engine"
+	"github.com/bloomlab/bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/audit"
+	"github.com/bloomlab/bloomlab/core"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"testing"
 
-	"bloomlab/app/engine"
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/app/engine"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 func TestLayoutBits(t *testing.T) {

@@ -1,14 +1,15 @@
 package lab
 
 import (
-	"bloomlab/app/engine"
-	"bloomlab/app/settings"
-	"bloomlab/app/ui"
-	"bloomlab/app/ui/format"
 	"math"
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/bloomlab/bloomlab/app/engine"
+	"github.com/bloomlab/bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/app/ui"
+	"github.com/bloomlab/bloomlab/app/ui/format"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"bloomlab/app/ui/format"
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/app/ui/format"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // The sizes from which each scheme's measured rate agrees with what one

@@ -1,10 +1,11 @@
 package lab
 
 import (
-	"bloomlab/app/settings"
-	"bloomlab/audit"
-	"bloomlab/core"
 	"slices"
+
+	"github.com/bloomlab/bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/audit"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // State is what the lab holds at a moment, as a lesson's task reads it:

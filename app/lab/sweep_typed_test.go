@@ -5,8 +5,8 @@ import (
 	"math"
 	"testing"
 
-	"bloomlab/app/ui"
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/app/ui"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // TestSweepCountsTypedKeys: the charts' points are measured on filters

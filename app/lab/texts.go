@@ -1,9 +1,10 @@
 package lab
 
 import (
-	"bloomlab/app/settings"
-	"bloomlab/core"
 	"strings"
+
+	"github.com/bloomlab/bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // controlNote says why control id means nothing for layout v, or "" when

@@ -1,11 +1,12 @@
 package lab
 
 import (
-	"bloomlab/app/settings"
-	"bloomlab/core"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/bloomlab/bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // Every control that means nothing to a layout says why, and only those.

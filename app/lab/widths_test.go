@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // TestSelectWidths: the select lists a short list of widths whole, and of

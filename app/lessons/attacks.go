@@ -1,9 +1,9 @@
 package lessons
 
 import (
-	"bloomlab/app/lab"
-	"bloomlab/app/settings"
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/app/lab"
+	"github.com/bloomlab/bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // The two lessons on attacks: what one who knows the hash key can do to a

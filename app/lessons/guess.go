@@ -4,7 +4,7 @@ import (
 	"math"
 	"strconv"
 
-	"bloomlab/app/ui"
+	"github.com/bloomlab/bloomlab/app/ui"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )

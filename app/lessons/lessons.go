@@ -4,9 +4,9 @@ import (
 	"math"
 	"strings"
 
-	"bloomlab/app/lab"
-	"bloomlab/app/settings"
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/app/lab"
+	"github.com/bloomlab/bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // Guided lessons are data: each step is a paragraph, the lab state its

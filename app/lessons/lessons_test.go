@@ -7,12 +7,12 @@ import (
 	"sync"
 	"testing"
 
-	"bloomlab/app/internal/linktest"
-	"bloomlab/app/lab"
-	"bloomlab/app/settings"
-	"bloomlab/app/ui/format"
-	"bloomlab/audit"
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/app/internal/linktest"
+	"github.com/bloomlab/bloomlab/app/lab"
+	"github.com/bloomlab/bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/app/ui/format"
+	"github.com/bloomlab/bloomlab/audit"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // audited runs the lab badge's audit of each fault once and shares it: a

@@ -1,13 +1,14 @@
 package lessons
 
 import (
-	"bloomlab/app/lab"
-	"bloomlab/app/settings"
-	"bloomlab/app/ui"
 	"fmt"
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/bloomlab/bloomlab/app/lab"
+	"github.com/bloomlab/bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/app/ui"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )

@@ -5,10 +5,10 @@ import (
 	"math"
 	"net/url"
 
-	"bloomlab/app/lab"
-	"bloomlab/app/settings"
-	"bloomlab/app/ui/format"
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/app/lab"
+	"github.com/bloomlab/bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/app/ui/format"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // Predict, then see. A step may ask a question before the lab answers it:

@@ -7,10 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"bloomlab/app/internal/linktest"
-	"bloomlab/app/lab"
-	"bloomlab/app/settings"
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/app/internal/linktest"
+	"github.com/bloomlab/bloomlab/app/lab"
+	"github.com/bloomlab/bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // TestQuestions is the questions' contract: every lesson asks at least

@@ -5,9 +5,9 @@ import (
 	"strconv"
 	"strings"
 
-	"bloomlab/app/ui/format"
-	"bloomlab/core"
-	"bloomlab/core/plan"
+	"github.com/bloomlab/bloomlab/app/ui/format"
+	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/plan"
 )
 
 // The calculator's fields: element IDs and URL query keys at once, as in

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"bloomlab/app/internal/linktest"
+	"github.com/bloomlab/bloomlab/app/internal/linktest"
 )
 
 func TestEmbedFromQuery(t *testing.T) {

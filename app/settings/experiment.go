@@ -7,9 +7,9 @@ import (
 	"strconv"
 	"strings"
 
-	"bloomlab/app/ui/format"
-	"bloomlab/core/experiment"
-	"bloomlab/core/plan"
+	"github.com/bloomlab/bloomlab/app/ui/format"
+	"github.com/bloomlab/bloomlab/core/experiment"
+	"github.com/bloomlab/bloomlab/core/plan"
 )
 
 // Query keys of the experiments page. A link carries the experiment and

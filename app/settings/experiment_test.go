@@ -1,11 +1,12 @@
 package settings
 
 import (
-	"bloomlab/app/internal/linktest"
-	"bloomlab/core/experiment"
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/bloomlab/bloomlab/app/internal/linktest"
+	"github.com/bloomlab/bloomlab/core/experiment"
 )
 
 func TestExpFromQuery(t *testing.T) {

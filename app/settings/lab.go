@@ -9,9 +9,9 @@ import (
 	"strconv"
 	"strings"
 
-	"bloomlab/app/ui/format"
-	"bloomlab/core"
-	"bloomlab/core/plan"
+	"github.com/bloomlab/bloomlab/app/ui/format"
+	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/plan"
 )
 
 // Lab is everything a lab link carries: the simulation's params, whether

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"bloomlab/app/internal/linktest"
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/app/internal/linktest"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 func TestFromQueryRoundTrip(t *testing.T) {

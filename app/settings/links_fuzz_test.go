@@ -4,8 +4,8 @@ import (
 	"net/url"
 	"testing"
 
-	"bloomlab/app/internal/linktest"
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/app/internal/linktest"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // Any link a person can type or paste gives legal settings (clamped with a

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"bloomlab/app/internal/linktest"
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/app/internal/linktest"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // TestTypedKeysRoundTrip: typed keys travel through a real URL, as a

@@ -1,12 +1,13 @@
 package ui
 
 import (
-	"bloomlab/app/ui/format"
 	"fmt"
 	"html"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/bloomlab/bloomlab/app/ui/format"
 )
 
 // Chart is a small line-and-point chart the lab draws itself as SVG: axes

@@ -1,9 +1,10 @@
 package ui
 
 import (
-	"bloomlab/app/settings"
 	"strings"
 	"sync"
+
+	"github.com/bloomlab/bloomlab/app/settings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )

@@ -18,7 +18,7 @@ package audittest
 import (
 	"testing"
 
-	"bloomlab/audit"
+	"github.com/bloomlab/bloomlab/audit"
 )
 
 // Run runs every check of the audit on target as a subtest of t, named by

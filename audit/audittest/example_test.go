@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"hash/fnv"
 
-	"bloomlab/audit"
+	"github.com/bloomlab/bloomlab/audit"
 )
 
 // bloom is a user's own filter: m bits, k positions by double hashing over

@@ -20,8 +20,8 @@ import (
 	"sync"
 	"time"
 
-	"bloomlab/audit"
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/audit"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // Version is the protocol version this package speaks.

@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"bloomlab/audit"
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/audit"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // The tests start this test binary as the program: given the arguments

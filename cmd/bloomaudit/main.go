@@ -12,7 +12,7 @@ package main
 import (
 	"os"
 
-	"bloomlab/cmd/internal/auditcli"
+	"github.com/bloomlab/bloomlab/cmd/internal/auditcli"
 )
 
 func main() {

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"bloomlab/audit"
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/audit"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // goTool returns the go command, or skips where there is none (under Node).
@@ -37,7 +37,7 @@ func TestImportsOnlyAuditAndCore(t *testing.T) {
 	}
 	for _, pkg := range strings.Fields(string(out)) {
 		switch pkg {
-		case "bloomlab/cmd/bloomaudit", "bloomlab/cmd/internal/auditcli", "bloomlab/audit", "bloomlab/core", "github.com/dchest/siphash":
+		case "github.com/bloomlab/bloomlab/cmd/bloomaudit", "github.com/bloomlab/bloomlab/cmd/internal/auditcli", "github.com/bloomlab/bloomlab/audit", "github.com/bloomlab/bloomlab/core", "github.com/dchest/siphash":
 		default:
 			t.Errorf("bloomaudit depends on %s; it may use only auditcli, audit, core and what core uses", pkg)
 		}

@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"bloomlab/app/lab"
-	"bloomlab/app/lessons"
-	"bloomlab/app/settings"
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/app/lab"
+	"github.com/bloomlab/bloomlab/app/lessons"
+	"github.com/bloomlab/bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/core"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"bloomlab/app/lab"
-	"bloomlab/app/settings"
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/app/lab"
+	"github.com/bloomlab/bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/core"
 
 	"github.com/chromedp/chromedp"
 )

@@ -7,9 +7,9 @@ import (
 	"io"
 	"time"
 
-	"bloomlab/audit"
-	"bloomlab/audit/program"
-	"bloomlab/cmd/internal/auditcli"
+	"github.com/bloomlab/bloomlab/audit"
+	"github.com/bloomlab/bloomlab/audit/program"
+	"github.com/bloomlab/bloomlab/cmd/internal/auditcli"
 )
 
 // runAudit is `bloomlab audit`; the parsing, report and exit codes live in

@@ -1,7 +1,7 @@
 package main
 
 import (
-	lab "bloomlab/app"
+	lab "github.com/bloomlab/bloomlab/app"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"bloomlab/app/settings"
-	"bloomlab/core/plan"
+	"github.com/bloomlab/bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/core/plan"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // run runs the CLI in-process and returns its exit status and output.

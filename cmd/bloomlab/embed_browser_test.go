@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"bloomlab/app/lab"
-	"bloomlab/app/settings"
-	"bloomlab/app/ui"
+	"github.com/bloomlab/bloomlab/app/lab"
+	"github.com/bloomlab/bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/app/ui"
 
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"

@@ -15,10 +15,10 @@ import (
 	"testing"
 	"time"
 
-	"bloomlab/app/lab"
-	"bloomlab/app/settings"
-	"bloomlab/audit"
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/app/lab"
+	"github.com/bloomlab/bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/audit"
+	"github.com/bloomlab/bloomlab/core"
 
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"

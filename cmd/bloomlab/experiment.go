@@ -11,7 +11,7 @@ import (
 	"math"
 	"strings"
 
-	"bloomlab/core/experiment"
+	"github.com/bloomlab/bloomlab/core/experiment"
 )
 
 func runExperiment(ctx context.Context, args []string, stdout, stderr io.Writer) int {

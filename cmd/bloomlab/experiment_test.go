@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"bloomlab/core/experiment"
+	"github.com/bloomlab/bloomlab/core/experiment"
 )
 
 func TestExperimentList(t *testing.T) {

@@ -17,8 +17,8 @@ import (
 	"testing"
 	"time"
 
-	"bloomlab/app/settings"
-	"bloomlab/core/experiment"
+	"github.com/bloomlab/bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/core/experiment"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"

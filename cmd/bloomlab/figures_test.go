@@ -3,8 +3,6 @@
 package main
 
 import (
-	"bloomlab/app/lab"
-	"bloomlab/app/settings"
 	"compress/gzip"
 	"context"
 	"os"
@@ -14,6 +12,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bloomlab/bloomlab/app/lab"
+	"github.com/bloomlab/bloomlab/app/settings"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"

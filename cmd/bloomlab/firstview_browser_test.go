@@ -19,8 +19,8 @@ import (
 	"sync"
 	"testing"
 
-	"bloomlab/app/lab"
-	"bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/app/lab"
+	"github.com/bloomlab/bloomlab/app/settings"
 
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"

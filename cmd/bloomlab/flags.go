@@ -11,8 +11,8 @@ import (
 	"regexp"
 	"strconv"
 
-	"bloomlab/core"
-	"bloomlab/core/plan"
+	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/plan"
 )
 
 // usageError is a bad flag or value: the command prints it on one line,

@@ -3,11 +3,12 @@
 package main
 
 import (
-	"bloomlab/app/settings"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/bloomlab/bloomlab/app/settings"
 
 	"github.com/chromedp/chromedp"
 )

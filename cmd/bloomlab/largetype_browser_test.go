@@ -3,9 +3,10 @@
 package main
 
 import (
-	"bloomlab/app/settings"
 	"strings"
 	"testing"
+
+	"github.com/bloomlab/bloomlab/app/settings"
 
 	"github.com/chromedp/chromedp"
 )

@@ -3,14 +3,15 @@
 package main
 
 import (
-	"bloomlab/app/lab"
-	"bloomlab/app/lessons"
-	"bloomlab/app/settings"
 	"context"
 	"net/url"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/bloomlab/bloomlab/app/lab"
+	"github.com/bloomlab/bloomlab/app/lessons"
+	"github.com/bloomlab/bloomlab/app/settings"
 
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"

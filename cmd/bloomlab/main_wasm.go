@@ -2,7 +2,7 @@
 
 package main
 
-import "bloomlab/app/engine"
+import "github.com/bloomlab/bloomlab/app/engine"
 
 // main starts the lab in the browser, or one of its workers; the command
 // line is native only.

@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"bloomlab/app/lab"
-	"bloomlab/app/settings"
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/app/lab"
+	"github.com/bloomlab/bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/core"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"

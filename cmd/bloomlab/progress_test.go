@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"bloomlab/core/experiment"
+	"github.com/bloomlab/bloomlab/core/experiment"
 )
 
 // longRun is a command function that takes a context: simulate and

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"bloomlab/app/lessons"
-	"bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/app/lessons"
+	"github.com/bloomlab/bloomlab/app/settings"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"

@@ -20,7 +20,7 @@ import (
 	"sync"
 	"time"
 
-	lab "bloomlab/app"
+	lab "github.com/bloomlab/bloomlab/app"
 )
 
 func runServe(args []string, stdout, stderr io.Writer) int {

@@ -3,12 +3,13 @@
 package main
 
 import (
-	"bloomlab/app/settings"
 	"context"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/bloomlab/bloomlab/app/settings"
 
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"

@@ -19,9 +19,9 @@ import (
 	"testing"
 	"time"
 
-	"bloomlab/app/lab"
-	"bloomlab/app/settings"
-	"bloomlab/app/ui"
+	"github.com/bloomlab/bloomlab/app/lab"
+	"github.com/bloomlab/bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/app/ui"
 )
 
 // fakeWeb writes a web directory with a stand-in app.wasm, for tests that

@@ -12,7 +12,7 @@ import (
 	"strconv"
 	"strings"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) int {

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	lab "bloomlab/app"
+	lab "github.com/bloomlab/bloomlab/app"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"bloomlab/core"
-	"bloomlab/core/plan"
+	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/plan"
 )
 
 // sizing is the size command's answer. The first fields (m n k bytes

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/app/settings"
 
 	"github.com/chromedp/chromedp"
 )

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"bloomlab/audit"
+	"github.com/bloomlab/bloomlab/audit"
 )
 
 // TestAuditPagePrerendersEveryCheck: the audit page as the server sends it

@@ -8,7 +8,7 @@ import (
 	"io"
 	"strings"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // runTry is the key panel on the command line: the lab's filter (the

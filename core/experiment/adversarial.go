@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 var adversarial = Experiment{

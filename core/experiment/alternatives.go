@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"bloomlab/core"
-	"bloomlab/core/plan"
+	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/plan"
 )
 
 var alternatives = Experiment{

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // altRow is one row of the alternatives table, read back.

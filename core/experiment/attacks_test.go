@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // rowsWhere returns the rows of tab whose column key reads text.

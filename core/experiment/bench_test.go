@@ -3,7 +3,7 @@ package experiment
 import (
 	"testing"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // BenchmarkQueryAbsent is the inner loop of every rate row: generate an

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // zFor returns the two-sided normal bound that any of tests statistics

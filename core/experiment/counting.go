@@ -5,7 +5,7 @@ import (
 	"math"
 	"strings"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 var counting = Experiment{

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"bloomlab/core"
-	"bloomlab/core/plan"
+	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/plan"
 )
 
 var frontier = Experiment{

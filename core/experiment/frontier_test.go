@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"bloomlab/core"
-	"bloomlab/core/plan"
+	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/plan"
 )
 
 // TestFrontierSizing: each structure's cheapest filter reaches the target

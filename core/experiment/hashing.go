@@ -3,7 +3,7 @@ package experiment
 import (
 	"fmt"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 var hashing = Experiment{

@@ -5,7 +5,7 @@ import (
 	"math/bits"
 	"strings"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 var membershipInference = Experiment{

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 var kSweep = Experiment{

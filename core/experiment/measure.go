@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"time"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // keyBytes is the length of generated keys, the lab's default.

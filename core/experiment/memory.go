@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"runtime"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 var memory = Experiment{

@@ -5,7 +5,7 @@ import (
 	"math"
 	"strings"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // Labels that give each experiment its own keys under the same seed.

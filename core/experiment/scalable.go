@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 var scalable = Experiment{

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // TestScalableClaim reads claim 4 back from the table: every chain's

@@ -4,7 +4,7 @@ import (
 	"math"
 	"strconv"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // Alternative is what one structure costs for the same n and p, from theory

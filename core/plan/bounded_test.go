@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // maxWork is the most work one plan may do, in the blocked searches' units

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // Sized is one of the lab's structures at the fewest bits its own theory

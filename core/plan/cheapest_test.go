@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // TestCheapestFor: at 10^6 keys the static Ribbon filter at w = 128, fewer

@@ -3,7 +3,7 @@ package plan
 import (
 	"math"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // Measured is one alternative built by the lab and queried: a check of its

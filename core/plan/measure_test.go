@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // TestMeasure: at 10^8 keys and 1% the lab builds the Bloom rows and the

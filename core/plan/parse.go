@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // The ranges the parsers enforce. MaxN keeps n exact in the float64 sizing

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // Unknown names the one of n, p and m that Solve finds from the other two.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // round6 compares rates at the six decimals the reference tables print.

@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // TestBlockedAtTinyRates: keys pile up unevenly across 512-bit blocks, so

@@ -4,11 +4,12 @@
 package format
 
 import (
-	"bloomlab/core/plan"
 	"math"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/bloomlab/bloomlab/core/plan"
 )
 
 // formatRate writes a rate the way the lab shows it: six decimals in the

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"bloomlab/audit"
+	"github.com/bloomlab/bloomlab/audit"
 )
 
 // writeJUnit writes the report as JUnit XML, the test report GitHub, GitLab

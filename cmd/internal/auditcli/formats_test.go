@@ -12,8 +12,8 @@ import (
 	"sync"
 	"testing"
 
-	"bloomlab/audit"
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/audit"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // handBuilt is a report with passes, a failure and a skip, in two groups,

@@ -14,8 +14,8 @@ import (
 	"strings"
 	"time"
 
-	"bloomlab/audit"
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/audit"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // formats are the report formats --format names, each one of the

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"bloomlab/core"
+	"github.com/bloomlab/bloomlab/core"
 )
 
 const prog = "bloomlab audit"

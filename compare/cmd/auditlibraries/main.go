@@ -18,8 +18,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"bloomlab/audit"
-	"bloomlab/compare"
+	"github.com/bloomlab/bloomlab/audit"
+	"github.com/bloomlab/bloomlab/compare"
 )
 
 // tally is one library's passed, failed and skipped checks in one group.
