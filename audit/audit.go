@@ -83,6 +83,10 @@ type Report struct {
 	// the lab's default shape (m = 40000, k = 7, 4000 keys): what the
 	// "beautiful" number looked like while checks failed.
 	ReportedFPR float64 `json:"reportedFpr"`
+	// Lab names the lab that ran the audit, its version and the Go that
+	// built it ("bloomlab v1.2.0 (go1.26.8)"), where the command line
+	// sets it; a report read months later in a CI log says what wrote it.
+	Lab string `json:"lab,omitempty"`
 }
 
 // Progress is called after each check, and while a long check works with

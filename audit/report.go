@@ -15,6 +15,9 @@ import (
 func (r Report) WriteText(w io.Writer) error {
 	b := bufio.NewWriter(w)
 	fmt.Fprintf(b, "Bloom Lab audit: %s (%s)\n", r.About, r.Target)
+	if r.Lab != "" {
+		fmt.Fprintf(b, "run by %s\n", r.Lab)
+	}
 	group := ""
 	for i, o := range r.Checks {
 		if o.Group != group {
@@ -71,7 +74,7 @@ func (r Report) groupCount(i int) (passed, ran, skipped int) {
 
 // WriteJSON writes the report as indented JSON: target, about, checks (id,
 // group, contract, pass, skipped when true, detail), passed, failed,
-// skipped, total, digest and reportedFpr.
+// skipped, total, digest, reportedFpr and lab.
 func (r Report) WriteJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -97,6 +98,8 @@ func TestSizeAndSimulate(t *testing.T) {
 			[]string{"hashing              independent hashes: one SipHash a probe", "95% [", "for the whole measurement"}, ""},
 		{"hashes too many", []string{"simulate", "--hashes", "65"}, 2, nil, "bloomlab simulate: --hashes must be a whole number in [0, 64], got \"65\""},
 		{"unknown command", []string{"frobnicate"}, 2, nil, "bloomlab: unknown command \"frobnicate\""},
+		{"version", []string{"version"}, 0, []string{"bloomlab devel (" + runtime.Version() + ")\n"}, ""},
+		{"version takes no arguments", []string{"version", "--json"}, 2, nil, "bloomlab version: takes no arguments, got \"--json\""},
 	})
 }
 
@@ -105,7 +108,7 @@ func TestSizeAndSimulate(t *testing.T) {
 // own command, whose -h prints that command's usage and exits 0.
 func TestCommands(t *testing.T) {
 	t.Parallel()
-	want := []string{"audit", "experiment", "serve", "simulate", "site", "size", "try"}
+	want := []string{"audit", "experiment", "serve", "simulate", "site", "size", "try", "version"}
 	code, _, errOut := run("help")
 	if code != 0 {
 		t.Fatalf("help: exit %d", code)
@@ -124,7 +127,8 @@ func TestCommands(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			code, _, errOut := run(name, "-h")
-			if code != 0 || !strings.HasPrefix(errOut, "usage: bloomlab "+name+" ") {
+			first, _, _ := strings.Cut(errOut, "\n")
+			if code != 0 || !strings.HasPrefix(first+" ", "usage: bloomlab "+name+" ") {
 				t.Errorf("%s -h: exit %d, stderr:\n%s", name, code, errOut)
 			}
 		})

@@ -30,6 +30,7 @@ var commands = []command{
 	{"site", "write the lab as a static site: site -o DIR [--prefix /path]", runSite},
 	{"size", "size a filter from two of n, p and m (with units), or rate m, n and k", runSize},
 	{"try", "insert and query your own keys: the positions they light up, and why a key answers maybe", interruptible(runTry)},
+	{"version", "print the lab's module version and the Go it was built with", runVersion},
 }
 
 func main() {

@@ -16,7 +16,8 @@ import (
 // check named by its ID with its group as classname. A failed check carries
 // <failure> with the detail as message (and "contract: detail" as text), a
 // skipped one <skipped> with the reason. The counts follow JUnit: tests counts every check, skipped ones
-// too. About, digest and the reported rate are the suite's properties.
+// too. About, digest, the reported rate and the lab that ran the audit are
+// the suite's properties.
 func writeJUnit(r audit.Report, w io.Writer) error {
 	suite := junitSuite{
 		Name:     r.Target,
@@ -28,6 +29,9 @@ func writeJUnit(r audit.Report, w io.Writer) error {
 			{"digest", r.Digest},
 			{"reportedFpr", strconv.FormatFloat(r.ReportedFPR, 'f', 6, 64)},
 		},
+	}
+	if r.Lab != "" {
+		suite.Properties = append(suite.Properties, junitProperty{"lab", r.Lab})
 	}
 	for _, o := range r.Checks {
 		c := junitCase{Name: o.ID, Classname: o.Group}
@@ -94,7 +98,7 @@ type (
 // per check, "ok N - ID" or "not ok N - ID" followed by a YAML block with
 // the group, contract and detail; a skipped check is "ok N - ID # SKIP"
 // and the reason. Comments at the end give the digest and the summary line
-// of WriteText.
+// of WriteText, and the lab that ran the audit.
 func writeTAP(r audit.Report, w io.Writer) error {
 	b := bufio.NewWriter(w)
 	fmt.Fprintf(b, "TAP version 13\n1..%d\n", len(r.Checks))
@@ -116,6 +120,9 @@ func writeTAP(r audit.Report, w io.Writer) error {
 	}
 	fmt.Fprintf(b, "# %s: %s\n", tapText(r.Target), tapText(r.About))
 	fmt.Fprintf(b, "# digest %s\n", r.Digest)
+	if r.Lab != "" {
+		fmt.Fprintf(b, "# run by %s\n", tapText(r.Lab))
+	}
 	fmt.Fprintf(b, "# %s\n", r.Summary())
 	return b.Flush()
 }

@@ -262,7 +262,7 @@ func Example_writeTAP() {
 			{ID: "c", Group: audit.GroupIdempotent, Contract: "duplicates change nothing", Skipped: true,
 				Detail: "skipped: needs raw storage (Words), which mine does not show"},
 		},
-		Passed: 1, Failed: 1, Skipped: 1, Total: 3, Digest: "d1",
+		Passed: 1, Failed: 1, Skipped: 1, Total: 3, Digest: "d1", Lab: "bloomlab v1.2.0 (go1.26.8)",
 	}
 	writeTAP(r, os.Stdout)
 	// Output:
@@ -279,6 +279,7 @@ func Example_writeTAP() {
 	// ok 3 - c # SKIP needs raw storage (Words), which mine does not show
 	// # mine: a filter under test
 	// # digest d1
+	// # run by bloomlab v1.2.0 (go1.26.8)
 	// # 1/2 checks passed, 1 skipped
 }
 
@@ -293,7 +294,7 @@ func Example_writeJUnit() {
 			{ID: "c", Group: audit.GroupIdempotent, Contract: "duplicates change nothing", Skipped: true,
 				Detail: "skipped: needs raw storage (Words), which mine does not show"},
 		},
-		Passed: 1, Failed: 1, Skipped: 1, Total: 3, Digest: "d1", ReportedFPR: 0.0081,
+		Passed: 1, Failed: 1, Skipped: 1, Total: 3, Digest: "d1", ReportedFPR: 0.0081, Lab: "bloomlab v1.2.0 (go1.26.8)",
 	}
 	writeJUnit(r, os.Stdout)
 	// Output:
@@ -304,6 +305,7 @@ func Example_writeJUnit() {
 	//       <property name="about" value="a filter under test"></property>
 	//       <property name="digest" value="d1"></property>
 	//       <property name="reportedFpr" value="0.008100"></property>
+	//       <property name="lab" value="bloomlab v1.2.0 (go1.26.8)"></property>
 	//     </properties>
 	//     <testcase name="a" classname="no false negatives"></testcase>
 	//     <testcase name="b" classname="indices in range">

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/bloomlab/bloomlab/audit"
+	"github.com/bloomlab/bloomlab/cmd/internal/buildinfo"
 	"github.com/bloomlab/bloomlab/core"
 )
 
@@ -156,6 +157,7 @@ func MainWith(ctx context.Context, prog string, args []string, stdout, stderr io
 		}
 	}
 	r, err := audit.Run(t, step)
+	r.Lab = buildinfo.Read().String()
 	if err != nil {
 		if !stopped {
 			fmt.Fprintf(stderr, "%s: %s\n", prog, core.Message(err))

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bloomlab/bloomlab/cmd/internal/buildinfo"
 	"github.com/bloomlab/bloomlab/core"
 )
 
@@ -225,12 +226,16 @@ func TestJSONShorthand(t *testing.T) {
 		Passed, Failed, Skipped, Total int
 		Checks                         []struct{ ID string }
 		Digest                         string
+		Lab                            string
 	}
 	if err := json.Unmarshal([]byte(outs[0]), &r); err != nil {
 		t.Fatalf("not JSON: %v", err)
 	}
 	if r.Target != "lab/standard" || r.Failed != 0 || r.Passed+r.Skipped != r.Total || r.Total != len(r.Checks) || r.Digest == "" {
 		t.Errorf("JSON report of %q: %d/%d passed, %d checks, digest %q", r.Target, r.Passed, r.Total, len(r.Checks), r.Digest)
+	}
+	if want := buildinfo.Read().String(); r.Lab != want {
+		t.Errorf("the report names the lab %q, want %q", r.Lab, want)
 	}
 }
 
