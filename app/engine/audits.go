@@ -39,6 +39,10 @@ type AuditBook struct {
 	// while news of later checks waits for its turn (see progressed).
 	lastNews time.Time
 	held     bool
+	// now and after are the book's clock, time.Now and time.AfterFunc
+	// when nil; a test gives its own, to space the news by construction.
+	now   func() time.Time
+	after func(time.Duration, func())
 }
 
 // newsEvery spaces the listeners' calls while a run's checks come in: each
@@ -105,21 +109,33 @@ func (b *AuditBook) progressed() {
 		b.mu.Unlock()
 		return
 	}
-	wait := newsEvery - time.Since(b.lastNews)
+	wait := newsEvery - b.clock().Sub(b.lastNews)
 	if wait <= 0 {
-		b.lastNews = time.Now()
+		b.lastNews = b.clock()
 		b.mu.Unlock()
 		b.notify()
 		return
 	}
 	b.held = true
+	after := b.after
 	b.mu.Unlock()
-	time.AfterFunc(wait, func() {
+	if after == nil {
+		after = func(d time.Duration, f func()) { time.AfterFunc(d, f) }
+	}
+	after(wait, func() {
 		b.mu.Lock()
-		b.held, b.lastNews = false, time.Now()
+		b.held, b.lastNews = false, b.clock()
 		b.mu.Unlock()
 		b.notify()
 	})
+}
+
+// clock is the book's time now.
+func (b *AuditBook) clock() time.Time {
+	if b.now == nil {
+		return time.Now()
+	}
+	return b.now()
 }
 
 // Start begins fault f's audit unless it has begun already, on a goroutine

@@ -66,35 +66,55 @@ func TestAuditTally(t *testing.T) {
 
 // TestAuditNewsSpaced: checks that come in a burst reach the listeners as
 // one call at once and one for the rest a newsEvery later, not one call (a
-// re-render of the page) per check; the last check is always told.
+// re-render of the page) per check; the checks told late are not lost. The
+// book runs on the test's clock, so the spacing holds on any machine.
 func TestAuditNewsSpaced(t *testing.T) {
-	b := &AuditBook{runs: map[core.Fault]*AuditRun{}, waiters: map[core.Fault][]chan AuditRun{}, listeners: map[int]func(){}}
-	calls := make(chan time.Time, 1000)
-	b.Listen(func() { calls <- time.Now() })
-	start := time.Now()
+	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	var pending []func()
+	var waits []time.Duration
+	b := &AuditBook{runs: map[core.Fault]*AuditRun{}, waiters: map[core.Fault][]chan AuditRun{}, listeners: map[int]func(){},
+		now:   func() time.Time { return now },
+		after: func(d time.Duration, f func()) { waits, pending = append(waits, d), append(pending, f) },
+	}
+	calls := 0
+	b.Listen(func() { calls++ })
+	fire := func() {
+		t.Helper()
+		if len(pending) != 1 {
+			t.Fatalf("%d calls waiting for their turn, want 1", len(pending))
+		}
+		f := pending[0]
+		pending = pending[:0]
+		f()
+	}
+	// A burst of 200 checks in no time: one call at once, one waiting.
 	for range 200 {
 		b.progressed()
 	}
-	burst := time.Since(start)
-	// Every call the burst makes, until none has come for a while: the
-	// channel stays open, since a late timer may still call.
-	var times []time.Time
-	for quiet := time.After(4 * newsEvery); quiet != nil; {
-		select {
-		case c := <-calls:
-			times = append(times, c)
-			quiet = time.After(4 * newsEvery)
-		case <-quiet:
-			quiet = nil
-		}
+	if calls != 1 || len(pending) != 1 || waits[0] != newsEvery {
+		t.Fatalf("a burst of 200 checks: %d calls, %d waiting (after %v), want 1 call and 1 waiting a newsEvery", calls, len(pending), waits)
 	}
-	// One call per newsEvery the burst lasted, plus the first and the last.
-	if most := 2 + int(burst/newsEvery); len(times) < 2 || len(times) > most {
-		t.Fatalf("200 checks in %v made %d calls, want 2 to %d", burst, len(times), most)
+	// Its turn comes: the checks that came meanwhile are told in one call.
+	now = now.Add(newsEvery)
+	fire()
+	if calls != 2 {
+		t.Fatalf("%d calls once the waiting one fired, want 2", calls)
 	}
-	for i := 1; i < len(times); i++ {
-		if gap := times[i].Sub(times[i-1]); gap < newsEvery-10*time.Millisecond {
-			t.Errorf("calls %d and %d came %v apart, under %v", i-1, i, gap, newsEvery)
-		}
+	// A check 100 ms later waits the rest of the spacing, and more
+	// checks meanwhile add no call.
+	now = now.Add(100 * time.Millisecond)
+	for range 50 {
+		b.progressed()
+	}
+	if calls != 2 || len(pending) != 1 || waits[1] != newsEvery-100*time.Millisecond {
+		t.Fatalf("checks 100 ms after a call: %d calls, %d waiting (after %v), want the call spaced a newsEvery", calls, len(pending), waits)
+	}
+	now = now.Add(newsEvery - 100*time.Millisecond)
+	fire()
+	// A check a whole spacing after the last call is told at once.
+	now = now.Add(newsEvery)
+	b.progressed()
+	if calls != 4 || len(pending) != 0 {
+		t.Errorf("a check a newsEvery after the last call: %d calls, %d waiting, want it told at once (4 calls)", calls, len(pending))
 	}
 }
