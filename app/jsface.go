@@ -22,6 +22,7 @@ import (
 //	bloomlab.timings()         -> {firstDrawMs, repaintsMs}
 //	bloomlab.hold(on)          -> holds every run mid-way, or lets them go
 //	bloomlab.settled()         -> Promise, once the lab's worker has ended every run it was sent
+//	bloomlab.pageWork()        -> {runs, work, pauses, largest}: what the page's own thread did of runs a worker takes when there is one
 //
 // The report and the results are plain objects with the same fields as the
 // command line's --json output (bloomlab audit, simulate and try). params
@@ -72,6 +73,9 @@ func InstallJSFace() {
 			}
 			return true, nil
 		})
+	}))
+	face.Set("pageWork", app.FuncOf(func(this app.Value, args []app.Value) any {
+		return toJS(engine.PageWorkSoFar())
 	}))
 	app.Window().Set("bloomlab", face)
 }

@@ -46,7 +46,7 @@ func RunHere(name string, s experiment.Sizes, every time.Duration, live func() b
 	if err != nil {
 		return experiment.Table{}, err
 	}
-	step := Yielding(live, every, report)
+	step := yielding(live, every, report, true)
 	return e.Run(s, experiment.Options{Workers: 1, Progress: func(done, total int) error {
 		if step(done, total) != nil {
 			return experiment.ErrCancelled

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -38,7 +39,7 @@ const pageSlice = 12 * time.Millisecond
 // OnPage is the run's core.Step for work on the page's own thread: see
 // yielding, with report called every pageSlice.
 func (r Run) OnPage(report func(done, total int)) core.Step {
-	return Yielding(r.Live, pageSlice, report)
+	return yielding(r.Live, pageSlice, report, true)
 }
 
 // Reporter hands progress, which may be nil, the work done and planned on
@@ -66,13 +67,32 @@ func Fraction(set func(float64)) func(done, total int) {
 // paint and deliver input, and stops the work with core.ErrCancelled as
 // soon as live says it was replaced.
 func Yielding(live func() bool, every time.Duration, report func(done, total int)) core.Step {
+	return yielding(live, every, report, false)
+}
+
+// yielding is Yielding; a run that could have gone to a worker but runs
+// on the page's thread (counted) adds its work and pauses to pageWork.
+func yielding(live func() bool, every time.Duration, report func(done, total int), counted bool) core.Step {
 	last := time.Now()
+	if counted {
+		pageWork.begin()
+	}
+	seen, since := 0, 0 // the work done at the last step, and since the last pause
 	return func(done, total int) error {
 		if !live() {
 			return core.ErrCancelled
 		}
+		if counted && done > seen {
+			pageWork.did(done - seen)
+			since += done - seen
+			seen = done
+		}
 		if time.Since(last) < every {
 			return nil
+		}
+		if counted {
+			pageWork.paused(since)
+			since = 0
 		}
 		report(done, total)
 		paused.Store(time.Now().UnixNano())
@@ -84,6 +104,59 @@ func Yielding(live func() bool, every time.Duration, report func(done, total int
 		}
 		return nil
 	}
+}
+
+// PageWork is what the page's own thread did of the runs that go to a
+// worker when there is one (the lab's large runs, key panel answers and
+// key reads, experiments), in the runs' own units (keys inserted and
+// queried, bytes read, an experiment's work units), and how it cut that
+// work between pauses. A test asks it, through bloomlab.pageWork, whether
+// a run it sent to a worker stayed there, and whether a run on the page
+// paused, by counts the code keeps rather than by the time things took.
+type PageWork struct {
+	// Runs is how many such runs began on the page's thread.
+	Runs int `json:"runs"`
+	// Work is the units they did there, as far as their last step.
+	Work int `json:"work"`
+	// Pauses is how often they stopped for the browser.
+	Pauses int `json:"pauses"`
+	// Largest is the most units done between two pauses.
+	Largest int `json:"largest"`
+}
+
+// pageWork is the page's PageWork so far.
+var pageWork pageTally
+
+type pageTally struct {
+	mu sync.Mutex
+	PageWork
+}
+
+func (t *pageTally) begin() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.Runs++
+}
+
+func (t *pageTally) did(units int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.Work += units
+}
+
+func (t *pageTally) paused(since int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.Pauses++
+	t.Largest = max(t.Largest, since)
+}
+
+// PageWorkSoFar is what the page's thread did of the runs that go to a
+// worker when there is one, since the page started (see PageWork).
+func PageWorkSoFar() PageWork {
+	pageWork.mu.Lock()
+	defer pageWork.mu.Unlock()
+	return pageWork.PageWork
 }
 
 // paused is when, in Unix nanoseconds, a yielding run last paused: a run

@@ -102,3 +102,28 @@ func TestHoldWaitsAtThePause(t *testing.T) {
 		}
 	}
 }
+
+// A run on the page's thread counts itself, its work in its own units and
+// its pauses in pageWork; a run through Yielding (a worker's, a chart's)
+// does not.
+func TestPageWorkCounts(t *testing.T) {
+	before := PageWorkSoFar()
+	var rs Runs
+	step := rs.Start().OnPage(func(int, int) {})
+	for _, done := range []int{100, 250, 250, 400} {
+		if err := step(done, 1000); err != nil {
+			t.Fatal(err)
+		}
+	}
+	other := Yielding(Always, 0, func(int, int) {})
+	if err := other(500, 1000); err != nil {
+		t.Fatal(err)
+	}
+	got := PageWorkSoFar()
+	if got.Runs-before.Runs != 1 || got.Work-before.Work != 400 {
+		t.Errorf("after one counted run of 400 units and one other: %+v, before %+v", got, before)
+	}
+	if got.Pauses < before.Pauses || got.Largest > max(before.Largest, 400) {
+		t.Errorf("pauses and largest chunk %+v, before %+v", got, before)
+	}
+}
