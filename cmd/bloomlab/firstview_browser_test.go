@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -29,12 +30,19 @@ import (
 
 // heldLab is the lab as bloomlab serve runs it, with app.wasm held back
 // until release: the prerendered page is all a reader has, as on a slow
-// network.
+// network. ReleaseHead lets the first part of app.wasm through and holds
+// the rest, so that a test sees the page at that stage of its start too,
+// however fast the machine.
 type heldLab struct {
-	URL     string
-	once    sync.Once
-	release chan struct{}
+	URL        string
+	head, rest sync.Once
+	release    chan struct{} // closed once app.wasm may start
+	more       chan struct{} // closed once all of it may follow
 }
+
+// heldHead is how many bytes of app.wasm's body, as sent, ReleaseHead lets
+// through: a small part of it, whatever its encoding.
+const heldHead = 64 << 10
 
 func holdLab(t *testing.T) *heldLab {
 	t.Helper()
@@ -42,16 +50,18 @@ func holdLab(t *testing.T) *heldLab {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hl := &heldLab{release: make(chan struct{})}
+	hl := &heldLab{release: make(chan struct{}), more: make(chan struct{})}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasSuffix(r.URL.Path, "/app.wasm") {
-			select {
-			case <-hl.release:
-			case <-r.Context().Done():
-				return
-			}
+		if !strings.HasSuffix(r.URL.Path, "/app.wasm") {
+			h.ServeHTTP(w, r)
+			return
 		}
-		h.ServeHTTP(w, r)
+		select {
+		case <-hl.release:
+		case <-r.Context().Done():
+			return
+		}
+		h.ServeHTTP(&headWriter{ResponseWriter: w, more: hl.more, done: r.Context().Done()}, r)
 	}))
 	hl.URL = srv.URL
 	t.Cleanup(srv.Close)
@@ -59,8 +69,63 @@ func holdLab(t *testing.T) *heldLab {
 	return hl
 }
 
-// Release lets app.wasm through.
-func (hl *heldLab) Release() { hl.once.Do(func() { close(hl.release) }) }
+// ReleaseHead lets the first heldHead bytes of app.wasm through.
+func (hl *heldLab) ReleaseHead() { hl.head.Do(func() { close(hl.release) }) }
+
+// Release lets all of app.wasm through.
+func (hl *heldLab) Release() {
+	hl.ReleaseHead()
+	hl.rest.Do(func() { close(hl.more) })
+}
+
+// headWriter writes the first heldHead bytes of a body, flushes them, and
+// waits for more to close before it writes the rest.
+type headWriter struct {
+	http.ResponseWriter
+	more, done <-chan struct{}
+	sent       int
+	waited     bool
+}
+
+func (w *headWriter) Write(p []byte) (int, error) {
+	n := 0
+	if w.sent < heldHead {
+		m, err := w.ResponseWriter.Write(p[:min(len(p), heldHead-w.sent)])
+		w.sent += m
+		if n = m; err != nil || m == len(p) {
+			return n, err
+		}
+		p = p[m:]
+	}
+	if !w.waited {
+		w.Flush()
+		select {
+		case <-w.more:
+		case <-w.done:
+			return n, http.ErrAbortHandler
+		}
+		w.waited = true
+	}
+	m, err := w.ResponseWriter.Write(p)
+	w.sent += m
+	return n + m, err
+}
+
+func (w *headWriter) Flush() { http.NewResponseController(w.ResponseWriter).Flush() }
+
+// holdInstantiate holds the page's start once app.wasm is all in and
+// compiled, with its starting status at 100%, until the test calls
+// bloomlabStart(): the last stage of a start, which a fast machine passes
+// within a frame and a busy one shows for a while.
+const holdInstantiate = `if (self.document) {
+  const gate = new Promise((go) => { self.bloomlabStart = go; });
+  const instantiate = WebAssembly.instantiateStreaming;
+  WebAssembly.instantiateStreaming = async (...args) => {
+    const out = await instantiate.apply(WebAssembly, args);
+    await gate;
+    return out;
+  };
+}`
 
 // layoutShifts records the page's layout shifts from its first moment.
 const layoutShifts = `window.shifts = [];
@@ -116,7 +181,7 @@ func TestBrowserFirstView(t *testing.T) {
 	needBrowser(t)
 	hl := holdLab(t)
 	ctx := btab(t, 1280, 900)
-	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: layoutShifts}); err != nil {
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: layoutShifts + holdInstantiate}); err != nil {
 		t.Fatal(err)
 	}
 	bdo(t, ctx, chromedp.Navigate(hl.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#bit-array-first")))
@@ -141,7 +206,22 @@ func TestBrowserFirstView(t *testing.T) {
 	bg := beval[string](t, ctx, `getComputedStyle(document.getElementById("bit-array-first")).backgroundImage`)
 	prerendered := decodePicture(t, bg)
 
+	// The start, a stage at a time, each held until the test has seen it
+	// drawn: the starting status's box stays as it was while its text
+	// grows, so that nothing moves however long a stage lasts.
+	first := startingStage(t, ctx, func(n int) bool { return n == 0 })
+	hl.ReleaseHead()
+	part := startingStage(t, ctx, func(n int) bool { return n > 0 && n < 100 })
 	hl.Release()
+	all := startingStage(t, ctx, func(n int) bool { return n == 100 })
+	shoot(t, ctx, "lab-1280-starting")
+	t.Logf("starting status: %q in %v, %q in %v, %q in %v", first.Text, first.Box, part.Text, part.Box, all.Text, all.Box)
+	for _, s := range []startingStatus{part, all} {
+		if s.Box != first.Box {
+			t.Errorf("the starting status's box moved from %v (%q) to %v (%q)", first.Box, first.Text, s.Box, s.Text)
+		}
+	}
+	beval[bool](t, ctx, `(bloomlabStart(), true)`)
 	bdo(t, ctx, waitLab(), chromedp.WaitNotPresent(chromedp.CSS("#bit-array-first")))
 	shoot(t, ctx, "lab-1280-live")
 	after := beval[map[string]string](t, ctx, firstViewState)
@@ -185,6 +265,34 @@ func TestBrowserFirstView(t *testing.T) {
 	if shift != 0 {
 		t.Errorf("the page moved by %.6f (layout shift) as the lab went live", shift)
 	}
+}
+
+// startingStatus is go-app's starting status as drawn: its text, and its
+// box (x, y, width, height) in CSS pixels.
+type startingStatus struct {
+	Text string
+	Box  [4]float64
+}
+
+// startingStage waits until go-app's starting status shows a percentage
+// the stage wants and the page has drawn it, and returns it.
+func startingStage(t *testing.T, ctx context.Context, stage func(percent int) bool) startingStatus {
+	t.Helper()
+	re := regexp.MustCompile(`^Starting the lab: (\d+)%$`)
+	bwaitEval(t, ctx, `document.getElementById("app-wasm-loader-label")?.innerText ?? ""`, func(s string) bool {
+		m := re.FindStringSubmatch(s)
+		if m == nil {
+			return false
+		}
+		n, err := strconv.Atoi(m[1])
+		return err == nil && stage(n)
+	})
+	// Two animation frames: the status as read has been laid out and
+	// drawn, and a shift it made reported.
+	return beval[startingStatus](t, ctx, `new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => {
+  const r = document.getElementById("app-wasm-loader").getBoundingClientRect();
+  done({text: document.getElementById("app-wasm-loader-label").innerText, box: [r.x, r.y, r.width, r.height]});
+})))`)
 }
 
 // decodePicture reads a CSS url(data:image/png;base64,...) value.
@@ -251,9 +359,19 @@ func TestBrowserFirstViewShots(t *testing.T) {
 	for _, width := range []int{1280, 360} {
 		hl := holdLab(t)
 		ctx := btab(t, width, 900)
+		if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: holdInstantiate}); err != nil {
+			t.Fatal(err)
+		}
 		bdo(t, ctx, chromedp.Navigate(hl.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#bit-array-first")))
+		startingStage(t, ctx, func(n int) bool { return n == 0 })
 		shoot(t, ctx, fmt.Sprintf("lab-%d-held", width))
+		hl.ReleaseHead()
+		startingStage(t, ctx, func(n int) bool { return n > 0 && n < 100 })
+		shoot(t, ctx, fmt.Sprintf("lab-%d-starting", width))
 		hl.Release()
+		startingStage(t, ctx, func(n int) bool { return n == 100 })
+		shoot(t, ctx, fmt.Sprintf("lab-%d-starting-100", width))
+		beval[bool](t, ctx, `(bloomlabStart(), true)`)
 		bdo(t, ctx, waitLab(), chromedp.WaitNotPresent(chromedp.CSS("#bit-array-first")))
 		shoot(t, ctx, fmt.Sprintf("lab-%d-live", width))
 	}
