@@ -511,7 +511,8 @@ func (c *Page) renderLabLink() app.UI {
 	bpk := math.Round(pl.BitsPerKey*10) / 10
 	bpkSlider := settings.SliderByID(settings.IDBitsPerKey)
 	if bpk < bpkSlider.Min || bpk > bpkSlider.Max || pl.K > settings.MaxLabHashes {
-		return app.P().Class("muted small").Text("This shape is outside the lab's sliders (0.1 to 64 bits per key, k up to 32).")
+		return app.P().Class("muted small").Text("This shape is outside the lab's sliders (" + format.Plain(bpkSlider.Min) + " to " + format.Plain(bpkSlider.Max) +
+			" bits per key, k up to " + strconv.Itoa(settings.MaxLabHashes) + ").")
 	}
 	s := settings.DefaultLab()
 	s.Params.BitsPerKey, s.Params.Hashes = bpk, pl.K

@@ -41,9 +41,10 @@ func kRange(m, n uint64, k int) int {
 	return min(settings.MaxLabHashes, max(12, int(math.Ceil(2*opt))+1, k+2))
 }
 
-// bpkRange is the bits-per-key axis: to past the current value, at least 20.
+// bpkRange is the bits-per-key axis: to past the current value, at least 20,
+// at most core.MaxBitsPerKey, where the slider ends.
 func bpkRange(bpk float64) float64 {
-	return math.Min(64, math.Max(20, math.Ceil(bpk*1.25/4)*4))
+	return math.Min(core.MaxBitsPerKey, math.Max(20, math.Ceil(bpk*1.25/4)*4))
 }
 
 // measureK runs the sample simulation, with the typed keys, at each k from

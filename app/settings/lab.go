@@ -44,8 +44,9 @@ func DefaultLab() Lab {
 }
 
 // Slider describes one range control: its element ID (which is also its URL
-// query key), its label, its legal range, and whether the slider moves on a
-// log scale. Values outside [Min, Max] are clamped.
+// query key), its label, its legal range, whether the slider moves on a log
+// scale, and the field of core.Params it moves. Values outside [Min, Max]
+// are clamped. A new slider is one record in Sliders.
 type Slider struct {
 	ID, Label, Help string
 	Min, Max, Step  float64
@@ -53,6 +54,10 @@ type Slider struct {
 	// on items moves 4000 to 4100, not to 4001.
 	Log bool
 	Int bool
+	// Value reads the slider's value out of p.
+	Value func(p core.Params) float64
+	// Set writes v, already legal, into p.
+	Set func(p *core.Params, v float64)
 }
 
 // logSteps is the number of slider positions per decade on a log slider.
@@ -86,14 +91,29 @@ const (
 	IDLarge           = "large"
 )
 
+// Sliders are the lab's range controls, in the order the page shows them.
 var Sliders = []Slider{
-	{ID: IDBitsPerKey, Label: "Bits per key", Help: "m / n, the memory spent on each key", Min: 0.1, Max: 64, Step: 0.1},
-	{ID: IDHashes, Label: "Hash probes k", Help: "bits set per key and read per query", Min: 1, Max: MaxLabHashes, Step: 1, Int: true},
-	{ID: IDDuplicatePasses, Label: "Duplicate passes", Help: "times every key is inserted", Min: 1, Max: maxLabPasses, Step: 1, Int: true},
-	{ID: IDItems, Label: "Items n", Help: "keys inserted", Min: 1, Max: maxLabItems, Step: 1, Log: true, Int: true},
-	{ID: IDQueries, Label: "Queries", Help: "lookups after the inserts", Min: 0, Max: maxLabQuery, Step: 1, Log: true, Int: true},
-	{ID: IDPresentShare, Label: "Present share %", Help: "share of queries for keys that were inserted", Min: 0, Max: 100, Step: 1, Int: true},
-	{ID: IDKeyBytes, Label: "Key bytes", Help: "length of each key", Min: core.MinKeyBytes, Max: maxLabKey, Step: 1, Int: true},
+	{ID: IDBitsPerKey, Label: "Bits per key", Help: "m / n, the memory spent on each key", Min: core.MinBitsPerKey, Max: core.MaxBitsPerKey, Step: 0.1,
+		Value: func(p core.Params) float64 { return p.BitsPerKey },
+		Set:   func(p *core.Params, v float64) { p.BitsPerKey = v }},
+	{ID: IDHashes, Label: "Hash probes k", Help: "bits set per key and read per query", Min: 1, Max: MaxLabHashes, Step: 1, Int: true,
+		Value: func(p core.Params) float64 { return float64(p.Hashes) },
+		Set:   func(p *core.Params, v float64) { p.Hashes = int(v) }},
+	{ID: IDDuplicatePasses, Label: "Duplicate passes", Help: "times every key is inserted", Min: 1, Max: maxLabPasses, Step: 1, Int: true,
+		Value: func(p core.Params) float64 { return float64(p.DuplicatePasses) },
+		Set:   func(p *core.Params, v float64) { p.DuplicatePasses = int(v) }},
+	{ID: IDItems, Label: "Items n", Help: "keys inserted", Min: 1, Max: maxLabItems, Step: 1, Log: true, Int: true,
+		Value: func(p core.Params) float64 { return float64(p.Items) },
+		Set:   func(p *core.Params, v float64) { p.Items = int(v) }},
+	{ID: IDQueries, Label: "Queries", Help: "lookups after the inserts", Min: 0, Max: maxLabQuery, Step: 1, Log: true, Int: true,
+		Value: func(p core.Params) float64 { return float64(p.Queries) },
+		Set:   func(p *core.Params, v float64) { p.Queries = int(v) }},
+	{ID: IDPresentShare, Label: "Present share %", Help: "share of queries for keys that were inserted", Min: 0, Max: 100, Step: 1, Int: true,
+		Value: func(p core.Params) float64 { return float64(p.PresentShare) },
+		Set:   func(p *core.Params, v float64) { p.PresentShare = int(v) }},
+	{ID: IDKeyBytes, Label: "Key bytes", Help: "length of each key", Min: core.MinKeyBytes, Max: maxLabKey, Step: 1, Int: true,
+		Value: func(p core.Params) float64 { return float64(p.KeyBytes) },
+		Set:   func(p *core.Params, v float64) { p.KeyBytes = int(v) }},
 }
 
 // SliderByID returns the slider with the given ID.
@@ -104,47 +124,6 @@ func SliderByID(id string) Slider {
 		}
 	}
 	panic("settings: no slider " + id)
-}
-
-// Value reads a slider's value out of p.
-func (s Slider) Value(p core.Params) float64 {
-	switch s.ID {
-	case IDBitsPerKey:
-		return p.BitsPerKey
-	case IDHashes:
-		return float64(p.Hashes)
-	case IDDuplicatePasses:
-		return float64(p.DuplicatePasses)
-	case IDItems:
-		return float64(p.Items)
-	case IDQueries:
-		return float64(p.Queries)
-	case IDPresentShare:
-		return float64(p.PresentShare)
-	case IDKeyBytes:
-		return float64(p.KeyBytes)
-	}
-	return 0
-}
-
-// Set writes v, already legal, into p.
-func (s Slider) Set(p *core.Params, v float64) {
-	switch s.ID {
-	case IDBitsPerKey:
-		p.BitsPerKey = v
-	case IDHashes:
-		p.Hashes = int(v)
-	case IDDuplicatePasses:
-		p.DuplicatePasses = int(v)
-	case IDItems:
-		p.Items = int(v)
-	case IDQueries:
-		p.Queries = int(v)
-	case IDPresentShare:
-		p.PresentShare = int(v)
-	case IDKeyBytes:
-		p.KeyBytes = int(v)
-	}
 }
 
 // legal rounds v to the slider's grain and clamps it into range.

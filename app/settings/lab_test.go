@@ -117,6 +117,35 @@ func TestLogSlider(t *testing.T) {
 	}
 }
 
+// TestSliderMovesItsOwnField sets each slider to a legal value of its own
+// and reads every slider back: the one moved shows the value, the others
+// their defaults, so a record's Value and Set name the same field of
+// core.Params and no other record's.
+func TestSliderMovesItsOwnField(t *testing.T) {
+	t.Parallel()
+	def := DefaultLab().Params
+	for _, moved := range Sliders {
+		t.Run(moved.ID, func(t *testing.T) {
+			t.Parallel()
+			v := moved.legal(moved.Max)
+			if v == moved.Value(def) {
+				v = moved.legal(moved.Min)
+			}
+			p := def
+			moved.Set(&p, v)
+			for _, sl := range Sliders {
+				want := sl.Value(def)
+				if sl.ID == moved.ID {
+					want = v
+				}
+				if got := sl.Value(p); got != want {
+					t.Errorf("after setting %s to %v, %s reads %v, want %v", moved.ID, v, sl.ID, got, want)
+				}
+			}
+		})
+	}
+}
+
 func TestPresetsAreLegal(t *testing.T) {
 	t.Parallel()
 	for _, p := range Presets() {
