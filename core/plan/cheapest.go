@@ -81,7 +81,7 @@ func Cheapest(n uint64, p float64) []Sized {
 // at a rate below p. The work is a dozen plans of a few thousand steps
 // or fewer: the doubling stops at the plan's bits, and every other step
 // of the search at least halves the bracket, whatever n and p; a chain that
-// would pass the lab's bounds (its links, core.MaxM bits, MaxBitsPerKey)
+// would pass the lab's bounds (its links, core.MaxM bits, BitsPerKeyAtMaxK)
 // does not reach p, and says why.
 func cheapestScalable(n uint64, p float64) Sized {
 	s, _ := cheapestScalableCounted(n, p)
@@ -92,7 +92,7 @@ func cheapestScalable(n uint64, p float64) Sized {
 func cheapestScalableCounted(n uint64, p float64) (Sized, int) {
 	v := core.ScalableVariant
 	n0 := max(1, (n+core.ScalableShare-1)/core.ScalableShare)
-	limit := satMul(MaxBitsPerKey, n)
+	limit := satMul(BitsPerKeyAtMaxK, n)
 	most := min(core.MaxM, limit) / 64 // words of the first link
 	type tried struct {
 		core.ChainOutlook
@@ -187,10 +187,10 @@ func cheapestScalableCounted(n uint64, p float64) (Sized, int) {
 // percent of the fewest bits.
 const edgeShare = 2000
 
-// notWithin is the Sized of a structure that no size up to MaxBitsPerKey,
+// notWithin is the Sized of a structure that no size up to BitsPerKeyAtMaxK,
 // the plan's own bound, brings to p.
 func notWithin(name string, v core.Variant) Sized {
-	return Sized{Name: name, Variant: v, Why: "not within " + strconv.Itoa(MaxBitsPerKey) + " bits per key"}
+	return Sized{Name: name, Variant: v, Why: "not within " + strconv.Itoa(BitsPerKeyAtMaxK) + " bits per key"}
 }
 
 // cheapestStandard is the smallest m whose formula rate at the rounded
@@ -201,7 +201,7 @@ func notWithin(name string, v core.Variant) Sized {
 func cheapestStandard(n uint64, p float64) Sized {
 	reaches := func(m uint64) bool { return core.Rate(m, n, core.OptimalK(m, n)) <= p }
 	hi := max(1, uint64(math.Ceil(float64(n)*core.InfoFloor(p)/math.Ln2)))
-	limit := satMul(MaxBitsPerKey, n)
+	limit := satMul(BitsPerKeyAtMaxK, n)
 	for hi <= limit && !reaches(hi) {
 		hi += max(1, hi/1000)
 	}
@@ -233,7 +233,7 @@ func cheapestBlocked(n uint64, p float64) Sized {
 		m := b * core.BlockSize
 		return core.BlockedRateExact(m, n, BlockedBestK(m, n)) <= p
 	}
-	lo, hi := uint64(1), max(1, satMul(MaxBitsPerKey, n)/core.BlockSize)
+	lo, hi := uint64(1), max(1, satMul(BitsPerKeyAtMaxK, n)/core.BlockSize)
 	if !reaches(hi) {
 		return notWithin("blocked", core.BlockedVariant)
 	}

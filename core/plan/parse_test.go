@@ -2,7 +2,10 @@ package plan
 
 import (
 	"fmt"
+	"math"
 	"testing"
+
+	"github.com/bloomlab/bloomlab/core"
 )
 
 func TestParseBits(t *testing.T) {
@@ -181,4 +184,16 @@ func FuzzParseBits(f *testing.F) {
 			t.Errorf("ParseRate(%q) = %v, out of range", s, v)
 		}
 	})
+}
+
+// TestBitsPerKeyAtMaxK ties the constant to core.MaxK: the last whole bits
+// per key whose optimal k, rounded up, a filter of the lab still takes.
+func TestBitsPerKeyAtMaxK(t *testing.T) {
+	t.Parallel()
+	if k := math.Ceil(BitsPerKeyAtMaxK * math.Ln2); k > core.MaxK {
+		t.Errorf("%d bits per key want k = %v, past core.MaxK = %d", BitsPerKeyAtMaxK, k, core.MaxK)
+	}
+	if k := math.Ceil((BitsPerKeyAtMaxK + 1) * math.Ln2); k <= core.MaxK {
+		t.Errorf("%d bits per key want only k = %v, within core.MaxK = %d: the bound could be higher", BitsPerKeyAtMaxK+1, k, core.MaxK)
+	}
 }

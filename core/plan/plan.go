@@ -188,7 +188,7 @@ func solve(in Input) (Plan, int, error) {
 	pl.KStar = pl.BitsPerKey * math.Ln2
 	if math.Ceil(pl.KStar) > core.MaxK {
 		return Plan{}, 0, fmt.Errorf("plan: %s bits per key (m = %d, n = %d) want k = %.0f, past %d, the most the lab's filters take; use at most %d bits per key",
-			trim3(pl.BitsPerKey), m, n, math.Round(pl.KStar), core.MaxK, MaxBitsPerKey)
+			trim3(pl.BitsPerKey), m, n, math.Round(pl.KStar), core.MaxK, BitsPerKeyAtMaxK)
 	}
 	pl.KRound, pl.KCeil = core.OptimalK(m, n), core.CeilK(m, n)
 	pl.RateRound, pl.RateCeil = core.Rate(m, n, pl.KRound), core.Rate(m, n, pl.KCeil)
