@@ -13,9 +13,6 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// The calculator and the about page share one style sheet of their own; it
-// joins the lab's here so that the two pages need no edit to the handler.
-
 // Page sizes a real filter: two of n, p and m in, the third out,
 // and around it k by round and by ceil, the information floor, the exact
 // set, other structures, the overfill line and the cost model. Like the lab

@@ -2,7 +2,18 @@
 // another site's page, with the sliders, chart and key panel the writer's
 // link chooses, every lab setting the link carries, no site navigation,
 // and a link to the full lab. It tells the page around it its height (see
-// web/embed.js), so the frame never scrolls on its own.
+// web/embed.js), so the frame never scrolls on its own. It is the one page
+// any site may frame (the app's page table says so).
+//
+// It is a thin page: the lab itself (package lab) does the work and draws
+// the compact view (lab.Page's InitFramed and Compact), and this package
+// reads the embed's own link keys (settings.Embed) and hands them over. It
+// imports lab, settings and go-app, nothing else.
+//
+// Where the next thing goes: a new choice for the writer is a link key in
+// settings.Embed (with its snippet, which the lab's embed box writes), and
+// what the compact lab shows for it is in app/lab's compact.go; this file
+// changes only if the embed's page around the lab does.
 package embed
 
 import (

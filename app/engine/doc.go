@@ -7,6 +7,20 @@
 // audit types only and knows no page; outside a browser (native.go) there
 // are no workers and every run takes the page's own path.
 //
-// Every js build tag of the app lives here: the other app packages build
-// and test the same natively and in the browser.
+// Every js build tag of the app that talks to the browser lives here: the
+// other app packages build and test the same natively and in the browser.
+// (The one other pair, app/lab's png.go and png_js.go, only keeps the PNG
+// encoder the server's first view needs out of the WebAssembly.)
+//
+// It imports go-app, core, core/experiment, core/plan, audit and, of the
+// app, only ui/format; the pages and the app's root import it, and it
+// imports none of them, so a run never waits on how it is drawn.
+//
+// Where the next thing goes: a new kind of large job for the lab is a
+// function beside SimulateRun, Answer and ReadKeys in where.go, with its
+// page path and its desk path (jobs_js.go, answered by worker_js.go, and a
+// stub in native.go); what the page and the workers say to each other is
+// wire.go, with its round trip in wire_test.go; a new job for the shared
+// workers (as a sharded run or a share of checks are) is a message there,
+// its page side in jobs_js.go and its worker side in worker_js.go.
 package engine

@@ -1,4 +1,10 @@
-// Package linktest writes page links for the app's tests.
+// Package linktest writes page links for the app's tests: a query from the
+// pages' own key constants, as typed and unescaped, so a test can send the
+// malformed links a user or an attacker might. It is internal to app/ and
+// imports only the standard library, so any app package's tests can use it
+// without an import cycle. A helper that writes a kind of link more than
+// one package's tests need goes here; one page's own test helpers stay in
+// that page's tests.
 package linktest
 
 import "strings"

@@ -1,0 +1,19 @@
+// Package auditpage is the audit's page: the whole audit of the lab's
+// filter (or, with ?fault=NAME, of one filter of the fault zoo) run in the
+// browser check by check, a row for each contract with its verdict and
+// detail, then the summary and the digest, which are the same natively,
+// under Node and here. With a fault chosen it names the checks that caught
+// it and the false-positive rate the broken filter reported meanwhile.
+//
+// The page runs nothing itself: the session's audit book
+// (engine.Audits) starts a run once per fault, on the page's workers, and
+// the page listens, so the lab's badge, this page and window.bloomlab share
+// one run. It imports audit (for the checks it lists before any has run),
+// engine, settings (the link's keys), ui, ui/format and core, and no other
+// page.
+//
+// Where the next thing goes: a new check belongs in package audit's list,
+// and the page shows it with no edit here; what the page shows of an
+// outcome is outcomeRow (a check that ran) and pendingRow (one still to
+// run); what a fault's link says is in OnNav and renderSummary.
+package auditpage

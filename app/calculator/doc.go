@@ -1,0 +1,22 @@
+// Package calculator is the sizing calculator's page: a real filter sized
+// from two of n, p and m, the third solved, and around the answer k by
+// round and by ceil, the information floor, the exact set, the other
+// structures at the same n and p (each measured, and the cheapest of each
+// priced), the overfill line, the cost of a false positive, and a link to
+// the lab when the shape fits its sliders. Every field lives in the link:
+// typing recomputes, leaving a field (or Enter) records the link, and OnNav
+// reads it back, so the prerendered page carries the answer too.
+//
+// The math is not here: core/plan sizes, measures and prices, and
+// settings.Calculator reads the form and solves it, both plain Go tested
+// without a browser; this package only shows and wires (measure.go adds
+// the measured columns the link fuzzer is spared). It imports core/plan,
+// settings, ui and ui/format, and no other page: the link into the lab is
+// a URL built from settings.Lab.
+//
+// Where the next thing goes: a new field of the form is a settings.CalcField
+// (and its parse in settings); a new figure is computed in core/plan and
+// shown in renderOutput or renderTables; a new section is a render method
+// called from Render in the order a reader meets it. Its styles are in
+// web/plan.css, which the about page shares.
+package calculator
