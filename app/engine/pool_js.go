@@ -56,7 +56,7 @@ func newPool(size func() int) *enginePool {
 	return &enginePool{size: size, changed: make(chan struct{}), jobs: map[int]chan engineMsg{}, open: map[int]bool{}}
 }
 
-// startEngines starts the experiments' and the audit's workers unless
+// StartWorkers starts the experiments' and the audit's workers unless
 // they run already.
 func StartWorkers() { engines.start() }
 
@@ -294,7 +294,8 @@ func Settled() bool {
 	return len(desk.open) == 0
 }
 
-// engineChanged is closed when the workers are all ready, or have failed.
+// Changed returns a channel that is closed when the workers are all ready,
+// or have failed.
 func Changed() <-chan struct{} {
 	engines.mu.Lock()
 	defer engines.mu.Unlock()
@@ -313,7 +314,9 @@ func DeskWhere() string {
 	return "in the lab's worker"
 }
 
-// engineStatus says where the heavy work runs, for the page.
+// Status says where the heavy work runs, for the page: on the workers,
+// still starting them, or on the page's one thread and why; "" before the
+// workers are asked for.
 func Status() string {
 	p := engines
 	p.mu.Lock()

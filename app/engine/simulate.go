@@ -6,7 +6,8 @@ import (
 	"github.com/bloomlab/bloomlab/core"
 )
 
-// stored is the picture's view of a run's filter, if it ran.
+// StoreOfRun is the picture's view of a run's filter: the zero BitStore
+// if the run failed or made no filter.
 func StoreOfRun(r core.OwnKeysResult, err error) BitStore {
 	if err != nil || r.Filter == nil {
 		return BitStore{}
@@ -31,5 +32,5 @@ func Simulate(p core.Params, typed []string, own *OwnKeys, step core.Step) (core
 // stopped.
 var errKeysLost = errors.New("your keys were read into the lab's worker, which has stopped or restarted: press “Use these keys” to read them again")
 
-// work is the number of inserts and queries a simulation makes.
+// WorkOf is the number of inserts and queries a simulation of p makes.
 func WorkOf(p core.Params) int { return p.Items*p.DuplicatePasses + p.Queries }

@@ -60,7 +60,8 @@ type Calculator struct {
 	Values map[string]string
 }
 
-// DefaultCalcForm sizes the classic example: 10^8 keys at 1%.
+// DefaultCalculator is the form without a query: the classic example,
+// 10^8 keys at 1%.
 func DefaultCalculator() Calculator {
 	f := Calculator{Find: plan.FindM, Values: map[string]string{}}
 	for _, fl := range append(append([]CalcField{}, SizeFields...), CostFields...) {

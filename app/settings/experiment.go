@@ -29,7 +29,7 @@ type Experiment struct {
 	Sizes experiment.Sizes
 }
 
-// DefaultExpSelection is the page without a query: the first experiment at
+// DefaultExperiment is the page without a query: the first experiment at
 // its quick sizes.
 func DefaultExperiment() Experiment {
 	e := experiment.All()[0]
@@ -92,7 +92,7 @@ func (k ExpKnob) For(e experiment.Experiment) ExpKnob {
 // Uses reports whether experiment e reads knob k.
 func (k ExpKnob) Uses(e experiment.Experiment) bool { return *k.Field(&e.Full) > 0 }
 
-// ExpFromQuery reads a selection from a URL query. An unknown experiment
+// ExperimentFromQuery reads a selection from a URL query. An unknown experiment
 // falls back to the first; a size or seed that is not a number keeps the
 // quick default, one out of range is clamped to the nearest legal value,
 // and a size the experiment does not use is ignored. Each change is

@@ -165,7 +165,8 @@ func (s Slider) FromPosition(pos float64) float64 {
 	return s.legal(v)
 }
 
-// TrackMin and trackMax bound the range input itself.
+// TrackMin and TrackMax bound the range input itself, in positions;
+// TrackStep is its step.
 func (s Slider) TrackMin() float64 { return s.Position(s.Min) }
 func (s Slider) TrackMax() float64 { return s.Position(s.Max) }
 func (s Slider) TrackStep() float64 {

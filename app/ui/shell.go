@@ -12,7 +12,7 @@ import (
 // Shell is the frame every page shares: the masthead with the navigation,
 // the page's content, and a footer. Pages build it with
 //
-//	newShell().Route(RouteLab).LargeType(on).Body(content...)
+//	NewShell().Route(RouteLab).LargeType(on).Body(content...)
 //
 // It is a plain builder, not a component: a component holding the page's
 // content would compare the whole tree by reflection on every update.

@@ -1,6 +1,13 @@
 // Package format writes the numbers, sizes, durations and lists the lab's
 // pages show, one way each: a count is "4,000" on every page and a size is
 // core/plan's FormatBytes ("4.88 KiB"), the form the calculator also reads.
+//
+// It imports only core/plan (for that one size form) and the standard
+// library, so settings, the engine, ui and every page can use it, and it
+// knows no page. Where the next thing goes: a new way to write a quantity
+// is a function here, with its cases in format_test.go, before a second
+// page needs it; a page that writes a number its own way is a copy
+// waiting to disagree with this one.
 package format
 
 import (
@@ -12,8 +19,9 @@ import (
 	"github.com/bloomlab/bloomlab/core/plan"
 )
 
-// formatRate writes a rate the way the lab shows it: six decimals in the
-// usual range, scientific notation for tiny rates, 0 for zero.
+// Rate writes a rate the way the lab shows it: up to six decimals from
+// 0.001 up (trailing zeros dropped, "0.5" not "0.500000"), scientific
+// notation with one decimal below that ("2.4e-05"), 0 for zero.
 func Rate(p float64) string {
 	switch {
 	case p == 0:
@@ -28,7 +36,7 @@ func Rate(p float64) string {
 	return strconv.FormatFloat(p, 'e', 1, 64)
 }
 
-// formatPercent writes a rate as a percentage with three significant digits.
+// Percent writes a rate as a percentage with three significant digits.
 func Percent(p float64) string {
 	if p == 0 {
 		return "0%"
@@ -36,7 +44,7 @@ func Percent(p float64) string {
 	return strconv.FormatFloat(p*100, 'g', 3, 64) + "%"
 }
 
-// formatInt writes an integer with comma thousands separators.
+// Int writes an integer with comma thousands separators.
 func Int(n uint64) string {
 	s := strconv.FormatUint(n, 10)
 	if len(s) <= 3 {
@@ -52,7 +60,7 @@ func Int(n uint64) string {
 	return string(out)
 }
 
-// formatFloat writes v with d decimals.
+// Float writes v with d decimals.
 func Float(v float64, d int) string { return strconv.FormatFloat(v, 'f', d, 64) }
 
 // Plural writes n with its noun, adding "s" unless a plural form is given.
@@ -66,6 +74,8 @@ func Plural(n int, one string, many ...string) string {
 	return Int(uint64(n)) + " " + one + "s"
 }
 
+// IsAre is the subject and verb for n things: "it is" for one, "they
+// are" for any other count.
 func IsAre(n int) string {
 	if n == 1 {
 		return "it is"
@@ -127,6 +137,8 @@ func List(words []string, conj string) string {
 	return strings.Join(words[:len(words)-1], ", ") + " " + conj + " " + words[len(words)-1]
 }
 
+// WasWere is the verb for n things: "was" for one, "were" for any other
+// count.
 func WasWere(n int) string {
 	if n == 1 {
 		return "was"
