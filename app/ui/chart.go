@@ -95,41 +95,67 @@ const (
 // SVG renders the chart. It never fails: an empty or degenerate chart draws
 // its axes.
 func (c Chart) SVG() string {
-	chartW := c.Width
-	if !(chartW >= 200) {
-		chartW = defaultChartW
-	}
-	ph := c.PlotHeight
-	if !(ph >= 50) {
-		ph = defaultPlotH
-	}
-	padT := padTitle
-	if c.TitleAbove {
-		padT = padBare
-	}
-	pw := chartW - padL - padR
-	xa := axis{lo: c.XMin, hi: c.XMax, log: c.LogX, whole: c.IntX}.fixed()
-	if n := len(c.Categories); n > 0 {
-		xa = axis{lo: -0.5, hi: float64(n) - 0.5}
-	}
-	ya := axis{lo: c.YMin, hi: c.YMax, log: c.LogY}.fixed()
-	x := func(v float64) float64 { return padL + xa.frac(v)*pw }
-	y := func(v float64) float64 { return padT + ph*(1-ya.frac(v)) }
-	// Points beyond the x range are left out, but zero or less on a log
-	// axis is drawn on its floor, as on the y axis.
-	inX := func(v float64) bool { return v >= xa.lo && v <= xa.hi || xa.log && v <= 0 }
-
+	f := c.frame()
 	var b strings.Builder
 	fmt.Fprintf(&b, `<title>%s</title>`, esc(c.Title))
 	if !c.TitleAbove {
 		fmt.Fprintf(&b, `<text class="chart-title" x="10" y="18">%s</text>`, esc(c.Title))
 	}
-	fmt.Fprintf(&b, `<rect class="plot" x="%g" y="%g" width="%g" height="%g"/>`, padL, padT, pw, ph)
-	yticks, ylabels := ya.ticks(5)
+	fmt.Fprintf(&b, `<rect class="plot" x="%g" y="%g" width="%g" height="%g"/>`, padL, f.padT, f.pw, f.ph)
+	c.drawAxes(&b, f)
+	c.drawData(&b, f)
+	height := c.drawLegend(&b, f) + 14
+	return fmt.Sprintf(`<svg class="chart" viewBox="0 0 %g %g" role="img" aria-label="%s" xmlns="http://www.w3.org/2000/svg">`,
+		f.chartW, height, esc(c.name())) + b.String() + `</svg>`
+}
+
+// chartFrame is a chart's geometry: its width, the plot area's top, width
+// and height, and its two axes.
+type chartFrame struct {
+	chartW, padT, pw, ph float64
+	xa, ya               axis
+}
+
+// frame is c's geometry, its defaults filled in and its axes made usable.
+func (c Chart) frame() chartFrame {
+	f := chartFrame{chartW: c.Width, ph: c.PlotHeight, padT: padTitle}
+	if !(f.chartW >= 200) {
+		f.chartW = defaultChartW
+	}
+	if !(f.ph >= 50) {
+		f.ph = defaultPlotH
+	}
+	if c.TitleAbove {
+		f.padT = padBare
+	}
+	f.pw = f.chartW - padL - padR
+	f.xa = axis{lo: c.XMin, hi: c.XMax, log: c.LogX, whole: c.IntX}.fixed()
+	if n := len(c.Categories); n > 0 {
+		f.xa = axis{lo: -0.5, hi: float64(n) - 0.5}
+	}
+	f.ya = axis{lo: c.YMin, hi: c.YMax, log: c.LogY}.fixed()
+	return f
+}
+
+// x and y place a value on the drawing.
+func (f chartFrame) x(v float64) float64 { return padL + f.xa.frac(v)*f.pw }
+func (f chartFrame) y(v float64) float64 { return f.padT + f.ph*(1-f.ya.frac(v)) }
+
+// inX reports whether x value v is drawn. Points beyond the x range are
+// left out, but zero or less on a log axis is drawn on its floor, as on
+// the y axis.
+func (f chartFrame) inX(v float64) bool {
+	return v >= f.xa.lo && v <= f.xa.hi || f.xa.log && v <= 0
+}
+
+// drawAxes draws the grid, the ticks and their labels, and the axes'
+// labels.
+func (c Chart) drawAxes(b *strings.Builder, f chartFrame) {
+	yticks, ylabels := f.ya.ticks(5)
 	for i, t := range yticks {
-		yy := y(t)
-		fmt.Fprintf(&b, `<line class="grid" x1="%g" y1="%.1f" x2="%g" y2="%.1f"/>`, padL, yy, padL+pw, yy)
-		fmt.Fprintf(&b, `<text class="tick" x="%g" y="%.1f" text-anchor="end">%s</text>`, padL-5, yy+4, esc(ylabels[i]))
+		yy := f.y(t)
+		fmt.Fprintf(b, `<line class="grid" x1="%g" y1="%.1f" x2="%g" y2="%.1f"/>`, padL, yy, padL+f.pw, yy)
+		fmt.Fprintf(b, `<text class="tick" x="%g" y="%.1f" text-anchor="end">%s</text>`, padL-5, yy+4, esc(ylabels[i]))
 	}
 	var xticks []float64
 	var xlabels []string
@@ -140,25 +166,28 @@ func (c Chart) SVG() string {
 			xlabels = append(xlabels, categoryLetter(i))
 		}
 	case c.IntX:
-		xticks, xlabels = xa.ticks(8)
+		xticks, xlabels = f.xa.ticks(8)
 	default:
-		xticks, xlabels = xa.ticks(6)
+		xticks, xlabels = f.xa.ticks(6)
 	}
 	for i, t := range xticks {
-		xx := x(t)
-		fmt.Fprintf(&b, `<line class="grid" x1="%.1f" y1="%g" x2="%.1f" y2="%g"/>`, xx, padT, xx, padT+ph)
-		fmt.Fprintf(&b, `<text class="tick" x="%.1f" y="%g" text-anchor="middle">%s</text>`, xx, padT+ph+15, esc(xlabels[i]))
+		xx := f.x(t)
+		fmt.Fprintf(b, `<line class="grid" x1="%.1f" y1="%g" x2="%.1f" y2="%g"/>`, xx, f.padT, xx, f.padT+f.ph)
+		fmt.Fprintf(b, `<text class="tick" x="%.1f" y="%g" text-anchor="middle">%s</text>`, xx, f.padT+f.ph+15, esc(xlabels[i]))
 	}
-	fmt.Fprintf(&b, `<text class="axis-label" x="%g" y="%g" text-anchor="middle">%s</text>`, padL+pw/2, padT+ph+33, esc(c.XLabel))
-	fmt.Fprintf(&b, `<text class="axis-label" transform="translate(14 %g) rotate(-90)" text-anchor="middle">%s</text>`, padT+ph/2, esc(c.YLabel))
+	fmt.Fprintf(b, `<text class="axis-label" x="%g" y="%g" text-anchor="middle">%s</text>`, padL+f.pw/2, f.padT+f.ph+33, esc(c.XLabel))
+	fmt.Fprintf(b, `<text class="axis-label" transform="translate(14 %g) rotate(-90)" text-anchor="middle">%s</text>`, f.padT+f.ph/2, esc(c.YLabel))
+}
 
-	// Marks, then lines, then error bars, then the markers on top.
+// drawData draws the marks, then the lines, then the error bars, then the
+// markers on top.
+func (c Chart) drawData(b *strings.Builder, f chartFrame) {
 	for _, m := range c.Marks {
-		if !inX(m.X) {
+		if !f.inX(m.X) {
 			continue
 		}
-		xx := x(m.X)
-		fmt.Fprintf(&b, `<line class="mark %s" x1="%.1f" y1="%g" x2="%.1f" y2="%g"/>`, m.Class, xx, padT, xx, padT+ph)
+		xx := f.x(m.X)
+		fmt.Fprintf(b, `<line class="mark %s" x1="%.1f" y1="%g" x2="%.1f" y2="%g"/>`, m.Class, xx, f.padT, xx, f.padT+f.ph)
 	}
 	for _, s := range c.Series {
 		if !s.Line {
@@ -166,27 +195,27 @@ func (c Chart) SVG() string {
 		}
 		var path strings.Builder
 		for _, p := range s.Points {
-			if !inX(p.X) {
+			if !f.inX(p.X) {
 				continue
 			}
 			cmd := "L"
 			if path.Len() == 0 {
 				cmd = "M"
 			}
-			fmt.Fprintf(&path, "%s%.1f %.1f", cmd, x(p.X), y(p.Y))
+			fmt.Fprintf(&path, "%s%.1f %.1f", cmd, f.x(p.X), f.y(p.Y))
 		}
 		if path.Len() == 0 {
 			continue
 		}
-		fmt.Fprintf(&b, `<path class="series %s" d="%s"%s><title>%s</title></path>`, s.Class, path.String(), dashAttr(s.Dash), esc(s.Name))
+		fmt.Fprintf(b, `<path class="series %s" d="%s"%s><title>%s</title></path>`, s.Class, path.String(), dashAttr(s.Dash), esc(s.Name))
 	}
 	for _, s := range c.Series {
 		for _, p := range s.Points {
-			if s.Line || !(p.Hi > p.Lo) || !inX(p.X) {
+			if s.Line || !(p.Hi > p.Lo) || !f.inX(p.X) {
 				continue
 			}
-			xx, y0, y1 := x(p.X), y(p.Lo), y(p.Hi)
-			fmt.Fprintf(&b, `<path class="ebar %s" d="M%.1f %.1fV%.1fM%.1f %.1fH%.1fM%.1f %.1fH%.1f"/>`,
+			xx, y0, y1 := f.x(p.X), f.y(p.Lo), f.y(p.Hi)
+			fmt.Fprintf(b, `<path class="ebar %s" d="M%.1f %.1fV%.1fM%.1f %.1fH%.1fM%.1f %.1fH%.1f"/>`,
 				s.Class, xx, y0, y1, xx-4, y0, xx+4, xx-4, y1, xx+4)
 		}
 	}
@@ -195,7 +224,7 @@ func (c Chart) SVG() string {
 			continue
 		}
 		for _, p := range s.Points {
-			if !inX(p.X) {
+			if !f.inX(p.X) {
 				continue
 			}
 			class := "dot " + s.Class
@@ -207,18 +236,21 @@ func (c Chart) SVG() string {
 				tip += " (95% interval " + tipNum(p.Lo) + " to " + tipNum(p.Hi) + ")"
 			}
 			tip += " at " + c.xName(p.X)
-			b.WriteString(marker(s.Shape, class, x(p.X), y(p.Y), "<title>"+esc(tip)+"</title>"))
+			b.WriteString(marker(s.Shape, class, f.x(p.X), f.y(p.Y), "<title>"+esc(tip)+"</title>"))
 		}
 	}
+}
 
-	// The legend, under the axis label: a series' sample is its line, or its
-	// marker with a bar when it has intervals; a mark's is its line.
-	// Entries wrap to as many rows as they need.
+// drawLegend draws the legend under the axis label and returns the
+// baseline of its last row: a series' sample is its line, or its marker
+// with a bar when it has intervals; a mark's is its line. Entries wrap to
+// as many rows as they need.
+func (c Chart) drawLegend(b *strings.Builder, f chartFrame) float64 {
 	const legendL = padL - 40
-	ly, lx := padT+ph+54, legendL
+	ly, lx := f.padT+f.ph+54, legendL
 	place := func(label string) (float64, float64) {
 		w := 30 + 6.6*float64(len(label))
-		if lx+w > chartW-padR && lx > legendL {
+		if lx+w > f.chartW-padR && lx > legendL {
 			lx = legendL
 			ly += legendRow
 		}
@@ -227,15 +259,15 @@ func (c Chart) SVG() string {
 		return ex, ly
 	}
 	text := func(ex, ey float64, label string) {
-		fmt.Fprintf(&b, `<text class="legend" x="%.1f" y="%.1f">%s</text>`, ex+28, ey+4, esc(label))
+		fmt.Fprintf(b, `<text class="legend" x="%.1f" y="%.1f">%s</text>`, ex+28, ey+4, esc(label))
 	}
 	for _, s := range c.Series {
 		ex, ey := place(s.Name)
 		switch {
 		case s.Line:
-			fmt.Fprintf(&b, `<line class="series %s" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"%s/>`, s.Class, ex, ey, ex+22, ey, dashAttr(s.Dash))
+			fmt.Fprintf(b, `<line class="series %s" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"%s/>`, s.Class, ex, ey, ex+22, ey, dashAttr(s.Dash))
 		case s.Intervals():
-			fmt.Fprintf(&b, `<path class="ebar %s" d="M%.1f %.1fV%.1f"/>`, s.Class, ex+11, ey-7, ey+7)
+			fmt.Fprintf(b, `<path class="ebar %s" d="M%.1f %.1fV%.1f"/>`, s.Class, ex+11, ey-7, ey+7)
 			fallthrough
 		default:
 			b.WriteString(marker(s.Shape, "dot "+s.Class, ex+11, ey, ""))
@@ -244,12 +276,10 @@ func (c Chart) SVG() string {
 	}
 	for _, m := range c.Marks {
 		ex, ey := place(m.Label)
-		fmt.Fprintf(&b, `<line class="mark %s" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, m.Class, ex, ey, ex+22, ey)
+		fmt.Fprintf(b, `<line class="mark %s" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, m.Class, ex, ey, ex+22, ey)
 		text(ex, ey, m.Label)
 	}
-	height := ly + 14
-	return fmt.Sprintf(`<svg class="chart" viewBox="0 0 %g %g" role="img" aria-label="%s" xmlns="http://www.w3.org/2000/svg">`,
-		chartW, height, esc(c.name())) + b.String() + `</svg>`
+	return ly
 }
 
 // name is the chart's accessible name: its title, and what it plots
