@@ -183,8 +183,21 @@ func (s Slider) TrackStep() float64 {
 func LabFromQuery(q url.Values) (Lab, []string) {
 	s := DefaultLab()
 	notices := Repeated(q)
-	note := func(format string, args ...any) { notices = append(notices, fmt.Sprintf(format, args...)) }
+	notices = append(notices, readSliders(q, &s.Params)...)
+	var more []string
+	s, more = s.readFilter(q)
+	notices = append(notices, more...)
+	s, more = s.readView(q)
+	notices = append(notices, more...)
+	s = s.Normalize()
+	return s, notices
+}
 
+// readSliders reads every slider's key into p, with a notice for each value
+// it could not take as given.
+func readSliders(q url.Values, p *core.Params) []string {
+	var notices []string
+	note := func(format string, args ...any) { notices = append(notices, fmt.Sprintf(format, args...)) }
 	for _, sl := range Sliders {
 		raw, ok := Lookup(q, sl.ID)
 		if !ok {
@@ -192,7 +205,7 @@ func LabFromQuery(q url.Values) (Lab, []string) {
 		}
 		v, err := plan.ParseDecimal(raw)
 		if err != nil {
-			note("%s: %q is not a number, so it stays at %s", sl.ID, raw, format.Plain(sl.Value(s.Params)))
+			note("%s: %q is not a number, so it stays at %s", sl.ID, raw, format.Plain(sl.Value(*p)))
 			continue
 		}
 		legal := sl.legal(v)
@@ -206,9 +219,17 @@ func LabFromQuery(q url.Values) (Lab, []string) {
 				note("%s: %s was rounded to %s", sl.ID, raw, format.Plain(legal))
 			}
 		}
-		sl.Set(&s.Params, legal)
+		sl.Set(p, legal)
 	}
+	return notices
+}
 
+// readFilter reads the keys that choose the filter beyond the sliders: the
+// seed, the layout, the fault, the hashing and the fingerprint width, each
+// made to fit the ones before it, with a notice for each change.
+func (s Lab) readFilter(q url.Values) (Lab, []string) {
+	var notices []string
+	note := func(format string, args ...any) { notices = append(notices, fmt.Sprintf(format, args...)) }
 	if raw, ok := Lookup(q, IDSeed); ok {
 		seed, notice := ParseSeed(IDSeed, raw, s.Params.Seed)
 		s.Params.Seed = seed
@@ -258,6 +279,13 @@ func LabFromQuery(q url.Values) (Lab, []string) {
 			notices = append(notices, notice)
 		}
 	}
+	return s, notices
+}
+
+// readView reads the keys of what the lab shows of its filter: k at its
+// optimum, the projector mode, the typed keys and the player's stop.
+func (s Lab) readView(q url.Values) (Lab, []string) {
+	var notices []string
 	for _, flag := range []struct {
 		id  string
 		dst *bool
@@ -268,7 +296,7 @@ func LabFromQuery(q url.Values) (Lab, []string) {
 		}
 		b, err := parseFlag(raw)
 		if err != nil {
-			note("%s: %q is not on or off, so it stays off", flag.id, raw)
+			notices = append(notices, fmt.Sprintf("%s: %q is not on or off, so it stays off", flag.id, raw))
 			continue
 		}
 		*flag.dst = b
@@ -279,12 +307,12 @@ func LabFromQuery(q url.Values) (Lab, []string) {
 		notices = append(notices, more...)
 	}
 	if raw, ok := Lookup(q, IDPlayAt); ok {
+		var notice string
 		s.PlayAt, notice = parsePlayAt(raw, s.Params)
 		if notice != "" {
 			notices = append(notices, notice)
 		}
 	}
-	s = s.Normalize()
 	return s, notices
 }
 
