@@ -97,7 +97,7 @@ func (f *Blocked) Words() []uint64     { return f.words }
 var BlockedVariant = Variant{&kind{
 	name: "blocked", label: "blocked (512-bit blocks)", unit: "bit",
 	about: "all k probes of a key inside one 512-bit block (Putze, Sanders and Singler, 2007)",
-	usesK: true, faults: []Fault{KFromCeil},
+	usesK: true, faults: []Fault{KFromCeil}, terms: bitTerms,
 	positions:  "draws its positions inside one block from a stream of its own",
 	formula:    "the mean of (s/512)^k over the Poisson mixture of block loads",
 	build:      func(s Spec) (Membership, error) { return NewBlocked(s.M, s.K, s.Seed) },
@@ -116,3 +116,25 @@ func blockedFilterMoments(m, n uint64, k int) (rate, variance float64) {
 	mean, blocks := blockedMoments(m, n, k)
 	return mean, blocks / float64(m/BlockSize)
 }
+
+// Arithmetic shows the blocked filter's block and its k 9-bit slots,
+// read from h2 nine bits at a time, h2 remixed by splitmix every seven.
+func (f *Blocked) Arithmetic(e *Explanation, key []byte) {
+	e.K0, e.K1 = f.k0, f.k1
+	e.H1, e.H2 = Sip128(e.K0, e.K1, key)
+	e.Scheme = "blocked"
+	e.Formula = "block = floor(h1·blocks / 2^64); slot_i = 9 bits of g at bit shift_i (g = h2, remixed by splitmix every 7 slots); position = block·512 + slot_i"
+	block := Reduce(e.H1, f.blocks)
+	e.Blocked = &ExplainBlocked{Blocks: f.blocks, Block: block, Base: block * BlockSize}
+	s := slots{x: e.H2}
+	for i := range f.k {
+		if s.shift == 63 {
+			s.x, s.shift = splitmix(s.x), 0
+		}
+		g, shift := s.x, s.shift
+		e.Steps = append(e.Steps, ExplainStep{I: i, G: g, Shift: shift, Position: e.Blocked.Base + s.next()})
+	}
+}
+
+// Block is the block position j is in.
+func (f *Blocked) Block(j uint64) uint64 { return j / BlockSize }

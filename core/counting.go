@@ -130,6 +130,8 @@ var CountingVariant = Variant{&kind{
 	about:   "m 4-bit counters, so keys can be removed (Fan, Cao, Almeida and Broder, 2000)",
 	deletes: true, usesK: true, hashings: true, faults: []Fault{KFromCeil, WrapCounters},
 	formula: "(1 - e^(-kn/m))^k, counters for bits",
+	terms: Terms{Nonzero: "nonzero counters", Dark: "darker the higher its count", Share: "that are nonzero",
+		SetBy: bitTerms.SetBy, SetByShort: bitTerms.SetByShort, No: bitTerms.No},
 	build: func(s Spec) (Membership, error) {
 		c, err := NewCounting(s.M, s.K, s.Seed)
 		if err == nil {
@@ -140,3 +142,9 @@ var CountingVariant = Variant{&kind{
 	memoryBits: func(f Membership) uint64 { return 4 * f.M() },
 	moments:    bloomMoments,
 }}
+
+// Arithmetic shows the counting filter's k probes, as the standard filter's.
+func (c *Counting) Arithmetic(e *Explanation, key []byte) {
+	e.K0, e.K1 = c.k0, c.k1
+	e.explainBloom(c.hashing, key, c.k, c.m)
+}

@@ -447,3 +447,37 @@ func CuckooRate(fingerprintBits int, load float64) float64 {
 	x := load / float64(uint64(1)<<fingerprintBits-1)
 	return -math.Expm1(2 * CuckooSlots * math.Log1p(-x))
 }
+
+// Arithmetic shows the cuckoo filter's fingerprint and two buckets, and
+// the four slots of each.
+func (c *Cuckoo) Arithmetic(e *Explanation, key []byte) {
+	e.K0, e.K1 = c.k0, c.k1
+	e.H1, e.H2 = Sip128(e.K0, e.K1, key)
+	e.Scheme = "cuckoo"
+	e.Formula = "fp = 1 + floor(h2·(2^f - 1) / 2^64); i1 = floor(h1·B / 2^64); i2 = g(fp) - i1 mod B; slots 4·i + 0..3 of each bucket"
+	fp := 1 + Reduce(e.H2, 1<<c.f-1)
+	i1 := Reduce(e.H1, c.buckets)
+	g := Reduce(splitmix(fp^c.salt), c.buckets)
+	i2 := c.alt(i1, uint16(fp))
+	e.Cuckoo = &ExplainCuckoo{FingerprintBits: int(c.f), Fingerprint: fp, Buckets: c.buckets, Bucket1: i1, G: g, Bucket2: i2}
+	for n, b := range [2]uint64{i1, i2} {
+		for j := range uint64(CuckooSlots) {
+			e.Steps = append(e.Steps, ExplainStep{I: n*CuckooSlots + int(j), G: b, Position: b*CuckooSlots + j})
+		}
+	}
+}
+
+// Value is the fingerprint slot j holds (0 for an empty slot), false past
+// the slots.
+func (c *Cuckoo) Value(j uint64) (uint32, bool) {
+	if j >= c.M() {
+		return 0, false
+	}
+	return uint32(c.Fingerprint(j)), true
+}
+
+// KeyFingerprint is key's fingerprint, the one its slots would hold.
+func (c *Cuckoo) KeyFingerprint(key []byte) (uint32, bool) {
+	fp, _, _ := c.locate(key)
+	return uint32(fp), true
+}

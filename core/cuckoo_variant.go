@@ -13,7 +13,7 @@ import (
 var CuckooVariant = Variant{&kind{
 	name: "cuckoo", label: "cuckoo (4-slot buckets)", unit: "slot",
 	about:   "fingerprints in buckets of four slots, two buckets a key, with removal (Fan, Andersen, Kaminsky and Mitzenmacher, 2014)",
-	deletes: true, bounded: true,
+	deletes: true, bounded: true, terms: cuckooTerms, slots: true,
 	positions:    "finds its two buckets and its fingerprint in one SipHash output",
 	places:       "a key has two buckets of four slots",
 	formula:      "1 - (1 - load/(2^f - 1))^8: a query compares its f-bit fingerprint with the 8 slots of its two buckets",
@@ -39,7 +39,7 @@ var CuckooVariant = Variant{&kind{
 var SemiSortedVariant = Variant{&kind{
 	name: "cuckoo-ss", label: "semi-sorted cuckoo", unit: "slot",
 	about:   "a cuckoo filter whose buckets keep their four fingerprints sorted and code the four 4-bit prefixes in 12 bits, one bit a slot less, with removal (Fan, Andersen, Kaminsky and Mitzenmacher, 2014, section 5.2)",
-	deletes: true, bounded: true,
+	deletes: true, bounded: true, terms: cuckooTerms, slots: true,
 	positions:    "finds its two buckets and its fingerprint in one SipHash output",
 	places:       "a key has two buckets of four slots, kept sorted",
 	formula:      "1 - (1 - load/(2^f - 1))^8: a query compares its f-bit fingerprint with the 8 slots of its two buckets; semi-sorting saves space, not comparisons",
@@ -55,6 +55,14 @@ var SemiSortedVariant = Variant{&kind{
 	memoryBits: func(f Membership) uint64 { return f.(*Cuckoo).MemoryBits() },
 	theory:     cuckooTheory,
 }}
+
+// cuckooTerms are the cuckoo filters' words: a slot holds one key's
+// fingerprint, or none.
+var cuckooTerms = Terms{
+	Nonzero: "occupied slots", Dark: "dark when it holds a fingerprint", Share: "that hold a fingerprint",
+	Reads: "slots a query reads", SetBy: "Its fingerprint is that of %s: one of them is stored here.",
+	SetByShort: "matches: stored by one of %s", No: "its fingerprint is not where it would be", Empty: "empty",
+}
 
 // cuckooFull is the load a table of 4-slot buckets reaches before inserts
 // start to fail: about 95% (the paper, section 5.1).

@@ -13,11 +13,18 @@
 //
 // Variants. Each layout is one record of a registry (variant.go): its
 // name, label, unit of a position, how to build it, its memory, its theory,
-// whether it removes keys, whether it is built once from the whole set. A
-// Variant is parsed once at the edge into a handle on its record, and the
-// simulation, the CLI, the audit and the lab loop over Variants and ask the
-// record, so a new layout is its own file, its tests and one line in the
-// list.
+// whether it removes keys, whether it is built once from the whole set, and
+// its Terms, what the lab calls its positions and says of them. A Variant is
+// parsed once at the edge into a handle on its record, and the simulation,
+// the CLI, the audit and the lab loop over Variants and ask the record; what
+// a filter shows beyond Membership they ask of the filter through the views
+// of views.go (Explainer for a key's arithmetic, Valued, Fingerprinted,
+// Blocks, Linked, Counters, Sealer, Remover), never by its type. So a new
+// layout touches exactly: its own file (the filter, its Membership methods,
+// the views it has, its record with its Terms), its tests, and one line in
+// Variants. TestNewLayoutTouchesOnlyItsFile adds one from outside the
+// package that way and puts it through the simulation, Explain and the key
+// panel.
 //
 // Everything here is a pure function of its inputs. There is no wall clock,
 // no global random source and no syscall/js, so the same parameters give the

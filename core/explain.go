@@ -3,7 +3,6 @@ package core
 import (
 	"encoding/hex"
 	"fmt"
-	"math/bits"
 	"strings"
 )
 
@@ -120,41 +119,15 @@ type ExplainRibbon struct {
 }
 
 // Explain works out the arithmetic of key in f. It explains the lab's real
-// filters; a filter of the fault zoo, which computes its positions its own
-// broken way, has none to explain (false).
+// filters, each layout in its own file; a filter of the fault zoo, which
+// computes its positions its own broken way, has none to explain (false).
 func Explain(f Membership, key []byte) (Explanation, bool) {
 	e := Explanation{Key: string(key), KeyHex: hex.EncodeToString(key), M: f.M()}
-	var hashing Hashing
-	switch x := f.(type) {
-	case *Filter:
-		e.K0, e.K1, hashing = x.k0, x.k1, x.hashing
-		e.explainBloom(hashing, key, x.k, x.m)
-	case *Counting:
-		e.K0, e.K1, hashing = x.k0, x.k1, x.hashing
-		e.explainBloom(hashing, key, x.k, x.m)
-	case *Blocked:
-		e.K0, e.K1 = x.k0, x.k1
-		e.explainBlocked(x, key)
-	case *Cuckoo:
-		e.K0, e.K1 = x.k0, x.k1
-		e.explainCuckoo(x, key)
-	case *Scalable:
-		e.explainChain(x, key)
-	case *Fuse:
-		if x.dirty {
-			x.Seal()
-		}
-		e.K0, e.K1 = x.k0, x.k1
-		e.explainFuse(x, key)
-	case *Ribbon:
-		if x.dirty {
-			x.Seal()
-		}
-		e.K0, e.K1 = x.k0, x.k1
-		e.explainRibbon(x, key)
-	default:
+	x, ok := f.(Explainer)
+	if !ok {
 		return Explanation{}, false
 	}
+	x.Arithmetic(&e, key)
 	e.Positions = f.Positions(nil, key)
 	return e, true
 }
@@ -185,102 +158,6 @@ func (e *Explanation) explainBloom(h Hashing, key []byte, k int, m uint64) {
 		for i := range k {
 			g := e.H1 + uint64(i)*(e.H2|1)
 			e.Steps = append(e.Steps, ExplainStep{I: i, G: g, Position: Reduce(g, m)})
-		}
-	}
-}
-
-// explainChain is a scalable filter's links, each a standard filter with
-// its own SipHash key, probed by double hashing and offset by its start.
-func (e *Explanation) explainChain(s *Scalable, key []byte) {
-	e.Scheme = "scalable"
-	e.Formula = "in link i: its own SipHash key; g_j = h1 + j·(h2 | 1) mod 2^64; position = start_i + floor(g_j·m_i / 2^64)"
-	for i := range s.links {
-		l := &s.links[i]
-		h1, h2 := Sip128(l.f.k0, l.f.k1, key)
-		e.Links = append(e.Links, ExplainLink{K0: l.f.k0, K1: l.f.k1, H1: h1, H2: h2, Start: l.start, M: l.f.m, K: l.f.k})
-		for j := range l.f.k {
-			g := h1 + uint64(j)*(h2|1)
-			e.Steps = append(e.Steps, ExplainStep{I: j, G: g, Position: l.start + Reduce(g, l.f.m)})
-		}
-	}
-	e.K0, e.K1, e.H1, e.H2 = e.Links[0].K0, e.Links[0].K1, e.Links[0].H1, e.Links[0].H2
-}
-
-// explainBlocked is the blocked filter's block and its k 9-bit slots,
-// read from h2 nine bits at a time, h2 remixed by splitmix every seven.
-func (e *Explanation) explainBlocked(f *Blocked, key []byte) {
-	e.H1, e.H2 = Sip128(e.K0, e.K1, key)
-	e.Scheme = "blocked"
-	e.Formula = "block = floor(h1·blocks / 2^64); slot_i = 9 bits of g at bit shift_i (g = h2, remixed by splitmix every 7 slots); position = block·512 + slot_i"
-	block := Reduce(e.H1, f.blocks)
-	e.Blocked = &ExplainBlocked{Blocks: f.blocks, Block: block, Base: block * BlockSize}
-	s := slots{x: e.H2}
-	for i := range f.k {
-		if s.shift == 63 {
-			s.x, s.shift = splitmix(s.x), 0
-		}
-		g, shift := s.x, s.shift
-		e.Steps = append(e.Steps, ExplainStep{I: i, G: g, Shift: shift, Position: e.Blocked.Base + s.next()})
-	}
-}
-
-// explainCuckoo is the cuckoo filter's fingerprint and two buckets, and
-// the four slots of each.
-func (e *Explanation) explainCuckoo(c *Cuckoo, key []byte) {
-	e.H1, e.H2 = Sip128(e.K0, e.K1, key)
-	e.Scheme = "cuckoo"
-	e.Formula = "fp = 1 + floor(h2·(2^f - 1) / 2^64); i1 = floor(h1·B / 2^64); i2 = g(fp) - i1 mod B; slots 4·i + 0..3 of each bucket"
-	fp := 1 + Reduce(e.H2, 1<<c.f-1)
-	i1 := Reduce(e.H1, c.buckets)
-	g := Reduce(splitmix(fp^c.salt), c.buckets)
-	i2 := c.alt(i1, uint16(fp))
-	e.Cuckoo = &ExplainCuckoo{FingerprintBits: int(c.f), Fingerprint: fp, Buckets: c.buckets, Bucket1: i1, G: g, Bucket2: i2}
-	for n, b := range [2]uint64{i1, i2} {
-		for j := range uint64(CuckooSlots) {
-			e.Steps = append(e.Steps, ExplainStep{I: n*CuckooSlots + int(j), G: b, Position: b*CuckooSlots + j})
-		}
-	}
-}
-
-// explainFuse is the fuse filter's mixed hash, fingerprint and three cells.
-func (e *Explanation) explainFuse(f *Fuse, key []byte) {
-	e.H1, e.H2 = Sip128(e.K0, e.K1, key)
-	e.Scheme = "fuse"
-	e.Formula = "x = splitmix(h1 + construction seed); c0 = floor(x·segments·L / 2^64); c1 = (c0 + L) xor ((x >> 18) mod L); c2 = (c0 + 2L) xor (x mod L); fingerprint = (x xor x >> 32) mod 2^f"
-	if f.m == 0 {
-		return
-	}
-	x := fuseMix(e.H1, f.mix)
-	e.Fuse = &ExplainFuse{ConstructionSeed: f.mix, X: x, Fingerprint: f.fingerprint(x), FingerprintBits: f.bits,
-		SegmentLength: f.lay.segLen, Segments: f.lay.segCount}
-	c0, c1, c2 := f.lay.cells(x)
-	for i, c := range [3]uint64{c0, c1, c2} {
-		e.Steps = append(e.Steps, ExplainStep{I: i, G: x, Position: c})
-	}
-}
-
-// explainRibbon is the Ribbon filter's mixed hash, start, coefficient,
-// fingerprint and the rows the coefficient selects.
-func (e *Explanation) explainRibbon(f *Ribbon, key []byte) {
-	e.H1, e.H2 = Sip128(e.K0, e.K1, key)
-	e.Scheme = "ribbon"
-	c := fmt.Sprintf("c = splitmix(x xor %#x) | 1", uint64(ribbonSalt))
-	if f.width == RibbonWideWidth {
-		c = fmt.Sprintf("c = (splitmix(x xor %#x) << 64) | splitmix(x xor %#x) | 1", uint64(ribbonSaltHigh), uint64(ribbonSalt))
-	}
-	e.Formula = fmt.Sprintf("x = splitmix(h1 + construction seed); s = floor(x·(m - %d) / 2^64); %s; rows s + j for each set bit j of c; fingerprint = x mod 2^r",
-		f.width-1, c)
-	if f.m == 0 {
-		return
-	}
-	s, lo, hi, res := f.equation(e.H1)
-	e.Ribbon = &ExplainRibbon{ConstructionSeed: f.mix, X: fuseMix(e.H1, f.mix), Start: s, Width: f.width,
-		Coefficient: lo, CoefficientHigh: hi, Fingerprint: uint64(res), FingerprintBits: f.bits}
-	i := 0
-	for half, word := range [2]uint64{lo, hi} {
-		for b := word; b != 0; i, b = i+1, b&(b-1) {
-			j := 64*half + bits.TrailingZeros64(b)
-			e.Steps = append(e.Steps, ExplainStep{I: i, G: word, Shift: uint(j), Position: s + uint64(j)})
 		}
 	}
 }

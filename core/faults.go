@@ -191,3 +191,14 @@ func (f *Broken) SetBits() uint64     { return f.set }
 func (f *Broken) Popcount() uint64    { return popcount(f.words) }
 func (f *Broken) IsSet(i uint64) bool { return i < f.m && f.words[i>>6]&(1<<(i&63)) != 0 }
 func (f *Broken) Words() []uint64     { return f.words }
+
+// Lost reports whether a write to position j is lost: past the storage, as
+// through a negative index into memory that is not the array.
+func (f *Broken) Lost(j uint64) bool { return j >= 64*uint64(len(f.words)) }
+
+// Reads is what a read of position j answers: a position past m but inside
+// the last word lands in the padding, which the filter reads.
+func (f *Broken) Reads(j uint64) bool {
+	w, b, ok := f.slot(j)
+	return ok && f.words[w]&b != 0
+}

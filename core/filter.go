@@ -170,6 +170,7 @@ var Standard = Variant{&kind{
 	name: "standard", label: "standard", unit: "bit",
 	about: "m bits, k probes anywhere in the array (Bloom, 1970)",
 	usesK: true, hashings: true, formula: "(1 - e^(-kn/m))^k",
+	terms:  bitTerms,
 	faults: []Fault{NegativeIndex, KFromCeil, WeakHash, ClearOnDuplicate, OffByOne, OneHash, ShortRange},
 	build: func(s Spec) (Membership, error) {
 		if s.Fault == NoFault || s.Fault == KFromCeil {
@@ -180,3 +181,9 @@ var Standard = Variant{&kind{
 	memoryBits: func(f Membership) uint64 { return f.M() },
 	moments:    bloomMoments,
 }}
+
+// Arithmetic shows the filter's k probes under its hashing scheme.
+func (f *Filter) Arithmetic(e *Explanation, key []byte) {
+	e.K0, e.K1 = f.k0, f.k1
+	e.explainBloom(f.hashing, key, f.k, f.m)
+}

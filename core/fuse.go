@@ -315,3 +315,34 @@ func (f *Fuse) K() int { return 3 }
 func FuseRate(fingerprintBits int) float64 {
 	return math.Ldexp(1, -fingerprintBits)
 }
+
+// Arithmetic shows the fuse filter's mixed hash, fingerprint and three cells.
+func (f *Fuse) Arithmetic(e *Explanation, key []byte) {
+	if f.dirty {
+		f.Seal()
+	}
+	e.K0, e.K1 = f.k0, f.k1
+	e.H1, e.H2 = Sip128(e.K0, e.K1, key)
+	e.Scheme = "fuse"
+	e.Formula = "x = splitmix(h1 + construction seed); c0 = floor(x·segments·L / 2^64); c1 = (c0 + L) xor ((x >> 18) mod L); c2 = (c0 + 2L) xor (x mod L); fingerprint = (x xor x >> 32) mod 2^f"
+	if f.m == 0 {
+		return
+	}
+	x := fuseMix(e.H1, f.mix)
+	e.Fuse = &ExplainFuse{ConstructionSeed: f.mix, X: x, Fingerprint: f.fingerprint(x), FingerprintBits: f.bits,
+		SegmentLength: f.lay.segLen, Segments: f.lay.segCount}
+	c0, c1, c2 := f.lay.cells(x)
+	for i, c := range [3]uint64{c0, c1, c2} {
+		e.Steps = append(e.Steps, ExplainStep{I: i, G: x, Position: c})
+	}
+}
+
+// KeyFingerprint is key's fingerprint, which its three cells xor to if it
+// is a member; false before the filter is built.
+func (f *Fuse) KeyFingerprint(key []byte) (uint32, bool) {
+	if f.m == 0 {
+		return 0, false
+	}
+	h, _ := Sip128(f.k0, f.k1, key)
+	return uint32(f.fingerprint(fuseMix(h, f.mix))), true
+}

@@ -5,9 +5,12 @@ package core
 // unless asked for another width from 1 to 32.
 var FuseVariant = Variant{&kind{
 	name: "fuse", label: "binary fuse (static, 3-wise)", unit: "cell",
-	about:        "built once from the whole key set: a key's three cells xor to its fingerprint (Graf and Lemire, 2022)",
-	static:       true,
-	ownSize:      true,
+	about:   "built once from the whole key set: a key's three cells xor to its fingerprint (Graf and Lemire, 2022)",
+	static:  true,
+	ownSize: true,
+	terms: Terms{Nonzero: "nonzero cells", Dark: "dark when it is nonzero", Share: "that are nonzero",
+		Reads: "cells a query reads", SetBy: "Solved from the keys whose cells include it: %s.", SetByShort: "solved from %s",
+		No: "its fingerprint is not where it would be"},
 	positions:    "finds its three cells in three consecutive segments from one hash",
 	places:       "a key has three cells",
 	sizes:        "the fuse filter sizes itself from n, about 1.125 n cells of f bits",

@@ -140,3 +140,6 @@ func (c *keyCollector) Retries() uint64 { return c.retries }
 
 // Err is the last Seal's error, if any.
 func (c *keyCollector) Err() error { return c.err }
+
+// Value is cell i's value, as a Valued layout shows it.
+func (p *packedCells) Value(i uint64) (uint32, bool) { return p.Cell(i), true }

@@ -498,3 +498,37 @@ func (f *Ribbon) Width() int { return f.width }
 func RibbonRate(resultBits int) float64 {
 	return math.Ldexp(1, -resultBits)
 }
+
+// Arithmetic shows the Ribbon filter's mixed hash, start, coefficient,
+// fingerprint and the rows the coefficient selects.
+func (f *Ribbon) Arithmetic(e *Explanation, key []byte) {
+	if f.dirty {
+		f.Seal()
+	}
+	e.K0, e.K1 = f.k0, f.k1
+	e.H1, e.H2 = Sip128(e.K0, e.K1, key)
+	e.Scheme = "ribbon"
+	c := fmt.Sprintf("c = splitmix(x xor %#x) | 1", uint64(ribbonSalt))
+	if f.width == RibbonWideWidth {
+		c = fmt.Sprintf("c = (splitmix(x xor %#x) << 64) | splitmix(x xor %#x) | 1", uint64(ribbonSaltHigh), uint64(ribbonSalt))
+	}
+	e.Formula = fmt.Sprintf("x = splitmix(h1 + construction seed); s = floor(x·(m - %d) / 2^64); %s; rows s + j for each set bit j of c; fingerprint = x mod 2^r",
+		f.width-1, c)
+	if f.m == 0 {
+		return
+	}
+	s, lo, hi, res := f.equation(e.H1)
+	e.Ribbon = &ExplainRibbon{ConstructionSeed: f.mix, X: fuseMix(e.H1, f.mix), Start: s, Width: f.width,
+		Coefficient: lo, CoefficientHigh: hi, Fingerprint: uint64(res), FingerprintBits: f.bits}
+	i := 0
+	for half, word := range [2]uint64{lo, hi} {
+		for b := word; b != 0; i, b = i+1, b&(b-1) {
+			j := 64*half + bits.TrailingZeros64(b)
+			e.Steps = append(e.Steps, ExplainStep{I: i, G: word, Shift: uint(j), Position: s + uint64(j)})
+		}
+	}
+}
+
+// KeyFingerprint is key's r-bit result, which its selected rows xor to if
+// it is a member; false before the filter is built.
+func (f *Ribbon) KeyFingerprint(key []byte) (uint32, bool) { return f.fingerprint(key) }

@@ -19,9 +19,14 @@ func ribbonVariant(name string, w int) Variant {
 	}
 	return Variant{&kind{
 		name: name, label: fmt.Sprintf("Ribbon (static, w = %d)", w), unit: "row",
-		about:        fmt.Sprintf("built once from the whole key set: the rows a key's %d-bit coefficient selects xor to its fingerprint (Dillinger and Walzer, 2021)", w),
-		static:       true,
-		ownSize:      true,
+		about:   fmt.Sprintf("built once from the whole key set: the rows a key's %d-bit coefficient selects xor to its fingerprint (Dillinger and Walzer, 2021)", w),
+		static:  true,
+		ownSize: true,
+		// A query reads the rows its coefficient selects, about half of
+		// the w in its window.
+		terms: Terms{Nonzero: "nonzero rows", Dark: "dark when it is nonzero", Share: "that are nonzero",
+			Reads: "rows a query may read", SetBy: "Solved from the keys whose coefficients select it: %s.", SetByShort: "solved from %s",
+			No: "its rows do not xor to its fingerprint"},
 		positions:    fmt.Sprintf("selects its rows by a %d-bit coefficient from a start drawn from one hash", w),
 		places:       fmt.Sprintf("a key selects about half the %d rows from its start", w),
 		sizes:        "the Ribbon filter sizes itself from n, " + rows,

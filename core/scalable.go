@@ -272,11 +272,16 @@ func (s *Scalable) Bound() float64 { return s.p0 / (1 - s.tight) }
 // Target is p0, the first link's rate at capacity.
 func (s *Scalable) Target() float64 { return s.p0 }
 
+// chainTerms are a chain's words: its positions are bits, and a query
+// reads every link.
+var chainTerms = Terms{Nonzero: bitTerms.Nonzero, Dark: bitTerms.Dark, Share: bitTerms.Share,
+	SetBy: bitTerms.SetBy, SetByShort: bitTerms.SetByShort, No: "every link has a zero among its probes"}
+
 // ScalableVariant is the scalable Bloom filter's variant.
 var ScalableVariant = Variant{&kind{
 	name: "scalable", label: "scalable (a growing chain)", unit: "bit",
 	about: "a chain of Bloom filters, each twice the last at half its rate, that grows as keys come (Almeida, Baquero, Preguiça and Hutchison, 2007)",
-	usesK: true, chain: true,
+	usesK: true, chain: true, terms: chainTerms,
 	positions: "has a seed of its own in each link of its chain",
 	sizes: fmt.Sprintf("the scalable filter's first link holds 1/%d of the items in 1/%d of m (the lab's bits per key) with the lab's k; "+
 		"each next link holds %d times the last's keys at %v times its rate, sized for that rate",
@@ -478,4 +483,21 @@ func scalableTheory(f Membership, n uint64) Theory {
 		th.Variance += vars[i] * others * others
 	}
 	return th
+}
+
+// Arithmetic shows a scalable filter's links, each a standard filter with
+// its own SipHash key, probed by double hashing and offset by its start.
+func (s *Scalable) Arithmetic(e *Explanation, key []byte) {
+	e.Scheme = "scalable"
+	e.Formula = "in link i: its own SipHash key; g_j = h1 + j·(h2 | 1) mod 2^64; position = start_i + floor(g_j·m_i / 2^64)"
+	for i := range s.links {
+		l := &s.links[i]
+		h1, h2 := Sip128(l.f.k0, l.f.k1, key)
+		e.Links = append(e.Links, ExplainLink{K0: l.f.k0, K1: l.f.k1, H1: h1, H2: h2, Start: l.start, M: l.f.m, K: l.f.k})
+		for j := range l.f.k {
+			g := h1 + uint64(j)*(h2|1)
+			e.Steps = append(e.Steps, ExplainStep{I: j, G: g, Position: l.start + Reduce(g, l.f.m)})
+		}
+	}
+	e.K0, e.K1, e.H1, e.H2 = e.Links[0].K0, e.Links[0].K1, e.Links[0].H1, e.Links[0].H2
 }

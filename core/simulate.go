@@ -309,7 +309,7 @@ func (r *Result) figures() {
 	if x, ok := f.(interface{ Retries() uint64 }); ok {
 		r.BuildRetries = x.Retries()
 	}
-	if x, ok := f.(*Scalable); ok {
+	if x, ok := f.(Linked); ok {
 		r.Links, r.PastCapacity, r.ChainLimit, r.RateBound = x.Links(), x.PastCapacity(), x.Limit(), x.Bound()
 	}
 }

@@ -399,7 +399,7 @@ func newPanel(req TryRequest, step Step) (*panel, []TryInsert, error) {
 	for _, key := range req.Insert {
 		kb := []byte(key)
 		in := TryInsert{Key: key}
-		chain, _ := pn.f.(*Scalable)
+		chain, _ := pn.f.(Linked)
 		var held uint64
 		if chain != nil {
 			held = chain.Keys()
@@ -440,7 +440,7 @@ func newPanel(req TryRequest, step Step) (*panel, []TryInsert, error) {
 func (pn *panel) result() TryResult {
 	r := TryResult{Variant: pn.r.Variant, Fault: pn.r.Fault, M: pn.f.M(), K: pn.f.K(), N: pn.r.N,
 		Unit: pn.r.Variant.Unit(), BuildError: pn.r.BuildError}
-	if chain, ok := pn.f.(*Scalable); ok {
+	if chain, ok := pn.f.(Linked); ok {
 		r.Links = chain.Chain()
 	}
 	return r
@@ -460,14 +460,14 @@ func (pn *panel) insert(key string, kb []byte) TryInsert {
 	for i, j := range in.Positions {
 		in.New[i] = !before[i] && pn.on(j) && !contains(in.Positions[:i], j)
 	}
-	if b, ok := f.(*Broken); ok {
+	if l, ok := f.(Lossy); ok {
 		in.Lost = make([]bool, len(in.Positions))
 		for i, j := range in.Positions {
-			in.Lost[i] = j >= 64*uint64(len(b.Words()))
+			in.Lost[i] = l.Lost(j)
 		}
 	}
-	if _, ok := f.(*Blocked); ok && len(in.Positions) > 0 {
-		block := in.Positions[0] / BlockSize
+	if b, ok := f.(Blocks); ok && len(in.Positions) > 0 {
+		block := b.Block(in.Positions[0])
 		in.Block = &block
 	}
 	if c, ok := f.(Counters); ok {
@@ -482,13 +482,11 @@ func (pn *panel) insert(key string, kb []byte) TryInsert {
 // on reports whether position j is nonzero as the filter reads it.
 func (pn *panel) on(j uint64) bool { return isOn(pn.f, j) }
 
-// isOn reports whether position j of f is nonzero as f reads it. A broken
-// filter's position past m but inside its last word lands in the padding,
-// which the filter reads; IsSet stops at m.
+// isOn reports whether position j of f is nonzero as f reads it: a lossy
+// filter may read past m (see Lossy), where IsSet stops.
 func isOn(f Membership, j uint64) bool {
-	if b, ok := f.(*Broken); ok {
-		w := b.Words()
-		return j < 64*uint64(len(w)) && w[j>>6]>>(j&63)&1 != 0
+	if l, ok := f.(Lossy); ok {
+		return l.Reads(j)
 	}
 	return f.IsSet(j)
 }
@@ -613,7 +611,7 @@ func (pn *panel) query(key string) (TryQuery, error) {
 // whose probes are all set, the link that said maybe; for the other
 // layouts every probe.
 func (pn *panel) answering(probes []TryProbe) []TryProbe {
-	chain, ok := pn.f.(*Scalable)
+	chain, ok := pn.f.(Linked)
 	if !ok {
 		return probes
 	}
@@ -633,56 +631,37 @@ func (pn *panel) answering(probes []TryProbe) []TryProbe {
 	return probes
 }
 
-// value is a cuckoo slot's fingerprint or a fuse cell's or Ribbon row's
-// value, nil for the Bloom layouts.
+// value is the value position j holds in a layout whose positions hold
+// values (see Valued), nil for the others.
 func (pn *panel) value(j uint64) *uint32 {
-	var v uint32
-	switch f := pn.f.(type) {
-	case *Cuckoo:
-		if j >= f.M() {
-			return nil
+	if vf, ok := pn.f.(Valued); ok {
+		if v, ok := vf.Value(j); ok {
+			return &v
 		}
-		v = uint32(f.Fingerprint(j))
-	case *Fuse:
-		v = f.Cell(j)
-	case *Ribbon:
-		v = f.Cell(j)
-	default:
-		return nil
 	}
-	return &v
+	return nil
 }
 
 // fingerprint is a key's fingerprint in the layouts that store them.
 func (pn *panel) fingerprint(kb []byte) (uint32, bool) {
-	switch f := pn.f.(type) {
-	case *Cuckoo:
-		fp, _, _ := f.locate(kb)
-		return uint32(fp), true
-	case *Fuse:
-		if f.m == 0 {
-			return 0, false
-		}
-		h, _ := Sip128(f.k0, f.k1, kb)
-		return uint32(f.fingerprint(fuseMix(h, f.mix))), true
-	case *Ribbon:
-		return f.fingerprint(kb)
+	if fp, ok := pn.f.(Fingerprinted); ok {
+		return fp.KeyFingerprint(kb)
 	}
 	return 0, false
 }
 
 // culprits scans the typed keys and every generated member for the keys
 // to blame for a false positive (see the top of this file).
-// For the cuckoo filter, qfp is the fingerprint to blame keys for: the
-// query's, or the one a slot holds.
+// In a layout of slots (see Variant.Slots), qfp is the fingerprint to
+// blame keys for: the query's, or the one a slot holds.
 func (pn *panel) culprits(qfp uint32, probes []TryProbe) ([]TryCulprit, error) {
-	cuckoo, _ := pn.f.(*Cuckoo)
+	slots := pn.r.Variant.Slots()
 	// The positions to blame keys for: at most MaxK = 64 in the Bloom
 	// layouts, 128 for a Ribbon filter of w = 128; a key's hits are a mask
 	// of as many bits, in as many words as it takes.
 	var targets []uint64
 	for _, p := range probes {
-		if contains(targets, p.Position) || cuckoo != nil && (p.Value == nil || *p.Value != qfp) {
+		if contains(targets, p.Position) || slots && (p.Value == nil || *p.Value != qfp) {
 			continue
 		}
 		targets = append(targets, p.Position)
@@ -703,18 +682,19 @@ func (pn *panel) culprits(qfp uint32, probes []TryProbe) ([]TryCulprit, error) {
 	}
 	// hits sets in mask the bits of the targets key's positions include
 	// (bit i%64 of word i/64 for targets[i]) and reports whether any is;
-	// a cuckoo key counts only if its fingerprint is the query's.
+	// in a layout of slots a key counts only if its fingerprint is the
+	// query's.
 	// A key of a scalable chain set bits only in the link it went into
 	// (in), the link that was last at its turn; -1 for none.
-	chain, _ := pn.f.(*Scalable)
+	chain, _ := pn.f.(Linked)
 	mask := make([]uint64, (len(targets)+63)/64)
 	hits := func(key []byte, in int) bool {
 		clear(mask)
 		if chain != nil && in < 0 {
 			return false
 		}
-		if cuckoo != nil {
-			if fp, _, _ := cuckoo.locate(key); uint32(fp) != qfp {
+		if slots {
+			if fp, _ := pn.fingerprint(key); fp != qfp {
 				return false
 			}
 		}

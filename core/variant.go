@@ -36,8 +36,13 @@ type kind struct {
 
 	// chain: the layout is a chain of Bloom filters, each link described
 	// by the Bloom formulas for the keys it holds, so its positions are
-	// bits that keys set, as in the Bloom layouts.
-	chain bool
+	// bits that keys set, as in the Bloom layouts. slots: each position
+	// holds one key's fingerprint, so only keys of that fingerprint are
+	// behind it (a cuckoo filter's slots).
+	chain, slots bool
+
+	// terms is what the lab calls the layout's positions and says of them.
+	terms Terms
 
 	// positions says, for a layout without hashings, how it finds a
 	// key's positions instead; places, for one k does not apply to, where
@@ -154,6 +159,13 @@ func (v Variant) Bloom() bool   { return v.record().moments != nil }
 // counters keys set, as in a Bloom layout or a chain of them.
 func (v Variant) Chain() bool    { return v.record().chain }
 func (v Variant) SetsBits() bool { return v.Bloom() || v.record().chain }
+
+// Slots reports whether each position holds one key's fingerprint, so
+// that only keys of that fingerprint are behind it.
+func (v Variant) Slots() bool { return v.record().slots }
+
+// Terms is what the lab calls the layout's positions and says of them.
+func (v Variant) Terms() Terms { return v.record().terms }
 
 // Bounded reports whether the layout holds a fixed number of entries, one
 // for every copy of a key, so that inserts can fail.

@@ -15,7 +15,8 @@ func TestRegistryRecords(t *testing.T) {
 	for _, v := range Variants {
 		r := v.record()
 		if r.name == "" || r.label == "" || r.unit == "" || r.about == "" || r.build == nil || r.memoryBits == nil ||
-			(r.moments == nil) == (r.theory == nil) || (!r.hashings && r.positions == "") {
+			(r.moments == nil) == (r.theory == nil) || (!r.hashings && r.positions == "") ||
+			r.terms.Nonzero == "" || r.terms.Dark == "" || r.terms.Share == "" || r.terms.SetBy == "" || r.terms.SetByShort == "" || r.terms.No == "" {
 			t.Errorf("variant %q has an incomplete record: %+v", r.name, *r)
 		}
 		if seen[r.name] {

@@ -30,7 +30,7 @@ func (s BitStore) LinkOf(pos uint64) int {
 // StoreOf is the picture's view of f.
 func StoreOf(f core.Membership) BitStore {
 	s := BitStore{M: f.M(), Stride: 1, Group: 1, Words: f.Words()}
-	if _, ok := f.(*core.Counting); ok {
+	if _, ok := f.(core.Counters); ok {
 		s.Stride, s.Counters = 4, true
 	}
 	if x, ok := f.(interface{ FingerprintBits() int }); ok && x.FingerprintBits() > 0 {
@@ -44,7 +44,7 @@ func StoreOf(f core.Membership) BitStore {
 	if x, ok := f.(interface{ Buckets() uint64 }); ok && x.Buckets() > 0 && s.M%x.Buckets() == 0 {
 		s.Group = int(s.M / x.Buckets())
 	}
-	if chain, ok := f.(*core.Scalable); ok {
+	if chain, ok := f.(core.Linked); ok {
 		for _, l := range chain.Chain()[1:] {
 			s.Links = append(s.Links, l.Start)
 		}

@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -274,14 +275,8 @@ func whoText(c core.TryCulprit, v core.Variant, set bool) string {
 		return "No inserted key maps here: the fault wrote it."
 	case len(who) == 0:
 		return "No inserted key maps here."
-	case v.Unit() == "slot":
-		return "Its fingerprint is that of " + list + ": one of them is stored here."
-	case v.Unit() == "cell":
-		return "Solved from the keys whose cells include it: " + list + "."
-	case v.Unit() == "row":
-		return "Solved from the keys whose coefficients select it: " + list + "."
 	}
-	return "Set by " + list + "."
+	return fmt.Sprintf(v.Terms().SetBy, list)
 }
 
 // say writes text into the live region under the picture.

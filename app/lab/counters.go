@@ -35,22 +35,16 @@ func labCounters(th theory, v core.Variant, fingerprintBits int, r *core.Result)
 	// key set (fuse) has construction attempts.
 	table := fingerprints && !v.Static()
 	kLabel, probes := "k probes", "probes per absent query"
-	setLabel := map[string]string{"bit": "set bits", "slot": "occupied slots"}[unit]
-	if setLabel == "" {
-		setLabel = "nonzero " + unit + "s"
-	}
+	setLabel := v.Terms().Nonzero
 	exactLabel := "theory, exact m"
 	if v.Chain() {
 		kLabel = "k probes, all links"
 	}
 	if !v.UsesK() {
-		kLabel = unit + "s a query reads"
 		probes = unit + "s read per absent query"
 	}
-	if unit == "row" {
-		// A Ribbon query reads the rows its coefficient selects, about half
-		// of the k = w in its window.
-		kLabel = "rows a query may read"
+	if reads := v.Terms().Reads; reads != "" {
+		kLabel = reads
 	}
 	out := []counter{
 		{id: "out-m", label: "m " + unit + "s", value: dash},

@@ -334,16 +334,8 @@ func fieldShares(s engine.BitStore, out []float64) []float64 {
 // bitCaption says what the picture of r in layout l shows: the unit and
 // how many, how a position is drawn, and what the two markers are.
 func bitCaption(r *core.Result, l bitLayout) (picture, ring, box string) {
-	unit := r.Variant.Unit()
-	dark, share := "dark when set", "that are set"
-	switch unit {
-	case "counter":
-		dark, share = "darker the higher its count", "that are nonzero"
-	case "slot":
-		dark, share = "dark when it holds a fingerprint", "that hold a fingerprint"
-	case "cell", "row":
-		dark, share = "dark when it is nonzero", "that are nonzero"
-	}
+	unit, terms := r.Variant.Unit(), r.Variant.Terms()
+	dark, share := terms.Dark, terms.Share
 	if l.Cells {
 		group := ""
 		if l.Group > 1 {

@@ -208,7 +208,7 @@ func readKeyFile(pr *progress, name string) (core.KeyList, error) {
 
 // writeChain writes a scalable filter's links, its bound and why it
 // stopped growing, if it did.
-func writeChain(row func(name, format string, args ...any), chain *core.Scalable) {
+func writeChain(row func(name, format string, args ...any), chain core.Linked) {
 	for i, l := range chain.Chain() {
 		row(fmt.Sprintf("link %d", i), "%d bits from bit %d, k = %d, %d of %d keys (%.3f bits per key), rate %.6f at capacity",
 			l.M, l.Start, l.K, l.N, l.Capacity, float64(l.M)/float64(l.Capacity), l.Rate)
@@ -258,7 +258,7 @@ func writeResult(w io.Writer, r core.Result) {
 	if r.InsertFailures > 0 {
 		row("insert failures", "%d: the table is too full for these keys", r.InsertFailures)
 	}
-	if chain, ok := r.Filter.(*core.Scalable); ok {
+	if chain, ok := r.Filter.(core.Linked); ok {
 		writeChain(row, chain)
 	}
 	if r.Variant.Static() {

@@ -227,12 +227,8 @@ func writeQuery(w io.Writer, r core.TryResult, q core.TryQuery) {
 		switch {
 		case q.FirstZero > 0:
 			fmt.Fprintf(w, "no: probe %d reads a zero\n", q.FirstZero)
-		case r.Unit == "row":
-			fmt.Fprintf(w, "no: its rows do not xor to its fingerprint\n")
-		case r.Variant.Chain():
-			fmt.Fprintf(w, "no: every link has a zero among its probes\n")
 		default:
-			fmt.Fprintf(w, "no: its fingerprint is not where it would be\n")
+			fmt.Fprintf(w, "no: %s\n", r.Variant.Terms().No)
 		}
 	case core.VerdictMember:
 		fmt.Fprintf(w, "maybe, and it is a member (%s)\n", q.Member)
@@ -253,10 +249,10 @@ func writeQuery(w io.Writer, r core.TryResult, q core.TryQuery) {
 		switch {
 		case p.Counter != nil:
 			state = fmt.Sprintf("= %d", *p.Counter)
-		case p.Value != nil && (p.Set || r.Unit != "slot"):
+		case p.Value != nil && (p.Set || r.Variant.Terms().Empty == ""):
 			state = fmt.Sprintf("holds %#x", *p.Value)
 		case p.Value != nil:
-			state = "empty"
+			state = r.Variant.Terms().Empty
 		case p.Set:
 			state = "on"
 		default:
@@ -299,13 +295,7 @@ func culpritWords(r core.TryResult, c core.TryCulprit) string {
 	if len(names) > 0 {
 		list = strings.Join(names, ", ")
 	}
-	switch {
-	case r.Variant.SetsBits():
-		return "set by " + list
-	case r.Unit == "slot":
-		return "matches: stored by one of " + list
-	}
-	return "solved from " + list
+	return fmt.Sprintf(r.Variant.Terms().SetByShort, list)
 }
 
 // writeAttack prints what --forge, --fill or --recover found.

@@ -221,7 +221,7 @@ func scalableNote(n uint64, cells [][]frontierCell) string {
 		c, std := cells[pi][si], cells[pi][0]
 		reached++
 		lo, hi = min(lo, c.bpk/std.bpk), max(hi, c.bpk/std.bpk)
-		if chain, ok := c.x.filter.(*core.Scalable); ok && p == 1e-2 {
+		if chain, ok := c.x.filter.(core.Linked); ok && p == 1e-2 {
 			var room uint64
 			for _, l := range chain.Chain() {
 				room += l.Capacity

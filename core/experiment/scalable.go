@@ -118,11 +118,12 @@ func scalableTable(s Sizes, rows []scalableRow) Table {
 		t.Chart.Series[i].Points = append(t.Chart.Series[i].Points, p)
 	}
 	for _, row := range rows {
-		chain := row.chain.filter.(*core.Scalable)
-		bpk := float64(chain.M()) / float64(row.n)
+		f := row.chain.filter
+		chain := f.(core.Linked)
+		bpk := float64(f.M()) / float64(row.n)
 		right := float64(row.right.m) / float64(row.n)
 		lo, hi := row.chain.ci()
-		th := core.ScalableVariant.Theory(chain, row.n).Rate
+		th := core.ScalableVariant.Theory(f, row.n).Rate
 		t.Rows = append(t.Rows, []Cell{num(row.r), count(row.times), count(row.n), count(chain.Links()), num(bpk), num(right), ratio(bpk, right),
 			num(th), num(row.chain.rate()), interval(lo, hi), num(chain.Bound()), num(row.right.rate()), count(row.chain.fp)})
 		x, rs := float64(row.times), fmt.Sprint("r = ", row.r)
@@ -148,14 +149,14 @@ func scalableClaim(rows []scalableRow) string {
 	for _, row := range rows {
 		if row.times != scalableTimes[len(scalableTimes)-1] {
 			lo, _ := row.chain.ci()
-			chain := row.chain.filter.(*core.Scalable)
+			chain := row.chain.filter.(core.Linked)
 			holds = holds && lo <= chain.Bound()
 			continue
 		}
-		chain := row.chain.filter.(*core.Scalable)
+		chain := row.chain.filter.(core.Linked)
 		lo, hi := row.chain.ci()
 		holds = holds && lo <= chain.Bound()
-		bpk, right := float64(chain.M())/float64(row.n), float64(row.right.m)/float64(row.n)
+		bpk, right := float64(row.chain.filter.M())/float64(row.n), float64(row.right.m)/float64(row.n)
 		parts = append(parts, fmt.Sprintf("at r = %v and 100 times the first capacity (%d links) the chain measures %s [%s, %s] against its bound %s and p0 %s, in %.2f bits per key against %.2f for a filter sized right from the start (%.2f times the memory), which measures %s",
 			row.r, chain.Links(), pct(row.chain.rate()), pct(lo), pct(hi), pct(chain.Bound()), pct(scalableP0), bpk, right, bpk/right, pct(row.right.rate())))
 	}
