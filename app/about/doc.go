@@ -12,9 +12,10 @@
 // page_test.go checks that every link is legal (no clamp notice) and opens
 // the settings its section needs.
 //
-// Where the next thing goes: a new section is a function or a block beside
-// the others in Render, in the order a reader meets it; its links go in
-// aboutLinks, under the section's ID, written with labLink (an edit of the
-// default settings) or presetLink (one of the lab's classic cases), and
-// with a line in the test's table saying what each must open.
+// Where the next thing goes: a new section is one entry in aboutSections
+// (its ID and title, which the contents list too) and a function that
+// writes its body; its links go in aboutLinks, under the section's ID,
+// written with labLink (an edit of the default settings) or presetLink
+// (one of the lab's classic cases), with a line in the test's table
+// saying what each must open.
 package about

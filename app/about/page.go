@@ -142,115 +142,144 @@ func kChartSVG() string {
 
 func (p *Page) Render() app.UI {
 	links := aboutLinks()
+	toc := make([]app.UI, len(aboutSections))
+	sections := make([]app.UI, len(aboutSections))
+	for i, s := range aboutSections {
+		toc[i] = tocItem(s.id, s.title)
+		sections[i] = app.Section().ID(s.id).Body(append([]app.UI{app.H2().Text(s.title)}, s.body(links[s.id])...)...)
+	}
 	return ui.NewShell().Route(ui.RouteAbout).LargeType(p.large).Body(
-		app.Article().ID("about").Class("about prose").Body(
+		app.Article().ID("about").Class("about prose").Body(append([]app.UI{
 			app.H1().Text("About Bloom Lab"),
 			app.P().Class("lede").Text("Bloom Lab is a Bloom filter you can watch, measure and audit, in the browser and on the command line. This page explains the idea in a few minutes of reading; every point ends with links into the lab set up to show it."),
-			app.Nav().Class("toc").Aria("label", "On this page").Body(app.Ol().Body(
-				tocItem("bits", "Answering no with bits"),
-				tocItem("formula", "The formula and the best k"),
-				tocItem("proof", "Why a zero is proof and a one a guess"),
-				tocItem("leaks", "Where the guarantee breaks in practice"),
-				tocItem("questions", "Before you ship one"),
-				tocItem("sources", "Sources"),
-			)),
-
-			app.Section().ID("bits").Body(
-				app.H2().Text("Answering no with bits"),
-				app.P().Text("A Bloom filter is an array of m bits that starts all zero, and k hash functions that each map a key to one position in the array."),
-				app.Ul().Body(
-					app.Li().Body(app.Strong().Text("To add a key, "), app.Text("hash it k times and turn on the k bits it lands on. Nothing else is stored: not the key, not a count, not which key set which bit.")),
-					app.Li().Body(app.Strong().Text("To ask about a key, "), app.Text("hash it the same k ways and read those k bits. If any of them is zero, the answer is no. If all of them are one, the answer is maybe.")),
-				),
-				app.P().Text("That is the whole structure. Its size depends on how many keys it holds and how often it may say maybe to a stranger, never on how long the keys are: about 9.6 bits per key buys a 1% error rate, whether the keys are 8-byte ids or 2-kilobyte URLs."),
-				app.P().Text("So it sits in front of something slow. A database, a disk, a remote cache or a crawler asks the filter first and skips the expensive lookup whenever the answer is no. It earns its place where most questions are about keys that are not there."),
-				tryList(links["bits"]),
-			),
-
-			app.Section().ID("formula").Body(
-				app.H2().Text("The formula and the best k"),
-				app.P().Text("Treat every hash as a fair, independent draw of a position. One write misses a given bit with probability 1 − 1/m, and after n keys of k writes each the bit is still zero with probability"),
-				formula("formula-zero", mathZero, "(1 - 1/m)^(kn) ≈ e^(-kn/m)"),
-				app.P().Text("A key that was never added is a false positive only if all k of its positions happen to be set, so"),
-				formula("formula-rate", mathRate, "p ≈ (1 - e^(-kn/m))^k"),
-				app.P().Text("k pulls two ways. Each extra probe gives a query one more chance to meet a zero; each extra write per key leaves fewer zeros to meet. To find the balance, write q for the share of bits still zero and take logarithms:"),
-				formula("formula-log", mathLog, "ln p = -(m/n) ln q ln(1 - q),  q = e^(-kn/m)"),
-				app.P().Text("The expression is symmetric in q and 1 − q, and it is smallest where they are equal: half the bits set, half still zero. Solving q = 1/2 for k gives the optimum and the rate there:"),
-				formula("formula-opt", mathOpt, "k* = (m/n) ln 2,  p = 2^(-k*) ≈ 0.6185^(m/n)"),
-				app.P().Text("Turned around, it sizes a filter. Each halving of the rate costs 1/ln 2 ≈ 1.44 bits per key, against a floor of log₂(1/p) that no membership structure can beat:"),
-				formula("formula-bits", mathBits, "m = -n ln p / (ln 2)^2"),
-				formula("formula-per-key", mathPerKey, "m/n = log2(1/p) / ln 2 ≈ 1.44 log2(1/p)"),
-				app.P().Text("For 10⁸ keys at 1% that is 958,505,838 bits (114.26 MiB), 9.585 bits per key, with k = 7."),
-				app.Figure().ID("about-chart").Class("chart-box about-chart").Body(
-					app.Raw(kChartSVG()),
-					app.FigCaption().Text("The dotted line is the optimum (m/n) ln 2 = 6.93 at 10 bits per key. The bottom of each curve is flat: a k one or two either side of the optimum barely moves the rate, so k is mostly a choice about CPU, not accuracy. Drawn from the formula with k as a real number."),
-				),
-				app.P().Text("k has to be a whole number, and the right way to get one is to round. At a 5% target the optimum is 4.32: rounding gives k = 4 and a rate of 0.050269, while the ceiling gives 5 and 0.051029, one more hash per key for a slightly worse filter."),
-				tryList(links["formula"]),
-			),
-
-			app.Section().ID("proof").Body(
-				app.H2().Text("Why a zero is proof and a one a guess"),
-				app.P().Text("Bits only ever go from zero to one. When a key was added, every one of its k positions was turned on, and nothing turns them off again. So if a query finds a zero at one of those positions, that key's insert cannot have happened: the no is a proof, and it can be acted on without checking anything else."),
-				app.P().Text("A one proves much less. It says some key wrote there, not which. When all k bits of a stranger were set by other keys, the filter cannot tell the difference, and says maybe. The maybe must be confirmed against the real data, or its cost accepted."),
-				app.P().Text("The proof belongs to a correct implementation, not to the idea. Anything that clears a bit (deleting by clearing, a counter that wraps past its top) or writes somewhere other than where it later reads (a signed index, an off-by-one reduction) turns the no into a lie. Worse, such a filter can report an excellent false-positive rate while it quietly loses keys, which is why the lab's audit checks for false negatives first and the rate last."),
-				tryList(links["proof"]),
-			),
-
-			app.Section().ID("leaks").Body(
-				app.H2().Text("Where the guarantee breaks in practice"),
-				app.Dl().Class("leaks").Body(
-					app.Dt().Text("The hash"),
-					app.Dd().Text("The formula assumes positions that look random. A weak hash on structured keys (ids in sequence, URLs with a shared prefix) lands them in clusters, and the measured rate stops tracking the formula: sometimes better on the test data, then worse on the real data. Use a well-mixed, seeded hash (the lab uses SipHash), test its index uniformity, and be wary of any rate that beats the formula."),
-					app.Dt().Text("The inserted count"),
-					app.Dd().Text("The design n is a promise the filter cannot enforce. Past it the bits keep filling and the rate climbs fast: a filter sized for 1% holds 1.5 times its keys at about 5.8%, twice its keys at 16%, five times at 83%. Track how many keys went in, and watch the share of set bits: about half is the design point."),
-					app.Dt().Text("Stale snapshots"),
-					app.Dd().Text("The filter only knows the inserts it has seen. A copy built from an old snapshot, a replica that lags, a batch of writes that arrives late, or a reader using another hash seed than the writer will all answer no for keys that exist. The structure has no false negatives; the system around it can. Ship the hash and seed as part of the filter's format, and decide how stale a copy may be."),
-					app.Dt().Text("It is not anonymization"),
-					app.Dd().Text("A filter cannot list its keys, but anyone holding it can test candidates offline as fast as they can hash. Where the keys are guessable (phone numbers, e-mail addresses, small id ranges), that recovers who is in the set. A filter built from private data is private data."),
-				),
-				tryList(links["leaks"]),
-			),
-
-			app.Section().ID("questions").Body(
-				app.H2().Text("Before you ship one"),
-				app.P().Text("Answers to settle first, in roughly the order they bite:"),
-				app.Ol().Class("questions").Body(
-					app.Li().Text("What does a maybe trigger downstream, and what does one wrong maybe cost: a wasted read, a slower page, a wrong decision? The calculator's cost model turns that into a rate you can afford."),
-					app.Li().Text("Are most queries for keys that are absent? If not, the filter adds a step to most lookups and saves little."),
-					app.Li().Text("How many keys will it hold at its largest, what happens when it passes that, and who rebuilds it?"),
-					app.Li().Text("Do keys ever leave the set? A plain filter cannot forget; a counting or cuckoo filter can, or the filter can be rebuilt on a schedule."),
-					app.Li().Text("Which hash, which seed, which layout: is that versioned with the bytes, so every reader agrees with the writer?"),
-					app.Li().Text("How far behind the source of truth may a copy be, and is a false no during that window acceptable?"),
-					app.Li().Text("How will you watch it in production: the keys inserted, the share of bits set, and the maybes that the real lookup turned into misses?"),
-					app.Li().Text("Could the key space be guessed, and who may hold a copy of the filter?"),
-				),
-				app.P().Body(
-					app.A().ID("about-calculator").Href(ui.Href(ui.RouteCalculator)).Text("Size it in the calculator"),
-					app.Text(", then "),
-					app.A().ID("about-audit").Href(ui.Href(ui.RouteAudit)).Text("audit the contract"),
-					app.Text(" and "),
-					app.A().ID("about-experiments").Href(ui.Href(ui.RouteExperiments)).Text("reproduce the classic measurements"),
-					app.Text("."),
-				),
-			),
-
-			app.Section().ID("sources").Body(
-				app.H2().Text("Sources"),
-				app.Ul().Class("sources").Body(
-					app.Li().Text("Burton H. Bloom, Space/Time Trade-offs in Hash Coding with Allowable Errors, Communications of the ACM, 1970."),
-					app.Li().Text("Andrei Broder and Michael Mitzenmacher, Network Applications of Bloom Filters: A Survey, Internet Mathematics, 2004: the formulas and the optimum k."),
-					app.Li().Text("Adam Kirsch and Michael Mitzenmacher, Less Hashing, Same Performance: Building a Better Bloom Filter, 2006: k positions from two hashes."),
-					app.Li().Text("Larry Carter, Robert Floyd, John Gill, George Markowsky and Mark Wegman, Exact and Approximate Membership Testers, 1978: the log₂(1/p) floor."),
-					app.Li().Text("Li Fan, Pei Cao, Jussara Almeida and Andrei Broder, Summary Cache, 2000: counting filters."),
-					app.Li().Text("Felix Putze, Peter Sanders and Johannes Singler, Cache-, Hash- and Space-Efficient Bloom Filters, 2007: blocked filters."),
-					app.Li().Text("Bin Fan, David Andersen, Michael Kaminsky and Michael Mitzenmacher, Cuckoo Filter: Practically Better Than Bloom, 2014."),
-					app.Li().Text("Thomas Mueller Graf and Daniel Lemire, Xor Filters, 2020, and Binary Fuse Filters, 2022."),
-					app.Li().Text("Jean-Philippe Aumasson and Daniel J. Bernstein, SipHash: a Fast Short-Input PRF, 2012: the lab's hash."),
-				),
-			),
-		),
+			app.Nav().Class("toc").Aria("label", "On this page").Body(app.Ol().Body(toc...)),
+		}, sections...)...),
 	)
+}
+
+// aboutSection is one section of the page: its ID (its anchor and its key
+// in aboutLinks), its title (its heading and its entry in the contents),
+// and what follows the heading, given the section's links into the lab.
+type aboutSection struct {
+	id, title string
+	body      func(links []tryLink) []app.UI
+}
+
+// aboutSections are the page's sections in the order a reader meets them.
+var aboutSections = []aboutSection{
+	{"bits", "Answering no with bits", bitsSection},
+	{"formula", "The formula and the best k", formulaSection},
+	{"proof", "Why a zero is proof and a one a guess", proofSection},
+	{"leaks", "Where the guarantee breaks in practice", leaksSection},
+	{"questions", "Before you ship one", questionsSection},
+	{"sources", "Sources", sourcesSection},
+}
+
+// bitsSection is how a filter answers no, and what it is for.
+func bitsSection(links []tryLink) []app.UI {
+	return []app.UI{
+		app.P().Text("A Bloom filter is an array of m bits that starts all zero, and k hash functions that each map a key to one position in the array."),
+		app.Ul().Body(
+			app.Li().Body(app.Strong().Text("To add a key, "), app.Text("hash it k times and turn on the k bits it lands on. Nothing else is stored: not the key, not a count, not which key set which bit.")),
+			app.Li().Body(app.Strong().Text("To ask about a key, "), app.Text("hash it the same k ways and read those k bits. If any of them is zero, the answer is no. If all of them are one, the answer is maybe.")),
+		),
+		app.P().Text("That is the whole structure. Its size depends on how many keys it holds and how often it may say maybe to a stranger, never on how long the keys are: about 9.6 bits per key buys a 1% error rate, whether the keys are 8-byte ids or 2-kilobyte URLs."),
+		app.P().Text("So it sits in front of something slow. A database, a disk, a remote cache or a crawler asks the filter first and skips the expensive lookup whenever the answer is no. It earns its place where most questions are about keys that are not there."),
+		tryList(links),
+	}
+}
+
+// formulaSection derives the rate and the best k, with the chart of the rate against k.
+func formulaSection(links []tryLink) []app.UI {
+	return []app.UI{
+		app.P().Text("Treat every hash as a fair, independent draw of a position. One write misses a given bit with probability 1 − 1/m, and after n keys of k writes each the bit is still zero with probability"),
+		formula("formula-zero", mathZero, "(1 - 1/m)^(kn) ≈ e^(-kn/m)"),
+		app.P().Text("A key that was never added is a false positive only if all k of its positions happen to be set, so"),
+		formula("formula-rate", mathRate, "p ≈ (1 - e^(-kn/m))^k"),
+		app.P().Text("k pulls two ways. Each extra probe gives a query one more chance to meet a zero; each extra write per key leaves fewer zeros to meet. To find the balance, write q for the share of bits still zero and take logarithms:"),
+		formula("formula-log", mathLog, "ln p = -(m/n) ln q ln(1 - q),  q = e^(-kn/m)"),
+		app.P().Text("The expression is symmetric in q and 1 − q, and it is smallest where they are equal: half the bits set, half still zero. Solving q = 1/2 for k gives the optimum and the rate there:"),
+		formula("formula-opt", mathOpt, "k* = (m/n) ln 2,  p = 2^(-k*) ≈ 0.6185^(m/n)"),
+		app.P().Text("Turned around, it sizes a filter. Each halving of the rate costs 1/ln 2 ≈ 1.44 bits per key, against a floor of log₂(1/p) that no membership structure can beat:"),
+		formula("formula-bits", mathBits, "m = -n ln p / (ln 2)^2"),
+		formula("formula-per-key", mathPerKey, "m/n = log2(1/p) / ln 2 ≈ 1.44 log2(1/p)"),
+		app.P().Text("For 10⁸ keys at 1% that is 958,505,838 bits (114.26 MiB), 9.585 bits per key, with k = 7."),
+		app.Figure().ID("about-chart").Class("chart-box about-chart").Body(
+			app.Raw(kChartSVG()),
+			app.FigCaption().Text("The dotted line is the optimum (m/n) ln 2 = 6.93 at 10 bits per key. The bottom of each curve is flat: a k one or two either side of the optimum barely moves the rate, so k is mostly a choice about CPU, not accuracy. Drawn from the formula with k as a real number."),
+		),
+		app.P().Text("k has to be a whole number, and the right way to get one is to round. At a 5% target the optimum is 4.32: rounding gives k = 4 and a rate of 0.050269, while the ceiling gives 5 and 0.051029, one more hash per key for a slightly worse filter."),
+		tryList(links),
+	}
+}
+
+// proofSection is why a no is a proof and a maybe is not.
+func proofSection(links []tryLink) []app.UI {
+	return []app.UI{
+		app.P().Text("Bits only ever go from zero to one. When a key was added, every one of its k positions was turned on, and nothing turns them off again. So if a query finds a zero at one of those positions, that key's insert cannot have happened: the no is a proof, and it can be acted on without checking anything else."),
+		app.P().Text("A one proves much less. It says some key wrote there, not which. When all k bits of a stranger were set by other keys, the filter cannot tell the difference, and says maybe. The maybe must be confirmed against the real data, or its cost accepted."),
+		app.P().Text("The proof belongs to a correct implementation, not to the idea. Anything that clears a bit (deleting by clearing, a counter that wraps past its top) or writes somewhere other than where it later reads (a signed index, an off-by-one reduction) turns the no into a lie. Worse, such a filter can report an excellent false-positive rate while it quietly loses keys, which is why the lab's audit checks for false negatives first and the rate last."),
+		tryList(links),
+	}
+}
+
+// leaksSection is where real systems lose the guarantee.
+func leaksSection(links []tryLink) []app.UI {
+	return []app.UI{
+		app.Dl().Class("leaks").Body(
+			app.Dt().Text("The hash"),
+			app.Dd().Text("The formula assumes positions that look random. A weak hash on structured keys (ids in sequence, URLs with a shared prefix) lands them in clusters, and the measured rate stops tracking the formula: sometimes better on the test data, then worse on the real data. Use a well-mixed, seeded hash (the lab uses SipHash), test its index uniformity, and be wary of any rate that beats the formula."),
+			app.Dt().Text("The inserted count"),
+			app.Dd().Text("The design n is a promise the filter cannot enforce. Past it the bits keep filling and the rate climbs fast: a filter sized for 1% holds 1.5 times its keys at about 5.8%, twice its keys at 16%, five times at 83%. Track how many keys went in, and watch the share of set bits: about half is the design point."),
+			app.Dt().Text("Stale snapshots"),
+			app.Dd().Text("The filter only knows the inserts it has seen. A copy built from an old snapshot, a replica that lags, a batch of writes that arrives late, or a reader using another hash seed than the writer will all answer no for keys that exist. The structure has no false negatives; the system around it can. Ship the hash and seed as part of the filter's format, and decide how stale a copy may be."),
+			app.Dt().Text("It is not anonymization"),
+			app.Dd().Text("A filter cannot list its keys, but anyone holding it can test candidates offline as fast as they can hash. Where the keys are guessable (phone numbers, e-mail addresses, small id ranges), that recovers who is in the set. A filter built from private data is private data."),
+		),
+		tryList(links),
+	}
+}
+
+// questionsSection is what to settle before shipping a filter.
+func questionsSection(_ []tryLink) []app.UI {
+	return []app.UI{
+		app.P().Text("Answers to settle first, in roughly the order they bite:"),
+		app.Ol().Class("questions").Body(
+			app.Li().Text("What does a maybe trigger downstream, and what does one wrong maybe cost: a wasted read, a slower page, a wrong decision? The calculator's cost model turns that into a rate you can afford."),
+			app.Li().Text("Are most queries for keys that are absent? If not, the filter adds a step to most lookups and saves little."),
+			app.Li().Text("How many keys will it hold at its largest, what happens when it passes that, and who rebuilds it?"),
+			app.Li().Text("Do keys ever leave the set? A plain filter cannot forget; a counting or cuckoo filter can, or the filter can be rebuilt on a schedule."),
+			app.Li().Text("Which hash, which seed, which layout: is that versioned with the bytes, so every reader agrees with the writer?"),
+			app.Li().Text("How far behind the source of truth may a copy be, and is a false no during that window acceptable?"),
+			app.Li().Text("How will you watch it in production: the keys inserted, the share of bits set, and the maybes that the real lookup turned into misses?"),
+			app.Li().Text("Could the key space be guessed, and who may hold a copy of the filter?"),
+		),
+		app.P().Body(
+			app.A().ID("about-calculator").Href(ui.Href(ui.RouteCalculator)).Text("Size it in the calculator"),
+			app.Text(", then "),
+			app.A().ID("about-audit").Href(ui.Href(ui.RouteAudit)).Text("audit the contract"),
+			app.Text(" and "),
+			app.A().ID("about-experiments").Href(ui.Href(ui.RouteExperiments)).Text("reproduce the classic measurements"),
+			app.Text("."),
+		),
+	}
+}
+
+// sourcesSection cites the papers behind the page.
+func sourcesSection(_ []tryLink) []app.UI {
+	return []app.UI{
+		app.Ul().Class("sources").Body(
+			app.Li().Text("Burton H. Bloom, Space/Time Trade-offs in Hash Coding with Allowable Errors, Communications of the ACM, 1970."),
+			app.Li().Text("Andrei Broder and Michael Mitzenmacher, Network Applications of Bloom Filters: A Survey, Internet Mathematics, 2004: the formulas and the optimum k."),
+			app.Li().Text("Adam Kirsch and Michael Mitzenmacher, Less Hashing, Same Performance: Building a Better Bloom Filter, 2006: k positions from two hashes."),
+			app.Li().Text("Larry Carter, Robert Floyd, John Gill, George Markowsky and Mark Wegman, Exact and Approximate Membership Testers, 1978: the log₂(1/p) floor."),
+			app.Li().Text("Li Fan, Pei Cao, Jussara Almeida and Andrei Broder, Summary Cache, 2000: counting filters."),
+			app.Li().Text("Felix Putze, Peter Sanders and Johannes Singler, Cache-, Hash- and Space-Efficient Bloom Filters, 2007: blocked filters."),
+			app.Li().Text("Bin Fan, David Andersen, Michael Kaminsky and Michael Mitzenmacher, Cuckoo Filter: Practically Better Than Bloom, 2014."),
+			app.Li().Text("Thomas Mueller Graf and Daniel Lemire, Xor Filters, 2020, and Binary Fuse Filters, 2022."),
+			app.Li().Text("Jean-Philippe Aumasson and Daniel J. Bernstein, SipHash: a Fast Short-Input PRF, 2012: the lab's hash."),
+		),
+	}
 }
 
 func tocItem(id, text string) app.UI {
