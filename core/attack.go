@@ -197,8 +197,8 @@ func (pn *panel) forge() (TryAttackResult, *TryQuery, error) {
 			}
 		}
 	}
-	pn.pr.total += MaxForgeTries
-	key, tries, err := Forge(pn.f, MaxForgeTries, pn.isTyped, pn.pr.tick)
+	pn.pr.Total += MaxForgeTries
+	key, tries, err := Forge(pn.f, MaxForgeTries, pn.isTyped, pn.pr.Tick)
 	out.Tries = tries
 	if err != nil {
 		return out, nil, err
@@ -269,8 +269,8 @@ func (pn *panel) fill(keys int) (TryAttackResult, error) {
 	f := pn.f
 	m := float64(f.M())
 	out := TryAttackResult{Kind: AttackFill, FillBefore: float64(f.SetBits()) / m}
-	pn.pr.total += keys * FillTries
-	c := Crafter{Member: pn.isTyped, Step: pn.pr.tick}
+	pn.pr.Total += keys * FillTries
+	c := Crafter{Member: pn.isTyped, Step: pn.pr.Tick}
 	for range keys {
 		before := c.Next
 		best, _, err := c.Craft(f)
@@ -356,12 +356,12 @@ func (pn *panel) recover(list string) (TryAttackResult, error) {
 		return TryAttackResult{}, err
 	}
 	out := TryAttackResult{Kind: AttackRecover, List: list, Candidates: len(cands)}
-	pn.pr.total += len(cands)
+	pn.pr.Total += len(cands)
 	keys := make([][]byte, len(cands))
 	for i, c := range cands {
 		keys[i] = []byte(c)
 	}
-	found, err := Recover(pn.f, keys, pn.pr.tick)
+	found, err := Recover(pn.f, keys, pn.pr.Tick)
 	if err != nil {
 		return out, err
 	}

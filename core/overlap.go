@@ -48,7 +48,7 @@ func OverlapOf(p Params, typed []string, step Step) (Overlap, error) {
 	if !p.Variant.Bloom() {
 		return Overlap{}, fmt.Errorf("core: a %s filter's positions hold fingerprints, not keys' bits: it has no overlap to count", p.Variant.Name())
 	}
-	r, err := p.start()
+	r, err := p.Start()
 	if err != nil {
 		return Overlap{}, err
 	}
@@ -67,16 +67,16 @@ func OverlapOf(p Params, typed []string, step Step) (Overlap, error) {
 		}
 		o.Keys++
 	}
-	pr := &progress{step: step, total: p.Items + len(typed)}
+	pr := &Pace{Step: step, Total: p.Items + len(typed)}
 	var keys [BatchKeys][]byte
 	for first := uint64(0); first < uint64(p.Items); {
-		b := int(min(BatchKeys, uint64(p.Items)-first, uint64(pr.room())))
+		b := int(min(BatchKeys, uint64(p.Items)-first, uint64(pr.Room())))
 		Keys(keys[:b], Members, first, p.Seed, p.KeyBytes)
 		for _, key := range keys[:b] {
 			count(key)
 		}
 		first += uint64(b)
-		if err := pr.advance(b); err != nil {
+		if err := pr.Advance(b); err != nil {
 			return Overlap{}, err
 		}
 	}

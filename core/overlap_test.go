@@ -17,7 +17,7 @@ func TestOverlapCounts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, _ := p.start()
+		r, _ := p.Start()
 		m := r.Filter.M()
 		want := make([]int, m)
 		add := func(key []byte) {

@@ -34,7 +34,7 @@ func SimulateKeys(p Params, members, absent [][]byte, step Step) (OwnKeysResult,
 	var keys, seenAbsent, queries byteKeys
 	memberSet := newKeySet(len(members))
 	for _, k := range members {
-		if err := pr.tick(); err != nil {
+		if err := pr.Tick(); err != nil {
 			return out, err
 		}
 		h := memberSet.hash(k)
@@ -48,7 +48,7 @@ func SimulateKeys(p Params, members, absent [][]byte, step Step) (OwnKeysResult,
 	}
 	absentSet := newKeySet(len(absent))
 	for _, k := range absent {
-		if err := pr.tick(); err != nil {
+		if err := pr.Tick(); err != nil {
 			return out, err
 		}
 		h := absentSet.hash(k)
@@ -80,7 +80,7 @@ func SimulateKeyLists(p Params, members, absent KeyList, step Step) (OwnKeysResu
 	}
 	set, mem := newKeySet(members.Len()), &members
 	for i := range members.Len() {
-		if err := pr.tick(); err != nil {
+		if err := pr.Tick(); err != nil {
 			return out, err
 		}
 		k := members.Key(i)
@@ -92,7 +92,7 @@ func SimulateKeyLists(p Params, members, absent KeyList, step Step) (OwnKeysResu
 	// index for each of the many that are not.
 	isMember := make([]uint64, (absent.Len()+63)/64)
 	for i := range absent.Len() {
-		if err := pr.tick(); err != nil {
+		if err := pr.Tick(); err != nil {
 			return out, err
 		}
 		k := absent.Key(i)
@@ -126,13 +126,13 @@ func (s keySubset) Key(i int) []byte { return s.keys.Key(int(s.index[i])) }
 // once while the lists are sorted out, then each member once a pass and once
 // as a query, and each absent query once. Until the lists are sorted out
 // the total is an estimate, made exact once they are.
-func newListProgress(step Step, members, absent, passes int) *progress {
-	return &progress{step: step, total: (members+absent)*2 + members*min(max(passes, 1), MaxPasses)}
+func newListProgress(step Step, members, absent, passes int) *Pace {
+	return &Pace{Step: step, Total: (members+absent)*2 + members*min(max(passes, 1), MaxPasses)}
 }
 
 // simulate builds the filter from keys, which are distinct, and measures it
 // on queries, which are distinct and hold no member, into out.
-func (out OwnKeysResult) simulate(p Params, keys, queries keySource, pr *progress) (OwnKeysResult, error) {
+func (out OwnKeysResult) simulate(p Params, keys, queries keySource, pr *Pace) (OwnKeysResult, error) {
 	if keys.Len() == 0 {
 		return out, fmt.Errorf("core: no member keys to insert")
 	}
@@ -144,12 +144,12 @@ func (out OwnKeysResult) simulate(p Params, keys, queries keySource, pr *progres
 	}
 	q := p
 	q.Items, q.Queries, q.PresentShare, q.KeyBytes = keys.Len(), queries.Len(), 0, MinKeyBytes
-	r, err := q.start()
+	r, err := q.Start()
 	if err != nil {
 		return out, err
 	}
 	n := r.N
-	pr.total = pr.done + keys.Len()*(q.DuplicatePasses+1) + queries.Len()
+	pr.Total = pr.Done + keys.Len()*(q.DuplicatePasses+1) + queries.Len()
 	r.PresentQueries, r.AbsentQueries = n, uint64(queries.Len())
 	stored := func(list keySource) keysAt {
 		return func(dst [][]byte, first uint64) {

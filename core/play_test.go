@@ -24,7 +24,7 @@ func TestAtKeepsTheFilter(t *testing.T) {
 		if at, err := Simulate(p.At(p.Items)); err != nil || at.Digest != full.Digest {
 			t.Errorf("%s: the last stop's digest %s (%v), want Simulate's %s", v, at.Digest, err, full.Digest)
 		}
-		f, err := p.start()
+		f, err := p.Start()
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -23,7 +23,7 @@ func TestTrySetters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, _ := p.start()
+	r, _ := p.Start()
 	for i, pos := range req.Setters {
 		s := res.Setters[i]
 		if s.Position != pos {
@@ -74,7 +74,7 @@ func TestTrySettersCuckoo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, _ := p.start()
+	r, _ := p.Start()
 	for i := range uint64(p.Items) {
 		r.Filter.Add(Key(nil, Members, i, p.Seed, p.KeyBytes))
 	}

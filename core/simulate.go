@@ -88,19 +88,13 @@ func (p Params) Validate() error {
 	return p.Variant.HashedBy(p.Fault, p.Hashing)
 }
 
-// start validates p and builds its empty filter, in the Result that will
+// Start validates p and builds its empty filter, in the Result that will
 // measure it: the one place a run reads its variant, fault and hashing.
-func (p Params) start() (Result, error) {
+func (p Params) Start() (Result, error) {
 	if err := p.Validate(); err != nil {
 		return Result{}, err
 	}
-	fault, hashing := p.Fault, p.Hashing
-	if fault == "" {
-		fault = NoFault
-	}
-	if hashing == "" {
-		hashing = DoubleHashing
-	}
+	fault, hashing := orDefaults(p.Fault, p.Hashing)
 	variant := p.Variant.Effective(fault)
 	m, k := p.Shape()
 	f, err := variant.Build(Spec{M: m, K: k, N: uint64(p.Items), Capacity: p.Capacity, FingerprintBits: p.FingerprintBits, Seed: p.Seed, Fault: fault, Hashing: hashing})
@@ -229,14 +223,14 @@ func SimulateTyped(p Params, typed []string, step Step) (Result, error) {
 	if err := CheckTryKeys("insert", typed); err != nil {
 		return Result{}, err
 	}
-	r, err := p.start()
+	r, err := p.Start()
 	if err != nil {
 		return Result{}, err
 	}
 	n := r.N
 	r.PresentQueries = uint64(p.Queries) * uint64(p.PresentShare) / 100
 	r.AbsentQueries = uint64(p.Queries) - r.PresentQueries
-	pr := &progress{step: step, total: p.Items*p.DuplicatePasses + len(typed) + p.Queries}
+	pr := &Pace{Step: step, Total: p.Items*p.DuplicatePasses + len(typed) + p.Queries}
 	pick := splitmix(p.Seed ^ 0x13198a2e03707344)
 	typedKeys := make([][]byte, len(typed))
 	for i, key := range typed {
@@ -326,25 +320,27 @@ type Sealer interface {
 // stored key.
 type keysAt func(dst [][]byte, first uint64)
 
-// progress counts a run's operations for a Step, which it calls each time
-// the count reaches a multiple of chunk.
-type progress struct {
-	step        Step
-	done, total int
+// Pace counts a run's operations for its Step, which it calls each time
+// Done reaches a multiple of chunk: the simulation, the lists of keys and
+// the key panel (package try) report and cancel through it alike. Total is
+// the operations the run expects, which a run may raise as it learns more.
+type Pace struct {
+	Step        Step
+	Done, Total int
 }
 
-// tick counts one operation.
-func (pr *progress) tick() error { return pr.advance(1) }
+// Tick counts one operation.
+func (pr *Pace) Tick() error { return pr.Advance(1) }
 
-// room is how many operations can run before the next Step is due.
-func (pr *progress) room() int { return chunk - pr.done%chunk }
+// Room is how many operations can run before the next Step is due.
+func (pr *Pace) Room() int { return chunk - pr.Done%chunk }
 
-// advance counts n operations, at most room(), and calls the Step if it is
+// Advance counts n operations, at most Room(), and calls the Step if it is
 // due.
-func (pr *progress) advance(n int) error {
-	pr.done += n
-	if pr.step != nil && pr.done%chunk == 0 {
-		return pr.step(pr.done, pr.total)
+func (pr *Pace) Advance(n int) error {
+	pr.Done += n
+	if pr.Step != nil && pr.Done%chunk == 0 {
+		return pr.Step(pr.Done, pr.Total)
 	}
 	return nil
 }
@@ -360,7 +356,7 @@ func (pr *progress) advance(n int) error {
 // Keys go to the filter in batches (AddBatch, ContainsBatch), each ending
 // where a Step is due, so the Step sees the same counts as it would key by
 // key and a cancelled run stops at the same key.
-func (r *Result) measure(passes int, typed [][]byte, pr *progress, member, present, absent keysAt) (probes uint64, err error) {
+func (r *Result) measure(passes int, typed [][]byte, pr *Pace, member, present, absent keysAt) (probes uint64, err error) {
 	f := r.Filter
 	var (
 		keys  [BatchKeys][]byte
@@ -371,11 +367,11 @@ func (r *Result) measure(passes int, typed [][]byte, pr *progress, member, prese
 	// the index of each batch's first key.
 	batches := func(count uint64, list keysAt, do func(first uint64, keys [][]byte)) error {
 		for first := uint64(0); first < count; {
-			n := int(min(BatchKeys, count-first, uint64(pr.room())))
+			n := int(min(BatchKeys, count-first, uint64(pr.Room())))
 			list(keys[:n], first)
 			do(first, keys[:n])
 			first += uint64(n)
-			if err := pr.advance(n); err != nil {
+			if err := pr.Advance(n); err != nil {
 				return err
 			}
 		}
@@ -394,7 +390,7 @@ func (r *Result) measure(passes int, typed [][]byte, pr *progress, member, prese
 	for _, key := range typed {
 		f.Add(key)
 		last = key
-		if err := pr.tick(); err != nil {
+		if err := pr.Tick(); err != nil {
 			return 0, err
 		}
 	}

@@ -371,7 +371,7 @@ type panel struct {
 	// typedLink is, for a scalable filter, the link each typed insert
 	// went into, -1 for one the chain already said maybe to.
 	typedLink []int
-	pr        *progress
+	pr        *Pace
 	keys      [BatchKeys][]byte
 	pos       []uint64
 }
@@ -382,13 +382,13 @@ func newPanel(req TryRequest, step Step) (*panel, []TryInsert, error) {
 	if err := req.Validate(); err != nil {
 		return nil, nil, err
 	}
-	r, err := req.Params.start()
+	r, err := req.Params.Start()
 	if err != nil {
 		return nil, nil, err
 	}
 	p := req.Params
-	pn := &panel{p: p, r: r, f: r.Filter, pr: &progress{step: step,
-		total: p.Items*p.DuplicatePasses + len(req.Insert) + len(req.Query)}}
+	pn := &panel{p: p, r: r, f: r.Filter, pr: &Pace{Step: step,
+		Total: p.Items*p.DuplicatePasses + len(req.Insert) + len(req.Query)}}
 	for range p.DuplicatePasses {
 		if err := pn.members(func(_ uint64, keys [][]byte) bool { AddBatch(pn.f, keys); return true }); err != nil {
 			return nil, nil, err
@@ -420,7 +420,7 @@ func newPanel(req TryRequest, step Step) (*panel, []TryInsert, error) {
 				pn.typedLink = append(pn.typedLink, l)
 			}
 		}
-		if err := pn.pr.tick(); err != nil {
+		if err := pn.pr.Tick(); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -515,12 +515,12 @@ func (pn *panel) isTyped(kb []byte) bool {
 func (pn *panel) members(do func(first uint64, keys [][]byte) bool) error {
 	n := uint64(pn.p.Items)
 	for first := uint64(0); first < n; {
-		b := int(min(BatchKeys, n-first, uint64(pn.pr.room())))
+		b := int(min(BatchKeys, n-first, uint64(pn.pr.Room())))
 		keys := pn.keys[:b]
 		Keys(keys, Members, first, pn.p.Seed, pn.p.KeyBytes)
 		more := do(first, keys)
 		first += uint64(b)
-		if err := pn.pr.advance(b); err != nil {
+		if err := pn.pr.Advance(b); err != nil {
 			return err
 		}
 		if !more {
@@ -541,7 +541,7 @@ func (pn *panel) member(kb []byte) (string, error) {
 		return "", nil
 	}
 	found := ""
-	pn.pr.total += pn.p.Items
+	pn.pr.Total += pn.p.Items
 	err := pn.members(func(first uint64, keys [][]byte) bool {
 		for j, k := range keys {
 			if string(k) == string(kb) {
@@ -601,7 +601,7 @@ func (pn *panel) query(key string) (TryQuery, error) {
 			}
 		}
 	}
-	if err := pn.pr.tick(); err != nil {
+	if err := pn.pr.Tick(); err != nil {
 		return TryQuery{}, err
 	}
 	return q, nil
@@ -734,7 +734,7 @@ func (pn *panel) culprits(qfp uint32, probes []TryProbe) ([]TryCulprit, error) {
 	if len(targets) == 0 {
 		return out, nil
 	}
-	pn.pr.total += pn.p.Items
+	pn.pr.Total += pn.p.Items
 	err := pn.members(func(first uint64, keys [][]byte) bool {
 		for j, k := range keys {
 			in := 0

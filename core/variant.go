@@ -306,12 +306,7 @@ func (v Variant) FingerprintWidths(conj string) string {
 
 // Build returns an empty filter of layout v (see Effective) for spec s.
 func (v Variant) Build(s Spec) (Membership, error) {
-	if s.Hashing == "" {
-		s.Hashing = DoubleHashing
-	}
-	if s.Fault == "" {
-		s.Fault = NoFault
-	}
+	s.Fault, s.Hashing = orDefaults(s.Fault, s.Hashing)
 	if err := v.HashedBy(s.Fault, s.Hashing); err != nil {
 		return nil, err
 	}
@@ -320,6 +315,18 @@ func (v Variant) Build(s Spec) (Membership, error) {
 		return nil, err
 	}
 	return e.record().build(s)
+}
+
+// orDefaults reads an unset fault as no fault and an unset scheme as
+// double hashing: the one place a build's defaults are set.
+func orDefaults(f Fault, h Hashing) (Fault, Hashing) {
+	if f == "" {
+		f = NoFault
+	}
+	if h == "" {
+		h = DoubleHashing
+	}
+	return f, h
 }
 
 // MemoryBits is the storage of filter f of layout v in bits.
