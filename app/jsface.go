@@ -9,6 +9,7 @@ import (
 	"github.com/bloomlab/bloomlab/app/engine"
 	"github.com/bloomlab/bloomlab/app/lab"
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/try"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -105,11 +106,11 @@ func simulateJSON(raw string) (any, error) {
 // tryJSON answers one key-panel request in JSON, yielding to the browser
 // between chunks.
 func tryJSON(raw string) (any, error) {
-	req := core.TryRequest{Params: core.DefaultParams()}
+	req := try.Request{Params: core.DefaultParams()}
 	if err := json.Unmarshal([]byte(raw), &req); err != nil {
 		return nil, fmt.Errorf("bloomlab.tryKeys: request: %v", err)
 	}
-	r, err := core.Try(req, consoleStep())
+	r, err := try.Run(req, consoleStep())
 	if err != nil {
 		return nil, err
 	}

@@ -288,7 +288,7 @@ func (a *keyArena) dropDuplicates(step Step) (int, error) {
 	kept := 0
 	var end uint64 // of the last kept key
 	for i := range n {
-		if step != nil && i > 0 && i%chunk == 0 {
+		if step != nil && i > 0 && i%Chunk == 0 {
 			if err := step(i, n); err != nil {
 				return 0, err
 			}

@@ -247,7 +247,7 @@ func BenchmarkReadKeys(b *testing.B) {
 func TestReadKeysStepsCancels(t *testing.T) {
 	t.Parallel()
 	var in bytes.Buffer
-	n := 3 * chunk
+	n := 3 * Chunk
 	for i := range n {
 		in.Write(TextKey(nil, Members, uint64(i%(n-100))))
 		in.WriteByte('\n')
@@ -261,8 +261,8 @@ func TestReadKeysStepsCancels(t *testing.T) {
 		}
 		return ErrCancelled
 	})
-	if !errors.Is(err, ErrCancelled) || calls != 1 || first != chunk {
-		t.Fatalf("error %v after %d steps, the first at %d; want ErrCancelled after one at %d", err, calls, first, chunk)
+	if !errors.Is(err, ErrCancelled) || calls != 1 || first != Chunk {
+		t.Fatalf("error %v after %d steps, the first at %d; want ErrCancelled after one at %d", err, calls, first, Chunk)
 	}
 	list, err := ReadKeysSteps(bytes.NewReader(in.Bytes()), DefaultKeyLimits, func(done, total int) error { return nil })
 	if err != nil || list.Len() != n-100 || list.Duplicates != 100 {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/try"
 )
 
 // wordFilter is a throwaway layout written as a new layout would be, from
@@ -145,19 +146,19 @@ func TestNewLayoutTouchesOnlyItsFile(t *testing.T) {
 	// The key panel inserts, answers, explains and blames in its words.
 	p = core.DefaultParams()
 	p.Variant, p.Hashes, p.Items, p.BitsPerKey = v, 3, 40, 2
-	res, err := core.Try(core.TryRequest{Params: p, Insert: []string{"apple", "pear"}, Query: queries(30), Explain: true}, nil)
+	res, err := try.Run(try.Request{Params: p, Insert: []string{"apple", "pear"}, Query: queries(30), Explain: true}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.Unit != "bit" || len(res.Inserts) != 2 || len(res.Inserts[0].Positions) != 3 || len(res.Inserts[0].New) != 3 {
 		t.Errorf("inserts: unit %q, %+v", res.Unit, res.Inserts)
 	}
-	var fp *core.TryQuery
+	var fp *try.Query
 	for i, q := range res.Queries {
 		if q.Explain == nil || q.Explain.Scheme != "word" {
 			t.Fatalf("query %q not explained by its layout: %+v", q.Key, q.Explain)
 		}
-		if q.Verdict == core.VerdictFalsePositive && fp == nil {
+		if q.Verdict == try.VerdictFalsePositive && fp == nil {
 			fp = &res.Queries[i]
 		}
 	}

@@ -42,8 +42,8 @@ func OverlapOf(p Params, typed []string, step Step) (Overlap, error) {
 	if err := p.Validate(); err != nil {
 		return Overlap{}, err
 	}
-	if len(typed) > MaxTryKeys {
-		return Overlap{}, fmt.Errorf("core: %d keys typed, at most %d", len(typed), MaxTryKeys)
+	if len(typed) > MaxTypedKeys {
+		return Overlap{}, fmt.Errorf("core: %d keys typed, at most %d", len(typed), MaxTypedKeys)
 	}
 	if !p.Variant.Bloom() {
 		return Overlap{}, fmt.Errorf("core: a %s filter's positions hold fingerprints, not keys' bits: it has no overlap to count", p.Variant.Name())

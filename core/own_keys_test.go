@@ -152,12 +152,12 @@ func TestSimulateKeysDuplicatesDoNotCountTwice(t *testing.T) {
 func TestSimulateKeysStepsWhileSortingLists(t *testing.T) {
 	t.Parallel()
 	one := []byte("the same key")
-	members := make([][]byte, 3*chunk)
+	members := make([][]byte, 3*Chunk)
 	for i := range members {
 		members[i] = one
 	}
 	var calls, last, lastTotal int
-	r, err := SimulateKeys(DefaultParams(), members, members[:chunk], func(done, total int) error {
+	r, err := SimulateKeys(DefaultParams(), members, members[:Chunk], func(done, total int) error {
 		if done <= last || done > total {
 			t.Errorf("step(%d, %d) after done %d", done, total, last)
 		}
@@ -168,8 +168,8 @@ func TestSimulateKeysStepsWhileSortingLists(t *testing.T) {
 		t.Fatal(err)
 	}
 	// 4 chunks of list keys, then an insert and a query of the one key.
-	if calls != 4 || lastTotal < 4*chunk || r.N != 1 || r.MemberDuplicates != 3*chunk-1 || r.AbsentMembers != 1 {
+	if calls != 4 || lastTotal < 4*Chunk || r.N != 1 || r.MemberDuplicates != 3*Chunk-1 || r.AbsentMembers != 1 {
 		t.Errorf("%d step calls, last total %d, n %d, %d duplicates, %d absent members; want 4, at least %d, 1, %d, 1",
-			calls, lastTotal, r.N, r.MemberDuplicates, r.AbsentMembers, 4*chunk, 3*chunk-1)
+			calls, lastTotal, r.N, r.MemberDuplicates, r.AbsentMembers, 4*Chunk, 3*Chunk-1)
 	}
 }

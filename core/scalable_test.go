@@ -273,46 +273,6 @@ func BenchmarkScalable(b *testing.B) {
 	}
 }
 
-// TestScalableCulprits: a false positive's culprits are the keys of the
-// link that said maybe, each a key that went into that link (by its turn)
-// and maps to the position it is blamed for there.
-func TestScalableCulprits(t *testing.T) {
-	t.Parallel()
-	p := DefaultParams()
-	p.Variant = ScalableVariant
-	r, err := Simulate(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	chain := r.Filter.(*Scalable)
-	var query string
-	for i := 0; query == ""; i++ {
-		if maybe, _ := chain.Contains([]byte(fmt.Sprint("word ", i))); maybe {
-			query = fmt.Sprint("word ", i)
-		}
-	}
-	res, err := Try(TryRequest{Params: p, Query: []string{query}}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := res.Queries[0]
-	if q.Verdict != VerdictFalsePositive || len(q.Culprits) == 0 {
-		t.Fatalf("%q: %s with %d culprits", query, q.Verdict, len(q.Culprits))
-	}
-	link := res.LinkAt(q.Culprits[0].Position)
-	for _, c := range q.Culprits {
-		if res.LinkAt(c.Position) != link || len(c.Generated) == 0 {
-			t.Errorf("%q: position %d in link %d (the answer came from link %d), %d culprits", query, c.Position, res.LinkAt(c.Position), link, len(c.Generated))
-		}
-		for _, g := range c.Generated {
-			key := Key(nil, Members, g.Index, p.Seed, p.KeyBytes)
-			if chain.TurnLink(g.Index) != link || !slices.Contains(chain.Positions(nil, key), c.Position) {
-				t.Errorf("%q: member #%d blamed for %d went into link %d", query, g.Index, c.Position, chain.TurnLink(g.Index))
-			}
-		}
-	}
-}
-
 // TestChainFill: a chain inserts a key only where it says no, so with
 // k = 1 every key held sets a new bit (f = n/m exactly), and at every k a
 // filled link's set bits are within six sigma of m·ChainFill, above the

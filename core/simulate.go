@@ -198,8 +198,8 @@ var ErrCancelled = errors.New("core: simulation cancelled")
 // replaced.
 type Step func(done, total int) error
 
-// chunk is how many inserts or queries run between two Step calls.
-const chunk = 1 << 14
+// Chunk is how many inserts or queries run between two Step calls.
+const Chunk = 1 << 14
 
 // Simulate builds the filter the params describe, inserts Items member keys
 // DuplicatePasses times, runs Queries queries (PresentShare percent of them
@@ -212,15 +212,15 @@ func SimulateSteps(p Params, step Step) (Result, error) { return SimulateTyped(p
 
 // SimulateTyped is SimulateSteps on the lab's filter with the key panel's
 // typed keys inserted too: once each, in order, after the generated
-// members' passes (as Try inserts them, so the two build the same filter).
+// members' passes (as try.Run inserts them, so the two build the same filter).
 // The typed keys count in N and in the theory, since the filter holds
-// them; the queries stay the generated ones. At most MaxTryKeys keys of 1
-// to MaxTryKeyBytes bytes of UTF-8.
+// them; the queries stay the generated ones. At most MaxTypedKeys keys of 1
+// to MaxTypedKeyBytes bytes of UTF-8.
 func SimulateTyped(p Params, typed []string, step Step) (Result, error) {
-	if len(typed) > MaxTryKeys {
-		return Result{}, fmt.Errorf("core: %d keys typed, at most %d", len(typed), MaxTryKeys)
+	if len(typed) > MaxTypedKeys {
+		return Result{}, fmt.Errorf("core: %d keys typed, at most %d", len(typed), MaxTypedKeys)
 	}
-	if err := CheckTryKeys("insert", typed); err != nil {
+	if err := CheckTypedKeys("insert", typed); err != nil {
 		return Result{}, err
 	}
 	r, err := p.Start()
@@ -321,7 +321,7 @@ type Sealer interface {
 type keysAt func(dst [][]byte, first uint64)
 
 // Pace counts a run's operations for its Step, which it calls each time
-// Done reaches a multiple of chunk: the simulation, the lists of keys and
+// Done reaches a multiple of Chunk: the simulation, the lists of keys and
 // the key panel (package try) report and cancel through it alike. Total is
 // the operations the run expects, which a run may raise as it learns more.
 type Pace struct {
@@ -333,13 +333,13 @@ type Pace struct {
 func (pr *Pace) Tick() error { return pr.Advance(1) }
 
 // Room is how many operations can run before the next Step is due.
-func (pr *Pace) Room() int { return chunk - pr.Done%chunk }
+func (pr *Pace) Room() int { return Chunk - pr.Done%Chunk }
 
 // Advance counts n operations, at most Room(), and calls the Step if it is
 // due.
 func (pr *Pace) Advance(n int) error {
 	pr.Done += n
-	if pr.Step != nil && pr.Done%chunk == 0 {
+	if pr.Step != nil && pr.Done%Chunk == 0 {
 		return pr.Step(pr.Done, pr.Total)
 	}
 	return nil

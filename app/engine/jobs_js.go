@@ -14,6 +14,7 @@ import (
 	"github.com/bloomlab/bloomlab/audit"
 	"github.com/bloomlab/bloomlab/core"
 	"github.com/bloomlab/bloomlab/core/experiment"
+	"github.com/bloomlab/bloomlab/core/try"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -160,18 +161,18 @@ func simulateOnDesk(p core.Params, typed []string, own *OwnKeys, live func() boo
 
 // panelOnDesk answers a key panel request (see answerPanel) on the desk,
 // as simulateOnDesk runs a simulation.
-func panelOnDesk(req core.TryRequest, find bool, live func() bool, report func(done, total int)) (core.TryResult, error) {
+func panelOnDesk(req try.Request, find bool, live func() bool, report func(done, total int)) (try.Result, error) {
 	raw, err := json.Marshal(req)
 	if err != nil {
-		return core.TryResult{}, err
+		return try.Result{}, err
 	}
 	d, err := onDesk(map[string]any{"type": "panel", "request": string(raw), "find": find}, nil, live, report)
 	if err != nil {
-		return core.TryResult{}, err
+		return try.Result{}, err
 	}
-	var res core.TryResult
+	var res try.Result
 	if err := json.Unmarshal([]byte(d.Get("answer").String()), &res); err != nil {
-		return core.TryResult{}, fmt.Errorf("engine: the desk's answer: %w", err)
+		return try.Result{}, fmt.Errorf("engine: the desk's answer: %w", err)
 	}
 	return res, nil
 }

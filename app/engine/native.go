@@ -6,6 +6,7 @@ import (
 	"github.com/bloomlab/bloomlab/audit"
 	"github.com/bloomlab/bloomlab/core"
 	"github.com/bloomlab/bloomlab/core/experiment"
+	"github.com/bloomlab/bloomlab/core/try"
 )
 
 // Outside a browser there are no workers: experiments run in the process.
@@ -38,8 +39,8 @@ func simulateOnDesk(p core.Params, typed []string, own *OwnKeys, live func() boo
 	return core.OwnKeysResult{}, BitStore{}, errNoEngines
 }
 
-func panelOnDesk(req core.TryRequest, find bool, live func() bool, report func(done, total int)) (core.TryResult, error) {
-	return core.TryResult{}, errNoEngines
+func panelOnDesk(req try.Request, find bool, live func() bool, report func(done, total int)) (try.Result, error) {
+	return try.Result{}, errNoEngines
 }
 
 func keysOnDesk(in [2]OwnInput, live func() bool, report func(done, total int)) (*OwnKeys, error) {

@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/try"
 )
 
 // The lab's three large jobs (a run, a key panel's answer, reading the
@@ -25,7 +26,7 @@ func SimulateRun(onDesk bool, p core.Params, typed []string, own *OwnKeys, run R
 }
 
 // Answer answers a key panel request (see answerPanel).
-func Answer(onDesk bool, req core.TryRequest, find bool, run Run, report func(done, total int)) (core.TryResult, error) {
+func Answer(onDesk bool, req try.Request, find bool, run Run, report func(done, total int)) (try.Result, error) {
 	if onDesk {
 		res, err := panelOnDesk(req, find, run.Live, report)
 		if !errors.Is(err, errNoEngines) {

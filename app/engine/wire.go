@@ -7,6 +7,7 @@ import (
 
 	"github.com/bloomlab/bloomlab/core"
 	"github.com/bloomlab/bloomlab/core/experiment"
+	"github.com/bloomlab/bloomlab/core/try"
 )
 
 // The engines are Web Workers that each run the lab's own wasm: they share
@@ -177,11 +178,11 @@ func decodeRun(raw string, words []uint64) (core.OwnKeysResult, BitStore, error)
 
 // answerPanel answers a key panel request: the typed keys' positions and
 // verdicts, or with find a false positive searched for among fresh keys.
-func answerPanel(req core.TryRequest, find bool, step core.Step) (core.TryResult, error) {
+func answerPanel(req try.Request, find bool, step core.Step) (try.Result, error) {
 	if !find {
-		return core.Try(req, step)
+		return try.Run(req, step)
 	}
-	q, _, err := core.FindFalsePositive(req, step)
+	q, _, err := try.FindFalsePositive(req, step)
 	v := req.Params.Variant.Effective(req.Params.Fault)
-	return core.TryResult{Variant: v, Fault: req.Params.Fault, Unit: v.Unit(), Queries: []core.TryQuery{q}}, err
+	return try.Result{Variant: v, Fault: req.Params.Fault, Unit: v.Unit(), Queries: []try.Query{q}}, err
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/bloomlab/bloomlab/audit"
 	"github.com/bloomlab/bloomlab/core"
 	"github.com/bloomlab/bloomlab/core/experiment"
+	"github.com/bloomlab/bloomlab/core/try"
 )
 
 // IsWorker reports whether this wasm was started by web/engine.js as
@@ -279,7 +280,7 @@ func (w *engineWorker) deskAnswer(id int, msg js.Value, step core.Step) (string,
 		b, err := json.Marshal(deskKeys{Facts: own.Facts, AbsentMembers: own.AbsentMembers})
 		return string(b), nil, err
 	}
-	req := core.TryRequest{Params: core.DefaultParams()}
+	req := try.Request{Params: core.DefaultParams()}
 	if err := json.Unmarshal([]byte(request), &req); err != nil {
 		return "", nil, fmt.Errorf("engine: the key panel's request: %w", err)
 	}

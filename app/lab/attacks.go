@@ -5,16 +5,16 @@ import (
 
 	"github.com/bloomlab/bloomlab/app/ui"
 	"github.com/bloomlab/bloomlab/app/ui/format"
-	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/try"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
 // listLabels name the recover's candidate lists for a reader.
 var listLabels = map[string]string{
-	core.ListWords: "the 500 common words",
-	core.ListPINs:  "every 4-digit PIN",
-	core.ListIDs:   "user-1 to user-100000",
+	try.ListWords: "the 500 common words",
+	try.ListPINs:  "every 4-digit PIN",
+	try.ListIDs:   "user-1 to user-100000",
 }
 
 // renderAttackRow is the attacker's row of the key panel: the seed is in
@@ -22,22 +22,22 @@ var listLabels = map[string]string{
 func (kp *keyPanel) renderAttackRow() app.UI {
 	return app.Div().Class("try-row try-attacks").Role("group").Aria("labelledby", "try-attacks-title").Body(
 		app.Span().ID("try-attacks-title").Class("small muted").Text("As an attacker who knows the seed:"),
-		app.Button().ID(IDTryForge).Class("chip").DataSet("attack", core.AttackForge).
+		app.Button().ID(IDTryForge).Class("chip").DataSet("attack", try.AttackForge).
 			Title("try made-up keys offline, as the filter would hash them, until one answers maybe").
 			Text("Forge a false positive").OnClick(kp.onAttack),
-		app.Button().ID(IDTryFill).Class("chip").DataSet("attack", core.AttackFill).
+		app.Button().ID(IDTryFill).Class("chip").DataSet("attack", try.AttackFill).
 			Title("craft keys that each turn on as many bits as they can, and insert them").
 			Text("Craft "+strconv.Itoa(fillKeys)+" filling keys").OnClick(kp.onAttack),
 		app.Span().Class("try-recover").Body(
 			app.Label().For(IDTryRecoverList).Text("Recover members from"),
 			app.Select().ID(IDTryRecoverList).Body(
-				app.Range(core.CandidateLists).Slice(func(i int) app.UI {
-					l := core.CandidateLists[i]
+				app.Range(try.CandidateLists).Slice(func(i int) app.UI {
+					l := try.CandidateLists[i]
 					// The list of the last recover, a lesson's too.
 					return ui.Selected(app.Option().Value(l), l == kp.attack.List).Text(listLabels[l])
 				}),
 			),
-			app.Button().ID(IDTryRecover).Class("chip").DataSet("attack", core.AttackRecover).
+			app.Button().ID(IDTryRecover).Class("chip").DataSet("attack", try.AttackRecover).
 				Title("test every candidate on the list against the filter").
 				Text("Recover").OnClick(kp.onAttack),
 		),
@@ -53,7 +53,7 @@ func (kp *keyPanel) renderAttack() app.UI {
 	unit := kp.answer.Unit
 	var lines []string
 	switch a.Kind {
-	case core.AttackForge:
+	case try.AttackForge:
 		if a.Algebraic {
 			lines = append(lines, "Under the weak hash no search is needed: the twin of the member “"+a.Twin+
 				"” weighs the same under 31·h + c, so it lands on the same positions whatever the seed. A secret seed would not help.")
@@ -62,7 +62,7 @@ func (kp *keyPanel) renderAttack() app.UI {
 				"at this filter's rate about "+format.Float(a.Expected, 1)+" are expected. The filter itself is asked once. "+
 				"Without the seed every try would be a query to the filter.")
 		}
-	case core.AttackFill:
+	case try.AttackFill:
 		turned := 0
 		for _, n := range a.New {
 			turned += n
@@ -73,8 +73,8 @@ func (kp *keyPanel) renderAttack() app.UI {
 				": as many random keys turn on about "+format.Float(a.RandomNew, 1)+".",
 			"The fill went from "+format.Percent(a.FillBefore)+" to "+format.Percent(a.FillAfter)+
 				", and every honest query's false-positive rate with it. Each key is the best of "+
-				strconv.Itoa(core.FillTries)+" tried offline; they are now among the typed keys.")
-	case core.AttackRecover:
+				strconv.Itoa(try.FillTries)+" tried offline; they are now among the typed keys.")
+	case try.AttackRecover:
 		others := a.Positive - a.Members
 		lines = append(lines,
 			format.Int(uint64(a.Positive))+" of "+format.Int(uint64(a.Candidates))+" candidates ("+listLabels[a.List]+") test positive: "+

@@ -10,6 +10,7 @@ import (
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/app/ui/format"
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/try"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -252,7 +253,7 @@ func (b *labBits) askWho(ctx app.Context, pos uint64) {
 		return
 	}
 	s := b.lab.current()
-	req := core.TryRequest{Params: s.Run(), Insert: s.Typed.List(), Setters: []uint64{pos}}
+	req := try.Request{Params: s.Run(), Insert: s.Typed.List(), Setters: []uint64{pos}}
 	run := b.who.Start()
 	ctx.Async(func() {
 		res, err := engine.Answer(engine.WorkOf(req.Params) > syncWork, req, false, run, func(int, int) {})
@@ -267,7 +268,7 @@ func (b *labBits) askWho(ctx app.Context, pos uint64) {
 
 // whoText says who set a position: the keys that map to it
 // (culpritNames).
-func whoText(c core.TryCulprit, v core.Variant, set bool) string {
+func whoText(c try.Culprit, v core.Variant, set bool) string {
 	who := culpritNames(c)
 	list := format.List(who, "and")
 	switch {

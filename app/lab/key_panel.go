@@ -12,6 +12,7 @@ import (
 	"github.com/bloomlab/bloomlab/app/ui"
 	"github.com/bloomlab/bloomlab/app/ui/format"
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/try"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -65,7 +66,7 @@ const (
 
 // keyPanel is the key panel: a learner types "apple", inserts it and sees
 // its k positions light up, queries "pear" and sees why the filter says
-// no or maybe. It asks core.Try on the lab's filter as it stands (the
+// no or maybe. It asks try.Run on the lab's filter as it stands (the
 // typed keys in it), and asks again whenever the filter changes.
 type keyPanel struct {
 	lab  keyLab
@@ -80,14 +81,14 @@ type keyPanel struct {
 	key       string
 	// answer is the answer to ask on the filter as it stands; answers
 	// every query answered since the page opened, oldest first.
-	answer  *core.TryResult
-	answers []core.TryQuery
+	answer  *try.Result
+	answers []try.Query
 	// queue are keys to query next, one after the other (a lesson's).
 	queue []string
 	// attack is the attack askAttack runs; attacked what the last one
 	// found, shown until the panel is asked something else.
-	attack     core.TryAttack
-	attacked   *core.TryAttackResult
+	attack     try.Attack
+	attacked   *try.AttackResult
 	attackedOn settings.Lab
 	// motion plays a typed key's positions one after another; animate
 	// asks it of the next answer; step is how many are shown while it
@@ -194,7 +195,7 @@ func check(key string) string {
 	if key == "" {
 		return "Type a key first: a word, a name, anything of 1 to 256 bytes."
 	}
-	if err := core.CheckTryKeys("key", []string{key}); err != nil {
+	if err := core.CheckTypedKeys("key", []string{key}); err != nil {
 		msg := core.Message(err)
 		return strings.ToUpper(msg[:1]) + msg[1:] + "."
 	}
@@ -212,8 +213,8 @@ func (kp *keyPanel) onInsert(ctx app.Context, e app.Event) {
 	switch {
 	case s.Typed.Has(key):
 		kp.note = "“" + key + "” is already inserted: inserting a key again changes no bit."
-	case len(typed) == core.MaxTryKeys:
-		kp.err = fmt.Sprintf("%d keys are typed already, the most the panel holds: clear them to type more.", core.MaxTryKeys)
+	case len(typed) == core.MaxTypedKeys:
+		kp.err = fmt.Sprintf("%d keys are typed already, the most the panel holds: clear them to type more.", core.MaxTypedKeys)
 		return
 	}
 	kp.ask, kp.key, kp.animate, kp.attacked = askInsert, key, true, nil
@@ -257,16 +258,16 @@ func (kp *keyPanel) onFind(ctx app.Context, e app.Event) {
 // onAttack runs the attack its button names on the filter as it stands.
 func (kp *keyPanel) onAttack(ctx app.Context, e app.Event) {
 	kp.err, kp.note = "", ""
-	a := core.TryAttack{Kind: e.Get("currentTarget").Get("dataset").Get("attack").String()}
+	a := try.Attack{Kind: e.Get("currentTarget").Get("dataset").Get("attack").String()}
 	switch a.Kind {
-	case core.AttackFill:
-		room := core.MaxTryKeys - len(kp.lab.current().Typed.List())
+	case try.AttackFill:
+		room := core.MaxTypedKeys - len(kp.lab.current().Typed.List())
 		if room == 0 {
-			kp.err = fmt.Sprintf("%d keys are typed already, the most the panel holds: clear them to craft more.", core.MaxTryKeys)
+			kp.err = fmt.Sprintf("%d keys are typed already, the most the panel holds: clear them to craft more.", core.MaxTypedKeys)
 			return
 		}
 		a.Keys = min(fillKeys, room)
-	case core.AttackRecover:
+	case try.AttackRecover:
 		a.List = app.Window().GetElementByID(IDTryRecoverList).Get("value").String()
 	}
 	kp.ask, kp.key, kp.attack, kp.attacked = askAttack, "", a, nil
@@ -292,7 +293,7 @@ func (kp *keyPanel) refresh(ctx app.Context, fresh bool) {
 		return
 	}
 	s := kp.lab.current()
-	req := core.TryRequest{Params: s.Run(), Insert: s.Typed.List(), Explain: true}
+	req := try.Request{Params: s.Run(), Insert: s.Typed.List(), Explain: true}
 	ask, key := kp.ask, kp.key
 	if ask == askQuery {
 		req.Query = []string{key}
@@ -301,13 +302,13 @@ func (kp *keyPanel) refresh(ctx app.Context, fresh bool) {
 		a := kp.attack
 		req.Attack = &a
 	}
-	try := kp.runs.Start()
+	run := kp.runs.Start()
 	kp.busy, kp.progress = true, 0
-	report := try.Reporter(ctx, engine.Fraction(func(f float64) { kp.progress = f }))
+	report := run.Reporter(ctx, engine.Fraction(func(f float64) { kp.progress = f }))
 	ctx.Async(func() {
-		res, err := engine.Answer(engine.WorkOf(req.Params) > syncWork, req, ask == askFind, try, report)
+		res, err := engine.Answer(engine.WorkOf(req.Params) > syncWork, req, ask == askFind, run, report)
 		ctx.Dispatch(func(ctx app.Context) {
-			if !try.Live() {
+			if !run.Live() {
 				return
 			}
 			kp.busy = false
@@ -321,7 +322,7 @@ func (kp *keyPanel) refresh(ctx app.Context, fresh bool) {
 			kp.answer = &res
 			if res.Attack != nil {
 				kp.attacked, kp.attackedOn = res.Attack, s
-				if res.Attack.Kind == core.AttackFill {
+				if res.Attack.Kind == try.AttackFill {
 					// The crafted keys join the typed ones: the filter
 					// the lab shows is the one they filled.
 					kp.ask = askNone
@@ -330,7 +331,7 @@ func (kp *keyPanel) refresh(ctx app.Context, fresh bool) {
 			}
 			if fresh && len(res.Queries) > 0 {
 				kp.answers = append(kp.answers, res.Queries[0])
-				if over := len(kp.answers) - core.MaxTryKeys; over > 0 {
+				if over := len(kp.answers) - core.MaxTypedKeys; over > 0 {
 					kp.answers = kp.answers[over:]
 				}
 			}
@@ -345,7 +346,7 @@ func (kp *keyPanel) refresh(ctx app.Context, fresh bool) {
 }
 
 // insertShown is the typed insert the panel shows, or nil.
-func (kp *keyPanel) insertShown() *core.TryInsert {
+func (kp *keyPanel) insertShown() *try.Insert {
 	if kp.answer == nil || kp.ask != askInsert {
 		return nil
 	}
@@ -358,7 +359,7 @@ func (kp *keyPanel) insertShown() *core.TryInsert {
 }
 
 // queryShown is the query the panel shows, or nil.
-func (kp *keyPanel) queryShown() *core.TryQuery {
+func (kp *keyPanel) queryShown() *try.Query {
 	if kp.answer == nil || (kp.ask != askQuery && kp.ask != askFind && kp.ask != askAttack) || len(kp.answer.Queries) == 0 {
 		return nil
 	}
@@ -434,7 +435,7 @@ func (kp *keyPanel) render() app.UI {
 		app.If(kp.note != "", func() app.UI { return app.P().ID("try-note").Class("muted").Text(kp.note) }),
 		app.If(len(typed) > 0, func() app.UI {
 			return app.P().ID(IDTryTyped).Class("small").Text("Typed and inserted (" + strconv.Itoa(len(typed)) + " of " +
-				strconv.Itoa(core.MaxTryKeys) + "): " + quoteList(typed) + ".")
+				strconv.Itoa(core.MaxTypedKeys) + "): " + quoteList(typed) + ".")
 		}),
 		app.If(kp.busy && kp.progress > 0, func() app.UI {
 			return ui.Progress("try-progress", "Rebuilding the filter for the panel: "+format.Percent(kp.progress), kp.progress, 1, false)
@@ -523,9 +524,9 @@ func (kp *keyPanel) renderQuery() app.UI {
 	unit := kp.answer.Unit
 	verdict, class := verdictText(q, kp.answer), "verdict"
 	switch q.Verdict {
-	case core.VerdictNo:
+	case try.VerdictNo:
 		class += " no"
-	case core.VerdictMember:
+	case try.VerdictMember:
 		class += " yes"
 	default:
 		class += " maybe"
@@ -584,23 +585,23 @@ func renderArithmetic(key string, e *core.Explanation) app.UI {
 }
 
 // verdictText says what the filter answered for q and why.
-func verdictText(q *core.TryQuery, r *core.TryResult) string {
+func verdictText(q *try.Query, r *try.Result) string {
 	key := "“" + q.Key + "”"
 	switch q.Verdict {
-	case core.VerdictNo:
+	case try.VerdictNo:
 		if q.FirstZero > 0 {
 			p := q.Probes[q.FirstZero-1].Position
 			return "no: probe " + strconv.Itoa(q.FirstZero) + " read " + r.Unit + " " + format.Int(p) + ", a zero, so " + key +
 				" was never inserted. A zero is proof."
 		}
 		return "no: " + key + " was never inserted; its fingerprint is not where it would have to be."
-	case core.VerdictMember:
+	case try.VerdictMember:
 		who := "typed and inserted"
 		if q.Member != "typed" {
 			who = "generated " + strings.Replace(q.Member, "generated ", "member ", 1)
 		}
 		return "yes, a member: " + key + " is " + who + "."
-	case core.VerdictFalseNegative:
+	case try.VerdictFalseNegative:
 		why := "a filter too full to take it lost it"
 		if r.Fault != core.NoFault {
 			why = "the " + string(r.Fault) + " fault lost its write"
@@ -615,7 +616,7 @@ func verdictText(q *core.TryQuery, r *core.TryResult) string {
 
 // culpritNames are the keys behind one position: typed keys by name,
 // generated members by index and first bytes, the rest counted.
-func culpritNames(c core.TryCulprit) []string {
+func culpritNames(c try.Culprit) []string {
 	var who []string
 	for _, k := range c.Typed {
 		who = append(who, "“"+k+"”")
@@ -631,7 +632,7 @@ func culpritNames(c core.TryCulprit) []string {
 
 // culpritText names the keys to blame for one position of a false
 // positive.
-func culpritText(c core.TryCulprit, unit string) string {
+func culpritText(c try.Culprit, unit string) string {
 	who := culpritNames(c)
 	if len(who) == 0 {
 		return unit + " " + format.Int(c.Position) + ": no inserted key; the fault wrote it"

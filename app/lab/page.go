@@ -10,6 +10,7 @@ import (
 	"github.com/bloomlab/bloomlab/app/ui"
 	"github.com/bloomlab/bloomlab/app/ui/format"
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/try"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -209,7 +210,7 @@ func (c *Page) State() State {
 
 // Show puts the lab in settings s, as a lesson's "show me" does, and then
 // has the key panel query ask in order, or run attack (nil for none).
-func (c *Page) Show(ctx app.Context, s settings.Lab, ask []string, attack *core.TryAttack) {
+func (c *Page) Show(ctx app.Context, s settings.Lab, ask []string, attack *try.Attack) {
 	s.Large = c.settings.Large
 	c.own.drop()
 	c.player.pause()

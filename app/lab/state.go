@@ -6,6 +6,7 @@ import (
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/audit"
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/try"
 )
 
 // State is what the lab holds at a moment, as a lesson's task reads it:
@@ -17,13 +18,13 @@ type State struct {
 	// Result is the filter shown, nil before its first run ends.
 	Result *core.Result
 	// Queries are the key panel's answers since the page opened (or the
-	// lesson's step began), oldest first, at most core.MaxTryKeys.
-	Queries []core.TryQuery
+	// lesson's step began), oldest first, at most core.MaxTypedKeys.
+	Queries []try.Query
 	// Audit is the finished audit of Settings' fault, nil while it runs.
 	Audit *audit.Report
 	// Attack is what the key panel's last attack found, and AttackOn the
 	// settings of the filter it attacked.
-	Attack   *core.TryAttackResult
+	Attack   *try.AttackResult
 	AttackOn settings.Lab
 }
 
@@ -32,14 +33,14 @@ type State struct {
 // recover runs again on every new filter, and until it has, the last one
 // is about the old. A fill changes the typed keys itself, so it stands
 // for the filter it filled.
-func (st State) Attacked(kind string) *core.TryAttackResult {
+func (st State) Attacked(kind string) *try.AttackResult {
 	a := st.Attack
 	if a == nil || a.Kind != kind || st.Shown() == nil {
 		return nil
 	}
 	on := st.AttackOn
 	on.Large = st.Settings.Large
-	if kind == core.AttackFill {
+	if kind == try.AttackFill {
 		on.Typed = settings.JoinTyped(append(on.Typed.List(), a.Keys...))
 	}
 	if on != st.Settings {
@@ -74,7 +75,7 @@ func (st State) Shown() *core.Result {
 
 // Answered returns the distinct keys the key panel answered with verdict
 // v, in the order first asked, for which also keep holds (nil: all).
-func (st State) Answered(v string, keep func(core.TryQuery) bool) []string {
+func (st State) Answered(v string, keep func(try.Query) bool) []string {
 	var keys []string
 	for _, q := range st.Queries {
 		if q.Verdict == v && (keep == nil || keep(q)) && !slices.Contains(keys, q.Key) {

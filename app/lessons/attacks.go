@@ -4,6 +4,7 @@ import (
 	"github.com/bloomlab/bloomlab/app/lab"
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/try"
 )
 
 // The two lessons on attacks: what one who knows the hash key can do to a
@@ -19,10 +20,10 @@ var (
 )
 
 var (
-	forge   = &core.TryAttack{Kind: core.AttackForge}
-	fill    = &core.TryAttack{Kind: core.AttackFill, Keys: 8}
-	pinList = &core.TryAttack{Kind: core.AttackRecover, List: core.ListPINs}
-	idList  = &core.TryAttack{Kind: core.AttackRecover, List: core.ListIDs}
+	forge   = &try.Attack{Kind: try.AttackForge}
+	fill    = &try.Attack{Kind: try.AttackFill, Keys: 8}
+	pinList = &try.Attack{Kind: try.AttackRecover, List: try.ListPINs}
+	idList  = &try.Attack{Kind: try.AttackRecover, List: try.ListIDs}
 )
 
 var adversarialLesson = lesson{
@@ -34,8 +35,8 @@ var adversarialLesson = lesson{
 		Show:   settings.DefaultLab(),
 		Attack: forge,
 		Done: func(st lab.State) bool {
-			a := st.Attacked(core.AttackForge)
-			return a != nil && !a.Algebraic && len(st.Answered(core.VerdictFalsePositive, nil)) > 0
+			a := st.Attacked(try.AttackForge)
+			return a != nil && !a.Algebraic && len(st.Answered(try.VerdictFalsePositive, nil)) > 0
 		},
 	}, {
 		Text: "A secret key only helps if the hash mixes it in. The weak-hash fault uses 31·h + c, where two keys of one length whose bytes weigh the same collide under every seed: \"apple\" and \"bQple\" (a → b, p → Q) read the very same bits. Switch the fault on, insert a word and forge: its twin is a maybe at once, and changing the seed changes nothing.",
@@ -46,7 +47,7 @@ var adversarialLesson = lesson{
 		}),
 		Attack: forge,
 		Done: func(st lab.State) bool {
-			a := st.Attacked(core.AttackForge)
+			a := st.Attacked(try.AttackForge)
 			return a != nil && a.Algebraic && st.Fault() == core.WeakHash
 		},
 	}, {
@@ -56,7 +57,7 @@ var adversarialLesson = lesson{
 		Attack:   fill,
 		Question: askFillKeys,
 		Done: func(st lab.State) bool {
-			a := st.Attacked(core.AttackFill)
+			a := st.Attacked(try.AttackFill)
 			if a == nil {
 				return false
 			}
@@ -79,8 +80,8 @@ var inferenceLesson = lesson{
 		Attack:   pinList,
 		Question: askPINs,
 		Done: func(st lab.State) bool {
-			a := st.Attacked(core.AttackRecover)
-			return a != nil && a.List == core.ListPINs && a.Members > 0
+			a := st.Attacked(try.AttackRecover)
+			return a != nil && a.List == try.ListPINs && a.Members > 0
 		},
 	}, {
 		Text:   "The lower the rate, the fewer places to hide. Raise bits per key and the recover runs again on each new filter: at 18 bits per key (k = 7) 10 PINs test positive, the six members among them, 60%; at 20, 7 of which 6 are members.",
@@ -88,8 +89,8 @@ var inferenceLesson = lesson{
 		Show:   labWith(func(s *settings.Lab) { s.Typed = settings.JoinTyped(sixPINs); s.Params.BitsPerKey = 18 }),
 		Attack: pinList,
 		Done: func(st lab.State) bool {
-			a := st.Attacked(core.AttackRecover)
-			return a != nil && a.List == core.ListPINs && a.Precision() >= 0.5
+			a := st.Attacked(try.AttackRecover)
+			return a != nil && a.List == try.ListPINs && a.Precision() >= 0.5
 		},
 	}, {
 		Text:   "A longer list hides members better, but never hides them all: of 100,000 ids, 29 test positive at 18 bits per key, the three members among them. What does protect members: a keyed hash whose key stays secret (no one can test candidates offline), no access to the filter for those who need none (with access, every test is one query), and keeping the filter no longer than the data it was made from.",
@@ -97,8 +98,8 @@ var inferenceLesson = lesson{
 		Show:   labWith(func(s *settings.Lab) { s.Typed = settings.JoinTyped(threeIDs); s.Params.BitsPerKey = 18 }),
 		Attack: idList,
 		Done: func(st lab.State) bool {
-			a := st.Attacked(core.AttackRecover)
-			return a != nil && a.List == core.ListIDs && a.Members > 0
+			a := st.Attacked(try.AttackRecover)
+			return a != nil && a.List == try.ListIDs && a.Members > 0
 		},
 	}},
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/bloomlab/bloomlab/app/lab"
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/try"
 )
 
 // Guided lessons are data: each step is a paragraph, the lab state its
@@ -42,7 +43,7 @@ type lessonStep struct {
 	Ask  []string
 	// Attack is an attack the key panel then runs (nil for none); a step
 	// asks keys or attacks, not both.
-	Attack *core.TryAttack
+	Attack *try.Attack
 	// Audited says that Done reads the audit of Show's fault, so "show
 	// me" completes the task only once that audit has finished.
 	Audited bool
@@ -107,7 +108,7 @@ var lessons = []lesson{
 			Show: labWith(func(s *settings.Lab) { s.Typed = settings.JoinTyped(threeKeys) }),
 			Ask:  threeKeys,
 			Done: func(st lab.State) bool {
-				return len(st.Answered(core.VerdictMember, func(q core.TryQuery) bool { return st.Settings.Typed.Has(q.Key) })) >= 3
+				return len(st.Answered(try.VerdictMember, func(q try.Query) bool { return st.Settings.Typed.Has(q.Key) })) >= 3
 			},
 		}, {
 			Text: "Now query two words you never inserted. About half the bits are set, so each probe finds a one about half the time; the query stops at the first zero, and that zero proves the key is absent. \"cherry\" and \"grape\" both stop at their second probe.",
@@ -115,7 +116,7 @@ var lessons = []lesson{
 			Show: labWith(func(s *settings.Lab) { s.Typed = settings.JoinTyped(threeKeys) }),
 			Ask:  []string{"cherry", "grape"},
 			Done: func(st lab.State) bool {
-				return len(st.Answered(core.VerdictNo, func(q core.TryQuery) bool { return q.FirstZero > 0 })) >= 2
+				return len(st.Answered(try.VerdictNo, func(q try.Query) bool { return q.FirstZero > 0 })) >= 2
 			},
 			Question: askCherry,
 		}},
@@ -128,7 +129,7 @@ var lessons = []lesson{
 			Task: "Find a key you never inserted that the filter answers maybe for.",
 			Show: settings.DefaultLab(),
 			Ask:  []string{"want"},
-			Done: func(st lab.State) bool { return len(st.Answered(core.VerdictFalsePositive, nil)) > 0 },
+			Done: func(st lab.State) bool { return len(st.Answered(try.VerdictFalsePositive, nil)) > 0 },
 
 			Question: askWordsToMaybe,
 		}, {
@@ -140,7 +141,7 @@ var lessons = []lesson{
 			}),
 			Ask: []string{"in"},
 			Done: func(st lab.State) bool {
-				return len(st.Answered(core.VerdictFalsePositive, func(q core.TryQuery) bool {
+				return len(st.Answered(try.VerdictFalsePositive, func(q try.Query) bool {
 					for _, c := range q.Culprits {
 						if len(c.Typed) > 0 {
 							return true

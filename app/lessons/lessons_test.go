@@ -13,6 +13,7 @@ import (
 	"github.com/bloomlab/bloomlab/app/ui/format"
 	"github.com/bloomlab/bloomlab/audit"
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/try"
 )
 
 // audited runs the lab badge's audit of each fault once and shares it: a
@@ -56,7 +57,7 @@ func labAt(t *testing.T, s settings.Lab, ask []string, withAudit bool) lab.State
 	}
 	st := lab.State{Settings: s, Result: &r}
 	if len(ask) > 0 {
-		res, err := core.Try(core.TryRequest{Params: s.Run(), Insert: s.Typed.List(), Query: ask}, nil)
+		res, err := try.Run(try.Request{Params: s.Run(), Insert: s.Typed.List(), Query: ask}, nil)
 		if err != nil {
 			t.Fatalf("key panel on %v: %v", s.Query(), err)
 		}
@@ -77,12 +78,12 @@ func stepAt(t *testing.T, step lessonStep) lab.State {
 	if step.Attack == nil {
 		return st
 	}
-	res, err := core.Try(core.TryRequest{Params: st.Settings.Run(), Insert: st.Settings.Typed.List(), Attack: step.Attack}, nil)
+	res, err := try.Run(try.Request{Params: st.Settings.Run(), Insert: st.Settings.Typed.List(), Attack: step.Attack}, nil)
 	if err != nil {
 		t.Fatalf("attack %+v on %v: %v", *step.Attack, st.Settings.Query(), err)
 	}
 	on := st.Settings
-	if step.Attack.Kind == core.AttackFill {
+	if step.Attack.Kind == try.AttackFill {
 		filled := step.Show
 		filled.Typed = settings.JoinTyped(append(filled.Typed.List(), res.Attack.Keys...))
 		st = labAt(t, filled, nil, step.Audited)
@@ -122,7 +123,7 @@ func TestLessonsAreWellFormed(t *testing.T) {
 			if step.Show.Large {
 				t.Errorf("%s: show me switches large type on; the page keeps the reader's", name)
 			}
-			if err := (core.TryRequest{Params: step.Show.Run(), Insert: step.Show.Typed.List(), Query: step.Ask, Attack: step.Attack}).Validate(); err != nil {
+			if err := (try.Request{Params: step.Show.Run(), Insert: step.Show.Typed.List(), Query: step.Ask, Attack: step.Attack}).Validate(); err != nil {
 				t.Errorf("%s: the key panel cannot ask %q or attack: %v", name, step.Ask, err)
 			}
 			if step.Attack != nil && len(step.Ask) > 0 {
@@ -177,7 +178,7 @@ func TestLessonTasks(t *testing.T) {
 	}
 }
 
-func verdicts(qs []core.TryQuery) []string {
+func verdicts(qs []try.Query) []string {
 	var out []string
 	for _, q := range qs {
 		out = append(out, q.Key+": "+q.Verdict)
@@ -232,7 +233,7 @@ func TestLessonFigures(t *testing.T) {
 			return append(out, "stop at their second probe")
 		},
 		{2, 1}: func(_, st lab.State) []string {
-			q, tried, err := core.FindFalsePositive(core.TryRequest{Params: st.Settings.Run()}, nil)
+			q, tried, err := try.FindFalsePositive(try.Request{Params: st.Settings.Run()}, nil)
 			if err != nil {
 				return []string{err.Error()}
 			}
@@ -292,7 +293,7 @@ func TestLessonFigures(t *testing.T) {
 		},
 		{6, 3}: func(_, st lab.State) []string { return []string{"falls back to " + pct(st.Result.TheoryFPR, 1)} },
 		{7, 1}: func(_, st lab.State) []string {
-			_, tried, _ := core.FindFalsePositive(core.TryRequest{Params: st.Settings.Run()}, nil)
+			_, tried, _ := try.FindFalsePositive(try.Request{Params: st.Settings.Run()}, nil)
 			a := st.Attack
 			return []string{fmt.Sprintf("%.0f at the default shape (the panel's common words took %d)", a.Expected, tried),
 				fmt.Sprintf("%q is the %dth made-up key", st.Queries[len(st.Queries)-1].Key, a.Tries)}

@@ -9,6 +9,7 @@ import (
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/app/ui/format"
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/try"
 )
 
 // Predict, then see. A step may ask a question before the lab answers it:
@@ -118,7 +119,7 @@ func (q *question) legal(guess float64) bool {
 func (q *question) measure(show settings.Lab, st lab.State) (float64, bool) {
 	s := st.Settings
 	s.Large = show.Large
-	if a := st.Attack; a != nil && a.Kind == core.AttackFill {
+	if a := st.Attack; a != nil && a.Kind == try.AttackFill {
 		// A fill of the show-me filter types its keys in: the lab
 		// stands at show with them.
 		on := st.AttackOn
@@ -253,7 +254,7 @@ func verdictOf(key string) func(st lab.State) (float64, bool) {
 	return func(st lab.State) (float64, bool) {
 		for _, q := range st.Queries {
 			if q.Key == key {
-				if q.Verdict == core.VerdictNo {
+				if q.Verdict == try.VerdictNo {
 					return 0, true
 				}
 				return 1, true
@@ -266,7 +267,7 @@ func verdictOf(key string) func(st lab.State) (float64, bool) {
 // wordsToMaybe is how many of the key panel's common words, in order, are
 // queried until the first answers maybe (Find a false positive).
 func wordsToMaybe(st lab.State) (float64, bool) {
-	_, tried, err := core.FindFalsePositive(core.TryRequest{Params: st.Settings.Run(), Insert: st.Settings.Typed.List()}, nil)
+	_, tried, err := try.FindFalsePositive(try.Request{Params: st.Settings.Run(), Insert: st.Settings.Typed.List()}, nil)
 	if err != nil || tried == 0 {
 		return 0, false
 	}
@@ -301,7 +302,7 @@ func fineOrNot(st lab.State) (float64, bool) {
 
 // bitsFilled is how many bits the key panel's fill turned on.
 func bitsFilled(st lab.State) (float64, bool) {
-	a := st.Attacked(core.AttackFill)
+	a := st.Attacked(try.AttackFill)
 	if a == nil {
 		return 0, false
 	}
@@ -315,7 +316,7 @@ func bitsFilled(st lab.State) (float64, bool) {
 // positives is how many candidates the key panel's recover found
 // positive.
 func positives(st lab.State) (float64, bool) {
-	a := st.Attacked(core.AttackRecover)
+	a := st.Attacked(try.AttackRecover)
 	if a == nil {
 		return 0, false
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/bloomlab/bloomlab/app/lab"
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/try"
 )
 
 // TestQuestions is the questions' contract: every lesson asks at least
@@ -34,7 +35,7 @@ func TestQuestions(t *testing.T) {
 			return []string{"cherry answered"}
 		},
 		askWordsToMaybe: func(st lab.State) []string {
-			q, _, err := core.FindFalsePositive(core.TryRequest{Params: st.Settings.Run()}, nil)
+			q, _, err := try.FindFalsePositive(try.Request{Params: st.Settings.Run()}, nil)
 			if err != nil {
 				return []string{err.Error()}
 			}
@@ -54,7 +55,7 @@ func TestQuestions(t *testing.T) {
 		},
 		askFillKeys: func(st lab.State) []string {
 			a := st.Attack
-			return []string{fmt.Sprintf("all %d of every key", st.Result.K), fmt.Sprintf("best of %d keys", core.FillTries),
+			return []string{fmt.Sprintf("all %d of every key", st.Result.K), fmt.Sprintf("best of %d keys", try.FillTries),
 				fmt.Sprintf("with %s of the bits still zero", pct(1-a.FillBefore, 0))}
 		},
 		askPINs: func(st lab.State) []string {

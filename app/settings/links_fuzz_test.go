@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/bloomlab/bloomlab/app/internal/linktest"
-	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/try"
 )
 
 // Any link a person can type or paste gives legal settings (clamped with a
@@ -33,7 +33,7 @@ func FuzzLinks(f *testing.F) {
 			t.Fatalf("%q gave illegal settings: %v", raw, err)
 		}
 		typed := s.Typed.List()
-		if err := (core.TryRequest{Params: p, Insert: typed}).Validate(); err != nil {
+		if err := (try.Request{Params: p, Insert: typed}).Validate(); err != nil {
 			t.Fatalf("%q gave typed keys the key panel refuses: %v", raw, err)
 		}
 		if again, notices := LabFromQuery(s.Query()); again != s || len(notices) > 0 {

@@ -14,16 +14,16 @@ const (
 )
 
 // TypedKeys are the keys a learner typed and inserted, in their link form
-// (core.JoinTryKeys). A string, so that Settings stays comparable; the
-// keys are distinct, at most core.MaxTryKeys of 1 to core.MaxTryKeyBytes
+// (core.JoinKeys). A string, so that Settings stays comparable; the
+// keys are distinct, at most core.MaxTypedKeys of 1 to core.MaxTypedKeyBytes
 // bytes of UTF-8.
 type TypedKeys string
 
 // JoinTyped writes keys in their link form.
-func JoinTyped(keys []string) TypedKeys { return TypedKeys(core.JoinTryKeys(keys)) }
+func JoinTyped(keys []string) TypedKeys { return TypedKeys(core.JoinKeys(keys)) }
 
 // List is the keys, in the order they were inserted.
-func (t TypedKeys) List() []string { return core.SplitTryKeys(string(t)) }
+func (t TypedKeys) List() []string { return core.SplitKeys(string(t)) }
 
 // Has reports whether key was typed and inserted.
 func (t TypedKeys) Has(key string) bool {
@@ -43,7 +43,7 @@ func parseTyped(raw string) (TypedKeys, []string) {
 	note := func(format string, args ...any) { notices = append(notices, IDTry+": "+fmt.Sprintf(format, args...)) }
 	var kept []string
 	seen := map[string]bool{}
-	for i, key := range core.SplitTryKeys(raw) {
+	for i, key := range core.SplitKeys(raw) {
 		switch {
 		case key == "":
 			note("key %d is empty, so it was left out", i+1)
@@ -51,8 +51,8 @@ func parseTyped(raw string) (TypedKeys, []string) {
 		case !utf8.ValidString(key):
 			note("key %d %q is not UTF-8 text, so it was left out", i+1, shorten(key))
 			continue
-		case len(key) > core.MaxTryKeyBytes:
-			cut := core.MaxTryKeyBytes
+		case len(key) > core.MaxTypedKeyBytes:
+			cut := core.MaxTypedKeyBytes
 			for !utf8.RuneStart(key[cut]) {
 				cut--
 			}
@@ -63,8 +63,8 @@ func parseTyped(raw string) (TypedKeys, []string) {
 			note("key %d %q is given twice, so it is inserted once", i+1, shorten(key))
 			continue
 		}
-		if len(kept) == core.MaxTryKeys {
-			note("more than %d keys given, so the first %d are kept", core.MaxTryKeys, core.MaxTryKeys)
+		if len(kept) == core.MaxTypedKeys {
+			note("more than %d keys given, so the first %d are kept", core.MaxTypedKeys, core.MaxTypedKeys)
 			break
 		}
 		seen[key] = true

@@ -53,7 +53,7 @@ func TestTypedKeysFromLink(t *testing.T) {
 		if tc.notice == "" && len(notices) > 0 || tc.notice != "" && !strings.Contains(strings.Join(notices, "\n"), tc.notice) {
 			t.Errorf("%s: notices %q, want %q", tc.name, notices, tc.notice)
 		}
-		if err := core.CheckTryKeys("insert", got.List()); err != nil || len(got.List()) > core.MaxTryKeys {
+		if err := core.CheckTypedKeys("insert", got.List()); err != nil || len(got.List()) > core.MaxTypedKeys {
 			t.Errorf("%s: kept keys the key panel refuses: %v", tc.name, err)
 		}
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/bloomlab/bloomlab/app/lab"
 	"github.com/bloomlab/bloomlab/app/lessons"
 	"github.com/bloomlab/bloomlab/app/settings"
-	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/try"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -26,14 +26,14 @@ func TestBrowserAttackLessons(t *testing.T) {
 
 	bdo(t, ctx, chromedp.Navigate(lessonsURL(base, "lesson=7&step=1")), waitLab())
 	waitTask(t, ctx, "false")
-	bdo(t, ctx, chromedp.Click(chromedp.CSS("#"+lab.IDTryForge)), waitAttack(core.AttackForge))
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#"+lab.IDTryForge)), waitAttack(try.AttackForge))
 	waitTask(t, ctx, "true")
 
 	// Lesson 8, step 2: the PINs recovered at 10 bits per key, then at
 	// each move of the slider until half the positives are members.
 	bdo(t, ctx, chromedp.Navigate(lessonsURL(base, "lesson=8&step=2&"+params(settings.IDTry, strings.Join(sixPINsForTest, ",")))), waitLab(),
-		chromedp.SetValue(chromedp.CSS("#"+lab.IDTryRecoverList), core.ListPINs),
-		chromedp.Click(chromedp.CSS("#"+lab.IDTryRecover)), waitAttack(core.AttackRecover))
+		chromedp.SetValue(chromedp.CSS("#"+lab.IDTryRecoverList), try.ListPINs),
+		chromedp.Click(chromedp.CSS("#"+lab.IDTryRecover)), waitAttack(try.AttackRecover))
 	if got := btext(t, ctx, "#"+lab.IDTryAttack); !strings.Contains(got, "84 of 10,000 candidates (every 4-digit PIN) test positive: 6 members") {
 		t.Fatalf("recover at 10 bits per key: %q", got)
 	}
@@ -44,7 +44,7 @@ func TestBrowserAttackLessons(t *testing.T) {
 
 	// Lesson 7, step 3, by "show me": the fill's keys are typed in.
 	bdo(t, ctx, chromedp.Navigate(lessonsURL(base, "lesson=7&step=3")), waitLab(),
-		chromedp.Click(chromedp.CSS("#"+lessons.IDLessonShow)), waitAttack(core.AttackFill))
+		chromedp.Click(chromedp.CSS("#"+lessons.IDLessonShow)), waitAttack(try.AttackFill))
 	waitTask(t, ctx, "true")
 	if got := btext(t, ctx, "#"+lab.IDTryTyped); !strings.Contains(got, "(8 of 32)") {
 		t.Errorf("after the fill the typed keys read %q", got)
@@ -52,9 +52,9 @@ func TestBrowserAttackLessons(t *testing.T) {
 
 	// Lesson 8, step 3, by "show me": the list chosen is the one recovered.
 	bdo(t, ctx, chromedp.Navigate(lessonsURL(base, "lesson=8&step=3")), waitLab(),
-		chromedp.Click(chromedp.CSS("#"+lessons.IDLessonShow)), waitAttack(core.AttackRecover))
+		chromedp.Click(chromedp.CSS("#"+lessons.IDLessonShow)), waitAttack(try.AttackRecover))
 	waitTask(t, ctx, "true")
-	if got := beval[string](t, ctx, `document.getElementById("`+lab.IDTryRecoverList+`").value`); got != core.ListIDs {
+	if got := beval[string](t, ctx, `document.getElementById("`+lab.IDTryRecoverList+`").value`); got != try.ListIDs {
 		t.Errorf("after show me recovered from the ids the list reads %q", got)
 	}
 }
@@ -68,8 +68,8 @@ func TestBrowserAttackLessonShots(t *testing.T) {
 	for _, tc := range []struct {
 		name, link, kind string
 	}{
-		{"lesson-adversarial", "/lessons?lesson=7&step=3", core.AttackFill},
-		{"lesson-inference", "/lessons?lesson=8&step=1", core.AttackRecover},
+		{"lesson-adversarial", "/lessons?lesson=7&step=3", try.AttackFill},
+		{"lesson-inference", "/lessons?lesson=8&step=1", try.AttackRecover},
 	} {
 		show := []chromedp.Action[chromedp.Void]{chromedp.Click(chromedp.CSS("#" + lessons.IDLessonShow)), waitAttack(tc.kind)}
 		shootPart(t, tc.name, tc.link, lessons.IDLessonPanel, show...)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/bloomlab/bloomlab/app/lab"
 	"github.com/bloomlab/bloomlab/app/settings"
-	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/try"
 
 	"github.com/chromedp/chromedp"
 )
@@ -31,7 +31,7 @@ func TestBrowserAttacks(t *testing.T) {
 
 	// Forge: the same key after the same tries as the command line's.
 	bdo(t, ctx, chromedp.Navigate(base+"/"), waitLab(),
-		chromedp.Click(chromedp.CSS("#"+lab.IDTryForge)), waitAttack(core.AttackForge))
+		chromedp.Click(chromedp.CSS("#"+lab.IDTryForge)), waitAttack(try.AttackForge))
 	cli := cliTry(t, "--forge")
 	forged := cli.Queries[len(cli.Queries)-1]
 	if got := btext(t, ctx, "#"+lab.IDTryVerdict); !strings.HasPrefix(got, "maybe: a false positive. “"+forged.Key+"” was never inserted") {
@@ -44,7 +44,7 @@ func TestBrowserAttacks(t *testing.T) {
 	// Fill: 8 crafted keys, the same as the command line's, typed in.
 	small := []string{settings.IDItems, "20", settings.IDBitsPerKey, "5", settings.IDHashes, "3"}
 	bdo(t, ctx, chromedp.Navigate(base+"/?"+params(small...)), waitLab(),
-		chromedp.Click(chromedp.CSS("#"+lab.IDTryFill)), waitAttack(core.AttackFill), waitLab())
+		chromedp.Click(chromedp.CSS("#"+lab.IDTryFill)), waitAttack(try.AttackFill), waitLab())
 	fill := cliTry(t, "--items", "20", "--bits-per-key", "5", "--hashes", "3", "--fill", "8").Attack
 	bwaitText(t, ctx, "#"+lab.IDTryTyped, func(s string) bool { return strings.Contains(s, "“"+fill.Keys[7]+"”") })
 	if got := btext(t, ctx, "#"+lab.IDTryAttack); !strings.Contains(got, "The 8 crafted keys turned on 24 bits, 3.0 a key of k = 3") ||
@@ -60,8 +60,8 @@ func TestBrowserAttacks(t *testing.T) {
 
 	// Recover: the typed PINs found among every 4-digit PIN.
 	bdo(t, ctx, chromedp.Navigate(base+"/?"+params(settings.IDTry, "4821,1234")), waitLab(),
-		chromedp.SetValue(chromedp.CSS("#"+lab.IDTryRecoverList), core.ListPINs),
-		chromedp.Click(chromedp.CSS("#"+lab.IDTryRecover)), waitAttack(core.AttackRecover))
+		chromedp.SetValue(chromedp.CSS("#"+lab.IDTryRecoverList), try.ListPINs),
+		chromedp.Click(chromedp.CSS("#"+lab.IDTryRecover)), waitAttack(try.AttackRecover))
 	rec := cliTry(t, "--insert", "4821,1234", "--recover", "pins").Attack
 	want := strconv.Itoa(rec.Positive) + " of 10,000 candidates (every 4-digit PIN) test positive: 2 members and " + strconv.Itoa(rec.Positive-2) + " others"
 	if got := btext(t, ctx, "#"+lab.IDTryAttack); !strings.Contains(got, want) {
@@ -76,6 +76,6 @@ func TestBrowserAttacks(t *testing.T) {
 // The key panel's attacks: members recovered from the PINs.
 func TestBrowserAttackShots(t *testing.T) {
 	shootPart(t, "attack-recover", "/?"+params(settings.IDTry, "4821,1234"), lab.IDKeyPanel,
-		chromedp.SetValue(chromedp.CSS("#"+lab.IDTryRecoverList), core.ListPINs),
-		chromedp.Click(chromedp.CSS("#"+lab.IDTryRecover)), waitAttack(core.AttackRecover))
+		chromedp.SetValue(chromedp.CSS("#"+lab.IDTryRecoverList), try.ListPINs),
+		chromedp.Click(chromedp.CSS("#"+lab.IDTryRecover)), waitAttack(try.AttackRecover))
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/audit"
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/try"
 
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
@@ -466,9 +467,9 @@ func TestBrowserJSFace(t *testing.T) {
 
 	// The key panel's answers: the same positions, verdicts and culprits
 	// as the core's, natively.
-	req := core.TryRequest{Params: core.DefaultParams(), Insert: []string{"apple", "pear"}, Query: []string{"plum", "apple", "want"}}
+	req := try.Request{Params: core.DefaultParams(), Insert: []string{"apple", "pear"}, Query: []string{"plum", "apple", "want"}}
 	req.Params.Items, req.Params.BitsPerKey = 300, 4
-	tried, err := core.Try(req, nil)
+	tried, err := try.Run(req, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/bloomlab/bloomlab/app/lab"
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/try"
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
@@ -121,9 +122,9 @@ func TestBrowserKeyPanel(t *testing.T) {
 
 	// A key that meets a zero: the probe that proved it.
 	var absent string
-	var q core.TryQuery
+	var q try.Query
 	for _, w := range []string{"plum", "quince", "zebra", "walnut", "fig"} {
-		if q = cliTry(t, "--insert", "apple", "--query", w).Queries[0]; q.Verdict == core.VerdictNo {
+		if q = cliTry(t, "--insert", "apple", "--query", w).Queries[0]; q.Verdict == try.VerdictNo {
 			absent = w
 			break
 		}
@@ -385,7 +386,7 @@ func TestBrowserOverlap(t *testing.T) {
 
 // cliWho is bloomlab try --who's answer for position pos in the lab's
 // filter made by args.
-func cliWho(t *testing.T, pos uint64, args ...string) core.TryCulprit {
+func cliWho(t *testing.T, pos uint64, args ...string) try.Culprit {
 	t.Helper()
 	out := cliTry(t, append(args, "--who", strconv.FormatUint(pos, 10))...)
 	if len(out.Setters) != 1 {
@@ -396,7 +397,7 @@ func cliWho(t *testing.T, pos uint64, args ...string) core.TryCulprit {
 
 // whoNames are the names the page gives a position's setters: typed keys
 // quoted, members by their index.
-func whoNames(c core.TryCulprit) []string {
+func whoNames(c try.Culprit) []string {
 	var names []string
 	for _, k := range c.Typed {
 		names = append(names, "“"+k+"”")

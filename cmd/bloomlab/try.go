@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/try"
 )
 
 // runTry is the key panel on the command line: the lab's filter (the
@@ -23,12 +24,12 @@ func runTry(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	params := filterFlags(fs)
 	insert := fs.String("insert", "", `keys to insert after the generated ones, comma-separated (\, for a comma in a key, \\ for a backslash)`)
 	query := fs.String("query", "", `keys to query, comma-separated (\, for a comma in a key, \\ for a backslash)`)
-	who := fs.String("who", "", fmt.Sprintf("positions to say who set, comma-separated (at most %d): the inserted keys that map to each", core.MaxTryKeys))
+	who := fs.String("who", "", fmt.Sprintf("positions to say who set, comma-separated (at most %d): the inserted keys that map to each", core.MaxTypedKeys))
 	explain := fs.Bool("explain", false, "show each typed key's arithmetic: its SipHash-2-4 halves h1 and h2 and every probe's value and reduction to a position")
 	findFP := fs.Bool("find-fp", false, fmt.Sprintf("also try the %d built-in common English words in order and show the first false positive", len(core.CommonWords())))
-	forge := fs.Bool("forge", false, fmt.Sprintf("attack as one who knows the seed: try up to %d candidates offline until one is a false positive (under --fault weak-hash, a typed key's twin)", core.MaxForgeTries))
-	fill := fs.Int("fill", 0, fmt.Sprintf("attack as one who knows the seed: craft this many keys (with --insert's, at most %d), each the best of %d candidates at turning bits on, and insert them", core.MaxTryKeys, core.FillTries))
-	recover := fs.String("recover", "", "attack with a list of candidates ("+strings.Join(core.CandidateLists, ", ")+"): test each against the filter and count the members among those that test positive")
+	forge := fs.Bool("forge", false, fmt.Sprintf("attack as one who knows the seed: try up to %d candidates offline until one is a false positive (under --fault weak-hash, a typed key's twin)", try.MaxForgeTries))
+	fill := fs.Int("fill", 0, fmt.Sprintf("attack as one who knows the seed: craft this many keys (with --insert's, at most %d), each the best of %d candidates at turning bits on, and insert them", core.MaxTypedKeys, try.FillTries))
+	recover := fs.String("recover", "", "attack with a list of candidates ("+strings.Join(try.CandidateLists, ", ")+"): test each against the filter and count the members among those that test positive")
 	asJSON := fs.Bool("json", false, "print JSON")
 	if err := parse(fs, args); err != nil {
 		return fail("try", fs, err, stderr)
@@ -37,15 +38,15 @@ func runTry(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("try", fs, err, stderr)
 	}
-	req := core.TryRequest{Params: p, Insert: core.SplitTryKeys(*insert), Query: core.SplitTryKeys(*query), Explain: *explain}
+	req := try.Request{Params: p, Insert: core.SplitKeys(*insert), Query: core.SplitKeys(*query), Explain: *explain}
 	attacks := 0
 	for _, a := range []struct {
 		on   bool
-		what core.TryAttack
+		what try.Attack
 	}{
-		{*forge, core.TryAttack{Kind: core.AttackForge}},
-		{*fill != 0, core.TryAttack{Kind: core.AttackFill, Keys: *fill}},
-		{*recover != "", core.TryAttack{Kind: core.AttackRecover, List: *recover}},
+		{*forge, try.Attack{Kind: try.AttackForge}},
+		{*fill != 0, try.Attack{Kind: try.AttackFill, Keys: *fill}},
+		{*recover != "", try.Attack{Kind: try.AttackRecover, List: *recover}},
 	} {
 		if a.on {
 			attacks++
@@ -62,8 +63,8 @@ func runTry(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if *who != "" {
 		parts := strings.Split(*who, ",")
-		if len(parts) > core.MaxTryKeys {
-			return fail("try", fs, badFlag("--who: %d positions, at most %d", len(parts), core.MaxTryKeys), stderr)
+		if len(parts) > core.MaxTypedKeys {
+			return fail("try", fs, badFlag("--who: %d positions, at most %d", len(parts), core.MaxTypedKeys), stderr)
 		}
 		for _, part := range parts {
 			pos, err := wholeIn("who", strings.TrimSpace(part), 0, core.MaxM-1)
@@ -77,22 +78,22 @@ func runTry(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		flag string
 		keys []string
 	}{{"--insert", req.Insert}, {"--query", req.Query}} {
-		if len(list.keys) > core.MaxTryKeys {
-			return fail("try", fs, badFlag("%s: %d keys, at most %d", list.flag, len(list.keys), core.MaxTryKeys), stderr)
+		if len(list.keys) > core.MaxTypedKeys {
+			return fail("try", fs, badFlag("%s: %d keys, at most %d", list.flag, len(list.keys), core.MaxTypedKeys), stderr)
 		}
-		if err := core.CheckTryKeys(list.flag, list.keys); err != nil {
+		if err := core.CheckTypedKeys(list.flag, list.keys); err != nil {
 			return fail("try", fs, badFlag("%s", core.Message(err)), stderr)
 		}
 	}
 
 	pr := newProgress(ctx, "try", stderr)
 	out := tryOutput{}
-	out.TryResult, err = core.Try(req, pr.step)
+	out.Result, err = try.Run(req, pr.step)
 	if err == nil && *findFP {
 		// Ctrl-C's error is caught by finish below; any other error is
 		// the search's answer: no word is a false positive.
 		pr.stage("trying common words")
-		q, tried, ferr := core.FindFalsePositive(req, pr.step)
+		q, tried, ferr := try.FindFalsePositive(req, pr.step)
 		out.FindFalsePositive = &findFalsePositive{Query: &q, Tried: tried}
 		if ferr != nil {
 			out.FindFalsePositive.Query, out.FindFalsePositive.None = nil, core.Message(ferr)
@@ -112,23 +113,23 @@ func runTry(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// tryOutput is core.TryResult, with --find-fp's search when asked: without
-// it the JSON is core.TryResult's own.
+// tryOutput is try.Result, with --find-fp's search when asked: without
+// it the JSON is try.Result's own.
 type tryOutput struct {
-	core.TryResult
+	try.Result
 	FindFalsePositive *findFalsePositive `json:"findFalsePositive,omitempty"`
 }
 
 // findFalsePositive is --find-fp's answer: the false positive and the
 // words tried to find it, or why there is none.
 type findFalsePositive struct {
-	Query *core.TryQuery `json:"query,omitempty"`
-	Tried int            `json:"tried"`
-	None  string         `json:"none,omitempty"`
+	Query *try.Query `json:"query,omitempty"`
+	Tried int        `json:"tried"`
+	None  string     `json:"none,omitempty"`
 }
 
 func writeTry(w io.Writer, out tryOutput) {
-	r := out.TryResult
+	r := out.Result
 	unit := r.Unit
 	fmt.Fprintf(w, "%-20s %s (fault: %s): %d %ss", "filter", r.Variant, r.Fault, r.M, unit)
 	if r.Variant.UsesK() {
@@ -146,7 +147,7 @@ func writeTry(w io.Writer, out tryOutput) {
 		writeInsert(w, r, in)
 	}
 	queries := r.Queries
-	if r.Attack != nil && r.Attack.Kind == core.AttackForge {
+	if r.Attack != nil && r.Attack.Kind == try.AttackForge {
 		queries = queries[:len(queries)-1] // the forged key's, shown with the attack
 	}
 	for _, q := range queries {
@@ -161,13 +162,13 @@ func writeTry(w io.Writer, out tryOutput) {
 			fmt.Fprintf(w, "\n%-20s none: %s\n", "false positive", f.None)
 			return
 		}
-		fmt.Fprintf(w, "\n%-20s %s, word %d of the common words tried in order\n", "false positive", core.JoinTryKeys([]string{f.Query.Key}), f.Tried)
+		fmt.Fprintf(w, "\n%-20s %s, word %d of the common words tried in order\n", "false positive", core.JoinKeys([]string{f.Query.Key}), f.Tried)
 		writeQuery(w, r, *f.Query)
 	}
 }
 
-func writeInsert(w io.Writer, r core.TryResult, in core.TryInsert) {
-	fmt.Fprintf(w, "\ninsert %s", core.JoinTryKeys([]string{in.Key}))
+func writeInsert(w io.Writer, r try.Result, in try.Insert) {
+	fmt.Fprintf(w, "\ninsert %s", core.JoinKeys([]string{in.Key}))
 	if in.Block != nil {
 		fmt.Fprintf(w, " (block %d)", *in.Block)
 	}
@@ -206,7 +207,7 @@ func writeInsert(w io.Writer, r core.TryResult, in core.TryInsert) {
 }
 
 // writeExplain prints a key's arithmetic (core.Explanation.Lines).
-func writeExplain(w io.Writer, r core.TryResult, e *core.Explanation) {
+func writeExplain(w io.Writer, r try.Result, e *core.Explanation) {
 	if e == nil {
 		if r.Fault != core.NoFault {
 			fmt.Fprintf(w, "  arithmetic: the fault %s computes positions its own broken way; --explain shows the real filters'\n", r.Fault)
@@ -220,27 +221,27 @@ func writeExplain(w io.Writer, r core.TryResult, e *core.Explanation) {
 	}
 }
 
-func writeQuery(w io.Writer, r core.TryResult, q core.TryQuery) {
-	fmt.Fprintf(w, "\nquery %s: ", core.JoinTryKeys([]string{q.Key}))
+func writeQuery(w io.Writer, r try.Result, q try.Query) {
+	fmt.Fprintf(w, "\nquery %s: ", core.JoinKeys([]string{q.Key}))
 	switch q.Verdict {
-	case core.VerdictNo:
+	case try.VerdictNo:
 		switch {
 		case q.FirstZero > 0:
 			fmt.Fprintf(w, "no: probe %d reads a zero\n", q.FirstZero)
 		default:
 			fmt.Fprintf(w, "no: %s\n", r.Variant.Terms().No)
 		}
-	case core.VerdictMember:
+	case try.VerdictMember:
 		fmt.Fprintf(w, "maybe, and it is a member (%s)\n", q.Member)
-	case core.VerdictFalseNegative:
+	case try.VerdictFalseNegative:
 		fmt.Fprintf(w, "no, yet it is a member (%s): a false negative, which a working filter never gives\n", q.Member)
-	case core.VerdictFalsePositive:
+	case try.VerdictFalsePositive:
 		fmt.Fprintf(w, "maybe, but it was never inserted: a false positive\n")
 	}
 	if q.Fingerprint != nil {
 		fmt.Fprintf(w, "  fingerprint %#x\n", *q.Fingerprint)
 	}
-	blame := map[uint64]core.TryCulprit{}
+	blame := map[uint64]try.Culprit{}
 	for _, c := range q.Culprits {
 		blame[c.Position] = c
 	}
@@ -272,7 +273,7 @@ func writeQuery(w io.Writer, r core.TryResult, q core.TryQuery) {
 
 // linkOf names the link of a scalable filter's chain position j is in, ""
 // for the other layouts.
-func linkOf(r core.TryResult, j uint64) string {
+func linkOf(r try.Result, j uint64) string {
 	if len(r.Links) == 0 {
 		return ""
 	}
@@ -280,10 +281,10 @@ func linkOf(r core.TryResult, j uint64) string {
 }
 
 // culpritWords names the keys to blame for one position.
-func culpritWords(r core.TryResult, c core.TryCulprit) string {
+func culpritWords(r try.Result, c try.Culprit) string {
 	var names []string
 	for _, k := range c.Typed {
-		names = append(names, core.JoinTryKeys([]string{k}))
+		names = append(names, core.JoinKeys([]string{k}))
 	}
 	for _, g := range c.Generated {
 		names = append(names, fmt.Sprintf("member #%d (%s)", g.Index, g.Hex))
@@ -299,23 +300,23 @@ func culpritWords(r core.TryResult, c core.TryCulprit) string {
 }
 
 // writeAttack prints what --forge, --fill or --recover found.
-func writeAttack(w io.Writer, r core.TryResult) {
+func writeAttack(w io.Writer, r try.Result) {
 	a := r.Attack
 	if a == nil {
 		return
 	}
 	switch a.Kind {
-	case core.AttackForge:
+	case try.AttackForge:
 		q := r.Queries[len(r.Queries)-1]
 		if a.Algebraic {
 			fmt.Fprintf(w, "\n%-20s %s, the twin of the member %s under the weak hash: the same 31*h + c weight, so the same positions under every seed; no search, no key needed\n",
-				"forged", core.JoinTryKeys([]string{q.Key}), core.JoinTryKeys([]string{a.Twin}))
+				"forged", core.JoinKeys([]string{q.Key}), core.JoinKeys([]string{a.Twin}))
 		} else {
 			fmt.Fprintf(w, "\n%-20s %s, candidate %d tried offline with the known seed (1/p = %.1f expected); the filter is asked once\n",
-				"forged", core.JoinTryKeys([]string{q.Key}), a.Tries, a.Expected)
+				"forged", core.JoinKeys([]string{q.Key}), a.Tries, a.Expected)
 		}
 		writeQuery(w, r, q)
-	case core.AttackFill:
+	case try.AttackFill:
 		turned := 0
 		for _, n := range a.New {
 			turned += n
@@ -324,9 +325,9 @@ func writeAttack(w io.Writer, r core.TryResult) {
 			"filled", len(a.Keys), a.Tries, turned, r.Unit, float64(turned)/float64(len(a.Keys)), r.K, a.RandomNew)
 		fmt.Fprintf(w, "%-20s %s -> %s of the %ss on\n", "fill", pct(a.FillBefore), pct(a.FillAfter), r.Unit)
 		for i, key := range a.Keys {
-			fmt.Fprintf(w, "  %-12s %d new\n", core.JoinTryKeys([]string{key}), a.New[i])
+			fmt.Fprintf(w, "  %-12s %d new\n", core.JoinKeys([]string{key}), a.New[i])
 		}
-	case core.AttackRecover:
+	case try.AttackRecover:
 		fmt.Fprintf(w, "\n%-20s %d of the %d candidates (%s) test positive: %d %s and %d %s (p(C - M) = %.1f expected); %s of the positives are members\n",
 			"recovered", a.Positive, a.Candidates, a.List, a.Members, plural(a.Members, "member"), a.Positive-a.Members, plural(a.Positive-a.Members, "other"), a.Expected, pct(a.Precision()))
 		for i, key := range a.Found {
@@ -334,7 +335,7 @@ func writeAttack(w io.Writer, r core.TryResult) {
 			if a.Member[i] {
 				what = "a member"
 			}
-			fmt.Fprintf(w, "  %-12s %s\n", core.JoinTryKeys([]string{key}), what)
+			fmt.Fprintf(w, "  %-12s %s\n", core.JoinKeys([]string{key}), what)
 		}
 		if a.Positive > len(a.Found) {
 			fmt.Fprintf(w, "  and %d more\n", a.Positive-len(a.Found))

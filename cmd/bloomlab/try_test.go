@@ -9,12 +9,13 @@ import (
 	"testing"
 
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/try"
 )
 
 func TestTry(t *testing.T) {
 	t.Parallel()
-	long := strings.Repeat("x", core.MaxTryKeyBytes+1)
-	many := strings.TrimSuffix(strings.Repeat("k,", core.MaxTryKeys+1), ",")
+	long := strings.Repeat("x", core.MaxTypedKeyBytes+1)
+	many := strings.TrimSuffix(strings.Repeat("k,", core.MaxTypedKeys+1), ",")
 	runCases(t, []cliCase{
 		{"default", []string{"try", "--insert", "apple,pear", "--query", "plum,apple"}, 0, []string{
 			"filter               standard (fault: none): 40000 bits, k = 7",
@@ -118,7 +119,7 @@ func TestTry(t *testing.T) {
 		{"who set", []string{"try", "--items", "300", "--insert", "apple", "--who", "1,0"}, 0, []string{
 			"\nwho set bit 1: member #146 (515ce946f9f22bd8)\n\nwho set bit 0: no key\n",
 		}, ""},
-		{"who set, too many", []string{"try", "--who", strings.TrimSuffix(strings.Repeat("1,", core.MaxTryKeys+1), ",")}, 2, nil,
+		{"who set, too many", []string{"try", "--who", strings.TrimSuffix(strings.Repeat("1,", core.MaxTypedKeys+1), ",")}, 2, nil,
 			"bloomlab try: --who: 33 positions, at most 32"},
 		{"who set, not a position", []string{"try", "--who", "-1"}, 2, nil,
 			`bloomlab try: --who must be a whole number in [0, 17179869183], got "-1"`},
@@ -170,7 +171,7 @@ func TestTryJSON(t *testing.T) {
 				tc.change(&p)
 			}
 			p.Queries, p.PresentShare = 0, 0
-			res, err := core.Try(core.TryRequest{Params: p, Insert: tc.insert, Query: tc.query, Explain: tc.explain}, nil)
+			res, err := try.Run(try.Request{Params: p, Insert: tc.insert, Query: tc.query, Explain: tc.explain}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

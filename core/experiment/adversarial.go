@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/try"
 )
 
 var adversarial = Experiment{
@@ -31,7 +32,7 @@ const fillBits = 10
 var fillLoads = []float64{0.25, 0.5, 0.75, 1, 1.5}
 
 // forgeResult is what one filter of a forge row showed. Each search stops
-// at core.MaxForgeTries, and its Found says whether it met a maybe first.
+// at try.MaxForgeTries, and its Found says whether it met a maybe first.
 type forgeResult struct {
 	Known       int // candidates tried offline, with the key, to the first false positive
 	KnownFound  bool
@@ -76,12 +77,12 @@ func newForgeShape(bits, n uint64) forgeShape {
 }
 
 // planned is the units of progress a search is counted as: its expected
-// tries, 1/p, within [1, core.MaxForgeTries].
+// tries, 1/p, within [1, try.MaxForgeTries].
 func (sh forgeShape) planned() int {
 	if sh.p <= 0 {
-		return core.MaxForgeTries
+		return try.MaxForgeTries
 	}
-	return int(min(core.MaxForgeTries, max(1, math.Ceil(1/sh.p))))
+	return int(min(try.MaxForgeTries, max(1, math.Ceil(1/sh.p))))
 }
 
 // fillShape returns the fill rows' filter and the keys at each of fillLoads
@@ -98,7 +99,7 @@ func fillShape(n uint64) (m uint64, k int, keys []int) {
 
 // fillFilters is how many filters of crafted keys, and as many of random
 // ones, the fill rows take for reps forge filters a shape: one for every
-// ten, rounded up. A crafted key weighs up to core.FillTries candidates, so
+// ten, rounded up. A crafted key weighs up to try.FillTries candidates, so
 // a fill costs a hundred times a forge's filter, and its fill varies far
 // less from filter to filter than a forge's tries do.
 func fillFilters(reps int) int { return (reps + 9) / 10 }
@@ -114,7 +115,7 @@ func runAdversarial(s Sizes, r *runner) (Table, error) {
 	}
 	fm, fk, fkeys := fillShape(n)
 	last := fkeys[len(fkeys)-1]
-	r.plan(fillFilters(s.Replicates) * (last*core.FillTries + last + 2*len(fkeys)*s.Queries))
+	r.plan(fillFilters(s.Replicates) * (last*try.FillTries + last + 2*len(fkeys)*s.Queries))
 
 	forges, err := spread(r, len(shapes)*s.Replicates, func(i int) (forgeResult, error) {
 		return forgeOne(r, shapes[i/s.Replicates], derive(s.Seed, saltAdversarial, uint64(i/s.Replicates), uint64(i%s.Replicates)), i%s.Replicates)
@@ -175,7 +176,7 @@ func (sr *search) step() error {
 func (sr *search) end() error { return sr.mt.add(sr.plan - min(sr.steps, sr.plan)) }
 
 // forgeOne builds a filter of sh keyed by seed and forges a false positive
-// of it three ways: offline with the key (core.Forge, then one query),
+// of it three ways: offline with the key (try.Forge, then one query),
 // online without it (random absent keys), and, under the weak hash, from
 // the twin of member rep mod n.
 func forgeOne(r *runner, sh forgeShape, seed uint64, rep int) (forgeResult, error) {
@@ -189,9 +190,9 @@ func forgeOne(r *runner, sh forgeShape, seed uint64, rep int) (forgeResult, erro
 		return out, err
 	}
 	// The members are 16 random bytes and the candidates short and
-	// printable (core.ForgeKey), so no candidate is a member.
+	// printable (try.ForgeKey), so no candidate is a member.
 	known := &search{mt: mt, plan: sh.planned()}
-	key, tries, err := core.Forge(f, core.MaxForgeTries, nil, known.step)
+	key, tries, err := try.Forge(f, try.MaxForgeTries, nil, known.step)
 	if err != nil {
 		return out, err
 	}
@@ -200,7 +201,7 @@ func forgeOne(r *runner, sh forgeShape, seed uint64, rep int) (forgeResult, erro
 	}
 	out.Known, out.KnownFound = tries, key != ""
 	secret := &search{mt: mt, plan: sh.planned()}
-	q, found, err := firstMaybe(f, seed, core.MaxForgeTries, secret.step)
+	q, found, err := firstMaybe(f, seed, try.MaxForgeTries, secret.step)
 	if err != nil {
 		return out, err
 	}
@@ -222,14 +223,14 @@ func forgeOne(r *runner, sh forgeShape, seed uint64, rep int) (forgeResult, erro
 			return out, err
 		}
 	}
-	twin, ok := core.WeakTwin(string(core.TextKey(nil, core.Members, uint64(rep)%sh.n)))
+	twin, ok := try.WeakTwin(string(core.TextKey(nil, core.Members, uint64(rep)%sh.n)))
 	if ok {
 		out.TwinHit, _ = w.Contains([]byte(twin))
 	}
 	out.Twin, out.TwinFound = 1, out.TwinHit
 	if !out.TwinHit {
 		// No twin, or one that missed: the attacker falls back on chance.
-		q, found, err := firstMaybe(w, seed, core.MaxForgeTries, (&search{mt: mt}).step)
+		q, found, err := firstMaybe(w, seed, try.MaxForgeTries, (&search{mt: mt}).step)
 		if err != nil {
 			return out, err
 		}
@@ -276,7 +277,7 @@ func fillOne(r *runner, m uint64, k int, keys []int, queries, seed uint64) (fill
 		return out, err
 	}
 	mt := &meter{r: r}
-	c := core.Crafter{Step: func() error { return mt.add(1) }}
+	c := try.Crafter{Step: func() error { return mt.add(1) }}
 	done, inserted := 0, 0
 	for _, want := range keys {
 		for ; done < want; done++ {
@@ -286,7 +287,7 @@ func fillOne(r *runner, m uint64, k int, keys []int, queries, seed uint64) (fill
 				return out, err
 			}
 			crafted.Add([]byte(key))
-			if err := mt.add(core.FillTries - (c.Next - first)); err != nil {
+			if err := mt.add(try.FillTries - (c.Next - first)); err != nil {
 				return out, err
 			}
 		}
@@ -475,12 +476,12 @@ func adversarialNotes(s Sizes, shapes []forgeShape, t Table, keys []int, twinHit
 			"Each crafted key is the best of %d candidates weighed offline with the key.",
 			group(keys[indexOf(fillLoads, 1)]), pctOf(design, "measured"), pctOf(design, "theory"), pctOf(design+1, "measured"), pctOf(design+1, "theory"),
 			pctOf(design, "rate"), pctOf(design+1, "rate"), safeRatio(at(design, "rate").Value, at(design+1, "rate").Value),
-			fillLoads[len(fillLoads)-1], pctOf(lastRow, "measured"), pctOf(lastRow+1, "measured"), core.FillTries))
+			fillLoads[len(fillLoads)-1], pctOf(lastRow, "measured"), pctOf(lastRow+1, "measured"), try.FillTries))
 	}
 	notes = append(notes, "With the seed secret the attacker cannot compute a key's positions: a crafted key is then a random key (the random rows), "+
 		"and a forge is a query a try (the seed-secret rows), no better than chance. The lab's seed is in every link, so its filters are open to both attacks.")
 	if gaveUp > 0 {
-		notes = append(notes, fmt.Sprintf("%d searches stopped at %s tries without a false positive; they count as that many tries, so their rows' means are low.", gaveUp, group(core.MaxForgeTries)))
+		notes = append(notes, fmt.Sprintf("%d searches stopped at %s tries without a false positive; they count as that many tries, so their rows' means are low.", gaveUp, group(try.MaxForgeTries)))
 	}
 	return notes
 }

@@ -8,7 +8,7 @@
 // frontier: each structure at the fewest bits that reach rates from 10% to
 // 10^-6, against the floor log2(1/p). Two more take the side of an
 // attacker who knows the hash key, as anyone with a lab link does
-// (core.Forge, core.Crafter, core.Recover, the key panel's own searches):
+// (try.Forge, try.Crafter, try.Recover, the key panel's own searches):
 // adversarial forges false positives and fills the array with crafted keys,
 // membership-inference recovers a filter's members from a list of
 // candidates.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/try"
 )
 
 var membershipInference = Experiment{
@@ -31,13 +32,13 @@ var inferLine = []float64{5e-5, 7e-5, 1e-4, 2e-4, 3e-4, 5e-4, 7e-4, 1e-3, 2e-3, 
 // keys no list names.
 const inferMemberShare = 10
 
-// inferList returns the candidates: the lists of core.CandidateLists one
+// inferList returns the candidates: the lists of try.CandidateLists one
 // after another. No candidate is longer than 11 bytes, so none is one of
 // the generated keys of keyBytes bytes a filter also holds.
 func inferList() ([][]byte, error) {
 	var out [][]byte
-	for _, l := range core.CandidateLists {
-		cands, err := core.Candidates(l)
+	for _, l := range try.CandidateLists {
+		cands, err := try.Candidates(l)
 		if err != nil {
 			return nil, err
 		}
@@ -97,7 +98,7 @@ func runMembershipInference(s Sizes, r *runner) (Table, error) {
 
 // inferOne builds a filter of m bits and k hashes keyed by seed holding
 // members candidates drawn from cands and n - members generated keys, then
-// tests every candidate against it (core.Recover) and counts.
+// tests every candidate against it (try.Recover) and counts.
 func inferOne(r *runner, m uint64, k int, n uint64, cands [][]byte, members int, seed uint64) (inferResult, error) {
 	var out inferResult
 	f, err := core.NewFilter(m, k, seed)
@@ -118,7 +119,7 @@ func inferOne(r *runner, m uint64, k int, n uint64, cands [][]byte, members int,
 	if err := insert(r, f, n-uint64(members), seed); err != nil {
 		return out, err
 	}
-	found, err := core.Recover(f, cands, func() error { return mt.add(1) })
+	found, err := try.Recover(f, cands, func() error { return mt.add(1) })
 	if err != nil {
 		return out, err
 	}

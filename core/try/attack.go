@@ -1,16 +1,18 @@
-package core
+package try
 
 import (
 	"fmt"
 	"math"
 	"strconv"
+
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // What an attacker does with a filter. The lab's hash key is the seed, and
 // the seed is in every link: whoever has the link computes any key's
 // positions as the filter does, offline, with no query to the filter. Three
 // attacks follow from that, and the key panel runs each on its filter
-// (TryRequest.Attack):
+// (Request.Attack):
 //
 //   - forge: a key the filter answers maybe for. Knowing the key, the
 //     attacker tries candidates offline until one reads only set
@@ -64,7 +66,7 @@ const idCount = 100_000
 func Candidates(list string) ([]string, error) {
 	switch list {
 	case ListWords:
-		return CommonWords(), nil
+		return core.CommonWords(), nil
 	case ListPINs:
 		out := make([]string, 10_000)
 		for i := range out {
@@ -78,13 +80,13 @@ func Candidates(list string) ([]string, error) {
 		}
 		return out, nil
 	}
-	return nil, fmt.Errorf("core: no candidate list %q; the lists are %s, %s and %s", list, ListWords, ListPINs, ListIDs)
+	return nil, fmt.Errorf("try: no candidate list %q; the lists are %s, %s and %s", list, ListWords, ListPINs, ListIDs)
 }
 
-// TryAttack asks the key panel to attack its filter: Kind is AttackForge,
-// AttackFill (Keys keys, 1 to MaxTryKeys) or AttackRecover (List, one of
+// Attack asks the key panel to attack its filter: Kind is AttackForge,
+// AttackFill (Keys keys, 1 to core.MaxTypedKeys) or AttackRecover (List, one of
 // CandidateLists).
-type TryAttack struct {
+type Attack struct {
 	Kind string `json:"kind"`
 	Keys int    `json:"keys,omitempty"`
 	List string `json:"list,omitempty"`
@@ -92,34 +94,34 @@ type TryAttack struct {
 
 // check reports what is wrong with the attack, for a filter already
 // holding typed keys.
-func (a TryAttack) check(typed int) error {
+func (a Attack) check(typed int) error {
 	switch a.Kind {
 	case AttackForge:
 		if a.Keys != 0 || a.List != "" {
-			return fmt.Errorf("core: a forge takes no keys or list")
+			return fmt.Errorf("try: a forge takes no keys or list")
 		}
 	case AttackFill:
-		if a.Keys < 1 || a.Keys > MaxTryKeys-typed {
-			return fmt.Errorf("core: a fill crafts 1 to %d keys beside the %d typed (at most %d in all), got %d", MaxTryKeys-typed, typed, MaxTryKeys, a.Keys)
+		if a.Keys < 1 || a.Keys > core.MaxTypedKeys-typed {
+			return fmt.Errorf("try: a fill crafts 1 to %d keys beside the %d typed (at most %d in all), got %d", core.MaxTypedKeys-typed, typed, core.MaxTypedKeys, a.Keys)
 		}
 		if a.List != "" {
-			return fmt.Errorf("core: a fill takes no list")
+			return fmt.Errorf("try: a fill takes no list")
 		}
 	case AttackRecover:
 		if a.Keys != 0 {
-			return fmt.Errorf("core: a recover takes no keys")
+			return fmt.Errorf("try: a recover takes no keys")
 		}
 		if _, err := Candidates(a.List); err != nil {
 			return err
 		}
 	default:
-		return fmt.Errorf("core: no attack %q; the attacks are %s, %s and %s", a.Kind, AttackForge, AttackFill, AttackRecover)
+		return fmt.Errorf("try: no attack %q; the attacks are %s, %s and %s", a.Kind, AttackForge, AttackFill, AttackRecover)
 	}
 	return nil
 }
 
-// TryAttackResult is what an attack found.
-type TryAttackResult struct {
+// AttackResult is what an attack found.
+type AttackResult struct {
 	Kind string `json:"kind"`
 	// Tries is the candidates computed offline: a forge's until the
 	// first maybe, a fill's in all.
@@ -143,7 +145,7 @@ type TryAttackResult struct {
 	FillBefore float64 `json:"fillBefore,omitempty"`
 	FillAfter  float64 `json:"fillAfter,omitempty"`
 	// A recover's list, its length, the candidates that test positive,
-	// the members among them, and the first MaxTryKeys positives with
+	// the members among them, and the first core.MaxTypedKeys positives with
 	// Member[i] telling a member.
 	List       string   `json:"list,omitempty"`
 	Candidates int      `json:"candidates,omitempty"`
@@ -155,7 +157,7 @@ type TryAttackResult struct {
 
 // Precision is a recover's share of positives that are members, 0 for
 // none.
-func (a TryAttackResult) Precision() float64 {
+func (a AttackResult) Precision() float64 {
 	if a.Positive == 0 {
 		return 0
 	}
@@ -164,7 +166,7 @@ func (a TryAttackResult) Precision() float64 {
 
 // attack runs a on the panel's filter; a forge's key is answered as a
 // query too, which it returns.
-func (pn *panel) attack(a TryAttack) (TryAttackResult, *TryQuery, error) {
+func (pn *panel) attack(a Attack) (AttackResult, *Query, error) {
 	switch a.Kind {
 	case AttackForge:
 		return pn.forge()
@@ -183,12 +185,12 @@ func (pn *panel) theoryRate() float64 {
 }
 
 // forge finds a key the filter answers maybe for and that is no member.
-func (pn *panel) forge() (TryAttackResult, *TryQuery, error) {
-	out := TryAttackResult{Kind: AttackForge}
+func (pn *panel) forge() (AttackResult, *Query, error) {
+	out := AttackResult{Kind: AttackForge}
 	if p := pn.theoryRate(); p > 0 {
 		out.Expected = 1 / p
 	}
-	if pn.r.Fault == WeakHash {
+	if pn.r.Fault == core.WeakHash {
 		for _, t := range pn.typed {
 			if twin, ok := WeakTwin(string(t)); ok && !pn.isTyped([]byte(twin)) {
 				out.Tries, out.Algebraic, out.Twin = 1, true, string(t)
@@ -204,7 +206,7 @@ func (pn *panel) forge() (TryAttackResult, *TryQuery, error) {
 		return out, nil, err
 	}
 	if key == "" {
-		return out, nil, fmt.Errorf("core: none of %d forged candidates is a false positive of this filter (expected about %.3g tries at its theory rate)", MaxForgeTries, out.Expected)
+		return out, nil, fmt.Errorf("try: none of %d forged candidates is a false positive of this filter (expected about %.3g tries at its theory rate)", MaxForgeTries, out.Expected)
 	}
 	q, err := pn.query(key)
 	return out, &q, err
@@ -217,7 +219,7 @@ func (pn *panel) forge() (TryAttackResult, *TryQuery, error) {
 // the candidates tried, skipped ones included. At rate p the tries are
 // geometric with mean 1/p. step, if not nil, is called after each
 // candidate, and an error from it stops the search and is returned.
-func Forge(f Membership, limit int, member func([]byte) bool, step func() error) (key string, tries int, err error) {
+func Forge(f core.Membership, limit int, member func([]byte) bool, step func() error) (key string, tries int, err error) {
 	for i := 0; i < limit; i++ {
 		key := ForgeKey(i)
 		kb := []byte(key)
@@ -262,13 +264,13 @@ func WeakTwin(key string) (string, bool) {
 // fill crafts keys, each the candidate of FillTries that turns on the most
 // positions, inserts them in turn and says what they turned on. The Bloom
 // layouts only: a cuckoo or fuse key takes a fixed share of the table.
-func (pn *panel) fill(keys int) (TryAttackResult, error) {
+func (pn *panel) fill(keys int) (AttackResult, error) {
 	if !pn.r.Variant.Bloom() {
-		return TryAttackResult{}, fmt.Errorf("core: a fill crafts keys that turn on many bits, which applies to the Bloom layouts, not to the %s filter", pn.r.Variant)
+		return AttackResult{}, fmt.Errorf("try: a fill crafts keys that turn on many bits, which applies to the Bloom layouts, not to the %s filter", pn.r.Variant)
 	}
 	f := pn.f
 	m := float64(f.M())
-	out := TryAttackResult{Kind: AttackFill, FillBefore: float64(f.SetBits()) / m}
+	out := AttackResult{Kind: AttackFill, FillBefore: float64(f.SetBits()) / m}
 	pn.pr.Total += keys * FillTries
 	c := Crafter{Member: pn.isTyped, Step: pn.pr.Tick}
 	for range keys {
@@ -316,7 +318,7 @@ type Crafter struct {
 // Bloom layout, and how many of its positions are off; it stops weighing
 // at one whose k positions are all off and distinct. It does not insert
 // the key. Craft returns "" and -1 when every candidate was a member.
-func (c *Crafter) Craft(f Membership) (key string, fresh int, err error) {
+func (c *Crafter) Craft(f core.Membership) (key string, fresh int, err error) {
 	fresh = -1
 	for range FillTries {
 		c.buf = strconv.AppendUint(append(c.buf[:0], fillPrefix...), uint64(c.Next), 36)
@@ -350,12 +352,12 @@ func (c *Crafter) Craft(f Membership) (key string, fresh int, err error) {
 // the members among those that test positive. A generated member is only
 // ever a key of KeyBytes bytes, so only positives of that length are
 // looked for among them, in one pass.
-func (pn *panel) recover(list string) (TryAttackResult, error) {
+func (pn *panel) recover(list string) (AttackResult, error) {
 	cands, err := Candidates(list)
 	if err != nil {
-		return TryAttackResult{}, err
+		return AttackResult{}, err
 	}
-	out := TryAttackResult{Kind: AttackRecover, List: list, Candidates: len(cands)}
+	out := AttackResult{Kind: AttackRecover, List: list, Candidates: len(cands)}
 	pn.pr.Total += len(cands)
 	keys := make([][]byte, len(cands))
 	for i, c := range cands {
@@ -398,7 +400,7 @@ func (pn *panel) recover(list string) (TryAttackResult, error) {
 			if members {
 				out.Members++
 			}
-			if len(out.Found) < MaxTryKeys {
+			if len(out.Found) < core.MaxTypedKeys {
 				out.Found = append(out.Found, c)
 				out.Member = append(out.Member, members)
 			}
@@ -413,7 +415,7 @@ func (pn *panel) recover(list string) (TryAttackResult, error) {
 // answer maybe. A filter has no false negatives, so every member on the
 // list is among them, beside about p of the others. step as for Forge,
 // after each candidate.
-func Recover(f Membership, cands [][]byte, step func() error) ([]int, error) {
+func Recover(f core.Membership, cands [][]byte, step func() error) ([]int, error) {
 	var found []int
 	for i, c := range cands {
 		maybe, _ := f.Contains(c)

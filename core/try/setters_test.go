@@ -1,25 +1,27 @@
-package core
+package try
 
 import (
 	"slices"
 	"testing"
+
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // Who set a position: every inserted key that maps to it, typed keys by
 // name and generated members by index, as a key-by-key scan finds them.
 func TestTrySetters(t *testing.T) {
 	t.Parallel()
-	p := DefaultParams()
+	p := core.DefaultParams()
 	p.Items, p.Queries, p.PresentShare = 300, 0, 0
 	p.BitsPerKey = 4
-	req := TryRequest{Params: p, Insert: []string{"apple", "pear"}}
-	pre, err := Try(req, nil)
+	req := Request{Params: p, Insert: []string{"apple", "pear"}}
+	pre, err := Run(req, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	apple := pre.Inserts[0].Positions
 	req.Setters = []uint64{apple[0], apple[3], 0, 1, 2}
-	res, err := Try(req, nil)
+	res, err := Run(req, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +39,7 @@ func TestTrySetters(t *testing.T) {
 		}
 		var gen []uint64
 		for j := range uint64(p.Items) {
-			if slices.Contains(r.Filter.Positions(nil, Key(nil, Members, j, p.Seed, p.KeyBytes)), pos) {
+			if slices.Contains(r.Filter.Positions(nil, core.Key(nil, core.Members, j, p.Seed, p.KeyBytes)), pos) {
 				gen = append(gen, j)
 			}
 		}
@@ -48,11 +50,11 @@ func TestTrySetters(t *testing.T) {
 		for _, g := range s.Generated {
 			got = append(got, g.Index)
 		}
-		if len(gen) > MaxTryCulprits {
-			if s.More != uint64(len(gen)-MaxTryCulprits) {
-				t.Errorf("position %d: %d more, want %d", pos, s.More, len(gen)-MaxTryCulprits)
+		if len(gen) > MaxCulprits {
+			if s.More != uint64(len(gen)-MaxCulprits) {
+				t.Errorf("position %d: %d more, want %d", pos, s.More, len(gen)-MaxCulprits)
 			}
-			gen = gen[:MaxTryCulprits]
+			gen = gen[:MaxCulprits]
 		}
 		if !slices.Equal(got, gen) {
 			t.Errorf("position %d set by members %v, want %v", pos, got, gen)
@@ -67,19 +69,19 @@ func TestTrySetters(t *testing.T) {
 // slot by none.
 func TestTrySettersCuckoo(t *testing.T) {
 	t.Parallel()
-	p := DefaultParams()
-	p.Variant, p.Items, p.Queries, p.PresentShare = CuckooVariant, 200, 0, 0
-	req := TryRequest{Params: p, Insert: []string{"apple"}}
-	pre, err := Try(req, nil)
+	p := core.DefaultParams()
+	p.Variant, p.Items, p.Queries, p.PresentShare = core.CuckooVariant, 200, 0, 0
+	req := Request{Params: p, Insert: []string{"apple"}}
+	pre, err := Run(req, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	r, _ := p.Start()
 	for i := range uint64(p.Items) {
-		r.Filter.Add(Key(nil, Members, i, p.Seed, p.KeyBytes))
+		r.Filter.Add(core.Key(nil, core.Members, i, p.Seed, p.KeyBytes))
 	}
 	r.Filter.Add([]byte("apple"))
-	c := r.Filter.(*Cuckoo)
+	c := r.Filter.(*core.Cuckoo)
 	var stored, empty uint64 = 1 << 63, 1 << 63
 	for _, pos := range pre.Inserts[0].Positions {
 		if c.Fingerprint(pos) != 0 && stored == 1<<63 {
@@ -93,7 +95,7 @@ func TestTrySettersCuckoo(t *testing.T) {
 		}
 	}
 	req.Setters = []uint64{stored, empty}
-	res, err := Try(req, nil)
+	res, err := Run(req, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,15 +1,17 @@
-package core
+package try
 
 import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // attackOf runs one attack through Try, failing the test on error.
-func attackOf(t *testing.T, p Params, insert []string, a TryAttack) TryResult {
+func attackOf(t *testing.T, p core.Params, insert []string, a Attack) Result {
 	t.Helper()
-	res, err := Try(TryRequest{Params: p, Insert: insert, Attack: &a}, nil)
+	res, err := Run(Request{Params: p, Insert: insert, Attack: &a}, nil)
 	if err != nil {
 		t.Fatalf("%+v: %v", a, err)
 	}
@@ -24,8 +26,8 @@ func attackOf(t *testing.T, p Params, insert []string, a TryAttack) TryResult {
 // candidate before it that answers maybe does not exist.
 func TestForgeFindsAFalsePositiveOffline(t *testing.T) {
 	t.Parallel()
-	p := DefaultParams()
-	res := attackOf(t, p, nil, TryAttack{Kind: AttackForge})
+	p := core.DefaultParams()
+	res := attackOf(t, p, nil, Attack{Kind: AttackForge})
 	a := res.Attack
 	if len(res.Queries) != 1 || res.Queries[0].Verdict != VerdictFalsePositive || len(res.Queries[0].Culprits) == 0 {
 		t.Fatalf("forge's query: %+v", res.Queries)
@@ -33,13 +35,13 @@ func TestForgeFindsAFalsePositiveOffline(t *testing.T) {
 	if got, want := res.Queries[0].Key, ForgeKey(a.Tries-1); got != want {
 		t.Fatalf("forged %q after %d tries, the candidate then is %q", got, a.Tries, want)
 	}
-	pn, _ := panelOf(t, TryRequest{Params: p})
+	pn, _ := panelOf(t, Request{Params: p})
 	for i := 0; i < a.Tries-1; i++ {
 		if maybe, _ := pn.f.Contains([]byte(ForgeKey(i))); maybe {
 			t.Fatalf("candidate %d answers maybe, before the forged %d", i, a.Tries)
 		}
 	}
-	if want := 1 / Standard.Theory(pn.f, 4000).Rate; math.Abs(a.Expected-want) > 1e-9*want {
+	if want := 1 / core.Standard.Theory(pn.f, 4000).Rate; math.Abs(a.Expected-want) > 1e-9*want {
 		t.Fatalf("expected tries %.3f, 1/p is %.3f", a.Expected, want)
 	}
 	// The tries before a first maybe are geometric with mean 1/p: at
@@ -61,20 +63,20 @@ func TestForgeUnderTheWeakHashNeedsNoSearchAndNoKey(t *testing.T) {
 		t.Fatalf("twin of apple: %q, %t", twin, ok)
 	}
 	for _, seed := range []uint64{1, 2, 0xdeadbeef} {
-		a1, a2 := WeakHash.Hash128(seed, seed*3, []byte("apple"))
-		b1, b2 := WeakHash.Hash128(seed, seed*3, []byte(twin))
+		a1, a2 := core.WeakHash.Hash128(seed, seed*3, []byte("apple"))
+		b1, b2 := core.WeakHash.Hash128(seed, seed*3, []byte(twin))
 		if a1 != b1 || a2 != b2 {
 			t.Fatalf("seed %d: apple and %q hash apart", seed, twin)
 		}
-		p := DefaultParams()
-		p.Fault, p.Seed = WeakHash, seed
-		res := attackOf(t, p, []string{"apple"}, TryAttack{Kind: AttackForge})
+		p := core.DefaultParams()
+		p.Fault, p.Seed = core.WeakHash, seed
+		res := attackOf(t, p, []string{"apple"}, Attack{Kind: AttackForge})
 		if a := res.Attack; !a.Algebraic || a.Tries != 1 || a.Twin != "apple" || res.Queries[0].Key != twin || res.Queries[0].Verdict != VerdictFalsePositive {
 			t.Fatalf("seed %d: %+v %+v", seed, *a, res.Queries[0])
 		}
 	}
 	// SipHash has no twins: the same change to a key moves its hash.
-	if a1, _ := Sip128(1, 2, []byte("apple")); a1 == func() uint64 { h, _ := Sip128(1, 2, []byte(twin)); return h }() {
+	if a1, _ := core.Sip128(1, 2, []byte("apple")); a1 == func() uint64 { h, _ := core.Sip128(1, 2, []byte(twin)); return h }() {
 		t.Fatalf("SipHash maps apple and %q together", twin)
 	}
 }
@@ -84,9 +86,9 @@ func TestForgeUnderTheWeakHashNeedsNoSearchAndNoKey(t *testing.T) {
 // filter, and random keys would have turned on fewer.
 func TestFillTurnsOnMoreThanRandomKeys(t *testing.T) {
 	t.Parallel()
-	p := DefaultParams()
+	p := core.DefaultParams()
 	p.Items, p.BitsPerKey, p.Hashes = 20, 5, 3 // 100 bits, 3 hashes, 20 keys
-	res := attackOf(t, p, []string{"apple"}, TryAttack{Kind: AttackFill, Keys: 20})
+	res := attackOf(t, p, []string{"apple"}, Attack{Kind: AttackFill, Keys: 20})
 	a := res.Attack
 	if len(a.Keys) != 20 || len(a.New) != 20 {
 		t.Fatalf("fill: %+v", *a)
@@ -107,15 +109,15 @@ func TestFillTurnsOnMoreThanRandomKeys(t *testing.T) {
 	if got := int(math.Round((a.FillAfter - a.FillBefore) * 100)); got != total {
 		t.Fatalf("fill went from %.2f to %.2f, the keys turned on %d bits", a.FillBefore, a.FillAfter, total)
 	}
-	again, err := SimulateTyped(p, append([]string{"apple"}, a.Keys...), nil)
+	again, err := core.SimulateTyped(p, append([]string{"apple"}, a.Keys...), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := float64(again.SetBits) / float64(again.M); math.Abs(got-a.FillAfter) > 1e-12 {
 		t.Fatalf("the crafted keys typed in give fill %.3f, the fill said %.3f", got, a.FillAfter)
 	}
-	if _, err := Try(TryRequest{Params: tryParams(func(p *Params) { p.Variant = CuckooVariant }),
-		Attack: &TryAttack{Kind: AttackFill, Keys: 1}}, nil); err == nil || !strings.Contains(err.Error(), "Bloom layouts") {
+	if _, err := Run(Request{Params: tryParams(func(p *core.Params) { p.Variant = core.CuckooVariant }),
+		Attack: &Attack{Kind: AttackFill, Keys: 1}}, nil); err == nil || !strings.Contains(err.Error(), "Bloom layouts") {
 		t.Fatalf("fill of a cuckoo filter: %v", err)
 	}
 }
@@ -125,8 +127,8 @@ func TestFillTurnsOnMoreThanRandomKeys(t *testing.T) {
 func TestRecoverFindsEveryMemberOnTheList(t *testing.T) {
 	t.Parallel()
 	pins := []string{"4821", "1234", "0000", "7777", "2580", "9051"}
-	p := DefaultParams()
-	res := attackOf(t, p, append(pins, "apple"), TryAttack{Kind: AttackRecover, List: ListPINs})
+	p := core.DefaultParams()
+	res := attackOf(t, p, append(pins, "apple"), Attack{Kind: AttackRecover, List: ListPINs})
 	a := res.Attack
 	if a.Candidates != 10_000 || a.Members != len(pins) {
 		t.Fatalf("recover: %+v", *a)
@@ -153,18 +155,18 @@ func TestRecoverFindsEveryMemberOnTheList(t *testing.T) {
 func TestAttackRequestsAreChecked(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
-		a    TryAttack
+		a    Attack
 		want string
 	}{
-		{TryAttack{Kind: "guess"}, "no attack"},
-		{TryAttack{Kind: AttackFill}, "1 to 32"},
-		{TryAttack{Kind: AttackFill, Keys: 33}, "got 33"},
-		{TryAttack{Kind: AttackFill, Keys: 1, List: ListPINs}, "no list"},
-		{TryAttack{Kind: AttackForge, Keys: 2}, "no keys"},
-		{TryAttack{Kind: AttackRecover, List: "phone numbers"}, "no candidate list"},
-		{TryAttack{Kind: AttackRecover, List: ListIDs, Keys: 1}, "no keys"},
+		{Attack{Kind: "guess"}, "no attack"},
+		{Attack{Kind: AttackFill}, "1 to 32"},
+		{Attack{Kind: AttackFill, Keys: 33}, "got 33"},
+		{Attack{Kind: AttackFill, Keys: 1, List: ListPINs}, "no list"},
+		{Attack{Kind: AttackForge, Keys: 2}, "no keys"},
+		{Attack{Kind: AttackRecover, List: "phone numbers"}, "no candidate list"},
+		{Attack{Kind: AttackRecover, List: ListIDs, Keys: 1}, "no keys"},
 	} {
-		_, err := Try(TryRequest{Params: DefaultParams(), Attack: &tc.a}, nil)
+		_, err := Run(Request{Params: core.DefaultParams(), Attack: &tc.a}, nil)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v: %v, want %q", tc.a, err, tc.want)
 		}
@@ -174,7 +176,7 @@ func TestAttackRequestsAreChecked(t *testing.T) {
 	for i := range typed {
 		typed[i] = ForgeKey(i)
 	}
-	if _, err := Try(TryRequest{Params: DefaultParams(), Insert: typed, Attack: &TryAttack{Kind: AttackFill, Keys: 3}}, nil); err == nil {
+	if _, err := Run(Request{Params: core.DefaultParams(), Insert: typed, Attack: &Attack{Kind: AttackFill, Keys: 3}}, nil); err == nil {
 		t.Error("a fill of 3 beside 30 typed keys was taken")
 	}
 }
@@ -185,7 +187,7 @@ func TestAttackRequestsAreChecked(t *testing.T) {
 func TestAttackPrimitives(t *testing.T) {
 	t.Parallel()
 	const seed = 3
-	f, _ := NewFilter(400, 5, seed) // 50 keys: fill 0.46, rate about 2%
+	f, _ := core.NewFilter(400, 5, seed) // 50 keys: fill 0.46, rate about 2%
 	members := map[string]bool{}
 	for i := range 50 {
 		f.Add([]byte(ForgeKey(i)))
@@ -211,7 +213,7 @@ func TestAttackPrimitives(t *testing.T) {
 			t.Fatalf("seed %d: member %d not recovered: %v", seed, i, found[:50])
 		}
 	}
-	e, _ := NewFilter(10_000, 5, seed)
+	e, _ := core.NewFilter(10_000, 5, seed)
 	c := Crafter{}
 	for i := range 20 {
 		key, fresh, err := c.Craft(e)

@@ -1,4 +1,4 @@
-package core
+package try
 
 import (
 	"errors"
@@ -7,11 +7,13 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // tryParams is the default shape with a few fields changed.
-func tryParams(change func(p *Params)) Params {
-	p := DefaultParams()
+func tryParams(change func(p *core.Params)) core.Params {
+	p := core.DefaultParams()
 	if change != nil {
 		change(&p)
 	}
@@ -19,7 +21,7 @@ func tryParams(change func(p *Params)) Params {
 }
 
 // panelOf builds req's filled filter, failing the test on error.
-func panelOf(t *testing.T, req TryRequest) (*panel, []TryInsert) {
+func panelOf(t *testing.T, req Request) (*panel, []Insert) {
 	t.Helper()
 	pn, ins, err := newPanel(req, nil)
 	if err != nil {
@@ -34,54 +36,54 @@ func TestTryFilterIsSimulatesFilter(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name   string
-		change func(p *Params)
+		change func(p *core.Params)
 	}{
 		{"default", nil},
-		{"two passes, seed 7", func(p *Params) { p.DuplicatePasses, p.Seed = 2, 7 }},
-		{"past a chunk", func(p *Params) { p.Items, p.Queries = 20000, 100 }},
-		{"blocked", func(p *Params) { p.Variant = BlockedVariant }},
-		{"counting, 3 passes", func(p *Params) { p.Variant, p.DuplicatePasses = CountingVariant, 3 }},
-		{"independent hashing", func(p *Params) { p.Hashing = IndependentHashing }},
-		{"cuckoo", func(p *Params) { p.Variant = CuckooVariant }},
-		{"fuse", func(p *Params) { p.Variant = FuseVariant }},
-		{"negative-index", func(p *Params) { p.Fault = NegativeIndex }},
-		{"clear-on-duplicate, 2 passes", func(p *Params) { p.Fault, p.DuplicatePasses = ClearOnDuplicate, 2 }},
+		{"two passes, seed 7", func(p *core.Params) { p.DuplicatePasses, p.Seed = 2, 7 }},
+		{"past a chunk", func(p *core.Params) { p.Items, p.Queries = 20000, 100 }},
+		{"blocked", func(p *core.Params) { p.Variant = core.BlockedVariant }},
+		{"counting, 3 passes", func(p *core.Params) { p.Variant, p.DuplicatePasses = core.CountingVariant, 3 }},
+		{"independent hashing", func(p *core.Params) { p.Hashing = core.IndependentHashing }},
+		{"cuckoo", func(p *core.Params) { p.Variant = core.CuckooVariant }},
+		{"fuse", func(p *core.Params) { p.Variant = core.FuseVariant }},
+		{"negative-index", func(p *core.Params) { p.Fault = core.NegativeIndex }},
+		{"clear-on-duplicate, 2 passes", func(p *core.Params) { p.Fault, p.DuplicatePasses = core.ClearOnDuplicate, 2 }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			p := tryParams(func(p *Params) {
+			p := tryParams(func(p *core.Params) {
 				p.Items = 3000
 				if tc.change != nil {
 					tc.change(p)
 				}
 			})
-			sim, err := Simulate(p)
+			sim, err := core.Simulate(p)
 			if err != nil {
 				t.Fatal(err)
 			}
-			pn, _ := panelOf(t, TryRequest{Params: p})
+			pn, _ := panelOf(t, Request{Params: p})
 			if !slices.Equal(pn.f.Words(), sim.Filter.Words()) || pn.f.SetBits() != sim.SetBits {
-				t.Fatalf("seed %d: the key panel's filter differs from Simulate's (set %d, want %d)", p.Seed, pn.f.SetBits(), sim.SetBits)
+				t.Fatalf("seed %d: the key panel's filter differs from core.Simulate's (set %d, want %d)", p.Seed, pn.f.SetBits(), sim.SetBits)
 			}
-			res, err := Try(TryRequest{Params: p}, nil)
+			res, err := Run(Request{Params: p}, nil)
 			if err != nil || res.M != sim.M || res.K != sim.K || res.Variant != sim.Variant || res.Unit != sim.Variant.Unit() {
 				t.Fatalf("Try: %v, m %d k %d %v, want m %d k %d %v", err, res.M, res.K, res.Variant, sim.M, sim.K, sim.Variant)
 			}
 
 			// With typed keys, the lab's run holds the panel's filter too.
 			typed := []string{"apple", "pear", "plum", "apple"}
-			withTyped, err := SimulateTyped(p, typed, nil)
+			withTyped, err := core.SimulateTyped(p, typed, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			pn, _ = panelOf(t, TryRequest{Params: p, Insert: typed})
+			pn, _ = panelOf(t, Request{Params: p, Insert: typed})
 			if !slices.Equal(pn.f.Words(), withTyped.Filter.Words()) {
-				t.Fatalf("seed %d: SimulateTyped's filter differs from the key panel's", p.Seed)
+				t.Fatalf("seed %d: core.SimulateTyped's filter differs from the key panel's", p.Seed)
 			}
 			if withTyped.N != sim.N+4 || withTyped.Typed != 4 || withTyped.AbsentQueries != sim.AbsentQueries {
 				t.Errorf("typed run: n %d typed %d absent %d, want n %d typed 4 absent %d", withTyped.N, withTyped.Typed, withTyped.AbsentQueries, sim.N+4, sim.AbsentQueries)
 			}
-			if p.Fault == NoFault {
+			if p.Fault == core.NoFault {
 				for _, key := range typed {
 					if maybe, _ := withTyped.Filter.Contains([]byte(key)); !maybe {
 						t.Errorf("typed key %q not found", key)
@@ -91,8 +93,8 @@ func TestTryFilterIsSimulatesFilter(t *testing.T) {
 			if want := withTyped.Filter.Positions(nil, []byte("apple")); !slices.Equal(withTyped.LastInserted, want) {
 				t.Errorf("last inserted %v, want the last typed key's %v", withTyped.LastInserted, want)
 			}
-			if none, _ := SimulateTyped(p, nil, nil); none.Digest != sim.Digest {
-				t.Errorf("no typed keys: digest %s, want Simulate's %s", none.Digest, sim.Digest)
+			if none, _ := core.SimulateTyped(p, nil, nil); none.Digest != sim.Digest {
+				t.Errorf("no typed keys: digest %s, want core.Simulate's %s", none.Digest, sim.Digest)
 			}
 		})
 	}
@@ -109,21 +111,21 @@ func TestTryInsertSetsItsPositions(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name   string
-		change func(p *Params)
+		change func(p *core.Params)
 	}{
 		{"standard", nil},
-		{"small, k 12", func(p *Params) { p.Items, p.BitsPerKey, p.Hashes = 40, 3, 12 }},
-		{"blocked", func(p *Params) { p.Variant = BlockedVariant }},
-		{"one-hash", func(p *Params) { p.Fault = OneHash }},
+		{"small, k 12", func(p *core.Params) { p.Items, p.BitsPerKey, p.Hashes = 40, 3, 12 }},
+		{"blocked", func(p *core.Params) { p.Variant = core.BlockedVariant }},
+		{"one-hash", func(p *core.Params) { p.Fault = core.OneHash }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			p := tryParams(tc.change)
 			keys := []string{"apple", "pear", "apple", "grüne äpfel"}
-			base, _ := panelOf(t, TryRequest{Params: p})
+			base, _ := panelOf(t, Request{Params: p})
 			words := slices.Clone(base.f.Words())
 			set := base.f.SetBits()
-			_, ins := panelOf(t, TryRequest{Params: p, Insert: keys})
+			_, ins := panelOf(t, Request{Params: p, Insert: keys})
 			for i, in := range ins {
 				want := base.f.Positions(nil, []byte(keys[i]))
 				if in.Key != keys[i] || !slices.Equal(in.Positions, want) || len(in.New) != len(want) {
@@ -140,7 +142,7 @@ func TestTryInsertSetsItsPositions(t *testing.T) {
 					words[j>>6] |= 1 << (j & 63)
 				}
 			}
-			pn, _ := panelOf(t, TryRequest{Params: p, Insert: keys})
+			pn, _ := panelOf(t, Request{Params: p, Insert: keys})
 			if !slices.Equal(pn.f.Words(), words) || pn.f.SetBits() != set {
 				t.Fatalf("seed %d: the typed keys set other bits than their positions (set %d, want %d)", p.Seed, pn.f.SetBits(), set)
 			}
@@ -153,10 +155,10 @@ func TestTryInsertSetsItsPositions(t *testing.T) {
 
 // utf8Member finds the first generated member at or past index from that
 // is valid UTF-8 text, so it can be typed.
-func utf8Member(t *testing.T, p Params, from uint64) (string, uint64) {
+func utf8Member(t *testing.T, p core.Params, from uint64) (string, uint64) {
 	t.Helper()
 	for i := from; i < uint64(p.Items); i++ {
-		if k := Key(nil, Members, i, p.Seed, p.KeyBytes); utf8.Valid(k) {
+		if k := core.Key(nil, core.Members, i, p.Seed, p.KeyBytes); utf8.Valid(k) {
 			return string(k), i
 		}
 	}
@@ -166,13 +168,13 @@ func utf8Member(t *testing.T, p Params, from uint64) (string, uint64) {
 
 func TestTryVerdicts(t *testing.T) {
 	t.Parallel()
-	for _, v := range Variants {
+	for _, v := range core.Variants {
 		t.Run(v.Name(), func(t *testing.T) {
 			t.Parallel()
-			p := tryParams(func(p *Params) { p.Variant, p.KeyBytes = v, 8 })
+			p := tryParams(func(p *core.Params) { p.Variant, p.KeyBytes = v, 8 })
 			gen, index := utf8Member(t, p, 100)
-			req := TryRequest{Params: p, Insert: []string{"apple", "pear"}, Query: []string{"pear", gen, "plum", "apple"}}
-			res, err := Try(req, nil)
+			req := Request{Params: p, Insert: []string{"apple", "pear"}, Query: []string{"pear", gen, "plum", "apple"}}
+			res, err := Run(req, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -187,23 +189,23 @@ func TestTryVerdicts(t *testing.T) {
 				if q.Key != req.Query[i] || q.Verdict != want[i].verdict || q.Member != want[i].member {
 					t.Errorf("seed %d: query %q: %s %q, want %s %q", p.Seed, q.Key, q.Verdict, q.Member, want[i].verdict, want[i].member)
 				}
-				if v == RibbonVariant || v == RibbonWideVariant {
+				if v == core.RibbonVariant || v == core.RibbonWideVariant {
 					if len(q.Probes) < 1 || len(q.Probes) > res.K {
 						t.Errorf("query %q: %d rows, want 1 to %d", q.Key, len(q.Probes), res.K)
 					}
-				} else if len(q.Probes) != res.K && v != CuckooVariant {
+				} else if len(q.Probes) != res.K && v != core.CuckooVariant {
 					t.Errorf("query %q: %d probes, want %d", q.Key, len(q.Probes), res.K)
 				}
 			}
 			if no := res.Queries[2]; v.Bloom() {
-				first := slices.IndexFunc(no.Probes, func(p TryProbe) bool { return !p.Set }) + 1
+				first := slices.IndexFunc(no.Probes, func(p Probe) bool { return !p.Set }) + 1
 				if first == 0 || no.FirstZero != first {
 					t.Errorf("plum: first zero %d, want probe %d", no.FirstZero, first)
 				}
 			} else if v.Chain() {
 				// A chain's no reads every link, each with a zero.
 				for l := range res.Links {
-					if !slices.ContainsFunc(no.Probes, func(p TryProbe) bool { return res.LinkAt(p.Position) == l && !p.Set }) {
+					if !slices.ContainsFunc(no.Probes, func(p Probe) bool { return res.LinkAt(p.Position) == l && !p.Set }) {
 						t.Errorf("plum: link %d of %d has no zero among its probes, yet the answer is no", l, len(res.Links))
 					}
 				}
@@ -224,21 +226,21 @@ func TestTryFirstZero(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name   string
-		change func(p *Params)
+		change func(p *core.Params)
 	}{
 		{"default", nil},
-		{"crowded", func(p *Params) { p.BitsPerKey, p.Hashes = 4, 5 }},
-		{"counting, crowded", func(p *Params) { p.Variant, p.BitsPerKey, p.Hashes = CountingVariant, 4, 5 }},
+		{"crowded", func(p *core.Params) { p.BitsPerKey, p.Hashes = 4, 5 }},
+		{"counting, crowded", func(p *core.Params) { p.Variant, p.BitsPerKey, p.Hashes = core.CountingVariant, 4, 5 }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			p := tryParams(tc.change)
-			words := CommonWords()[:MaxTryKeys]
-			res, err := Try(TryRequest{Params: p, Query: words}, nil)
+			words := core.CommonWords()[:core.MaxTypedKeys]
+			res, err := Run(Request{Params: p, Query: words}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			pn, _ := panelOf(t, TryRequest{Params: p})
+			pn, _ := panelOf(t, Request{Params: p})
 			later := false
 			for _, q := range res.Queries {
 				pos := pn.f.Positions(nil, []byte(q.Key))
@@ -268,28 +270,28 @@ func TestTryCulprits(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name    string
-		change  func(p *Params)
-		crowded bool // some position has more than MaxTryCulprits members to blame
+		change  func(p *core.Params)
+		crowded bool // some position has more than MaxCulprits members to blame
 		wide    bool // the query selects more than 64 positions
 	}{
-		{"standard 50 keys", func(p *Params) { p.Items, p.BitsPerKey, p.Hashes = 50, 2, 2 }, false, false},
-		{"more than 8 a bit", func(p *Params) { p.Items, p.BitsPerKey, p.Hashes = 2000, 0.1, 1 }, true, false},
-		{"standard 300 keys", func(p *Params) { p.Items, p.BitsPerKey, p.Hashes, p.Seed = 300, 2, 3, 9 }, false, false},
-		{"blocked", func(p *Params) { p.Variant, p.Items, p.BitsPerKey, p.Hashes = BlockedVariant, 400, 2, 2 }, false, false},
-		{"counting", func(p *Params) { p.Variant, p.Items, p.BitsPerKey, p.Hashes = CountingVariant, 50, 2, 2 }, false, false},
-		{"cuckoo", func(p *Params) { p.Variant, p.FingerprintBits, p.BitsPerKey = CuckooVariant, 8, 9 }, false, false},
-		{"fuse", func(p *Params) { p.Variant = FuseVariant }, false, false},
-		{"ribbon", func(p *Params) { p.Variant = RibbonVariant }, true, false},
+		{"standard 50 keys", func(p *core.Params) { p.Items, p.BitsPerKey, p.Hashes = 50, 2, 2 }, false, false},
+		{"more than 8 a bit", func(p *core.Params) { p.Items, p.BitsPerKey, p.Hashes = 2000, 0.1, 1 }, true, false},
+		{"standard 300 keys", func(p *core.Params) { p.Items, p.BitsPerKey, p.Hashes, p.Seed = 300, 2, 3, 9 }, false, false},
+		{"blocked", func(p *core.Params) { p.Variant, p.Items, p.BitsPerKey, p.Hashes = core.BlockedVariant, 400, 2, 2 }, false, false},
+		{"counting", func(p *core.Params) { p.Variant, p.Items, p.BitsPerKey, p.Hashes = core.CountingVariant, 50, 2, 2 }, false, false},
+		{"cuckoo", func(p *core.Params) { p.Variant, p.FingerprintBits, p.BitsPerKey = core.CuckooVariant, 8, 9 }, false, false},
+		{"fuse", func(p *core.Params) { p.Variant = core.FuseVariant }, false, false},
+		{"ribbon", func(p *core.Params) { p.Variant = core.RibbonVariant }, true, false},
 		// A Ribbon row is selected by about w/2 keys, more than are listed.
 		// A query of w = 128 selecting more than 64 rows: the culprits past
 		// the 64th are found too.
-		{"ribbon-128", func(p *Params) { p.Variant = RibbonWideVariant }, true, true},
+		{"ribbon-128", func(p *core.Params) { p.Variant = core.RibbonWideVariant }, true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			p := tryParams(tc.change)
 			typed := []string{"apple", "pear", "plum", "kiwi", "lemon", "grape"}
-			req := TryRequest{Params: p, Insert: typed}
+			req := Request{Params: p, Insert: typed}
 			q, _, err := FindFalsePositive(req, nil)
 			if err != nil {
 				t.Fatal(err)
@@ -302,8 +304,8 @@ func TestTryCulprits(t *testing.T) {
 			pn, _ := panelOf(t, req)
 			qfp, _ := pn.fingerprint([]byte(q.Key))
 			blamed := func(key []byte, at uint64) bool {
-				if c, ok := pn.f.(*Cuckoo); ok {
-					if fp, _, _ := c.locate(key); uint32(fp) != qfp {
+				if pn.r.Variant.Slots() {
+					if fp, _ := pn.f.(core.Fingerprinted).KeyFingerprint(key); fp != qfp {
 						return false
 					}
 				}
@@ -314,14 +316,14 @@ func TestTryCulprits(t *testing.T) {
 				if !pr.Set && p.Variant.Bloom() {
 					t.Fatalf("%q answers maybe but probe at %d is zero", q.Key, pr.Position)
 				}
-				_, cuckoo := pn.f.(*Cuckoo)
+				_, cuckoo := pn.f.(*core.Cuckoo)
 				if !slices.Contains(targets, pr.Position) && (!cuckoo || *pr.Value == qfp) {
 					targets = append(targets, pr.Position)
 				}
 			}
-			more := slices.ContainsFunc(q.Culprits, func(c TryCulprit) bool { return c.More > 0 })
+			more := slices.ContainsFunc(q.Culprits, func(c Culprit) bool { return c.More > 0 })
 			if more != tc.crowded {
-				t.Errorf("some position's culprits run past %d: %v, want %v", MaxTryCulprits, more, tc.crowded)
+				t.Errorf("some position's culprits run past %d: %v, want %v", MaxCulprits, more, tc.crowded)
 			}
 			if len(q.Culprits) != len(targets) {
 				t.Fatalf("%d culprit positions, want %d", len(q.Culprits), len(targets))
@@ -341,23 +343,23 @@ func TestTryCulprits(t *testing.T) {
 				}
 				var wantGen []uint64
 				for j := range uint64(p.Items) {
-					if blamed(Key(nil, Members, j, p.Seed, p.KeyBytes), c.Position) {
+					if blamed(core.Key(nil, core.Members, j, p.Seed, p.KeyBytes), c.Position) {
 						wantGen = append(wantGen, j)
 					}
 				}
 				var gotGen []uint64
 				for _, g := range c.Generated {
 					gotGen = append(gotGen, g.Index)
-					if k := Key(nil, Members, g.Index, p.Seed, p.KeyBytes); fmt.Sprintf("%x", k[:8]) != g.Hex {
+					if k := core.Key(nil, core.Members, g.Index, p.Seed, p.KeyBytes); fmt.Sprintf("%x", k[:8]) != g.Hex {
 						t.Errorf("member #%d hex %s, want %x", g.Index, g.Hex, k[:8])
 					}
 				}
-				listed := wantGen[:min(len(wantGen), MaxTryCulprits)]
+				listed := wantGen[:min(len(wantGen), MaxCulprits)]
 				if !slices.Equal(c.Typed, wantTyped) || !slices.Equal(gotGen, listed) || c.More != uint64(len(wantGen)-len(listed)) {
 					t.Errorf("seed %d, %q at %d: culprits typed %v members %v +%d, want %v %v +%d", p.Seed, q.Key, c.Position,
 						c.Typed, gotGen, c.More, wantTyped, listed, len(wantGen)-len(listed))
 				}
-				if len(wantTyped)+len(wantGen) == 0 && p.Variant != FuseVariant {
+				if len(wantTyped)+len(wantGen) == 0 && p.Variant != core.FuseVariant {
 					t.Errorf("%q: nothing set position %d, yet it reads nonzero", q.Key, c.Position)
 				}
 			}
@@ -367,18 +369,18 @@ func TestTryCulprits(t *testing.T) {
 
 func TestFindFalsePositiveDefault(t *testing.T) {
 	t.Parallel()
-	req := TryRequest{Params: DefaultParams()}
+	req := Request{Params: core.DefaultParams()}
 	q, tried, err := FindFalsePositive(req, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	words := CommonWords()
+	words := core.CommonWords()
 	if tried < 1 || words[tried-1] != q.Key || q.Verdict != VerdictFalsePositive || len(q.Culprits) == 0 {
 		t.Fatalf("%q after %d words: %s with %d culprit positions", q.Key, tried, q.Verdict, len(q.Culprits))
 	}
 	// None before it is one: checked by Try, twenty words at a time.
 	for lo := 0; lo < tried-1; lo += 20 {
-		res, err := Try(TryRequest{Params: req.Params, Query: words[lo:min(lo+20, tried-1)]}, nil)
+		res, err := Run(Request{Params: req.Params, Query: words[lo:min(lo+20, tried-1)]}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -390,7 +392,7 @@ func TestFindFalsePositiveDefault(t *testing.T) {
 	}
 	for range 3 {
 		again, n, err := FindFalsePositive(req, nil)
-		if err != nil || again.Key != q.Key || n != tried || !slices.EqualFunc(again.Culprits, q.Culprits, func(a, b TryCulprit) bool {
+		if err != nil || again.Key != q.Key || n != tried || !slices.EqualFunc(again.Culprits, q.Culprits, func(a, b Culprit) bool {
 			return a.Position == b.Position && slices.Equal(a.Generated, b.Generated)
 		}) {
 			t.Fatalf("again: %q after %d (%v), want %q after %d", again.Key, n, err, q.Key, tried)
@@ -399,13 +401,13 @@ func TestFindFalsePositiveDefault(t *testing.T) {
 	t.Logf("default shape: %q after %d words", q.Key, tried)
 	// Typed words are members, never false positives, even where every
 	// word answers maybe.
-	crowded := TryRequest{Params: tryParams(func(p *Params) { p.Items, p.BitsPerKey, p.Hashes = 200, 0.5, 1 }), Insert: words[:10]}
+	crowded := Request{Params: tryParams(func(p *core.Params) { p.Items, p.BitsPerKey, p.Hashes = 200, 0.5, 1 }), Insert: words[:10]}
 	if q, n, err := FindFalsePositive(crowded, nil); err != nil || n != 11 || q.Key != words[10] || q.Verdict != VerdictFalsePositive {
 		t.Errorf("crowded, the first ten words typed: %q (%s) after %d words, %v; want %q after 11", q.Key, q.Verdict, n, err, words[10])
 	}
 	// A 16-bit fuse filter (rate 2^-16) meets none: the error says how
 	// many words were tried.
-	fuse := TryRequest{Params: tryParams(func(p *Params) { p.Variant, p.FingerprintBits = FuseVariant, 16 })}
+	fuse := Request{Params: tryParams(func(p *core.Params) { p.Variant, p.FingerprintBits = core.FuseVariant, 16 })}
 	if _, n, err := FindFalsePositive(fuse, nil); err == nil || n != len(words) || !strings.Contains(err.Error(), fmt.Sprint(len(words), " common words")) {
 		t.Errorf("16-bit fuse: %v after %d words, want an error naming %d words", err, n, len(words))
 	}
@@ -413,7 +415,7 @@ func TestFindFalsePositiveDefault(t *testing.T) {
 
 func TestCommonWords(t *testing.T) {
 	t.Parallel()
-	words := CommonWords()
+	words := core.CommonWords()
 	seen := map[string]bool{}
 	for _, w := range words {
 		if seen[w] || strings.Trim(w, "abcdefghijklmnopqrstuvwxyz") != "" || w == "" {
@@ -429,7 +431,7 @@ func TestCommonWords(t *testing.T) {
 func TestTryBadKeys(t *testing.T) {
 	t.Parallel()
 	long := strings.Repeat("ab", 128)
-	many := make([]string, MaxTryKeys+1)
+	many := make([]string, core.MaxTypedKeys+1)
 	for i := range many {
 		many[i] = fmt.Sprint("k", i)
 	}
@@ -449,23 +451,23 @@ func TestTryBadKeys(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			p := tryParams(func(p *Params) { p.Items = 100 })
-			_, err := Try(TryRequest{Params: p, Insert: tc.insert, Query: tc.query}, nil)
-			_, _, fpErr := FindFalsePositive(TryRequest{Params: p, Insert: tc.insert, Query: tc.query}, nil)
+			p := tryParams(func(p *core.Params) { p.Items = 100 })
+			_, err := Run(Request{Params: p, Insert: tc.insert, Query: tc.query}, nil)
+			_, _, fpErr := FindFalsePositive(Request{Params: p, Insert: tc.insert, Query: tc.query}, nil)
 			switch {
 			case tc.want == "" && err != nil:
 				t.Fatalf("rejected: %v", err)
-			case tc.want != "" && (err == nil || !strings.HasPrefix(err.Error(), "core: "+tc.want)):
+			case tc.want != "" && (err == nil || !strings.HasPrefix(core.Message(err), tc.want)):
 				t.Fatalf("error %v, want %q", err, tc.want)
 			case tc.want != "" && fpErr == nil:
 				t.Fatalf("FindFalsePositive accepted it")
 			}
 		})
 	}
-	if err := CheckTryKeys("--insert", []string{"ok", "pe\xffar"}); err == nil || err.Error() != `core: --insert key 2 "pe\xffar" is not valid UTF-8; a key is 1 to 256 bytes of UTF-8 text` {
-		t.Errorf("CheckTryKeys: %v", err)
+	if err := core.CheckTypedKeys("--insert", []string{"ok", "pe\xffar"}); err == nil || err.Error() != `core: --insert key 2 "pe\xffar" is not valid UTF-8; a key is 1 to 256 bytes of UTF-8 text` {
+		t.Errorf("CheckTypedKeys: %v", err)
 	}
-	if _, err := Try(TryRequest{Params: tryParams(func(p *Params) { p.Items = 0 })}, nil); err == nil || !strings.Contains(err.Error(), "items") {
+	if _, err := Run(Request{Params: tryParams(func(p *core.Params) { p.Items = 0 })}, nil); err == nil || !strings.Contains(err.Error(), "items") {
 		t.Errorf("items 0: %v", err)
 	}
 }
@@ -475,24 +477,24 @@ func TestTryBadKeys(t *testing.T) {
 func TestTryStepCancels(t *testing.T) {
 	t.Parallel()
 	stop := errors.New("stop")
-	p := tryParams(func(p *Params) { p.Items, p.BitsPerKey, p.Hashes, p.KeyBytes = 3*chunk, 2, 2, 8 })
-	fp, _, err := FindFalsePositive(TryRequest{Params: p}, nil)
+	p := tryParams(func(p *core.Params) { p.Items, p.BitsPerKey, p.Hashes, p.KeyBytes = 3*core.Chunk, 2, 2, 8 })
+	fp, _, err := FindFalsePositive(Request{Params: p}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
 		name  string
-		req   TryRequest
+		req   Request
 		calls int // the Step calls filling takes
 	}{
-		{"filling", TryRequest{Params: p}, 0},
-		{"member scan", TryRequest{Params: p, Query: []string{"8 bytes!"}}, 3},
-		{"culprit scan", TryRequest{Params: p, Query: []string{fp.Key}}, 3},
+		{"filling", Request{Params: p}, 0},
+		{"member scan", Request{Params: p, Query: []string{"8 bytes!"}}, 3},
+		{"culprit scan", Request{Params: p, Query: []string{fp.Key}}, 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			calls := 0
-			_, err := Try(tc.req, func(done, total int) error {
+			_, err := Run(tc.req, func(done, total int) error {
 				calls++
 				if calls > tc.calls {
 					return stop
@@ -505,7 +507,7 @@ func TestTryStepCancels(t *testing.T) {
 		})
 	}
 	calls := 0
-	if _, _, err := FindFalsePositive(TryRequest{Params: p}, func(int, int) error { calls++; return stop }); !errors.Is(err, stop) || calls != 1 {
+	if _, _, err := FindFalsePositive(Request{Params: p}, func(int, int) error { calls++; return stop }); !errors.Is(err, stop) || calls != 1 {
 		t.Errorf("FindFalsePositive: %v after %d steps", err, calls)
 	}
 }
@@ -513,7 +515,7 @@ func TestTryStepCancels(t *testing.T) {
 func TestTryBlockAndCounters(t *testing.T) {
 	t.Parallel()
 	keys := []string{"apple", "pear", "apple"}
-	blocked, err := Try(TryRequest{Params: tryParams(func(p *Params) { p.Variant = BlockedVariant }), Insert: keys}, nil)
+	blocked, err := Run(Request{Params: tryParams(func(p *core.Params) { p.Variant = core.BlockedVariant }), Insert: keys}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -522,18 +524,18 @@ func TestTryBlockAndCounters(t *testing.T) {
 			t.Fatalf("%q: block %v, counters %v, lost %v", in.Key, in.Block, in.Counters, in.Lost)
 		}
 		for _, j := range in.Positions {
-			if j/BlockSize != *in.Block {
+			if j/core.BlockSize != *in.Block {
 				t.Errorf("%q: bit %d outside block %d", in.Key, j, *in.Block)
 			}
 		}
 	}
-	p := tryParams(func(p *Params) { p.Variant = CountingVariant })
-	counting, err := Try(TryRequest{Params: p, Insert: keys}, nil)
+	p := tryParams(func(p *core.Params) { p.Variant = core.CountingVariant })
+	counting, err := Run(Request{Params: p, Insert: keys}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	base, _ := panelOf(t, TryRequest{Params: p})
-	c := base.f.(Counters)
+	base, _ := panelOf(t, Request{Params: p})
+	c := base.f.(core.Counters)
 	counters := map[uint64]uint8{}
 	for _, in := range counting.Inserts {
 		if in.Block != nil || len(in.Counters) != len(in.Positions) {
@@ -544,7 +546,7 @@ func TestTryBlockAndCounters(t *testing.T) {
 			if _, ok := counters[j]; !ok {
 				counters[j] = c.Counter(j)
 			}
-			counters[j] = min(counters[j]+1, CounterMax)
+			counters[j] = min(counters[j]+1, core.CounterMax)
 		}
 		for r, j := range in.Positions {
 			if in.Counters[r] != counters[j] {
@@ -559,13 +561,13 @@ func TestTryBlockAndCounters(t *testing.T) {
 // answers no though it is a member.
 func TestTryLostWrites(t *testing.T) {
 	t.Parallel()
-	p := tryParams(func(p *Params) { p.Fault = NegativeIndex })
-	words := CommonWords()[:16]
-	res, err := Try(TryRequest{Params: p, Insert: words, Query: words}, nil)
+	p := tryParams(func(p *core.Params) { p.Fault = core.NegativeIndex })
+	words := core.CommonWords()[:16]
+	res, err := Run(Request{Params: p, Insert: words, Query: words}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pn, _ := panelOf(t, TryRequest{Params: p})
+	pn, _ := panelOf(t, Request{Params: p})
 	storage := 64 * uint64(len(pn.f.Words()))
 	lost := 0
 	for i, in := range res.Inserts {
@@ -590,8 +592,8 @@ func TestTryLostWrites(t *testing.T) {
 	}
 	// Off by one: position m lands in the padding of the last word, which
 	// the filter writes and reads: not lost, and on once written.
-	p = tryParams(func(p *Params) { p.Fault, p.Items, p.BitsPerKey = OffByOne, 10, 1 })
-	res, err = Try(TryRequest{Params: p, Insert: words, Query: words}, nil)
+	p = tryParams(func(p *core.Params) { p.Fault, p.Items, p.BitsPerKey = core.OffByOne, 10, 1 })
+	res, err = Run(Request{Params: p, Insert: words, Query: words}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -618,7 +620,7 @@ func TestTryLostWrites(t *testing.T) {
 	if padding == 0 {
 		t.Errorf("no typed key reached position m = %d: the padding goes untested", res.M)
 	}
-	clean, _ := Try(TryRequest{Params: DefaultParams(), Insert: words[:1]}, nil)
+	clean, _ := Run(Request{Params: core.DefaultParams(), Insert: words[:1]}, nil)
 	if clean.Inserts[0].Lost != nil {
 		t.Errorf("the real filter loses no write: lost %v", clean.Inserts[0].Lost)
 	}
@@ -626,8 +628,8 @@ func TestTryLostWrites(t *testing.T) {
 
 // At n = 10^6 one false positive's culprits scan every member once.
 func BenchmarkTryCulprits1e6(b *testing.B) {
-	p := tryParams(func(p *Params) { p.Items = 1_000_000 })
-	req := TryRequest{Params: p}
+	p := tryParams(func(p *core.Params) { p.Items = 1_000_000 })
+	req := Request{Params: p}
 	q, _, err := FindFalsePositive(req, nil)
 	if err != nil {
 		b.Fatal(err)
@@ -647,8 +649,8 @@ func BenchmarkTryCulprits1e6(b *testing.B) {
 }
 
 func benchmarkTry(b *testing.B, items int) {
-	p := tryParams(func(p *Params) { p.Items = items })
-	req := TryRequest{Params: p}
+	p := tryParams(func(p *core.Params) { p.Items = items })
+	req := Request{Params: p}
 	q, _, err := FindFalsePositive(req, nil)
 	if err != nil {
 		b.Fatal(err)
@@ -656,7 +658,7 @@ func benchmarkTry(b *testing.B, items int) {
 	req.Insert, req.Query = []string{"apple"}, []string{"plum", q.Key}
 	b.ReportAllocs()
 	for range b.N {
-		if _, err := Try(req, nil); err != nil {
+		if _, err := Run(req, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -669,17 +671,17 @@ func BenchmarkTry1e6(b *testing.B)     { benchmarkTry(b, 1_000_000) }
 
 func TestSimulateTypedBadKeys(t *testing.T) {
 	t.Parallel()
-	p := DefaultParams()
+	p := core.DefaultParams()
 	for _, tc := range []struct {
 		typed []string
 		want  string
 	}{
 		{[]string{"a", ""}, "insert key 2 is empty"},
-		{[]string{strings.Repeat("x", MaxTryKeyBytes+1)}, "257 bytes"},
+		{[]string{strings.Repeat("x", core.MaxTypedKeyBytes+1)}, "257 bytes"},
 		{[]string{"\xff"}, "UTF-8"},
-		{slices.Repeat([]string{"k"}, MaxTryKeys+1), "33 keys typed, at most 32"},
+		{slices.Repeat([]string{"k"}, core.MaxTypedKeys+1), "33 keys typed, at most 32"},
 	} {
-		if _, err := SimulateTyped(p, tc.typed, nil); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := core.SimulateTyped(p, tc.typed, nil); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%d keys: error %v, want one saying %q", len(tc.typed), err, tc.want)
 		}
 	}
@@ -701,17 +703,57 @@ func TestTryKeysForm(t *testing.T) {
 		{`bell\u{7},\u{20}x`, []string{"bell\a", " x"}},
 		{`\u{zz},\u{110000},\u{41`, []string{`\u{zz}`, `\u{110000}`, `\u{41`}},
 	} {
-		got := SplitTryKeys(tc.in)
+		got := core.SplitKeys(tc.in)
 		if !slices.Equal(got, tc.want) {
-			t.Errorf("SplitTryKeys(%q) = %q, want %q", tc.in, got, tc.want)
+			t.Errorf("SplitKeys(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 	keys := []string{" apple", "pe,ar", `back\slash`, "tab\there", "bell\a", "√2 and 日本", `\u{41}`, ",", "ice cream ", `a\ `}
-	joined := JoinTryKeys(keys)
+	joined := core.JoinKeys(keys)
 	if strings.ContainsAny(joined, "\t\a") || strings.HasPrefix(joined, " ") || strings.HasSuffix(joined, " ") {
 		t.Errorf("%q keeps a character that does not print, or an edge space", joined)
 	}
-	if back := SplitTryKeys(joined); !slices.Equal(back, keys) {
+	if back := core.SplitKeys(joined); !slices.Equal(back, keys) {
 		t.Errorf("%q reads back as %q, want %q", joined, back, keys)
+	}
+}
+
+// TestScalableCulprits: a false positive's culprits are the keys of the
+// link that said maybe, each a key that went into that link (by its turn)
+// and maps to the position it is blamed for there.
+func TestScalableCulprits(t *testing.T) {
+	t.Parallel()
+	p := core.DefaultParams()
+	p.Variant = core.ScalableVariant
+	r, err := core.Simulate(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chain := r.Filter.(core.Linked)
+	var query string
+	for i := 0; query == ""; i++ {
+		if maybe, _ := r.Filter.Contains([]byte(fmt.Sprint("word ", i))); maybe {
+			query = fmt.Sprint("word ", i)
+		}
+	}
+	res, err := Run(Request{Params: p, Query: []string{query}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := res.Queries[0]
+	if q.Verdict != VerdictFalsePositive || len(q.Culprits) == 0 {
+		t.Fatalf("%q: %s with %d culprits", query, q.Verdict, len(q.Culprits))
+	}
+	link := res.LinkAt(q.Culprits[0].Position)
+	for _, c := range q.Culprits {
+		if res.LinkAt(c.Position) != link || len(c.Generated) == 0 {
+			t.Errorf("%q: position %d in link %d (the answer came from link %d), %d culprits", query, c.Position, res.LinkAt(c.Position), link, len(c.Generated))
+		}
+		for _, g := range c.Generated {
+			key := core.Key(nil, core.Members, g.Index, p.Seed, p.KeyBytes)
+			if chain.TurnLink(g.Index) != link || !slices.Contains(r.Filter.Positions(nil, key), c.Position) {
+				t.Errorf("%q: member #%d blamed for %d went into link %d", query, g.Index, c.Position, chain.TurnLink(g.Index))
+			}
+		}
 	}
 }

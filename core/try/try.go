@@ -1,65 +1,16 @@
-package core
+package try
 
 import (
 	"encoding/hex"
 	"fmt"
 	"math/bits"
-	"unicode/utf8"
+
+	"github.com/bloomlab/bloomlab/core"
 )
 
-// The key panel. A learner types "apple", inserts it and sees its k
-// positions light up; queries "pear" and sees why the filter says maybe.
-// Try works on the lab's current filter: the params' generated members,
-// inserted DuplicatePasses times exactly as Simulate inserts them (the same
-// filter, the same bits), then every typed key of the request, in order;
-// then it answers the typed queries against the result.
-//
-// A query's verdict is one of:
-//
-//   - "no": the filter answers no and the key is not a member. For the
-//     Bloom layouts FirstZero is the probe that read the first zero.
-//   - "member": the key is a typed insert ("typed") or a generated member
-//     ("generated #i"), and the filter answers maybe, as it must.
-//   - "false-positive": the filter answers maybe for a key it never saw.
-//     Culprits says which inserted keys are to blame (below).
-//   - "false-negative": a member the filter answers no for. A real Bloom
-//     filter never gives one; the fault zoo does (a write lost past the
-//     array), and a cuckoo filter too full to take a key.
-//
-// Culprits, by layout:
-//
-//   - Bloom layouts (standard, blocked, counting): for each distinct probed
-//     position, in probe order, the inserted keys whose positions include
-//     it, which are the keys that set that bit (or counted on that
-//     counter). Under the clear-on-duplicate fault a key that set a bit
-//     may also have cleared it.
-//   - cuckoo: for each probed slot whose fingerprint equals the query's,
-//     the inserted keys with that same fingerprint and that slot among their
-//     positions (their two buckets): one of them is stored there, the table
-//     does not record which. A match in the stash has no slot, so no entry.
-//   - scalable: for each probed position of the link that said maybe (the
-//     newest whose probes are all set), the inserted keys that went into
-//     that link and whose positions there include it. A generated member
-//     is taken to have gone into the link that was last at its turn; one
-//     the chain already said maybe to then set nothing, and may be listed.
-//   - fuse: for each of the query's three cells, the inserted keys whose
-//     cells include it: the cell's value was solved from their
-//     fingerprints, and the three cells xor to the query's fingerprint by
-//     chance.
-//   - ribbon: for each row the query's coefficient selects, the inserted
-//     keys whose coefficients select it too: Z was solved from their
-//     fingerprints, and the selected rows xor to the query's by chance.
-//
-// Generated culprits are listed by index, at most MaxTryCulprits of them
-// a position, the rest counted in More. Finding them reads every member
-// once; the scan runs in chunks that call the Step, as Simulate does.
-
-// Limits on what a request may type.
-const (
-	MaxTryKeys     = 32  // typed keys to insert, and as many to query
-	MaxTryKeyBytes = 256 // bytes a typed key
-	MaxTryCulprits = 8   // generated culprits listed a position
-)
+// MaxCulprits is how many generated culprits a position lists; the rest
+// are counted.
+const MaxCulprits = 8
 
 // The verdicts of a query.
 const (
@@ -69,29 +20,29 @@ const (
 	VerdictFalseNegative = "false-negative"
 )
 
-// TryRequest is a key panel request: the lab's params, the keys to insert
+// Request is a key panel request: the lab's params, the keys to insert
 // after the generated members, in order, and the keys to query. Of the
 // params Queries and PresentShare are not used, but must be valid. With
 // Explain, every typed key comes with its arithmetic (Explain).
 //
 // Setters are positions to say who set: for each, the inserted keys that
-// map to it (TryResult.Setters), found as a false positive's culprits are.
-type TryRequest struct {
-	Params  Params   `json:"params"`
-	Insert  []string `json:"insert,omitempty"`
-	Query   []string `json:"query,omitempty"`
-	Explain bool     `json:"explain,omitempty"`
-	Setters []uint64 `json:"setters,omitempty"`
+// map to it (Result.Setters), found as a false positive's culprits are.
+type Request struct {
+	Params  core.Params `json:"params"`
+	Insert  []string    `json:"insert,omitempty"`
+	Query   []string    `json:"query,omitempty"`
+	Explain bool        `json:"explain,omitempty"`
+	Setters []uint64    `json:"setters,omitempty"`
 	// Attack, if set, attacks the filter once the queries are answered
 	// (attack.go); a forged key is answered as one more query.
-	Attack *TryAttack `json:"attack,omitempty"`
+	Attack *Attack `json:"attack,omitempty"`
 }
 
-// TryResult is what the key panel shows: the filter's layout and shape,
-// one TryInsert a typed insert and one TryQuery a query, in order.
-type TryResult struct {
-	Variant Variant `json:"variant"`
-	Fault   Fault   `json:"fault"`
+// Result is what the key panel shows: the filter's layout and shape,
+// one Insert a typed insert and one Query a query, in order.
+type Result struct {
+	Variant core.Variant `json:"variant"`
+	Fault   core.Fault   `json:"fault"`
 	// M is the filter's positions, Unit what one is, K the positions a
 	// key maps to, N the generated members.
 	M    uint64 `json:"m"`
@@ -100,22 +51,22 @@ type TryResult struct {
 	Unit string `json:"unit"`
 	// BuildError is a static filter's failed construction: it then
 	// answers maybe for every key.
-	BuildError string      `json:"buildError,omitempty"`
-	Inserts    []TryInsert `json:"inserts"`
-	Queries    []TryQuery  `json:"queries"`
+	BuildError string   `json:"buildError,omitempty"`
+	Inserts    []Insert `json:"inserts"`
+	Queries    []Query  `json:"queries"`
 	// Setters are the keys behind each position the request asked
 	// about, in its order: for a bit or counter the keys that map to it,
 	// for a cuckoo slot the keys whose fingerprint it holds and whose
 	// buckets include it, for a fuse cell the keys whose cells include it.
-	Setters []TryCulprit `json:"setters,omitempty"`
+	Setters []Culprit `json:"setters,omitempty"`
 	// Attack is what the request's attack found.
-	Attack *TryAttackResult `json:"attack,omitempty"`
+	Attack *AttackResult `json:"attack,omitempty"`
 	// Links is a scalable filter's chain once the typed keys are in.
-	Links []ChainLink `json:"links,omitempty"`
+	Links []core.ChainLink `json:"links,omitempty"`
 }
 
 // LinkAt is the link of r.Links position j falls in, -1 without links.
-func (r TryResult) LinkAt(j uint64) int {
+func (r Result) LinkAt(j uint64) int {
 	i := len(r.Links) - 1
 	for i > 0 && r.Links[i].Start > j {
 		i--
@@ -123,8 +74,8 @@ func (r TryResult) LinkAt(j uint64) int {
 	return i
 }
 
-// TryInsert is one typed insert.
-type TryInsert struct {
+// Insert is one typed insert.
+type Insert struct {
 	Key string `json:"key"`
 	// Positions are the key's positions in probe order (a cuckoo key's
 	// eight slots, a fuse key's three cells).
@@ -147,13 +98,13 @@ type TryInsert struct {
 	Counters []uint8 `json:"counters,omitempty"`
 	// Explain is the arithmetic from the key to Positions, when asked
 	// for and the filter has one (not a faulty filter's).
-	Explain *Explanation `json:"explain,omitempty"`
+	Explain *core.Explanation `json:"explain,omitempty"`
 }
 
-// TryQuery is one query and why the filter answered as it did.
-type TryQuery struct {
-	Key    string     `json:"key"`
-	Probes []TryProbe `json:"probes"`
+// Query is one query and why the filter answered as it did.
+type Query struct {
+	Key    string  `json:"key"`
+	Probes []Probe `json:"probes"`
 	// Fingerprint is the query's fingerprint in the cuckoo and fuse
 	// filters, which store fingerprints.
 	Fingerprint *uint32 `json:"fingerprint,omitempty"`
@@ -162,14 +113,14 @@ type TryQuery struct {
 	// layouts).
 	FirstZero int `json:"firstZero,omitempty"`
 	// Member is "typed" or "generated #i" for a member.
-	Member   string       `json:"member,omitempty"`
-	Culprits []TryCulprit `json:"culprits,omitempty"`
-	// Explain is as TryInsert's.
-	Explain *Explanation `json:"explain,omitempty"`
+	Member   string    `json:"member,omitempty"`
+	Culprits []Culprit `json:"culprits,omitempty"`
+	// Explain is as Insert's.
+	Explain *core.Explanation `json:"explain,omitempty"`
 }
 
-// TryProbe is one position a query reads, in probe order.
-type TryProbe struct {
+// Probe is one position a query reads, in probe order.
+type Probe struct {
 	Position uint64 `json:"position"`
 	// Set reports a nonzero position: a bit on, a counter above zero, an
 	// occupied slot, a nonzero cell.
@@ -180,118 +131,82 @@ type TryProbe struct {
 	Value   *uint32 `json:"value,omitempty"`
 }
 
-// TryCulprit is the inserted keys to blame for one position of a false
+// Culprit is the inserted keys to blame for one position of a false
 // positive (see the layouts above).
-type TryCulprit struct {
-	Position  uint64         `json:"position"`
-	Typed     []string       `json:"typed,omitempty"`
-	Generated []TryGenerated `json:"generated,omitempty"`
-	// More counts the generated culprits past the MaxTryCulprits listed.
+type Culprit struct {
+	Position  uint64      `json:"position"`
+	Typed     []string    `json:"typed,omitempty"`
+	Generated []Generated `json:"generated,omitempty"`
+	// More counts the generated culprits past the MaxCulprits listed.
 	More uint64 `json:"more,omitempty"`
 }
 
-// TryGenerated is a generated member: its index and the hex of its first
+// Generated is a generated member: its index and the hex of its first
 // eight bytes, which alone tell generated keys apart (keys.go).
-type TryGenerated struct {
+type Generated struct {
 	Index uint64 `json:"index"`
 	Hex   string `json:"hex"`
 }
 
-// CheckTryKeys reports the first key of a list that cannot be typed: UTF-8
-// text of 1 to MaxTryKeyBytes bytes. The error names the list, the key's
-// place in it (from 1) and the key: "core: insert key 2 is empty; ...".
-func CheckTryKeys(list string, keys []string) error {
-	for i, k := range keys {
-		if msg := keyProblem(k); msg != "" {
-			return fmt.Errorf("core: %s key %d%s", list, i+1, msg)
-		}
-	}
-	return nil
-}
-
-// keyProblem is " <key> is ...: a key is ..." for a bad key, "" for a
-// good one.
-func keyProblem(key string) string {
-	const allowed = "; a key is 1 to 256 bytes of UTF-8 text"
-	switch {
-	case key == "":
-		return " is empty" + allowed
-	case len(key) > MaxTryKeyBytes:
-		return fmt.Sprintf(" %s is %d bytes%s", shortKey(key), len(key), allowed)
-	case !utf8.ValidString(key):
-		return fmt.Sprintf(" %q is not valid UTF-8%s", key, allowed)
-	}
-	return ""
-}
-
-// shortKey quotes the first 24 bytes of a long key, cut at a character.
-func shortKey(key string) string {
-	n := 24
-	for n > 0 && !utf8.RuneStart(key[n]) {
-		n--
-	}
-	return fmt.Sprintf("%q...", key[:n])
-}
-
-// Validate checks the params and the typed keys: at most MaxTryKeys to
-// insert and as many to query, each one CheckTryKeys accepts. The error
+// Validate checks the params and the typed keys: at most core.MaxTypedKeys to
+// insert and as many to query, each one core.CheckTypedKeys accepts. The error
 // names the key by list and place.
-func (req TryRequest) Validate() error {
+func (req Request) Validate() error {
 	for _, list := range []struct {
 		name string
 		keys []string
 	}{{"insert", req.Insert}, {"query", req.Query}} {
-		if len(list.keys) > MaxTryKeys {
-			return fmt.Errorf("core: %d keys to %s, at most %d", len(list.keys), list.name, MaxTryKeys)
+		if len(list.keys) > core.MaxTypedKeys {
+			return fmt.Errorf("try: %d keys to %s, at most %d", len(list.keys), list.name, core.MaxTypedKeys)
 		}
 	}
-	if len(req.Setters) > MaxTryKeys {
-		return fmt.Errorf("core: %d positions to find the setters of, at most %d", len(req.Setters), MaxTryKeys)
+	if len(req.Setters) > core.MaxTypedKeys {
+		return fmt.Errorf("try: %d positions to find the setters of, at most %d", len(req.Setters), core.MaxTypedKeys)
 	}
 	if req.Attack != nil {
 		if err := req.Attack.check(len(req.Insert)); err != nil {
 			return err
 		}
 	}
-	if err := CheckTryKeys("insert", req.Insert); err != nil {
+	if err := core.CheckTypedKeys("insert", req.Insert); err != nil {
 		return err
 	}
-	if err := CheckTryKeys("query", req.Query); err != nil {
+	if err := core.CheckTypedKeys("query", req.Query); err != nil {
 		return err
 	}
 	return req.Params.Validate()
 }
 
-// Try builds the request's filter, inserts the typed keys and answers the
+// Run builds the request's filter, inserts the typed keys and answers the
 // queries (see the top of this file). step is called between chunks of
-// work as in SimulateSteps, nil for none; its error stops Try and is
+// work as in SimulateSteps, nil for none; its error stops Run and is
 // returned. The same request gives the same result on every platform.
-func Try(req TryRequest, step Step) (TryResult, error) {
+func Run(req Request, step core.Step) (Result, error) {
 	pn, inserts, err := newPanel(req, step)
 	if err != nil {
-		return TryResult{}, err
+		return Result{}, err
 	}
 	res := pn.result()
 	res.Inserts = inserts
-	res.Queries = make([]TryQuery, 0, len(req.Query))
+	res.Queries = make([]Query, 0, len(req.Query))
 	for _, key := range req.Query {
 		q, err := pn.query(key)
 		if err != nil {
-			return TryResult{}, err
+			return Result{}, err
 		}
 		res.Queries = append(res.Queries, q)
 	}
 	for _, pos := range req.Setters {
-		probe := TryProbe{Position: pos, Value: pn.value(pos)}
+		probe := Probe{Position: pos, Value: pn.value(pos)}
 		qfp := uint32(0)
 		if probe.Value != nil {
 			qfp = *probe.Value
 		}
-		c, err := pn.culprits(qfp, []TryProbe{probe})
+		c, err := pn.culprits(qfp, []Probe{probe})
 		if err != nil {
-			return TryResult{}, err
+			return Result{}, err
 		}
-		setters := TryCulprit{Position: pos}
+		setters := Culprit{Position: pos}
 		if len(c) > 0 {
 			setters = c[0]
 		}
@@ -300,7 +215,7 @@ func Try(req TryRequest, step Step) (TryResult, error) {
 	if req.Attack != nil {
 		a, q, err := pn.attack(*req.Attack)
 		if err != nil {
-			return TryResult{}, err
+			return Result{}, err
 		}
 		res.Attack = &a
 		if q != nil {
@@ -320,8 +235,8 @@ func Try(req TryRequest, step Step) (TryResult, error) {
 
 // explain is key's arithmetic in the panel's filter, nil for a faulty
 // filter's.
-func (pn *panel) explain(key string) *Explanation {
-	if e, ok := Explain(pn.f, []byte(key)); ok {
+func (pn *panel) explain(key string) *core.Explanation {
+	if e, ok := core.Explain(pn.f, []byte(key)); ok {
 		return &e
 	}
 	return nil
@@ -330,25 +245,25 @@ func (pn *panel) explain(key string) *Explanation {
 // FindFalsePositive queries the CommonWords in order against the filter
 // of req (its Insert keys inserted too; its Query keys are not used) and
 // returns the first false positive, a word that is no member and answers
-// maybe, explained as Try would, and how many words it tried. If none is,
+// maybe, explained as Run would, and how many words it tried. If none is,
 // the error says how many were tried. The request is validated whole,
-// Query included. step is as in Try.
-func FindFalsePositive(req TryRequest, step Step) (TryQuery, int, error) {
+// Query included. step is as in Run.
+func FindFalsePositive(req Request, step core.Step) (Query, int, error) {
 	if err := req.Validate(); err != nil {
-		return TryQuery{}, 0, err
+		return Query{}, 0, err
 	}
 	req.Query = nil
 	pn, _, err := newPanel(req, step)
 	if err != nil {
-		return TryQuery{}, 0, err
+		return Query{}, 0, err
 	}
-	words := CommonWords()
+	words := core.CommonWords()
 	for i, w := range words {
 		if maybe, _ := pn.f.Contains([]byte(w)); !maybe {
 			continue
 		}
 		if member, err := pn.member([]byte(w)); err != nil {
-			return TryQuery{}, i + 1, err
+			return Query{}, i + 1, err
 		} else if member != "" {
 			continue
 		}
@@ -358,27 +273,27 @@ func FindFalsePositive(req TryRequest, step Step) (TryQuery, int, error) {
 		}
 		return q, i + 1, err
 	}
-	return TryQuery{}, len(words), fmt.Errorf("core: none of the %d common words is a false positive of this filter; every one meets a zero or is a member", len(words))
+	return Query{}, len(words), fmt.Errorf("try: none of the %d common words is a false positive of this filter; every one meets a zero or is a member", len(words))
 }
 
 // panel is a filter filled for the key panel, with the buffers its scans
 // reuse.
 type panel struct {
-	p     Params
-	r     Result
-	f     Membership
+	p     core.Params
+	r     core.Result
+	f     core.Membership
 	typed [][]byte // the distinct typed inserts, in order
 	// typedLink is, for a scalable filter, the link each typed insert
 	// went into, -1 for one the chain already said maybe to.
 	typedLink []int
-	pr        *Pace
-	keys      [BatchKeys][]byte
+	pr        *core.Pace
+	keys      [core.BatchKeys][]byte
 	pos       []uint64
 }
 
 // newPanel validates req, builds its filter, inserts the generated members
 // as Simulate does and then the typed keys, and seals a static filter.
-func newPanel(req TryRequest, step Step) (*panel, []TryInsert, error) {
+func newPanel(req Request, step core.Step) (*panel, []Insert, error) {
 	if err := req.Validate(); err != nil {
 		return nil, nil, err
 	}
@@ -387,19 +302,19 @@ func newPanel(req TryRequest, step Step) (*panel, []TryInsert, error) {
 		return nil, nil, err
 	}
 	p := req.Params
-	pn := &panel{p: p, r: r, f: r.Filter, pr: &Pace{Step: step,
+	pn := &panel{p: p, r: r, f: r.Filter, pr: &core.Pace{Step: step,
 		Total: p.Items*p.DuplicatePasses + len(req.Insert) + len(req.Query)}}
 	for range p.DuplicatePasses {
-		if err := pn.members(func(_ uint64, keys [][]byte) bool { AddBatch(pn.f, keys); return true }); err != nil {
+		if err := pn.members(func(_ uint64, keys [][]byte) bool { core.AddBatch(pn.f, keys); return true }); err != nil {
 			return nil, nil, err
 		}
 	}
-	_, static := pn.f.(Sealer)
-	inserts := make([]TryInsert, 0, len(req.Insert))
+	_, static := pn.f.(core.Sealer)
+	inserts := make([]Insert, 0, len(req.Insert))
 	for _, key := range req.Insert {
 		kb := []byte(key)
-		in := TryInsert{Key: key}
-		chain, _ := pn.f.(Linked)
+		in := Insert{Key: key}
+		chain, _ := pn.f.(core.Linked)
 		var held uint64
 		if chain != nil {
 			held = chain.Keys()
@@ -424,7 +339,7 @@ func newPanel(req TryRequest, step Step) (*panel, []TryInsert, error) {
 			return nil, nil, err
 		}
 	}
-	if s, ok := pn.f.(Sealer); ok {
+	if s, ok := pn.f.(core.Sealer); ok {
 		if err := s.Seal(); err != nil {
 			pn.r.BuildError = err.Error()
 		}
@@ -437,10 +352,10 @@ func newPanel(req TryRequest, step Step) (*panel, []TryInsert, error) {
 	return pn, inserts, nil
 }
 
-func (pn *panel) result() TryResult {
-	r := TryResult{Variant: pn.r.Variant, Fault: pn.r.Fault, M: pn.f.M(), K: pn.f.K(), N: pn.r.N,
+func (pn *panel) result() Result {
+	r := Result{Variant: pn.r.Variant, Fault: pn.r.Fault, M: pn.f.M(), K: pn.f.K(), N: pn.r.N,
 		Unit: pn.r.Variant.Unit(), BuildError: pn.r.BuildError}
-	if chain, ok := pn.f.(Linked); ok {
+	if chain, ok := pn.f.(core.Linked); ok {
 		r.Links = chain.Chain()
 	}
 	return r
@@ -448,9 +363,9 @@ func (pn *panel) result() TryResult {
 
 // insert adds one typed key to a filter that is not static and says what
 // it changed.
-func (pn *panel) insert(key string, kb []byte) TryInsert {
+func (pn *panel) insert(key string, kb []byte) Insert {
 	f := pn.f
-	in := TryInsert{Key: key, Positions: f.Positions(nil, kb)}
+	in := Insert{Key: key, Positions: f.Positions(nil, kb)}
 	before := make([]bool, len(in.Positions))
 	for i, j := range in.Positions {
 		before[i] = pn.on(j)
@@ -460,17 +375,17 @@ func (pn *panel) insert(key string, kb []byte) TryInsert {
 	for i, j := range in.Positions {
 		in.New[i] = !before[i] && pn.on(j) && !contains(in.Positions[:i], j)
 	}
-	if l, ok := f.(Lossy); ok {
+	if l, ok := f.(core.Lossy); ok {
 		in.Lost = make([]bool, len(in.Positions))
 		for i, j := range in.Positions {
 			in.Lost[i] = l.Lost(j)
 		}
 	}
-	if b, ok := f.(Blocks); ok && len(in.Positions) > 0 {
+	if b, ok := f.(core.Blocks); ok && len(in.Positions) > 0 {
 		block := b.Block(in.Positions[0])
 		in.Block = &block
 	}
-	if c, ok := f.(Counters); ok {
+	if c, ok := f.(core.Counters); ok {
 		in.Counters = make([]uint8, len(in.Positions))
 		for i, j := range in.Positions {
 			in.Counters[i] = c.Counter(j)
@@ -484,8 +399,8 @@ func (pn *panel) on(j uint64) bool { return isOn(pn.f, j) }
 
 // isOn reports whether position j of f is nonzero as f reads it: a lossy
 // filter may read past m (see Lossy), where IsSet stops.
-func isOn(f Membership, j uint64) bool {
-	if l, ok := f.(Lossy); ok {
+func isOn(f core.Membership, j uint64) bool {
+	if l, ok := f.(core.Lossy); ok {
 		return l.Reads(j)
 	}
 	return f.IsSet(j)
@@ -515,9 +430,9 @@ func (pn *panel) isTyped(kb []byte) bool {
 func (pn *panel) members(do func(first uint64, keys [][]byte) bool) error {
 	n := uint64(pn.p.Items)
 	for first := uint64(0); first < n; {
-		b := int(min(BatchKeys, n-first, uint64(pn.pr.Room())))
+		b := int(min(core.BatchKeys, n-first, uint64(pn.pr.Room())))
 		keys := pn.keys[:b]
-		Keys(keys, Members, first, pn.p.Seed, pn.p.KeyBytes)
+		core.Keys(keys, core.Members, first, pn.p.Seed, pn.p.KeyBytes)
 		more := do(first, keys)
 		first += uint64(b)
 		if err := pn.pr.Advance(b); err != nil {
@@ -555,13 +470,13 @@ func (pn *panel) member(kb []byte) (string, error) {
 }
 
 // query answers one key and explains the answer.
-func (pn *panel) query(key string) (TryQuery, error) {
+func (pn *panel) query(key string) (Query, error) {
 	f, kb := pn.f, []byte(key)
-	q := TryQuery{Key: key}
+	q := Query{Key: key}
 	pn.pos = f.Positions(pn.pos, kb)
-	counters, _ := f.(Counters)
+	counters, _ := f.(core.Counters)
 	for _, j := range pn.pos {
-		pr := TryProbe{Position: j, Set: pn.on(j)}
+		pr := Probe{Position: j, Set: pn.on(j)}
 		if counters != nil {
 			c := counters.Counter(j)
 			pr.Counter = &c
@@ -575,7 +490,7 @@ func (pn *panel) query(key string) (TryQuery, error) {
 	maybe, _ := f.Contains(kb)
 	member, err := pn.member(kb)
 	if err != nil {
-		return TryQuery{}, err
+		return Query{}, err
 	}
 	q.Member = member
 	switch {
@@ -589,7 +504,7 @@ func (pn *panel) query(key string) (TryQuery, error) {
 		q.Verdict = VerdictFalsePositive
 		qfp, _ := pn.fingerprint(kb)
 		if q.Culprits, err = pn.culprits(qfp, pn.answering(q.Probes)); err != nil {
-			return TryQuery{}, err
+			return Query{}, err
 		}
 	}
 	if !maybe && pn.r.Variant.Bloom() {
@@ -602,7 +517,7 @@ func (pn *panel) query(key string) (TryQuery, error) {
 		}
 	}
 	if err := pn.pr.Tick(); err != nil {
-		return TryQuery{}, err
+		return Query{}, err
 	}
 	return q, nil
 }
@@ -610,13 +525,13 @@ func (pn *panel) query(key string) (TryQuery, error) {
 // answering is, for a scalable filter, the probes of the newest link
 // whose probes are all set, the link that said maybe; for the other
 // layouts every probe.
-func (pn *panel) answering(probes []TryProbe) []TryProbe {
-	chain, ok := pn.f.(Linked)
+func (pn *panel) answering(probes []Probe) []Probe {
+	chain, ok := pn.f.(core.Linked)
 	if !ok {
 		return probes
 	}
 	for l := chain.Links() - 1; l >= 0; l-- {
-		var in []TryProbe
+		var in []Probe
 		all := true
 		for _, p := range probes {
 			if chain.LinkAt(p.Position) == l {
@@ -634,7 +549,7 @@ func (pn *panel) answering(probes []TryProbe) []TryProbe {
 // value is the value position j holds in a layout whose positions hold
 // values (see Valued), nil for the others.
 func (pn *panel) value(j uint64) *uint32 {
-	if vf, ok := pn.f.(Valued); ok {
+	if vf, ok := pn.f.(core.Valued); ok {
 		if v, ok := vf.Value(j); ok {
 			return &v
 		}
@@ -644,7 +559,7 @@ func (pn *panel) value(j uint64) *uint32 {
 
 // fingerprint is a key's fingerprint in the layouts that store them.
 func (pn *panel) fingerprint(kb []byte) (uint32, bool) {
-	if fp, ok := pn.f.(Fingerprinted); ok {
+	if fp, ok := pn.f.(core.Fingerprinted); ok {
 		return fp.KeyFingerprint(kb)
 	}
 	return 0, false
@@ -654,7 +569,7 @@ func (pn *panel) fingerprint(kb []byte) (uint32, bool) {
 // to blame for a false positive (see the top of this file).
 // In a layout of slots (see Variant.Slots), qfp is the fingerprint to
 // blame keys for: the query's, or the one a slot holds.
-func (pn *panel) culprits(qfp uint32, probes []TryProbe) ([]TryCulprit, error) {
+func (pn *panel) culprits(qfp uint32, probes []Probe) ([]Culprit, error) {
 	slots := pn.r.Variant.Slots()
 	// The positions to blame keys for: at most MaxK = 64 in the Bloom
 	// layouts, 128 for a Ribbon filter of w = 128; a key's hits are a mask
@@ -666,7 +581,7 @@ func (pn *panel) culprits(qfp uint32, probes []TryProbe) ([]TryCulprit, error) {
 		}
 		targets = append(targets, p.Position)
 	}
-	out := make([]TryCulprit, len(targets))
+	out := make([]Culprit, len(targets))
 	for i, t := range targets {
 		out[i].Position = t
 	}
@@ -686,7 +601,7 @@ func (pn *panel) culprits(qfp uint32, probes []TryProbe) ([]TryCulprit, error) {
 	// query's.
 	// A key of a scalable chain set bits only in the link it went into
 	// (in), the link that was last at its turn; -1 for none.
-	chain, _ := pn.f.(Linked)
+	chain, _ := pn.f.(core.Linked)
 	mask := make([]uint64, (len(targets)+63)/64)
 	hits := func(key []byte, in int) bool {
 		clear(mask)
@@ -715,7 +630,7 @@ func (pn *panel) culprits(qfp uint32, probes []TryProbe) ([]TryCulprit, error) {
 		return hit
 	}
 	// blame calls add with each target key hit, after hits.
-	blame := func(add func(c *TryCulprit)) {
+	blame := func(add func(c *Culprit)) {
 		for w, bitsOf := range mask {
 			for ; bitsOf != 0; bitsOf &= bitsOf - 1 {
 				add(&out[64*w+bits.TrailingZeros64(bitsOf)])
@@ -728,7 +643,7 @@ func (pn *panel) culprits(qfp uint32, probes []TryProbe) ([]TryCulprit, error) {
 			in = pn.typedLink[i]
 		}
 		if hits(t, in) {
-			blame(func(c *TryCulprit) { c.Typed = append(c.Typed, string(t)) })
+			blame(func(c *Culprit) { c.Typed = append(c.Typed, string(t)) })
 		}
 	}
 	if len(targets) == 0 {
@@ -744,9 +659,9 @@ func (pn *panel) culprits(qfp uint32, probes []TryProbe) ([]TryCulprit, error) {
 			if !hits(k, in) {
 				continue
 			}
-			blame(func(c *TryCulprit) {
-				if len(c.Generated) < MaxTryCulprits {
-					c.Generated = append(c.Generated, TryGenerated{Index: first + uint64(j), Hex: hex.EncodeToString(k[:8])})
+			blame(func(c *Culprit) {
+				if len(c.Generated) < MaxCulprits {
+					c.Generated = append(c.Generated, Generated{Index: first + uint64(j), Hex: hex.EncodeToString(k[:8])})
 				} else {
 					c.More++
 				}
