@@ -1,20 +1,20 @@
 package main
 
 import (
-	lab "github.com/bloomlab/bloomlab/app"
+	"github.com/bloomlab/bloomlab/app/site"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
 // routes registers the lab's pages; it runs in both builds, since the server
 // and the static generator need the same routes as the browser.
-func routes() { lab.Routes() }
+func routes() { site.Routes() }
 
 // runWhenOnBrowser starts the lab in the browser, with its JavaScript face,
 // and never returns there; natively it returns at once.
 func runWhenOnBrowser() {
 	if app.IsClient {
-		lab.InstallJSFace()
+		site.InstallJSFace()
 	}
 	app.RunWhenOnBrowser()
 }

@@ -20,7 +20,7 @@ import (
 	"sync"
 	"time"
 
-	lab "github.com/bloomlab/bloomlab/app"
+	"github.com/bloomlab/bloomlab/app/site"
 )
 
 func runServe(args []string, stdout, stderr io.Writer) int {
@@ -172,7 +172,7 @@ func labServer(web, prefix string) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	pages := lab.NewHandler(prefix, version)
+	pages := site.NewHandler(prefix, version)
 	pages.WasmContentLength = strconv.FormatInt(size, 10)
 	files := &staticFiles{dir: web}
 	go files.warm()
@@ -201,7 +201,7 @@ func labServer(web, prefix string) (http.Handler, error) {
 	return secured(readOnly(outer), prefix), nil
 }
 
-// withAppJS sends the lab's app.js (lab.AppJS) where go-app's would go:
+// withAppJS sends the lab's app.js (site.AppJS) where go-app's would go:
 // the same script, starting the WebAssembly after the first paint.
 func withAppJS(pages http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -213,7 +213,7 @@ func withAppJS(pages http.Handler) http.Handler {
 		pages.ServeHTTP(rec, r)
 		body := rec.body.Bytes()
 		if rec.code == http.StatusOK {
-			js, err := lab.AppJS(body)
+			js, err := site.AppJS(body)
 			if err != nil {
 				http.Error(w, err.Error(), http.StatusInternalServerError)
 				return
@@ -285,11 +285,11 @@ var framedHeaders = map[string]string{
 }
 
 // secured sends h's responses with the lab's security headers: framedHeaders
-// for the pages any site may frame (lab.FramedByAnyone, under prefix, with
+// for the pages any site may frame (site.FramedByAnyone, under prefix, with
 // or without a final slash), securityHeaders for everything else.
 func secured(h http.Handler, prefix string) http.Handler {
 	framed := map[string]bool{}
-	for _, route := range lab.FramedByAnyone() {
+	for _, route := range site.FramedByAnyone() {
 		framed[prefix+route], framed[prefix+route+"/"] = true, true
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

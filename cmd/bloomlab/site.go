@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	lab "github.com/bloomlab/bloomlab/app"
+	"github.com/bloomlab/bloomlab/app/site"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -147,7 +147,7 @@ func buildSite(dir, web, prefix string) (precompressed, error) {
 		return precompressed{}, err
 	}
 	defer os.RemoveAll(stage)
-	h := lab.NewHandler(prefix, version)
+	h := site.NewHandler(prefix, version)
 	h.WasmContentLength = strconv.FormatInt(size, 10)
 	if err := app.GenerateStaticWebsite(stage, h); err != nil {
 		return precompressed{}, fmt.Errorf("generating pages: %v", err)
@@ -162,7 +162,7 @@ func buildSite(dir, web, prefix string) (precompressed, error) {
 	if err := copyTree(stage, dir, wrote("")); err != nil {
 		return precompressed{}, err
 	}
-	for _, route := range lab.PageRoutes()[1:] {
+	for _, route := range site.PageRoutes()[1:] {
 		page := strings.TrimPrefix(route, "/")
 		index := filepath.Join(page, "index.html")
 		if err := copyFile(filepath.Join(stage, page+".html"), dir, index); err != nil {
@@ -314,13 +314,13 @@ func mkdirIn(root, rel string) error {
 }
 
 // rewriteAppJS turns go-app's app.js, written at name, into the lab's
-// (lab.AppJS), as serve sends it.
+// (site.AppJS), as serve sends it.
 func rewriteAppJS(name string) error {
 	b, err := os.ReadFile(name)
 	if err != nil {
 		return err
 	}
-	js, err := lab.AppJS(b)
+	js, err := site.AppJS(b)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package app
+package site
 
 import (
 	"fmt"
@@ -117,7 +117,7 @@ async function fetchWithCache(request) {
 	s := app.DefaultAppWorkerJS
 	for _, sw := range swaps {
 		if !strings.Contains(s, sw.old) {
-			panic(fmt.Sprintf("app: go-app's service worker changed; update serviceWorker (looked for %q)", sw.old[:40]))
+			panic(fmt.Sprintf("site: go-app's service worker changed; update serviceWorker (looked for %q)", sw.old[:40]))
 		}
 		s = strings.Replace(s, sw.old, sw.new, 1)
 	}
@@ -188,7 +188,7 @@ goappAfterFirstPaint(async () => {
 	s := string(goapp)
 	for _, sw := range swaps {
 		if strings.Count(s, sw.old) != 1 {
-			return nil, fmt.Errorf("app: go-app's app.js changed: it no longer has one %q; update AppJS", strings.TrimSpace(sw.old))
+			return nil, fmt.Errorf("site: go-app's app.js changed: it no longer has one %q; update AppJS", strings.TrimSpace(sw.old))
 		}
 		s = strings.Replace(s, sw.old, sw.new, 1)
 	}

@@ -1,4 +1,4 @@
-// Package app is Bloom Lab as one web application: the go-app handler
+// Package site is Bloom Lab as one web application: the go-app handler
 // that serves the site and prerenders its static copy (handler.go), the
 // global window.bloomlab that headless browsers and a teacher's console
 // drive (jsface.go), and the one table of pages (pages.go). From that table
@@ -18,4 +18,4 @@
 // function of the console is one entry in jsface.go, with its work done by
 // the engine or the page it asks; a change to what the server sends (the
 // offline worker, the icons, the cache) is in handler.go.
-package app
+package site
