@@ -22,22 +22,22 @@ var listLabels = map[string]string{
 func (kp *keyPanel) renderAttackRow() app.UI {
 	return app.Div().Class("try-row try-attacks").Role("group").Aria("labelledby", "try-attacks-title").Body(
 		app.Span().ID("try-attacks-title").Class("small muted").Text("As an attacker who knows the seed:"),
-		app.Button().ID(IDTryForge).Class("chip").DataSet("attack", try.AttackForge).
+		app.Button().ID(idTryForge).Class("chip").DataSet("attack", try.AttackForge).
 			Title("try made-up keys offline, as the filter would hash them, until one answers maybe").
 			Text("Forge a false positive").OnClick(kp.onAttack),
-		app.Button().ID(IDTryFill).Class("chip").DataSet("attack", try.AttackFill).
+		app.Button().ID(idTryFill).Class("chip").DataSet("attack", try.AttackFill).
 			Title("craft keys that each turn on as many bits as they can, and insert them").
 			Text("Craft "+strconv.Itoa(fillKeys)+" filling keys").OnClick(kp.onAttack),
 		app.Span().Class("try-recover").Body(
-			app.Label().For(IDTryRecoverList).Text("Recover members from"),
-			app.Select().ID(IDTryRecoverList).Body(
+			app.Label().For(idTryRecoverList).Text("Recover members from"),
+			app.Select().ID(idTryRecoverList).Body(
 				app.Range(try.CandidateLists).Slice(func(i int) app.UI {
 					l := try.CandidateLists[i]
 					// The list of the last recover, a lesson's too.
 					return ui.Selected(app.Option().Value(l), l == kp.attack.List).Text(listLabels[l])
 				}),
 			),
-			app.Button().ID(IDTryRecover).Class("chip").DataSet("attack", try.AttackRecover).
+			app.Button().ID(idTryRecover).Class("chip").DataSet("attack", try.AttackRecover).
 				Title("test every candidate on the list against the filter").
 				Text("Recover").OnClick(kp.onAttack),
 		),
@@ -92,7 +92,7 @@ func (kp *keyPanel) renderAttack() app.UI {
 		}
 		found = append(found, li)
 	}
-	return app.Div().ID(IDTryAttack).Class("try-answer try-attack").DataSet("kind", a.Kind).Body(
+	return app.Div().ID(idTryAttack).Class("try-answer try-attack").DataSet("kind", a.Kind).Body(
 		app.Range(lines).Slice(func(i int) app.UI { return app.P().Text(lines[i]) }),
 		app.If(len(found) > 0, func() app.UI {
 			more := ""
@@ -101,7 +101,7 @@ func (kp *keyPanel) renderAttack() app.UI {
 			}
 			return app.Div().Body(
 				app.P().Class("small").Text("Positives"+more+":"),
-				app.Ul().ID(IDTryAttack+"-found").Class("try-found small").Body(found...),
+				app.Ul().ID(idTryAttack+"-found").Class("try-found small").Body(found...),
 			)
 		}),
 	)

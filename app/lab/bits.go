@@ -57,9 +57,9 @@ type labBits struct {
 
 // The bit array's elements.
 const (
-	IDBitArray      = "bit-array"
-	IDBitArrayFirst = "bit-array-first"
-	IDBitHover      = "bit-hover"
+	idBitArray      = "bit-array"
+	idBitArrayFirst = "bit-array-first"
+	idBitHover      = "bit-hover"
 )
 
 // resized forgets the width, to read it again at the next paint.
@@ -94,14 +94,14 @@ func (b *labBits) layout(r *core.Result) bitLayout {
 // paint draws r with marks onto the canvas, and reports false when the
 // canvas is not in the page yet.
 func (b *labBits) paint(r *core.Result, marks bitMarks) bool {
-	canvas := app.Window().GetElementByID(IDBitArray)
+	canvas := app.Window().GetElementByID(idBitArray)
 	if !canvas.Truthy() {
 		return false
 	}
 	if b.first != nil && !b.firstGone {
 		// The canvas is painted under the first view's image in this
 		// same task: hidden now, the image goes at the next render.
-		if img := app.Window().GetElementByID(IDBitArrayFirst); img.Truthy() {
+		if img := app.Window().GetElementByID(idBitArrayFirst); img.Truthy() {
 			defer img.Set("hidden", true)
 		}
 		b.firstGone = true
@@ -282,7 +282,7 @@ func whoText(c try.Culprit, v core.Variant, set bool) string {
 
 // say writes text into the live region under the picture.
 func (b *labBits) say(ctx app.Context, text string) {
-	if out := app.Window().GetElementByID(IDBitHover); out.Truthy() {
+	if out := app.Window().GetElementByID(idBitHover); out.Truthy() {
 		out.Set("textContent", text)
 	}
 }
@@ -299,8 +299,8 @@ func (b *labBits) render(r *core.Result, marks bitMarks) app.UI {
 		label = "the filter's " + r.Variant.Unit() + "s"
 		strays = outside(marks.Ring, r.M) + outside(marks.Box, r.M)
 	}
-	canvas := app.Canvas().ID(IDBitArray).Aria("label", label+"; the arrow keys move from one to the next").Role("img").
-		Attr("tabindex", 0).Aria("describedby", IDBitHover).
+	canvas := app.Canvas().ID(idBitArray).Aria("label", label+"; the arrow keys move from one to the next").Role("img").
+		Attr("tabindex", 0).Aria("describedby", idBitHover).
 		OnMouseMove(b.onHover).OnClick(b.onTap).OnKeyDown(b.onKey).OnBlur(b.onBlur)
 	if b.first != nil {
 		// The first view's height, kept for the page's life: the painter
@@ -313,7 +313,7 @@ func (b *labBits) render(r *core.Result, marks bitMarks) app.UI {
 			canvas,
 			app.If(b.first != nil && !b.firstGone, func() app.UI {
 				fv := b.first
-				return app.Div().ID(IDBitArrayFirst).Class("bits-first").Attr("elementtiming", "first-view").
+				return app.Div().ID(idBitArrayFirst).Class("bits-first").Attr("elementtiming", "first-view").
 					Style("background-image", "url("+fv.Picture+")").DataSet("first-view", fv.encode())
 			}),
 		),
@@ -328,7 +328,7 @@ func (b *labBits) render(r *core.Result, marks bitMarks) app.UI {
 			app.If(strays > 0, func() app.UI {
 				return app.Strong().Class("alarm-text").Text(" " + strconv.Itoa(strays) + " of those positions fall outside [0, m): the fault writes where it must not.")
 			}),
-			app.Output().ID(IDBitHover).Class("bit-hover muted").For(IDBitArray),
+			app.Output().ID(idBitHover).Class("bit-hover muted").For(idBitArray),
 		),
 	)
 }

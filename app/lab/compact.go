@@ -16,8 +16,8 @@ import (
 // instead of adding to the history: the reader's Back button leaves the
 // article, it does not step back through the sliders.
 
-// IDOpenLab is the element ID of the compact lab's link to the full lab.
-const IDOpenLab = "embed-open"
+// idOpenLab is the element ID of the compact lab's link to the full lab.
+const idOpenLab = "embed-open"
 
 // compactCounters are the figures a compact lab shows, of those the full
 // lab shows: the filter's shape, its fill and its rates, with the figures
@@ -102,7 +102,7 @@ func (c *Page) Compact(e settings.Embed, notices []string) app.UI {
 		app.If(e.Chart != "", func() app.UI { return c.compactChart(e.Chart) }),
 		app.If(e.Panel, c.panel.render),
 		app.P().Class("compact-foot").Body(
-			app.A().ID(IDOpenLab).Href(ui.Href(ui.RouteLab)+"?"+c.settings.Query().Encode()).
+			app.A().ID(idOpenLab).Href(ui.Href(ui.RouteLab)+"?"+c.settings.Query().Encode()).
 				Target("_blank").Rel("noopener").Text("Open in Bloom Lab ↗"),
 			app.Span().Class("muted").Text(" with these settings, all the controls and both charts"),
 		),

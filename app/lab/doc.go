@@ -25,7 +25,8 @@
 // pages build on it: lessons embeds the Page and guides it through a small
 // API (Show, State, Settings, Keep, OnChange, ClearQueries), and embed
 // shows it compact inside an article (InitFramed, Compact, compact.go);
-// cmd/bloomlab's browser tests find its elements by its ID constants.
+// cmd/bloomlab's browser tests find its elements by their IDs, written
+// out as the page writes them: the ID constants here are the page's own.
 //
 // Where the next thing goes: a new slider is one record in
 // settings.Sliders and shows here with no edit; a new choice is a select in

@@ -10,10 +10,10 @@ import (
 // Element IDs of the lab's Embed box: the snippet that puts the lab, in
 // its settings, into another page.
 const (
-	IDEmbedBox     = "embed-box"
-	IDEmbedSnippet = "embed-snippet"
-	IDEmbedCopy    = "embed-copy"
-	IDEmbedCopied  = "embed-copied"
+	idEmbedBox     = "embed-box"
+	idEmbedSnippet = "embed-snippet"
+	idEmbedCopy    = "embed-copy"
+	idEmbedCopied  = "embed-copied"
 )
 
 // renderEmbedBox is the Embed button: it opens the snippet for the lab in
@@ -28,7 +28,7 @@ func renderEmbedBox(s settings.Lab) app.UI {
 		page = origin + page
 	}
 	snippet := settings.EmbedSnippet(settings.EmbedLink(page, s, settings.DefaultEmbed()), origin)
-	return app.Details().ID(IDEmbedBox).Class("embed-box").Body(
+	return app.Details().ID(idEmbedBox).Class("embed-box").Body(
 		app.Summary().Class("chip").Text("Embed"),
 		app.P().Class("small").Body(
 			app.Text("Put this lab, in these settings, into your own page: paste the frame and its script. "+
@@ -42,11 +42,11 @@ func renderEmbedBox(s settings.Lab) app.UI {
 			app.Code().Text(settings.IDPanel+"="+settings.PanelTry),
 			app.Text(" the key panel. The script sizes the frame to the lab, so it never scrolls."),
 		),
-		app.Textarea().ID(IDEmbedSnippet).ReadOnly(true).Rows(7).Spellcheck(false).
+		app.Textarea().ID(idEmbedSnippet).ReadOnly(true).Rows(7).Spellcheck(false).
 			Aria("label", "The embed's snippet").Text(snippet),
 		app.Div().Class("embed-actions").Body(
-			app.Button().ID(IDEmbedCopy).Class("chip primary").Text("Copy").OnClick(onCopySnippet),
-			app.Output().ID(IDEmbedCopied).Class("muted small").For(IDEmbedSnippet),
+			app.Button().ID(idEmbedCopy).Class("chip primary").Text("Copy").OnClick(onCopySnippet),
+			app.Output().ID(idEmbedCopied).Class("muted small").For(idEmbedSnippet),
 		),
 	)
 }
@@ -56,7 +56,7 @@ func renderEmbedBox(s settings.Lab) app.UI {
 // of the lab's.
 func onCopySnippet(ctx app.Context, e app.Event) {
 	doc := app.Window().Get("document")
-	area, out := doc.Call("getElementById", IDEmbedSnippet), doc.Call("getElementById", IDEmbedCopied)
+	area, out := doc.Call("getElementById", idEmbedSnippet), doc.Call("getElementById", idEmbedCopied)
 	if !area.Truthy() || !out.Truthy() {
 		return
 	}

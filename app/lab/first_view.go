@@ -139,7 +139,7 @@ func (fv *firstView) encode() string {
 // readFirstView reads the first view the prerendered page carries, still
 // in the document as the live page starts, if it was made for settings s.
 func readFirstView(s settings.Lab) *firstView {
-	el := app.Window().GetElementByID(IDBitArrayFirst)
+	el := app.Window().GetElementByID(idBitArrayFirst)
 	if !el.Truthy() {
 		return nil
 	}

@@ -19,25 +19,25 @@ import (
 
 // Element IDs of the key panel.
 const (
-	IDKeyPanel     = "try"
-	IDTryKey       = "try-key"
-	IDTryInsert    = "try-insert"
-	IDTryQuery     = "try-query"
-	IDTryFindFP    = "try-find-fp"
-	IDTryClear     = "try-clear"
-	IDTryError     = "try-error"
-	IDTryVerdict   = "try-verdict"
-	IDTryCulprits  = "try-culprits"
-	IDTryTyped     = "try-typed"
-	IDTryPositions = "try-positions"
-	// IDTryArithmetic folds a key's arithmetic under its answer.
-	IDTryArithmetic = "try-arithmetic"
+	idKeyPanel     = "try"
+	idTryKey       = "try-key"
+	idTryInsert    = "try-insert"
+	idTryQuery     = "try-query"
+	idTryFindFP    = "try-find-fp"
+	idTryClear     = "try-clear"
+	idTryError     = "try-error"
+	idTryVerdict   = "try-verdict"
+	idTryCulprits  = "try-culprits"
+	idTryTyped     = "try-typed"
+	idTryPositions = "try-positions"
+	// idTryArithmetic folds a key's arithmetic under its answer.
+	idTryArithmetic = "try-arithmetic"
 	// The attacks of one who knows the seed, and what they found.
-	IDTryForge       = "try-forge"
-	IDTryFill        = "try-fill"
-	IDTryRecover     = "try-recover"
-	IDTryRecoverList = "try-recover-list"
-	IDTryAttack      = "try-attack"
+	idTryForge       = "try-forge"
+	idTryFill        = "try-fill"
+	idTryRecover     = "try-recover"
+	idTryRecoverList = "try-recover-list"
+	idTryAttack      = "try-attack"
 )
 
 // fillKeys is how many keys the panel's fill crafts at a time, fewer when
@@ -103,8 +103,8 @@ type keyPanel struct {
 // motionStep is the time between two positions of a key's animation.
 const motionStep = 160 * time.Millisecond
 
-// IDTryMotion turns the key panel's motion on and off.
-const IDTryMotion = "try-motion"
+// idTryMotion turns the key panel's motion on and off.
+const idTryMotion = "try-motion"
 
 // reducedMotion reports the reader's wish for less motion.
 func reducedMotion() bool {
@@ -184,7 +184,7 @@ func (kp *keyPanel) next(ctx app.Context) {
 // fieldKey is the key in the field. A JavaScript string is UTF-16: Go
 // gets it as UTF-8, a lone surrogate as U+FFFD.
 func fieldKey() string {
-	if in := app.Window().GetElementByID(IDTryKey); in.Truthy() {
+	if in := app.Window().GetElementByID(idTryKey); in.Truthy() {
 		return in.Get("value").String()
 	}
 	return ""
@@ -268,7 +268,7 @@ func (kp *keyPanel) onAttack(ctx app.Context, e app.Event) {
 		}
 		a.Keys = min(fillKeys, room)
 	case try.AttackRecover:
-		a.List = app.Window().GetElementByID(IDTryRecoverList).Get("value").String()
+		a.List = app.Window().GetElementByID(idTryRecoverList).Get("value").String()
 	}
 	kp.ask, kp.key, kp.attack, kp.attacked = askAttack, "", a, nil
 	kp.refresh(ctx, true)
@@ -403,38 +403,38 @@ func (kp *keyPanel) render() app.UI {
 	if kp.busy {
 		state = "busy"
 	}
-	clear := app.Button().ID(IDTryClear).Class("chip").Text("Clear typed keys").OnClick(kp.onClear)
+	clear := app.Button().ID(idTryClear).Class("chip").Text("Clear typed keys").OnClick(kp.onClear)
 	if len(typed) == 0 {
 		clear = clear.Disabled(true)
 	}
 	if kp.lab.ownKeys() != nil {
 		// The panel builds the generated keys' filter: with the user's
 		// lists in use, its answers would be about another filter.
-		return app.Section().ID(IDKeyPanel).Class("key-panel off").DataSet("state", state).Aria("labelledby", "try-title").Body(
+		return app.Section().ID(idKeyPanel).Class("key-panel off").DataSet("state", state).Aria("labelledby", "try-title").Body(
 			app.H2().ID("try-title").Text("One key at a time"),
 			app.P().ID("try-off").Class("muted small").Text("The key panel works on the generated keys and the keys you type here: go back to generated keys to use it."),
 		)
 	}
-	return app.Section().ID(IDKeyPanel).Class("key-panel").DataSet("state", state).DataSet("playing", kp.step >= 0).Aria("labelledby", "try-title").Body(
+	return app.Section().ID(idKeyPanel).Class("key-panel").DataSet("state", state).DataSet("playing", kp.step >= 0).Aria("labelledby", "try-title").Body(
 		app.H2().ID("try-title").Text("One key at a time"),
 		app.P().Class("muted small").Text("Insert a word and see its positions light up; query another and see why the filter answers no, or maybe. Typed keys join the generated ones and stay in the link."),
 		app.Div().Class("try-row").Body(
-			app.Label().For(IDTryKey).Text("Key"),
-			app.Input().Type("text").ID(IDTryKey).Placeholder("apple").AutoComplete(false).Spellcheck(false).
-				Aria("describedby", IDTryError).OnKeyDown(kp.onKey),
-			app.Button().ID(IDTryInsert).Class("chip primary").Text("Insert").OnClick(kp.onInsert),
-			app.Button().ID(IDTryQuery).Class("chip").Text("Query").OnClick(kp.onQuery),
-			app.Button().ID(IDTryFindFP).Class("chip").Title("query common English words in order until one is a false positive").
+			app.Label().For(idTryKey).Text("Key"),
+			app.Input().Type("text").ID(idTryKey).Placeholder("apple").AutoComplete(false).Spellcheck(false).
+				Aria("describedby", idTryError).OnKeyDown(kp.onKey),
+			app.Button().ID(idTryInsert).Class("chip primary").Text("Insert").OnClick(kp.onInsert),
+			app.Button().ID(idTryQuery).Class("chip").Text("Query").OnClick(kp.onQuery),
+			app.Button().ID(idTryFindFP).Class("chip").Title("query common English words in order until one is a false positive").
 				Text("Find a false positive").OnClick(kp.onFind),
 			clear,
-			app.Button().ID(IDTryMotion).Class("chip toggle").Aria("pressed", kp.motion).
+			app.Button().ID(idTryMotion).Class("chip toggle").Aria("pressed", kp.motion).
 				Title("set or read a typed key's positions one after another").Text("Animate").OnClick(kp.onMotion),
 		),
 		kp.renderAttackRow(),
-		app.P().ID(IDTryError).Class("try-error").Role("alert").Text(kp.err),
+		app.P().ID(idTryError).Class("try-error").Role("alert").Text(kp.err),
 		app.If(kp.note != "", func() app.UI { return app.P().ID("try-note").Class("muted").Text(kp.note) }),
 		app.If(len(typed) > 0, func() app.UI {
-			return app.P().ID(IDTryTyped).Class("small").Text("Typed and inserted (" + strconv.Itoa(len(typed)) + " of " +
+			return app.P().ID(idTryTyped).Class("small").Text("Typed and inserted (" + strconv.Itoa(len(typed)) + " of " +
 				strconv.Itoa(core.MaxTypedKeys) + "): " + quoteList(typed) + ".")
 		}),
 		app.If(kp.busy && kp.progress > 0, func() app.UI {
@@ -509,7 +509,7 @@ func (kp *keyPanel) renderInsert() app.UI {
 		}
 	}
 	return app.Div().ID("try-answer").Class("try-answer").Body(
-		app.P().ID(IDTryPositions).Text(text),
+		app.P().ID(idTryPositions).Text(text),
 		app.P().ID("try-new-bits").Text(news),
 		app.Range(extras).Slice(func(i int) app.UI { return app.P().Class("small").Text(extras[i]) }),
 		renderArithmetic(in.Key, in.Explain),
@@ -558,9 +558,9 @@ func (kp *keyPanel) renderQuery() app.UI {
 				return li
 			}),
 		),
-		app.P().ID(IDTryVerdict).Class(class).Text(verdict),
+		app.P().ID(idTryVerdict).Class(class).Text(verdict),
 		app.If(len(q.Culprits) > 0, func() app.UI {
-			return app.Div().ID(IDTryCulprits).Class("try-culprits").Body(
+			return app.Div().ID(idTryCulprits).Class("try-culprits").Body(
 				app.P().Text("Who set them:"),
 				app.Ul().Body(app.Range(q.Culprits).Slice(func(i int) app.UI {
 					return app.Li().Text(culpritText(q.Culprits[i], unit))
@@ -578,9 +578,9 @@ func renderArithmetic(key string, e *core.Explanation) app.UI {
 		return app.Text("")
 	}
 	lines := e.Lines()
-	return app.Details().ID(IDTryArithmetic).Class("try-arithmetic").Body(
+	return app.Details().ID(idTryArithmetic).Class("try-arithmetic").Body(
 		app.Summary().Text("The arithmetic: how “"+key+"” becomes its positions"),
-		app.Pre().ID(IDTryArithmetic+"-lines").Text(strings.Join(lines, "\n")),
+		app.Pre().ID(idTryArithmetic+"-lines").Text(strings.Join(lines, "\n")),
 	)
 }
 

@@ -16,10 +16,10 @@ import (
 
 // The overlap view's elements.
 const (
-	IDOverlap       = "overlap"
-	IDOverlapToggle = "overlap-toggle"
-	IDOverlapLegend = "overlap-legend"
-	IDOverlapNote   = "overlap-note"
+	idOverlap       = "overlap"
+	idOverlapToggle = "overlap-toggle"
+	idOverlapLegend = "overlap-legend"
+	idOverlapNote   = "overlap-note"
 )
 
 // overlapView colours each set bit by how many keys map to it, with a
@@ -98,25 +98,25 @@ func (ov *overlapView) count(ctx app.Context, s settings.Lab, own bool, done fun
 // every position as a cell, where the colours can show.
 func (ov *overlapView) render(onToggle app.EventHandler, cells bool) app.UI {
 	body := []app.UI{
-		app.Button().ID(IDOverlapToggle).Class("chip toggle").Aria("pressed", ov.on).
+		app.Button().ID(idOverlapToggle).Class("chip toggle").Aria("pressed", ov.on).
 			Text("Colour bits by the keys that share them").OnClick(onToggle),
 	}
 	switch {
 	case !ov.on:
 	case ov.err != "":
-		body = append(body, app.P().ID(IDOverlapNote).Class("muted small").Text(ov.err))
+		body = append(body, app.P().ID(idOverlapNote).Class("muted small").Text(ov.err))
 	case ov.o == nil:
-		body = append(body, app.P().ID(IDOverlapNote).Class("muted small").Text("Counting the keys on each bit…"))
+		body = append(body, app.P().ID(idOverlapNote).Class("muted small").Text("Counting the keys on each bit…"))
 	default:
 		body = append(body, ov.renderCounts(cells)...)
 	}
-	return app.Section().ID(IDOverlap).Class("overlap").Aria("label", "Overlap").Body(body...)
+	return app.Section().ID(idOverlap).Class("overlap").Aria("label", "Overlap").Body(body...)
 }
 
 func (ov *overlapView) renderCounts(cells bool) []app.UI {
 	o := ov.o
 	m := uint64(len(o.Counts))
-	legend := app.Ul().ID(IDOverlapLegend).Class("overlap-legend").Body(
+	legend := app.Ul().ID(idOverlapLegend).Class("overlap-legend").Body(
 		app.Range(overlapColours).Slice(func(i int) app.UI {
 			n := o.Histogram[i+1]
 			label := format.Plural(i+1, "key")
@@ -142,7 +142,7 @@ func (ov *overlapView) renderCounts(cells bool) []app.UI {
 	}
 	return []app.UI{
 		legend,
-		app.P().ID(IDOverlapNote).Class("muted small").Text(note),
+		app.P().ID(idOverlapNote).Class("muted small").Text(note),
 		app.Div().Class("overlap-chart").Body(app.Raw(overlapChart(o).SVG())),
 	}
 }

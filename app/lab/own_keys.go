@@ -17,19 +17,19 @@ import (
 
 // Element IDs of the "Your own keys" section.
 const (
-	IDOwnKeys     = "own-keys"
-	IDOwnMembers  = "own-members"
-	IDOwnAbsent   = "own-absent"
-	IDOwnUse      = "own-use"
-	IDOwnBack     = "own-back"
-	IDOwnError    = "own-error"
-	IDOwnReport   = "own-report"
-	IDOwnProgress = "own-progress"
+	idOwnKeys     = "own-keys"
+	idOwnMembers  = "own-members"
+	idOwnAbsent   = "own-absent"
+	idOwnUse      = "own-use"
+	idOwnBack     = "own-back"
+	idOwnError    = "own-error"
+	idOwnReport   = "own-report"
+	idOwnProgress = "own-progress"
 )
 
 var ownLists = [2]struct{ id, name, label, placeholder string }{
-	{IDOwnMembers, "members", "Members: the keys to insert", "alice@example.com\nbob@example.com\n…"},
-	{IDOwnAbsent, "absent queries", "Absent queries (optional): keys to look up that you never inserted", "mallory@example.com\n…"},
+	{idOwnMembers, "members", "Members: the keys to insert", "alice@example.com\nbob@example.com\n…"},
+	{idOwnAbsent, "absent queries", "Absent queries (optional): keys to look up that you never inserted", "mallory@example.com\n…"},
 }
 
 // ownSliders are the sliders the key lists decide: off while own keys are
@@ -213,11 +213,11 @@ func ownReport(o *engine.OwnKeys) string {
 func (o *ownPanel) render() app.UI {
 	lim := engine.KeyLimits
 	active := o.keys != nil
-	back := app.Button().ID(IDOwnBack).Class("chip").Text("Back to generated keys").OnClick(o.onBack)
+	back := app.Button().ID(idOwnBack).Class("chip").Text("Back to generated keys").OnClick(o.onBack)
 	if !active && !o.loading {
 		back = back.Disabled(true)
 	}
-	return app.Details().ID(IDOwnKeys).Class("own-keys").Body(
+	return app.Details().ID(idOwnKeys).Class("own-keys").Body(
 		app.Summary().Body(
 			app.Span().Class("own-title").Text("Your own keys"),
 			app.Span().Class("muted own-sub").Text(" paste or upload real keys; they stay in this page, not in the link"),
@@ -231,11 +231,11 @@ func (o *ownPanel) render() app.UI {
 			o.renderList(engine.ListAbsent),
 		),
 		app.Div().Class("own-actions").Body(
-			app.Button().ID(IDOwnUse).Class("chip primary").Text("Use these keys").OnClick(o.onUse),
+			app.Button().ID(idOwnUse).Class("chip primary").Text("Use these keys").OnClick(o.onUse),
 			back,
 		),
 		app.If(o.err != "", func() app.UI {
-			return ui.Failure(IDOwnError, o.err)
+			return ui.Failure(idOwnError, o.err)
 		}),
 	)
 }
@@ -269,7 +269,7 @@ func (o *ownPanel) renderList(list int) app.UI {
 // writes the counters' text itself).
 func (o *ownPanel) renderReport() app.UI {
 	return app.Div().Class("own-slot").Body(app.If(o.keys != nil, func() app.UI {
-		return app.P().ID(IDOwnReport).Class("notice own-report").Role("status").Text(ownReport(o.keys))
+		return app.P().ID(idOwnReport).Class("notice own-report").Role("status").Text(ownReport(o.keys))
 	}))
 }
 

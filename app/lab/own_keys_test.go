@@ -162,7 +162,7 @@ func TestLabPageOwnKeys(t *testing.T) {
 	if r.Digest != want.Digest {
 		t.Errorf("the lab's run has digest %s, core's %s", r.Digest, want.Digest)
 	}
-	report := textOf(html, IDOwnReport)
+	report := textOf(html, idOwnReport)
 	for _, s := range []string{"5 member lines read, 1 duplicate dropped", "n = 4", "1 member left out of the rate"} {
 		if !strings.Contains(report, s) {
 			t.Errorf("report %q lacks %q", report, s)
@@ -178,7 +178,7 @@ func TestLabPageOwnKeys(t *testing.T) {
 			t.Errorf("#%s is disabled, but it shapes the filter from own keys too", id)
 		}
 	}
-	if hasDisabled(html, "button", IDOwnBack) {
+	if hasDisabled(html, "button", idOwnBack) {
 		t.Error("back to generated keys is disabled while own keys are in use")
 	}
 	if !strings.Contains(html, "not in the link") {
@@ -197,10 +197,10 @@ func TestLabPageOwnKeys(t *testing.T) {
 	if got := textOf(html, "out-m"); got != "40,000" {
 		t.Errorf("out-m back on generated keys = %q, want 40,000", got)
 	}
-	if strings.Contains(html, `id="`+IDOwnReport+`"`) || hasDisabled(html, "input", settings.IDItems) {
+	if strings.Contains(html, `id="`+idOwnReport+`"`) || hasDisabled(html, "input", settings.IDItems) {
 		t.Error("the own-keys report or a disabled slider stayed after going back")
 	}
-	if !hasDisabled(html, "button", IDOwnBack) {
+	if !hasDisabled(html, "button", idOwnBack) {
 		t.Error("back to generated keys is on without own keys")
 	}
 }

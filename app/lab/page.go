@@ -21,9 +21,9 @@ import (
 // on its own goroutine with a progress bar.
 const syncWork = 60_000
 
-// IDStartsLive says, on a prerendered page without a first view, that
+// idStartsLive says, on a prerendered page without a first view, that
 // the run starts when the lab is live.
-const IDStartsLive = "starts-live"
+const idStartsLive = "starts-live"
 
 // Page is the lab. It holds the settings and the filter they make, and
 // wires the parts that show them, each with one job: the controls, the
@@ -552,7 +552,7 @@ func (c *Page) renderNotices() app.UI {
 func (c *Page) renderProgress() app.UI {
 	return app.Div().Class("progress-row").Body(
 		app.If(app.IsServer && c.result == nil, func() app.UI {
-			return app.P().ID(IDStartsLive).Class("muted").Text("This run of " + format.Int(uint64(c.work())) +
+			return app.P().ID(idStartsLive).Class("muted").Text("This run of " + format.Int(uint64(c.work())) +
 				" inserts and queries is larger than the page draws before the lab is live: it starts as soon as the lab is.")
 		}),
 		app.If(c.running, func() app.UI {
@@ -567,7 +567,7 @@ func (c *Page) renderProgress() app.UI {
 			return ui.Progress("lab-progress", label+format.Percent(c.progress), c.progress, 1, false)
 		}),
 		app.If(c.own.loading && !c.running, func() app.UI {
-			return ui.Progress(IDOwnProgress, "Reading your keys: "+format.Percent(c.own.progress), c.own.progress, 1, false)
+			return ui.Progress(idOwnProgress, "Reading your keys: "+format.Percent(c.own.progress), c.own.progress, 1, false)
 		}),
 	)
 }

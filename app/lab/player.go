@@ -16,10 +16,10 @@ import (
 
 // Element IDs of the player.
 const (
-	IDPlay      = "play"
-	IDPlayStep  = "play-step"
-	IDPlayBack  = "play-back"
-	IDPlaySpeed = "play-speed"
+	idPlay      = "play"
+	idPlayStep  = "play-step"
+	idPlayBack  = "play-back"
+	idPlaySpeed = "play-speed"
 )
 
 // playEvery is every count the player stops at before its steps grow.
@@ -218,14 +218,14 @@ func (pl *player) render() app.UI {
 	}
 	valueText := format.Int(uint64(shown)) + " of " + format.Int(uint64(n)) + " keys inserted"
 	buttons := []app.HTMLButton{
-		app.Button().ID(IDPlayBack).Class("chip").Title("one stop back").Aria("label", "step back").Text("◀").OnClick(pl.onStep(-1)),
-		app.Button().ID(IDPlay).Class("chip primary").Aria("pressed", pl.playing).Text(label).OnClick(pl.onPlay),
-		app.Button().ID(IDPlayStep).Class("chip").Title("one stop forward").Aria("label", "step forward").Text("▶").OnClick(pl.onStep(1)),
+		app.Button().ID(idPlayBack).Class("chip").Title("one stop back").Aria("label", "step back").Text("◀").OnClick(pl.onStep(-1)),
+		app.Button().ID(idPlay).Class("chip primary").Aria("pressed", pl.playing).Text(label).OnClick(pl.onPlay),
+		app.Button().ID(idPlayStep).Class("chip").Title("one stop forward").Aria("label", "step forward").Text("▶").OnClick(pl.onStep(1)),
 	}
 	slider := app.Input().Type("range").ID(settings.IDPlayAt).Min(0).Max(len(stops)-1).Step(1).Value(i).
 		Aria("valuetext", valueText).Aria("describedby", "play-help").
 		OnInput(pl.onSlide(false)).OnChange(pl.onSlide(true))
-	speed := app.Select().ID(IDPlaySpeed).Aria("label", "stops a second").OnChange(pl.onSpeed).Body(
+	speed := app.Select().ID(idPlaySpeed).Aria("label", "stops a second").OnChange(pl.onSpeed).Body(
 		app.Range(playSpeeds).Slice(func(j int) app.UI {
 			v := playSpeeds[j]
 			return ui.Selected(app.Option().Value(strconv.Itoa(v)), v == pl.stopsPerSecond()).Text(strconv.Itoa(v) + " a second")

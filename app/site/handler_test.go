@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/bloomlab/bloomlab/app/internal/linktest"
-	"github.com/bloomlab/bloomlab/app/lab"
 	"github.com/bloomlab/bloomlab/app/lessons"
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/app/ui"
@@ -128,7 +127,7 @@ func TestPrerenderedBooleansAreTrue(t *testing.T) {
 // the controls and a line that says the run starts when the lab is live.
 func TestPrerenderedFirstView(t *testing.T) {
 	page := get(t, "", ui.RouteLab)
-	for _, want := range []string{`id="out-m">40,000<`, `id="out-fpr-theory">0.008194<`, `id="` + lab.IDBitArrayFirst + `"`,
+	for _, want := range []string{`id="out-m">40,000<`, `id="out-fpr-theory">0.008194<`, `id="bit-array-first"`,
 		`background-image:url(data:image/png;base64,`, `data-state="prerendered"`} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the prerendered lab lacks %q", want)
@@ -137,15 +136,15 @@ func TestPrerenderedFirstView(t *testing.T) {
 	if n := strings.Count(page, `<circle class="dot measured"`); n < 20 {
 		t.Errorf("the prerendered charts have %d measured points", n)
 	}
-	if strings.Contains(page, lab.IDStartsLive) {
+	if strings.Contains(page, "starts-live") {
 		t.Error("the default lab says its run waits for the lab")
 	}
 	large := get(t, "", ui.RouteLab+"?"+linktest.Query(settings.IDItems, "1000000"))
-	if strings.Contains(large, lab.IDBitArrayFirst) || !strings.Contains(large, `id="`+lab.IDStartsLive+`"`) {
+	if strings.Contains(large, "bit-array-first") || !strings.Contains(large, `id="starts-live"`) {
 		t.Error("a run of a million keys was prerendered, or its page does not say it starts when the lab is live")
 	}
 	lesson := get(t, "", ui.RouteLessons)
-	if !strings.Contains(lesson, `id="`+lab.IDBitArrayFirst+`"`) {
+	if !strings.Contains(lesson, `id="bit-array-first"`) {
 		t.Error("the first lesson's lab has no first view")
 	}
 }

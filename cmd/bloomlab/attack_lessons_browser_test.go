@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bloomlab/bloomlab/app/lab"
 	"github.com/bloomlab/bloomlab/app/lessons"
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/core/try"
@@ -26,27 +25,27 @@ func TestBrowserAttackLessons(t *testing.T) {
 
 	bdo(t, ctx, chromedp.Navigate(lessonsURL(base, "lesson=7&step=1")), waitLab())
 	waitTask(t, ctx, "false")
-	bdo(t, ctx, chromedp.Click(chromedp.CSS("#"+lab.IDTryForge)), waitAttack(try.AttackForge))
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#try-forge")), waitAttack(try.AttackForge))
 	waitTask(t, ctx, "true")
 
 	// Lesson 8, step 2: the PINs recovered at 10 bits per key, then at
 	// each move of the slider until half the positives are members.
 	bdo(t, ctx, chromedp.Navigate(lessonsURL(base, "lesson=8&step=2&"+params(settings.IDTry, strings.Join(sixPINsForTest, ",")))), waitLab(),
-		chromedp.SetValue(chromedp.CSS("#"+lab.IDTryRecoverList), try.ListPINs),
-		chromedp.Click(chromedp.CSS("#"+lab.IDTryRecover)), waitAttack(try.AttackRecover))
-	if got := btext(t, ctx, "#"+lab.IDTryAttack); !strings.Contains(got, "84 of 10,000 candidates (every 4-digit PIN) test positive: 6 members") {
+		chromedp.SetValue(chromedp.CSS("#try-recover-list"), try.ListPINs),
+		chromedp.Click(chromedp.CSS("#try-recover")), waitAttack(try.AttackRecover))
+	if got := btext(t, ctx, "#try-attack"); !strings.Contains(got, "84 of 10,000 candidates (every 4-digit PIN) test positive: 6 members") {
 		t.Fatalf("recover at 10 bits per key: %q", got)
 	}
 	waitTask(t, ctx, "false")
 	slideTo(t, ctx, "#"+settings.IDBitsPerKey, kb.ArrowRight, "18")
-	bwaitText(t, ctx, "#"+lab.IDTryAttack, func(s string) bool { return strings.Contains(s, "10 of 10,000 candidates") })
+	bwaitText(t, ctx, "#try-attack", func(s string) bool { return strings.Contains(s, "10 of 10,000 candidates") })
 	waitTask(t, ctx, "true")
 
 	// Lesson 7, step 3, by "show me": the fill's keys are typed in.
 	bdo(t, ctx, chromedp.Navigate(lessonsURL(base, "lesson=7&step=3")), waitLab(),
 		chromedp.Click(chromedp.CSS("#"+lessons.IDLessonShow)), waitAttack(try.AttackFill))
 	waitTask(t, ctx, "true")
-	if got := btext(t, ctx, "#"+lab.IDTryTyped); !strings.Contains(got, "(8 of 32)") {
+	if got := btext(t, ctx, "#try-typed"); !strings.Contains(got, "(8 of 32)") {
 		t.Errorf("after the fill the typed keys read %q", got)
 	}
 
@@ -54,7 +53,7 @@ func TestBrowserAttackLessons(t *testing.T) {
 	bdo(t, ctx, chromedp.Navigate(lessonsURL(base, "lesson=8&step=3")), waitLab(),
 		chromedp.Click(chromedp.CSS("#"+lessons.IDLessonShow)), waitAttack(try.AttackRecover))
 	waitTask(t, ctx, "true")
-	if got := beval[string](t, ctx, `document.getElementById("`+lab.IDTryRecoverList+`").value`); got != try.ListIDs {
+	if got := beval[string](t, ctx, `document.getElementById("try-recover-list").value`); got != try.ListIDs {
 		t.Errorf("after show me recovered from the ids the list reads %q", got)
 	}
 }
@@ -73,6 +72,6 @@ func TestBrowserAttackLessonShots(t *testing.T) {
 	} {
 		show := []chromedp.Action[chromedp.Void]{chromedp.Click(chromedp.CSS("#" + lessons.IDLessonShow)), waitAttack(tc.kind)}
 		shootPart(t, tc.name, tc.link, lessons.IDLessonPanel, show...)
-		shootPart(t, tc.name+"-panel", tc.link, lab.IDKeyPanel, show...)
+		shootPart(t, tc.name+"-panel", tc.link, "try", show...)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bloomlab/bloomlab/app/lab"
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/core/try"
 
@@ -16,7 +15,7 @@ import (
 
 // waitAttack waits until the key panel shows an attack of kind.
 func waitAttack(kind string) chromedp.Action[chromedp.Void] {
-	return discard(chromedp.Poll[bool](`document.querySelector('#try[data-state="ready"] #`+lab.IDTryAttack+`[data-kind="`+kind+`"]') !== null`,
+	return discard(chromedp.Poll[bool](`document.querySelector('#try[data-state="ready"] #try-attack[data-kind="`+kind+`"]') !== null`,
 		chromedp.WithPollingTimeout(0)))
 }
 
@@ -31,23 +30,23 @@ func TestBrowserAttacks(t *testing.T) {
 
 	// Forge: the same key after the same tries as the command line's.
 	bdo(t, ctx, chromedp.Navigate(base+"/"), waitLab(),
-		chromedp.Click(chromedp.CSS("#"+lab.IDTryForge)), waitAttack(try.AttackForge))
+		chromedp.Click(chromedp.CSS("#try-forge")), waitAttack(try.AttackForge))
 	cli := cliTry(t, "--forge")
 	forged := cli.Queries[len(cli.Queries)-1]
-	if got := btext(t, ctx, "#"+lab.IDTryVerdict); !strings.HasPrefix(got, "maybe: a false positive. “"+forged.Key+"” was never inserted") {
+	if got := btext(t, ctx, "#try-verdict"); !strings.HasPrefix(got, "maybe: a false positive. “"+forged.Key+"” was never inserted") {
 		t.Errorf("forge: verdict %q, want %q's", got, forged.Key)
 	}
-	if got := btext(t, ctx, "#"+lab.IDTryAttack); !strings.Contains(got, "Found after "+strconv.Itoa(cli.Attack.Tries)+" made-up keys") {
+	if got := btext(t, ctx, "#try-attack"); !strings.Contains(got, "Found after "+strconv.Itoa(cli.Attack.Tries)+" made-up keys") {
 		t.Errorf("forge: %q, want %d tries", got, cli.Attack.Tries)
 	}
 
 	// Fill: 8 crafted keys, the same as the command line's, typed in.
 	small := []string{settings.IDItems, "20", settings.IDBitsPerKey, "5", settings.IDHashes, "3"}
 	bdo(t, ctx, chromedp.Navigate(base+"/?"+params(small...)), waitLab(),
-		chromedp.Click(chromedp.CSS("#"+lab.IDTryFill)), waitAttack(try.AttackFill), waitLab())
+		chromedp.Click(chromedp.CSS("#try-fill")), waitAttack(try.AttackFill), waitLab())
 	fill := cliTry(t, "--items", "20", "--bits-per-key", "5", "--hashes", "3", "--fill", "8").Attack
-	bwaitText(t, ctx, "#"+lab.IDTryTyped, func(s string) bool { return strings.Contains(s, "“"+fill.Keys[7]+"”") })
-	if got := btext(t, ctx, "#"+lab.IDTryAttack); !strings.Contains(got, "The 8 crafted keys turned on 24 bits, 3.0 a key of k = 3") ||
+	bwaitText(t, ctx, "#try-typed", func(s string) bool { return strings.Contains(s, "“"+fill.Keys[7]+"”") })
+	if got := btext(t, ctx, "#try-attack"); !strings.Contains(got, "The 8 crafted keys turned on 24 bits, 3.0 a key of k = 3") ||
 		!strings.Contains(got, "from 44% to 68%") {
 		t.Errorf("fill: %q", got)
 	}
@@ -60,14 +59,14 @@ func TestBrowserAttacks(t *testing.T) {
 
 	// Recover: the typed PINs found among every 4-digit PIN.
 	bdo(t, ctx, chromedp.Navigate(base+"/?"+params(settings.IDTry, "4821,1234")), waitLab(),
-		chromedp.SetValue(chromedp.CSS("#"+lab.IDTryRecoverList), try.ListPINs),
-		chromedp.Click(chromedp.CSS("#"+lab.IDTryRecover)), waitAttack(try.AttackRecover))
+		chromedp.SetValue(chromedp.CSS("#try-recover-list"), try.ListPINs),
+		chromedp.Click(chromedp.CSS("#try-recover")), waitAttack(try.AttackRecover))
 	rec := cliTry(t, "--insert", "4821,1234", "--recover", "pins").Attack
 	want := strconv.Itoa(rec.Positive) + " of 10,000 candidates (every 4-digit PIN) test positive: 2 members and " + strconv.Itoa(rec.Positive-2) + " others"
-	if got := btext(t, ctx, "#"+lab.IDTryAttack); !strings.Contains(got, want) {
+	if got := btext(t, ctx, "#try-attack"); !strings.Contains(got, want) {
 		t.Errorf("recover: %q, want %q", got, want)
 	}
-	members := beval[[]string](t, ctx, `[...document.querySelectorAll("#`+lab.IDTryAttack+`-found li.member")].map((li) => li.textContent)`)
+	members := beval[[]string](t, ctx, `[...document.querySelectorAll("#try-attack-found li.member")].map((li) => li.textContent)`)
 	if strings.Join(members, "|") != "“1234”, a member|“4821”, a member" {
 		t.Errorf("recover: members listed %q", members)
 	}
@@ -75,7 +74,7 @@ func TestBrowserAttacks(t *testing.T) {
 
 // The key panel's attacks: members recovered from the PINs.
 func TestBrowserAttackShots(t *testing.T) {
-	shootPart(t, "attack-recover", "/?"+params(settings.IDTry, "4821,1234"), lab.IDKeyPanel,
-		chromedp.SetValue(chromedp.CSS("#"+lab.IDTryRecoverList), try.ListPINs),
-		chromedp.Click(chromedp.CSS("#"+lab.IDTryRecover)), waitAttack(try.AttackRecover))
+	shootPart(t, "attack-recover", "/?"+params(settings.IDTry, "4821,1234"), "try",
+		chromedp.SetValue(chromedp.CSS("#try-recover-list"), try.ListPINs),
+		chromedp.Click(chromedp.CSS("#try-recover")), waitAttack(try.AttackRecover))
 }

@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bloomlab/bloomlab/app/lab"
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/app/ui"
 
@@ -207,15 +206,15 @@ func TestBrowserEmbedInArticle(t *testing.T) {
 	// The writer opens the lab in the settings, and its Embed button.
 	full := btab(t, 1280, 900)
 	bdo(t, full, chromedp.Navigate(labBase+ui.RouteLab+"?"+s.Query().Encode()), waitLab(),
-		chromedp.Click(chromedp.CSS("#"+lab.IDEmbedBox+" > summary")), chromedp.WaitVisible(chromedp.CSS("#"+lab.IDEmbedSnippet)))
+		chromedp.Click(chromedp.CSS("#embed-box > summary")), chromedp.WaitVisible(chromedp.CSS("#embed-snippet")))
 	inLab := counters(t, full)
-	snip := beval[string](t, full, `document.getElementById("`+lab.IDEmbedSnippet+`").value`)
+	snip := beval[string](t, full, `document.getElementById("embed-snippet").value`)
 	if want := snippet(labBase, s, e); snip != want {
 		t.Errorf("the Embed box gives\n%s\nwant\n%s", snip, want)
 	}
-	bdo(t, full, chromedp.Click(chromedp.CSS("#"+lab.IDEmbedCopy)))
-	copied := bwaitText(t, full, "#"+lab.IDEmbedCopied, func(s string) bool { return s != "" })
-	if sel := beval[string](t, full, `(a => a.value.slice(a.selectionStart, a.selectionEnd))(document.getElementById("`+lab.IDEmbedSnippet+`"))`); sel != snip {
+	bdo(t, full, chromedp.Click(chromedp.CSS("#embed-copy")))
+	copied := bwaitText(t, full, "#embed-copied", func(s string) bool { return s != "" })
+	if sel := beval[string](t, full, `(a => a.value.slice(a.selectionStart, a.selectionEnd))(document.getElementById("embed-snippet"))`); sel != snip {
 		t.Errorf("Copy (%q) left %q selected, want the whole snippet", copied, sel)
 	}
 
@@ -250,7 +249,7 @@ func TestBrowserEmbedInArticle(t *testing.T) {
 	noScrollBar(t, fctx, "as it opens")
 
 	// "Open in Bloom Lab": the full lab, in a new tab, in the same state.
-	open := beval[[]string](t, fctx, `(a => [a.href, a.target])(document.getElementById("`+lab.IDOpenLab+`"))`)
+	open := beval[[]string](t, fctx, `(a => [a.href, a.target])(document.getElementById("embed-open"))`)
 	if open[1] != "_blank" {
 		t.Errorf("Open in Bloom Lab opens in %q, want a new tab (_blank)", open[1])
 	}
@@ -286,7 +285,7 @@ func TestBrowserEmbedInArticle(t *testing.T) {
 	if got := beval[int](t, ctx, `history.length`); got != history {
 		t.Errorf("a slider's move added %d entries to the article's history", got-history)
 	}
-	if href := beval[string](t, fctx, `document.getElementById("`+lab.IDOpenLab+`").href`); !strings.Contains(href, params(settings.IDHashes, "6")) {
+	if href := beval[string](t, fctx, `document.getElementById("embed-open").href`); !strings.Contains(href, params(settings.IDHashes, "6")) {
 		t.Errorf("after the move Open in Bloom Lab goes to %q", href)
 	}
 
@@ -323,7 +322,7 @@ func TestBrowserEmbedLargeNarrow(t *testing.T) {
 	if scale := beval[float64](t, fctx, `parseFloat(getComputedStyle(document.querySelector(".embed")).fontSize) / parseFloat(getComputedStyle(document.documentElement).fontSize)`); scale < 1.3 {
 		t.Errorf("large type scales the embed's text by %v, want the lab's 1.35", scale)
 	}
-	if href := beval[string](t, fctx, `document.getElementById("`+lab.IDOpenLab+`").href`); !strings.Contains(href, params(settings.IDLarge, "on")) {
+	if href := beval[string](t, fctx, `document.getElementById("embed-open").href`); !strings.Contains(href, params(settings.IDLarge, "on")) {
 		t.Errorf("Open in Bloom Lab goes to %q, without the large type", href)
 	}
 	bdo(t, fctx, chromedp.WaitVisible(chromedp.CSS(`#chart-bpk svg[aria-label^="False-positive rate"]`)))
@@ -413,7 +412,7 @@ func TestBrowserEmbedScreenshots(t *testing.T) {
 		// The lab's Embed box, open.
 		labTab := btab(t, width, 900)
 		bdo(t, labTab, chromedp.Navigate(labBase+ui.RouteLab), waitLab(),
-			chromedp.Click(chromedp.CSS("#"+lab.IDEmbedBox+" > summary")), chromedp.Click(chromedp.CSS("#"+lab.IDEmbedCopy)))
+			chromedp.Click(chromedp.CSS("#embed-box > summary")), chromedp.Click(chromedp.CSS("#embed-copy")))
 		png, err = chromedp.Run(labTab, chromedp.Screenshot(chromedp.CSS(".lab-head")))
 		if err != nil {
 			t.Fatal(err)

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/bloomlab/bloomlab/app/engine"
-	"github.com/bloomlab/bloomlab/app/lab"
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/audit"
 	"github.com/bloomlab/bloomlab/core"
@@ -315,12 +314,12 @@ func TestBrowserLabDesk(t *testing.T) {
 		// The key panel's search for a false positive, and its culprits
 		// among 200,000 members.
 		bdo(t, ctx, chromedp.Navigate(base+"/?"+params(settings.IDItems, "200000", settings.IDBitsPerKey, "3", settings.IDHashes, "2", settings.IDTry, "apple")), waitLab(),
-			chromedp.Click(chromedp.CSS("#"+lab.IDTryFindFP)), waitPanel(lab.IDTryVerdict, ""))
+			chromedp.Click(chromedp.CSS("#try-find-fp")), waitPanel("try-verdict", ""))
 		fp := cliTry(t, "--items", "200000", "--bits-per-key", "3", "--hashes", "2", "--insert", "apple", "--find-fp").FindFalsePositive.Query
-		if got := btext(t, ctx, "#"+lab.IDTryVerdict); !strings.HasPrefix(got, "maybe: a false positive. “"+fp.Key+"” was never inserted") {
+		if got := btext(t, ctx, "#try-verdict"); !strings.HasPrefix(got, "maybe: a false positive. “"+fp.Key+"” was never inserted") {
 			t.Errorf("%s: find a false positive: verdict %q, want %q's", where, got, fp.Key)
 		}
-		if n := beval[int](t, ctx, `document.querySelectorAll("#`+lab.IDTryCulprits+` li").length`); n != len(fp.Culprits) {
+		if n := beval[int](t, ctx, `document.querySelectorAll("#try-culprits li").length`); n != len(fp.Culprits) {
 			t.Errorf("%s: %d culprit lines, want %d", where, n, len(fp.Culprits))
 		}
 	}

@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bloomlab/bloomlab/app/lab"
 	"github.com/bloomlab/bloomlab/app/settings"
 
 	"github.com/chromedp/chromedp"
@@ -119,11 +118,11 @@ func TestBrowserFigures(t *testing.T) {
 			answer := "“" + s.key + "”"
 			if s.key == "" {
 				answer = "maybe"
-				bdo(t, ctx, chromedp.Click(chromedp.CSS("#"+lab.IDTryFindFP)))
+				bdo(t, ctx, chromedp.Click(chromedp.CSS("#try-find-fp")))
 			} else {
-				bdo(t, ctx, typeKey(s.key), chromedp.Click(chromedp.CSS("#"+lab.IDTryQuery)))
+				bdo(t, ctx, typeKey(s.key), chromedp.Click(chromedp.CSS("#try-query")))
 			}
-			bdo(t, ctx, waitPanel(lab.IDTryVerdict, answer), chromedp.Sleep(300*time.Millisecond))
+			bdo(t, ctx, waitPanel("try-verdict", answer), chromedp.Sleep(300*time.Millisecond))
 			png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS(".lab-out")))
 			if err != nil {
 				t.Fatal(err)
@@ -146,8 +145,8 @@ func TestBrowserFigures(t *testing.T) {
 		t.Logf("key panel at %s: Query pressed to verdict shown (zebra, a no), median of 10: %.0f ms", shape.name, ms)
 		fp := shape.fp
 		if fp == "" {
-			bdo(t, ctx, chromedp.Click(chromedp.CSS("#"+lab.IDTryFindFP)), waitPanel(lab.IDTryVerdict, "maybe"))
-			fp = strings.TrimSuffix(strings.TrimPrefix(btext(t, ctx, "#"+lab.IDTryVerdict), "maybe: a false positive. “"), "” was never inserted, yet every bit it reads answers yes: other keys set them.")
+			bdo(t, ctx, chromedp.Click(chromedp.CSS("#try-find-fp")), waitPanel("try-verdict", "maybe"))
+			fp = strings.TrimSuffix(strings.TrimPrefix(btext(t, ctx, "#try-verdict"), "maybe: a false positive. “"), "” was never inserted, yet every bit it reads answers yes: other keys set them.")
 		}
 		ms = beval[float64](t, ctx, timeQueries+`([`+strconv.Quote(fp)+`, "apple"], 10)`)
 		t.Logf("key panel at %s: Query pressed to a false positive (%q) shown with its culprits, median of 10: %.0f ms", shape.name, fp, ms)
@@ -159,7 +158,7 @@ func TestBrowserFigures(t *testing.T) {
 // that each answer is new on screen), and returns the median time from the
 // click to the frame that shows the first key's verdict.
 const timeQueries = `(async ([timed, between], n) => {
-  const field = document.getElementById("` + lab.IDTryKey + `"), button = document.getElementById("` + lab.IDTryQuery + `");
+  const field = document.getElementById("try-key"), button = document.getElementById("try-query");
   const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
   const ask = async (key) => {
     field.value = key;
@@ -167,8 +166,8 @@ const timeQueries = `(async ([timed, between], n) => {
     button.click();
     for (;;) {
       await frame();
-      const v = document.getElementById("` + lab.IDTryVerdict + `");
-      if (document.getElementById("` + lab.IDKeyPanel + `").dataset.state === "ready" && v && v.textContent.includes("“" + key + "”")) break;
+      const v = document.getElementById("try-verdict");
+      if (document.getElementById("try").dataset.state === "ready" && v && v.textContent.includes("“" + key + "”")) break;
     }
     return performance.now() - t0;
   };

@@ -20,7 +20,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/bloomlab/bloomlab/app/lab"
 	"github.com/bloomlab/bloomlab/app/settings"
 
 	"github.com/chromedp/cdproto/page"
@@ -403,19 +402,19 @@ func shootPart(t *testing.T, name, link, id string, actions ...chromedp.Action[c
 // The key panel's arithmetic, open.
 func TestBrowserArithmeticShots(t *testing.T) {
 	shootPart(t, "arithmetic", "/", "try",
-		typeKey("apple"), chromedp.Click(chromedp.CSS("#"+lab.IDTryInsert)), waitPanel(lab.IDTryPositions, "“apple”"),
-		chromedp.Click(chromedp.CSS("#"+lab.IDTryArithmetic+" summary")))
+		typeKey("apple"), chromedp.Click(chromedp.CSS("#try-insert")), waitPanel("try-positions", "“apple”"),
+		chromedp.Click(chromedp.CSS("#try-arithmetic summary")))
 }
 
 // The overlap view.
 func TestBrowserOverlapShots(t *testing.T) {
-	shootPart(t, "overlap", "/?"+params(settings.IDItems, "1000"), lab.IDBitArray,
-		chromedp.Click(chromedp.CSS("#"+lab.IDOverlapToggle)), chromedp.WaitVisible(chromedp.CSS("#"+lab.IDOverlapLegend)))
+	shootPart(t, "overlap", "/?"+params(settings.IDItems, "1000"), "bit-array",
+		chromedp.Click(chromedp.CSS("#overlap-toggle")), chromedp.WaitVisible(chromedp.CSS("#overlap-legend")))
 }
 
 // The bit array answering who set a bit, by keyboard.
 func TestBrowserWhoShots(t *testing.T) {
-	shootPart(t, "who", "/?"+params(settings.IDItems, "300", settings.IDBitsPerKey, "8", settings.IDTry, "apple"), lab.IDBitArray,
-		chromedp.Focus(chromedp.CSS("#"+lab.IDBitArray)), chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowDown),
-		discard(chromedp.Poll[bool](`/Set by|No inserted/.test(document.getElementById("`+lab.IDBitHover+`").textContent)`, chromedp.WithPollingTimeout(0))))
+	shootPart(t, "who", "/?"+params(settings.IDItems, "300", settings.IDBitsPerKey, "8", settings.IDTry, "apple"), "bit-array",
+		chromedp.Focus(chromedp.CSS("#bit-array")), chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowDown),
+		discard(chromedp.Poll[bool](`/Set by|No inserted/.test(document.getElementById("bit-hover").textContent)`, chromedp.WithPollingTimeout(0))))
 }

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bloomlab/bloomlab/app/lab"
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/core"
 	"github.com/bloomlab/bloomlab/core/try"
@@ -42,13 +41,13 @@ func cliTry(t *testing.T, args ...string) tryOutput {
 func typeKey(key string) chromedp.Action[chromedp.Void] {
 	return chromedp.Steps(
 		setKey(""),
-		chromedp.SendKeys(chromedp.CSS("#"+lab.IDTryKey), key),
+		chromedp.SendKeys(chromedp.CSS("#try-key"), key),
 	)
 }
 
 // setKey puts key into the field at once, as a paste does.
 func setKey(key string) chromedp.Action[chromedp.Void] {
-	return discard(chromedp.Evaluate[bool](`(document.getElementById("` + lab.IDTryKey + `").value = ` + strconv.Quote(key) + `) !== null`))
+	return discard(chromedp.Evaluate[bool](`(document.getElementById("try-key").value = ` + strconv.Quote(key) + `) !== null`))
 }
 
 // waitPanel waits until the key panel has an answer: one that mentions
@@ -72,9 +71,9 @@ func TestBrowserKeyPanel(t *testing.T) {
 	bdo(t, ctx, chromedp.Navigate(base+"/"), waitLab())
 
 	// Insert "apple": its positions in probe order, and which it turned on.
-	bdo(t, ctx, typeKey("apple"), chromedp.Click(chromedp.CSS("#"+lab.IDTryInsert)), waitPanel(lab.IDTryPositions, "“apple”"))
+	bdo(t, ctx, typeKey("apple"), chromedp.Click(chromedp.CSS("#try-insert")), waitPanel("try-positions", "“apple”"))
 	want := cliTry(t, "--insert", "apple").Inserts[0]
-	positions := btext(t, ctx, "#"+lab.IDTryPositions)
+	positions := btext(t, ctx, "#try-positions")
 	at := 0
 	for _, p := range want.Positions {
 		i := strings.Index(positions[at:], thousands(p))
@@ -115,8 +114,8 @@ func TestBrowserKeyPanel(t *testing.T) {
 	}
 
 	// Query it back, by Enter in the field: a member.
-	bdo(t, ctx, typeKey("apple"+kb.Enter), waitPanel(lab.IDTryVerdict, "“apple”"))
-	if got := btext(t, ctx, "#"+lab.IDTryVerdict); !strings.HasPrefix(got, "yes, a member: “apple” is typed and inserted") {
+	bdo(t, ctx, typeKey("apple"+kb.Enter), waitPanel("try-verdict", "“apple”"))
+	if got := btext(t, ctx, "#try-verdict"); !strings.HasPrefix(got, "yes, a member: “apple” is typed and inserted") {
 		t.Errorf("verdict for apple %q", got)
 	}
 
@@ -132,9 +131,9 @@ func TestBrowserKeyPanel(t *testing.T) {
 	if absent == "" {
 		t.Fatal("no candidate meets a zero at the default shape")
 	}
-	bdo(t, ctx, typeKey(absent), chromedp.Click(chromedp.CSS("#"+lab.IDTryQuery)), waitPanel(lab.IDTryVerdict, "“"+absent+"”"))
+	bdo(t, ctx, typeKey(absent), chromedp.Click(chromedp.CSS("#try-query")), waitPanel("try-verdict", "“"+absent+"”"))
 	wantNo := "no: probe " + strconv.Itoa(q.FirstZero) + " read bit " + thousands(q.Probes[q.FirstZero-1].Position) + ", a zero"
-	if got := btext(t, ctx, "#"+lab.IDTryVerdict); !strings.HasPrefix(got, wantNo) {
+	if got := btext(t, ctx, "#try-verdict"); !strings.HasPrefix(got, wantNo) {
 		t.Errorf("verdict for %s %q, want it to start %q", absent, got, wantNo)
 	}
 	if n := beval[int](t, ctx, `document.querySelectorAll("#try-probes li").length`); n != len(q.Probes) {
@@ -144,12 +143,12 @@ func TestBrowserKeyPanel(t *testing.T) {
 	// A false positive at a small, full filter, and its culprits.
 	small := []string{"--items", "300", "--bits-per-key", "3", "--hashes", "2"}
 	bdo(t, ctx, chromedp.Navigate(base+"/?"+params(settings.IDItems, "300", settings.IDBitsPerKey, "3", settings.IDHashes, "2", settings.IDTry, "apple")), waitLab(),
-		chromedp.Click(chromedp.CSS("#"+lab.IDTryFindFP)), waitPanel(lab.IDTryVerdict, ""))
+		chromedp.Click(chromedp.CSS("#try-find-fp")), waitPanel("try-verdict", ""))
 	fp := cliTry(t, append(small, "--insert", "apple", "--find-fp")...).FindFalsePositive.Query
-	if got := btext(t, ctx, "#"+lab.IDTryVerdict); !strings.HasPrefix(got, "maybe: a false positive. “"+fp.Key+"” was never inserted") {
+	if got := btext(t, ctx, "#try-verdict"); !strings.HasPrefix(got, "maybe: a false positive. “"+fp.Key+"” was never inserted") {
 		t.Errorf("find a false positive: verdict %q, want %q's", got, fp.Key)
 	}
-	items := beval[[]string](t, ctx, `[...document.querySelectorAll("#`+lab.IDTryCulprits+` li")].map((li) => li.textContent)`)
+	items := beval[[]string](t, ctx, `[...document.querySelectorAll("#try-culprits li")].map((li) => li.textContent)`)
 	if len(items) != len(fp.Culprits) {
 		t.Fatalf("%d culprit lines %q, want %d", len(items), items, len(fp.Culprits))
 	}
@@ -175,7 +174,7 @@ func TestBrowserKeyPanel(t *testing.T) {
 		t.Errorf("after a slider move the link %q lost the typed key", search)
 	}
 	bdo(t, ctx, chromedp.Reload(), waitLab())
-	if got := btext(t, ctx, "#"+lab.IDTryTyped); !strings.Contains(got, "“apple”") {
+	if got := btext(t, ctx, "#try-typed"); !strings.Contains(got, "“apple”") {
 		t.Errorf("after a reload the typed keys read %q", got)
 	}
 }
@@ -187,15 +186,15 @@ func TestBrowserKeyPanelBadInput(t *testing.T) {
 	ctx := btab(t, 1280, 900)
 	base := labURL(t)
 	bdo(t, ctx, chromedp.Navigate(base+"/"), waitLab())
-	bdo(t, ctx, chromedp.WaitVisible(chromedp.CSS("#"+lab.IDTryKey)), setKey(""), chromedp.Click(chromedp.CSS("#"+lab.IDTryInsert)))
-	if got := bwaitText(t, ctx, "#"+lab.IDTryError, func(s string) bool { return s != "" }); !strings.HasPrefix(got, "Type a key first") {
+	bdo(t, ctx, chromedp.WaitVisible(chromedp.CSS("#try-key")), setKey(""), chromedp.Click(chromedp.CSS("#try-insert")))
+	if got := bwaitText(t, ctx, "#try-error", func(s string) bool { return s != "" }); !strings.HasPrefix(got, "Type a key first") {
 		t.Errorf("empty key: %q", got)
 	}
-	bdo(t, ctx, setKey(strings.Repeat("é", 129)), chromedp.Click(chromedp.CSS("#"+lab.IDTryQuery)))
-	if got := bwaitText(t, ctx, "#"+lab.IDTryError, func(s string) bool { return strings.Contains(s, "258 bytes") }); !strings.Contains(got, "a key is 1 to 256 bytes") {
+	bdo(t, ctx, setKey(strings.Repeat("é", 129)), chromedp.Click(chromedp.CSS("#try-query")))
+	if got := bwaitText(t, ctx, "#try-error", func(s string) bool { return strings.Contains(s, "258 bytes") }); !strings.Contains(got, "a key is 1 to 256 bytes") {
 		t.Errorf("long key: %q", got)
 	}
-	if got := btext(t, ctx, "#"+lab.IDTryTyped); got != "" {
+	if got := btext(t, ctx, "#try-typed"); got != "" {
 		t.Errorf("a refused key was typed: %q", got)
 	}
 
@@ -211,11 +210,11 @@ func TestBrowserKeyPanelBadInput(t *testing.T) {
 			t.Errorf("notice %q lacks %q", notice, w)
 		}
 	}
-	if got := btext(t, ctx, "#"+lab.IDTryTyped); !strings.HasPrefix(got, "Typed and inserted (32 of 32)") {
+	if got := btext(t, ctx, "#try-typed"); !strings.HasPrefix(got, "Typed and inserted (32 of 32)") {
 		t.Errorf("typed keys %q", got)
 	}
-	bdo(t, ctx, typeKey("one more"), chromedp.Click(chromedp.CSS("#"+lab.IDTryInsert)))
-	if got := bwaitText(t, ctx, "#"+lab.IDTryError, func(s string) bool { return s != "" }); !strings.Contains(got, "32 keys are typed already") {
+	bdo(t, ctx, typeKey("one more"), chromedp.Click(chromedp.CSS("#try-insert")))
+	if got := bwaitText(t, ctx, "#try-error", func(s string) bool { return s != "" }); !strings.Contains(got, "32 keys are typed already") {
 		t.Errorf("a 33rd key: %q", got)
 	}
 }
@@ -255,32 +254,32 @@ func TestBrowserPlayer(t *testing.T) {
 		n, _ := strconv.Atoi(s)
 		return n
 	}
-	bdo(t, ctx, chromedp.Click(chromedp.CSS("#"+lab.IDPlayStep)), waitLab())
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#play-step")), waitLab())
 	next := playAt(func(n int) bool { return n != 1234 })
 	if next <= 1234 || next > 1234*106/100 {
 		t.Errorf("a step from 1,234 went to %d, want the next stop, under 6%% on", next)
 	}
-	bdo(t, ctx, chromedp.Click(chromedp.CSS("#"+lab.IDPlayBack)), waitLab())
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#play-back")), waitLab())
 	if back := playAt(func(n int) bool { return n != next }); back > 1234 || back < 1234*94/100 {
 		t.Errorf("a step back went to %d, want the stop at or below 1,234", back)
 	}
 
 	// From the first key: play, see the count climb, pause.
-	bdo(t, ctx, chromedp.Navigate(base+"/?"+params(settings.IDPlayAt, "1")), waitLab(), chromedp.Click(chromedp.CSS("#"+lab.IDPlay)))
+	bdo(t, ctx, chromedp.Navigate(base+"/?"+params(settings.IDPlayAt, "1")), waitLab(), chromedp.Click(chromedp.CSS("#play")))
 	bwaitText(t, ctx, "#out-n", func(s string) bool { n, _ := strconv.Atoi(strings.ReplaceAll(s, ",", "")); return n >= 5 })
-	bdo(t, ctx, chromedp.Click(chromedp.CSS("#"+lab.IDPlay)), waitLab())
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#play")), waitLab())
 	paused := btext(t, ctx, "#out-n")
 	search := beval[string](t, ctx, `location.search`)
 	if !strings.Contains(search, params(settings.IDPlayAt, strings.ReplaceAll(paused, ",", ""))) {
 		t.Errorf("paused at %s, but the link says %q", paused, search)
 	}
-	if got := btext(t, ctx, "#"+lab.IDPlay); got != "Play" {
+	if got := btext(t, ctx, "#play"); got != "Play" {
 		t.Errorf("the play button reads %q after a pause", got)
 	}
 
 	// A filter built once from every key has nothing to play.
 	bdo(t, ctx, chromedp.Navigate(base+"/?"+params(settings.IDVariant, "fuse", settings.IDPlayAt, "10")), waitLab())
-	if !beval[bool](t, ctx, `document.getElementById("`+lab.IDPlay+`").disabled`) {
+	if !beval[bool](t, ctx, `document.getElementById("play").disabled`) {
 		t.Error("the player plays a fuse filter")
 	}
 	if got := btext(t, ctx, "#clamp-notice"); !strings.Contains(got, "play-at: the fuse filter is built once from every key") {
@@ -322,18 +321,18 @@ func TestBrowserKeyArithmetic(t *testing.T) {
 	needBrowser(t)
 	ctx := btab(t, 1280, 900)
 	base := labURL(t)
-	lines := `document.getElementById("` + lab.IDTryArithmetic + `-lines").textContent`
+	lines := `document.getElementById("try-arithmetic-lines").textContent`
 	bdo(t, ctx, chromedp.Navigate(base+"/"), waitLab(),
-		typeKey("apple"), chromedp.Click(chromedp.CSS("#"+lab.IDTryInsert)), waitPanel(lab.IDTryPositions, "“apple”"),
-		chromedp.Click(chromedp.CSS("#"+lab.IDTryArithmetic+" summary")))
+		typeKey("apple"), chromedp.Click(chromedp.CSS("#try-insert")), waitPanel("try-positions", "“apple”"),
+		chromedp.Click(chromedp.CSS("#try-arithmetic summary")))
 	if got, want := beval[string](t, ctx, lines), cliArithmetic(t, "--insert", "apple"); got != want || want == "" {
 		t.Errorf("the panel's arithmetic for apple:\n%s\nbloomlab try --explain:\n%s", got, want)
 	}
-	if open := beval[bool](t, ctx, `document.getElementById("`+lab.IDTryArithmetic+`").open`); !open {
+	if open := beval[bool](t, ctx, `document.getElementById("try-arithmetic").open`); !open {
 		t.Error("the arithmetic did not open")
 	}
 	bdo(t, ctx, chromedp.Navigate(base+"/?"+params(settings.IDVariant, "cuckoo")), waitLab(),
-		typeKey("pear"), chromedp.Click(chromedp.CSS("#"+lab.IDTryQuery)), waitPanel(lab.IDTryVerdict, "“pear”"))
+		typeKey("pear"), chromedp.Click(chromedp.CSS("#try-query")), waitPanel("try-verdict", "“pear”"))
 	if got, want := beval[string](t, ctx, lines), cliArithmetic(t, "--variant", "cuckoo", "--query", "pear"); got != want || !strings.Contains(want, "fingerprint = ") {
 		t.Errorf("the panel's arithmetic for pear in the cuckoo filter:\n%s\nbloomlab try --explain:\n%s", got, want)
 	}
@@ -359,12 +358,12 @@ func TestBrowserOverlap(t *testing.T) {
 	if n := beval[int](t, ctx, overlapInk); n != 0 {
 		t.Fatalf("%d pixels in the overlap colour before the view is on", n)
 	}
-	bdo(t, ctx, chromedp.Click(chromedp.CSS("#"+lab.IDOverlapToggle)), chromedp.WaitVisible(chromedp.CSS("#"+lab.IDOverlapLegend)))
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#overlap-toggle")), chromedp.WaitVisible(chromedp.CSS("#overlap-legend")))
 	o, err := core.OverlapOf(settings.DefaultLab().Run(), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	legend := btext(t, ctx, "#"+lab.IDOverlapLegend)
+	legend := btext(t, ctx, "#overlap-legend")
 	for c := 1; c <= 3; c++ {
 		want := fmt.Sprintf("%d %s: %s bits", c, map[bool]string{true: "key", false: "keys"}[c == 1], thousands(o.Histogram[c]))
 		if !strings.Contains(legend, want) {
@@ -380,7 +379,7 @@ func TestBrowserOverlap(t *testing.T) {
 		t.Errorf("pointer over bit 0: %q, want it to say %q", got, want)
 	}
 	// Off again: the plain picture.
-	bdo(t, ctx, chromedp.Click(chromedp.CSS("#"+lab.IDOverlapToggle)))
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#overlap-toggle")))
 	bwaitEval(t, ctx, `String(`+overlapInk+`)`, func(s string) bool { return s == "0" })
 }
 
@@ -417,9 +416,9 @@ func TestBrowserWhoSetIt(t *testing.T) {
 	ctx := btab(t, 1280, 900)
 	args := []string{"--items", "300", "--bits-per-key", "8", "--insert", "apple"}
 	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/?"+params(settings.IDItems, "300", settings.IDBitsPerKey, "8", settings.IDTry, "apple")), waitLab(),
-		chromedp.Focus(chromedp.CSS("#"+lab.IDBitArray)), chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight))
+		chromedp.Focus(chromedp.CSS("#bit-array")), chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight))
 	said := func(pos uint64) string {
-		return bwaitText(t, ctx, "#"+lab.IDBitHover, func(s string) bool {
+		return bwaitText(t, ctx, "#bit-hover", func(s string) bool {
 			return strings.HasPrefix(s, "bit "+thousands(pos)+" of 2,400: ") && (strings.Contains(s, "Set by") || strings.Contains(s, "No inserted key"))
 		})
 	}
@@ -480,8 +479,8 @@ func TestBrowserKeyMotion(t *testing.T) {
 		}
 		bdo(t, ctx, chromedp.Navigate(base+"/"), waitLab())
 		beval[bool](t, ctx, playWatch)
-		pressed := beval[string](t, ctx, `document.getElementById("`+lab.IDTryMotion+`").getAttribute("aria-pressed")`)
-		bdo(t, ctx, typeKey("apple"), chromedp.Click(chromedp.CSS("#"+lab.IDTryInsert)), waitPanel(lab.IDTryPositions, "“apple”"))
+		pressed := beval[string](t, ctx, `document.getElementById("try-motion").getAttribute("aria-pressed")`)
+		bdo(t, ctx, typeKey("apple"), chromedp.Click(chromedp.CSS("#try-insert")), waitPanel("try-positions", "“apple”"))
 		bwaitEval(t, ctx, `document.getElementById("try").dataset.playing`, func(s string) bool { return s == "false" })
 		played := beval[[]string](t, ctx, `window.playing`)
 		if reduce {
@@ -521,7 +520,7 @@ func TestBrowserPlayerMotion(t *testing.T) {
 		}
 		bdo(t, ctx, chromedp.Navigate(base+"/?"+params(settings.IDPlayAt, "100")), waitLab())
 		beval[bool](t, ctx, playWatch)
-		bdo(t, ctx, chromedp.Click(chromedp.CSS("#"+lab.IDPlayStep)))
+		bdo(t, ctx, chromedp.Click(chromedp.CSS("#play-step")))
 		bwaitEval(t, ctx, `new URLSearchParams(location.search).get("`+settings.IDPlayAt+`")`, func(s string) bool { return s == "101" })
 		bdo(t, ctx, waitLab())
 		bwaitEval(t, ctx, `document.getElementById("try").dataset.playing`, func(s string) bool { return s == "false" })

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bloomlab/bloomlab/app/lab"
 	"github.com/bloomlab/bloomlab/app/lessons"
 	"github.com/bloomlab/bloomlab/app/settings"
 
@@ -68,7 +67,7 @@ const lastStep = ".lesson-steps li:last-child a"
 // typeInPanel empties the key panel's field, focuses it and types text.
 func typeInPanel(t *testing.T, ctx context.Context, text string) {
 	t.Helper()
-	beval[bool](t, ctx, `(() => { const f = document.getElementById("`+lab.IDTryKey+`"); f.value = ""; f.focus(); return true; })()`)
+	beval[bool](t, ctx, `(() => { const f = document.getElementById("try-key"); f.value = ""; f.focus(); return true; })()`)
 	bdo(t, ctx, key(text))
 }
 
@@ -77,11 +76,11 @@ func typeInPanel(t *testing.T, ctx context.Context, text string) {
 // replaces, so each must be answered before the next is typed.
 func answerKey(t *testing.T, ctx context.Context, k string) {
 	t.Helper()
-	before := btext(t, ctx, "#"+lab.IDTryVerdict)
+	before := btext(t, ctx, "#try-verdict")
 	typeInPanel(t, ctx, k+kb.Enter)
 	bwaitEval(t, ctx, `(() => {
-  const p = document.getElementById("`+lab.IDKeyPanel+`");
-  const v = (document.getElementById("`+lab.IDTryVerdict+`")?.textContent ?? "").trim();
+  const p = document.getElementById("try");
+  const v = (document.getElementById("try-verdict")?.textContent ?? "").trim();
   return p?.dataset.state === "ready" && v !== "" && v !== `+strconv.Quote(before)+` ? v : "";
 })()`, func(s string) bool { return s != "" })
 }
@@ -91,8 +90,8 @@ func answerKey(t *testing.T, ctx context.Context, k string) {
 func insertKey(t *testing.T, ctx context.Context, k string) {
 	t.Helper()
 	typeInPanel(t, ctx, k)
-	activate(t, ctx, "#"+lab.IDTryKey, lab.IDTryInsert, " ")
-	bwaitText(t, ctx, "#"+lab.IDTryTyped, func(s string) bool { return strings.Contains(s, "“"+k+"”") })
+	activate(t, ctx, "#try-key", "try-insert", " ")
+	bwaitText(t, ctx, "#try-typed", func(s string) bool { return strings.Contains(s, "“"+k+"”") })
 	bdo(t, ctx, waitLab())
 }
 

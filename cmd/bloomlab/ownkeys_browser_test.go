@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bloomlab/bloomlab/app/lab"
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/core"
 
@@ -52,14 +51,14 @@ func setBox(t *testing.T, ctx context.Context, id, text string) {
 func openOwnKeys(t *testing.T, ctx context.Context, base string) {
 	t.Helper()
 	bdo(t, ctx, chromedp.Navigate(base+"/"), waitLab(), chromedp.Click(chromedp.CSS("#own-keys > summary")),
-		chromedp.WaitVisible(chromedp.CSS("#"+lab.IDOwnMembers)))
+		chromedp.WaitVisible(chromedp.CSS("#own-members")))
 }
 
 // useOwnKeys presses "Use these keys" and waits for the run on them.
 func useOwnKeys(t *testing.T, ctx context.Context, report func(string) bool) string {
 	t.Helper()
-	bdo(t, ctx, chromedp.Click(chromedp.CSS("#"+lab.IDOwnUse)))
-	r := bwaitText(t, ctx, "#"+lab.IDOwnReport, report)
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#own-use")))
+	r := bwaitText(t, ctx, "#own-report", report)
 	bdo(t, ctx, waitLab())
 	return r
 }
@@ -69,8 +68,8 @@ func TestBrowserOwnKeys(t *testing.T) {
 	members, absent := ownLists()
 	ctx := btab(t, 1280, 900)
 	openOwnKeys(t, ctx, labURL(t))
-	setBox(t, ctx, lab.IDOwnMembers, strings.Join(members, "\n")+"\n")
-	setBox(t, ctx, lab.IDOwnAbsent, strings.Join(absent, "\r\n"))
+	setBox(t, ctx, "own-members", strings.Join(members, "\n")+"\n")
+	setBox(t, ctx, "own-absent", strings.Join(absent, "\r\n"))
 	report := useOwnKeys(t, ctx, func(s string) bool { return strings.Contains(s, "measured") })
 
 	p := core.DefaultParams()
@@ -127,13 +126,13 @@ func TestBrowserOwnKeys(t *testing.T) {
 	// lists stays.
 	for _, bad := range []struct{ name, js, says string }{
 		{"NUL", `"alpha\nbe\u0000ta\n"`, "members: keys must be text: line 2 holds a NUL byte"},
-		{"5000-char line", `"ok\n" + "x".repeat(5000)`, "members: key too long: line 2 is over 4096 bytes"},
+		{"5000-char line", `"ok\nx".repeat(5000)`, "members: key too long: line 2 is over 4096 bytes"},
 		{"empty", `"\n\n"`, "members: no keys"},
 	} {
-		beval[bool](t, ctx, `(document.getElementById("`+lab.IDOwnMembers+`").value = `+bad.js+`, true)`)
-		bdo(t, ctx, chromedp.Click(chromedp.CSS("#"+lab.IDOwnUse)))
-		msg := bwaitText(t, ctx, "#"+lab.IDOwnError, func(s string) bool { return strings.Contains(s, bad.says) })
-		if role := beval[string](t, ctx, `document.getElementById("`+lab.IDOwnError+`").getAttribute("role")`); role != "alert" {
+		beval[bool](t, ctx, `(document.getElementById("own-members").value = `+bad.js+`, true)`)
+		bdo(t, ctx, chromedp.Click(chromedp.CSS("#own-use")))
+		msg := bwaitText(t, ctx, "#own-error", func(s string) bool { return strings.Contains(s, bad.says) })
+		if role := beval[string](t, ctx, `document.getElementById("own-error").getAttribute("role")`); role != "alert" {
 			t.Errorf("%s: error %q has role %q, want alert", bad.name, msg, role)
 		}
 		if got := btext(t, ctx, "#out-n"); got != "2,000" {
@@ -142,14 +141,14 @@ func TestBrowserOwnKeys(t *testing.T) {
 	}
 
 	// Back to generated keys: the default lab, every slider on.
-	bdo(t, ctx, chromedp.Click(chromedp.CSS("#"+lab.IDOwnBack)))
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#own-back")))
 	bwaitText(t, ctx, "#out-m", func(s string) bool { return s == "40,400" })
 	if got := btext(t, ctx, "#out-n"); got != "4,000" {
 		t.Errorf("back on generated keys: out-n = %q", got)
 	}
 	// The counters are written at once; go-app's update, which drops the
 	// report and enables the sliders, follows a tick later.
-	bwaitEval(t, ctx, `String(!!document.getElementById("`+lab.IDOwnReport+`") || document.getElementById("`+settings.IDItems+`").disabled || !!document.getElementById("`+lab.IDOwnError+`"))`,
+	bwaitEval(t, ctx, `String(!!document.getElementById("own-report") || document.getElementById("`+settings.IDItems+`").disabled || !!document.getElementById("own-error"))`,
 		func(s string) bool { return s == "false" })
 	bdo(t, ctx, chromedp.Focus(chromedp.CSS("#"+settings.IDBitsPerKey)), chromedp.KeyEvent(kb.ArrowLeft))
 	bwaitText(t, ctx, "#out-m", func(s string) bool { return s == "40,000" })
@@ -174,10 +173,10 @@ func TestBrowserOwnKeysUpload(t *testing.T) {
 
 	ctx := btab(t, 1280, 900)
 	openOwnKeys(t, ctx, labURL(t))
-	setBox(t, ctx, lab.IDOwnMembers, "ignored\n")
-	bdo(t, ctx, chromedp.SetUploadFiles(chromedp.CSS("#"+lab.IDOwnMembers+"-file"), []string{good}),
-		chromedp.SetUploadFiles(chromedp.CSS("#"+lab.IDOwnAbsent+"-file"), []string{absentFile}))
-	bwaitText(t, ctx, "#"+lab.IDOwnMembers+"-file-note", func(s string) bool { return strings.HasPrefix(s, "keys.txt (") })
+	setBox(t, ctx, "own-members", "ignored\n")
+	bdo(t, ctx, chromedp.SetUploadFiles(chromedp.CSS("#own-members-file"), []string{good}),
+		chromedp.SetUploadFiles(chromedp.CSS("#own-absent-file"), []string{absentFile}))
+	bwaitText(t, ctx, "#own-members-file-note", func(s string) bool { return strings.HasPrefix(s, "keys.txt (") })
 	report := useOwnKeys(t, ctx, func(s string) bool { return strings.Contains(s, "measured") })
 	for _, s := range []string{"5 member lines read, 1 duplicate dropped", "n = 4", "1 member left out of the rate", "2 absent queries measured"} {
 		if !strings.Contains(report, s) {
@@ -193,25 +192,25 @@ func TestBrowserOwnKeysUpload(t *testing.T) {
 	}
 
 	// A binary file: its raw bytes reach the reader, which refuses them.
-	bdo(t, ctx, chromedp.SetUploadFiles(chromedp.CSS("#"+lab.IDOwnMembers+"-file"), []string{binary}))
-	bwaitText(t, ctx, "#"+lab.IDOwnMembers+"-file-note", func(s string) bool { return strings.HasPrefix(s, "keys.bin (") })
-	bdo(t, ctx, chromedp.Click(chromedp.CSS("#"+lab.IDOwnUse)))
-	bwaitText(t, ctx, "#"+lab.IDOwnError, func(s string) bool { return strings.Contains(s, "members: keys must be text: line 2") })
+	bdo(t, ctx, chromedp.SetUploadFiles(chromedp.CSS("#own-members-file"), []string{binary}))
+	bwaitText(t, ctx, "#own-members-file-note", func(s string) bool { return strings.HasPrefix(s, "keys.bin (") })
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#own-use")))
+	bwaitText(t, ctx, "#own-error", func(s string) bool { return strings.Contains(s, "members: keys must be text: line 2") })
 
 	// A file over the limit is refused as soon as it is chosen, unread.
 	huge := filepath.Join(dir, "huge.txt")
 	if err := os.WriteFile(huge, []byte(strings.Repeat("0123456789abcde\n", 33<<16)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	bdo(t, ctx, chromedp.SetUploadFiles(chromedp.CSS("#"+lab.IDOwnAbsent+"-file"), []string{huge}))
-	bwaitText(t, ctx, "#"+lab.IDOwnError, func(s string) bool {
+	bdo(t, ctx, chromedp.SetUploadFiles(chromedp.CSS("#own-absent-file"), []string{huge}))
+	bwaitText(t, ctx, "#own-error", func(s string) bool {
 		return strings.Contains(s, "absent queries: key list too large: 33.00 MiB, more than the 32 MiB a list allowed here")
 	})
-	bdo(t, ctx, chromedp.Click(chromedp.CSS("#"+lab.IDOwnAbsent+"-file-clear")))
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#own-absent-file-clear")))
 
 	// Removing the file brings the box back.
-	bdo(t, ctx, chromedp.Click(chromedp.CSS("#"+lab.IDOwnMembers+"-file-clear")))
-	bwaitText(t, ctx, "#"+lab.IDOwnMembers+"-file-note", func(s string) bool { return strings.HasPrefix(s, "A file chosen here") })
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#own-members-file-clear")))
+	bwaitText(t, ctx, "#own-members-file-note", func(s string) bool { return strings.HasPrefix(s, "A file chosen here") })
 	useOwnKeys(t, ctx, func(s string) bool { return strings.Contains(s, "1 member line read") })
 	if got := btext(t, ctx, "#out-n"); got != "1" {
 		t.Errorf("out-n = %q from the box's one key", got)
@@ -226,11 +225,11 @@ func TestBrowserOwnKeysLargePaste(t *testing.T) {
 	needBrowser(t)
 	ctx := btab(t, 1280, 900)
 	openOwnKeys(t, ctx, labURL(t))
-	beval[bool](t, ctx, `(document.getElementById("`+lab.IDOwnMembers+`").value = Array.from({length: 200000}, (_, i) => "member-" + i).join("\n"), true)`)
+	beval[bool](t, ctx, `(document.getElementById("own-members").value = Array.from({length: 200000}, (_, i) => "member-" + i).join("\n"), true)`)
 	// The browser lays the box out first (seconds for megabytes, its own
 	// cost); then a watcher notes any progress bar.
 	beval[bool](t, ctx, `(window.sawProgress = false, new MutationObserver(() => {
-	  if (document.getElementById("`+lab.IDOwnProgress+`") || document.getElementById("lab-progress")) window.sawProgress = true;
+	  if (document.getElementById("own-progress") || document.getElementById("lab-progress")) window.sawProgress = true;
 	  const l = document.querySelector('label[for="lab-progress"]');
 	  if (l) window.runLabel = l.textContent;
 	}).observe(document.getElementById("lab"), {childList: true, subtree: true, characterData: true}), true)`)
@@ -238,10 +237,10 @@ func TestBrowserOwnKeysLargePaste(t *testing.T) {
 	// progress bar is seen on any machine, then let go.
 	holdRuns(t, ctx, true)
 	before := pageWork(t, ctx)
-	bdo(t, ctx, chromedp.Click(chromedp.CSS("#"+lab.IDOwnUse)))
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#own-use")))
 	bwaitEval(t, ctx, `String(window.sawProgress)`, func(s string) bool { return s == "true" })
 	holdRuns(t, ctx, false)
-	finished := `document.getElementById("lab").dataset.state === "ready" && !!document.getElementById("` + lab.IDOwnReport + `")`
+	finished := `document.getElementById("lab").dataset.state === "ready" && !!document.getElementById("own-report")`
 	var slowest time.Duration
 	for begin := time.Now(); ; time.Sleep(30 * time.Millisecond) {
 		start := time.Now()
@@ -281,9 +280,9 @@ func TestBrowserOwnKeysLargePaste(t *testing.T) {
 	}
 
 	// A key too long, past the 200,000 good ones: the worker's message.
-	beval[bool](t, ctx, `(document.getElementById("`+lab.IDOwnMembers+`").value += "\n" + "x".repeat(5000), document.getElementById("`+lab.IDOwnUse+`").click(), true)`)
+	beval[bool](t, ctx, `(document.getElementById("own-members").value += "\nx".repeat(5000), document.getElementById("own-use").click(), true)`)
 	want := "members: key too long: line 200001 is over 4096 bytes, the limit for one key"
-	if got := bwaitText(t, ctx, "#"+lab.IDOwnError, func(s string) bool { return s != "" }); !strings.HasPrefix(got, want) {
+	if got := bwaitText(t, ctx, "#own-error", func(s string) bool { return s != "" }); !strings.HasPrefix(got, want) {
 		t.Errorf("error %q, want %q", got, want)
 	}
 }
@@ -301,17 +300,17 @@ func TestBrowserOwnKeysFigures(t *testing.T) {
 	for _, w := range []int{1280, 360} {
 		ctx := btab(t, w, 900)
 		openOwnKeys(t, ctx, base)
-		setBox(t, ctx, lab.IDOwnMembers, strings.Join(members, "\n"))
-		setBox(t, ctx, lab.IDOwnAbsent, strings.Join(absent, "\n"))
+		setBox(t, ctx, "own-members", strings.Join(members, "\n"))
+		setBox(t, ctx, "own-absent", strings.Join(absent, "\n"))
 		useOwnKeys(t, ctx, func(s string) bool { return strings.Contains(s, "measured") })
 		bwaitText(t, ctx, "#chart-status", func(s string) bool { return !strings.Contains(s, "Measuring") })
 		for _, shot := range []struct{ name, js string }{
 			{"", ""},
-			{"-error", `(document.getElementById("` + lab.IDOwnMembers + `").value = "ok\n" + "x".repeat(5000), document.getElementById("` + lab.IDOwnUse + `").click(), true)`},
+			{"-error", `(document.getElementById("own-members").value = "ok\nx".repeat(5000), document.getElementById("own-use").click(), true)`},
 		} {
 			if shot.js != "" {
 				beval[bool](t, ctx, shot.js)
-				bwaitText(t, ctx, "#"+lab.IDOwnError, func(s string) bool { return s != "" })
+				bwaitText(t, ctx, "#own-error", func(s string) bool { return s != "" })
 			}
 			bdo(t, ctx, chromedp.Sleep(500*time.Millisecond))
 			png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bloomlab/bloomlab/app/lab"
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/core"
 
@@ -44,7 +43,7 @@ func TestBrowserVariantCuckooSS(t *testing.T) {
 	// buckets says what core's filter holds in each slot, in ascending
 	// order within a bucket, empty slots first.
 	c := r.Filter.(*core.Cuckoo)
-	bdo(t, ctx, chromedp.Focus(chromedp.CSS("#"+lab.IDBitArray)))
+	bdo(t, ctx, chromedp.Focus(chromedp.CSS("#bit-array")))
 	for pos := range uint64(2 * core.CuckooSlots) {
 		bdo(t, ctx, chromedp.KeyEvent(kb.ArrowRight))
 		state := "off"
@@ -52,8 +51,8 @@ func TestBrowserVariantCuckooSS(t *testing.T) {
 			state = "holds " + strconv.Itoa(int(fp))
 		}
 		want := "slot " + thousands(pos) + " of 4,444: " + state
-		bwaitText(t, ctx, "#"+lab.IDBitHover, func(s string) bool { return strings.HasPrefix(s, "slot "+thousands(pos)+" of") })
-		if got := btext(t, ctx, "#"+lab.IDBitHover); !strings.HasPrefix(got, want) {
+		bwaitText(t, ctx, "#bit-hover", func(s string) bool { return strings.HasPrefix(s, "slot "+thousands(pos)+" of") })
+		if got := btext(t, ctx, "#bit-hover"); !strings.HasPrefix(got, want) {
 			t.Errorf("the cursor on slot %d says %q, want %q", pos, got, want)
 		}
 	}
@@ -83,5 +82,5 @@ func TestBrowserVariantCuckooSS(t *testing.T) {
 
 // The semi-sorted filter's slots in the lab, at 1280 and 360 pixels.
 func TestBrowserCuckooSSShots(t *testing.T) {
-	shootPart(t, "variant-cuckoo-ss", "/?"+params(settings.IDVariant, "cuckoo-ss", settings.IDItems, "300", settings.IDTry, "apple"), lab.IDBitArray)
+	shootPart(t, "variant-cuckoo-ss", "/?"+params(settings.IDVariant, "cuckoo-ss", settings.IDItems, "300", settings.IDTry, "apple"), "bit-array")
 }

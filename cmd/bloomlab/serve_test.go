@@ -19,7 +19,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bloomlab/bloomlab/app/lab"
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/app/ui"
 )
@@ -163,7 +162,7 @@ func TestSiteWritesEverything(t *testing.T) {
 			t.Errorf("site lacks the embed: %v", err)
 			continue
 		}
-		if !strings.Contains(string(page), `id="`+lab.IDOpenLab+`"`) || !strings.Contains(string(page), `src="/bloomlab/web/embed.js"`) {
+		if !strings.Contains(string(page), `id="embed-open"`) || !strings.Contains(string(page), `src="/bloomlab/web/embed.js"`) {
 			t.Errorf("%s is not the embed with its script under the prefix", f)
 		}
 	}
@@ -255,7 +254,7 @@ func TestServeFramedEmbed(t *testing.T) {
 					if res.StatusCode != http.StatusOK {
 						t.Errorf("status %d, want 200", res.StatusCode)
 					}
-					if c.method == "GET" && !strings.Contains(string(body), `id="`+lab.IDOpenLab+`"`) {
+					if c.method == "GET" && !strings.Contains(string(body), `id="embed-open"`) {
 						t.Error("the page is not the embed")
 					}
 				} else if csp != policy+"'self'" || xfo != "SAMEORIGIN" {

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bloomlab/bloomlab/app/lab"
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/app/ui/format"
 	"github.com/bloomlab/bloomlab/core"
@@ -540,7 +539,7 @@ func TestBrowserScalableProbeLinks(t *testing.T) {
 	needBrowser(t)
 	ctx := btab(t, 1280, 1400)
 	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/?"+params(settings.IDVariant, "scalable", settings.IDTry, "apple")), waitLab(),
-		typeKey("apple"+kb.Enter), waitPanel(lab.IDTryVerdict, "“apple”"))
+		typeKey("apple"+kb.Enter), waitPanel("try-verdict", "“apple”"))
 	r := cliTry(t, "--variant", "scalable", "--insert", "apple", "--query", "apple")
 	q := r.Queries[0]
 	got := beval[[]string](t, ctx, `[...document.querySelectorAll("#try-probes li")].map(li => li.textContent)`)
