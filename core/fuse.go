@@ -114,26 +114,24 @@ func (f *Fuse) Seal() error {
 	m := segLen * segments
 	b := fuseBuild{count: make([]uint8, m), xor: make([]uint64, m), xs: make([]uint64, f.n),
 		queue: make([]uint32, 0, m), order: make([]uint32, 0, f.n)}
-	mix := splitmix(f.seed ^ fuseSalt)
-	for attempt := 0; attempt <= FuseMaxRetries; attempt++ {
-		lay := fuseLayout{segLen, segments - 2}
+	var lay fuseLayout
+	mix, err := f.retry("fuse", "cells", m, FuseMaxRetries, splitmix(f.seed^fuseSalt), func(attempt int, mix uint64) bool {
+		lay = fuseLayout{segLen, segments - 2}
 		// Every fourth attempt from the second halves the segments, keeping
 		// m: the empirical length is too long for some n (the reference's
 		// TestBinaryFuseBoundarySizes).
 		if attempt%4 == 1 && f.n > 4 && f.n < 1_000_000 {
 			lay = fuseLayout{segLen / 2, 2*segments - 2}
 		}
-		if b.peel(f.hashes, lay, mix) {
-			f.lay, f.mix = lay, mix
-			f.alloc(m)
-			f.assign(&b)
-			return nil
-		}
-		f.retries++
-		mix = splitmix(mix)
+		return b.peel(f.hashes, lay, mix)
+	})
+	if err != nil {
+		return err
 	}
-	f.err = fmt.Errorf("core: fuse filter of %d keys in %d cells did not build in %d attempts", f.n, m, FuseMaxRetries+1)
-	return f.err
+	f.lay, f.mix = lay, mix
+	f.alloc(m)
+	f.assign(&b)
+	return nil
 }
 
 // fuseSteps[e-3] is the least n whose segment length is 2^e by the paper's

@@ -1,6 +1,9 @@
 package core
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+)
 
 // packedCells is the array the static filters solve for: m cells of r bits,
 // 1 to 32, cell i at bits [i r, i r + r) of words, each packed right after
@@ -140,6 +143,25 @@ func (c *keyCollector) Retries() uint64 { return c.retries }
 
 // Err is the last Seal's error, if any.
 func (c *keyCollector) Err() error { return c.err }
+
+// retry is a static filter's build loop: it calls attempt under the
+// construction seed mix and, while attempt fails, under each next seed of
+// the SplitMix64 chain, at most maxRetries more times, counting the failed
+// attempts in Retries. It returns the seed that built; when none did it
+// sets Err to an error naming the filter, its m units and the attempts, and
+// returns it. attempt is given its number, from 0, so that a filter can
+// vary more than the seed between attempts.
+func (c *keyCollector) retry(name, unit string, m uint64, maxRetries int, mix uint64, attempt func(i int, mix uint64) bool) (uint64, error) {
+	for i := 0; i <= maxRetries; i++ {
+		if attempt(i, mix) {
+			return mix, nil
+		}
+		c.retries++
+		mix = splitmix(mix)
+	}
+	c.err = fmt.Errorf("core: %s filter of %d keys in %d %s did not build in %d attempts", name, c.n, m, unit, maxRetries+1)
+	return 0, c.err
+}
 
 // Value is cell i's value, as a Valued layout shows it.
 func (p *packedCells) Value(i uint64) (uint32, bool) { return p.Cell(i), true }

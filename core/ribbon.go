@@ -175,21 +175,19 @@ func (f *Ribbon) Seal() error {
 		m = f.rows
 	}
 	b := newRibbonBand(m, f.width)
-	for attempt := 0; attempt <= RibbonMaxRetries; attempt++ {
+	mix, err := f.retry("ribbon", "rows", m, RibbonMaxRetries, mix, func(attempt int, mix uint64) bool {
 		if attempt > 0 {
 			rows = ribbonSorted(xs, tmp, f.hashes, mix)
 		}
-		if b.band(rows, m, f.bits) {
-			f.mix = mix
-			f.alloc(m)
-			f.solve(&b)
-			return nil
-		}
-		f.retries++
-		mix = splitmix(mix)
+		return b.band(rows, m, f.bits)
+	})
+	if err != nil {
+		return err
 	}
-	f.err = fmt.Errorf("core: ribbon filter of %d keys in %d rows did not build in %d attempts", f.n, m, RibbonMaxRetries+1)
-	return f.err
+	f.mix = mix
+	f.alloc(m)
+	f.solve(&b)
+	return nil
 }
 
 // ribbonSorted mixes every hash with the construction seed into xs,
