@@ -99,30 +99,14 @@ func (c *Page) Compact(e settings.Embed, notices []string) app.UI {
 			warningLines(c.result),
 		),
 		c.bits.render(c.result, marks),
-		app.If(e.Chart != "", func() app.UI { return c.compactChart(e.Chart) }),
+		app.If(e.Chart != "", func() app.UI {
+			return c.charts.RenderOne(e.Chart, c.variant(), c.result, c.own.keys != nil, c.settings.Playing())
+		}),
 		app.If(e.Panel, c.panel.render),
 		app.P().Class("compact-foot").Body(
 			app.A().ID(idOpenLab).Href(ui.Href(ui.RouteLab)+"?"+c.settings.Query().Encode()).
 				Target("_blank").Rel("noopener").Text("Open in Bloom Lab ↗"),
 			app.Span().Class("muted").Text(" with these settings, all the controls and both charts"),
 		),
-	)
-}
-
-// compactChart is one of the lab's two charts, which (settings.ChartK or
-// settings.ChartBitsPerKey), with the line under the charts.
-func (c *Page) compactChart(which string) app.UI {
-	v, ch := c.variant(), &c.charts
-	id, svg, off := "chart-k", ch.kSVG, !v.UsesK()
-	if which == settings.ChartBitsPerKey {
-		id, svg, off = "chart-bpk", ch.bpkSVG, !v.UsesM() || c.settings.Playing()
-	}
-	status := ""
-	if c.result != nil {
-		status = chartStatus(c.result, c.own.keys != nil, ch.sweeping)
-	}
-	return app.Div().Class("charts-col").Body(
-		app.Div().Class("charts").Body(chartBox(id, svg, off)),
-		app.P().ID("chart-status").Class("muted small").Text(status),
 	)
 }

@@ -146,8 +146,8 @@ func (lc *labControls) renderPresets() app.UI {
 // the user's key lists decide are off.
 func (lc *labControls) renderControls(ownNote app.UI) app.UI {
 	p := lc.lab.current().Params
-	kNote := controlNote(p.Variant, settings.IDOptimalK)
-	hashingNote := controlNote(p.Variant, settings.IDHashing)
+	kNote := settings.ControlNote(p.Variant, settings.IDOptimalK)
+	hashingNote := settings.ControlNote(p.Variant, settings.IDHashing)
 	return app.Section().Class("controls").Aria("label", "Controls").Body(
 		ownNote,
 		app.Range(settings.Sliders).Slice(func(i int) app.UI { return lc.renderSlider(settings.Sliders[i]) }),
@@ -211,7 +211,7 @@ func (lc *labControls) renderSlider(sl settings.Slider) app.UI {
 	own := lc.lab.ownKeys()
 	shown := sliderShown(sl, p, own)
 	decided := own != nil && ownSliders[sl.ID]
-	note := controlNote(p.Variant, sl.ID)
+	note := settings.ControlNote(p.Variant, sl.ID)
 	var help app.UI = app.Text(sliderHelp(sl, p.Variant))
 	switch {
 	case note != "":

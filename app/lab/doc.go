@@ -13,15 +13,18 @@
 // The Page holds the settings and the filter they make, and wires the
 // parts that show them. Each part is a type with its own state in a file
 // of its own (controls, own keys, key panel, player, counters, bits,
-// charts, overlap), and reaches the page only through a small interface of
-// what it needs (labEditor, keyLab, playLab, bitsLab), so a part can be
-// read, and tested, without the rest. Render only shows and wires: the
+// overlap), and reaches the page only through a small interface of what
+// it needs (labEditor, keyLab, playLab, bitsLab), so a part can be read,
+// and tested, without the rest. A part that needs nothing of the page
+// lives in a package of its own under app/lab, exporting what the page
+// calls: the charts (app/lab/charts). Render only shows and wires: the
 // simulation is core's, and the runs go through the engine, which cancels
 // a run a newer move replaced and, for large shapes, runs it on the lab's
 // worker.
 //
-// It imports engine, settings, ui, ui/format, core, core/plan (for byte
-// sizes) and audit (the audit badge's report), and no other page. Two
+// It imports its parts' packages (lab/charts), engine, settings, ui,
+// ui/format, core, core/plan (for byte sizes) and audit (the audit
+// badge's report), and no other page. Two
 // pages build on it: lessons embeds the Page and guides it through a small
 // API (Show, State, Settings, Keep, OnChange, ClearQueries), and embed
 // shows it compact inside an article (InitFramed, Compact, compact.go);
@@ -31,8 +34,10 @@
 // Where the next thing goes: a new slider is one record in
 // settings.Sliders and shows here with no edit; a new choice is a select in
 // controls.go with its parse in settings; a new figure is a counter in
-// counters.go; a new chart is a ui.Chart built in charts.go; what a layout
-// shows (its unit, its cells) comes from core's variant record, never from
-// a comparison here; a new part with state of its own is a file with its
-// type and its interface of the page, and one field of Page.
+// counters.go; a new chart is a ui.Chart built in app/lab/charts; what a
+// layout shows (its unit, its cells) comes from core's variant record,
+// never from a comparison here; a new part with state of its own is a
+// package under app/lab when it needs nothing of the page, otherwise a
+// file with its type and its interface of the page; either way one field
+// of Page.
 package lab

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/bloomlab/bloomlab/app/engine"
+	"github.com/bloomlab/bloomlab/app/lab/charts"
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/app/ui"
 
@@ -112,9 +113,7 @@ func (c *Page) makeFirstView(key string) *firstView {
 	var p picture
 	pix := p.render(store, nil, l, c.bits.marks(r, bitMarks{}), 1)
 	fv := &firstView{Key: key, Picture: pngDataURL(pix, l.W, l.H), CSSH: l.H}
-	sw := sweepOf(c.shapeParams(), *r, c.settings.Typed.List(), false)
-	fv.K, fv.BPK, _ = sw.measure(nil, nil)
-	fv.Sampled = sw.sampled
+	fv.K, fv.BPK, fv.Sampled = charts.Measure(c.shapeParams(), *r, c.settings.Typed.List())
 	return fv
 }
 
@@ -122,8 +121,8 @@ func (c *Page) makeFirstView(key string) *firstView {
 // charts' points.
 func (c *Page) useFirstView(fv *firstView) {
 	c.bits.first = fv
-	c.charts.kPts, c.charts.bpkPts, c.charts.sampled = fv.K, fv.BPK, fv.Sampled
-	c.charts.redraw(c.result, c.shapeParams(), false)
+	c.charts.Use(fv.K, fv.BPK, fv.Sampled)
+	c.charts.Redraw(c.result, c.shapeParams(), false)
 }
 
 // encode is fv's attribute: JSON in base64, since go-app writes an

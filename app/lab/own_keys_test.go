@@ -142,7 +142,7 @@ func TestLabPageOwnKeys(t *testing.T) {
 	c := New()
 	c.settings, c.own.keys, c.result = s, own, &r.Result
 	c.setTheory()
-	c.charts.redraw(c.result, c.shapeParams(), false)
+	c.charts.Redraw(c.result, c.shapeParams(), false)
 	html := labHTML(t, c)
 
 	want, err := core.SimulateKeys(c.settings.Params, [][]byte{[]byte("alice"), []byte("bob"), []byte("carol"), []byte("dave")},

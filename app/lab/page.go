@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/bloomlab/bloomlab/app/engine"
+	"github.com/bloomlab/bloomlab/app/lab/charts"
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/app/ui"
 	"github.com/bloomlab/bloomlab/app/ui/format"
@@ -55,7 +56,7 @@ type Page struct {
 	player   player
 	counters counterBox
 	bits     labBits
-	charts   labCharts
+	charts   charts.Charts
 	overlap  overlapView
 
 	audit      engine.AuditRun
@@ -259,9 +260,10 @@ func (c *Page) OnMount(ctx app.Context) {
 }
 
 func (c *Page) OnDismount() {
-	for _, rs := range []*engine.Runs{&c.runs, &c.charts.runs, &c.own.runs, &c.panel.runs, &c.overlap.runs, &c.bits.who} {
+	for _, rs := range []*engine.Runs{&c.runs, &c.own.runs, &c.panel.runs, &c.overlap.runs, &c.bits.who} {
 		rs.Cancel()
 	}
+	c.charts.Stop()
 	c.player.pause()
 	if c.stopListen != nil {
 		c.stopListen()
@@ -334,7 +336,7 @@ func (c *Page) recompute(ctx app.Context, t0 float64) {
 	p, typed := runParams(s, own), s.Typed.List()
 	c.t0 = t0
 	c.errText = ""
-	c.charts.clear()
+	c.charts.Clear()
 	c.overlap.clear()
 	c.audit = engine.Audits().Get(s.Params.Fault)
 	if c.work() <= syncWork && !own.InDesk() {
@@ -398,7 +400,7 @@ func (c *Page) finish(ctx app.Context, sim engine.Run, r core.OwnKeysResult, sto
 	if c.own.keys != nil {
 		c.own.keys.AbsentMembers = r.AbsentMembers
 	}
-	c.charts.redraw(c.result, c.shapeParams(), c.bits.narrow())
+	c.charts.Redraw(c.result, c.shapeParams(), c.bits.narrow())
 	c.follow(ctx, sim)
 }
 
@@ -421,13 +423,13 @@ func (c *Page) follow(ctx app.Context, sim engine.Run) {
 				engine.Audits().StartWhenIdle(c.settings.Params.Fault, sim.Live)
 			}
 		}
-		if c.settings.Playing() || c.charts.measured() {
+		if c.settings.Playing() || c.charts.Measured() {
 			// No sweep to wait for: the first view brought the charts'
 			// points, or the player shows no measured points.
 			audit()
 			return
 		}
-		c.charts.sweep(ctx, c.shapeParams(), *c.result, c.settings.Typed.List(), c.own.keys != nil, c.bits.narrow(), audit)
+		c.charts.Sweep(ctx, c.shapeParams(), *c.result, c.settings.Typed.List(), c.own.keys != nil, c.bits.narrow(), audit)
 	})
 }
 
@@ -536,7 +538,7 @@ func (c *Page) Body() app.UI {
 				c.panel.render(),
 				c.bits.render(c.result, marks),
 				c.overlap.render(c.onOverlap, c.result == nil || c.bits.layout(c.result).Cells),
-				c.charts.render(c.variant(), c.result, c.own.keys != nil, c.settings.Playing()),
+				c.charts.Render(c.variant(), c.result, c.own.keys != nil, c.settings.Playing()),
 			),
 		),
 	)

@@ -36,7 +36,7 @@ func TestLabPageRenders(t *testing.T) {
 				t.Fatal(err)
 			}
 			c.result = &r
-			c.charts.redraw(c.result, s.Params, false)
+			c.charts.Redraw(c.result, s.Params, false)
 			rep := audit.Report{Passed: 3, Failed: 1, Total: 4}
 			c.audit = engine.AuditRun{Report: &rep, Total: 4, Done: 4}
 			if err := e.Load(c); err != nil {
@@ -55,7 +55,7 @@ func TestLabPageRenders(t *testing.T) {
 			if s.Params.Fault == core.ClearOnDuplicate && r.FalseNegatives == 0 {
 				t.Error("clear-on-duplicate with two passes lost no keys; the alarm path is untested")
 			}
-			if !strings.Contains(c.charts.kSVG, "optimum") || !strings.Contains(c.charts.bpkSVG, "bits per key") {
+			if charts := app.HTMLString(c.charts.Render(c.variant(), c.result, false, false)); !strings.Contains(charts, "optimum") || !strings.Contains(charts, "bits per key") {
 				t.Error("charts not drawn")
 			}
 		})

@@ -1,47 +1,9 @@
 package lab
 
 import (
-	"strings"
-
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/core"
 )
-
-// controlNote says why control id means nothing for layout v, or "" when
-// it does: the hashes slider and the optimal k where k does not apply, bits
-// per key where the layout sizes itself, the hashing select where the
-// layout finds its positions its own way. The page disables the control
-// and shows the note in its help.
-func controlNote(v core.Variant, id string) string {
-	switch id {
-	case settings.IDHashes, settings.IDOptimalK:
-		if v.UsesK() {
-			return ""
-		}
-		places := v.Places()
-		if places == "" {
-			places = "the " + v.Name() + " filter places a key its own way"
-		}
-		return "k does not apply: " + places
-	case settings.IDBitsPerKey:
-		if v.UsesM() {
-			return ""
-		}
-		sizes := v.Sizes()
-		if sizes == "" {
-			sizes = "the " + v.Name() + " filter sizes itself from n"
-		}
-		return "bits per key does not apply: " + sizes
-	case settings.IDHashing:
-		if v.Hashings() {
-			return ""
-		}
-		how := core.Message(v.HashedBy(core.NoFault, core.IndependentHashing))
-		how, _, _ = strings.Cut(how, "; ")
-		return "the scheme does not apply: " + how
-	}
-	return ""
-}
 
 // sliderHelp is the help under slider sl for layout v: the slider's own,
 // or for bits per key in a layout of fingerprints, what the bits buy.

@@ -5,7 +5,8 @@
 // range-checked; a value out of range is clamped or left at its default,
 // and a notice says which, so a hand-edited or hostile link never does
 // something other than what the page shows. It imports no go-app, so it is
-// tested and fuzzed as plain Go.
+// tested and fuzzed as plain Go. ControlNote says why a control of the
+// lab means nothing to a layout, for the lab's controls and its charts.
 //
 // Of the app it imports only ui/format (a notice writes a number as the
 // pages do), with core, core/plan and core/experiment for the ranges and

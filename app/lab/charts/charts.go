@@ -1,4 +1,4 @@
-package lab
+package charts
 
 import (
 	"math"
@@ -262,9 +262,10 @@ func layoutBPKChart(r core.Result, bpk float64, k, fingerprintBits int, measured
 	return c
 }
 
-// labCharts are the lab's two charts against k and bits per key, with
-// points measured after each run on a goroutine of their own.
-type labCharts struct {
+// Charts are the lab's two charts against k and bits per key, with
+// points measured after each run on a goroutine of their own. The zero
+// value is ready: no points, nothing drawn.
+type Charts struct {
 	kSVG, bpkSVG string
 	kPts, bpkPts []ui.Point
 	sampled      bool
@@ -272,9 +273,9 @@ type labCharts struct {
 	runs         engine.Runs
 }
 
-// clear drops the measured points and stops a sweep in flight: the
+// Clear drops the measured points and stops a sweep in flight: the
 // filter changed.
-func (ch *labCharts) clear() {
+func (ch *Charts) Clear() {
 	ch.runs.Cancel()
 	ch.kPts, ch.bpkPts = nil, nil
 	ch.sweeping = false
@@ -333,11 +334,11 @@ func (sw chartSweep) measure(step core.Step, kDone func([]ui.Point)) (kPts, bpkP
 	return kPts, bpkPts, nil
 }
 
-// sweep measures the charts' points for params p and run r, a chart at a
+// Sweep measures the charts' points for params p and run r, a chart at a
 // time, and redraws as each chart's points arrive; then follows once the
 // last is drawn (at once if there is nothing to measure), unless a newer
 // sweep replaced this one.
-func (ch *labCharts) sweep(ctx app.Context, p core.Params, r core.Result, typed []string, own, narrow bool, then func()) {
+func (ch *Charts) Sweep(ctx app.Context, p core.Params, r core.Result, typed []string, own, narrow bool, then func()) {
 	sw := sweepOf(p, r, typed, own)
 	ch.sampled = sw.sampled
 	ch.sweeping = sw.sweepK || sw.sweepBPK
@@ -352,7 +353,7 @@ func (ch *labCharts) sweep(ctx app.Context, p core.Params, r core.Result, typed 
 			ctx.Dispatch(func(ctx app.Context) {
 				if sweep.Live() {
 					ch.kPts = kPts
-					ch.redraw(&r, p, narrow)
+					ch.Redraw(&r, p, narrow)
 				}
 			})
 		})
@@ -366,21 +367,39 @@ func (ch *labCharts) sweep(ctx app.Context, p core.Params, r core.Result, typed 
 			if sweep.Live() {
 				ch.bpkPts = bpkPts
 				ch.sweeping = false
-				ch.redraw(&r, p, narrow)
+				ch.Redraw(&r, p, narrow)
 				then()
 			}
 		})
 	})
 }
 
-// measured reports whether the charts hold points for the filter shown:
+// Measured reports whether the charts hold points for the filter shown:
 // the first view's, when the page starts with them.
-func (ch *labCharts) measured() bool { return ch.kPts != nil || ch.bpkPts != nil }
+func (ch *Charts) Measured() bool { return ch.kPts != nil || ch.bpkPts != nil }
 
-// redraw draws the charts of run r at params p. On a narrow screen they
+// Stop stops a sweep in flight and keeps the points: the page is gone.
+func (ch *Charts) Stop() { ch.runs.Cancel() }
+
+// Use takes points measured elsewhere for the filter shown: the first
+// view's, measured by the server as it rendered the page (Measure).
+func (ch *Charts) Use(kPts, bpkPts []ui.Point, sampled bool) {
+	ch.kPts, ch.bpkPts, ch.sampled = kPts, bpkPts, sampled
+}
+
+// Measure measures the charts' points for params p (the filter's shape)
+// and run r of generated and typed keys at once, as Sweep would: the
+// server's, for the first view. sampled says n was sampled down.
+func Measure(p core.Params, r core.Result, typed []string) (kPts, bpkPts []ui.Point, sampled bool) {
+	sw := sweepOf(p, r, typed, false)
+	kPts, bpkPts, _ = sw.measure(nil, nil)
+	return kPts, bpkPts, sw.sampled
+}
+
+// Redraw draws the charts of run r at params p. On a narrow screen they
 // are drawn narrower, so that their text keeps its size when the SVG
 // scales down to the column.
-func (ch *labCharts) redraw(r *core.Result, p core.Params, narrow bool) {
+func (ch *Charts) Redraw(r *core.Result, p core.Params, narrow bool) {
 	if r == nil {
 		return
 	}
@@ -406,10 +425,10 @@ func (ch *labCharts) redraw(r *core.Result, p core.Params, narrow bool) {
 	}
 }
 
-// render is the two charts and the line under them, for layout v and run
+// Render is the two charts and the line under them, for layout v and run
 // r (nil before the first); own says the run is on the user's keys, and
 // playing that the player stopped before the last key.
-func (ch *labCharts) render(v core.Variant, r *core.Result, own, playing bool) app.UI {
+func (ch *Charts) Render(v core.Variant, r *core.Result, own, playing bool) app.UI {
 	status := ""
 	switch {
 	case r == nil:
@@ -423,6 +442,24 @@ func (ch *labCharts) render(v core.Variant, r *core.Result, own, playing bool) a
 			chartBox("chart-k", ch.kSVG, !v.UsesK()),
 			chartBox("chart-bpk", ch.bpkSVG, !v.UsesM() || playing),
 		),
+		app.P().ID("chart-status").Class("muted small").Text(status),
+	)
+}
+
+// RenderOne is one of the two charts, which (settings.ChartK or
+// settings.ChartBitsPerKey), with the line under the charts: a compact
+// lab's. The arguments are Render's.
+func (ch *Charts) RenderOne(which string, v core.Variant, r *core.Result, own, playing bool) app.UI {
+	id, svg, off := "chart-k", ch.kSVG, !v.UsesK()
+	if which == settings.ChartBitsPerKey {
+		id, svg, off = "chart-bpk", ch.bpkSVG, !v.UsesM() || playing
+	}
+	status := ""
+	if r != nil {
+		status = chartStatus(r, own, ch.sweeping)
+	}
+	return app.Div().Class("charts-col").Body(
+		app.Div().Class("charts").Body(chartBox(id, svg, off)),
 		app.P().ID("chart-status").Class("muted small").Text(status),
 	)
 }
@@ -460,7 +497,7 @@ func chartStatus(r *core.Result, own, sweeping bool) string {
 // variantOff is why control id means nothing to layout v, without the
 // control's name: "a key has three cells".
 func variantOff(v core.Variant, id string) string {
-	_, why, _ := strings.Cut(controlNote(v, id), ": ")
+	_, why, _ := strings.Cut(settings.ControlNote(v, id), ": ")
 	return why
 }
 
