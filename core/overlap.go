@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/bloomlab/bloomlab/core/keys"
 )
 
 // Overlap is how many of a filter's distinct keys map to each of its
@@ -42,8 +44,8 @@ func OverlapOf(p Params, typed []string, step Step) (Overlap, error) {
 	if err := p.Validate(); err != nil {
 		return Overlap{}, err
 	}
-	if len(typed) > MaxTypedKeys {
-		return Overlap{}, fmt.Errorf("core: %d keys typed, at most %d", len(typed), MaxTypedKeys)
+	if len(typed) > keys.MaxTyped {
+		return Overlap{}, fmt.Errorf("core: %d keys typed, at most %d", len(typed), keys.MaxTyped)
 	}
 	if !p.Variant.Bloom() {
 		return Overlap{}, fmt.Errorf("core: a %s filter's positions hold fingerprints, not keys' bits: it has no overlap to count", p.Variant.Name())

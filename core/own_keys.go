@@ -1,6 +1,14 @@
 package core
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/bloomlab/bloomlab/core/keys"
+)
+
+// DefaultKeyLimits allow as many keys as a simulation inserts, 256 MiB of
+// input and 4 KiB a key.
+var DefaultKeyLimits = keys.Limits{MaxKeys: MaxItems, MaxBytes: 256 << 20, MaxLineBytes: 4 << 10}
 
 // OwnKeysResult is what SimulateKeys measured, beside what the key lists
 // held.
@@ -31,62 +39,62 @@ func SimulateKeys(p Params, members, absent [][]byte, step Step) (OwnKeysResult,
 	// The sets find keys through pointers to the lists: a slice or a
 	// KeyList turned into an interface at each call would be copied to the
 	// heap each time.
-	var keys, seenAbsent, queries byteKeys
-	memberSet := newKeySet(len(members))
+	var kept, seenAbsent, queries keys.Bytes
+	memberSet := keys.NewSet(len(members))
 	for _, k := range members {
 		if err := pr.Tick(); err != nil {
 			return out, err
 		}
-		h := memberSet.hash(k)
-		slot, dup := memberSet.find(&keys, k, h)
+		h := memberSet.Hash(k)
+		slot, dup := memberSet.Find(&kept, k, h)
 		if dup {
 			out.MemberDuplicates++
 			continue
 		}
-		keys = append(keys, k)
-		memberSet.put(slot, len(keys)-1, h)
+		kept = append(kept, k)
+		memberSet.Put(slot, len(kept)-1, h)
 	}
-	absentSet := newKeySet(len(absent))
+	absentSet := keys.NewSet(len(absent))
 	for _, k := range absent {
 		if err := pr.Tick(); err != nil {
 			return out, err
 		}
-		h := absentSet.hash(k)
-		slot, dup := absentSet.find(&seenAbsent, k, h)
+		h := absentSet.Hash(k)
+		slot, dup := absentSet.Find(&seenAbsent, k, h)
 		if dup {
 			out.AbsentDuplicates++
 			continue
 		}
 		seenAbsent = append(seenAbsent, k)
-		absentSet.put(slot, len(seenAbsent)-1, h)
-		if _, member := memberSet.find(&keys, k, memberSet.hash(k)); member {
+		absentSet.Put(slot, len(seenAbsent)-1, h)
+		if _, member := memberSet.Find(&kept, k, memberSet.Hash(k)); member {
 			out.AbsentMembers++
 			continue
 		}
 		queries = append(queries, k)
 	}
-	return out.simulate(p, keys, queries, pr)
+	return out.simulate(p, kept, queries, pr)
 }
 
 // SimulateKeyLists is SimulateKeys on lists ReadKeys read, which hold each
 // key once already: only a set of the members is built, to leave out of the
 // rate the absent keys that are members, and only when there are absent
 // keys. The result counts the lists' duplicates.
-func SimulateKeyLists(p Params, members, absent KeyList, step Step) (OwnKeysResult, error) {
+func SimulateKeyLists(p Params, members, absent keys.List, step Step) (OwnKeysResult, error) {
 	out := OwnKeysResult{MemberDuplicates: members.Duplicates, AbsentDuplicates: absent.Duplicates}
 	pr := newListProgress(step, members.Len(), absent.Len(), p.DuplicatePasses)
 	if absent.Len() == 0 {
 		return out.simulate(p, members, absent, pr)
 	}
-	set, mem := newKeySet(members.Len()), &members
+	set, mem := keys.NewSet(members.Len()), &members
 	for i := range members.Len() {
 		if err := pr.Tick(); err != nil {
 			return out, err
 		}
 		k := members.Key(i)
-		h := set.hash(k)
-		slot, _ := set.find(mem, k, h)
-		set.put(slot, i, h)
+		h := set.Hash(k)
+		slot, _ := set.Find(mem, k, h)
+		set.Put(slot, i, h)
 	}
 	// One bit an absent key for the few that are members, rather than an
 	// index for each of the many that are not.
@@ -96,7 +104,7 @@ func SimulateKeyLists(p Params, members, absent KeyList, step Step) (OwnKeysResu
 			return out, err
 		}
 		k := absent.Key(i)
-		if _, member := set.find(mem, k, set.hash(k)); member {
+		if _, member := set.Find(mem, k, set.Hash(k)); member {
 			isMember[i/64] |= 1 << (i % 64)
 			out.AbsentMembers++
 		}
@@ -104,7 +112,7 @@ func SimulateKeyLists(p Params, members, absent KeyList, step Step) (OwnKeysResu
 	if out.AbsentMembers == 0 {
 		return out.simulate(p, members, absent, pr)
 	}
-	queries := keySubset{keys: absent, index: make([]uint32, 0, absent.Len()-out.AbsentMembers)}
+	queries := keySubset{list: absent, index: make([]uint32, 0, absent.Len()-out.AbsentMembers)}
 	for i := range absent.Len() {
 		if isMember[i/64]&(1<<(i%64)) == 0 {
 			queries.index = append(queries.index, uint32(i))
@@ -115,12 +123,12 @@ func SimulateKeyLists(p Params, members, absent KeyList, step Step) (OwnKeysResu
 
 // keySubset is some keys of a list, by index.
 type keySubset struct {
-	keys  keySource
+	list  keys.Source
 	index []uint32
 }
 
 func (s keySubset) Len() int         { return len(s.index) }
-func (s keySubset) Key(i int) []byte { return s.keys.Key(int(s.index[i])) }
+func (s keySubset) Key(i int) []byte { return s.list.Key(int(s.index[i])) }
 
 // newListProgress counts the work on own keys for a Step: each list key
 // once while the lists are sorted out, then each member once a pass and once
@@ -132,41 +140,41 @@ func newListProgress(step Step, members, absent, passes int) *Pace {
 
 // simulate builds the filter from keys, which are distinct, and measures it
 // on queries, which are distinct and hold no member, into out.
-func (out OwnKeysResult) simulate(p Params, keys, queries keySource, pr *Pace) (OwnKeysResult, error) {
-	if keys.Len() == 0 {
+func (out OwnKeysResult) simulate(p Params, members, queries keys.Source, pr *Pace) (OwnKeysResult, error) {
+	if members.Len() == 0 {
 		return out, fmt.Errorf("core: no member keys to insert")
 	}
-	if keys.Len() > MaxItems {
-		return out, fmt.Errorf("core: %d member keys, at most %d allowed", keys.Len(), MaxItems)
+	if members.Len() > MaxItems {
+		return out, fmt.Errorf("core: %d member keys, at most %d allowed", members.Len(), MaxItems)
 	}
 	if queries.Len() > MaxQueries {
 		return out, fmt.Errorf("core: %d absent keys, at most %d allowed", queries.Len(), MaxQueries)
 	}
 	q := p
-	q.Items, q.Queries, q.PresentShare, q.KeyBytes = keys.Len(), queries.Len(), 0, MinKeyBytes
+	q.Items, q.Queries, q.PresentShare, q.KeyBytes = members.Len(), queries.Len(), 0, MinKeyBytes
 	r, err := q.Start()
 	if err != nil {
 		return out, err
 	}
 	n := r.N
-	pr.Total = pr.Done + keys.Len()*(q.DuplicatePasses+1) + queries.Len()
+	pr.Total = pr.Done + members.Len()*(q.DuplicatePasses+1) + queries.Len()
 	r.PresentQueries, r.AbsentQueries = n, uint64(queries.Len())
-	stored := func(list keySource) keysAt {
+	stored := func(list keys.Source) keysAt {
 		return func(dst [][]byte, first uint64) {
 			for j := range dst {
 				dst[j] = list.Key(int(first) + j)
 			}
 		}
 	}
-	probes, err := r.measure(q.DuplicatePasses, nil, pr, stored(keys), stored(keys), stored(queries))
+	probes, err := r.measure(q.DuplicatePasses, nil, pr, stored(members), stored(members), stored(queries))
 	if err != nil {
 		return out, err
 	}
 
 	// Keys differ in length: one table, each key's own heap bytes.
 	r.ExactSetBytes = MapTableBytes(n)
-	for i := range keys.Len() {
-		r.ExactSetBytes += KeyHeapBytes(len(keys.Key(i)))
+	for i := range members.Len() {
+		r.ExactSetBytes += KeyHeapBytes(len(members.Key(i)))
 	}
 	r.finish(probes)
 	out.Result = r

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/bloomlab/bloomlab/core/keys"
 )
 
 // Params are the lab's controls. The zero value of Hashes means "the k the
@@ -217,10 +219,10 @@ func SimulateSteps(p Params, step Step) (Result, error) { return SimulateTyped(p
 // them; the queries stay the generated ones. At most MaxTypedKeys keys of 1
 // to MaxTypedKeyBytes bytes of UTF-8.
 func SimulateTyped(p Params, typed []string, step Step) (Result, error) {
-	if len(typed) > MaxTypedKeys {
-		return Result{}, fmt.Errorf("core: %d keys typed, at most %d", len(typed), MaxTypedKeys)
+	if len(typed) > keys.MaxTyped {
+		return Result{}, fmt.Errorf("core: %d keys typed, at most %d", len(typed), keys.MaxTyped)
 	}
-	if err := CheckTypedKeys("insert", typed); err != nil {
+	if err := keys.CheckTyped("insert", typed); err != nil {
 		return Result{}, err
 	}
 	r, err := p.Start()

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/bloomlab/bloomlab/core/keys"
+
 	"github.com/bloomlab/bloomlab/app/ui/format"
 	"github.com/bloomlab/bloomlab/core"
 	"github.com/bloomlab/bloomlab/core/plan"
@@ -16,7 +18,7 @@ import (
 // browserKeyLimits bound one key list in the lab. Tighter than the command
 // line's: the text, its copy in Go and the keys all sit in the page's memory
 // at once, and a million keys already take seconds to sort out.
-var KeyLimits = core.KeyLimits{MaxKeys: 1_000_000, MaxBytes: 32 << 20, MaxLineBytes: 4 << 10}
+var KeyLimits = keys.Limits{MaxKeys: 1_000_000, MaxBytes: 32 << 20, MaxLineBytes: 4 << 10}
 
 // The two lists, in the order of ownPanel.src.
 const (
@@ -30,7 +32,7 @@ type OwnKeys struct {
 	// Members and absent are the lists where the page holds them. Read by
 	// the lab's worker they stay there, empty here, and desk is their
 	// name on it.
-	Members, Absent core.KeyList
+	Members, Absent keys.List
 	desk            int
 	// Facts are what the page shows of each list.
 	Facts [2]listFacts
@@ -44,7 +46,7 @@ type OwnKeys struct {
 // distinct keys.
 type listFacts struct{ Lines, Duplicates, Len int }
 
-func factsOf(l core.KeyList) listFacts { return listFacts{l.Lines, l.Duplicates, l.Len()} }
+func factsOf(l keys.List) listFacts { return listFacts{l.Lines, l.Duplicates, l.Len()} }
 
 // InDesk reports whether the lists are in the lab's worker, not here.
 func (o *OwnKeys) InDesk() bool { return o != nil && o.desk != 0 }
@@ -72,11 +74,11 @@ type OwnInput struct {
 // means no absent queries; an empty members list, or an empty absent file,
 // is an error. Each error names its list. step, which may be nil, is
 // called as the text is read, with bytes read over bytes in both lists.
-func ParseOwnKeys(members, absent []byte, absentFromBox bool, lim core.KeyLimits, step core.Step) (*OwnKeys, error) {
+func ParseOwnKeys(members, absent []byte, absentFromBox bool, lim keys.Limits, step core.Step) (*OwnKeys, error) {
 	total := len(members) + len(absent)
 	var own OwnKeys
 	var err error
-	if own.Members, err = core.ReadKeysSteps(newStepReader(members, 0, total, step), lim, holdAt(step, len(members), total)); err != nil {
+	if own.Members, err = keys.ReadSteps(newStepReader(members, 0, total, step), lim, holdAt(step, len(members), total)); err != nil {
 		return nil, listError(ListMembers, err)
 	}
 	own.Facts[ListMembers] = factsOf(own.Members)
@@ -85,7 +87,7 @@ func ParseOwnKeys(members, absent []byte, absentFromBox bool, lim core.KeyLimits
 		own.AbsentMembers = 0
 		return &own, nil
 	}
-	if own.Absent, err = core.ReadKeysSteps(newStepReader(absent, len(members), total, step), lim, holdAt(step, total, total)); err != nil {
+	if own.Absent, err = keys.ReadSteps(newStepReader(absent, len(members), total, step), lim, holdAt(step, total, total)); err != nil {
 		return nil, listError(ListAbsent, err)
 	}
 	own.Facts[ListAbsent] = factsOf(own.Absent)
@@ -142,7 +144,7 @@ func (r *stepReader) Read(p []byte) (int, error) {
 // TooLarge is the error for a list over the byte limit, found before its
 // text is copied into Go.
 func TooLarge(list int, size int) error {
-	return listError(list, fmt.Errorf("%w: %s, more than the %s a list allowed here", core.ErrKeysTooLarge,
+	return listError(list, fmt.Errorf("%w: %s, more than the %s a list allowed here", keys.ErrKeysTooLarge,
 		plan.FormatBytes(uint64(size)), format.Limit(KeyLimits.MaxBytes)))
 }
 

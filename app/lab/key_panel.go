@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bloomlab/bloomlab/core/keys"
+
 	"github.com/bloomlab/bloomlab/app/engine"
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/app/ui"
@@ -195,7 +197,7 @@ func check(key string) string {
 	if key == "" {
 		return "Type a key first: a word, a name, anything of 1 to 256 bytes."
 	}
-	if err := core.CheckTypedKeys("key", []string{key}); err != nil {
+	if err := keys.CheckTyped("key", []string{key}); err != nil {
 		msg := core.Message(err)
 		return strings.ToUpper(msg[:1]) + msg[1:] + "."
 	}
@@ -213,8 +215,8 @@ func (kp *keyPanel) onInsert(ctx app.Context, e app.Event) {
 	switch {
 	case s.Typed.Has(key):
 		kp.note = "“" + key + "” is already inserted: inserting a key again changes no bit."
-	case len(typed) == core.MaxTypedKeys:
-		kp.err = fmt.Sprintf("%d keys are typed already, the most the panel holds: clear them to type more.", core.MaxTypedKeys)
+	case len(typed) == keys.MaxTyped:
+		kp.err = fmt.Sprintf("%d keys are typed already, the most the panel holds: clear them to type more.", keys.MaxTyped)
 		return
 	}
 	kp.ask, kp.key, kp.animate, kp.attacked = askInsert, key, true, nil
@@ -261,9 +263,9 @@ func (kp *keyPanel) onAttack(ctx app.Context, e app.Event) {
 	a := try.Attack{Kind: e.Get("currentTarget").Get("dataset").Get("attack").String()}
 	switch a.Kind {
 	case try.AttackFill:
-		room := core.MaxTypedKeys - len(kp.lab.current().Typed.List())
+		room := keys.MaxTyped - len(kp.lab.current().Typed.List())
 		if room == 0 {
-			kp.err = fmt.Sprintf("%d keys are typed already, the most the panel holds: clear them to craft more.", core.MaxTypedKeys)
+			kp.err = fmt.Sprintf("%d keys are typed already, the most the panel holds: clear them to craft more.", keys.MaxTyped)
 			return
 		}
 		a.Keys = min(fillKeys, room)
@@ -331,7 +333,7 @@ func (kp *keyPanel) refresh(ctx app.Context, fresh bool) {
 			}
 			if fresh && len(res.Queries) > 0 {
 				kp.answers = append(kp.answers, res.Queries[0])
-				if over := len(kp.answers) - core.MaxTypedKeys; over > 0 {
+				if over := len(kp.answers) - keys.MaxTyped; over > 0 {
 					kp.answers = kp.answers[over:]
 				}
 			}
@@ -435,7 +437,7 @@ func (kp *keyPanel) render() app.UI {
 		app.If(kp.note != "", func() app.UI { return app.P().ID("try-note").Class("muted").Text(kp.note) }),
 		app.If(len(typed) > 0, func() app.UI {
 			return app.P().ID(idTryTyped).Class("small").Text("Typed and inserted (" + strconv.Itoa(len(typed)) + " of " +
-				strconv.Itoa(core.MaxTypedKeys) + "): " + quoteList(typed) + ".")
+				strconv.Itoa(keys.MaxTyped) + "): " + quoteList(typed) + ".")
 		}),
 		app.If(kp.busy && kp.progress > 0, func() app.UI {
 			return ui.Progress("try-progress", "Rebuilding the filter for the panel: "+format.Percent(kp.progress), kp.progress, 1, false)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bloomlab/bloomlab/core/keys"
+
 	"github.com/bloomlab/bloomlab/app/engine"
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/app/ui/format"
@@ -17,12 +19,12 @@ import (
 
 func TestParseOwnKeys(t *testing.T) {
 	t.Parallel()
-	small := core.KeyLimits{MaxKeys: 3, MaxBytes: 64, MaxLineBytes: 8}
+	small := keys.Limits{MaxKeys: 3, MaxBytes: 64, MaxLineBytes: 8}
 	cases := []struct {
 		name            string
 		members, absent string
 		fromBox         bool
-		lim             core.KeyLimits
+		lim             keys.Limits
 		lines, n, dups  int // members
 		absentKeys      int
 		says            string // the error, if any
@@ -39,7 +41,7 @@ func TestParseOwnKeys(t *testing.T) {
 			says: "members: key too long: line 2 is over 4096 bytes"},
 		{name: "too many keys", members: "a\nb\nc\nd\n", fromBox: true, lim: small, says: "members: too many keys: more than 3"},
 		{name: "too many bytes", members: strings.Repeat("abcdefg\n", 2), absent: strings.Repeat("1234567\n", 9),
-			lim:  core.KeyLimits{MaxKeys: 100, MaxBytes: 64, MaxLineBytes: 8},
+			lim:  keys.Limits{MaxKeys: 100, MaxBytes: 64, MaxLineBytes: 8},
 			says: "absent queries: key list too large: more than 64 bytes"},
 	}
 	for _, tc := range cases {

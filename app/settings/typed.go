@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"unicode/utf8"
 
-	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/keys"
 )
 
 // Link keys of the key panel's typed keys and of the player's position.
@@ -19,11 +19,11 @@ const (
 // bytes of UTF-8.
 type TypedKeys string
 
-// JoinTyped writes keys in their link form.
-func JoinTyped(keys []string) TypedKeys { return TypedKeys(core.JoinKeys(keys)) }
+// JoinTyped writes a list of keys in its link form.
+func JoinTyped(list []string) TypedKeys { return TypedKeys(keys.Join(list)) }
 
 // List is the keys, in the order they were inserted.
-func (t TypedKeys) List() []string { return core.SplitKeys(string(t)) }
+func (t TypedKeys) List() []string { return keys.Split(string(t)) }
 
 // Has reports whether key was typed and inserted.
 func (t TypedKeys) Has(key string) bool {
@@ -43,7 +43,7 @@ func parseTyped(raw string) (TypedKeys, []string) {
 	note := func(format string, args ...any) { notices = append(notices, IDTry+": "+fmt.Sprintf(format, args...)) }
 	var kept []string
 	seen := map[string]bool{}
-	for i, key := range core.SplitKeys(raw) {
+	for i, key := range keys.Split(raw) {
 		switch {
 		case key == "":
 			note("key %d is empty, so it was left out", i+1)
@@ -51,8 +51,8 @@ func parseTyped(raw string) (TypedKeys, []string) {
 		case !utf8.ValidString(key):
 			note("key %d %q is not UTF-8 text, so it was left out", i+1, shorten(key))
 			continue
-		case len(key) > core.MaxTypedKeyBytes:
-			cut := core.MaxTypedKeyBytes
+		case len(key) > keys.MaxTypedBytes:
+			cut := keys.MaxTypedBytes
 			for !utf8.RuneStart(key[cut]) {
 				cut--
 			}
@@ -63,8 +63,8 @@ func parseTyped(raw string) (TypedKeys, []string) {
 			note("key %d %q is given twice, so it is inserted once", i+1, shorten(key))
 			continue
 		}
-		if len(kept) == core.MaxTypedKeys {
-			note("more than %d keys given, so the first %d are kept", core.MaxTypedKeys, core.MaxTypedKeys)
+		if len(kept) == keys.MaxTyped {
+			note("more than %d keys given, so the first %d are kept", keys.MaxTyped, keys.MaxTyped)
 			break
 		}
 		seen[key] = true

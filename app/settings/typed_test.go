@@ -6,8 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bloomlab/bloomlab/core/keys"
+
 	"github.com/bloomlab/bloomlab/app/internal/linktest"
-	"github.com/bloomlab/bloomlab/core"
 )
 
 // TestTypedKeysRoundTrip: typed keys travel through a real URL, as a
@@ -53,7 +54,7 @@ func TestTypedKeysFromLink(t *testing.T) {
 		if tc.notice == "" && len(notices) > 0 || tc.notice != "" && !strings.Contains(strings.Join(notices, "\n"), tc.notice) {
 			t.Errorf("%s: notices %q, want %q", tc.name, notices, tc.notice)
 		}
-		if err := core.CheckTypedKeys("insert", got.List()); err != nil || len(got.List()) > core.MaxTypedKeys {
+		if err := keys.CheckTyped("insert", got.List()); err != nil || len(got.List()) > keys.MaxTyped {
 			t.Errorf("%s: kept keys the key panel refuses: %v", tc.name, err)
 		}
 	}

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/bloomlab/bloomlab/core/keys"
+
 	"github.com/bloomlab/bloomlab/core"
 )
 
@@ -160,7 +162,7 @@ func simulateOwnKeys(ctx context.Context, p core.Params, keysFile, absentFile st
 	if err != nil {
 		return failed("--keys %v", err)
 	}
-	var absent core.KeyList
+	var absent keys.List
 	if absentFile != "" {
 		if absent, err = readKeyFile(pr, absentFile); err != nil {
 			return failed("--absent %v", err)
@@ -188,18 +190,18 @@ func simulateOwnKeys(ctx context.Context, p core.Params, keysFile, absentFile st
 }
 
 // readKeyFile reads the keys in file name, or standard input for "-".
-func readKeyFile(pr *progress, name string) (core.KeyList, error) {
+func readKeyFile(pr *progress, name string) (keys.List, error) {
 	f, label := os.Stdin, "standard input"
 	if name != "-" {
 		var err error
 		if f, err = os.Open(name); err != nil {
-			return core.KeyList{}, err
+			return keys.List{}, err
 		}
 		defer f.Close()
 		label = name
 	}
 	base := filepath.Base(label)
-	list, err := core.ReadKeysSteps(pr.reader(f, "reading "+base), core.DefaultKeyLimits, pr.stageStep("deduplicating "+base))
+	list, err := keys.ReadSteps(pr.reader(f, "reading "+base), core.DefaultKeyLimits, pr.stageStep("deduplicating "+base))
 	if err != nil {
 		return list, fmt.Errorf("%s: %w", label, err)
 	}

@@ -8,6 +8,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/bloomlab/bloomlab/core/keys"
+
 	"github.com/bloomlab/bloomlab/core"
 	"github.com/bloomlab/bloomlab/core/try"
 )
@@ -24,11 +26,11 @@ func runTry(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	params := filterFlags(fs)
 	insert := fs.String("insert", "", `keys to insert after the generated ones, comma-separated (\, for a comma in a key, \\ for a backslash)`)
 	query := fs.String("query", "", `keys to query, comma-separated (\, for a comma in a key, \\ for a backslash)`)
-	who := fs.String("who", "", fmt.Sprintf("positions to say who set, comma-separated (at most %d): the inserted keys that map to each", core.MaxTypedKeys))
+	who := fs.String("who", "", fmt.Sprintf("positions to say who set, comma-separated (at most %d): the inserted keys that map to each", keys.MaxTyped))
 	explain := fs.Bool("explain", false, "show each typed key's arithmetic: its SipHash-2-4 halves h1 and h2 and every probe's value and reduction to a position")
-	findFP := fs.Bool("find-fp", false, fmt.Sprintf("also try the %d built-in common English words in order and show the first false positive", len(core.CommonWords())))
+	findFP := fs.Bool("find-fp", false, fmt.Sprintf("also try the %d built-in common English words in order and show the first false positive", len(keys.CommonWords())))
 	forge := fs.Bool("forge", false, fmt.Sprintf("attack as one who knows the seed: try up to %d candidates offline until one is a false positive (under --fault weak-hash, a typed key's twin)", try.MaxForgeTries))
-	fill := fs.Int("fill", 0, fmt.Sprintf("attack as one who knows the seed: craft this many keys (with --insert's, at most %d), each the best of %d candidates at turning bits on, and insert them", core.MaxTypedKeys, try.FillTries))
+	fill := fs.Int("fill", 0, fmt.Sprintf("attack as one who knows the seed: craft this many keys (with --insert's, at most %d), each the best of %d candidates at turning bits on, and insert them", keys.MaxTyped, try.FillTries))
 	recover := fs.String("recover", "", "attack with a list of candidates ("+strings.Join(try.CandidateLists, ", ")+"): test each against the filter and count the members among those that test positive")
 	asJSON := fs.Bool("json", false, "print JSON")
 	if err := parse(fs, args); err != nil {
@@ -38,7 +40,7 @@ func runTry(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("try", fs, err, stderr)
 	}
-	req := try.Request{Params: p, Insert: core.SplitKeys(*insert), Query: core.SplitKeys(*query), Explain: *explain}
+	req := try.Request{Params: p, Insert: keys.Split(*insert), Query: keys.Split(*query), Explain: *explain}
 	attacks := 0
 	for _, a := range []struct {
 		on   bool
@@ -63,8 +65,8 @@ func runTry(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if *who != "" {
 		parts := strings.Split(*who, ",")
-		if len(parts) > core.MaxTypedKeys {
-			return fail("try", fs, badFlag("--who: %d positions, at most %d", len(parts), core.MaxTypedKeys), stderr)
+		if len(parts) > keys.MaxTyped {
+			return fail("try", fs, badFlag("--who: %d positions, at most %d", len(parts), keys.MaxTyped), stderr)
 		}
 		for _, part := range parts {
 			pos, err := wholeIn("who", strings.TrimSpace(part), 0, core.MaxM-1)
@@ -78,10 +80,10 @@ func runTry(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		flag string
 		keys []string
 	}{{"--insert", req.Insert}, {"--query", req.Query}} {
-		if len(list.keys) > core.MaxTypedKeys {
-			return fail("try", fs, badFlag("%s: %d keys, at most %d", list.flag, len(list.keys), core.MaxTypedKeys), stderr)
+		if len(list.keys) > keys.MaxTyped {
+			return fail("try", fs, badFlag("%s: %d keys, at most %d", list.flag, len(list.keys), keys.MaxTyped), stderr)
 		}
-		if err := core.CheckTypedKeys(list.flag, list.keys); err != nil {
+		if err := keys.CheckTyped(list.flag, list.keys); err != nil {
 			return fail("try", fs, badFlag("%s", core.Message(err)), stderr)
 		}
 	}
@@ -162,13 +164,13 @@ func writeTry(w io.Writer, out tryOutput) {
 			fmt.Fprintf(w, "\n%-20s none: %s\n", "false positive", f.None)
 			return
 		}
-		fmt.Fprintf(w, "\n%-20s %s, word %d of the common words tried in order\n", "false positive", core.JoinKeys([]string{f.Query.Key}), f.Tried)
+		fmt.Fprintf(w, "\n%-20s %s, word %d of the common words tried in order\n", "false positive", keys.Join([]string{f.Query.Key}), f.Tried)
 		writeQuery(w, r, *f.Query)
 	}
 }
 
 func writeInsert(w io.Writer, r try.Result, in try.Insert) {
-	fmt.Fprintf(w, "\ninsert %s", core.JoinKeys([]string{in.Key}))
+	fmt.Fprintf(w, "\ninsert %s", keys.Join([]string{in.Key}))
 	if in.Block != nil {
 		fmt.Fprintf(w, " (block %d)", *in.Block)
 	}
@@ -222,7 +224,7 @@ func writeExplain(w io.Writer, r try.Result, e *core.Explanation) {
 }
 
 func writeQuery(w io.Writer, r try.Result, q try.Query) {
-	fmt.Fprintf(w, "\nquery %s: ", core.JoinKeys([]string{q.Key}))
+	fmt.Fprintf(w, "\nquery %s: ", keys.Join([]string{q.Key}))
 	switch q.Verdict {
 	case try.VerdictNo:
 		switch {
@@ -284,7 +286,7 @@ func linkOf(r try.Result, j uint64) string {
 func culpritWords(r try.Result, c try.Culprit) string {
 	var names []string
 	for _, k := range c.Typed {
-		names = append(names, core.JoinKeys([]string{k}))
+		names = append(names, keys.Join([]string{k}))
 	}
 	for _, g := range c.Generated {
 		names = append(names, fmt.Sprintf("member #%d (%s)", g.Index, g.Hex))
@@ -310,10 +312,10 @@ func writeAttack(w io.Writer, r try.Result) {
 		q := r.Queries[len(r.Queries)-1]
 		if a.Algebraic {
 			fmt.Fprintf(w, "\n%-20s %s, the twin of the member %s under the weak hash: the same 31*h + c weight, so the same positions under every seed; no search, no key needed\n",
-				"forged", core.JoinKeys([]string{q.Key}), core.JoinKeys([]string{a.Twin}))
+				"forged", keys.Join([]string{q.Key}), keys.Join([]string{a.Twin}))
 		} else {
 			fmt.Fprintf(w, "\n%-20s %s, candidate %d tried offline with the known seed (1/p = %.1f expected); the filter is asked once\n",
-				"forged", core.JoinKeys([]string{q.Key}), a.Tries, a.Expected)
+				"forged", keys.Join([]string{q.Key}), a.Tries, a.Expected)
 		}
 		writeQuery(w, r, q)
 	case try.AttackFill:
@@ -325,7 +327,7 @@ func writeAttack(w io.Writer, r try.Result) {
 			"filled", len(a.Keys), a.Tries, turned, r.Unit, float64(turned)/float64(len(a.Keys)), r.K, a.RandomNew)
 		fmt.Fprintf(w, "%-20s %s -> %s of the %ss on\n", "fill", pct(a.FillBefore), pct(a.FillAfter), r.Unit)
 		for i, key := range a.Keys {
-			fmt.Fprintf(w, "  %-12s %d new\n", core.JoinKeys([]string{key}), a.New[i])
+			fmt.Fprintf(w, "  %-12s %d new\n", keys.Join([]string{key}), a.New[i])
 		}
 	case try.AttackRecover:
 		fmt.Fprintf(w, "\n%-20s %d of the %d candidates (%s) test positive: %d %s and %d %s (p(C - M) = %.1f expected); %s of the positives are members\n",
@@ -335,7 +337,7 @@ func writeAttack(w io.Writer, r try.Result) {
 			if a.Member[i] {
 				what = "a member"
 			}
-			fmt.Fprintf(w, "  %-12s %s\n", core.JoinKeys([]string{key}), what)
+			fmt.Fprintf(w, "  %-12s %s\n", keys.Join([]string{key}), what)
 		}
 		if a.Positive > len(a.Found) {
 			fmt.Fprintf(w, "  and %d more\n", a.Positive-len(a.Found))

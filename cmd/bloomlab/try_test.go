@@ -8,14 +8,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bloomlab/bloomlab/core/keys"
+
 	"github.com/bloomlab/bloomlab/core"
 	"github.com/bloomlab/bloomlab/core/try"
 )
 
 func TestTry(t *testing.T) {
 	t.Parallel()
-	long := strings.Repeat("x", core.MaxTypedKeyBytes+1)
-	many := strings.TrimSuffix(strings.Repeat("k,", core.MaxTypedKeys+1), ",")
+	long := strings.Repeat("x", keys.MaxTypedBytes+1)
+	many := strings.TrimSuffix(strings.Repeat("k,", keys.MaxTyped+1), ",")
 	runCases(t, []cliCase{
 		{"default", []string{"try", "--insert", "apple,pear", "--query", "plum,apple"}, 0, []string{
 			"filter               standard (fault: none): 40000 bits, k = 7",
@@ -119,7 +121,7 @@ func TestTry(t *testing.T) {
 		{"who set", []string{"try", "--items", "300", "--insert", "apple", "--who", "1,0"}, 0, []string{
 			"\nwho set bit 1: member #146 (515ce946f9f22bd8)\n\nwho set bit 0: no key\n",
 		}, ""},
-		{"who set, too many", []string{"try", "--who", strings.TrimSuffix(strings.Repeat("1,", core.MaxTypedKeys+1), ",")}, 2, nil,
+		{"who set, too many", []string{"try", "--who", strings.TrimSuffix(strings.Repeat("1,", keys.MaxTyped+1), ",")}, 2, nil,
 			"bloomlab try: --who: 33 positions, at most 32"},
 		{"who set, not a position", []string{"try", "--who", "-1"}, 2, nil,
 			`bloomlab try: --who must be a whole number in [0, 17179869183], got "-1"`},

@@ -5,6 +5,8 @@ import (
 	"math/bits"
 	"strings"
 
+	"github.com/bloomlab/bloomlab/core/keys"
+
 	"github.com/bloomlab/bloomlab/core"
 	"github.com/bloomlab/bloomlab/core/try"
 )
@@ -163,7 +165,7 @@ func inferenceTable(s Sizes, shapes []inferShape, cands [][]byte, members int, r
 		Title: fmt.Sprintf("membership inference from the bits and the hash key: %s a filter, %s of them drawn from a list of %s candidates "+
 			"(%d common words, every 4-digit PIN, user-1 to user-%d), the rest generated keys; %s a row; every candidate tested; "+
 			"theory p = (1 - e^(-kn/m))^k, false positives p(C - M), precision M / (M + p(C - M))",
-			counted(s.Items, "key"), group(members), group(c), len(core.CommonWords()), c-len(core.CommonWords())-10_000, counted(reps, "filter")),
+			counted(s.Items, "key"), group(members), group(c), len(keys.CommonWords()), c-len(keys.CommonWords())-10_000, counted(reps, "filter")),
 		Columns: []Column{
 			{Key: "target", Title: "target", Kind: Float, Decimals: 2, Percent: true},
 			colBPK, colK,

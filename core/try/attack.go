@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/bloomlab/bloomlab/core/keys"
+
 	"github.com/bloomlab/bloomlab/core"
 )
 
@@ -66,7 +68,7 @@ const idCount = 100_000
 func Candidates(list string) ([]string, error) {
 	switch list {
 	case ListWords:
-		return core.CommonWords(), nil
+		return keys.CommonWords(), nil
 	case ListPINs:
 		out := make([]string, 10_000)
 		for i := range out {
@@ -101,8 +103,8 @@ func (a Attack) check(typed int) error {
 			return fmt.Errorf("try: a forge takes no keys or list")
 		}
 	case AttackFill:
-		if a.Keys < 1 || a.Keys > core.MaxTypedKeys-typed {
-			return fmt.Errorf("try: a fill crafts 1 to %d keys beside the %d typed (at most %d in all), got %d", core.MaxTypedKeys-typed, typed, core.MaxTypedKeys, a.Keys)
+		if a.Keys < 1 || a.Keys > keys.MaxTyped-typed {
+			return fmt.Errorf("try: a fill crafts 1 to %d keys beside the %d typed (at most %d in all), got %d", keys.MaxTyped-typed, typed, keys.MaxTyped, a.Keys)
 		}
 		if a.List != "" {
 			return fmt.Errorf("try: a fill takes no list")
@@ -359,11 +361,11 @@ func (pn *panel) recover(list string) (AttackResult, error) {
 	}
 	out := AttackResult{Kind: AttackRecover, List: list, Candidates: len(cands)}
 	pn.pr.Total += len(cands)
-	keys := make([][]byte, len(cands))
+	asBytes := make([][]byte, len(cands))
 	for i, c := range cands {
-		keys[i] = []byte(c)
+		asBytes[i] = []byte(c)
 	}
-	found, err := Recover(pn.f, keys, pn.pr.Tick)
+	found, err := Recover(pn.f, asBytes, pn.pr.Tick)
 	if err != nil {
 		return out, err
 	}
@@ -375,11 +377,11 @@ func (pn *panel) recover(list string) (AttackResult, error) {
 		if len(positives[i]) == pn.p.KeyBytes {
 			maybeGenerated[positives[i]] = i
 		}
-		isMember[i] = pn.isTyped(keys[c])
+		isMember[i] = pn.isTyped(asBytes[c])
 	}
 	if len(maybeGenerated) > 0 {
-		err := pn.members(func(_ uint64, keys [][]byte) bool {
-			for _, k := range keys {
+		err := pn.members(func(_ uint64, batch [][]byte) bool {
+			for _, k := range batch {
 				if i, ok := maybeGenerated[string(k)]; ok {
 					isMember[i] = true
 				}
@@ -400,7 +402,7 @@ func (pn *panel) recover(list string) (AttackResult, error) {
 			if members {
 				out.Members++
 			}
-			if len(out.Found) < core.MaxTypedKeys {
+			if len(out.Found) < keys.MaxTyped {
 				out.Found = append(out.Found, c)
 				out.Member = append(out.Member, members)
 			}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/bits"
 
+	"github.com/bloomlab/bloomlab/core/keys"
+
 	"github.com/bloomlab/bloomlab/core"
 )
 
@@ -156,22 +158,22 @@ func (req Request) Validate() error {
 		name string
 		keys []string
 	}{{"insert", req.Insert}, {"query", req.Query}} {
-		if len(list.keys) > core.MaxTypedKeys {
-			return fmt.Errorf("try: %d keys to %s, at most %d", len(list.keys), list.name, core.MaxTypedKeys)
+		if len(list.keys) > keys.MaxTyped {
+			return fmt.Errorf("try: %d keys to %s, at most %d", len(list.keys), list.name, keys.MaxTyped)
 		}
 	}
-	if len(req.Setters) > core.MaxTypedKeys {
-		return fmt.Errorf("try: %d positions to find the setters of, at most %d", len(req.Setters), core.MaxTypedKeys)
+	if len(req.Setters) > keys.MaxTyped {
+		return fmt.Errorf("try: %d positions to find the setters of, at most %d", len(req.Setters), keys.MaxTyped)
 	}
 	if req.Attack != nil {
 		if err := req.Attack.check(len(req.Insert)); err != nil {
 			return err
 		}
 	}
-	if err := core.CheckTypedKeys("insert", req.Insert); err != nil {
+	if err := keys.CheckTyped("insert", req.Insert); err != nil {
 		return err
 	}
-	if err := core.CheckTypedKeys("query", req.Query); err != nil {
+	if err := keys.CheckTyped("query", req.Query); err != nil {
 		return err
 	}
 	return req.Params.Validate()
@@ -257,7 +259,7 @@ func FindFalsePositive(req Request, step core.Step) (Query, int, error) {
 	if err != nil {
 		return Query{}, 0, err
 	}
-	words := core.CommonWords()
+	words := keys.CommonWords()
 	for i, w := range words {
 		if maybe, _ := pn.f.Contains([]byte(w)); !maybe {
 			continue

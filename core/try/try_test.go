@@ -8,6 +8,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/bloomlab/bloomlab/core/keys"
+
 	"github.com/bloomlab/bloomlab/core"
 )
 
@@ -235,7 +237,7 @@ func TestTryFirstZero(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			p := tryParams(tc.change)
-			words := core.CommonWords()[:core.MaxTypedKeys]
+			words := keys.CommonWords()[:keys.MaxTyped]
 			res, err := Run(Request{Params: p, Query: words}, nil)
 			if err != nil {
 				t.Fatal(err)
@@ -374,7 +376,7 @@ func TestFindFalsePositiveDefault(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	words := core.CommonWords()
+	words := keys.CommonWords()
 	if tried < 1 || words[tried-1] != q.Key || q.Verdict != VerdictFalsePositive || len(q.Culprits) == 0 {
 		t.Fatalf("%q after %d words: %s with %d culprit positions", q.Key, tried, q.Verdict, len(q.Culprits))
 	}
@@ -413,25 +415,10 @@ func TestFindFalsePositiveDefault(t *testing.T) {
 	}
 }
 
-func TestCommonWords(t *testing.T) {
-	t.Parallel()
-	words := core.CommonWords()
-	seen := map[string]bool{}
-	for _, w := range words {
-		if seen[w] || strings.Trim(w, "abcdefghijklmnopqrstuvwxyz") != "" || w == "" {
-			t.Errorf("word %q repeated or not lower-case letters", w)
-		}
-		seen[w] = true
-	}
-	if len(words) != 500 || words[0] != "the" {
-		t.Errorf("%d words starting %q, want 500 starting \"the\"", len(words), words[0])
-	}
-}
-
 func TestTryBadKeys(t *testing.T) {
 	t.Parallel()
 	long := strings.Repeat("ab", 128)
-	many := make([]string, core.MaxTypedKeys+1)
+	many := make([]string, keys.MaxTyped+1)
 	for i := range many {
 		many[i] = fmt.Sprint("k", i)
 	}
@@ -463,9 +450,6 @@ func TestTryBadKeys(t *testing.T) {
 				t.Fatalf("FindFalsePositive accepted it")
 			}
 		})
-	}
-	if err := core.CheckTypedKeys("--insert", []string{"ok", "pe\xffar"}); err == nil || err.Error() != `core: --insert key 2 "pe\xffar" is not valid UTF-8; a key is 1 to 256 bytes of UTF-8 text` {
-		t.Errorf("CheckTypedKeys: %v", err)
 	}
 	if _, err := Run(Request{Params: tryParams(func(p *core.Params) { p.Items = 0 })}, nil); err == nil || !strings.Contains(err.Error(), "items") {
 		t.Errorf("items 0: %v", err)
@@ -562,7 +546,7 @@ func TestTryBlockAndCounters(t *testing.T) {
 func TestTryLostWrites(t *testing.T) {
 	t.Parallel()
 	p := tryParams(func(p *core.Params) { p.Fault = core.NegativeIndex })
-	words := core.CommonWords()[:16]
+	words := keys.CommonWords()[:16]
 	res, err := Run(Request{Params: p, Insert: words, Query: words}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -677,44 +661,13 @@ func TestSimulateTypedBadKeys(t *testing.T) {
 		want  string
 	}{
 		{[]string{"a", ""}, "insert key 2 is empty"},
-		{[]string{strings.Repeat("x", core.MaxTypedKeyBytes+1)}, "257 bytes"},
+		{[]string{strings.Repeat("x", keys.MaxTypedBytes+1)}, "257 bytes"},
 		{[]string{"\xff"}, "UTF-8"},
-		{slices.Repeat([]string{"k"}, core.MaxTypedKeys+1), "33 keys typed, at most 32"},
+		{slices.Repeat([]string{"k"}, keys.MaxTyped+1), "33 keys typed, at most 32"},
 	} {
 		if _, err := core.SimulateTyped(p, tc.typed, nil); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%d keys: error %v, want one saying %q", len(tc.typed), err, tc.want)
 		}
-	}
-}
-
-func TestTryKeysForm(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		in   string
-		want []string
-	}{
-		{"", nil},
-		{"apple", []string{"apple"}},
-		{"apple,pear", []string{"apple", "pear"}},
-		{`a\,b,c`, []string{"a,b", "c"}},
-		{`a\\,b`, []string{`a\`, "b"}},
-		{`a\b\`, []string{`a\b\`}},
-		{"a,,b,", []string{"a", "", "b", ""}},
-		{`bell\u{7},\u{20}x`, []string{"bell\a", " x"}},
-		{`\u{zz},\u{110000},\u{41`, []string{`\u{zz}`, `\u{110000}`, `\u{41`}},
-	} {
-		got := core.SplitKeys(tc.in)
-		if !slices.Equal(got, tc.want) {
-			t.Errorf("SplitKeys(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-	keys := []string{" apple", "pe,ar", `back\slash`, "tab\there", "bell\a", "√2 and 日本", `\u{41}`, ",", "ice cream ", `a\ `}
-	joined := core.JoinKeys(keys)
-	if strings.ContainsAny(joined, "\t\a") || strings.HasPrefix(joined, " ") || strings.HasSuffix(joined, " ") {
-		t.Errorf("%q keeps a character that does not print, or an edge space", joined)
-	}
-	if back := core.SplitKeys(joined); !slices.Equal(back, keys) {
-		t.Errorf("%q reads back as %q, want %q", joined, back, keys)
 	}
 }
 

@@ -1,4 +1,4 @@
-package core
+package keys
 
 import (
 	"bytes"
@@ -11,6 +11,13 @@ import (
 	"testing/iotest"
 	"unicode/utf8"
 )
+
+// lineKey is "key-<i>", a line of a list as core.TextKey writes members.
+func lineKey(i uint64) []byte { return strconv.AppendUint([]byte("key-"), i, 10) }
+
+// defaultLimits are the limits the lab reads a list with, core's
+// DefaultKeyLimits (which this package cannot import).
+var defaultLimits = Limits{MaxKeys: 10_000_000, MaxBytes: 256 << 20, MaxLineBytes: 4 << 10}
 
 func TestReadKeys(t *testing.T) {
 	t.Parallel()
@@ -48,7 +55,7 @@ func TestReadKeys(t *testing.T) {
 			wrap func(io.Reader) io.Reader
 		}{{"whole", func(r io.Reader) io.Reader { return r }}, {"byte by byte", iotest.OneByteReader}} {
 			t.Run(tc.name+"/"+r.name, func(t *testing.T) {
-				got, err := ReadKeys(r.wrap(strings.NewReader(tc.in)), DefaultKeyLimits)
+				got, err := Read(r.wrap(strings.NewReader(tc.in)), defaultLimits)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -63,53 +70,53 @@ func TestReadKeys(t *testing.T) {
 
 func TestReadKeysRefuses(t *testing.T) {
 	t.Parallel()
-	small := KeyLimits{MaxKeys: 3, MaxBytes: 20, MaxLineBytes: 8}
+	small := Limits{MaxKeys: 3, MaxBytes: 20, MaxLineBytes: 8}
 	for _, tc := range []struct {
 		name string
 		in   string
-		lim  KeyLimits
+		lim  Limits
 		want error
 		says string
 	}{
-		{"empty", "", DefaultKeyLimits, ErrNoKeys, "empty"},
-		{"blank lines only", "\n\r\n\n", DefaultKeyLimits, ErrNoKeys, "blank"},
-		{"a NUL byte", "a\nb\x00c\n", DefaultKeyLimits, ErrNotText, "line 2 holds a NUL byte"},
-		{"binary", "\x7fELF\x02\x01\x01\x00\x00", DefaultKeyLimits, ErrNotText, "line 1"},
-		{"invalid utf-8", "a\nb\n\xff\xfe\n", DefaultKeyLimits, ErrNotText, "line 3 is not valid UTF-8"},
-		{"a key one byte over", "a\n" + strings.Repeat("x", 4097) + "\n", DefaultKeyLimits, ErrKeyTooLong, "line 2"},
-		{"a key far over", strings.Repeat("x", 100_000), DefaultKeyLimits, ErrKeyTooLong, "line 1 is over 4096 bytes"},
+		{"empty", "", defaultLimits, ErrNoKeys, "empty"},
+		{"blank lines only", "\n\r\n\n", defaultLimits, ErrNoKeys, "blank"},
+		{"a NUL byte", "a\nb\x00c\n", defaultLimits, ErrNotText, "line 2 holds a NUL byte"},
+		{"binary", "\x7fELF\x02\x01\x01\x00\x00", defaultLimits, ErrNotText, "line 1"},
+		{"invalid utf-8", "a\nb\n\xff\xfe\n", defaultLimits, ErrNotText, "line 3 is not valid UTF-8"},
+		{"a key one byte over", "a\n" + strings.Repeat("x", 4097) + "\n", defaultLimits, ErrKeyTooLong, "line 2"},
+		{"a key far over", strings.Repeat("x", 100_000), defaultLimits, ErrKeyTooLong, "line 1 is over 4096 bytes"},
 		{"a key over a small limit", "short\nlongerthan8\n", small, ErrKeyTooLong, "line 2 is 11 bytes"},
 		{"too many keys", "a\nb\nc\nd\n", small, ErrTooManyKeys, "more than 3"},
-		{"too many bytes", "aaaa\nbbbb\ncccc\ndddd\n", KeyLimits{MaxKeys: 10, MaxBytes: 12, MaxLineBytes: 8}, ErrKeysTooLarge, "more than 12 bytes"},
-		{"a byte order mark alone", "\ufeff", DefaultKeyLimits, ErrNoKeys, "empty"},
-		{"line numbers count crlf once", "a\r\nb\r\n\xff\r\n", DefaultKeyLimits, ErrNotText, "line 3 is not valid UTF-8"},
-		{"line numbers count bare cr", "a\rb\r\r\xff\r", DefaultKeyLimits, ErrNotText, "line 4 is not valid UTF-8"},
-		{"a key over the limit in a cr file", "a\r" + strings.Repeat("x", 4097) + "\rb\r", DefaultKeyLimits, ErrKeyTooLong, "line 2"},
+		{"too many bytes", "aaaa\nbbbb\ncccc\ndddd\n", Limits{MaxKeys: 10, MaxBytes: 12, MaxLineBytes: 8}, ErrKeysTooLarge, "more than 12 bytes"},
+		{"a byte order mark alone", "\ufeff", defaultLimits, ErrNoKeys, "empty"},
+		{"line numbers count crlf once", "a\r\nb\r\n\xff\r\n", defaultLimits, ErrNotText, "line 3 is not valid UTF-8"},
+		{"line numbers count bare cr", "a\rb\r\r\xff\r", defaultLimits, ErrNotText, "line 4 is not valid UTF-8"},
+		{"a key over the limit in a cr file", "a\r" + strings.Repeat("x", 4097) + "\rb\r", defaultLimits, ErrKeyTooLong, "line 2"},
 		{"too many keys in a cr file", "a\rb\rc\rd\r", small, ErrTooManyKeys, "more than 3"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := ReadKeys(strings.NewReader(tc.in), tc.lim)
+			_, err := Read(strings.NewReader(tc.in), tc.lim)
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("error %v, want %v", err, tc.want)
 			}
-			if !strings.HasPrefix(err.Error(), "core: ") || !strings.Contains(err.Error(), tc.says) {
+			if !strings.HasPrefix(err.Error(), "keys: ") || !strings.Contains(err.Error(), tc.says) {
 				t.Errorf("error %q does not say %q", err, tc.says)
 			}
 		})
 	}
 	t.Run("the limits themselves", func(t *testing.T) {
-		if _, err := ReadKeys(strings.NewReader("a\n"), KeyLimits{}); err == nil {
+		if _, err := Read(strings.NewReader("a\n"), Limits{}); err == nil {
 			t.Error("zero limits accepted")
 		}
 	})
 	t.Run("a reader that fails", func(t *testing.T) {
-		_, err := ReadKeys(iotest.ErrReader(errors.New("disk on fire")), DefaultKeyLimits)
+		_, err := Read(iotest.ErrReader(errors.New("disk on fire")), defaultLimits)
 		if err == nil || !strings.Contains(err.Error(), "disk on fire") {
 			t.Errorf("error %v, want the reader's", err)
 		}
 	})
 	t.Run("exactly at the limits", func(t *testing.T) {
-		list, err := ReadKeys(strings.NewReader("aaaaaaaa\nb\nc\n"), small)
+		list, err := Read(strings.NewReader("aaaaaaaa\nb\nc\n"), small)
 		if err != nil || list.Len() != 3 {
 			t.Errorf("%d keys, error %v; want 3 keys at the limits", list.Len(), err)
 		}
@@ -122,11 +129,11 @@ func TestReadKeysKeepsKeysApart(t *testing.T) {
 	var in bytes.Buffer
 	var want []string
 	for i := 0; i < 200_000; i++ {
-		k := string(TextKey(nil, Members, uint64(i)))
+		k := string(lineKey(uint64(i)))
 		in.WriteString(k + "\n")
 		want = append(want, k)
 	}
-	list, err := ReadKeys(&in, DefaultKeyLimits)
+	list, err := Read(&in, defaultLimits)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,9 +152,9 @@ func FuzzReadKeys(f *testing.F) {
 		"\ufeffa\rb\r\r\na\n", "a\r\r\n\rb\n\r"} {
 		f.Add([]byte(s))
 	}
-	lim := KeyLimits{MaxKeys: 50, MaxBytes: 1000, MaxLineBytes: 32}
+	lim := Limits{MaxKeys: 50, MaxBytes: 1000, MaxLineBytes: 32}
 	f.Fuzz(func(t *testing.T, in []byte) {
-		list, err := ParseKeys(in, lim)
+		list, err := Parse(in, lim)
 		if err != nil {
 			return
 		}
@@ -179,7 +186,7 @@ func FuzzReadKeys(f *testing.F) {
 }
 
 // keyStrings is a list's distinct keys, in order.
-func keyStrings(l KeyList) []string {
+func keyStrings(l List) []string {
 	var keys []string
 	for i := range l.Len() {
 		keys = append(keys, string(l.Key(i)))
@@ -195,12 +202,15 @@ func TestKeyArenaDropsDuplicatesInPlace(t *testing.T) {
 	for _, shift := range []uint{4, 5, 20} {
 		for _, seed := range []uint64{1, 2, 3} {
 			state := seed
+			// A 64-bit linear congruential step (Knuth's MMIX constants),
+			// its high bits taken: a fixed, repeatable stream.
 			a := keyArena{shift: shift}
 			var want []string
 			seen := map[string]bool{}
-			for i := range 5000 {
+			for range 5000 {
 				// Few distinct keys, so that most lines repeat one.
-				v := splitmix(state+uint64(i)) % 1500
+				state = state*6364136223846793005 + 1442695040888963407
+				v := (state >> 33) % 1500
 				key := strings.Repeat(string(rune('a'+v%26)), int(1+v%16)) + strconv.FormatUint(v, 36)
 				key = key[:min(len(key), 16)]
 				if !a.add([]byte(key)) {
@@ -227,14 +237,14 @@ func BenchmarkReadKeys(b *testing.B) {
 	for _, n := range []int{10_000, 1_000_000} {
 		var in bytes.Buffer
 		for i := range n {
-			in.Write(TextKey(nil, Members, uint64(i%(n-n/100)))) // 1% repeat a key
+			in.Write(lineKey(uint64(i % (n - n/100)))) // 1% repeat a key
 			in.WriteByte('\n')
 		}
 		b.Run(strconv.Itoa(n)+"-keys", func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(in.Len()))
 			for b.Loop() {
-				if _, err := ParseKeys(in.Bytes(), DefaultKeyLimits); err != nil {
+				if _, err := Parse(in.Bytes(), defaultLimits); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -247,24 +257,25 @@ func BenchmarkReadKeys(b *testing.B) {
 func TestReadKeysStepsCancels(t *testing.T) {
 	t.Parallel()
 	var in bytes.Buffer
-	n := 3 * Chunk
+	n := 3 * stepEvery
 	for i := range n {
-		in.Write(TextKey(nil, Members, uint64(i%(n-100))))
+		in.Write(lineKey(uint64(i % (n - 100))))
 		in.WriteByte('\n')
 	}
+	stop := errors.New("stop")
 	calls, first := 0, 0
-	_, err := ReadKeysSteps(bytes.NewReader(in.Bytes()), DefaultKeyLimits, func(done, total int) error {
+	_, err := ReadSteps(bytes.NewReader(in.Bytes()), defaultLimits, func(done, total int) error {
 		calls++
 		first = done
 		if total != n {
 			t.Errorf("total %d, want the %d keys read", total, n)
 		}
-		return ErrCancelled
+		return stop
 	})
-	if !errors.Is(err, ErrCancelled) || calls != 1 || first != Chunk {
-		t.Fatalf("error %v after %d steps, the first at %d; want ErrCancelled after one at %d", err, calls, first, Chunk)
+	if !errors.Is(err, stop) || calls != 1 || first != stepEvery {
+		t.Fatalf("error %v after %d steps, the first at %d; want the step's error after one at %d", err, calls, first, stepEvery)
 	}
-	list, err := ReadKeysSteps(bytes.NewReader(in.Bytes()), DefaultKeyLimits, func(done, total int) error { return nil })
+	list, err := ReadSteps(bytes.NewReader(in.Bytes()), defaultLimits, func(done, total int) error { return nil })
 	if err != nil || list.Len() != n-100 || list.Duplicates != 100 {
 		t.Fatalf("with a step that lets it run: %d keys, %d duplicates, error %v; want %d, 100, nil", list.Len(), list.Duplicates, err, n-100)
 	}

@@ -1,4 +1,4 @@
-package core
+package keys
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ import (
 // and a space that starts or ends the list \u{20} (a link's values are
 // read trimmed). SplitKeys reads it back. The lab's links (try=) and
 // bloomlab try's --insert and --query use this form.
-func JoinKeys(keys []string) string {
+func Join(keys []string) string {
 	var b strings.Builder
 	for i, key := range keys {
 		if i > 0 {
@@ -44,7 +44,7 @@ func JoinKeys(keys []string) string {
 // SplitKeys reads a list JoinKeys wrote back into keys, empty ones
 // included; "" is no keys. A backslash that starts no escape stands for
 // itself.
-func SplitKeys(raw string) []string {
+func Split(raw string) []string {
 	if raw == "" {
 		return nil
 	}
@@ -84,17 +84,17 @@ func SplitKeys(raw string) []string {
 // Limits on the keys a learner types into the lab: the typed inserts of a
 // run and the key panel's queries.
 const (
-	MaxTypedKeys     = 32  // keys to insert, and as many to query
-	MaxTypedKeyBytes = 256 // bytes a key
+	MaxTyped      = 32  // keys to insert, and as many to query
+	MaxTypedBytes = 256 // bytes a key
 )
 
 // CheckTypedKeys reports the first key of a list that cannot be typed: UTF-8
 // text of 1 to MaxTypedKeyBytes bytes. The error names the list, the key's
-// place in it (from 1) and the key: "core: insert key 2 is empty; ...".
-func CheckTypedKeys(list string, keys []string) error {
+// place in it (from 1) and the key: "keys: insert key 2 is empty; ...".
+func CheckTyped(list string, keys []string) error {
 	for i, k := range keys {
 		if msg := keyProblem(k); msg != "" {
-			return fmt.Errorf("core: %s key %d%s", list, i+1, msg)
+			return fmt.Errorf("keys: %s key %d%s", list, i+1, msg)
 		}
 	}
 	return nil
@@ -107,7 +107,7 @@ func keyProblem(key string) string {
 	switch {
 	case key == "":
 		return " is empty" + allowed
-	case len(key) > MaxTypedKeyBytes:
+	case len(key) > MaxTypedBytes:
 		return fmt.Sprintf(" %s is %d bytes%s", shortKey(key), len(key), allowed)
 	case !utf8.ValidString(key):
 		return fmt.Sprintf(" %q is not valid UTF-8%s", key, allowed)

@@ -1,4 +1,4 @@
-package core
+package keys
 
 import (
 	"bufio"
@@ -14,25 +14,21 @@ import (
 
 // KeyLimits bound a key list a user brings (a file in the CLI, a paste or an
 // upload in the browser).
-type KeyLimits struct {
+type Limits struct {
 	MaxKeys      int   // keys read, duplicates included; at most 2^32-1
 	MaxBytes     int64 // bytes of input, line endings included
 	MaxLineBytes int   // bytes of one key; at most 1 GiB
 }
 
-// DefaultKeyLimits allow as many keys as a simulation inserts, 256 MiB of
-// input and 4 KiB a key.
-var DefaultKeyLimits = KeyLimits{MaxKeys: MaxItems, MaxBytes: 256 << 20, MaxLineBytes: 4 << 10}
-
 // What can be wrong with a key list; ReadKeys wraps one of these with the
 // line and the limit, so errors.Is tells them apart.
 var (
-	ErrNoKeys        = errors.New("core: no keys")
-	ErrNotText       = errors.New("core: keys must be text")
-	ErrKeyTooLong    = errors.New("core: key too long")
-	ErrTooManyKeys   = errors.New("core: too many keys")
-	ErrKeysTooLarge  = errors.New("core: key list too large")
-	errKeyLimitRange = errors.New("core: key limits must be positive, with at most 2^32-1 keys and 1 GiB a key")
+	ErrNoKeys        = errors.New("keys: no keys")
+	ErrNotText       = errors.New("keys: keys must be text")
+	ErrKeyTooLong    = errors.New("keys: key too long")
+	ErrTooManyKeys   = errors.New("keys: too many keys")
+	ErrKeysTooLarge  = errors.New("keys: key list too large")
+	errKeyLimitRange = errors.New("keys: key limits must be positive, with at most 2^32-1 keys and 1 GiB a key")
 )
 
 // KeyList is a key list as read: its distinct keys and how many lines
@@ -42,18 +38,18 @@ var (
 // beyond its own bytes: a [][]byte would spend 24 on each slice header, and
 // a map[string] to drop duplicates as much again and a second copy of every
 // key. The 10 million keys of an 88 MB file keep 118 MB this way.
-type KeyList struct {
+type List struct {
 	Lines      int // keys read, duplicates included; blank lines are not keys
 	Duplicates int // keys that repeated an earlier key
 	keys       keyArena
 }
 
 // Len is the number of distinct keys.
-func (l KeyList) Len() int { return l.keys.Len() }
+func (l List) Len() int { return l.keys.Len() }
 
 // Key is the i-th distinct key, in the order first seen. It shares the
 // list's memory: do not modify it. It panics if i is not in [0, Len()).
-func (l KeyList) Key(i int) []byte { return l.keys.Key(i) }
+func (l List) Key(i int) []byte { return l.keys.Key(i) }
 
 // ReadKeys reads one key per line. A line ends at "\n", "\r\n" or a bare
 // "\r" (the line end of old Mac files), and a UTF-8 byte order mark at the
@@ -67,22 +63,22 @@ func (l KeyList) Key(i int) []byte { return l.keys.Key(i) }
 // reading it holds every key, duplicates too, then drops the duplicates in
 // place with a set of 5.3 bytes a key made once at the right size: at most
 // the input and 9.3 bytes a line, with no garbage left from growing.
-func ReadKeys(r io.Reader, lim KeyLimits) (KeyList, error) { return ReadKeysSteps(r, lim, nil) }
+func Read(r io.Reader, lim Limits) (List, error) { return ReadSteps(r, lim, nil) }
 
 // ReadKeysSteps is ReadKeys with a Step callback (nil for none) while it
 // drops the duplicates, a second or two at ten million keys; a non-nil error
 // stops it and is returned. How much of the input is read is the reader's to
 // report, as it is read.
-func ReadKeysSteps(r io.Reader, lim KeyLimits, step Step) (KeyList, error) {
+func ReadSteps(r io.Reader, lim Limits, step func(done, total int) error) (List, error) {
 	if lim.MaxKeys < 1 || lim.MaxBytes < 1 || lim.MaxLineBytes < 1 ||
 		uint64(lim.MaxKeys) > math.MaxUint32 || lim.MaxLineBytes > maxKeyLen {
-		return KeyList{}, errKeyLimitRange
+		return List{}, errKeyLimitRange
 	}
 	// Room for a byte order mark, the longest key and its line end: a
 	// buffer that fills without a line end holds a key that is too long.
 	br := bufio.NewReaderSize(r, lim.MaxLineBytes+len(bom)+2)
 	var (
-		list    KeyList
+		list    List
 		total   int64
 		afterCR bool // the last line ended in "\r": a "\n" now completes it
 	)
@@ -91,7 +87,7 @@ func ReadKeysSteps(r io.Reader, lim KeyLimits, step Step) (KeyList, error) {
 		raw, err := readLine(br)
 		total += int64(len(raw))
 		if total > lim.MaxBytes {
-			return KeyList{}, fmt.Errorf("%w: more than %d bytes, the limit", ErrKeysTooLarge, lim.MaxBytes)
+			return List{}, fmt.Errorf("%w: more than %d bytes, the limit", ErrKeysTooLarge, lim.MaxBytes)
 		}
 		if afterCR && len(raw) > 0 && raw[0] == '\n' {
 			afterCR = false
@@ -99,10 +95,10 @@ func ReadKeysSteps(r io.Reader, lim KeyLimits, step Step) (KeyList, error) {
 			continue
 		}
 		if errors.Is(err, bufio.ErrBufferFull) {
-			return KeyList{}, fmt.Errorf("%w: line %d is over %d bytes, the limit for one key", ErrKeyTooLong, line, lim.MaxLineBytes)
+			return List{}, fmt.Errorf("%w: line %d is over %d bytes, the limit for one key", ErrKeyTooLong, line, lim.MaxLineBytes)
 		}
 		if err != nil && err != io.EOF {
-			return KeyList{}, fmt.Errorf("core: reading keys: %w", err)
+			return List{}, fmt.Errorf("keys: reading keys: %w", err)
 		}
 		key := raw
 		afterCR = false
@@ -115,19 +111,19 @@ func ReadKeysSteps(r io.Reader, lim KeyLimits, step Step) (KeyList, error) {
 		}
 		switch {
 		case len(key) > lim.MaxLineBytes:
-			return KeyList{}, fmt.Errorf("%w: line %d is %d bytes, the limit for one key is %d", ErrKeyTooLong, line, len(key), lim.MaxLineBytes)
+			return List{}, fmt.Errorf("%w: line %d is %d bytes, the limit for one key is %d", ErrKeyTooLong, line, len(key), lim.MaxLineBytes)
 		case bytes.IndexByte(key, 0) >= 0:
-			return KeyList{}, fmt.Errorf("%w: line %d holds a NUL byte (a binary file?); give one key per line", ErrNotText, line)
+			return List{}, fmt.Errorf("%w: line %d holds a NUL byte (a binary file?); give one key per line", ErrNotText, line)
 		case !utf8.Valid(key):
-			return KeyList{}, fmt.Errorf("%w: line %d is not valid UTF-8", ErrNotText, line)
+			return List{}, fmt.Errorf("%w: line %d is not valid UTF-8", ErrNotText, line)
 		}
 		if len(key) > 0 {
 			if list.Lines == lim.MaxKeys {
-				return KeyList{}, fmt.Errorf("%w: more than %d, the limit", ErrTooManyKeys, lim.MaxKeys)
+				return List{}, fmt.Errorf("%w: more than %d, the limit", ErrTooManyKeys, lim.MaxKeys)
 			}
 			list.Lines++
 			if !list.keys.add(key) {
-				return KeyList{}, fmt.Errorf("%w: more than 4 GiB of keys", ErrKeysTooLarge)
+				return List{}, fmt.Errorf("%w: more than 4 GiB of keys", ErrKeysTooLarge)
 			}
 		}
 		if err == io.EOF {
@@ -135,18 +131,18 @@ func ReadKeysSteps(r io.Reader, lim KeyLimits, step Step) (KeyList, error) {
 		}
 	}
 	if list.Lines == 0 {
-		return KeyList{}, fmt.Errorf("%w: the input is empty or holds only blank lines", ErrNoKeys)
+		return List{}, fmt.Errorf("%w: the input is empty or holds only blank lines", ErrNoKeys)
 	}
 	var err error
 	if list.Duplicates, err = list.keys.dropDuplicates(step); err != nil {
-		return KeyList{}, err
+		return List{}, err
 	}
 	return list, nil
 }
 
 // ParseKeys is ReadKeys for text already in memory, such as a paste.
-func ParseKeys(text []byte, lim KeyLimits) (KeyList, error) {
-	return ReadKeys(bytes.NewReader(text), lim)
+func Parse(text []byte, lim Limits) (List, error) {
+	return Read(bytes.NewReader(text), lim)
 }
 
 // bom is UTF-8's byte order mark, which some editors on Windows put at the
@@ -217,7 +213,7 @@ func (a *keyArena) end(i int) uint64 { return uint64(a.ends[i/endsChunk][i%endsC
 // Key is key i; it panics if i is not in [0, Len()).
 func (a *keyArena) Key(i int) []byte {
 	if i < 0 || i >= a.n {
-		panic(fmt.Sprintf("core: key %d of %d", i, a.n))
+		panic(fmt.Sprintf("keys: key %d of %d", i, a.n))
 	}
 	end := a.end(i)
 	b := (end - 1) >> a.shift
@@ -277,25 +273,28 @@ func (a *keyArena) put(i int, at uint64, key []byte) {
 	a.ends[i/endsChunk][i%endsChunk] = uint32(at + uint64(len(key)))
 }
 
+// stepEvery is how many keys dropDuplicates checks between two steps.
+const stepEvery = 1 << 14
+
 // dropDuplicates keeps the first of equal keys, in order, and returns how
 // many it dropped. It moves each kept key down to where it would have been
 // had the duplicates never been added: never past where it is, since every
 // key before it takes as much room or less, so the arena shrinks in place.
 // A step error stops it half done, for the caller to drop the arena.
-func (a *keyArena) dropDuplicates(step Step) (int, error) {
+func (a *keyArena) dropDuplicates(step func(done, total int) error) (int, error) {
 	n := a.n
-	set := newKeySet(n)
+	set := NewSet(n)
 	kept := 0
 	var end uint64 // of the last kept key
 	for i := range n {
-		if step != nil && i > 0 && i%Chunk == 0 {
+		if step != nil && i > 0 && i%stepEvery == 0 {
 			if err := step(i, n); err != nil {
 				return 0, err
 			}
 		}
 		key := a.Key(i) // its ends are still as added: kept <= i
-		h := set.hash(key)
-		slot, dup := set.find(a, key, h)
+		h := set.Hash(key)
+		slot, dup := set.Find(a, key, h)
 		if dup {
 			continue
 		}
@@ -307,7 +306,7 @@ func (a *keyArena) dropDuplicates(step Step) (int, error) {
 			}
 			a.put(kept, at, key)
 		}
-		set.put(slot, kept, h)
+		set.Put(slot, kept, h)
 		end = a.end(kept)
 		kept++
 	}
@@ -323,45 +322,45 @@ func (a *keyArena) dropDuplicates(step Step) (int, error) {
 	return n - kept, nil
 }
 
-// keySource is a list of keys by index: a KeyList, or a caller's [][]byte.
-type keySource interface {
+// Source is a list of keys by index: a KeyList, or a caller's [][]byte.
+type Source interface {
 	Len() int
 	Key(i int) []byte
 }
 
-// byteKeys is a [][]byte as a keySource.
-type byteKeys [][]byte
+// Bytes is a [][]byte as a Source.
+type Bytes [][]byte
 
-func (k byteKeys) Len() int         { return len(k) }
-func (k byteKeys) Key(i int) []byte { return k[i] }
+func (k Bytes) Len() int         { return len(k) }
+func (k Bytes) Key(i int) []byte { return k[i] }
 
-// keySet is a set of keys held elsewhere (a keyArena or a caller's slices),
+// Set is a set of keys held elsewhere (a keyArena or a caller's slices),
 // found by index: open addressing with linear probing over uint32 slots,
 // made once for the most keys it will hold and at most 3/4 full then. A
 // slot is 0 when empty, else the key's index plus one in its low bits and,
 // above them, as many bits of the key's hash as the largest index leaves
 // room for, so most probes that meet another key move on without reading
 // it. 4 bytes a slot: 5.3 bytes a key when full.
-type keySet struct {
+type Set struct {
 	slots   []uint32
 	idxBits uint // low bits of a slot that hold index+1
 	seed    maphash.Seed
 }
 
-// newKeySet returns a set for up to n keys of indices below n.
-func newKeySet(n int) *keySet {
-	return &keySet{
+// NewSet returns a set for up to n keys of indices below n.
+func NewSet(n int) *Set {
+	return &Set{
 		slots:   make([]uint32, max(16, n+n/3+1)),
 		idxBits: uint(bits.Len32(uint32(min(uint64(n), math.MaxUint32)))),
 		seed:    maphash.MakeSeed(),
 	}
 }
 
-func (s *keySet) hash(key []byte) uint64 { return maphash.Bytes(s.seed, key) }
+func (s *Set) Hash(key []byte) uint64 { return maphash.Bytes(s.seed, key) }
 
 // tag is the part of a slot that holds hash bits, for hash h: its top bits,
 // while the slot's position comes from its low 32.
-func (s *keySet) tag(h uint64) uint32 {
+func (s *Set) tag(h uint64) uint32 {
 	if s.idxBits >= 32 {
 		return 0
 	}
@@ -370,7 +369,7 @@ func (s *keySet) tag(h uint64) uint32 {
 
 // find looks for key, whose hash is h, among keys: it returns the key's
 // slot and true, or the empty slot where it belongs and false.
-func (s *keySet) find(keys keySource, key []byte, h uint64) (int, bool) {
+func (s *Set) Find(keys Source, key []byte, h uint64) (int, bool) {
 	tag := s.tag(h)
 	idxMask := uint32(1)<<s.idxBits - 1
 	// Lemire's multiply-shift maps the hash onto a table of any size.
@@ -391,4 +390,4 @@ func (s *keySet) find(keys keySource, key []byte, h uint64) (int, bool) {
 
 // put stores index i, of a key with hash h, in the empty slot find
 // returned.
-func (s *keySet) put(slot, i int, h uint64) { s.slots[slot] = s.tag(h) | uint32(i+1) }
+func (s *Set) Put(slot, i int, h uint64) { s.slots[slot] = s.tag(h) | uint32(i+1) }
