@@ -60,7 +60,6 @@ type Options struct {
 // MainWith is Main with a context, whose end kills the program --exec
 // started, and the options.
 func MainWith(ctx context.Context, prog string, args []string, stdout, stderr io.Writer, opts Options) int {
-	progress := opts.Progress
 	fs := flag.NewFlagSet(prog, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	format := fs.String("format", "text", "")
@@ -81,17 +80,7 @@ func MainWith(ctx context.Context, prog string, args []string, stdout, stderr io
 			usage(stderr, prog)
 			return 0
 		}
-		msg := err.Error()
-		if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
-			return bad("unknown flag --%s; the flags are %s", strings.TrimLeft(name, "-"), flagList)
-		}
-		if name, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
-			name = strings.TrimLeft(name, "-")
-			if allowed := values(name); allowed != "" {
-				return bad("--%s needs a value: %s", name, allowed)
-			}
-		}
-		return bad("%s; the flags are %s", singleDash.ReplaceAllString(msg, "$1--$2"), flagList)
+		return bad("%s", parseError(err))
 	}
 	if fs.NArg() > 0 && !*execute {
 		return bad("unexpected argument %q; the audit takes only the flags %s", fs.Arg(0), flagList)
@@ -147,6 +136,30 @@ func MainWith(ctx context.Context, prog string, args []string, stdout, stderr io
 			return bad("--exec-timeout bounds the requests of --exec, which is not given")
 		}
 	}
+	return runAudit(t, opts.Progress, write, prog, stdout, stderr)
+}
+
+// parseError is the one-line usage error for an error of the flag
+// package: an unknown flag, a flag without its value (naming the values it
+// allows), or the package's own words with the flags written --name.
+func parseError(err error) string {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+		return fmt.Sprintf("unknown flag --%s; the flags are %s", strings.TrimLeft(name, "-"), flagList)
+	}
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
+		name = strings.TrimLeft(name, "-")
+		if allowed := values(name); allowed != "" {
+			return fmt.Sprintf("--%s needs a value: %s", name, allowed)
+		}
+	}
+	return fmt.Sprintf("%s; the flags are %s", singleDash.ReplaceAllString(msg, "$1--$2"), flagList)
+}
+
+// runAudit audits t, reporting progress, writes the report with write and
+// returns the exit status: 1 when the audit stopped, could not run or
+// write, or a check failed. A stop asked for by progress prints nothing.
+func runAudit(t audit.Target, progress func(done, total int) error, write func(audit.Report, io.Writer) error, prog string, stdout, stderr io.Writer) int {
 	var step audit.Progress
 	stopped := false
 	if progress != nil {
