@@ -30,13 +30,17 @@ var cuckooLayouts = []cuckooLayout{{"plain", false, CuckooFingerprints}, {"semi-
 // budget is the memory budget of b buckets of f-bit fingerprints.
 func (l cuckooLayout) budget(b uint64, f int) uint64 { return b * cuckooBucketBits(f, l.semi) }
 
+// build is the layout's constructor, NewCuckoo or NewSemiSortedCuckoo.
+func (l cuckooLayout) build(m uint64, f int, seed uint64) (*Cuckoo, error) {
+	if l.semi {
+		return NewSemiSortedCuckoo(m, f, seed)
+	}
+	return NewCuckoo(m, f, seed)
+}
+
 func (l cuckooLayout) new(t testing.TB, m uint64, f int, seed uint64) *Cuckoo {
 	t.Helper()
-	build := NewCuckoo
-	if l.semi {
-		build = NewSemiSortedCuckoo
-	}
-	c, err := build(m, f, seed)
+	c, err := l.build(m, f, seed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,26 +336,35 @@ func TestCuckooRateFormula(t *testing.T) {
 }
 
 // TestCuckooGolden pins the table of a fixed fill past its first failure,
-// with removals, on every platform.
+// with removals, on every platform, in both layouts.
 func TestCuckooGolden(t *testing.T) {
 	t.Parallel()
-	want := map[int]string{8: "9ed3b0c25ca8e41b", 12: "0bd06cd056f00d16", 16: "88f2cfdcb9f20489"}
-	for _, f := range CuckooFingerprints {
-		c := newCuckoo(t, 20_000, f, 42)
-		keys := cuckooKeys(Members, int(c.M())+50, 42)
-		for _, key := range keys {
-			c.Add(key)
-		}
-		for i := 0; i < 300; i += 3 {
-			c.Remove(keys[i])
-		}
-		var d Digester
-		d.Words(c.Words())
-		for _, x := range []uint64{c.Count(), c.Relocations(), c.Failures()} {
-			d.Uint(x)
-		}
-		if got := d.Sum(); got != want[f] {
-			t.Errorf("f=%d: digest %s, want %s (count %d, relocations %d, failures %d)", f, got, want[f], c.Count(), c.Relocations(), c.Failures())
+	for _, c := range []struct {
+		layout cuckooLayout
+		widths []int
+		want   map[int]string
+	}{
+		{cuckooLayouts[0], CuckooFingerprints, map[int]string{8: "9ed3b0c25ca8e41b", 12: "0bd06cd056f00d16", 16: "88f2cfdcb9f20489"}},
+		{cuckooLayouts[1], []int{5, 8, 12, 16}, map[int]string{5: "1942cfddce5a42c4", 8: "e635b0bf223a41b0", 12: "bc05c4a9ca3f59dc", 16: "f65c96844c7bb988"}},
+	} {
+		for _, f := range c.widths {
+			cf := c.layout.new(t, 20_000, f, 42)
+			keys := cuckooKeys(Members, int(cf.M())+50, 42)
+			for _, key := range keys {
+				cf.Add(key)
+			}
+			for i := 0; i < 300; i += 3 {
+				cf.Remove(keys[i])
+			}
+			var d Digester
+			d.Words(cf.Words())
+			for _, x := range []uint64{cf.Count(), cf.Relocations(), cf.Failures()} {
+				d.Uint(x)
+			}
+			if got := d.Sum(); got != c.want[f] {
+				t.Errorf("%s f=%d: digest %s, want %s (count %d, relocations %d, failures %d)",
+					c.layout.name, f, got, c.want[f], cf.Count(), cf.Relocations(), cf.Failures())
+			}
 		}
 	}
 }
@@ -485,19 +498,26 @@ func checkProbes(t *testing.T, c *Cuckoo, seed uint64) {
 func TestCuckooBadInput(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
-		m    uint64
-		f    int
-		want string
+		layout cuckooLayout
+		m      uint64
+		f      int
+		want   string
 	}{
-		{1000, 7, "core: fingerprint bits must be 8, 12 or 16, got 7"},
-		{1000, 0, "8, 12 or 16, got 0"},
-		{1000, 17, "8, 12 or 16, got 17"},
-		{0, 8, "core: m must be in [1, 17179869184] bits, got 0"},
-		{MaxM + 1, 12, "got 17179869185"},
+		{cuckooLayouts[0], 1000, 7, "core: fingerprint bits must be 8, 12 or 16, got 7"},
+		{cuckooLayouts[0], 1000, 0, "8, 12 or 16, got 0"},
+		{cuckooLayouts[0], 1000, 17, "8, 12 or 16, got 17"},
+		{cuckooLayouts[0], 0, 8, "core: m must be in [1, 17179869184] bits, got 0"},
+		{cuckooLayouts[0], MaxM + 1, 12, "got 17179869185"},
+		{cuckooLayouts[1], 1000, 4, "core: fingerprint bits must be 5 to 16, got 4"},
+		{cuckooLayouts[1], 1000, 17, "5 to 16, got 17"},
+		{cuckooLayouts[1], 0, 8, "core: m must be in [1, 17179869184] bits, got 0"},
 	} {
-		if _, err := NewCuckoo(tc.m, tc.f, 1); err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("NewCuckoo(%d, %d): error %v, want %q", tc.m, tc.f, err, tc.want)
+		if _, err := tc.layout.build(tc.m, tc.f, 1); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s (%d, %d): error %v, want %q", tc.layout.name, tc.m, tc.f, err, tc.want)
 		}
+	}
+	if got := SemiSortedVariant.FingerprintWidths("or"); got != "5 to 16" {
+		t.Errorf("semi-sorted widths %q", got)
 	}
 }
 
