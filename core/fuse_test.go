@@ -20,6 +20,29 @@ func fuseKeys(ns Namespace, first uint64, n int, seed uint64) [][]byte {
 	return keys
 }
 
+// staticFilter is what the tests use of the static filters, the fuse and
+// the Ribbon filters: keys are collected, then sealed into an array.
+type staticFilter interface {
+	Membership
+	Sealer
+	Retries() uint64
+	Err() error
+}
+
+// sealMembers adds n member keys of seed to f and seals it; what names f's
+// widths in a failure.
+func sealMembers(t testing.TB, f staticFilter, what string, n int, seed uint64) [][]byte {
+	t.Helper()
+	keys := fuseKeys(Members, 0, n, seed)
+	for _, k := range keys {
+		f.Add(k)
+	}
+	if err := f.Seal(); err != nil {
+		t.Fatalf("%s n=%d seed %d: %v", what, n, seed, err)
+	}
+	return keys
+}
+
 // buildFuse seals a filter of f-bit fingerprints over n member keys of seed.
 func buildFuse(t testing.TB, bits, n int, seed uint64) (*Fuse, [][]byte) {
 	t.Helper()
@@ -27,18 +50,11 @@ func buildFuse(t testing.TB, bits, n int, seed uint64) (*Fuse, [][]byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	keys := fuseKeys(Members, 0, n, seed)
-	for _, k := range keys {
-		f.Add(k)
-	}
-	if err := f.Seal(); err != nil {
-		t.Fatalf("f=%d n=%d seed %d: %v", bits, n, seed, err)
-	}
-	return f, keys
+	return f, sealMembers(t, f, fmt.Sprintf("f=%d", bits), n, seed)
 }
 
 // fuseMissing returns the members that f does not contain.
-func fuseMissing(f *Fuse, keys [][]byte) int {
+func fuseMissing(f Membership, keys [][]byte) int {
 	missing := 0
 	for _, k := range keys {
 		if ok, _ := f.Contains(k); !ok {
@@ -113,48 +129,73 @@ func TestFuseDuplicates(t *testing.T) {
 	}
 }
 
-// TestFuseRate checks the measured rate of absent keys against 2^-f for
-// f = 1 to 12 and 16, on a filter of 100,000 keys each: the count of false
-// positives is binomial(q, 2^-f) under the theory, and its Wilson interval
-// at 99.9% for the 13 widths together (Bonferroni, z = 3.95) must hold
-// 2^-f. The queries, max(10^6, 1000 2^f) up to f = 12, expect at least
-// 977 false positives, so a rate a fifth off is caught (six of its sigma),
-// and f = 16 expects about 61.
-func TestFuseRate(t *testing.T) {
+// TestStaticRate checks the measured rate of absent keys against 2^-f,
+// a filter's widths at a time: the count of false positives is
+// binomial(q, 2^-f) under the theory, and its Wilson interval at 99.9% for
+// the filter's cases together (Bonferroni) must hold 2^-f.
+//
+// The fuse filter: f = 1 to 12 and 16, on 100,000 keys each, z = 3.95 for
+// the 13 widths. The queries, max(10^6, 1000 2^f) up to f = 12, expect at
+// least 977 false positives, so a rate a fifth off is caught (six of its
+// sigma), and f = 16 expects about 61. The Ribbon filter: seven result
+// widths r at both widths w, on 50,000 keys each, max(10^6, 500 2^r)
+// queries.
+func TestStaticRate(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
 		t.Skip("millions of queries: runs in full under Node (make wasm-test)")
 	}
-	widths := []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 16}
-	z := math.Sqrt2 * math.Erfinv(1-0.001/float64(len(widths)))
-	for _, bits := range widths {
+	type rateCase struct {
+		name    string
+		bits    int
+		queries int
+		rate    float64
+		build   func(t testing.TB, n int, seed uint64) Membership
+	}
+	var fuse, ribbon []rateCase
+	for _, bits := range []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 16} {
 		queries := max(1_000_000, 1000<<bits)
 		if bits == 16 {
 			queries = 4_000_000
 		}
-		t.Run(fmt.Sprintf("f=%d", bits), func(t *testing.T) {
-			t.Parallel()
-			const seed = 11
-			f, _ := buildFuse(t, bits, 100_000, seed)
-			fp := uint64(0)
-			batch := fuseKeys(Absent, 0, 4096, seed)
-			for first := 0; first < queries; first += len(batch) {
-				keys := batch[:min(len(batch), queries-first)]
-				Keys(keys, Absent, uint64(first), seed, 16)
-				for _, k := range keys {
-					if ok, _ := f.Contains(k); ok {
-						fp++
+		fuse = append(fuse, rateCase{fmt.Sprintf("fuse/f=%d", bits), bits, queries, FuseRate(bits),
+			func(t testing.TB, n int, seed uint64) Membership { f, _ := buildFuse(t, bits, n, seed); return f }})
+	}
+	for _, w := range []int{RibbonWidth, RibbonWideWidth} {
+		for _, r := range []int{1, 2, 4, 7, 8, 10, 13} {
+			ribbon = append(ribbon, rateCase{fmt.Sprintf("ribbon/w=%d,r=%d", w, r), r, max(1_000_000, 500<<r), RibbonRate(r),
+				func(t testing.TB, n int, seed uint64) Membership { f, _ := buildRibbon(t, w, r, n, seed); return f }})
+		}
+	}
+	for _, family := range []struct {
+		keys  int
+		cases []rateCase
+	}{{100_000, fuse}, {50_000, ribbon}} {
+		z := math.Sqrt2 * math.Erfinv(1-0.001/float64(len(family.cases)))
+		for _, c := range family.cases {
+			t.Run(c.name, func(t *testing.T) {
+				t.Parallel()
+				const seed = 11
+				f := c.build(t, family.keys, seed)
+				fp := uint64(0)
+				batch := fuseKeys(Absent, 0, 4096, seed)
+				for first := 0; first < c.queries; first += len(batch) {
+					keys := batch[:min(len(batch), c.queries-first)]
+					Keys(keys, Absent, uint64(first), seed, 16)
+					for _, k := range keys {
+						if ok, _ := f.Contains(k); ok {
+							fp++
+						}
 					}
 				}
-			}
-			lo, hi := Wilson(fp, uint64(queries), z)
-			p := FuseRate(bits)
-			t.Logf("f=%d: %d of %d absent keys match, %.4g vs 2^-f = %.4g, [%.4g, %.4g] at z = %.2f",
-				bits, fp, queries, float64(fp)/float64(queries), p, lo, hi, z)
-			if p < lo || p > hi {
-				t.Errorf("2^-%d = %.4g outside [%.4g, %.4g] (seed %d, %d queries)", bits, p, lo, hi, seed, queries)
-			}
-		})
+				lo, hi := Wilson(fp, uint64(c.queries), z)
+				t.Logf("%s: %d of %d absent keys match, %.4g vs 2^-%d = %.4g, [%.4g, %.4g] at z = %.2f",
+					c.name, fp, c.queries, float64(fp)/float64(c.queries), c.bits, c.rate, lo, hi, z)
+				if c.rate < lo || c.rate > hi {
+					t.Errorf("%s: 2^-%d = %.4g outside [%.4g, %.4g] (seed %d, %d queries)", c.name, c.bits, c.rate, lo, hi, seed, c.queries)
+				}
+			})
+		}
 	}
 }
 
@@ -305,24 +346,66 @@ func TestFuseRetries(t *testing.T) {
 	if f.Retries() == 0 || fuseMissing(f, keys) != 0 {
 		t.Errorf("n=%d seed %d: %d retries, %d missing; want a retry and none missing", n, seed, f.Retries(), fuseMissing(f, keys))
 	}
+}
 
-	// 1000 keys cannot peel from 3 segments of 128 cells: peeling removes
-	// one key per cell.
-	f, _ = NewFuse(8, 1)
-	f.segments = 3
-	keys = fuseKeys(Members, 0, 1000, 1)
-	for _, k := range keys {
-		f.Add(k)
+// TestStaticBuildFails makes every attempt of a static filter's build fail
+// and checks that Seal stops after the filter's bound with an error, that
+// the filter answers yes to every key, member or not, reading nothing, and
+// that, sized by its formula again, it builds from the same keys and one
+// more. 1000 keys cannot peel from 3 segments of 128 cells (peeling
+// removes one key per cell), nor 2w keys band into w rows.
+func TestStaticBuildFails(t *testing.T) {
+	t.Parallel()
+	ribbon := func(w int) func() (staticFilter, func()) {
+		return func() (staticFilter, func()) {
+			f, _ := NewRibbonWidth(8, w, 1)
+			f.rows = uint64(w)
+			return f, func() { f.rows = 0 }
+		}
 	}
-	if ok, probes := f.Contains(keys[0]); !ok || probes != 0 || f.Err() == nil {
-		t.Errorf("a filter that could not build answered %v after %d probes, error %v", ok, probes, f.Err())
-	}
-	if err := f.Seal(); err == nil || !strings.HasPrefix(err.Error(), "core: ") ||
-		f.Retries() != FuseMaxRetries+1 || f.M() != 0 || len(f.Positions(nil, keys[0])) != 0 {
-		t.Errorf("error %v, %d retries, %d cells", err, f.Retries(), f.M())
-	}
-	if fuseMissing(f, keys) != 0 || fuseMissing(f, fuseKeys(Absent, 0, 100, 1)) != 0 {
-		t.Error("a filter that could not build answered false")
+	for _, c := range []struct {
+		name       string
+		keys       int
+		maxRetries uint64
+		tooSmall   func() (f staticFilter, resize func()) // resize sizes f by its formula again
+	}{
+		{"fuse", 1000, FuseMaxRetries, func() (staticFilter, func()) {
+			f, _ := NewFuse(8, 1)
+			f.segments = 3
+			return f, func() { f.segments = 0 }
+		}},
+		{"ribbon/w=64", 2 * RibbonWidth, RibbonMaxRetries, ribbon(RibbonWidth)},
+		{"ribbon/w=128", 2 * RibbonWideWidth, RibbonMaxRetries, ribbon(RibbonWideWidth)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			f, resize := c.tooSmall()
+			keys := fuseKeys(Members, 0, c.keys, 1)
+			for _, k := range keys {
+				f.Add(k)
+			}
+			if ok, probes := f.Contains(keys[0]); !ok || probes != 0 || f.Err() == nil {
+				t.Errorf("a filter that could not build answered %v after %d probes, error %v", ok, probes, f.Err())
+			}
+			if err := f.Seal(); err == nil || !strings.HasPrefix(err.Error(), "core: ") ||
+				f.Retries() != c.maxRetries+1 || f.M() != 0 || len(f.Positions(nil, keys[0])) != 0 {
+				t.Errorf("seal of %d keys: error %v, %d retries, %d cells", len(keys), err, f.Retries(), f.M())
+			}
+			if ok, probes := f.Contains([]byte("anything")); !ok || probes != 0 {
+				t.Errorf("a filter that did not build answers %v after %d probes, want true after 0", ok, probes)
+			}
+			if fuseMissing(f, keys) != 0 || fuseMissing(f, fuseKeys(Absent, 0, 100, 1)) != 0 {
+				t.Error("a filter that could not build answered false")
+			}
+			resize()
+			f.Add([]byte("one more"))
+			if err := f.Seal(); err != nil || f.Err() != nil {
+				t.Fatalf("sized by its formula: %v", err)
+			}
+			if missing := fuseMissing(f, keys); missing != 0 {
+				t.Fatalf("%d members missing after the rebuild", missing)
+			}
+		})
 	}
 }
 

@@ -15,14 +15,7 @@ func buildRibbon(t testing.TB, w, r, n int, seed uint64) (*Ribbon, [][]byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	keys := fuseKeys(Members, 0, n, seed)
-	for _, k := range keys {
-		f.Add(k)
-	}
-	if err := f.Seal(); err != nil {
-		t.Fatalf("w=%d r=%d n=%d seed %d: %v", w, r, n, seed, err)
-	}
-	return f, keys
+	return f, sealMembers(t, f, fmt.Sprintf("w=%d r=%d", w, r), n, seed)
 }
 
 // TestRibbonNoFalseNegatives builds every result width from 1 to 32 bits
@@ -112,54 +105,6 @@ func TestRibbonSolves(t *testing.T) {
 	}
 }
 
-// ribbonCases pairs both widths w with each result width r of rs.
-func ribbonCases(rs []int) []struct{ w, r int } {
-	var out []struct{ w, r int }
-	for _, w := range []int{RibbonWidth, RibbonWideWidth} {
-		for _, r := range rs {
-			out = append(out, struct{ w, r int }{w, r})
-		}
-	}
-	return out
-}
-
-// TestRibbonRate measures absent keys against 2^-r at several result
-// widths and both widths w, at a joint 99.9% Wilson interval.
-func TestRibbonRate(t *testing.T) {
-	t.Parallel()
-	if testing.Short() {
-		t.Skip("millions of queries")
-	}
-	widths := []int{1, 2, 4, 7, 8, 10, 13}
-	z := math.Sqrt2 * math.Erfinv(1-0.001/float64(2*len(widths)))
-	for _, c := range ribbonCases(widths) {
-		w, r := c.w, c.r
-		queries := max(1_000_000, 500<<r)
-		t.Run(fmt.Sprintf("w=%d,r=%d", w, r), func(t *testing.T) {
-			t.Parallel()
-			const seed = 11
-			f, _ := buildRibbon(t, w, r, 50_000, seed)
-			fp := uint64(0)
-			batch := fuseKeys(Absent, 0, 4096, seed)
-			for first := 0; first < queries; first += len(batch) {
-				keys := batch[:min(len(batch), queries-first)]
-				Keys(keys, Absent, uint64(first), seed, 16)
-				for _, k := range keys {
-					if ok, _ := f.Contains(k); ok {
-						fp++
-					}
-				}
-			}
-			lo, hi := Wilson(fp, uint64(queries), z)
-			p := RibbonRate(r)
-			t.Logf("w=%d r=%d: %d of %d absent keys match, %.4g vs 2^-r = %.4g, [%.4g, %.4g]", w, r, fp, queries, float64(fp)/float64(queries), p, lo, hi)
-			if p < lo || p > hi {
-				t.Errorf("w=%d: 2^-%d = %.4g outside [%.4g, %.4g] (seed %d, %d queries)", w, r, p, lo, hi, seed, queries)
-			}
-		})
-	}
-}
-
 // TestRibbonFailureRate bands the same keys under many construction seeds
 // and counts the attempts that fail at the lab's m, at both widths: at
 // most one in twenty at every n (TestRibbonRetries covers the retry),
@@ -215,45 +160,6 @@ func TestRibbonRows(t *testing.T) {
 			t.Errorf("RibbonRows(%d, %d) = %d, want %d", c.n, c.w, got, c.m)
 		}
 	}
-}
-
-// TestRibbonRetries makes every attempt fail (twice as many keys as rows)
-// and checks that Seal stops after RibbonMaxRetries with an error, and
-// that a filter that did not build answers yes.
-func TestRibbonRetries(t *testing.T) {
-	for _, w := range []int{RibbonWidth, RibbonWideWidth} {
-		f, _ := NewRibbonWidth(8, w, 1)
-		f.rows = uint64(w)
-		keys := fuseKeys(Members, 0, 2*w, 1)
-		for _, k := range keys {
-			f.Add(k)
-		}
-		err := f.Seal()
-		if err == nil || f.Retries() != RibbonMaxRetries+1 {
-			t.Fatalf("w=%d: seal of %d keys in %d rows: %v after %d retries", w, len(keys), w, err, f.Retries())
-		}
-		if ok, probes := f.Contains([]byte("anything")); !ok || probes != 0 {
-			t.Fatalf("w=%d: a filter that did not build answers %v after %d rows, want true after 0", w, ok, probes)
-		}
-		f.rows = 0
-		f.Add([]byte("one more"))
-		if err := f.Seal(); err != nil || f.Err() != nil {
-			t.Fatalf("w=%d: sized by RibbonRows: %v", w, err)
-		}
-		if missing := fuseMissingOf(f, keys); missing != 0 {
-			t.Fatalf("w=%d: %d members missing after the rebuild", w, missing)
-		}
-	}
-}
-
-func fuseMissingOf(f Membership, keys [][]byte) int {
-	missing := 0
-	for _, k := range keys {
-		if ok, _ := f.Contains(k); !ok {
-			missing++
-		}
-	}
-	return missing
 }
 
 // TestRibbonSet checks that the solution depends on the set of keys alone:
