@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bloomlab/bloomlab/app/engine"
+	"github.com/bloomlab/bloomlab/app/lab/painter"
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/app/ui/format"
 	"github.com/bloomlab/bloomlab/core"
@@ -14,15 +15,6 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
-
-// bitMarks are the positions ringed and boxed on the bit array, and what
-// each set is, for the caption ("set by the last key inserted").
-type bitMarks struct {
-	Ring, Box         []uint64
-	RingSays, BoxSays string
-	// Cursor is the keyboard's position, outlined in black.
-	Cursor []uint64
-}
 
 // labBits is the lab's bit array: the canvas, its caption and the number
 // of the position under the pointer.
@@ -36,7 +28,7 @@ type labBits struct {
 	// shown, drawn and scale are the last picture's result, layout and
 	// device pixel ratio, for the pointer.
 	shown *core.Result
-	drawn bitLayout
+	drawn painter.Layout
 	scale float64
 	// overlap, when the overlap view is on and counted, is the keys
 	// mapping to each position: the picture and the pointer show it.
@@ -70,9 +62,9 @@ func (b *labBits) narrow() bool { return b.canvasW > 0 && b.canvasW < 480 }
 
 // marks are the run's own marks, the last key inserted and the first
 // absent query, unless the key panel gives its own (ring or box set).
-func (b *labBits) marks(r *core.Result, panel bitMarks) bitMarks {
-	_, ring, box := bitCaption(r, b.layout(r))
-	m := bitMarks{Ring: r.LastInserted, Box: r.FirstProbed, RingSays: ring, BoxSays: box}
+func (b *labBits) marks(r *core.Result, panel painter.Marks) painter.Marks {
+	_, ring, box := painter.Caption(r, b.layout(r))
+	m := painter.Marks{Ring: r.LastInserted, Box: r.FirstProbed, RingSays: ring, BoxSays: box}
 	if panel.Ring != nil {
 		m.Ring, m.RingSays = panel.Ring, panel.RingSays
 	}
@@ -83,17 +75,17 @@ func (b *labBits) marks(r *core.Result, panel bitMarks) bitMarks {
 }
 
 // layout is the picture's layout at the canvas's width, in CSS pixels.
-func (b *labBits) layout(r *core.Result) bitLayout {
+func (b *labBits) layout(r *core.Result) painter.Layout {
 	w := b.canvasW
 	if w <= 0 {
 		w = 800
 	}
-	return layoutBits(r.M, w, bitAreaCSSH, 1, b.store.Group)
+	return painter.LayoutOf(r.M, w, painter.AreaCSSH, 1, b.store.Group)
 }
 
 // paint draws r with marks onto the canvas, and reports false when the
 // canvas is not in the page yet.
-func (b *labBits) paint(r *core.Result, marks bitMarks) bool {
+func (b *labBits) paint(r *core.Result, marks painter.Marks) bool {
 	canvas := app.Window().GetElementByID(idBitArray)
 	if !canvas.Truthy() {
 		return false
@@ -113,7 +105,7 @@ func (b *labBits) paint(r *core.Result, marks bitMarks) bool {
 		marks.Cursor = []uint64{uint64(b.cursor)}
 	}
 	b.scale = app.Window().Get("devicePixelRatio").Float()
-	b.drawn = bitPainter.draw(canvas, b.store, b.overlap, marks, b.canvasW)
+	b.drawn = painter.Shared.Draw(canvas, b.store, b.overlap, marks, b.canvasW)
 	b.shown = r
 	return true
 }
@@ -173,7 +165,7 @@ func (b *labBits) under(e app.Event) (uint64, bool) {
 	if !(scale >= 1) {
 		scale = 1
 	}
-	return b.drawn.at(e.Get("offsetX").Float()*scale, e.Get("offsetY").Float()*scale)
+	return b.drawn.At(e.Get("offsetX").Float()*scale, e.Get("offsetY").Float()*scale)
 }
 
 // onKey moves the keyboard's cursor over the positions: the arrows by one
@@ -289,15 +281,15 @@ func (b *labBits) say(ctx app.Context, text string) {
 
 // render is the figure: the canvas and its caption for r (nil before the
 // first result) with marks.
-func (b *labBits) render(r *core.Result, marks bitMarks) app.UI {
+func (b *labBits) render(r *core.Result, marks painter.Marks) app.UI {
 	caption, ring, box := "The bit array.", "set by the last key inserted", "read by the first absent query"
 	label := "the filter's bit array"
 	var strays int
 	if r != nil {
-		caption, _, _ = bitCaption(r, b.layout(r))
+		caption, _, _ = painter.Caption(r, b.layout(r))
 		ring, box = marks.RingSays, marks.BoxSays
 		label = "the filter's " + r.Variant.Unit() + "s"
-		strays = outside(marks.Ring, r.M) + outside(marks.Box, r.M)
+		strays = painter.Outside(marks.Ring, r.M) + painter.Outside(marks.Box, r.M)
 	}
 	canvas := app.Canvas().ID(idBitArray).Aria("label", label+"; the arrow keys move from one to the next").Role("img").
 		Attr("tabindex", 0).Aria("describedby", idBitHover).
@@ -326,7 +318,7 @@ func (b *labBits) render(r *core.Result, marks bitMarks) app.UI {
 			app.Span().Class("key-box").Text("▢ boxed:"),
 			app.Text(" "+box+"."),
 			app.If(strays > 0, func() app.UI {
-				return app.Strong().Class("alarm-text").Text(" " + strconv.Itoa(strays) + " of those positions fall outside [0, m): the fault writes where it must not.")
+				return app.Strong().Class("alarm-text").Text(" " + strconv.Itoa(strays) + " of those positions fall painter.Outside [0, m): the fault writes where it must not.")
 			}),
 			app.Output().ID(idBitHover).Class("bit-hover muted").For(idBitArray),
 		),

@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"slices"
 
+	"github.com/bloomlab/bloomlab/app/lab/painter"
+
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/app/ui"
 
@@ -75,7 +77,7 @@ func (c *Page) Compact(e settings.Embed, notices []string) app.UI {
 	if c.running || c.result == nil {
 		state = "running"
 	}
-	var marks bitMarks
+	var marks painter.Marks
 	if c.result != nil {
 		marks = c.panel.playing(c.bits.marks(c.result, c.panel.marks()))
 	}

@@ -17,13 +17,13 @@
 // it needs (labEditor, keyLab, playLab, bitsLab), so a part can be read,
 // and tested, without the rest. A part that needs nothing of the page
 // lives in a package of its own under app/lab, exporting what the page
-// calls: the charts (app/lab/charts). Render only shows and wires: the
-// simulation is core's, and the runs go through the engine, which cancels
-// a run a newer move replaced and, for large shapes, runs it on the lab's
-// worker.
+// calls: the charts (app/lab/charts) and the painter of the bit array
+// (app/lab/painter). Render only shows and wires: the simulation is
+// core's, and the runs go through the engine, which cancels a run a newer
+// move replaced and, for large shapes, runs it on the lab's worker.
 //
-// It imports its parts' packages (lab/charts), engine, settings, ui,
-// ui/format, core, core/plan (for byte sizes) and audit (the audit
+// It imports its parts' packages (lab/charts, lab/painter), engine,
+// settings, ui, ui/format, core, core/plan (for byte sizes) and audit (the audit
 // badge's report), and no other page. Two
 // pages build on it: lessons embeds the Page and guides it through a small
 // API (Show, State, Settings, Keep, OnChange, ClearQueries), and embed

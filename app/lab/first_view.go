@@ -8,6 +8,7 @@ import (
 
 	"github.com/bloomlab/bloomlab/app/engine"
 	"github.com/bloomlab/bloomlab/app/lab/charts"
+	"github.com/bloomlab/bloomlab/app/lab/painter"
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/app/ui"
 
@@ -109,9 +110,9 @@ func (c *Page) makeFirstView(key string) *firstView {
 	if c.settings.Large {
 		width = firstViewWidthLarge
 	}
-	l := layoutBits(r.M, width, bitAreaCSSH, 1, store.Group)
-	var p picture
-	pix := p.render(store, nil, l, c.bits.marks(r, bitMarks{}), 1)
+	l := painter.LayoutOf(r.M, width, painter.AreaCSSH, 1, store.Group)
+	var p painter.Frame
+	pix := p.Render(store, nil, l, c.bits.marks(r, painter.Marks{}), 1)
 	fv := &firstView{Key: key, Picture: pngDataURL(pix, l.W, l.H), CSSH: l.H}
 	fv.K, fv.BPK, fv.Sampled = charts.Measure(c.shapeParams(), *r, c.settings.Typed.List())
 	return fv

@@ -8,9 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bloomlab/bloomlab/app/engine"
+	"github.com/bloomlab/bloomlab/app/lab/painter"
 	"github.com/bloomlab/bloomlab/app/settings"
-	"github.com/bloomlab/bloomlab/core"
 )
 
 // The first view's picture is the picture the canvas gets: the same
@@ -32,9 +31,9 @@ func TestFirstViewPicture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := layoutBits(c.result.M, firstViewWidth, bitAreaCSSH, 1, c.bits.store.Group)
-	var p picture
-	want := p.render(c.bits.store, nil, l, c.bits.marks(c.result, bitMarks{}), 1)
+	l := painter.LayoutOf(c.result.M, firstViewWidth, painter.AreaCSSH, 1, c.bits.store.Group)
+	var p painter.Frame
+	want := p.Render(c.bits.store, nil, l, c.bits.marks(c.result, painter.Marks{}), 1)
 	if bb := img.Bounds(); bb.Dx() != l.W || bb.Dy() != l.H || fv.CSSH != l.H {
 		t.Fatalf("picture %v, CSS height %d, for a %d x %d layout", bb, fv.CSSH, l.W, l.H)
 	}
@@ -90,9 +89,9 @@ func TestFirstViewBounded(t *testing.T) {
 func TestLayoutSameAtEveryScale(t *testing.T) {
 	t.Parallel()
 	for _, m := range []uint64{60, 40_000, 130_000, 5_000_000} {
-		one := layoutBits(m, 852, bitAreaCSSH, 1, 4)
+		one := painter.LayoutOf(m, 852, painter.AreaCSSH, 1, 4)
 		for _, scale := range []float64{1.5, 1.75, 2, 3} {
-			l := layoutBits(m, 852, bitAreaCSSH, scale, 4)
+			l := painter.LayoutOf(m, 852, painter.AreaCSSH, scale, 4)
 			if l.Cells != one.Cells || l.Cols != one.Cols || l.Rows != one.Rows {
 				t.Errorf("m = %d at %vx: %v cells, %d x %d; at 1x %v, %d x %d", m, scale, l.Cells, l.Cols, l.Rows, one.Cells, one.Cols, one.Rows)
 			}
@@ -100,49 +99,5 @@ func TestLayoutSameAtEveryScale(t *testing.T) {
 				t.Errorf("m = %d at 2x: %d px tall, at 1x %d", m, l.H, one.H)
 			}
 		}
-	}
-}
-
-// The picture: each cell its colour, a white pixel between cells big
-// enough for one, the marks around their positions, nothing else.
-func TestPictureRender(t *testing.T) {
-	t.Parallel()
-	p := core.DefaultParams()
-	p.Items, p.Queries = 40, 40
-	r, err := core.Simulate(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	store := engine.StoreOf(r.Filter)
-	l := layoutBits(r.M, 400, bitAreaCSSH, 1, 1)
-	if !l.Cells || l.Cell < 5 {
-		t.Fatalf("layout %+v: want cells with gaps", l)
-	}
-	var pic picture
-	pix := pic.render(store, nil, l, bitMarks{}, 1)
-	at := func(x, y int) [4]byte { var c [4]byte; copy(c[:], pix[(y*l.W+x)*4:]); return c }
-	for pos := uint64(0); pos < r.M; pos++ {
-		x, y := int(pos%uint64(l.Cols))*l.Cell, int(pos/uint64(l.Cols))*l.Cell
-		if set := at(x+l.Cell/2, y+l.Cell/2)[0] < 0x80; set != r.Filter.IsSet(pos) {
-			t.Fatalf("position %d drawn set = %v", pos, set)
-		}
-		if g := at(x+l.Cell-1, y+1); g != white {
-			t.Fatalf("position %d: no gap on its right, %v", pos, g)
-		}
-		if g := at(x+1, y+l.Cell-1); g != white {
-			t.Fatalf("position %d: no gap under it, %v", pos, g)
-		}
-	}
-	pix = pic.render(store, nil, l, bitMarks{Ring: []uint64{0}, Box: []uint64{r.M - 1}}, 1)
-	// The ring round position 0 and the box round the last one.
-	cx, cy, rad, _ := l.centre(0)
-	ringR := max(rad+1, 5)
-	if got := at(int(cx+ringR), int(cy)); got != rgbRing {
-		t.Errorf("no ring at (%v, %v): %v", cx+ringR, cy, got)
-	}
-	bx, by, brad, _ := l.centre(r.M - 1)
-	boxR := max(brad+2, 7)
-	if got := at(int(bx-boxR), int(by)); got != rgbBox {
-		t.Errorf("no box at (%v, %v): %v", bx-boxR, by, got)
 	}
 }

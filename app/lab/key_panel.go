@@ -10,6 +10,7 @@ import (
 	"github.com/bloomlab/bloomlab/core/keys"
 
 	"github.com/bloomlab/bloomlab/app/engine"
+	"github.com/bloomlab/bloomlab/app/lab/painter"
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/app/ui"
 	"github.com/bloomlab/bloomlab/app/ui/format"
@@ -370,23 +371,23 @@ func (kp *keyPanel) queryShown() *try.Query {
 
 // marks are the panel's marks on the bit array: an insert's positions
 // ringed, a query's probes boxed.
-func (kp *keyPanel) marks() bitMarks {
+func (kp *keyPanel) marks() painter.Marks {
 	if in := kp.insertShown(); in != nil {
-		return bitMarks{Ring: in.Positions, RingSays: "the " + kp.answer.Unit + "s of “" + in.Key + "”"}
+		return painter.Marks{Ring: in.Positions, RingSays: "the " + kp.answer.Unit + "s of “" + in.Key + "”"}
 	}
 	if q := kp.queryShown(); q != nil {
 		box := make([]uint64, len(q.Probes))
 		for i, p := range q.Probes {
 			box[i] = p.Position
 		}
-		return bitMarks{Box: box, BoxSays: "read by the query “" + q.Key + "”"}
+		return painter.Marks{Box: box, BoxSays: "read by the query “" + q.Key + "”"}
 	}
-	return bitMarks{}
+	return painter.Marks{}
 }
 
 // playing trims the marks on the bit array to the first step of the
 // rings (or the boxes) while they play.
-func (kp *keyPanel) playing(m bitMarks) bitMarks {
+func (kp *keyPanel) playing(m painter.Marks) painter.Marks {
 	if kp.step < 0 {
 		return m
 	}

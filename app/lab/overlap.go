@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/bloomlab/bloomlab/app/engine"
+	"github.com/bloomlab/bloomlab/app/lab/painter"
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/app/ui"
 	"github.com/bloomlab/bloomlab/app/ui/format"
@@ -117,17 +118,17 @@ func (ov *overlapView) renderCounts(cells bool) []app.UI {
 	o := ov.o
 	m := uint64(len(o.Counts))
 	legend := app.Ul().ID(idOverlapLegend).Class("overlap-legend").Body(
-		app.Range(overlapColours).Slice(func(i int) app.UI {
+		app.Range(painter.OverlapColours).Slice(func(i int) app.UI {
 			n := o.Histogram[i+1]
 			label := format.Plural(i+1, "key")
-			if i == len(overlapColours)-1 {
+			if i == len(painter.OverlapColours)-1 {
 				label = strconv.Itoa(i+1) + " or more keys"
 				n = 0
 				for _, c := range o.Histogram[i+1:] {
 					n += c
 				}
 			}
-			c := overlapColours[i]
+			c := painter.OverlapColours[i]
 			return app.Li().Body(
 				app.Span().Class("swatch").Style("background", "rgb("+strconv.Itoa(int(c[0]))+","+strconv.Itoa(int(c[1]))+","+strconv.Itoa(int(c[2]))+")"),
 				app.Text(label+": "+format.Plural(int(n), "bit")),

@@ -7,6 +7,7 @@ import (
 
 	"github.com/bloomlab/bloomlab/app/engine"
 	"github.com/bloomlab/bloomlab/app/lab/charts"
+	"github.com/bloomlab/bloomlab/app/lab/painter"
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/app/ui"
 	"github.com/bloomlab/bloomlab/app/ui/format"
@@ -515,7 +516,7 @@ func (c *Page) Body() app.UI {
 	case c.running || c.own.loading || c.result == nil:
 		state = "running"
 	}
-	var marks bitMarks
+	var marks painter.Marks
 	if c.result != nil {
 		marks = c.panel.playing(c.bits.marks(c.result, c.panel.marks()))
 	}

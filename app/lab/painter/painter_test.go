@@ -1,4 +1,4 @@
-package lab
+package painter
 
 import (
 	"fmt"
@@ -17,7 +17,7 @@ func TestLayoutBits(t *testing.T) {
 		cells bool
 	}{{1, true}, {60, true}, {600, true}, {40000, true}, {200_000, false}, {640_000_000, false}}
 	for _, c := range cases {
-		l := layoutBits(c.m, 1000, 220, 1, 1)
+		l := LayoutOf(c.m, 1000, 220, 1, 1)
 		if l.Cells != c.cells {
 			t.Errorf("m = %d: cells = %v, want %v", c.m, l.Cells, c.cells)
 		}
@@ -33,7 +33,7 @@ func TestLayoutBits(t *testing.T) {
 		for _, pos := range []uint64{0, c.m / 2, c.m - 1} {
 			x, y, _, ok := l.centre(pos)
 			if !ok || x < 0 || y < 0 || x > float64(l.W) || y > float64(l.H) {
-				t.Errorf("m = %d: position %d at (%v, %v) ok %v, outside %dx%d", c.m, pos, x, y, ok, l.W, l.H)
+				t.Errorf("m = %d: position %d at (%v, %v) ok %v, Outside %dx%d", c.m, pos, x, y, ok, l.W, l.H)
 			}
 		}
 		if _, _, _, ok := l.centre(c.m); ok {
@@ -130,14 +130,14 @@ func TestBitCaption(t *testing.T) {
 		if g := engine.StoreOf(r.Filter).Group; g != c.group {
 			t.Errorf("%s: group %d, want %d", c.v, g, c.group)
 		}
-		l := layoutBits(r.M, 800, bitAreaCSSH, 1, c.group)
+		l := LayoutOf(r.M, 800, AreaCSSH, 1, c.group)
 		if l.Cells != c.cells {
 			t.Fatalf("%s n = %d: cells %v, want %v", c.v, c.items, l.Cells, c.cells)
 		}
 		if l.Cells && l.Cols%c.group != 0 {
 			t.Errorf("%s: %d columns split a bucket of %d", c.v, l.Cols, c.group)
 		}
-		picture, ring, box := bitCaption(r, l)
+		picture, ring, box := Caption(r, l)
 		if picture != c.picture || ring != c.ring || box != c.box {
 			t.Errorf("%s n = %d: caption\n %q %q %q\nwant\n %q %q %q", c.v, c.items, picture, ring, box, c.picture, c.ring, c.box)
 		}
@@ -150,7 +150,7 @@ func TestLayoutKeepsBucketsWhole(t *testing.T) {
 	t.Parallel()
 	for _, width := range []int{16, 17, 100, 333, 1000} {
 		for _, m := range []uint64{4, 40, 400, 4000} {
-			l := layoutBits(m, width, 220, 1, 4)
+			l := LayoutOf(m, width, 220, 1, 4)
 			if !l.Cells {
 				continue
 			}
@@ -172,7 +172,7 @@ func TestPaintSlotsAndCells(t *testing.T) {
 			t.Fatal(err)
 		}
 		s := engine.StoreOf(r.Filter)
-		l := layoutBits(r.M, 800, bitAreaCSSH, 1, s.Group)
+		l := LayoutOf(r.M, 800, AreaCSSH, 1, s.Group)
 		buf, _ := paintBits(nil, nil, s, nil, l)
 		dark := uint64(0)
 		for i := range uint64(l.Cols * l.Rows) {
@@ -192,7 +192,7 @@ func TestPaintBits(t *testing.T) {
 	t.Parallel()
 	f, _ := core.NewFilter(10, 1, 1)
 	f.Add([]byte("a key of sixteen"))
-	l := layoutBits(10, 100, 220, 1, 1)
+	l := LayoutOf(10, 100, 220, 1, 1)
 	buf, _ := paintBits(nil, nil, engine.StoreOf(f), nil, l)
 	if len(buf) != l.Cols*l.Rows*4 {
 		t.Fatalf("buffer %d bytes for %dx%d", len(buf), l.Cols, l.Rows)
@@ -224,7 +224,7 @@ func TestPaintChainLinks(t *testing.T) {
 	if len(s.Links) != f.Links()-1 || len(s.Links) < 2 {
 		t.Fatalf("store links %v for %d links", s.Links, f.Links())
 	}
-	l := layoutBits(f.M(), 400, 220, 1, 1)
+	l := LayoutOf(f.M(), 400, 220, 1, 1)
 	if !l.Cells {
 		t.Fatalf("%d bits drawn as density", f.M())
 	}
@@ -247,12 +247,12 @@ func TestPaintChainLinks(t *testing.T) {
 	}
 	// Each link's first cell has a white edge on its left, where the
 	// link before ends; without the links the same pixel is the cell's.
-	var pic picture
+	var pic Frame
 	at := func(pix []byte, x, y int) [3]byte { return [3]byte(pix[(y*l.W+x)*4:]) }
-	with := slices.Clone(pic.render(s, nil, l, bitMarks{}, 1))
+	with := slices.Clone(pic.Render(s, nil, l, Marks{}, 1))
 	bare := s
 	bare.Links = nil
-	without := pic.render(bare, nil, l, bitMarks{}, 1)
+	without := pic.Render(bare, nil, l, Marks{}, 1)
 	for _, b := range s.Links {
 		col, row := int(b%uint64(l.Cols)), int(b/uint64(l.Cols))
 		if col == 0 {
@@ -267,8 +267,8 @@ func TestPaintChainLinks(t *testing.T) {
 
 func TestOutside(t *testing.T) {
 	t.Parallel()
-	if got := outside([]uint64{0, 9, 10, math.MaxUint64}, 10); got != 2 {
-		t.Errorf("outside = %d, want 2", got)
+	if got := Outside([]uint64{0, 9, 10, math.MaxUint64}, 10); got != 2 {
+		t.Errorf("Outside = %d, want 2", got)
 	}
 }
 
@@ -277,7 +277,7 @@ func TestOutside(t *testing.T) {
 // pictures that mark positions one by one.
 func TestGroupRects(t *testing.T) {
 	t.Parallel()
-	l := layoutBits(5000, 800, bitAreaCSSH, 1, 4)
+	l := LayoutOf(5000, 800, AreaCSSH, 1, 4)
 	if !l.Cells || l.Group != 4 {
 		t.Fatalf("layout %+v", l)
 	}
@@ -291,16 +291,16 @@ func TestGroupRects(t *testing.T) {
 	if got := l.groupRects([]uint64{0, 1, 2, 3, 0, 1, 2, 3}); len(got) != 1 {
 		t.Errorf("one bucket twice: %v", got)
 	}
-	if got := layoutBits(5000, 800, bitAreaCSSH, 1, 1).groupRects([]uint64{1, 2}); got != nil {
+	if got := LayoutOf(5000, 800, AreaCSSH, 1, 1).groupRects([]uint64{1, 2}); got != nil {
 		t.Errorf("ungrouped layout: %v", got)
 	}
-	if got := layoutBits(5_000_000, 800, bitAreaCSSH, 1, 4).groupRects([]uint64{1, 2}); got != nil {
+	if got := LayoutOf(5_000_000, 800, AreaCSSH, 1, 4).groupRects([]uint64{1, 2}); got != nil {
 		t.Errorf("density picture: %v", got)
 	}
-	if g := (bitLayout{Cell: 3}).groupGap(); g != 1 {
+	if g := (Layout{Cell: 3}).groupGap(); g != 1 {
 		t.Errorf("gap in 3-pixel cells: %v", g)
 	}
-	if g := (bitLayout{Cell: 12}).groupGap(); g != 4 {
+	if g := (Layout{Cell: 12}).groupGap(); g != 4 {
 		t.Errorf("gap in 12-pixel cells: %v", g)
 	}
 }

@@ -1,4 +1,4 @@
-package lab
+package painter
 
 import (
 	"math"
@@ -13,12 +13,21 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// bitLayout places m positions on a canvas W x H device pixels: one square
+// Marks are the positions ringed and boxed on the bit array, and what
+// each set is, for the caption ("set by the last key inserted").
+type Marks struct {
+	Ring, Box         []uint64
+	RingSays, BoxSays string
+	// Cursor is the keyboard's position, outlined in black.
+	Cursor []uint64
+}
+
+// Layout places m positions on a canvas W x H device pixels: one square
 // cell per position while cells stay at least minCell pixels wide, otherwise
 // a density picture of Block x Block pixel bins, each shaded by the share of
 // its positions that are set. In cell mode a row holds whole groups (the
 // cuckoo filter's buckets of four slots), so a group never wraps.
-type bitLayout struct {
+type Layout struct {
 	M          uint64
 	W, H       int
 	Cells      bool
@@ -31,25 +40,25 @@ type bitLayout struct {
 
 // The picture's sizes in CSS pixels.
 const (
-	minCell     = 2
-	maxCell     = 28
-	densityBlk  = 2
-	bitAreaCSSH = 220 // the tallest the bit array grows
+	minCell    = 2
+	maxCell    = 28
+	densityBlk = 2
+	AreaCSSH   = 220 // the tallest the bit array grows
 )
 
-// layoutBits lays out m positions across cssW CSS pixels, at most cssH
+// LayoutOf lays out m positions across cssW CSS pixels, at most cssH
 // tall, in groups of group positions (1 for none), for a screen of scale
 // device pixels per CSS pixel. The grid (cells or bins across and down) is
 // worked out in CSS pixels, so every screen shows the same picture, only
 // sharper where pixels are finer; W, H, Cell and Block are device pixels.
 // A cell is never under 2 CSS pixels; a density bin then always covers at
 // least one position.
-func layoutBits(m uint64, cssW, cssH int, scale float64, group int) bitLayout {
+func LayoutOf(m uint64, cssW, cssH int, scale float64, group int) Layout {
 	cssW, cssH, group = max(cssW, 16), max(cssH, 16), max(group, 1)
 	if !(scale >= 1) {
 		scale = 1
 	}
-	l := bitLayout{M: m, W: int(float64(cssW) * scale), Group: 1}
+	l := Layout{M: m, W: int(float64(cssW) * scale), Group: 1}
 	side := int(math.Sqrt(float64(cssW) * float64(cssH) / float64(max(m, 1))))
 	side = min(side, maxCell, cssW/group)
 	if side >= minCell {
@@ -70,8 +79,8 @@ func layoutBits(m uint64, cssW, cssH int, scale float64, group int) bitLayout {
 }
 
 // centre returns the pixel centre of position pos and the radius of one
-// cell or bin there, or false if pos lies outside [0, m).
-func (l bitLayout) centre(pos uint64) (x, y, r float64, ok bool) {
+// cell or bin there, or false if pos lies Outside [0, m).
+func (l Layout) centre(pos uint64) (x, y, r float64, ok bool) {
 	if pos >= l.M {
 		return 0, 0, 0, false
 	}
@@ -87,7 +96,7 @@ func (l bitLayout) centre(pos uint64) (x, y, r float64, ok bool) {
 
 // at is the position drawn at pixel (x, y) in cell mode, or false where
 // no position is drawn or the picture is a density one.
-func (l bitLayout) at(x, y float64) (uint64, bool) {
+func (l Layout) At(x, y float64) (uint64, bool) {
 	if !l.Cells || l.Cell <= 0 || x < 0 || y < 0 {
 		return 0, false
 	}
@@ -102,7 +111,7 @@ func (l bitLayout) at(x, y float64) (uint64, bool) {
 // groupGap is the width in pixels of the white line between groups of
 // cells: a pixel in cells too small for gaps of their own, else wider than
 // the cells' one-pixel gap.
-func (l bitLayout) groupGap() float64 {
+func (l Layout) groupGap() float64 {
 	if l.Cell < 5 {
 		return 1
 	}
@@ -114,9 +123,9 @@ type rect struct{ X, Y, W, H float64 }
 
 // groupRects returns, in cell mode with groups, the rectangle of each group
 // that positions fall in, once each, in the order first met; nil otherwise
-// (positions are then marked one by one). Positions outside [0, m) have no
+// (positions are then marked one by one). Positions Outside [0, m) have no
 // group.
-func (l bitLayout) groupRects(positions []uint64) []rect {
+func (l Layout) groupRects(positions []uint64) []rect {
 	if !l.Cells || l.Group <= 1 {
 		return nil
 	}
@@ -164,7 +173,7 @@ var (
 // With overlap (the keys mapping to each position, nil for none) a cell
 // that is set is shaded by how many keys map to it instead: 1, 2, 3 and 4
 // or more, light to dark.
-func paintBits(buf []byte, shares []float64, s engine.BitStore, overlap []uint8, l bitLayout) ([]byte, []float64) {
+func paintBits(buf []byte, shares []float64, s engine.BitStore, overlap []uint8, l Layout) ([]byte, []float64) {
 	n := l.Cols * l.Rows
 	if cap(buf) < n*4 {
 		buf = make([]byte, n*4)
@@ -207,7 +216,7 @@ func paintBits(buf []byte, shares []float64, s engine.BitStore, overlap []uint8,
 		case v == 0:
 			put(i, 0)
 		case pos < uint64(len(overlap)):
-			c := overlapColours[min(max(int(overlap[pos]), 1), len(overlapColours))-1]
+			c := OverlapColours[min(max(int(overlap[pos]), 1), len(OverlapColours))-1]
 			copy(buf[i*4:], c[:])
 		case s.Counters:
 			// Counters shade from light (1) to full (4 or more).
@@ -219,10 +228,10 @@ func paintBits(buf []byte, shares []float64, s engine.BitStore, overlap []uint8,
 	return buf, shares
 }
 
-// overlapColours shade a set cell by the keys that map to it: 1, 2, 3,
+// OverlapColours shade a set cell by the keys that map to it: 1, 2, 3,
 // 4 or more. They differ in lightness, so they read in grey too; the
 // legend and the pointer say the number as well.
-var overlapColours = [4][4]byte{
+var OverlapColours = [4][4]byte{
 	{0x9d, 0xb8, 0xe8, 0xff},
 	{0x4f, 0x7c, 0xd0, 0xff},
 	{0x1d, 0x3f, 0x8a, 0xff},
@@ -331,9 +340,9 @@ func fieldShares(s engine.BitStore, out []float64) []float64 {
 	return out
 }
 
-// bitCaption says what the picture of r in layout l shows: the unit and
+// Caption says what the picture of r in layout l shows: the unit and
 // how many, how a position is drawn, and what the two markers are.
-func bitCaption(r *core.Result, l bitLayout) (picture, ring, box string) {
+func Caption(r *core.Result, l Layout) (picture, ring, box string) {
 	unit, terms := r.Variant.Unit(), r.Variant.Terms()
 	dark, share := terms.Dark, terms.Share
 	if l.Cells {
@@ -367,7 +376,7 @@ func bitCaption(r *core.Result, l bitLayout) (picture, ring, box string) {
 // and marks included, comes from here, so the canvas of the live page and
 // the image of the prerendered one are the same picture. It keeps its
 // buffers between renders, so a slider move allocates nothing large.
-type picture struct {
+type Frame struct {
 	cells  []byte // one pixel a cell or bin
 	shares []float64
 	pix    []byte // W x H, RGBA
@@ -386,7 +395,7 @@ var (
 // render returns the picture of s in layout l with marks, l.W x l.H RGBA
 // pixels, at scale device pixels per CSS pixel; overlap is as paintBits'. The slice is the
 // picture's own buffer: it holds until the next render.
-func (p *picture) render(s engine.BitStore, overlap []uint8, l bitLayout, marks bitMarks, scale float64) []byte {
+func (p *Frame) Render(s engine.BitStore, overlap []uint8, l Layout, marks Marks, scale float64) []byte {
 	p.cells, p.shares = paintBits(p.cells, p.shares, s, overlap, l)
 	n := l.W * l.H * 4
 	if cap(p.pix) < n {
@@ -484,7 +493,7 @@ func (p *picture) render(s engine.BitStore, overlap []uint8, l bitLayout, marks 
 // the top of its row from it to the right edge, down its left side, and
 // along the bottom of its row from the left edge to it. The lines are
 // white, as the gaps between cells are, 1.5 CSS pixels wide.
-func (p *picture) linkBounds(pix []byte, l bitLayout, starts []uint64, step int, scale float64) {
+func (p *Frame) linkBounds(pix []byte, l Layout, starts []uint64, step int, scale float64) {
 	lw := max(1, int(math.Round(1.5*scale)))
 	paint := func(x0, x1, y0, y1 int) {
 		for y := max(0, y0); y < min(l.H, y1); y++ {
@@ -520,8 +529,8 @@ func fill(pix []byte, c [4]byte) {
 
 // ring paints the outline, lw pixels wide, of the ellipse with centre
 // (cx, cy) and radii (a, b): the pixels whose centres lie between the
-// ellipses lw/2 inside and outside it.
-func (p *picture) ring(pix []byte, l bitLayout, cx, cy, a, b, lw float64, c [4]byte) {
+// ellipses lw/2 inside and Outside it.
+func (p *Frame) ring(pix []byte, l Layout, cx, cy, a, b, lw float64, c [4]byte) {
 	outA, outB, inA, inB := a+lw/2, b+lw/2, a-lw/2, b-lw/2
 	x0, x1 := max(0, int(cx-outA)), min(l.W-1, int(cx+outA))
 	y0, y1 := max(0, int(cy-outB)), min(l.H-1, int(cy+outB))
@@ -539,7 +548,7 @@ func (p *picture) ring(pix []byte, l bitLayout, cx, cy, a, b, lw float64, c [4]b
 
 // box paints the outline, lw pixels wide, of rectangle r: the pixels
 // whose centres lie within lw/2 of its edges.
-func (p *picture) box(pix []byte, l bitLayout, r rect, lw float64, c [4]byte) {
+func (p *Frame) box(pix []byte, l Layout, r rect, lw float64, c [4]byte) {
 	h := lw / 2
 	x0, x1 := max(0, int(math.Floor(r.X-h))), min(l.W-1, int(r.X+r.W+h))
 	y0, y1 := max(0, int(math.Floor(r.Y-h))), min(l.H-1, int(r.Y+r.H+h))
@@ -556,38 +565,38 @@ func (p *picture) box(pix []byte, l bitLayout, r rect, lw float64, c [4]byte) {
 	}
 }
 
-// bitCanvas shows pictures on the page's canvas. It keeps the JavaScript
+// Canvas shows pictures on the page's canvas. It keeps the JavaScript
 // pixel array between draws and makes a new one only when the picture's
 // size changes.
-type bitCanvas struct {
-	picture
+type Canvas struct {
+	Frame
 	arr        app.Value // Uint8ClampedArray the pixels are copied into
 	img        app.Value // ImageData over arr
 	imgW, imgH int
 }
 
-var bitPainter = &bitCanvas{}
+var Shared = &Canvas{}
 
 // draw paints the filter in s onto the canvas element, cssW CSS pixels
 // wide, shaded by overlap if it is not nil, and rings and boxes the
 // positions marks names. It returns the
 // layout it used.
-func (b *bitCanvas) draw(canvas app.Value, s engine.BitStore, overlap []uint8, marks bitMarks, cssW int) bitLayout {
+func (b *Canvas) Draw(canvas app.Value, s engine.BitStore, overlap []uint8, marks Marks, cssW int) Layout {
 	if !canvas.Truthy() || s.M == 0 {
-		return bitLayout{}
+		return Layout{}
 	}
 	scale := app.Window().Get("devicePixelRatio").Float()
 	if !(scale >= 1) {
 		scale = 1
 	}
-	l := layoutBits(s.M, cssW, bitAreaCSSH, scale, s.Group)
+	l := LayoutOf(s.M, cssW, AreaCSSH, scale, s.Group)
 	// Resizing a canvas clears and reallocates it: only when needed.
 	if canvas.Get("width").Int() != l.W || canvas.Get("height").Int() != l.H {
 		canvas.Set("width", l.W)
 		canvas.Set("height", l.H)
 		canvas.Get("style").Set("height", format.Float(float64(l.H)/scale, 1)+"px")
 	}
-	pix := b.render(s, overlap, l, marks, scale)
+	pix := b.Render(s, overlap, l, marks, scale)
 	if b.imgW != l.W || b.imgH != l.H {
 		b.arr = app.Window().Get("Uint8ClampedArray").New(len(pix))
 		b.img = app.Window().Get("ImageData").New(b.arr, l.W, l.H)
@@ -598,9 +607,9 @@ func (b *bitCanvas) draw(canvas app.Value, s engine.BitStore, overlap []uint8, m
 	return l
 }
 
-// outside counts positions at or beyond m: a broken reduction's stray
+// Outside counts positions at or beyond m: a broken reduction's stray
 // writes, which the real filter can never produce.
-func outside(positions []uint64, m uint64) int {
+func Outside(positions []uint64, m uint64) int {
 	n := 0
 	for _, p := range positions {
 		if p >= m {
