@@ -53,6 +53,15 @@ type altCell struct {
 // inside reports whether the interval holds the theory value.
 func (c altCell) inside() bool { return c.lo <= c.theory && c.theory <= c.hi }
 
+// measured fills in what the cell's measurement x gives for layout v at n
+// keys: the memory a key, the theory and the interval.
+func (c *altCell) measured(v core.Variant, n uint64) {
+	f := c.x.filter
+	c.bpk = float64(v.MemoryBits(f)) / float64(n)
+	c.theory = v.Theory(f, n).Rate
+	c.lo, c.hi = core.WholeInterval(v, c.x.m, n, f.K(), c.x.fp, c.x.queries)
+}
+
 // altSpec returns the spec layout l spends a budget of b bits per key on
 // for n keys, and false when none fits. fuseCells is the array a binary
 // fuse filter of n keys builds, which depends on n alone.
@@ -153,15 +162,20 @@ func measureAlternatives(r *runner, s Sizes, cells uint64) ([]altLine, altClaims
 	lines := make([]altLine, len(altBudgets))
 	var jobs []filterJob
 	var at []*altCell
+	// measure queues cell c's filter of layout v, built from its spec.
+	measure := func(v core.Variant, c *altCell) {
+		spec := c.spec
+		jobs = append(jobs, filterJob{
+			build: func() (core.Membership, error) { return v.Build(spec) },
+			n:     n, queries: uint64(s.Queries), seed: spec.Seed,
+		})
+		at = append(at, c)
+	}
 	// The fuse filter whose rate, 2^-7 = 0.78%, is the nearest below 1%:
 	// claim (b) is measured on it whatever the budgets fit.
 	claim := altCell{fits: true, spec: core.Spec{N: n, FingerprintBits: fuseClaimBits,
 		Seed: derive(s.Seed, saltAlternatives, uint64(len(altBudgets)), altFuse)}}
-	jobs = append(jobs, filterJob{
-		build: func() (core.Membership, error) { return core.FuseVariant.Build(claim.spec) },
-		n:     n, queries: uint64(s.Queries), seed: claim.spec.Seed,
-	})
-	at = append(at, &claim)
+	measure(core.FuseVariant, &claim)
 	// Claim (c)'s pair: the Ribbon filter at RocksDB's 7 bits and width
 	// 128, and the standard Bloom filter RocksDB compares it with, 1% at
 	// k = 7.
@@ -173,16 +187,8 @@ func measureAlternatives(r *runner, s Sizes, cells uint64) ([]altLine, altClaims
 		Seed: derive(s.Seed, saltAlternatives, uint64(len(altBudgets)), altLayouts)}}
 	bloom := altCell{fits: true, spec: core.Spec{M: m1, K: 7, N: n,
 		Seed: derive(s.Seed, saltAlternatives, uint64(len(altBudgets)), altLayouts+1)}}
-	for _, c := range []struct {
-		v    core.Variant
-		cell *altCell
-	}{{core.RibbonWideVariant, &ribbon}, {core.Standard, &bloom}} {
-		jobs = append(jobs, filterJob{
-			build: func() (core.Membership, error) { return c.v.Build(c.cell.spec) },
-			n:     n, queries: uint64(s.Queries), seed: c.cell.spec.Seed,
-		})
-		at = append(at, c.cell)
-	}
+	measure(core.RibbonWideVariant, &ribbon)
+	measure(core.Standard, &bloom)
 	// The semi-sorted filters claim (a) is measured on, one a width, each
 	// at its best: the fewest buckets that hold n keys at cuckooFull.
 	semi := make([]altCell, len(semiClaimWidths))
@@ -192,12 +198,7 @@ func measureAlternatives(r *runner, s Sizes, cells uint64) ([]altLine, altClaims
 		c.fits = true
 		c.spec = core.Spec{M: buckets * core.CuckooSlots * uint64(f-1), N: n, FingerprintBits: f,
 			Seed: derive(s.Seed, saltAlternatives, uint64(len(altBudgets)+1+i), altSemi)}
-		spec := c.spec
-		jobs = append(jobs, filterJob{
-			build: func() (core.Membership, error) { return core.SemiSortedVariant.Build(spec) },
-			n:     n, queries: uint64(s.Queries), seed: spec.Seed,
-		})
-		at = append(at, c)
+		measure(core.SemiSortedVariant, c)
 	}
 	for bi, b := range altBudgets {
 		for l := range altLayouts {
@@ -207,12 +208,7 @@ func measureAlternatives(r *runner, s Sizes, cells uint64) ([]altLine, altClaims
 				continue
 			}
 			c.spec.Seed = derive(s.Seed, saltAlternatives, uint64(bi), uint64(l))
-			v, spec := altVariants[l], c.spec
-			jobs = append(jobs, filterJob{
-				build: func() (core.Membership, error) { return v.Build(spec) },
-				n:     n, queries: uint64(s.Queries), seed: spec.Seed,
-			})
-			at = append(at, c)
+			measure(altVariants[l], c)
 		}
 	}
 	res, err := measureFilters(r, jobs, r.native)
@@ -222,36 +218,33 @@ func measureAlternatives(r *runner, s Sizes, cells uint64) ([]altLine, altClaims
 	for i, c := range at {
 		c.x = res[i]
 	}
-	for _, c := range []struct {
-		v    core.Variant
-		cell *altCell
-	}{{core.FuseVariant, &claim}, {core.RibbonWideVariant, &ribbon}, {core.Standard, &bloom}} {
-		f := c.cell.x.filter
-		c.cell.bpk = float64(c.v.MemoryBits(f)) / float64(n)
-		c.cell.theory = c.v.Theory(f, n).Rate
-		c.cell.lo, c.cell.hi = core.WholeInterval(c.v, c.cell.x.m, n, f.K(), c.cell.x.fp, c.cell.x.queries)
-	}
+	claim.measured(core.FuseVariant, n)
+	ribbon.measured(core.RibbonWideVariant, n)
+	bloom.measured(core.Standard, n)
 	for i := range semi {
-		c := &semi[i]
-		v, f := core.SemiSortedVariant, c.x.filter
-		c.bpk = float64(v.MemoryBits(f)) / float64(n)
-		c.theory = v.Theory(f, n).Rate
-		c.lo, c.hi = core.WholeInterval(v, c.x.m, n, f.K(), c.x.fp, c.x.queries)
+		semi[i].measured(core.SemiSortedVariant, n)
 	}
+	if err := measuredLines(lines, n); err != nil {
+		return nil, altClaims{}, err
+	}
+	return lines, altClaims{fuse: claim, ribbon: ribbon, bloom: bloom, semi: semi}, nil
+}
+
+// measuredLines fills in the table's measured cells, a budget a line, and
+// fails when a filter takes more memory a key than its budget.
+func measuredLines(lines []altLine, n uint64) error {
 	for bi := range lines {
 		for l := range lines[bi] {
 			if c := &lines[bi][l]; c.fits {
-				v, f := altVariants[l], c.x.filter
-				c.bpk = float64(v.MemoryBits(f)) / float64(n)
-				if v.MemoryBits(f) > altBudgets[bi]*n {
-					return nil, altClaims{}, fmt.Errorf("experiment: the %s filter sized for %d bits per key takes %.3f", v, altBudgets[bi], c.bpk)
+				v := altVariants[l]
+				c.measured(v, n)
+				if v.MemoryBits(c.x.filter) > altBudgets[bi]*n {
+					return fmt.Errorf("experiment: the %s filter sized for %d bits per key takes %.3f", v, altBudgets[bi], c.bpk)
 				}
-				c.theory = v.Theory(f, n).Rate
-				c.lo, c.hi = core.WholeInterval(v, c.x.m, n, f.K(), c.x.fp, c.x.queries)
 			}
 		}
 	}
-	return lines, altClaims{fuse: claim, ribbon: ribbon, bloom: bloom, semi: semi}, nil
+	return nil
 }
 
 // altClaims are the filters the claims are measured on beside the table:
