@@ -126,7 +126,7 @@ func TestBrowserOwnKeys(t *testing.T) {
 	// lists stays.
 	for _, bad := range []struct{ name, js, says string }{
 		{"NUL", `"alpha\nbe\u0000ta\n"`, "members: keys must be text: line 2 holds a NUL byte"},
-		{"5000-char line", `"ok\nx".repeat(5000)`, "members: key too long: line 2 is over 4096 bytes"},
+		{"5000-char line", `"ok\n" + "x".repeat(5000)`, "members: key too long: line 2 is over 4096 bytes"},
 		{"empty", `"\n\n"`, "members: no keys"},
 	} {
 		beval[bool](t, ctx, `(document.getElementById("own-members").value = `+bad.js+`, true)`)
@@ -280,7 +280,7 @@ func TestBrowserOwnKeysLargePaste(t *testing.T) {
 	}
 
 	// A key too long, past the 200,000 good ones: the worker's message.
-	beval[bool](t, ctx, `(document.getElementById("own-members").value += "\nx".repeat(5000), document.getElementById("own-use").click(), true)`)
+	beval[bool](t, ctx, `(document.getElementById("own-members").value += "\n" + "x".repeat(5000), document.getElementById("own-use").click(), true)`)
 	want := "members: key too long: line 200001 is over 4096 bytes, the limit for one key"
 	if got := bwaitText(t, ctx, "#own-error", func(s string) bool { return s != "" }); !strings.HasPrefix(got, want) {
 		t.Errorf("error %q, want %q", got, want)
@@ -306,7 +306,7 @@ func TestBrowserOwnKeysFigures(t *testing.T) {
 		bwaitText(t, ctx, "#chart-status", func(s string) bool { return !strings.Contains(s, "Measuring") })
 		for _, shot := range []struct{ name, js string }{
 			{"", ""},
-			{"-error", `(document.getElementById("own-members").value = "ok\nx".repeat(5000), document.getElementById("own-use").click(), true)`},
+			{"-error", `(document.getElementById("own-members").value = "ok\n" + "x".repeat(5000), document.getElementById("own-use").click(), true)`},
 		} {
 			if shot.js != "" {
 				beval[bool](t, ctx, shot.js)
