@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/bloomlab/bloomlab/core/keys"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata golden files")
@@ -247,5 +250,23 @@ func BenchmarkSimulate(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(p.Items+p.Queries), "ns/key")
 		})
+	}
+}
+
+func TestSimulateTypedBadKeys(t *testing.T) {
+	t.Parallel()
+	p := DefaultParams()
+	for _, tc := range []struct {
+		typed []string
+		want  string
+	}{
+		{[]string{"a", ""}, "insert key 2 is empty"},
+		{[]string{strings.Repeat("x", keys.MaxTypedBytes+1)}, "257 bytes"},
+		{[]string{"\xff"}, "UTF-8"},
+		{slices.Repeat([]string{"k"}, keys.MaxTyped+1), "33 keys typed, at most 32"},
+	} {
+		if _, err := SimulateTyped(p, tc.typed, nil); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%d keys: error %v, want one saying %q", len(tc.typed), err, tc.want)
+		}
 	}
 }

@@ -27,6 +27,32 @@ type counter struct {
 // layout's choice. Figures a layout lacks are hidden, and the Bloom ones
 // are named for what they are in the others: slots or cells, not bits.
 func labCounters(th theory, v core.Variant, fingerprintBits int, r *core.Result) []counter {
+	out := counterRows(th, v)
+	if r == nil {
+		out.theoryOnly(th, v)
+	} else {
+		out.measured(v, fingerprintBits, r)
+	}
+	return out
+}
+
+// counterList is the counters in the order shown, found by id.
+type counterList []counter
+
+func (out counterList) at(id string) *counter {
+	for i := range out {
+		if out[i].id == id {
+			return &out[i]
+		}
+	}
+	panic("lab: no counter " + id)
+}
+
+func (out counterList) set(id, value string) { out.at(id).value = value }
+
+// counterRows are the counters of layout v, labelled, shown or hidden as
+// the layout has them, each value a dash until a result fills it.
+func counterRows(th theory, v core.Variant) counterList {
 	unit := v.Unit()
 	dash := "…"
 	bloom, fingerprints := v.Bloom(), v.Fingerprints() != nil
@@ -46,7 +72,7 @@ func labCounters(th theory, v core.Variant, fingerprintBits int, r *core.Result)
 	if reads := v.Terms().Reads; reads != "" {
 		kLabel = reads
 	}
-	out := []counter{
+	return counterList{
 		{id: "out-m", label: "m " + unit + "s", value: dash},
 		{id: "out-n", label: "n keys", value: format.Int(th.N)},
 		{id: "out-k", label: kLabel, value: dash},
@@ -72,25 +98,22 @@ func labCounters(th theory, v core.Variant, fingerprintBits int, r *core.Result)
 		{id: "out-probes", label: probes, value: dash},
 		{id: "out-memory", label: "exact set would need", value: dash},
 	}
-	at := func(id string) *counter {
-		for i := range out {
-			if out[i].id == id {
-				return &out[i]
-			}
-		}
-		panic("lab: no counter " + id)
+}
+
+// theoryOnly fills what the Bloom formulas show before the first result.
+func (out counterList) theoryOnly(th theory, v core.Variant) {
+	if v.Bloom() {
+		out.set("out-m", format.Int(th.M))
+		out.set("out-k", strconv.Itoa(th.K))
+		out.set("out-fpr-theory", format.Rate(th.Rate))
+		out.set("out-fpr-exact", format.Rate(th.Exact))
 	}
-	set := func(id, v string) { at(id).value = v }
-	if r == nil {
-		// Before the first result only the Bloom formulas can be shown.
-		if bloom {
-			set("out-m", format.Int(th.M))
-			set("out-k", strconv.Itoa(th.K))
-			set("out-fpr-theory", format.Rate(th.Rate))
-			set("out-fpr-exact", format.Rate(th.Exact))
-		}
-		return out
-	}
+}
+
+// measured fills the counters from result r.
+func (out counterList) measured(v core.Variant, fingerprintBits int, r *core.Result) {
+	bloom := v.Bloom()
+	set, at := out.set, out.at
 	if bloom && r.TheoryFPRVariant != r.TheoryFPRExact {
 		// The blocked filter's own theory, a Poisson mixture of blocks.
 		at("out-fpr-exact").label = "theory, " + v.Name() + " layout"
@@ -145,7 +168,6 @@ func labCounters(th theory, v core.Variant, fingerprintBits int, r *core.Result)
 	set("out-false-negatives", format.Int(r.FalseNegatives)+" of "+format.Int(r.PresentQueries))
 	set("out-memory", plan.FormatBytes(r.ExactSetBytes)+" against "+plan.FormatBytes(r.FilterBytes))
 	at("out-false-negatives").alarm = r.FalseNegatives > 0
-	return out
 }
 
 // warnings are the sentences under the counters that say what went wrong

@@ -653,24 +653,6 @@ func benchmarkTry(b *testing.B, items int) {
 func BenchmarkTryDefault(b *testing.B) { benchmarkTry(b, 4000) }
 func BenchmarkTry1e6(b *testing.B)     { benchmarkTry(b, 1_000_000) }
 
-func TestSimulateTypedBadKeys(t *testing.T) {
-	t.Parallel()
-	p := core.DefaultParams()
-	for _, tc := range []struct {
-		typed []string
-		want  string
-	}{
-		{[]string{"a", ""}, "insert key 2 is empty"},
-		{[]string{strings.Repeat("x", keys.MaxTypedBytes+1)}, "257 bytes"},
-		{[]string{"\xff"}, "UTF-8"},
-		{slices.Repeat([]string{"k"}, keys.MaxTyped+1), "33 keys typed, at most 32"},
-	} {
-		if _, err := core.SimulateTyped(p, tc.typed, nil); err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%d keys: error %v, want one saying %q", len(tc.typed), err, tc.want)
-		}
-	}
-}
-
 // TestScalableCulprits: a false positive's culprits are the keys of the
 // link that said maybe, each a key that went into that link (by its turn)
 // and maps to the position it is blamed for there.
