@@ -27,7 +27,7 @@ type OwnKeysResult struct {
 // times, queries every member (any miss is a false negative) and every
 // distinct absent key that is not a member (any hit is a false positive).
 // Duplicates are dropped here and counted in the result; the keys are not
-// copied. Lists read by ReadKeys go to SimulateKeyLists instead, which
+// copied. Lists read by keys.Read go to SimulateKeyLists instead, which
 // spends no memory on dropping duplicates again.
 //
 // Of the params it reads BitsPerKey (or M), Hashes, DuplicatePasses, Seed,
@@ -37,7 +37,7 @@ func SimulateKeys(p Params, members, absent [][]byte, step Step) (OwnKeysResult,
 	var out OwnKeysResult
 	pr := newListProgress(step, len(members), len(absent), p.DuplicatePasses)
 	// The sets find keys through pointers to the lists: a slice or a
-	// KeyList turned into an interface at each call would be copied to the
+	// keys.List turned into an interface at each call would be copied to the
 	// heap each time.
 	var kept, seenAbsent, queries keys.Bytes
 	memberSet := keys.NewSet(len(members))

@@ -15,7 +15,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// browserKeyLimits bound one key list in the lab. Tighter than the command
+// KeyLimits bound one key list in the lab. Tighter than the command
 // line's: the text, its copy in Go and the keys all sit in the page's memory
 // at once, and a million keys already take seconds to sort out.
 var KeyLimits = keys.Limits{MaxKeys: 1_000_000, MaxBytes: 32 << 20, MaxLineBytes: 4 << 10}
@@ -113,7 +113,7 @@ func holdAt(step core.Step, at, total int) core.Step {
 	return func(int, int) error { return step(at, total) }
 }
 
-// stepReader hands text to core.ReadKeys a slice at a time, calling step
+// stepReader hands text to keys.Read a slice at a time, calling step
 // before each slice: the browser yields there, and a newer read stops this
 // one.
 type stepReader struct {

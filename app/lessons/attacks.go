@@ -9,7 +9,7 @@ import (
 
 // The two lessons on attacks: what one who knows the hash key can do to a
 // filter, and what a filter gives away about its members. The key panel
-// runs the attacks (core/attack.go); the experiments adversarial and
+// runs the attacks (core/try/attack.go); the experiments adversarial and
 // membership-inference measure them over many filters.
 
 // sixPINs are the members the inference lesson's filter holds beside its

@@ -93,7 +93,7 @@ func (p *progress) stage(what string) {
 }
 
 // stageStep is step for a stage that starts at its first step, for a
-// callee that moves on to it by itself (core.ReadKeysSteps, from reading to
+// callee that moves on to it by itself (keys.ReadSteps, from reading to
 // deduplicating).
 func (p *progress) stageStep(what string) func(done, total int) error {
 	started := false

@@ -141,7 +141,7 @@ func TestTry(t *testing.T) {
 	})
 }
 
-// --json is core.Try's result for the same request, marshalled.
+// --json is try.Run's result for the same request, marshalled.
 func TestTryJSON(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -180,7 +180,7 @@ func TestTryJSON(t *testing.T) {
 			var want bytes.Buffer
 			writeJSON(&want, res)
 			if stdout != want.String() {
-				t.Fatalf("try --json differs from core.Try:\n%s\nwant\n%s", stdout, want.String())
+				t.Fatalf("try --json differs from try.Run:\n%s\nwant\n%s", stdout, want.String())
 			}
 		})
 	}

@@ -170,13 +170,13 @@ func runAudit(t audit.Target, progress func(done, total int) error, write func(a
 		}
 	}
 	r, err := audit.Run(t, step)
-	r.Lab = buildinfo.Read().String()
 	if err != nil {
 		if !stopped {
 			fmt.Fprintf(stderr, "%s: %s\n", prog, core.Message(err))
 		}
 		return 1
 	}
+	r.Lab = buildinfo.Read().String()
 	if err := write(r, stdout); err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", prog, err)
 		return 1
