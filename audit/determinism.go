@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/sim"
 )
 
 // goldenBits are the digests of the default-shape standard filter's words
@@ -73,14 +74,14 @@ func determinismChecks() []Check {
 }
 
 func sameDigest(v core.Variant, f *lab) Verdict {
-	p := core.DefaultParams()
+	p := sim.Defaults()
 	p.Variant = v
 	p = withFault(p, f)
-	a, err := core.Simulate(p)
+	a, err := sim.Run(p)
 	if err != nil {
 		return fail("%v", err)
 	}
-	b, err := core.Simulate(p)
+	b, err := sim.Run(p)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -234,7 +235,7 @@ func golden(f *lab) Verdict {
 
 func simulationMatches(f *lab) Verdict {
 	p := defaults(f)
-	r, err := core.Simulate(p)
+	r, err := sim.Run(p)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -256,16 +257,16 @@ var errStop = errors.New("audit: stop")
 func stepsUnchanged(f *lab) Verdict {
 	p := defaults(f)
 	p.Items = 20000
-	whole, err := core.Simulate(p)
+	whole, err := sim.Run(p)
 	if err != nil {
 		return fail("%v", err)
 	}
 	calls := 0
-	stepped, err := core.SimulateSteps(p, func(done, total int) error { calls++; return nil })
+	stepped, err := sim.RunSteps(p, func(done, total int) error { calls++; return nil })
 	if err != nil {
 		return fail("%v", err)
 	}
-	_, stop := core.SimulateSteps(p, func(done, total int) error { return errStop })
+	_, stop := sim.RunSteps(p, func(done, total int) error { return errStop })
 	ok := calls > 0 && stepped.Digest == whole.Digest && errors.Is(stop, errStop)
 	return verdict(ok, "%d steps, digest %s against %s straight through; a stopping step returned %v",
 		calls, stepped.Digest, whole.Digest, stop)

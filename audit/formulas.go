@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/sim"
 )
 
 // formulaChecks is group 5: the sizing math stays legal (rates in [0, 1],
@@ -301,7 +302,7 @@ func rounding5(f *lab) Verdict {
 }
 
 func defaultShape(f *lab) Verdict {
-	p := core.DefaultParams()
+	p := sim.Defaults()
 	p.Fault, p.Hashes = f.Fault, 0
 	m, k := p.Shape()
 	approx := fmt.Sprintf("%.6f", core.Rate(m, uint64(p.Items), k))

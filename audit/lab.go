@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/sim"
 )
 
 // lab is the machinery behind one of the lab's own targets: its layout, a
@@ -127,9 +128,9 @@ func (t Target) reportedRate() (rate float64) {
 			rate = 0
 		}
 	}()
-	p := core.DefaultParams()
+	p := sim.Defaults()
 	if t.lab != nil {
-		r, err := core.Simulate(defaults(t.lab))
+		r, err := sim.Run(defaults(t.lab))
 		if err != nil {
 			return 0
 		}

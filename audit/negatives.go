@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/sim"
 )
 
 // negativeChecks is group 1: every inserted key is found again. A Bloom
@@ -259,7 +260,7 @@ func layoutFull(v core.Variant, f *lab) Verdict {
 func simulationNegatives(f *lab) Verdict {
 	p := defaults(f)
 	p.PresentShare = 100
-	r, err := core.Simulate(p)
+	r, err := sim.Run(p)
 	if err != nil {
 		return fail("%v", err)
 	}

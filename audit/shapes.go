@@ -7,14 +7,15 @@ import (
 	"strconv"
 
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/sim"
 )
 
-// shape is one filter configuration a check builds. It is a core.Params, so
+// shape is one filter configuration a check builds. It is a sim.Params, so
 // m and k come from the same rules as in the lab (Params.Shape: k = 0 means
 // the k the lab would choose under the fault, round((m/n) ln 2) for other
 // targets). An empty Variant means the target's own filter; a named one is
 // that layout of the lab's, which only the lab's targets have.
-type shape core.Params
+type shape sim.Params
 
 // standard returns the shape of the target's own filter with m positions
 // (or bits per key times n when m is 0), k hashes (0 for the target's
@@ -48,7 +49,7 @@ func (t Target) dims(s shape) (uint64, int) {
 	if t.lab != nil {
 		return s.dims(t.lab)
 	}
-	p := core.Params(s)
+	p := sim.Params(s)
 	p.Variant, p.Fault = core.Standard, core.NoFault
 	return p.Shape()
 }
@@ -134,13 +135,13 @@ func (s shape) width(bits int) shape      { s.FingerprintBits = bits; return s }
 func (s shape) passes(p int) shape        { s.DuplicatePasses = p; return s }
 func (s shape) seed(seed uint64) shape    { s.Seed = seed; return s }
 func (s shape) keyBytes(b int) shape      { s.KeyBytes = b; return s }
-func (s shape) under(f *lab) core.Params  { return withFault(core.Params(s), f) }
+func (s shape) under(f *lab) sim.Params   { return withFault(sim.Params(s), f) }
 
 // withFault sets lab target f's fault on p and the layout it lives in
 // (f's own layout when p names none), which a simulation requires (the
 // counter fault runs in the counting filter, the index and insert faults in
 // the standard one), and f's hashing where the filter has it.
-func withFault(p core.Params, f *lab) core.Params {
+func withFault(p sim.Params, f *lab) sim.Params {
 	if p.Variant.IsZero() {
 		p.Variant = f.variant
 	}
@@ -151,8 +152,8 @@ func withFault(p core.Params, f *lab) core.Params {
 
 // defaults is the lab's default simulation for lab target f: its own
 // layout, fault and hashing.
-func defaults(f *lab) core.Params {
-	p := core.DefaultParams()
+func defaults(f *lab) sim.Params {
+	p := sim.Defaults()
 	p.Variant = core.Variant{}
 	return withFault(p, f)
 }

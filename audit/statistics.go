@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/sim"
 )
 
 // statisticsChecks is group 7, last on purpose: measured figures against
@@ -374,7 +375,7 @@ func countingSaturates(f *lab) Verdict {
 
 func simulationRate(f *lab) Verdict {
 	p := defaults(f)
-	r, err := core.Simulate(p)
+	r, err := sim.Run(p)
 	if err != nil {
 		return fail("%v", err)
 	}

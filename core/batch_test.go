@@ -187,7 +187,7 @@ func BenchmarkBitsAlone(b *testing.B) {
 		k := OptimalK(m, size.n)
 		hashes := func(h1, h2 []uint64, first uint64) {
 			for i := range h1 {
-				h1[i], h2[i] = splitmix(first+uint64(i)), splitmix(first+uint64(i)^0x5bd1e995)
+				h1[i], h2[i] = SplitMix(first+uint64(i)), SplitMix(first+uint64(i)^0x5bd1e995)
 			}
 		}
 		var h1, h2 [BatchKeys]uint64

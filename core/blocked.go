@@ -39,7 +39,7 @@ type slots struct {
 
 func (s *slots) next() uint64 {
 	if s.shift == 63 {
-		s.x, s.shift = splitmix(s.x), 0
+		s.x, s.shift = SplitMix(s.x), 0
 	}
 	v := s.x >> s.shift & (BlockSize - 1)
 	s.shift += 9
@@ -129,7 +129,7 @@ func (f *Blocked) Arithmetic(e *Explanation, key []byte) {
 	s := slots{x: e.H2}
 	for i := range f.k {
 		if s.shift == 63 {
-			s.x, s.shift = splitmix(s.x), 0
+			s.x, s.shift = SplitMix(s.x), 0
 		}
 		g, shift := s.x, s.shift
 		e.Steps = append(e.Steps, ExplainStep{I: i, G: g, Shift: shift, Position: e.Blocked.Base + s.next()})

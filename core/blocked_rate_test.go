@@ -76,33 +76,6 @@ func TestBlockedRateExact(t *testing.T) {
 	}
 }
 
-// The blocked filter's measured rate lands within 99.9% bounds of the exact
-// mixture. The bound counts the queries' binomial noise and the filter's
-// own: its rate is an average over blocks whose loads and fills vary.
-func TestBlockedFilterMatchesExactRate(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		bpk float64
-		k   int
-	}{{10, 6}, {16, 11}, {20, 14}} {
-		t.Run(fmt.Sprintf("%v bits per key", tc.bpk), func(t *testing.T) {
-			t.Parallel()
-			p := DefaultParams()
-			p.Variant, p.BitsPerKey, p.Hashes, p.Items, p.Queries, p.PresentShare, p.Seed = BlockedVariant, tc.bpk, tc.k, 200_000, 4_000_000, 0, 3
-			r, err := Simulate(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			mean, variance := blockedMoments(r.M, r.N, r.K)
-			q := float64(r.AbsentQueries)
-			sd := math.Sqrt(mean*(1-mean)/q + variance/float64(r.M/BlockSize))
-			if z := (r.EmpiricalFPR - mean) / sd; math.Abs(z) > Z999 {
-				t.Errorf("measured %.6f, exact blocked theory %.6f: z = %.2f (seed %d)", r.EmpiricalFPR, mean, z, p.Seed)
-			}
-		})
-	}
-}
-
 // The spread of the blocks' rates in a built filter matches the computed
 // variance: the blocks of one large filter sample it tens of thousands of
 // times, so their sample variance is within a few percent of the truth; the

@@ -108,8 +108,8 @@ func buildCuckoo(m uint64, fingerprintBits int, seed uint64, semi *semiCodec) (*
 	k0, k1 := SipKey(seed)
 	return &Cuckoo{
 		f: uint(fingerprintBits), bw: uint(bw), semi: semi, buckets: buckets, k0: k0, k1: k1,
-		salt:   splitmix(seed ^ 0xbb67ae8584caa73b),
-		stream: splitmix(seed ^ 0x3c6ef372fe94f82b),
+		salt:   SplitMix(seed ^ 0xbb67ae8584caa73b),
+		stream: SplitMix(seed ^ 0x3c6ef372fe94f82b),
 		words:  make([]uint64, (buckets*bw+63)/64),
 	}, nil
 }
@@ -135,7 +135,7 @@ func (c *Cuckoo) locate(key []byte) (fp uint16, i1, i2 uint64) {
 
 // alt is the other bucket of fingerprint fp in bucket i: g(fp) - i mod B.
 func (c *Cuckoo) alt(i uint64, fp uint16) uint64 {
-	g := Reduce(splitmix(uint64(fp)^c.salt), c.buckets)
+	g := Reduce(SplitMix(uint64(fp)^c.salt), c.buckets)
 	if g >= i {
 		return g - i
 	}
@@ -257,7 +257,7 @@ func (c *Cuckoo) take(i uint64, fp uint16) bool {
 // golden gamma, then mixed).
 func (c *Cuckoo) draw() uint64 {
 	c.stream += 0x9e3779b97f4a7c15
-	return splitmix(c.stream)
+	return SplitMix(c.stream)
 }
 
 // Insert adds key and reports whether the table had room. False means the
@@ -457,7 +457,7 @@ func (c *Cuckoo) Arithmetic(e *Explanation, key []byte) {
 	e.Formula = "fp = 1 + floor(h2·(2^f - 1) / 2^64); i1 = floor(h1·B / 2^64); i2 = g(fp) - i1 mod B; slots 4·i + 0..3 of each bucket"
 	fp := 1 + Reduce(e.H2, 1<<c.f-1)
 	i1 := Reduce(e.H1, c.buckets)
-	g := Reduce(splitmix(fp^c.salt), c.buckets)
+	g := Reduce(SplitMix(fp^c.salt), c.buckets)
 	i2 := c.alt(i1, uint16(fp))
 	e.Cuckoo = &ExplainCuckoo{FingerprintBits: int(c.f), Fingerprint: fp, Buckets: c.buckets, Bucket1: i1, G: g, Bucket2: i2}
 	for n, b := range [2]uint64{i1, i2} {

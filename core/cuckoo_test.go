@@ -379,7 +379,7 @@ func TestCuckooAltInvolution(t *testing.T) {
 			for j := range uint64(64) {
 				i := j % b
 				if j >= 8 {
-					i = Reduce(splitmix(fp<<8|j), b)
+					i = Reduce(SplitMix(fp<<8|j), b)
 				}
 				a := c.alt(i, uint16(fp))
 				if a >= b || c.alt(a, uint16(fp)) != i {
@@ -402,7 +402,7 @@ func TestCuckooSlots(t *testing.T) {
 			for round := range uint64(3) {
 				for j := range c.M() {
 					s := (j*7 + round) % c.M()
-					want[s] = uint16(splitmix(round<<32|s)) & (1<<f - 1)
+					want[s] = uint16(SplitMix(round<<32|s)) & (1<<f - 1)
 					c.setSlot(s, want[s])
 				}
 				for s := range c.M() {

@@ -54,18 +54,3 @@ func (d *Digester) Sum() string {
 	d.write(nil)
 	return hex.EncodeToString(d.h.Sum(nil)[:8])
 }
-
-func (r *Result) digest() string {
-	var d Digester
-	d.String(r.Variant.Name())
-	d.String(string(r.Fault))
-	for _, x := range []uint64{r.M, r.N, uint64(r.K), r.SetBits, r.FalsePositives, r.FalseNegatives,
-		r.AbsentQueries, r.PresentQueries} {
-		d.Uint(x)
-	}
-	d.Words(r.Filter.Words())
-	for _, x := range []float64{r.TheoryFPR, r.TheoryFPRExact, r.EmpiricalFPR, r.ProbesPerNegative} {
-		d.Float(x)
-	}
-	return d.Sum()
-}

@@ -1,6 +1,6 @@
 // Package core is Bloom Lab's deterministic Bloom filter: keys, hashing,
-// sizing math, the standard, blocked and counting filters, a zoo of
-// deliberately broken filters, and the simulation the lab and the audit run.
+// sizing math, the standard, blocked and counting filters and a zoo of
+// deliberately broken filters (the run that measures them is package sim).
 // Beside them, so a learner can measure rather than quote the alternatives,
 // stand the cuckoo filter (Fan, Andersen, Kaminsky and Mitzenmacher, 2014),
 // plain and with semi-sorted buckets (section 5.2: the four fingerprints of
@@ -15,8 +15,8 @@
 // name, label, unit of a position, how to build it, its memory, its theory,
 // whether it removes keys, whether it is built once from the whole set, and
 // its Terms, what the lab calls its positions and says of them. A Variant is
-// parsed once at the edge into a handle on its record, and the simulation,
-// the CLI, the audit and the lab loop over Variants and ask the record; what
+// parsed once at the edge into a handle on its record, and the simulation
+// (core/sim), the CLI, the audit and the lab loop over Variants and ask the record; what
 // a filter shows beyond Membership they ask of the filter through the views
 // of views.go (Explainer for a key's arithmetic, Valued, Fingerprinted,
 // Blocks, Linked, Counters, Sealer, Remover), never by its type. So a new

@@ -29,7 +29,7 @@ func TestExplain(t *testing.T) {
 		builds = append(builds, build{v, ""})
 	}
 	const seed = 42
-	k0, k1 := splitmix(seed), splitmix(seed^0x6a09e667f3bcc909)
+	k0, k1 := SplitMix(seed), SplitMix(seed^0x6a09e667f3bcc909)
 	reduce := func(h, m uint64) uint64 { hi, _ := bits.Mul64(h, m); return hi }
 	for _, b := range builds {
 		f, err := b.v.Build(Spec{M: 4096, K: 7, N: 300, Seed: seed, Hashing: b.h})
@@ -65,7 +65,7 @@ func TestExplain(t *testing.T) {
 				steps := e.Steps
 				for i, l := range e.Links {
 					ls := uint64(seed) + uint64(i)*0x9e3779b97f4a7c15
-					lk0, lk1 := splitmix(ls), splitmix(ls^0x6a09e667f3bcc909)
+					lk0, lk1 := SplitMix(ls), SplitMix(ls^0x6a09e667f3bcc909)
 					lh1, lh2 := siphash.Hash128(lk0, lk1, []byte(key))
 					if l.K0 != lk0 || l.K1 != lk1 || l.H1 != lh1 || l.H2 != lh2 {
 						t.Fatalf("%s: link %d %+v, want key (%x, %x), halves (%x, %x)", name, i, l, lk0, lk1, lh1, lh2)
@@ -109,13 +109,13 @@ func TestExplain(t *testing.T) {
 					}
 				case e.Ribbon != nil:
 					r := e.Ribbon
-					x := splitmix(h1 + r.ConstructionSeed)
+					x := SplitMix(h1 + r.ConstructionSeed)
 					high := uint64(0)
 					if r.Width == 128 {
-						high = splitmix(x ^ 0xa54ff53a5f1d36f1)
+						high = SplitMix(x ^ 0xa54ff53a5f1d36f1)
 					}
 					c := [2]uint64{r.Coefficient, r.CoefficientHigh}
-					if r.Width != f.K() || r.X != x || r.Start != reduce(x, m-uint64(r.Width)+1) || r.Coefficient != splitmix(x^0x3c6ef372fe94f82b)|1 || r.CoefficientHigh != high ||
+					if r.Width != f.K() || r.X != x || r.Start != reduce(x, m-uint64(r.Width)+1) || r.Coefficient != SplitMix(x^0x3c6ef372fe94f82b)|1 || r.CoefficientHigh != high ||
 						r.Fingerprint != x&(1<<r.FingerprintBits-1) || s.Position != r.Start+uint64(s.Shift) || c[s.Shift/64]>>(s.Shift%64)&1 != 1 || s.G != c[s.Shift/64] {
 						t.Fatalf("%s: row %d: %+v, %+v", name, i, s, r)
 					}

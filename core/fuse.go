@@ -115,7 +115,7 @@ func (f *Fuse) Seal() error {
 	b := fuseBuild{count: make([]uint8, m), xor: make([]uint64, m), xs: make([]uint64, f.n),
 		queue: make([]uint32, 0, m), order: make([]uint32, 0, f.n)}
 	var lay fuseLayout
-	mix, err := f.retry("fuse", "cells", m, FuseMaxRetries, splitmix(f.seed^fuseSalt), func(attempt int, mix uint64) bool {
+	mix, err := f.retry("fuse", "cells", m, FuseMaxRetries, SplitMix(f.seed^fuseSalt), func(attempt int, mix uint64) bool {
 		lay = fuseLayout{segLen, segments - 2}
 		// Every fourth attempt from the second halves the segments, keeping
 		// m: the empirical length is too long for some n (the reference's
@@ -185,7 +185,7 @@ func (l fuseLayout) cells(x uint64) (c0, c1, c2 uint64) {
 
 // fuseMix mixes a key's SipHash with the construction seed; it is a
 // bijection on hashes, so distinct hashes stay distinct under every seed.
-func fuseMix(h, seed uint64) uint64 { return splitmix(h + seed) }
+func fuseMix(h, seed uint64) uint64 { return SplitMix(h + seed) }
 
 // fuseBuild is the peeling state, O(n) and reused across attempts: about
 // 13 bytes a cell and 12 a key.

@@ -466,12 +466,12 @@ func TestFusePacking(t *testing.T) {
 			want := make([]uint64, m)
 			order := make([]uint64, m)
 			for i := range want {
-				want[i] = splitmix(uint64(bits)<<32|uint64(i)) & (1<<bits - 1)
+				want[i] = SplitMix(uint64(bits)<<32|uint64(i)) & (1<<bits - 1)
 				order[i] = uint64(i)
 			}
 			// A fixed shuffle (Fisher-Yates by splitmix).
 			for i := len(order) - 1; i > 0; i-- {
-				j := splitmix(uint64(i)^m) % uint64(i+1)
+				j := SplitMix(uint64(i)^m) % uint64(i+1)
 				order[i], order[j] = order[j], order[i]
 			}
 			for _, i := range order {

@@ -9,7 +9,7 @@ import (
 // SipKey derives the 128-bit SipHash key from the lab's 64-bit seed with
 // SplitMix64, so neighbouring seeds give unrelated keys.
 func SipKey(seed uint64) (k0, k1 uint64) {
-	return splitmix(seed), splitmix(seed ^ 0x6a09e667f3bcc909)
+	return SplitMix(seed), SplitMix(seed ^ 0x6a09e667f3bcc909)
 }
 
 // Sip128 hashes key with SipHash-2-4 and returns the two 64-bit halves of its
@@ -38,9 +38,9 @@ func Probe(h1, h2 uint64, i int, m uint64) uint64 {
 	return Reduce(h1+uint64(i)*(h2|1), m)
 }
 
-// splitmix is SplitMix64's output function (Steele, Lea and Flood, 2014):
+// SplitMix is SplitMix64's output function (Steele, Lea and Flood, 2014):
 // a bijection on uint64 with full avalanche.
-func splitmix(x uint64) uint64 {
+func SplitMix(x uint64) uint64 {
 	x += 0x9e3779b97f4a7c15
 	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
 	x = (x ^ (x >> 27)) * 0x94d049bb133111eb

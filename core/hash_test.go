@@ -40,7 +40,7 @@ func TestReduceInRange(t *testing.T) {
 			}
 		}
 		for i := 0; i < 1000; i++ {
-			if got := Probe(splitmix(uint64(i)), splitmix(^uint64(i)), i%MaxK, m); got >= m {
+			if got := Probe(SplitMix(uint64(i)), SplitMix(^uint64(i)), i%MaxK, m); got >= m {
 				t.Fatalf("Probe into m=%d gave %d", m, got)
 			}
 		}

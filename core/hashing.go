@@ -82,4 +82,4 @@ func (h Hashing) positions(dst []uint64, k0, k1 uint64, key []byte, k int, m uin
 }
 
 // probeKey keys probe i's SipHash apart from every other probe's.
-func probeKey(i int) uint64 { return splitmix(uint64(i) + 0x243f6a8885a308d3) }
+func probeKey(i int) uint64 { return SplitMix(uint64(i) + 0x243f6a8885a308d3) }

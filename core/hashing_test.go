@@ -2,7 +2,6 @@ package core
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 )
 
@@ -77,37 +76,6 @@ func TestEnhancedDoubleHashingClosedForm(t *testing.T) {
 	for i, j := range DoubleHashing.positions(nil, k0, k1, []byte("apple"), k, m) {
 		if j != Probe(h1, h2, i, m) {
 			t.Errorf("double probe %d: %d, want %d", i, j, Probe(h1, h2, i, m))
-		}
-	}
-}
-
-// A scheme is refused where it cannot run, with the reason.
-func TestHashingRefused(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		v    Variant
-		f    Fault
-		h    Hashing
-		want string
-	}{
-		{BlockedVariant, NoFault, IndependentHashing, "the blocked filter draws its positions"},
-		{Standard, NegativeIndex, EnhancedDoubleHashing, "the negative-index fault breaks double hashing"},
-		{Standard, NoFault, "triple", `unknown hashing "triple"`},
-	} {
-		p := DefaultParams()
-		p.Variant, p.Fault, p.Hashing = tc.v, tc.f, tc.h
-		if _, err := Simulate(p); err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s, %s, %s: %v, want %q", tc.v, tc.f, tc.h, err, tc.want)
-		}
-	}
-	for _, tc := range []struct {
-		v Variant
-		f Fault
-	}{{Standard, KFromCeil}, {CountingVariant, WrapCounters}, {CountingVariant, NoFault}} {
-		p := DefaultParams()
-		p.Variant, p.Fault, p.Hashing = tc.v, tc.f, IndependentHashing
-		if _, err := Simulate(p); err != nil {
-			t.Errorf("%s, %s, independent: %v", tc.v, tc.f, err)
 		}
 	}
 }

@@ -48,30 +48,30 @@ func Keys(dst [][]byte, ns Namespace, first, seed uint64, keyBytes int) {
 	if keyBytes < MinKeyBytes || keyBytes > MaxKeyBytes {
 		panic(fmt.Sprintf("core: key bytes must be in [%d, %d], got %d", MinKeyBytes, MaxKeyBytes, keyBytes))
 	}
-	mask := splitmix(seed ^ 0x243f6a8885a308d3)
+	mask := SplitMix(seed ^ 0x243f6a8885a308d3)
 	if keyBytes == 16 {
 		// The experiments' keys: two words, without the general loop.
 		for j := range dst {
-			w := splitmix(uint64(ns)<<62|(first+uint64(j))&maxIndex) ^ mask
+			w := SplitMix(uint64(ns)<<62|(first+uint64(j))&maxIndex) ^ mask
 			key := slices.Grow(dst[j][:0], 16)[:16]
 			binary.LittleEndian.PutUint64(key, w)
-			binary.LittleEndian.PutUint64(key[8:], splitmix(w))
+			binary.LittleEndian.PutUint64(key[8:], SplitMix(w))
 			dst[j] = key
 		}
 		return
 	}
 	for j := range dst {
-		w := splitmix(uint64(ns)<<62|(first+uint64(j))&maxIndex) ^ mask
+		w := SplitMix(uint64(ns)<<62|(first+uint64(j))&maxIndex) ^ mask
 		key := slices.Grow(dst[j][:0], keyBytes)[:keyBytes]
 		binary.LittleEndian.PutUint64(key, w)
 		off := 8
 		for ; off+8 <= keyBytes; off += 8 {
-			w = splitmix(w)
+			w = SplitMix(w)
 			binary.LittleEndian.PutUint64(key[off:], w)
 		}
 		if off < keyBytes {
 			var word [8]byte
-			binary.LittleEndian.PutUint64(word[:], splitmix(w))
+			binary.LittleEndian.PutUint64(word[:], SplitMix(w))
 			copy(key[off:], word[:])
 		}
 		dst[j] = key

@@ -5,12 +5,12 @@ import (
 	"sync"
 )
 
-// packagePrefix is the "core: ", "keys: " or "plan: core: " that starts a Go error
+// packagePrefix is the "core: ", "sim: " or "plan: sim: " that starts a Go error
 // of the lab's packages, or a wrapped part of one. It is compiled at the
 // first error rather than as the program starts: in the browser every
 // page's start-up would pay for it.
 var packagePrefix = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(^|: )((core|plan|audit|experiment|try|keys): )+`)
+	return regexp.MustCompile(`(^|: )((core|sim|plan|audit|experiment|try|keys): )+`)
 })
 
 // Message is err's text for a person: without the package prefixes that

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/sim"
 	"github.com/bloomlab/bloomlab/core/try"
 )
 
@@ -110,15 +111,15 @@ func TestNewLayoutTouchesOnlyItsFile(t *testing.T) {
 	if !strings.HasSuffix(core.VariantNames(), " or word") {
 		t.Errorf("VariantNames() = %q, want the new layout last", core.VariantNames())
 	}
-	var p core.Params
+	var p sim.Params
 	if err := json.Unmarshal([]byte(`{"variant":"word"}`), &p); err != nil || p.Variant != v {
 		t.Errorf(`{"variant":"word"} read as %v, %v`, p.Variant, err)
 	}
 
 	// The simulation runs it through the contract's first clause.
-	p = core.DefaultParams()
+	p = sim.Defaults()
 	p.Variant, p.Hashes = v, 4
-	r, err := core.Simulate(p)
+	r, err := sim.Run(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +145,7 @@ func TestNewLayoutTouchesOnlyItsFile(t *testing.T) {
 	}
 
 	// The key panel inserts, answers, explains and blames in its words.
-	p = core.DefaultParams()
+	p = sim.Defaults()
 	p.Variant, p.Hashes, p.Items, p.BitsPerKey = v, 3, 40, 2
 	res, err := try.Run(try.Request{Params: p, Insert: []string{"apple", "pear"}, Query: queries(30), Explain: true}, nil)
 	if err != nil {

@@ -157,7 +157,7 @@ func (c *keyCollector) retry(name, unit string, m uint64, maxRetries int, mix ui
 			return mix, nil
 		}
 		c.retries++
-		mix = splitmix(mix)
+		mix = SplitMix(mix)
 	}
 	c.err = fmt.Errorf("core: %s filter of %d keys in %d %s did not build in %d attempts", name, c.n, m, unit, maxRetries+1)
 	return 0, c.err

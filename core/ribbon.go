@@ -158,7 +158,7 @@ func (f *Ribbon) Seal() error {
 	}
 	f.dirty = false
 	f.mix, f.m, f.words, f.set, f.retries, f.err = 0, 0, nil, 0, 0, nil
-	mix := splitmix(f.seed ^ ribbonSalt)
+	mix := SplitMix(f.seed ^ ribbonSalt)
 	xs, tmp := make([]uint64, len(f.hashes)), make([]uint64, len(f.hashes))
 	rows := ribbonSorted(xs, tmp, f.hashes, mix)
 	f.n = uint64(len(rows))
@@ -241,7 +241,7 @@ func radixSort(xs, tmp []uint64) []uint64 {
 // a second mix of it gives c.
 func ribbonRowOf(x, m uint64, r int) (s, c uint64, result uint32) {
 	s, _ = bits.Mul64(x, m-RibbonWidth+1)
-	c = splitmix(x^ribbonSalt) | 1
+	c = SplitMix(x^ribbonSalt) | 1
 	return s, c, uint32(x & (1<<r - 1))
 }
 
@@ -250,8 +250,8 @@ func ribbonRowOf(x, m uint64, r int) (s, c uint64, result uint32) {
 // high word (bits 64 to 127) a mix of x under ribbonSaltHigh.
 func ribbonWideRowOf(x, m uint64, r int) (s, lo, hi uint64, result uint32) {
 	s, _ = bits.Mul64(x, m-RibbonWideWidth+1)
-	lo = splitmix(x^ribbonSalt) | 1
-	hi = splitmix(x ^ ribbonSaltHigh)
+	lo = SplitMix(x^ribbonSalt) | 1
+	hi = SplitMix(x ^ ribbonSaltHigh)
 	return s, lo, hi, uint32(x & (1<<r - 1))
 }
 

@@ -136,7 +136,7 @@ func TestRibbonFailureRate(t *testing.T) {
 				if !b.band(ribbonSorted(xs, tmp, hashes, mix), m, 7) {
 					fails++
 				}
-				mix = splitmix(mix)
+				mix = SplitMix(mix)
 			}
 			t.Logf("w=%d n=%d, m=%d (ε = %.3f): %d of %d attempts failed", c.w, c.n, m, float64(m-uint64(c.n))/float64(c.n), fails, c.attempts)
 			if fails*20 > c.attempts {
@@ -317,7 +317,7 @@ func TestRadixSort(t *testing.T) {
 			xs, want := make([]uint64, n), make([]uint64, n)
 			x := uint64(n)
 			for i := range xs {
-				x = splitmix(x)
+				x = SplitMix(x)
 				xs[i] = x & mask
 			}
 			copy(want, xs)
@@ -333,7 +333,7 @@ func TestRadixSort(t *testing.T) {
 func BenchmarkRibbonSort(b *testing.B) {
 	hashes := make([]uint64, 1_000_000)
 	for i := range hashes {
-		hashes[i] = splitmix(uint64(i))
+		hashes[i] = SplitMix(uint64(i))
 	}
 	xs, tmp := make([]uint64, len(hashes)), make([]uint64, len(hashes))
 	for _, c := range []struct {
@@ -359,7 +359,7 @@ func TestRibbonBandOrder(t *testing.T) {
 		f, _ := buildRibbon(t, w, 11, 3000, 8)
 		xs := ribbonSorted(make([]uint64, len(f.hashes)), make([]uint64, len(f.hashes)), f.hashes, f.mix)
 		for i := len(xs) - 1; i > 0; i-- { // a fixed Fisher-Yates shuffle
-			j := splitmix(uint64(i)) % uint64(i+1)
+			j := SplitMix(uint64(i)) % uint64(i+1)
 			xs[i], xs[j] = xs[j], xs[i]
 		}
 		b := newRibbonBand(f.m, w)

@@ -25,7 +25,7 @@ func TestSemiSortedCodec(t *testing.T) {
 	for _, f := range SemiSortedFingerprints {
 		mask := uint64(1)<<f - 1
 		for i := range uint64(20_000) {
-			r := splitmix(uint64(f)<<32 | i)
+			r := SplitMix(uint64(f)<<32 | i)
 			var in []uint64
 			var b uint64
 			for j := range uint(CuckooSlots) {

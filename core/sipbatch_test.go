@@ -16,7 +16,7 @@ func TestSipBatchMatchesSip128(t *testing.T) {
 	key := func(i, n int) []byte {
 		b := make([]byte, n)
 		for j := range b {
-			b[j] = byte(splitmix(uint64(i*131+j)) >> 7)
+			b[j] = byte(SplitMix(uint64(i*131+j)) >> 7)
 		}
 		return b
 	}

@@ -104,11 +104,12 @@ func bloomMoments(m, n uint64, k int) (rate, variance float64) {
 // side, in quadrature, by the filter's own spread (RateVariance). It is the
 // interval to judge a theory value by.
 func WholeInterval(v Variant, m, n uint64, k int, fp, queries uint64) (lo, hi float64) {
-	return widen(fp, queries, RateVariance(v, m, n, k))
+	return Widen(fp, queries, RateVariance(v, m, n, k))
 }
 
-// widen is WholeInterval for a filter whose rate varies by variance.
-func widen(fp, queries uint64, variance float64) (lo, hi float64) {
+// Widen is WholeInterval for a filter whose rate varies by variance: a
+// layout's own Theory.Variance where the Bloom formulas do not hold.
+func Widen(fp, queries uint64, variance float64) (lo, hi float64) {
 	lo, hi = Wilson(fp, queries, Z95)
 	if queries == 0 {
 		return lo, hi

@@ -306,7 +306,7 @@ func (v Variant) FingerprintWidths(conj string) string {
 
 // Build returns an empty filter of layout v (see Effective) for spec s.
 func (v Variant) Build(s Spec) (Membership, error) {
-	s.Fault, s.Hashing = orDefaults(s.Fault, s.Hashing)
+	s.Fault, s.Hashing = WithDefaults(s.Fault, s.Hashing)
 	if err := v.HashedBy(s.Fault, s.Hashing); err != nil {
 		return nil, err
 	}
@@ -317,9 +317,9 @@ func (v Variant) Build(s Spec) (Membership, error) {
 	return e.record().build(s)
 }
 
-// orDefaults reads an unset fault as no fault and an unset scheme as
+// WithDefaults reads an unset fault as no fault and an unset scheme as
 // double hashing: the one place a build's defaults are set.
-func orDefaults(f Fault, h Hashing) (Fault, Hashing) {
+func WithDefaults(f Fault, h Hashing) (Fault, Hashing) {
 	if f == "" {
 		f = NoFault
 	}

@@ -62,6 +62,13 @@ type Explainer interface {
 	Arithmetic(e *Explanation, key []byte)
 }
 
+// Sealer is a filter built once from the whole key set (a static filter):
+// Add collects keys and Seal builds it. The simulation seals after the
+// inserts; a filter sealed lazily by its first query works without it.
+type Sealer interface {
+	Seal() error
+}
+
 // Terms is what the lab calls a layout's positions and says of them, in
 // the picture's caption, the counters, the key panel and `bloomlab try`.
 // Each layout's record carries its own; a %s stands for a list of keys.

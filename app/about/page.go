@@ -8,6 +8,7 @@ import (
 	"github.com/bloomlab/bloomlab/app/ui"
 	"github.com/bloomlab/bloomlab/app/ui/format"
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/sim"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -31,7 +32,7 @@ func (p *Page) OnNav(ctx app.Context) {
 
 // labLink returns a link to the lab with the default settings changed by
 // edit, so every link carries every control and opens exactly that lab.
-func labLink(edit func(p *core.Params, s *settings.Lab)) string {
+func labLink(edit func(p *sim.Params, s *settings.Lab)) string {
 	s := settings.DefaultLab()
 	edit(&s.Params, &s)
 	return ui.Href(ui.RouteLab) + "?" + s.Normalize().Query().Encode()
@@ -57,37 +58,37 @@ func aboutLinks() map[string][]tryLink {
 	calc := func(q url.Values) string { return ui.Href(ui.RouteCalculator) + "?" + q.Encode() }
 	return map[string][]tryLink{
 		"bits": {
-			{ID: "try-default", Href: labLink(func(p *core.Params, s *settings.Lab) {}),
+			{ID: "try-default", Href: labLink(func(p *sim.Params, s *settings.Lab) {}),
 				Text: "4,000 keys in 40,000 bits, k = 7", Shows: "the array ends about half set; the measured rate sits near the formula's 0.82%"},
 		},
 		"formula": {
-			{ID: "try-optimum", Href: labLink(func(p *core.Params, s *settings.Lab) { s.OptimalK = true }),
+			{ID: "try-optimum", Href: labLink(func(p *sim.Params, s *settings.Lab) { s.OptimalK = true }),
 				Text: "10 bits per key with the optimal k", Shows: "the chart of rate against k, with its flat bottom at (m/n) ln 2 = 6.93"},
 			{ID: "try-too-many", Href: presetLink("too-many-hashes"),
 				Text: "the same memory with k = 20", Shows: "too many writes: most bits set, and the rate several times worse"},
-			{ID: "try-ceil", Href: labLink(func(p *core.Params, s *settings.Lab) { p.BitsPerKey = 6.2; p.Hashes = 5 }),
+			{ID: "try-ceil", Href: labLink(func(p *sim.Params, s *settings.Lab) { p.BitsPerKey = 6.2; p.Hashes = 5 }),
 				Text: "6.2 bits per key with k = 5, ceil's choice", Shows: "against k = 4 (move the k slider one step left): ceil hashes more for a worse rate"},
 			{ID: "try-calculator", Href: calc(url.Values{settings.CalcFind: {"m"}, settings.CalcN: {"100000000"}, settings.CalcP: {"0.05"}}),
 				Text: "the calculator at 10⁸ keys and 5%", Shows: "k by round (4, 0.050269) beside k by ceil (5, 0.051029)"},
 		},
 		"proof": {
-			{ID: "try-present", Href: labLink(func(p *core.Params, s *settings.Lab) { p.PresentShare = 50 }),
+			{ID: "try-present", Href: labLink(func(p *sim.Params, s *settings.Lab) { p.PresentShare = 50 }),
 				Text: "half the queries for inserted keys", Shows: "every one of them found: false negatives stay at 0"},
-			{ID: "try-clear", Href: labLink(func(p *core.Params, s *settings.Lab) { p.Fault = core.ClearOnDuplicate; p.DuplicatePasses = 2 }),
+			{ID: "try-clear", Href: labLink(func(p *sim.Params, s *settings.Lab) { p.Fault = core.ClearOnDuplicate; p.DuplicatePasses = 2 }),
 				Text: "a filter that clears bits on a repeated insert", Shows: "false negatives in red: a bit that goes back to zero breaks the proof"},
-			{ID: "try-negative", Href: labLink(func(p *core.Params, s *settings.Lab) { p.Fault = core.NegativeIndex }),
+			{ID: "try-negative", Href: labLink(func(p *sim.Params, s *settings.Lab) { p.Fault = core.NegativeIndex }),
 				Text: "a signed index", Shows: "writes below zero are lost, members go missing, and the rate looks better than theory"},
 			{ID: "try-audit", Href: ui.Href(ui.RouteAudit) + "?fault=" + string(core.NegativeIndex),
 				Text: "the audit of that filter", Shows: "which checks catch it, and the rate it would have reported"},
 		},
 		"leaks": {
-			{ID: "try-weak-hash", Href: labLink(func(p *core.Params, s *settings.Lab) { p.Fault = core.WeakHash }),
+			{ID: "try-weak-hash", Href: labLink(func(p *sim.Params, s *settings.Lab) { p.Fault = core.WeakHash }),
 				Text: "a weak hash, 31h + c", Shows: "a rate that drifts away from the formula on structured keys; the audit's uniformity check fails"},
 			{ID: "try-overfill", Href: presetLink("overfilled"),
 				Text: "a filter sized for 4,000 keys holding 8,000", Shows: "the rate jumps from 1% to about 16%"},
 			{ID: "try-overfill-calc", Href: calc(url.Values{settings.CalcFind: {"m"}, settings.CalcN: {"200000"}, settings.CalcP: {"0.01"}}),
 				Text: "the calculator's overfill line", Shows: "1.5x, 2x and 5x the design n: 5.8%, 15.7% and 83%"},
-			{ID: "try-wrap", Href: labLink(func(p *core.Params, s *settings.Lab) {
+			{ID: "try-wrap", Href: labLink(func(p *sim.Params, s *settings.Lab) {
 				p.Variant, p.Fault, p.DuplicatePasses = core.CountingVariant, core.WrapCounters, 4
 			}),
 				Text: "counting filter counters that wrap", Shows: "a 4-bit counter bumped 16 times is back at 0, and inserted keys go missing"},

@@ -8,6 +8,7 @@ import (
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/app/ui"
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/sim"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -18,7 +19,7 @@ import (
 func TestAboutLinksOpenTheirLessons(t *testing.T) {
 	t.Parallel()
 	want := map[string]func(s settings.Lab) bool{
-		"try-default":  func(s settings.Lab) bool { return s.Params == core.DefaultParams() },
+		"try-default":  func(s settings.Lab) bool { return s.Params == sim.Defaults() },
 		"try-optimum":  func(s settings.Lab) bool { return s.OptimalK && s.Params.Hashes == 7 },
 		"try-too-many": func(s settings.Lab) bool { return s.Params.Hashes == 20 },
 		"try-ceil":     func(s settings.Lab) bool { return s.Params.BitsPerKey == 6.2 && s.Params.Hashes == 5 },

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/sim"
 )
 
 // TestStoreReadsSlots: the picture reads every cuckoo slot's fingerprint,
@@ -13,9 +14,9 @@ func TestStoreReadsSlots(t *testing.T) {
 	t.Parallel()
 	for _, v := range []core.Variant{core.CuckooVariant, core.SemiSortedVariant} {
 		for _, bits := range []int{0, 12} {
-			p := core.DefaultParams()
+			p := sim.Defaults()
 			p.Variant, p.FingerprintBits, p.Items = v, bits, 3000
-			r, err := core.Simulate(p)
+			r, err := sim.Run(p)
 			if err != nil {
 				t.Fatal(err)
 			}

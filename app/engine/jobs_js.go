@@ -14,6 +14,7 @@ import (
 	"github.com/bloomlab/bloomlab/audit"
 	"github.com/bloomlab/bloomlab/core"
 	"github.com/bloomlab/bloomlab/core/experiment"
+	"github.com/bloomlab/bloomlab/core/sim"
 	"github.com/bloomlab/bloomlab/core/try"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -143,18 +144,18 @@ func auditJob(j engineJob, tally *auditTally) error {
 // and typed keys, or on the user's lists the desk holds. It returns
 // errNoEngines if the desk cannot start, and core.ErrCancelled once live
 // says a newer move replaced the run.
-func simulateOnDesk(p core.Params, typed []string, own *OwnKeys, live func() bool, report func(done, total int)) (core.OwnKeysResult, BitStore, error) {
+func simulateOnDesk(p sim.Params, typed []string, own *OwnKeys, live func() bool, report func(done, total int)) (sim.KeysResult, BitStore, error) {
 	run := deskRun{Params: p, Typed: typed}
 	if own != nil {
 		run.Typed, run.Own = nil, own.desk
 	}
 	req, err := json.Marshal(run)
 	if err != nil {
-		return core.OwnKeysResult{}, BitStore{}, err
+		return sim.KeysResult{}, BitStore{}, err
 	}
 	d, err := onDesk(map[string]any{"type": "simulate", "request": string(req)}, nil, live, report)
 	if err != nil {
-		return core.OwnKeysResult{}, BitStore{}, err
+		return sim.KeysResult{}, BitStore{}, err
 	}
 	return decodeRun(d.Get("answer").String(), wordsFromJS(d.Get("words")))
 }
@@ -211,7 +212,7 @@ func onDesk(m map[string]any, transfer []any, live func() bool, report func(done
 	j, err := p.begin(live)
 	switch {
 	case errors.Is(err, experiment.ErrCancelled):
-		return js.Value{}, core.ErrCancelled
+		return js.Value{}, sim.ErrCancelled
 	case err != nil:
 		return js.Value{}, err
 	}
@@ -228,7 +229,7 @@ func onDesk(m map[string]any, transfer []any, live func() bool, report func(done
 		case <-tick.C:
 			if !live() {
 				j.post(0, map[string]any{"type": "cancel"})
-				return js.Value{}, core.ErrCancelled
+				return js.Value{}, sim.ErrCancelled
 			}
 		case msg := <-j.msgs:
 			d := msg.data

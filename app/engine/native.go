@@ -6,6 +6,7 @@ import (
 	"github.com/bloomlab/bloomlab/audit"
 	"github.com/bloomlab/bloomlab/core"
 	"github.com/bloomlab/bloomlab/core/experiment"
+	"github.com/bloomlab/bloomlab/core/sim"
 	"github.com/bloomlab/bloomlab/core/try"
 )
 
@@ -35,8 +36,8 @@ func auditOnEngines(target audit.Target, fault core.Fault, tally *auditTally) er
 	return errNoEngines
 }
 
-func simulateOnDesk(p core.Params, typed []string, own *OwnKeys, live func() bool, report func(done, total int)) (core.OwnKeysResult, BitStore, error) {
-	return core.OwnKeysResult{}, BitStore{}, errNoEngines
+func simulateOnDesk(p sim.Params, typed []string, own *OwnKeys, live func() bool, report func(done, total int)) (sim.KeysResult, BitStore, error) {
+	return sim.KeysResult{}, BitStore{}, errNoEngines
 }
 
 func panelOnDesk(req try.Request, find bool, live func() bool, report func(done, total int)) (try.Result, error) {

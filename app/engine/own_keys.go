@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/bloomlab/bloomlab/core/keys"
+	"github.com/bloomlab/bloomlab/core/sim"
 
 	"github.com/bloomlab/bloomlab/app/ui/format"
 	"github.com/bloomlab/bloomlab/core"
@@ -54,7 +55,7 @@ func (o *OwnKeys) InDesk() bool { return o != nil && o.desk != 0 }
 // N is the filter's key count: the distinct members.
 func (o *OwnKeys) N() int { return o.Facts[ListMembers].Len }
 
-// Work is how many keys SimulateKeys handles for these lists: each once to
+// Work is how many keys sim.RunKeys handles for these lists: each once to
 // sort the lists out, the members once a pass and once as a query, and the
 // absent keys once as a query.
 func (o *OwnKeys) Work(passes int) int {
@@ -74,7 +75,7 @@ type OwnInput struct {
 // means no absent queries; an empty members list, or an empty absent file,
 // is an error. Each error names its list. step, which may be nil, is
 // called as the text is read, with bytes read over bytes in both lists.
-func ParseOwnKeys(members, absent []byte, absentFromBox bool, lim keys.Limits, step core.Step) (*OwnKeys, error) {
+func ParseOwnKeys(members, absent []byte, absentFromBox bool, lim keys.Limits, step sim.Step) (*OwnKeys, error) {
 	total := len(members) + len(absent)
 	var own OwnKeys
 	var err error
@@ -97,7 +98,7 @@ func ParseOwnKeys(members, absent []byte, absentFromBox bool, lim keys.Limits, s
 // listError says which list an error is about, in words a user reads next
 // to the box.
 func listError(list int, err error) error {
-	if errors.Is(err, core.ErrCancelled) {
+	if errors.Is(err, sim.ErrCancelled) {
 		return err
 	}
 	return fmt.Errorf("%s: %s", listNames[list], core.Message(err))
@@ -106,7 +107,7 @@ func listError(list int, err error) error {
 // holdAt is the step while a list's duplicates are dropped, after its text
 // is read: the progress stays at the list's end, at, and the page still
 // yields and can stop the read there (a million keys take a moment).
-func holdAt(step core.Step, at, total int) core.Step {
+func holdAt(step sim.Step, at, total int) sim.Step {
 	if step == nil {
 		return nil
 	}
@@ -120,10 +121,10 @@ type stepReader struct {
 	data        []byte
 	off         int
 	base, total int
-	step        core.Step
+	step        sim.Step
 }
 
-func newStepReader(data []byte, base, total int, step core.Step) *stepReader {
+func newStepReader(data []byte, base, total int, step sim.Step) *stepReader {
 	return &stepReader{data: data, base: base, total: total, step: step}
 }
 
@@ -154,7 +155,7 @@ func TooLarge(list int, size int) error {
 const DeskKeyBytes = 256 << 10
 
 // readOwnKeys copies both lists into Go and parses them.
-func readOwnKeys(in [2]OwnInput, step core.Step) (*OwnKeys, error) {
+func readOwnKeys(in [2]OwnInput, step sim.Step) (*OwnKeys, error) {
 	var text [2][]byte
 	for i, src := range in {
 		b, err := inputBytes(src)

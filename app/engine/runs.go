@@ -5,8 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/bloomlab/bloomlab/core"
-
+	"github.com/bloomlab/bloomlab/core/sim"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -38,7 +37,7 @@ const pageSlice = 12 * time.Millisecond
 
 // OnPage is the run's core.Step for work on the page's own thread: see
 // yielding, with report called every pageSlice.
-func (r Run) OnPage(report func(done, total int)) core.Step {
+func (r Run) OnPage(report func(done, total int)) sim.Step {
 	return yielding(r.Live, pageSlice, report, true)
 }
 
@@ -66,13 +65,13 @@ func Fraction(set func(float64)) func(done, total int) {
 // interval, reports progress, sleeps a millisecond so that the browser can
 // paint and deliver input, and stops the work with core.ErrCancelled as
 // soon as live says it was replaced.
-func Yielding(live func() bool, every time.Duration, report func(done, total int)) core.Step {
+func Yielding(live func() bool, every time.Duration, report func(done, total int)) sim.Step {
 	return yielding(live, every, report, false)
 }
 
 // yielding is Yielding; a run that could have gone to a worker but runs
 // on the page's thread (counted) adds its work and pauses to pageWork.
-func yielding(live func() bool, every time.Duration, report func(done, total int), counted bool) core.Step {
+func yielding(live func() bool, every time.Duration, report func(done, total int), counted bool) sim.Step {
 	last := time.Now()
 	if counted {
 		pageWork.begin()
@@ -80,7 +79,7 @@ func yielding(live func() bool, every time.Duration, report func(done, total int
 	seen, since := 0, 0 // the work done at the last step, and since the last pause
 	return func(done, total int) error {
 		if !live() {
-			return core.ErrCancelled
+			return sim.ErrCancelled
 		}
 		if counted && done > seen {
 			pageWork.did(done - seen)
@@ -100,7 +99,7 @@ func yielding(live func() bool, every time.Duration, report func(done, total int
 		waitWhileHeld(done, total, live)
 		last = time.Now()
 		if !live() {
-			return core.ErrCancelled
+			return sim.ErrCancelled
 		}
 		return nil
 	}

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/sim"
 )
 
 // A run a newer one replaced stops at its next step, without waiting for
@@ -27,7 +27,7 @@ func TestYieldingStopsAtOnce(t *testing.T) {
 		t.Errorf("%d progress reports within the first pause, want none", reports)
 	}
 	rs.Start() // a newer run
-	if err := step(1000, 1000); !errors.Is(err, core.ErrCancelled) {
+	if err := step(1000, 1000); !errors.Is(err, sim.ErrCancelled) {
 		t.Errorf("the first step after a newer run began: %v, want core.ErrCancelled", err)
 	}
 
@@ -44,7 +44,7 @@ func TestYieldingStopsAtOnce(t *testing.T) {
 		t.Errorf("%d reports for 3 steps with every pause due", reports)
 	}
 	rs.Cancel()
-	if err := step(3, 3); !errors.Is(err, core.ErrCancelled) {
+	if err := step(3, 3); !errors.Is(err, sim.ErrCancelled) {
 		t.Errorf("the first step after a cancel: %v, want core.ErrCancelled", err)
 	}
 }
@@ -91,7 +91,7 @@ func TestHoldWaitsAtThePause(t *testing.T) {
 			answered = true
 		}
 	}
-	if !errors.Is(err, core.ErrCancelled) {
+	if !errors.Is(err, sim.ErrCancelled) {
 		t.Errorf("a held run that was replaced: %v, want core.ErrCancelled", err)
 	}
 	for _, at := range [][2]int{{0, 2}, {99, 10000}, {2, 2}} {

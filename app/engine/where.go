@@ -3,7 +3,7 @@ package engine
 import (
 	"errors"
 
-	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/sim"
 	"github.com/bloomlab/bloomlab/core/try"
 )
 
@@ -14,7 +14,7 @@ import (
 // stops with core.ErrCancelled once run is no longer live.
 
 // SimulateRun runs the lab's simulation of p on the typed keys, or on own.
-func SimulateRun(onDesk bool, p core.Params, typed []string, own *OwnKeys, run Run, report func(done, total int)) (core.OwnKeysResult, BitStore, error) {
+func SimulateRun(onDesk bool, p sim.Params, typed []string, own *OwnKeys, run Run, report func(done, total int)) (sim.KeysResult, BitStore, error) {
 	if onDesk {
 		r, store, err := simulateOnDesk(p, typed, own, run.Live, report)
 		if !errors.Is(err, errNoEngines) {

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/bloomlab/bloomlab/core"
 	"github.com/bloomlab/bloomlab/core/experiment"
+	"github.com/bloomlab/bloomlab/core/sim"
 	"github.com/bloomlab/bloomlab/core/try"
 )
 
@@ -131,9 +131,9 @@ func (r *relay) finished(i int, table string) (t experiment.Table, all bool, err
 // (runParams), and the typed keys, or the desk's name for the user's lists
 // it holds.
 type deskRun struct {
-	Params core.Params `json:"params"`
-	Typed  []string    `json:"typed,omitempty"`
-	Own    int         `json:"own,omitempty"`
+	Params sim.Params `json:"params"`
+	Typed  []string   `json:"typed,omitempty"`
+	Own    int        `json:"own,omitempty"`
 }
 
 // deskKeys is what the page keeps of lists the desk read: their counts.
@@ -146,14 +146,14 @@ type deskKeys struct {
 // measurement and how to read the filter's storage, whose words travel
 // beside it as a transferred buffer. The filter itself stays in the desk.
 type wireRun struct {
-	Result       core.OwnKeysResult `json:"result"`
-	LastInserted []uint64           `json:"lastInserted"`
-	FirstProbed  []uint64           `json:"firstProbed"`
-	Store        BitStore           `json:"store"`
+	Result       sim.KeysResult `json:"result"`
+	LastInserted []uint64       `json:"lastInserted"`
+	FirstProbed  []uint64       `json:"firstProbed"`
+	Store        BitStore       `json:"store"`
 }
 
 // encodeRun is the desk's side of a run's way back.
-func encodeRun(r core.OwnKeysResult) (string, []uint64, error) {
+func encodeRun(r sim.KeysResult) (string, []uint64, error) {
 	s := StoreOf(r.Filter)
 	b, err := json.Marshal(wireRun{Result: r, LastInserted: r.LastInserted, FirstProbed: r.FirstProbed, Store: s})
 	return string(b), s.Words, err
@@ -161,14 +161,14 @@ func encodeRun(r core.OwnKeysResult) (string, []uint64, error) {
 
 // decodeRun is the page's side: the result, with no filter, and the store
 // over words.
-func decodeRun(raw string, words []uint64) (core.OwnKeysResult, BitStore, error) {
+func decodeRun(raw string, words []uint64) (sim.KeysResult, BitStore, error) {
 	var w wireRun
 	if err := json.Unmarshal([]byte(raw), &w); err != nil {
-		return core.OwnKeysResult{}, BitStore{}, fmt.Errorf("engine: the desk's run: %w", err)
+		return sim.KeysResult{}, BitStore{}, fmt.Errorf("engine: the desk's run: %w", err)
 	}
 	s := w.Store
 	if s.Stride < 1 || s.Stride > 64 || s.Group < 1 || s.M == 0 || uint64(len(words)) < (s.M*uint64(s.Stride)+63)/64 {
-		return core.OwnKeysResult{}, BitStore{}, fmt.Errorf("engine: the desk's run: %d words cannot hold %d positions of %d bits", len(words), s.M, s.Stride)
+		return sim.KeysResult{}, BitStore{}, fmt.Errorf("engine: the desk's run: %d words cannot hold %d positions of %d bits", len(words), s.M, s.Stride)
 	}
 	s.Words = words
 	r := w.Result
@@ -178,7 +178,7 @@ func decodeRun(raw string, words []uint64) (core.OwnKeysResult, BitStore, error)
 
 // answerPanel answers a key panel request: the typed keys' positions and
 // verdicts, or with find a false positive searched for among fresh keys.
-func answerPanel(req try.Request, find bool, step core.Step) (try.Result, error) {
+func answerPanel(req try.Request, find bool, step sim.Step) (try.Result, error) {
 	if !find {
 		return try.Run(req, step)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bloomlab/bloomlab/core"
 	"github.com/bloomlab/bloomlab/core/experiment"
+	"github.com/bloomlab/bloomlab/core/sim"
 )
 
 // TestWireTableRoundTrip: every experiment's table crosses from a worker
@@ -111,13 +112,13 @@ func TestWireRunRoundTrip(t *testing.T) {
 	t.Parallel()
 	for _, v := range core.Variants {
 		for _, queries := range []int{0, 3000} {
-			p := core.DefaultParams()
+			p := sim.Defaults()
 			p.Variant, p.Items, p.Queries = v, 1500, queries
-			r, err := core.SimulateTyped(p, []string{"apple", "pear"}, nil)
+			r, err := sim.RunTyped(p, []string{"apple", "pear"}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			sent := core.OwnKeysResult{Result: r}
+			sent := sim.KeysResult{Result: r}
 			raw, words, err := encodeRun(sent)
 			if err != nil {
 				t.Fatalf("%s: %v", v, err)

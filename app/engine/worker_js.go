@@ -13,6 +13,7 @@ import (
 	"github.com/bloomlab/bloomlab/audit"
 	"github.com/bloomlab/bloomlab/core"
 	"github.com/bloomlab/bloomlab/core/experiment"
+	"github.com/bloomlab/bloomlab/core/sim"
 	"github.com/bloomlab/bloomlab/core/try"
 )
 
@@ -242,7 +243,7 @@ func (w *engineWorker) desk(id int, msg js.Value) {
 
 // deskAnswer works out desk request id: the answer in JSON, and a run's
 // storage words.
-func (w *engineWorker) deskAnswer(id int, msg js.Value, step core.Step) (string, []uint64, error) {
+func (w *engineWorker) deskAnswer(id int, msg js.Value, step sim.Step) (string, []uint64, error) {
 	request := msg.Get("request").String()
 	switch msg.Get("type").String() {
 	case "simulate":
@@ -251,16 +252,16 @@ func (w *engineWorker) deskAnswer(id int, msg js.Value, step core.Step) (string,
 			return "", nil, fmt.Errorf("engine: the lab's run: %w", err)
 		}
 		if req.Own == 0 {
-			r, err := core.SimulateTyped(req.Params, req.Typed, step)
+			r, err := sim.RunTyped(req.Params, req.Typed, step)
 			if err != nil {
 				return "", nil, err
 			}
-			return encodeRun(core.OwnKeysResult{Result: r})
+			return encodeRun(sim.KeysResult{Result: r})
 		}
 		if w.own == nil || w.ownID != req.Own {
 			return "", nil, errKeysLost
 		}
-		r, err := core.SimulateKeyLists(req.Params, w.own.Members, w.own.Absent, step)
+		r, err := sim.RunKeyLists(req.Params, w.own.Members, w.own.Absent, step)
 		if err != nil {
 			return "", nil, err
 		}
@@ -280,7 +281,7 @@ func (w *engineWorker) deskAnswer(id int, msg js.Value, step core.Step) (string,
 		b, err := json.Marshal(deskKeys{Facts: own.Facts, AbsentMembers: own.AbsentMembers})
 		return string(b), nil, err
 	}
-	req := try.Request{Params: core.DefaultParams()}
+	req := try.Request{Params: sim.Defaults()}
 	if err := json.Unmarshal([]byte(request), &req); err != nil {
 		return "", nil, fmt.Errorf("engine: the key panel's request: %w", err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/app/ui/format"
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/sim"
 	"github.com/bloomlab/bloomlab/core/try"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -27,7 +28,7 @@ type labBits struct {
 	store engine.BitStore
 	// shown, drawn and scale are the last picture's result, layout and
 	// device pixel ratio, for the pointer.
-	shown *core.Result
+	shown *sim.Result
 	drawn painter.Layout
 	scale float64
 	// overlap, when the overlap view is on and counted, is the keys
@@ -62,7 +63,7 @@ func (b *labBits) narrow() bool { return b.canvasW > 0 && b.canvasW < 480 }
 
 // marks are the run's own marks, the last key inserted and the first
 // absent query, unless the key panel gives its own (ring or box set).
-func (b *labBits) marks(r *core.Result, panel painter.Marks) painter.Marks {
+func (b *labBits) marks(r *sim.Result, panel painter.Marks) painter.Marks {
 	_, ring, box := painter.Caption(r, b.layout(r))
 	m := painter.Marks{Ring: r.LastInserted, Box: r.FirstProbed, RingSays: ring, BoxSays: box}
 	if panel.Ring != nil {
@@ -75,7 +76,7 @@ func (b *labBits) marks(r *core.Result, panel painter.Marks) painter.Marks {
 }
 
 // layout is the picture's layout at the canvas's width, in CSS pixels.
-func (b *labBits) layout(r *core.Result) painter.Layout {
+func (b *labBits) layout(r *sim.Result) painter.Layout {
 	w := b.canvasW
 	if w <= 0 {
 		w = 800
@@ -85,7 +86,7 @@ func (b *labBits) layout(r *core.Result) painter.Layout {
 
 // paint draws r with marks onto the canvas, and reports false when the
 // canvas is not in the page yet.
-func (b *labBits) paint(r *core.Result, marks painter.Marks) bool {
+func (b *labBits) paint(r *sim.Result, marks painter.Marks) bool {
 	canvas := app.Window().GetElementByID(idBitArray)
 	if !canvas.Truthy() {
 		return false
@@ -281,7 +282,7 @@ func (b *labBits) say(ctx app.Context, text string) {
 
 // render is the figure: the canvas and its caption for r (nil before the
 // first result) with marks.
-func (b *labBits) render(r *core.Result, marks painter.Marks) app.UI {
+func (b *labBits) render(r *sim.Result, marks painter.Marks) app.UI {
 	caption, ring, box := "The bit array.", "set by the last key inserted", "read by the first absent query"
 	label := "the filter's bit array"
 	var strays int

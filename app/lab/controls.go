@@ -10,6 +10,7 @@ import (
 	"github.com/bloomlab/bloomlab/app/ui"
 	"github.com/bloomlab/bloomlab/app/ui/format"
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/sim"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -326,7 +327,7 @@ func (lc *labControls) renderOptimalK(off bool) app.UI {
 
 // sliderPosition is where a slider's thumb stands: at its value, or with
 // own keys deciding it at the lists' value, else at the settings' one.
-func sliderPosition(sl settings.Slider, p core.Params, own *engine.OwnKeys) string {
+func sliderPosition(sl settings.Slider, p sim.Params, own *engine.OwnKeys) string {
 	v, ok := sliderValue(sl, p, own)
 	if !ok {
 		v = sl.Value(p)

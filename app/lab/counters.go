@@ -9,6 +9,7 @@ import (
 	"github.com/bloomlab/bloomlab/app/ui/format"
 	"github.com/bloomlab/bloomlab/core"
 	"github.com/bloomlab/bloomlab/core/plan"
+	"github.com/bloomlab/bloomlab/core/sim"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -26,7 +27,7 @@ type counter struct {
 // first result, then r's. fingerprintBits is the width asked for, 0 for the
 // layout's choice. Figures a layout lacks are hidden, and the Bloom ones
 // are named for what they are in the others: slots or cells, not bits.
-func labCounters(th theory, v core.Variant, fingerprintBits int, r *core.Result) []counter {
+func labCounters(th theory, v core.Variant, fingerprintBits int, r *sim.Result) []counter {
 	out := counterRows(th, v)
 	if r == nil {
 		out.theoryOnly(th, v)
@@ -111,7 +112,7 @@ func (out counterList) theoryOnly(th theory, v core.Variant) {
 }
 
 // measured fills the counters from result r.
-func (out counterList) measured(v core.Variant, fingerprintBits int, r *core.Result) {
+func (out counterList) measured(v core.Variant, fingerprintBits int, r *sim.Result) {
 	bloom := v.Bloom()
 	set, at := out.set, out.at
 	if bloom && r.TheoryFPRVariant != r.TheoryFPRExact {
@@ -173,7 +174,7 @@ func (out counterList) measured(v core.Variant, fingerprintBits int, r *core.Res
 // warnings are the sentences under the counters that say what went wrong
 // in a run: inserts a full table refused, a construction that failed, and
 // keys the filter lost. Each has its element id.
-func warnings(r *core.Result) []counter {
+func warnings(r *sim.Result) []counter {
 	if r == nil {
 		return nil
 	}
@@ -214,12 +215,12 @@ func warnings(r *core.Result) []counter {
 type counterBox struct {
 	// note is rateNote of the result noteFor, kept between renders.
 	note    string
-	noteFor *core.Result
+	noteFor *sim.Result
 }
 
 // render shows the counters cs of result r (nil before the first) and
 // the badge.
-func (cb *counterBox) render(cs []counter, r *core.Result, badge app.UI) app.UI {
+func (cb *counterBox) render(cs []counter, r *sim.Result, badge app.UI) app.UI {
 	if cb.noteFor != r {
 		// The note sums a small filter's fill distribution: once a result.
 		cb.note, cb.noteFor = rateNote(r), r
@@ -266,7 +267,7 @@ func counterGrid(cs []counter) app.UI {
 
 // warningLines are the warnings of result r (nil before the first), each
 // an alert of its own.
-func warningLines(r *core.Result) app.UI {
+func warningLines(r *sim.Result) app.UI {
 	warns := warnings(r)
 	return app.Range(warns).Slice(func(i int) app.UI {
 		return app.P().ID(warns[i].id).Class("alarm-text").Role("alert").Text(warns[i].value)

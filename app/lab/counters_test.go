@@ -8,16 +8,17 @@ import (
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/app/ui/format"
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/sim"
 )
 
 // The page says why its rate leaves the formula where the shape predicts
 // it, and nothing where the formula holds.
 func TestRateNote(t *testing.T) {
 	t.Parallel()
-	run := func(items int, h core.Hashing) *core.Result {
-		p := core.DefaultParams()
+	run := func(items int, h core.Hashing) *sim.Result {
+		p := sim.Defaults()
 		p.Items, p.Queries, p.PresentShare, p.Hashing = items, 20000, 0, h
-		r, err := core.Simulate(p)
+		r, err := sim.Run(p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,9 +57,9 @@ func TestLabCounters(t *testing.T) {
 	t.Parallel()
 	var ids []string
 	for _, v := range core.Variants {
-		p := core.DefaultParams()
+		p := sim.Defaults()
 		p.Variant = v
-		r, err := core.Simulate(p)
+		r, err := sim.Run(p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -77,9 +78,9 @@ func TestLabCounters(t *testing.T) {
 		}
 	}
 
-	p := core.DefaultParams()
+	p := sim.Defaults()
 	p.Variant, p.BitsPerKey = core.CuckooVariant, 8
-	r, err := core.Simulate(p)
+	r, err := sim.Run(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,16 +124,16 @@ func TestLabCounters(t *testing.T) {
 
 	// At 12 bits there is a narrower width to suggest.
 	p.BitsPerKey, p.FingerprintBits = 10, 12
-	if r, err = core.Simulate(p); err != nil {
+	if r, err = sim.Run(p); err != nil {
 		t.Fatal(err)
 	}
 	if w := warnings(&r); len(w) == 0 || !strings.HasSuffix(w[0].value, "More bits per key, or narrower fingerprints, make room.") {
 		t.Errorf("cuckoo at 12 bits: %+v", w)
 	}
 
-	p = core.DefaultParams()
+	p = sim.Defaults()
 	p.Variant, p.FingerprintBits = core.FuseVariant, 16
-	r, err = core.Simulate(p)
+	r, err = sim.Run(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,9 +160,9 @@ func TestLabCounters(t *testing.T) {
 	// The Ribbon filter's rows: a query reads about half of the w, 64 or
 	// 128.
 	for v, w := range map[core.Variant]string{core.RibbonVariant: "64", core.RibbonWideVariant: "128"} {
-		rp := core.DefaultParams()
+		rp := sim.Defaults()
 		rp.Variant = v
-		rr, err := core.Simulate(rp)
+		rr, err := sim.Run(rp)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -181,9 +182,9 @@ func TestLabCounters(t *testing.T) {
 	// The scalable chain shows its links, its rate bound and what it has
 	// grown to per key; its set bits have an expectation, as a Bloom
 	// filter's do.
-	p = core.DefaultParams()
+	p = sim.Defaults()
 	p.Variant = core.ScalableVariant
-	if r, err = core.Simulate(p); err != nil {
+	if r, err = sim.Run(p); err != nil {
 		t.Fatal(err)
 	}
 	cs = labCounters(theoryOf(p), p.Variant, 0, &r)
@@ -207,14 +208,14 @@ func TestLabCounters(t *testing.T) {
 		t.Errorf("a chain at its bound: %+v", w)
 	}
 	for _, id := range []string{"links", "rate-bound"} {
-		if !counterOf(t, labCounters(theoryOf(core.DefaultParams()), core.Standard, 0, nil), id).hidden {
+		if !counterOf(t, labCounters(theoryOf(sim.Defaults()), core.Standard, 0, nil), id).hidden {
 			t.Errorf("standard shows %s", id)
 		}
 	}
 
 	// Before the first result, the Bloom formulas say nothing of them.
 	for _, v := range []core.Variant{core.CuckooVariant, core.FuseVariant, core.RibbonVariant, core.RibbonWideVariant, core.ScalableVariant} {
-		p := core.DefaultParams()
+		p := sim.Defaults()
 		p.Variant = v
 		cs := labCounters(theoryOf(p), v, 0, nil)
 		for _, id := range []string{"out-m", "out-k", "out-fpr-theory"} {
@@ -224,7 +225,7 @@ func TestLabCounters(t *testing.T) {
 		}
 	}
 	// The standard filter's are as they were.
-	std := labCounters(theoryOf(core.DefaultParams()), core.Standard, 0, nil)
+	std := labCounters(theoryOf(sim.Defaults()), core.Standard, 0, nil)
 	for id, want := range map[string]string{"out-m": "40,000", "out-k": "7", "out-fpr-theory": "0.008194"} {
 		if c := counterOf(t, std, id); c.value != want {
 			t.Errorf("standard before the result: %s = %q, want %q", id, c.value, want)
@@ -242,9 +243,9 @@ func TestLabCounters(t *testing.T) {
 func TestRateNoteOtherLayouts(t *testing.T) {
 	t.Parallel()
 	for _, v := range []core.Variant{core.CuckooVariant, core.FuseVariant, core.RibbonVariant, core.RibbonWideVariant, core.ScalableVariant} {
-		p := core.DefaultParams()
+		p := sim.Defaults()
 		p.Variant, p.Items, p.Queries, p.PresentShare = v, 20, 20000, 0
-		r, err := core.Simulate(p)
+		r, err := sim.Run(p)
 		if err != nil {
 			t.Fatal(err)
 		}

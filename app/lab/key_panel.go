@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/bloomlab/bloomlab/core/keys"
+	"github.com/bloomlab/bloomlab/core/sim"
 
 	"github.com/bloomlab/bloomlab/app/engine"
 	"github.com/bloomlab/bloomlab/app/lab/painter"
@@ -316,7 +317,7 @@ func (kp *keyPanel) refresh(ctx app.Context, fresh bool) {
 			}
 			kp.busy = false
 			switch {
-			case errors.Is(err, core.ErrCancelled):
+			case errors.Is(err, sim.ErrCancelled):
 				return
 			case err != nil:
 				kp.err, kp.answer = core.Message(err), nil

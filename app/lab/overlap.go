@@ -11,6 +11,7 @@ import (
 	"github.com/bloomlab/bloomlab/app/ui"
 	"github.com/bloomlab/bloomlab/app/ui/format"
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/sim"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -30,7 +31,7 @@ const (
 type overlapView struct {
 	on   bool
 	busy bool
-	o    *core.Overlap
+	o    *sim.Overlap
 	err  string
 	runs engine.Runs
 }
@@ -75,14 +76,14 @@ func (ov *overlapView) count(ctx app.Context, s settings.Lab, own bool, done fun
 	ov.busy = true
 	p, typed := s.Run(), s.Typed.List()
 	ctx.Async(func() {
-		o, err := core.OverlapOf(p, typed, engine.Yielding(run.Live, 5*time.Millisecond, func(int, int) {}))
+		o, err := sim.OverlapOf(p, typed, engine.Yielding(run.Live, 5*time.Millisecond, func(int, int) {}))
 		ctx.Dispatch(func(ctx app.Context) {
 			if !run.Live() {
 				return
 			}
 			ov.busy = false
 			switch {
-			case errors.Is(err, core.ErrCancelled):
+			case errors.Is(err, sim.ErrCancelled):
 				return
 			case err != nil:
 				ov.err = core.Message(err)
@@ -137,7 +138,7 @@ func (ov *overlapView) renderCounts(cells bool) []app.UI {
 	)
 	note := "Each set bit is shaded by how many keys map to it; the pointer over a bit says the number. " +
 		"The mean is " + format.Float(o.Mean, 3) + " keys a bit (kn/m), and " + format.Int(o.Histogram[0]) + " of " + format.Int(m) +
-		" bits have none: the share Poisson gives is e^-" + format.Float(o.Mean, 3) + " = " + format.Percent(core.PoissonShares(o.Mean)[0]) + "."
+		" bits have none: the share Poisson gives is e^-" + format.Float(o.Mean, 3) + " = " + format.Percent(sim.PoissonShares(o.Mean)[0]) + "."
 	if !cells {
 		note += " This picture shades dots by density: the colours show where every bit is drawn as a square (fewer bits, or a wider window); the counts and the chart hold either way."
 	}
@@ -150,11 +151,11 @@ func (ov *overlapView) renderCounts(cells bool) []app.UI {
 
 // overlapChart is the share of bits that c keys map to, measured, beside
 // the Poisson shares with the same mean.
-func overlapChart(o *core.Overlap) ui.Chart {
+func overlapChart(o *sim.Overlap) ui.Chart {
 	m := float64(len(o.Counts))
 	var measured, poisson []ui.Point
 	top := 0.0
-	for c, share := range core.PoissonShares(o.Mean) {
+	for c, share := range sim.PoissonShares(o.Mean) {
 		got := float64(o.Histogram[c]) / m
 		measured = append(measured, ui.Point{X: float64(c), Y: got})
 		poisson = append(poisson, ui.Point{X: float64(c), Y: share})
@@ -164,9 +165,9 @@ func overlapChart(o *core.Overlap) ui.Chart {
 		Title:  "Keys on a bit: measured against Poisson",
 		Width:  340,
 		IntX:   true,
-		XLabel: "keys mapping to a bit (" + strconv.Itoa(core.OverlapTop) + " = " + strconv.Itoa(core.OverlapTop) + " or more)",
+		XLabel: "keys mapping to a bit (" + strconv.Itoa(sim.OverlapTop) + " = " + strconv.Itoa(sim.OverlapTop) + " or more)",
 		YLabel: "share of bits",
-		XMin:   0, XMax: core.OverlapTop,
+		XMin:   0, XMax: sim.OverlapTop,
 		YMin: 0, YMax: min(1, top*1.15),
 		Series: []ui.Series{
 			{Name: "Poisson, mean kn/m = " + format.Float(o.Mean, 3), Class: "theory", Line: true, Points: poisson},

@@ -11,6 +11,7 @@ import (
 	"github.com/bloomlab/bloomlab/app/ui/format"
 	"github.com/bloomlab/bloomlab/core"
 	"github.com/bloomlab/bloomlab/core/plan"
+	"github.com/bloomlab/bloomlab/core/sim"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -128,7 +129,7 @@ func (o *ownPanel) onUse(ctx app.Context, e app.Event) {
 			}
 			o.loading = false
 			if err != nil {
-				if !errors.Is(err, core.ErrCancelled) {
+				if !errors.Is(err, sim.ErrCancelled) {
 					o.err = core.Message(err)
 				}
 				return
@@ -161,7 +162,7 @@ func (o *ownPanel) onBack(ctx app.Context, e app.Event) {
 // sliderValue is where a slider stands: with own keys, the sliders the
 // lists decide stand at what the lists hold. ok is false for key bytes,
 // which vary from key to key, and while the lists are not counted yet.
-func sliderValue(sl settings.Slider, p core.Params, o *engine.OwnKeys) (v float64, ok bool) {
+func sliderValue(sl settings.Slider, p sim.Params, o *engine.OwnKeys) (v float64, ok bool) {
 	if o == nil || !ownSliders[sl.ID] {
 		return sl.Value(p), true
 	}
@@ -181,7 +182,7 @@ func sliderValue(sl settings.Slider, p core.Params, o *engine.OwnKeys) (v float6
 }
 
 // sliderShown is a slider's value as the page shows it.
-func sliderShown(sl settings.Slider, p core.Params, o *engine.OwnKeys) string {
+func sliderShown(sl settings.Slider, p sim.Params, o *engine.OwnKeys) string {
 	v, ok := sliderValue(sl, p, o)
 	switch {
 	case ok:

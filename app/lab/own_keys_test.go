@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/bloomlab/bloomlab/core/keys"
+	"github.com/bloomlab/bloomlab/core/sim"
 
 	"github.com/bloomlab/bloomlab/app/engine"
 	"github.com/bloomlab/bloomlab/app/settings"
@@ -68,11 +69,11 @@ func TestParseOwnKeys(t *testing.T) {
 		_, err := engine.ParseOwnKeys(members, nil, true, engine.KeyLimits, func(done, total int) error {
 			calls++
 			if calls == 3 {
-				return core.ErrCancelled
+				return sim.ErrCancelled
 			}
 			return nil
 		})
-		if !errors.Is(err, core.ErrCancelled) {
+		if !errors.Is(err, sim.ErrCancelled) {
 			t.Errorf("error %v after the step said stop, want core.ErrCancelled", err)
 		}
 	})
@@ -147,7 +148,7 @@ func TestLabPageOwnKeys(t *testing.T) {
 	c.charts.Redraw(c.result, c.shapeParams(), false)
 	html := labHTML(t, c)
 
-	want, err := core.SimulateKeys(c.settings.Params, [][]byte{[]byte("alice"), []byte("bob"), []byte("carol"), []byte("dave")},
+	want, err := sim.RunKeys(c.settings.Params, [][]byte{[]byte("alice"), []byte("bob"), []byte("carol"), []byte("dave")},
 		[][]byte{[]byte("mallory"), []byte("trent")}, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"github.com/bloomlab/bloomlab/app/ui"
 	"github.com/bloomlab/bloomlab/app/ui/format"
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/sim"
 	"github.com/bloomlab/bloomlab/core/try"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -43,7 +44,7 @@ type Page struct {
 
 	// result is the filter the settings make, nil before the first run
 	// ends; running is set while a long run is on, with its progress.
-	result   *core.Result
+	result   *sim.Result
 	errText  string
 	running  bool
 	progress float64
@@ -103,7 +104,7 @@ type theory struct {
 	Exact float64
 }
 
-func theoryOf(p core.Params) theory {
+func theoryOf(p sim.Params) theory {
 	m, k := p.Shape()
 	n := uint64(p.Items)
 	return theory{M: m, N: n, K: k, Rate: core.Rate(m, n, k), Exact: core.RateExact(m, n, k)}
@@ -112,7 +113,7 @@ func theoryOf(p core.Params) theory {
 // shapeParams are the params of the filter shown, with n as the filter
 // holds it: the distinct members of the user's list when own keys are in
 // use.
-func (c *Page) shapeParams() core.Params {
+func (c *Page) shapeParams() sim.Params {
 	if c.own.keys != nil {
 		p := c.settings.Params
 		p.Items = c.own.keys.N()
@@ -332,7 +333,7 @@ func (c *Page) OnResize(ctx app.Context) {
 // is small, otherwise in chunks on a goroutine that yields to the browser
 // and gives up as soon as a newer move arrives.
 func (c *Page) recompute(ctx app.Context, t0 float64) {
-	sim := c.runs.Start()
+	run := c.runs.Start()
 	s, own := c.settings, c.own.keys
 	p, typed := runParams(s, own), s.Typed.List()
 	c.t0 = t0
@@ -344,23 +345,23 @@ func (c *Page) recompute(ctx app.Context, t0 float64) {
 		start := now()
 		r, err := engine.Simulate(p, typed, own, nil)
 		timings.Computes = keep(timings.Computes, now()-start)
-		c.finish(ctx, sim, r, engine.StoreOfRun(r, err), err)
+		c.finish(ctx, run, r, engine.StoreOfRun(r, err), err)
 		return
 	}
 	c.running, c.progress = true, 0
 	c.showSliders()
-	report := sim.Reporter(ctx, engine.Fraction(func(f float64) { c.progress = f }))
+	report := run.Reporter(ctx, engine.Fraction(func(f float64) { c.progress = f }))
 	ctx.Async(func() {
 		// Lists read on the page stay there; everything else goes to the desk.
-		r, store, err := engine.SimulateRun(own == nil || own.InDesk(), p, typed, own, sim, report)
-		ctx.Dispatch(func(ctx app.Context) { c.finish(ctx, sim, r, store, err) })
+		r, store, err := engine.SimulateRun(own == nil || own.InDesk(), p, typed, own, run, report)
+		ctx.Dispatch(func(ctx app.Context) { c.finish(ctx, run, r, store, err) })
 	})
 }
 
 // runParams are the params a run of s takes. With own keys the lists give
 // n, and the optimal k, when asked for, is the one for the lists' own n,
 // which core works out from Hashes = 0.
-func runParams(s settings.Lab, own *engine.OwnKeys) core.Params {
+func runParams(s settings.Lab, own *engine.OwnKeys) sim.Params {
 	if own == nil {
 		return s.Run()
 	}
@@ -383,13 +384,13 @@ func (c *Page) work() int {
 // starts what follows a run: the key panel's answer on the new filter, the
 // player's next stop, and, once the controls rest, the charts'
 // measurements and the audit.
-func (c *Page) finish(ctx app.Context, sim engine.Run, r core.OwnKeysResult, store engine.BitStore, err error) {
-	if !sim.Live() {
+func (c *Page) finish(ctx app.Context, run engine.Run, r sim.KeysResult, store engine.BitStore, err error) {
+	if !run.Live() {
 		return
 	}
 	c.running = false
 	switch {
-	case errors.Is(err, core.ErrCancelled):
+	case errors.Is(err, sim.ErrCancelled):
 		return
 	case err != nil:
 		c.errText = core.Message(err)
@@ -402,26 +403,26 @@ func (c *Page) finish(ctx app.Context, sim engine.Run, r core.OwnKeysResult, sto
 		c.own.keys.AbsentMembers = r.AbsentMembers
 	}
 	c.charts.Redraw(c.result, c.shapeParams(), c.bits.narrow())
-	c.follow(ctx, sim)
+	c.follow(ctx, run)
 }
 
 // follow is what follows a run shown: the picture, the key panel's answer
 // on the new filter, the player's next stop, and, once the controls rest,
 // the charts' measurements (unless the first view brought them) and the
 // audit.
-func (c *Page) follow(ctx app.Context, sim engine.Run) {
+func (c *Page) follow(ctx app.Context, run engine.Run) {
 	c.draw(ctx)
 	c.overlap.count(ctx, c.settings, c.own.keys != nil, c.draw)
 	c.panel.afterRun(ctx)
 	c.player.ran(ctx)
 	c.tell(ctx)
 	ctx.After(restDelay, func(ctx app.Context) {
-		if !sim.Live() {
+		if !run.Live() {
 			return
 		}
 		audit := func() {
 			if !c.noAudit {
-				engine.Audits().StartWhenIdle(c.settings.Params.Fault, sim.Live)
+				engine.Audits().StartWhenIdle(c.settings.Params.Fault, run.Live)
 			}
 		}
 		if c.settings.Playing() || c.charts.Measured() {

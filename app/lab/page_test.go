@@ -8,6 +8,7 @@ import (
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/audit"
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/sim"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -31,7 +32,7 @@ func TestLabPageRenders(t *testing.T) {
 			if got := counterValue(c, "out-m"); got != "40,000" {
 				t.Errorf("out-m before the simulation = %q, want the formula's 40,000", got)
 			}
-			r, err := core.Simulate(s.Params)
+			r, err := sim.Run(s.Params)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -27,7 +27,7 @@ const playEvery = 200
 
 // playStops are the counts of keys the player stops at for n keys: every
 // count to playEvery, then steps 5% apart, then n. Each stop is a filter
-// Simulate measures from scratch (Params.At), so a stop looks the same
+// Simulate measures from scratch (sim.Params.At), so a stop looks the same
 // however the player reached it.
 func playStops(n int) []int {
 	stops := make([]int, 0, playEvery+300)

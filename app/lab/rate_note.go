@@ -6,6 +6,7 @@ import (
 
 	"github.com/bloomlab/bloomlab/app/ui/format"
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/sim"
 )
 
 // The sizes from which each scheme's measured rate agrees with what one
@@ -26,7 +27,7 @@ const (
 // the Bloom formulas and the layouts that take a hashing scheme; the
 // others (cuckoo, fuse) are judged by their own theory alone, which is
 // TheoryFPRVariant for every layout.
-func rateNote(r *core.Result) string {
+func rateNote(r *sim.Result) string {
 	if r == nil || r.AbsentQueries == 0 {
 		return ""
 	}

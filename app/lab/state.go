@@ -6,6 +6,7 @@ import (
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/audit"
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/sim"
 	"github.com/bloomlab/bloomlab/core/try"
 )
 
@@ -16,7 +17,7 @@ import (
 type State struct {
 	Settings settings.Lab
 	// Result is the filter shown, nil before its first run ends.
-	Result *core.Result
+	Result *sim.Result
 	// Queries are the key panel's answers since the page opened (or the
 	// lesson's step began), oldest first, at most core.MaxTypedKeys.
 	Queries []try.Query
@@ -53,7 +54,7 @@ func (st State) Attacked(kind string) *try.AttackResult {
 // finished: the result a slider's move left behind describes another
 // filter, and no task may be done by it. The run is matched by its layout,
 // fault, keys and, for the Bloom layouts, shape (m and k).
-func (st State) Shown() *core.Result {
+func (st State) Shown() *sim.Result {
 	r := st.Result
 	if r == nil {
 		return nil

@@ -7,6 +7,7 @@ import (
 	"github.com/bloomlab/bloomlab/app/lab"
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/sim"
 	"github.com/bloomlab/bloomlab/core/try"
 )
 
@@ -69,7 +70,7 @@ func designRate(m uint64, k int) float64 {
 
 // looksFine reports that a run gives nothing away: no member lost, and the
 // theory inside the measurement's interval.
-func looksFine(r *core.Result) bool {
+func looksFine(r *sim.Result) bool {
 	return r.FalseNegatives == 0 && r.WholeCILow <= r.TheoryFPR && r.TheoryFPR <= r.WholeCIHigh
 }
 
@@ -290,4 +291,4 @@ var lessons = []lesson{
 
 // nearFivePercent reports a filter sized for about a 5% rate: theory
 // between 4% and 6%.
-func nearFivePercent(r *core.Result) bool { return r.TheoryFPR >= 0.04 && r.TheoryFPR <= 0.06 }
+func nearFivePercent(r *sim.Result) bool { return r.TheoryFPR >= 0.04 && r.TheoryFPR <= 0.06 }

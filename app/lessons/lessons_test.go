@@ -13,6 +13,7 @@ import (
 	"github.com/bloomlab/bloomlab/app/ui/format"
 	"github.com/bloomlab/bloomlab/audit"
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/sim"
 	"github.com/bloomlab/bloomlab/core/try"
 )
 
@@ -51,7 +52,7 @@ func auditOf(t *testing.T, f core.Fault) *audit.Report {
 // by the core.
 func labAt(t *testing.T, s settings.Lab, ask []string, withAudit bool) lab.State {
 	t.Helper()
-	r, err := core.SimulateTyped(s.Run(), s.Typed.List(), nil)
+	r, err := sim.RunTyped(s.Run(), s.Typed.List(), nil)
 	if err != nil {
 		t.Fatalf("run of %v: %v", s.Query(), err)
 	}

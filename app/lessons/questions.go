@@ -9,6 +9,7 @@ import (
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/app/ui/format"
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/sim"
 	"github.com/bloomlab/bloomlab/core/try"
 )
 
@@ -238,7 +239,7 @@ func guessMode(q url.Values) (first bool, notice string) {
 }
 
 // percentOf reads a figure of the shown run in percent.
-func percentOf(figure func(r *core.Result) float64) func(st lab.State) (float64, bool) {
+func percentOf(figure func(r *sim.Result) float64) func(st lab.State) (float64, bool) {
 	return func(st lab.State) (float64, bool) {
 		r := st.Shown()
 		if r == nil {
@@ -344,7 +345,7 @@ var (
 		Prompt: "At 2.5 bits per key and k = 7, what share of the bits will be ones?",
 		Min:    0, Step: 1, Steps: 100, Start: 50, Tolerance: 5,
 		Unit: "%", Points: "percentage points",
-		Answer: percentOf(func(r *core.Result) float64 { return r.Occupancy }),
+		Answer: percentOf(func(r *sim.Result) float64 { return r.Occupancy }),
 		Why:    "4000 keys set 7 bits each in only 10,000 bits, 2.8 settings a bit, so just e^-2.8 ≈ 6% of the bits stay zero: the fill is 93.7%.",
 		Veil:   veilReadouts,
 	}
@@ -366,7 +367,7 @@ var (
 		Prompt: "Built for 4000 keys at 1%, the filter now holds 8000: what will the measured rate be?",
 		Min:    0, Step: 0.5, Steps: 80, Start: 2, Tolerance: 3,
 		Unit: "%", Points: "percentage points",
-		Answer: percentOf(func(r *core.Result) float64 { return r.EmpiricalFPR }),
+		Answer: percentOf(func(r *sim.Result) float64 { return r.EmpiricalFPR }),
 		Why:    "A false positive needs all 7 probes to find a one, and the fill is now 77%: 0.77^7 ≈ 16%, and the lab measures 15.4%: about 15 times the design's 1.0%, not twice.",
 		Veil:   veilReadouts,
 	}

@@ -17,7 +17,7 @@
 // queries, passes), are named once in lab.go.
 //
 // Where the next thing goes: a new slider of the lab is one record in
-// Sliders (its ID, label, range and the field of core.Params it moves),
+// Sliders (its ID, label, range and the field of sim.Params it moves),
 // and the lab shows it with no other edit; any other new link key is an ID
 // constant, its parse in its page's FromQuery (LabFromQuery and the
 // others) with a notice for each value it changes, and its write in that

@@ -12,13 +12,14 @@ import (
 	"github.com/bloomlab/bloomlab/app/ui/format"
 	"github.com/bloomlab/bloomlab/core"
 	"github.com/bloomlab/bloomlab/core/plan"
+	"github.com/bloomlab/bloomlab/core/sim"
 )
 
 // Lab is everything a lab link carries: the simulation's params, whether
 // k follows the optimum, the projector mode, the keys typed into the key
 // panel, and where the player stopped (0: every key in).
 type Lab struct {
-	Params   core.Params
+	Params   sim.Params
 	OptimalK bool
 	Large    bool
 	Typed    TypedKeys
@@ -27,7 +28,7 @@ type Lab struct {
 
 // Run is the params of the filter the lab shows: the designed one, or at
 // a player's stop the same filter holding its first PlayAt keys.
-func (s Lab) Run() core.Params {
+func (s Lab) Run() sim.Params {
 	if s.Playing() {
 		return s.Params.At(s.PlayAt)
 	}
@@ -40,12 +41,12 @@ func (s Lab) Playing() bool { return s.PlayAt > 0 && s.PlayAt < s.Params.Items }
 // DefaultLab is the lab as it opens without a query: core's default
 // shape.
 func DefaultLab() Lab {
-	return Lab{Params: core.DefaultParams()}
+	return Lab{Params: sim.Defaults()}
 }
 
 // Slider describes one range control: its element ID (which is also its URL
 // query key), its label, its legal range, whether the slider moves on a log
-// scale, and the field of core.Params it moves. Values outside [Min, Max]
+// scale, and the field of sim.Params it moves. Values outside [Min, Max]
 // are clamped. A new slider is one record in Sliders.
 type Slider struct {
 	ID, Label, Help string
@@ -55,9 +56,9 @@ type Slider struct {
 	Log bool
 	Int bool
 	// Value reads the slider's value out of p.
-	Value func(p core.Params) float64
+	Value func(p sim.Params) float64
 	// Set writes v, already legal, into p.
-	Set func(p *core.Params, v float64)
+	Set func(p *sim.Params, v float64)
 }
 
 // logSteps is the number of slider positions per decade on a log slider.
@@ -94,26 +95,26 @@ const (
 // Sliders are the lab's range controls, in the order the page shows them.
 var Sliders = []Slider{
 	{ID: IDBitsPerKey, Label: "Bits per key", Help: "m / n, the memory spent on each key", Min: core.MinBitsPerKey, Max: core.MaxBitsPerKey, Step: 0.1,
-		Value: func(p core.Params) float64 { return p.BitsPerKey },
-		Set:   func(p *core.Params, v float64) { p.BitsPerKey = v }},
+		Value: func(p sim.Params) float64 { return p.BitsPerKey },
+		Set:   func(p *sim.Params, v float64) { p.BitsPerKey = v }},
 	{ID: IDHashes, Label: "Hash probes k", Help: "bits set per key and read per query", Min: 1, Max: MaxLabHashes, Step: 1, Int: true,
-		Value: func(p core.Params) float64 { return float64(p.Hashes) },
-		Set:   func(p *core.Params, v float64) { p.Hashes = int(v) }},
+		Value: func(p sim.Params) float64 { return float64(p.Hashes) },
+		Set:   func(p *sim.Params, v float64) { p.Hashes = int(v) }},
 	{ID: IDDuplicatePasses, Label: "Duplicate passes", Help: "times every key is inserted", Min: 1, Max: maxLabPasses, Step: 1, Int: true,
-		Value: func(p core.Params) float64 { return float64(p.DuplicatePasses) },
-		Set:   func(p *core.Params, v float64) { p.DuplicatePasses = int(v) }},
+		Value: func(p sim.Params) float64 { return float64(p.DuplicatePasses) },
+		Set:   func(p *sim.Params, v float64) { p.DuplicatePasses = int(v) }},
 	{ID: IDItems, Label: "Items n", Help: "keys inserted", Min: 1, Max: maxLabItems, Step: 1, Log: true, Int: true,
-		Value: func(p core.Params) float64 { return float64(p.Items) },
-		Set:   func(p *core.Params, v float64) { p.Items = int(v) }},
+		Value: func(p sim.Params) float64 { return float64(p.Items) },
+		Set:   func(p *sim.Params, v float64) { p.Items = int(v) }},
 	{ID: IDQueries, Label: "Queries", Help: "lookups after the inserts", Min: 0, Max: maxLabQuery, Step: 1, Log: true, Int: true,
-		Value: func(p core.Params) float64 { return float64(p.Queries) },
-		Set:   func(p *core.Params, v float64) { p.Queries = int(v) }},
+		Value: func(p sim.Params) float64 { return float64(p.Queries) },
+		Set:   func(p *sim.Params, v float64) { p.Queries = int(v) }},
 	{ID: IDPresentShare, Label: "Present share %", Help: "share of queries for keys that were inserted", Min: 0, Max: 100, Step: 1, Int: true,
-		Value: func(p core.Params) float64 { return float64(p.PresentShare) },
-		Set:   func(p *core.Params, v float64) { p.PresentShare = int(v) }},
+		Value: func(p sim.Params) float64 { return float64(p.PresentShare) },
+		Set:   func(p *sim.Params, v float64) { p.PresentShare = int(v) }},
 	{ID: IDKeyBytes, Label: "Key bytes", Help: "length of each key", Min: core.MinKeyBytes, Max: maxLabKey, Step: 1, Int: true,
-		Value: func(p core.Params) float64 { return float64(p.KeyBytes) },
-		Set:   func(p *core.Params, v float64) { p.KeyBytes = int(v) }},
+		Value: func(p sim.Params) float64 { return float64(p.KeyBytes) },
+		Set:   func(p *sim.Params, v float64) { p.KeyBytes = int(v) }},
 }
 
 // SliderByID returns the slider with the given ID.
@@ -195,7 +196,7 @@ func LabFromQuery(q url.Values) (Lab, []string) {
 
 // readSliders reads every slider's key into p, with a notice for each value
 // it could not take as given.
-func readSliders(q url.Values, p *core.Params) []string {
+func readSliders(q url.Values, p *sim.Params) []string {
 	var notices []string
 	note := func(format string, args ...any) { notices = append(notices, fmt.Sprintf(format, args...)) }
 	for _, sl := range Sliders {
@@ -318,7 +319,7 @@ func (s Lab) readView(q url.Values) (Lab, []string) {
 
 // parsePlayAt reads the player's position: a count of keys from 1 to
 // items, or 0 (also "" and "off") for every key in.
-func parsePlayAt(raw string, p core.Params) (int, string) {
+func parsePlayAt(raw string, p sim.Params) (int, string) {
 	if raw == "" || strings.EqualFold(raw, "off") {
 		return 0, ""
 	}
@@ -549,22 +550,22 @@ type Preset struct {
 // Presets are the lab's classic cases. Each keeps the default workload and
 // changes only what the lesson is about.
 func Presets() []Preset {
-	with := func(f func(p *core.Params, s *Lab)) Lab {
+	with := func(f func(p *sim.Params, s *Lab)) Lab {
 		s := DefaultLab()
 		f(&s.Params, &s)
 		return s.Normalize()
 	}
 	return []Preset{
 		{ID: "rule-of-thumb", Name: "1% rule of thumb", Lesson: "9.6 bits per key and k = 7 give about 1% false positives",
-			Settings: with(func(p *core.Params, s *Lab) { p.BitsPerKey = 9.6; p.Hashes = 7 })},
+			Settings: with(func(p *sim.Params, s *Lab) { p.BitsPerKey = 9.6; p.Hashes = 7 })},
 		{ID: "rocksdb", Name: "RocksDB: 10 bits, k = 6", Lesson: "RocksDB's default: 10 bits per key with k = 6, theory 0.84%",
-			Settings: with(func(p *core.Params, s *Lab) { p.BitsPerKey = 10; p.Hashes = 6 })},
+			Settings: with(func(p *sim.Params, s *Lab) { p.BitsPerKey = 10; p.Hashes = 6 })},
 		{ID: "cassandra", Name: "Cassandra: 0.1", Lesson: "Cassandra's 10% target needs only 4.8 bits per key with k = 3",
-			Settings: with(func(p *core.Params, s *Lab) { p.BitsPerKey = 4.8; p.Hashes = 3 })},
+			Settings: with(func(p *sim.Params, s *Lab) { p.BitsPerKey = 4.8; p.Hashes = 3 })},
 		{ID: "overfilled", Name: "Overfilled to 2x", Lesson: "a filter sized for 4000 keys at 1% holding 8000: the rate jumps to about 16%",
-			Settings: with(func(p *core.Params, s *Lab) { p.Items = 8000; p.BitsPerKey = 4.8; p.Hashes = 7 })},
+			Settings: with(func(p *sim.Params, s *Lab) { p.Items = 8000; p.BitsPerKey = 4.8; p.Hashes = 7 })},
 		{ID: "too-many-hashes", Name: "Too many hashes", Lesson: "k = 20 at 10 bits per key fills the array and the rate climbs",
-			Settings: with(func(p *core.Params, s *Lab) { p.BitsPerKey = 10; p.Hashes = 20 })},
+			Settings: with(func(p *sim.Params, s *Lab) { p.BitsPerKey = 10; p.Hashes = 20 })},
 	}
 }
 

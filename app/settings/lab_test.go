@@ -9,15 +9,16 @@ import (
 
 	"github.com/bloomlab/bloomlab/app/internal/linktest"
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/sim"
 )
 
 func TestFromQueryRoundTrip(t *testing.T) {
 	t.Parallel()
 	cases := []Lab{
 		DefaultLab(),
-		{Params: core.Params{BitsPerKey: 4.8, Hashes: 3, Items: 123456, Queries: 0, PresentShare: 0, KeyBytes: 8,
+		{Params: sim.Params{BitsPerKey: 4.8, Hashes: 3, Items: 123456, Queries: 0, PresentShare: 0, KeyBytes: 8,
 			DuplicatePasses: 10, Seed: math.MaxUint64, Variant: core.CountingVariant, Fault: core.WrapCounters, Hashing: core.IndependentHashing}, Large: true},
-		{Params: core.Params{BitsPerKey: 64, Hashes: 32, Items: 1, Queries: maxLabQuery, PresentShare: 100, KeyBytes: 128,
+		{Params: sim.Params{BitsPerKey: 64, Hashes: 32, Items: 1, Queries: maxLabQuery, PresentShare: 100, KeyBytes: 128,
 			DuplicatePasses: 1, Seed: 0, Variant: core.BlockedVariant, Fault: core.NoFault, Hashing: core.DoubleHashing}},
 	}
 	for _, p := range Presets() {
@@ -120,7 +121,7 @@ func TestLogSlider(t *testing.T) {
 // TestSliderMovesItsOwnField sets each slider to a legal value of its own
 // and reads every slider back: the one moved shows the value, the others
 // their defaults, so a record's Value and Set name the same field of
-// core.Params and no other record's.
+// sim.Params and no other record's.
 func TestSliderMovesItsOwnField(t *testing.T) {
 	t.Parallel()
 	def := DefaultLab().Params
@@ -184,7 +185,7 @@ func TestFaultAndLayout(t *testing.T) {
 	if s, notice := DefaultLab().WithFault(core.KFromCeil); notice != "" || s.Params.Variant != core.Standard {
 		t.Errorf("k-ceil lives in every layout: variant %s, notice %q", s.Params.Variant, notice)
 	}
-	if _, err := core.Simulate(s.Params); err != nil {
+	if _, err := sim.Run(s.Params); err != nil {
 		t.Error(err)
 	}
 }

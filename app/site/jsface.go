@@ -9,6 +9,7 @@ import (
 	"github.com/bloomlab/bloomlab/app/engine"
 	"github.com/bloomlab/bloomlab/app/lab"
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/sim"
 	"github.com/bloomlab/bloomlab/core/try"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -92,11 +93,11 @@ func jsonArg(args []app.Value) string {
 // simulateJSON runs one simulation from params in JSON, yielding to the
 // browser between chunks.
 func simulateJSON(raw string) (any, error) {
-	p := core.DefaultParams()
+	p := sim.Defaults()
 	if err := json.Unmarshal([]byte(raw), &p); err != nil {
 		return nil, fmt.Errorf("bloomlab.simulate: params: %v", err)
 	}
-	r, err := core.SimulateSteps(p, consoleStep())
+	r, err := sim.RunSteps(p, consoleStep())
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +107,7 @@ func simulateJSON(raw string) (any, error) {
 // tryJSON answers one key-panel request in JSON, yielding to the browser
 // between chunks.
 func tryJSON(raw string) (any, error) {
-	req := try.Request{Params: core.DefaultParams()}
+	req := try.Request{Params: sim.Defaults()}
 	if err := json.Unmarshal([]byte(raw), &req); err != nil {
 		return nil, fmt.Errorf("bloomlab.tryKeys: request: %v", err)
 	}
@@ -119,7 +120,7 @@ func tryJSON(raw string) (any, error) {
 
 // consoleStep is the Step of a run called from the console: nothing
 // replaces it, and it leaves the page its frames.
-func consoleStep() core.Step {
+func consoleStep() sim.Step {
 	return engine.Yielding(engine.Always, 15*time.Millisecond, func(int, int) {})
 }
 

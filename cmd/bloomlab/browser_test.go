@@ -24,6 +24,7 @@ import (
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/audit"
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/sim"
 	"github.com/bloomlab/bloomlab/core/try"
 
 	"github.com/chromedp/cdproto/page"
@@ -401,9 +402,9 @@ func TestBrowserURLRestores(t *testing.T) {
 		t.Error("a legal link shows the clamp notice")
 	}
 	// The page measured exactly what core measures for these settings.
-	p := core.Params{BitsPerKey: 12, Hashes: 5, DuplicatePasses: 2, Items: 2000, Queries: 3000, PresentShare: 20,
+	p := sim.Params{BitsPerKey: 12, Hashes: 5, DuplicatePasses: 2, Items: 2000, Queries: 3000, PresentShare: 20,
 		KeyBytes: 24, Seed: 42, Variant: core.BlockedVariant, Fault: core.NoFault}
-	r, err := core.Simulate(p)
+	r, err := sim.Run(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -451,12 +452,12 @@ func TestBrowserJSFace(t *testing.T) {
 		t.Errorf("browser audit %s %d/%d, native %s %d/%d", rep.Digest, rep.Passed, rep.Total, native.Digest, native.Passed, native.Total)
 	}
 
-	want, err := core.Simulate(core.Params{BitsPerKey: 8, Hashes: 4, Items: 3000, Queries: 4000, PresentShare: 0,
+	want, err := sim.Run(sim.Params{BitsPerKey: 8, Hashes: 4, Items: 3000, Queries: 4000, PresentShare: 0,
 		KeyBytes: 16, DuplicatePasses: 1, Seed: 9, Variant: core.Standard, Fault: core.NoFault})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := beval[core.Result](t, ctx, `bloomlab.simulate({bitsPerKey: 8, hashes: 4, items: 3000, queries: 4000, presentShare: 0, seed: 9})`)
+	got := beval[sim.Result](t, ctx, `bloomlab.simulate({bitsPerKey: 8, hashes: 4, items: 3000, queries: 4000, presentShare: 0, seed: 9})`)
 	if got.Digest != want.Digest || got.FalsePositives != want.FalsePositives || got.M != want.M {
 		t.Errorf("browser simulate digest %s fp %d m %d, native %s fp %d m %d", got.Digest, got.FalsePositives, got.M, want.Digest, want.FalsePositives, want.M)
 	}
@@ -467,7 +468,7 @@ func TestBrowserJSFace(t *testing.T) {
 
 	// The key panel's answers: the same positions, verdicts and culprits
 	// as the core's, natively.
-	req := try.Request{Params: core.DefaultParams(), Insert: []string{"apple", "pear"}, Query: []string{"plum", "apple", "want"}}
+	req := try.Request{Params: sim.Defaults(), Insert: []string{"apple", "pear"}, Query: []string{"plum", "apple", "want"}}
 	req.Params.Items, req.Params.BitsPerKey = 300, 4
 	tried, err := try.Run(req, nil)
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/sim"
 )
 
 // run runs the CLI in-process and returns its exit status and output.
@@ -189,7 +189,7 @@ func TestSimulateJSONFields(t *testing.T) {
 		"cuckoo-ss": `"fingerprintBits":10,"load":0.9000900090009001,"relocations":1766`,
 		"fuse":      `"memoryBits":45056,"memoryBitsPerKey":11.264`} {
 		_, stdout, _ := run("simulate", "--variant", variant, "--json")
-		var r core.Result
+		var r sim.Result
 		if err := json.Unmarshal([]byte(stdout), &r); err != nil || r.Variant.Name() != variant {
 			t.Fatalf("simulate --variant %s --json: %v, variant %v", variant, err, r.Variant)
 		}

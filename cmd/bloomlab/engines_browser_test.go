@@ -18,6 +18,7 @@ import (
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/audit"
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/sim"
 
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
@@ -174,14 +175,14 @@ func TestBrowserWorkersReuseTheWasm(t *testing.T) {
 }
 
 // labNative is the lab's run for link, natively.
-func labNative(t *testing.T, link string) core.Result {
+func labNative(t *testing.T, link string) sim.Result {
 	t.Helper()
 	q, err := url.ParseQuery(link)
 	if err != nil {
 		t.Fatal(err)
 	}
 	s, _ := settings.LabFromQuery(q)
-	r, err := core.SimulateTyped(s.Run(), s.Typed.List(), nil)
+	r, err := sim.RunTyped(s.Run(), s.Typed.List(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +190,7 @@ func labNative(t *testing.T, link string) core.Result {
 }
 
 // checkLabCounters compares the lab's counters with the native run.
-func checkLabCounters(t *testing.T, ctx context.Context, where string, r core.Result) {
+func checkLabCounters(t *testing.T, ctx context.Context, where string, r sim.Result) {
 	t.Helper()
 	for id, want := range map[string]string{
 		"out-n":               thousands(r.N),

@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"github.com/bloomlab/bloomlab/app/settings"
-	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/sim"
 	"github.com/bloomlab/bloomlab/core/try"
 
 	"github.com/chromedp/cdproto/emulation"
@@ -102,14 +102,14 @@ func TestBrowserKeyPanel(t *testing.T) {
 	}
 
 	// The pointer over a cell names its position and its bit.
-	sim, err := core.SimulateTyped(core.DefaultParams(), []string{"apple"}, nil)
+	lab, err := sim.RunTyped(sim.Defaults(), []string{"apple"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	xy := beval[[]float64](t, ctx, `(() => { const c = document.getElementById("bit-array"); c.scrollIntoView({block: "center"}); const r = c.getBoundingClientRect(); return [r.left, r.top]; })()`)
 	state := map[bool]string{false: "off", true: "on"}
 	bdo(t, ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, xy[0]+1, xy[1]+1))
-	if got, want := btext(t, ctx, "#bit-hover"), "bit 0 of 40,000: "+state[sim.Filter.Words()[0]&1 == 1]; !strings.HasPrefix(got, want) {
+	if got, want := btext(t, ctx, "#bit-hover"), "bit 0 of 40,000: "+state[lab.Filter.Words()[0]&1 == 1]; !strings.HasPrefix(got, want) {
 		t.Errorf("pointer over the first cell: %q, want %q", got, want)
 	}
 
@@ -231,7 +231,7 @@ func TestBrowserPlayer(t *testing.T) {
 	if code != 0 {
 		t.Fatal(stderr)
 	}
-	var r core.Result
+	var r sim.Result
 	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
 		t.Fatal(err)
 	}
@@ -359,7 +359,7 @@ func TestBrowserOverlap(t *testing.T) {
 		t.Fatalf("%d pixels in the overlap colour before the view is on", n)
 	}
 	bdo(t, ctx, chromedp.Click(chromedp.CSS("#overlap-toggle")), chromedp.WaitVisible(chromedp.CSS("#overlap-legend")))
-	o, err := core.OverlapOf(settings.DefaultLab().Run(), nil, nil)
+	o, err := sim.OverlapOf(settings.DefaultLab().Run(), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/bloomlab/bloomlab/app/settings"
-	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/sim"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -72,8 +72,8 @@ func TestBrowserOwnKeys(t *testing.T) {
 	setBox(t, ctx, "own-absent", strings.Join(absent, "\r\n"))
 	report := useOwnKeys(t, ctx, func(s string) bool { return strings.Contains(s, "measured") })
 
-	p := core.DefaultParams()
-	want, err := core.SimulateKeys(p, asBytes(members), asBytes(absent), nil)
+	p := sim.Defaults()
+	want, err := sim.RunKeys(p, asBytes(members), asBytes(absent), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +111,7 @@ func TestBrowserOwnKeys(t *testing.T) {
 	bdo(t, ctx, chromedp.Focus(chromedp.CSS("#"+settings.IDBitsPerKey)), chromedp.KeyEvent(kb.ArrowRight))
 	bwaitText(t, ctx, "#out-m", func(s string) bool { return s == "20,200" })
 	p.BitsPerKey = 10.1
-	want, err = core.SimulateKeys(p, asBytes(members), asBytes(absent), nil)
+	want, err = sim.RunKeys(p, asBytes(members), asBytes(absent), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +183,7 @@ func TestBrowserOwnKeysUpload(t *testing.T) {
 			t.Errorf("report %q lacks %q: the files were not read", report, s)
 		}
 	}
-	want, err := core.SimulateKeys(core.DefaultParams(), asBytes([]string{"one", "two", "three", "four"}), asBytes([]string{"five", "six", "one"}), nil)
+	want, err := sim.RunKeys(sim.Defaults(), asBytes([]string{"one", "two", "three", "four"}), asBytes([]string{"five", "six", "one"}), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/sim"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -24,7 +25,7 @@ func TestBrowserVariantCuckooSS(t *testing.T) {
 	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/"), waitLab())
 	selectByKeyboard(t, ctx, "#"+settings.IDVariant, "cuckoo-ss")
 	waitQuery(t, ctx, params(settings.IDVariant, "cuckoo-ss"))
-	p := core.DefaultParams()
+	p := sim.Defaults()
 	p.Variant = core.SemiSortedVariant
 	r := simulateNative(t, p)
 	// 10-bit fingerprints, 36 bits a bucket: 1,111 buckets in 40,000 bits.

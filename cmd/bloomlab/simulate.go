@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/bloomlab/bloomlab/core/keys"
+	"github.com/bloomlab/bloomlab/core/sim"
 
 	"github.com/bloomlab/bloomlab/core"
 )
@@ -42,7 +43,7 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return simulateOwnKeys(ctx, p, *keysFile, *absentFile, *asJSON, stdout, stderr)
 	}
 	pr := newProgress(ctx, "simulate", stderr)
-	r, err := core.SimulateSteps(p, pr.step)
+	r, err := sim.RunSteps(p, pr.step)
 	if pr.finish() {
 		return statusInterrupted
 	}
@@ -60,8 +61,8 @@ func runSimulate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 // filterFlags defines the flags that describe the lab's filter, which
 // simulate and try share, and returns what reads them into Params once
 // they are parsed, with the queries and present share given.
-func filterFlags(fs *flag.FlagSet) func(queries, present string) (core.Params, error) {
-	d := core.DefaultParams()
+func filterFlags(fs *flag.FlagSet) func(queries, present string) (sim.Params, error) {
+	d := sim.Defaults()
 	bpk := fs.String("bits-per-key", "10", fmt.Sprintf("bits per key, in [%v, %v]", core.MinBitsPerKey, core.MaxBitsPerKey))
 	hashes := fs.String("hashes", "7", fmt.Sprintf("hashes per key, in [1, %d], or 0 for the optimal k", core.MaxK))
 	items := fs.String("items", "4000", fmt.Sprintf("keys inserted, in [1, %d]", core.MaxItems))
@@ -73,7 +74,7 @@ func filterFlags(fs *flag.FlagSet) func(queries, present string) (core.Params, e
 	fault := fs.String("fault", string(d.Fault), "none, or a fault from 'bloomlab audit --faults'")
 	hashing := fs.String("hashing", string(core.DoubleHashing), "how the standard and counting filters find a key's positions: double, enhanced or independent")
 	m := fs.String("m", "0", fmt.Sprintf("the filter's positions, in [1, %d], in place of bits per key x items (the lab's player keeps m while it inserts); 0 for that product", uint64(core.MaxM)))
-	return func(queries, present string) (core.Params, error) {
+	return func(queries, present string) (sim.Params, error) {
 		return paramsFromFlags(simFlags{*bpk, *hashes, *items, queries, present, *keyBytes, *passes, *seed, *variant, *fault, *hashing, *fingerprints, *m})
 	}
 }
@@ -97,8 +98,8 @@ type simFlags struct {
 	bitsPerKey, hashes, items, queries, present, keyBytes, passes, seed, variant, fault, hashing, fingerprints, m string
 }
 
-func paramsFromFlags(f simFlags) (core.Params, error) {
-	var p core.Params
+func paramsFromFlags(f simFlags) (sim.Params, error) {
+	var p sim.Params
 	var err error
 	whole := func(name, s string, lo, hi uint64) int {
 		if err != nil {
@@ -148,7 +149,7 @@ func paramsFromFlags(f simFlags) (core.Params, error) {
 
 // simulateOwnKeys builds the filter from the keys in keysFile and measures
 // it on the keys in absentFile (none if empty).
-func simulateOwnKeys(ctx context.Context, p core.Params, keysFile, absentFile string, asJSON bool, stdout, stderr io.Writer) int {
+func simulateOwnKeys(ctx context.Context, p sim.Params, keysFile, absentFile string, asJSON bool, stdout, stderr io.Writer) int {
 	pr := newProgress(ctx, "simulate", stderr)
 	// An error may be Ctrl-C's: then it is the interrupted line instead.
 	failed := func(format string, args ...any) int {
@@ -169,7 +170,7 @@ func simulateOwnKeys(ctx context.Context, p core.Params, keysFile, absentFile st
 		}
 	}
 	pr.stage("")
-	r, err := core.SimulateKeyLists(p, members, absent, pr.step)
+	r, err := sim.RunKeyLists(p, members, absent, pr.step)
 	if err != nil {
 		return failed("%v", err)
 	}
@@ -201,7 +202,7 @@ func readKeyFile(pr *progress, name string) (keys.List, error) {
 		label = name
 	}
 	base := filepath.Base(label)
-	list, err := keys.ReadSteps(pr.reader(f, "reading "+base), core.DefaultKeyLimits, pr.stageStep("deduplicating "+base))
+	list, err := keys.ReadSteps(pr.reader(f, "reading "+base), sim.DefaultKeyLimits, pr.stageStep("deduplicating "+base))
 	if err != nil {
 		return list, fmt.Errorf("%s: %w", label, err)
 	}
@@ -225,7 +226,7 @@ func writeChain(row func(name, format string, args ...any), chain core.Linked) {
 	}
 }
 
-func writeResult(w io.Writer, r core.Result) {
+func writeResult(w io.Writer, r sim.Result) {
 	row := func(name, format string, args ...any) {
 		fmt.Fprintf(w, "%-20s %s\n", name, fmt.Sprintf(format, args...))
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/bloomlab/bloomlab/core/keys"
+	"github.com/bloomlab/bloomlab/core/sim"
 
 	"github.com/bloomlab/bloomlab/core"
 	"github.com/bloomlab/bloomlab/core/try"
@@ -146,19 +147,19 @@ func TestTryJSON(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		args    []string
-		change  func(p *core.Params)
+		change  func(p *sim.Params)
 		insert  []string
 		query   []string
 		explain bool
 	}{
 		{[]string{"--insert", "apple,pear", "--query", "plum,apple,want"}, nil, []string{"apple", "pear"}, []string{"plum", "apple", "want"}, false},
-		{[]string{"--variant", "counting", "--seed", "5", "--insert", `a\,b`, "--query", "a\\,b,kiwi"}, func(p *core.Params) {
+		{[]string{"--variant", "counting", "--seed", "5", "--insert", `a\,b`, "--query", "a\\,b,kiwi"}, func(p *sim.Params) {
 			p.Variant, p.Seed = core.CountingVariant, 5
 		}, []string{"a,b"}, []string{"a,b", "kiwi"}, false},
-		{[]string{"--variant", "cuckoo", "--fingerprint-bits", "8", "--items", "900", "--query", "plum"}, func(p *core.Params) {
+		{[]string{"--variant", "cuckoo", "--fingerprint-bits", "8", "--items", "900", "--query", "plum"}, func(p *sim.Params) {
 			p.Variant, p.FingerprintBits, p.Items = core.CuckooVariant, 8, 900
 		}, nil, []string{"plum"}, false},
-		{[]string{"--variant", "blocked", "--insert", "apple", "--query", "plum", "--explain"}, func(p *core.Params) {
+		{[]string{"--variant", "blocked", "--insert", "apple", "--query", "plum", "--explain"}, func(p *sim.Params) {
 			p.Variant = core.BlockedVariant
 		}, []string{"apple"}, []string{"plum"}, true},
 	} {
@@ -168,7 +169,7 @@ func TestTryJSON(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
-			p := core.DefaultParams()
+			p := sim.Defaults()
 			if tc.change != nil {
 				tc.change(&p)
 			}

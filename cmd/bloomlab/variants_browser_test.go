@@ -13,6 +13,7 @@ import (
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/app/ui/format"
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/sim"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -37,10 +38,10 @@ func thousands(n uint64) string {
 // percent writes a share as the lab does: 80%, 96.9%.
 func percent(x float64) string { return strconv.FormatFloat(x*100, 'g', 3, 64) + "%" }
 
-// simulateNative is core.Simulate of p, failing the test on error.
-func simulateNative(t *testing.T, p core.Params) core.Result {
+// simulateNative is sim.Run of p, failing the test on error.
+func simulateNative(t *testing.T, p sim.Params) sim.Result {
 	t.Helper()
-	r, err := core.Simulate(p)
+	r, err := sim.Run(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +112,7 @@ func sameRate(text string, v float64) bool {
 
 // checkVariantFigures compares the page's figures with core's r for the
 // same settings: the counts exactly, the rates to the digits shown.
-func checkVariantFigures(t *testing.T, ctx context.Context, r core.Result) {
+func checkVariantFigures(t *testing.T, ctx context.Context, r sim.Result) {
 	t.Helper()
 	if text := btext(t, ctx, "#out-fpr-empirical"); !sameRate(text, r.EmpiricalFPR) {
 		t.Errorf("measured rate %q, native %v", text, r.EmpiricalFPR)
@@ -150,7 +151,7 @@ func TestBrowserVariantCuckoo(t *testing.T) {
 	bwaitText(t, ctx, "#out-m", func(s string) bool { return s == "5,000" })
 	bdo(t, ctx, waitLab())
 
-	p := core.DefaultParams()
+	p := sim.Defaults()
 	p.Variant = core.CuckooVariant
 	r := simulateNative(t, p)
 	checkSlots(t, ctx, r)
@@ -233,7 +234,7 @@ func TestBrowserVariantCuckoo(t *testing.T) {
 // checkSlots compares a cuckoo table's page with core's run r at its
 // default width: the caption and ink of its slots, the shared figures, and
 // its load, relocations, no failed insert, and the width it chose.
-func checkSlots(t *testing.T, ctx context.Context, r core.Result) {
+func checkSlots(t *testing.T, ctx context.Context, r sim.Result) {
 	t.Helper()
 	if caption := btext(t, ctx, "#bit-caption"); !strings.HasPrefix(caption, "Every slot of the "+thousands(r.M)+" drawn as a square, 4 to a bucket, dark when it holds a fingerprint.") {
 		t.Errorf("caption %q", caption)
@@ -279,13 +280,13 @@ type staticLab struct {
 // checkStaticLab picks s's variant by keyboard and checks the page against
 // core's run at its default width and at s.straddle, whose units straddle
 // words. It returns the settings it left the page at.
-func checkStaticLab(t *testing.T, ctx context.Context, s staticLab) core.Params {
+func checkStaticLab(t *testing.T, ctx context.Context, s staticLab) sim.Params {
 	t.Helper()
 	name := s.variant.Name()
 	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/"), waitLab())
 	selectByKeyboard(t, ctx, "#"+settings.IDVariant, name)
 	waitQuery(t, ctx, params(settings.IDVariant, name))
-	p := core.DefaultParams()
+	p := sim.Defaults()
 	p.Variant = s.variant
 	r := simulateNative(t, p)
 	bwaitText(t, ctx, "#out-m", func(v string) bool { return v == thousands(r.M) })
@@ -389,7 +390,7 @@ func TestBrowserVariantRibbon(t *testing.T) {
 
 	narrow := btab(t, 360, 900)
 	bdo(t, narrow, chromedp.Navigate(labURL(t)+"/?"+params(settings.IDVariant, "ribbon")), waitLab())
-	p := core.DefaultParams()
+	p := sim.Defaults()
 	p.Variant = core.RibbonVariant
 	m := thousands(simulateNative(t, p).M)
 	bwaitText(t, narrow, "#out-m", func(s string) bool { return s == m })
@@ -433,7 +434,7 @@ func TestBrowserVariantScalable(t *testing.T) {
 	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/"), waitLab())
 	bdo(t, ctx, chromedp.Focus(chromedp.CSS("#"+settings.IDVariant)), chromedp.KeyEvent(kb.End))
 	waitQuery(t, ctx, params(settings.IDVariant, "scalable"))
-	p := core.DefaultParams()
+	p := sim.Defaults()
 	p.Variant = core.ScalableVariant
 	r := simulateNative(t, p)
 	if r.Links != 4 {
@@ -442,7 +443,7 @@ func TestBrowserVariantScalable(t *testing.T) {
 	bwaitText(t, ctx, "#out-m", func(s string) bool { return s == thousands(r.M) })
 	bdo(t, ctx, waitLab())
 
-	check := func(r core.Result) {
+	check := func(r sim.Result) {
 		t.Helper()
 		if text := btext(t, ctx, "#out-fpr-empirical"); !sameRate(text, r.EmpiricalFPR) {
 			t.Errorf("measured rate %q, native %v", text, r.EmpiricalFPR)
@@ -565,7 +566,7 @@ func TestBrowserVariantLinks(t *testing.T) {
 
 	q := params(settings.IDVariant, "cuckoo", settings.IDFingerprintBits, "12", settings.IDBitsPerKey, "14", settings.IDItems, "3000", settings.IDQueries, "6000", settings.IDPresentShare, "0", settings.IDSeed, "42")
 	bdo(t, ctx, chromedp.Navigate(base+"/?"+q), waitLab())
-	p := core.DefaultParams()
+	p := sim.Defaults()
 	p.Variant, p.FingerprintBits, p.BitsPerKey, p.Items, p.Queries, p.PresentShare, p.Seed = core.CuckooVariant, 12, 14, 3000, 6000, 0, 42
 	r := simulateNative(t, p)
 	for range 2 {
@@ -631,7 +632,7 @@ func TestBrowserVariantLinks(t *testing.T) {
 	}
 
 	// Large filters: density pictures of slots and of cells.
-	fuse := core.DefaultParams()
+	fuse := sim.Defaults()
 	fuse.Variant, fuse.Items, fuse.Queries = core.FuseVariant, 200000, 20000
 	for _, c := range []struct{ link, want string }{
 		{params(settings.IDVariant, "cuckoo", settings.IDItems, "200000", settings.IDQueries, "20000"), "Density picture: 250,000 slots, each dot shaded by the share of its slots that hold a fingerprint."},

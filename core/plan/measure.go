@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/sim"
 )
 
 // Measured is one alternative built by the lab and queried: a check of its
@@ -76,7 +77,7 @@ func measure(a Alternative, n, keys uint64) Measured {
 	if s.M > 0 {
 		m = max(1, uint64(math.Round(float64(s.M)/float64(n)*float64(keys))))
 	}
-	r, err := core.Simulate(core.Params{M: m, Hashes: s.K, Items: int(keys), Queries: MeasureQueries,
+	r, err := sim.Run(sim.Params{M: m, Hashes: s.K, Items: int(keys), Queries: MeasureQueries,
 		KeyBytes: measureKeyLen, DuplicatePasses: 1, Seed: measureSeed, Variant: a.Lab, FingerprintBits: s.FingerprintBits})
 	if err != nil {
 		out.Why = core.Message(err)

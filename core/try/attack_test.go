@@ -6,10 +6,11 @@ import (
 	"testing"
 
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/sim"
 )
 
 // attackOf runs one attack through Try, failing the test on error.
-func attackOf(t *testing.T, p core.Params, insert []string, a Attack) Result {
+func attackOf(t *testing.T, p sim.Params, insert []string, a Attack) Result {
 	t.Helper()
 	res, err := Run(Request{Params: p, Insert: insert, Attack: &a}, nil)
 	if err != nil {
@@ -26,7 +27,7 @@ func attackOf(t *testing.T, p core.Params, insert []string, a Attack) Result {
 // candidate before it that answers maybe does not exist.
 func TestForgeFindsAFalsePositiveOffline(t *testing.T) {
 	t.Parallel()
-	p := core.DefaultParams()
+	p := sim.Defaults()
 	res := attackOf(t, p, nil, Attack{Kind: AttackForge})
 	a := res.Attack
 	if len(res.Queries) != 1 || res.Queries[0].Verdict != VerdictFalsePositive || len(res.Queries[0].Culprits) == 0 {
@@ -68,7 +69,7 @@ func TestForgeUnderTheWeakHashNeedsNoSearchAndNoKey(t *testing.T) {
 		if a1 != b1 || a2 != b2 {
 			t.Fatalf("seed %d: apple and %q hash apart", seed, twin)
 		}
-		p := core.DefaultParams()
+		p := sim.Defaults()
 		p.Fault, p.Seed = core.WeakHash, seed
 		res := attackOf(t, p, []string{"apple"}, Attack{Kind: AttackForge})
 		if a := res.Attack; !a.Algebraic || a.Tries != 1 || a.Twin != "apple" || res.Queries[0].Key != twin || res.Queries[0].Verdict != VerdictFalsePositive {
@@ -86,7 +87,7 @@ func TestForgeUnderTheWeakHashNeedsNoSearchAndNoKey(t *testing.T) {
 // filter, and random keys would have turned on fewer.
 func TestFillTurnsOnMoreThanRandomKeys(t *testing.T) {
 	t.Parallel()
-	p := core.DefaultParams()
+	p := sim.Defaults()
 	p.Items, p.BitsPerKey, p.Hashes = 20, 5, 3 // 100 bits, 3 hashes, 20 keys
 	res := attackOf(t, p, []string{"apple"}, Attack{Kind: AttackFill, Keys: 20})
 	a := res.Attack
@@ -109,14 +110,14 @@ func TestFillTurnsOnMoreThanRandomKeys(t *testing.T) {
 	if got := int(math.Round((a.FillAfter - a.FillBefore) * 100)); got != total {
 		t.Fatalf("fill went from %.2f to %.2f, the keys turned on %d bits", a.FillBefore, a.FillAfter, total)
 	}
-	again, err := core.SimulateTyped(p, append([]string{"apple"}, a.Keys...), nil)
+	again, err := sim.RunTyped(p, append([]string{"apple"}, a.Keys...), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := float64(again.SetBits) / float64(again.M); math.Abs(got-a.FillAfter) > 1e-12 {
 		t.Fatalf("the crafted keys typed in give fill %.3f, the fill said %.3f", got, a.FillAfter)
 	}
-	if _, err := Run(Request{Params: tryParams(func(p *core.Params) { p.Variant = core.CuckooVariant }),
+	if _, err := Run(Request{Params: tryParams(func(p *sim.Params) { p.Variant = core.CuckooVariant }),
 		Attack: &Attack{Kind: AttackFill, Keys: 1}}, nil); err == nil || !strings.Contains(err.Error(), "Bloom layouts") {
 		t.Fatalf("fill of a cuckoo filter: %v", err)
 	}
@@ -127,7 +128,7 @@ func TestFillTurnsOnMoreThanRandomKeys(t *testing.T) {
 func TestRecoverFindsEveryMemberOnTheList(t *testing.T) {
 	t.Parallel()
 	pins := []string{"4821", "1234", "0000", "7777", "2580", "9051"}
-	p := core.DefaultParams()
+	p := sim.Defaults()
 	res := attackOf(t, p, append(pins, "apple"), Attack{Kind: AttackRecover, List: ListPINs})
 	a := res.Attack
 	if a.Candidates != 10_000 || a.Members != len(pins) {
@@ -166,7 +167,7 @@ func TestAttackRequestsAreChecked(t *testing.T) {
 		{Attack{Kind: AttackRecover, List: "phone numbers"}, "no candidate list"},
 		{Attack{Kind: AttackRecover, List: ListIDs, Keys: 1}, "no keys"},
 	} {
-		_, err := Run(Request{Params: core.DefaultParams(), Attack: &tc.a}, nil)
+		_, err := Run(Request{Params: sim.Defaults(), Attack: &tc.a}, nil)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v: %v, want %q", tc.a, err, tc.want)
 		}
@@ -176,7 +177,7 @@ func TestAttackRequestsAreChecked(t *testing.T) {
 	for i := range typed {
 		typed[i] = ForgeKey(i)
 	}
-	if _, err := Run(Request{Params: core.DefaultParams(), Insert: typed, Attack: &Attack{Kind: AttackFill, Keys: 3}}, nil); err == nil {
+	if _, err := Run(Request{Params: sim.Defaults(), Insert: typed, Attack: &Attack{Kind: AttackFill, Keys: 3}}, nil); err == nil {
 		t.Error("a fill of 3 beside 30 typed keys was taken")
 	}
 }

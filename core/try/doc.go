@@ -2,7 +2,7 @@
 // `bloomlab try`: a learner types "apple", inserts it and sees its k
 // positions light up; queries "pear" and sees why the filter says maybe.
 // Run works on the lab's current filter: the params' generated members,
-// inserted DuplicatePasses times exactly as Simulate inserts them (the same
+// inserted DuplicatePasses times exactly as sim.Run inserts them (the same
 // filter, the same bits), then every typed key of the request, in order;
 // then it answers the typed queries against the result.
 //
@@ -44,13 +44,13 @@
 //
 // Generated culprits are listed by index, at most MaxCulprits of them
 // a position, the rest counted in More. Finding them reads every member
-// once; the scan runs in chunks that call the Step, as core.Simulate does.
+// once; the scan runs in chunks that call the Step, as sim.Run does.
 //
 // Attacks (attack.go) use the same filter as one who holds the link, and so
 // the seed, would: forge a false positive offline, craft keys that fill the
 // filter, or recover members from a list of candidates.
 //
-// The package imports only core. It knows no layout: what a filter shows
+// The package imports core, core/keys and core/sim. It knows no layout: what a filter shows
 // beyond core.Membership (its arithmetic, its values, its fingerprints, its
 // links) it asks through core's views, and the words for a layout's
 // positions come from its record's core.Terms; a new layout needs nothing

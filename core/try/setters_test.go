@@ -5,13 +5,14 @@ import (
 	"testing"
 
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/sim"
 )
 
 // Who set a position: every inserted key that maps to it, typed keys by
 // name and generated members by index, as a key-by-key scan finds them.
 func TestTrySetters(t *testing.T) {
 	t.Parallel()
-	p := core.DefaultParams()
+	p := sim.Defaults()
 	p.Items, p.Queries, p.PresentShare = 300, 0, 0
 	p.BitsPerKey = 4
 	req := Request{Params: p, Insert: []string{"apple", "pear"}}
@@ -69,7 +70,7 @@ func TestTrySetters(t *testing.T) {
 // slot by none.
 func TestTrySettersCuckoo(t *testing.T) {
 	t.Parallel()
-	p := core.DefaultParams()
+	p := sim.Defaults()
 	p.Variant, p.Items, p.Queries, p.PresentShare = core.CuckooVariant, 200, 0, 0
 	req := Request{Params: p, Insert: []string{"apple"}}
 	pre, err := Run(req, nil)

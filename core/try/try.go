@@ -6,6 +6,7 @@ import (
 	"math/bits"
 
 	"github.com/bloomlab/bloomlab/core/keys"
+	"github.com/bloomlab/bloomlab/core/sim"
 
 	"github.com/bloomlab/bloomlab/core"
 )
@@ -30,11 +31,11 @@ const (
 // Setters are positions to say who set: for each, the inserted keys that
 // map to it (Result.Setters), found as a false positive's culprits are.
 type Request struct {
-	Params  core.Params `json:"params"`
-	Insert  []string    `json:"insert,omitempty"`
-	Query   []string    `json:"query,omitempty"`
-	Explain bool        `json:"explain,omitempty"`
-	Setters []uint64    `json:"setters,omitempty"`
+	Params  sim.Params `json:"params"`
+	Insert  []string   `json:"insert,omitempty"`
+	Query   []string   `json:"query,omitempty"`
+	Explain bool       `json:"explain,omitempty"`
+	Setters []uint64   `json:"setters,omitempty"`
 	// Attack, if set, attacks the filter once the queries are answered
 	// (attack.go); a forged key is answered as one more query.
 	Attack *Attack `json:"attack,omitempty"`
@@ -181,9 +182,9 @@ func (req Request) Validate() error {
 
 // Run builds the request's filter, inserts the typed keys and answers the
 // queries (see the top of this file). step is called between chunks of
-// work as in SimulateSteps, nil for none; its error stops Run and is
+// work as in sim.RunSteps, nil for none; its error stops Run and is
 // returned. The same request gives the same result on every platform.
-func Run(req Request, step core.Step) (Result, error) {
+func Run(req Request, step sim.Step) (Result, error) {
 	pn, inserts, err := newPanel(req, step)
 	if err != nil {
 		return Result{}, err
@@ -250,7 +251,7 @@ func (pn *panel) explain(key string) *core.Explanation {
 // maybe, explained as Run would, and how many words it tried. If none is,
 // the error says how many were tried. The request is validated whole,
 // Query included. step is as in Run.
-func FindFalsePositive(req Request, step core.Step) (Query, int, error) {
+func FindFalsePositive(req Request, step sim.Step) (Query, int, error) {
 	if err := req.Validate(); err != nil {
 		return Query{}, 0, err
 	}
@@ -281,21 +282,21 @@ func FindFalsePositive(req Request, step core.Step) (Query, int, error) {
 // panel is a filter filled for the key panel, with the buffers its scans
 // reuse.
 type panel struct {
-	p     core.Params
-	r     core.Result
+	p     sim.Params
+	r     sim.Result
 	f     core.Membership
 	typed [][]byte // the distinct typed inserts, in order
 	// typedLink is, for a scalable filter, the link each typed insert
 	// went into, -1 for one the chain already said maybe to.
 	typedLink []int
-	pr        *core.Pace
+	pr        *sim.Pace
 	keys      [core.BatchKeys][]byte
 	pos       []uint64
 }
 
 // newPanel validates req, builds its filter, inserts the generated members
-// as Simulate does and then the typed keys, and seals a static filter.
-func newPanel(req Request, step core.Step) (*panel, []Insert, error) {
+// as sim.Run does and then the typed keys, and seals a static filter.
+func newPanel(req Request, step sim.Step) (*panel, []Insert, error) {
 	if err := req.Validate(); err != nil {
 		return nil, nil, err
 	}
@@ -304,7 +305,7 @@ func newPanel(req Request, step core.Step) (*panel, []Insert, error) {
 		return nil, nil, err
 	}
 	p := req.Params
-	pn := &panel{p: p, r: r, f: r.Filter, pr: &core.Pace{Step: step,
+	pn := &panel{p: p, r: r, f: r.Filter, pr: &sim.Pace{Step: step,
 		Total: p.Items*p.DuplicatePasses + len(req.Insert) + len(req.Query)}}
 	for range p.DuplicatePasses {
 		if err := pn.members(func(_ uint64, keys [][]byte) bool { core.AddBatch(pn.f, keys); return true }); err != nil {

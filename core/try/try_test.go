@@ -9,13 +9,14 @@ import (
 	"unicode/utf8"
 
 	"github.com/bloomlab/bloomlab/core/keys"
+	"github.com/bloomlab/bloomlab/core/sim"
 
 	"github.com/bloomlab/bloomlab/core"
 )
 
 // tryParams is the default shape with a few fields changed.
-func tryParams(change func(p *core.Params)) core.Params {
-	p := core.DefaultParams()
+func tryParams(change func(p *sim.Params)) sim.Params {
+	p := sim.Defaults()
 	if change != nil {
 		change(&p)
 	}
@@ -38,52 +39,52 @@ func TestTryFilterIsSimulatesFilter(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name   string
-		change func(p *core.Params)
+		change func(p *sim.Params)
 	}{
 		{"default", nil},
-		{"two passes, seed 7", func(p *core.Params) { p.DuplicatePasses, p.Seed = 2, 7 }},
-		{"past a chunk", func(p *core.Params) { p.Items, p.Queries = 20000, 100 }},
-		{"blocked", func(p *core.Params) { p.Variant = core.BlockedVariant }},
-		{"counting, 3 passes", func(p *core.Params) { p.Variant, p.DuplicatePasses = core.CountingVariant, 3 }},
-		{"independent hashing", func(p *core.Params) { p.Hashing = core.IndependentHashing }},
-		{"cuckoo", func(p *core.Params) { p.Variant = core.CuckooVariant }},
-		{"fuse", func(p *core.Params) { p.Variant = core.FuseVariant }},
-		{"negative-index", func(p *core.Params) { p.Fault = core.NegativeIndex }},
-		{"clear-on-duplicate, 2 passes", func(p *core.Params) { p.Fault, p.DuplicatePasses = core.ClearOnDuplicate, 2 }},
+		{"two passes, seed 7", func(p *sim.Params) { p.DuplicatePasses, p.Seed = 2, 7 }},
+		{"past a chunk", func(p *sim.Params) { p.Items, p.Queries = 20000, 100 }},
+		{"blocked", func(p *sim.Params) { p.Variant = core.BlockedVariant }},
+		{"counting, 3 passes", func(p *sim.Params) { p.Variant, p.DuplicatePasses = core.CountingVariant, 3 }},
+		{"independent hashing", func(p *sim.Params) { p.Hashing = core.IndependentHashing }},
+		{"cuckoo", func(p *sim.Params) { p.Variant = core.CuckooVariant }},
+		{"fuse", func(p *sim.Params) { p.Variant = core.FuseVariant }},
+		{"negative-index", func(p *sim.Params) { p.Fault = core.NegativeIndex }},
+		{"clear-on-duplicate, 2 passes", func(p *sim.Params) { p.Fault, p.DuplicatePasses = core.ClearOnDuplicate, 2 }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			p := tryParams(func(p *core.Params) {
+			p := tryParams(func(p *sim.Params) {
 				p.Items = 3000
 				if tc.change != nil {
 					tc.change(p)
 				}
 			})
-			sim, err := core.Simulate(p)
+			lab, err := sim.Run(p)
 			if err != nil {
 				t.Fatal(err)
 			}
 			pn, _ := panelOf(t, Request{Params: p})
-			if !slices.Equal(pn.f.Words(), sim.Filter.Words()) || pn.f.SetBits() != sim.SetBits {
-				t.Fatalf("seed %d: the key panel's filter differs from core.Simulate's (set %d, want %d)", p.Seed, pn.f.SetBits(), sim.SetBits)
+			if !slices.Equal(pn.f.Words(), lab.Filter.Words()) || pn.f.SetBits() != lab.SetBits {
+				t.Fatalf("seed %d: the key panel's filter differs from sim.Run's (set %d, want %d)", p.Seed, pn.f.SetBits(), lab.SetBits)
 			}
 			res, err := Run(Request{Params: p}, nil)
-			if err != nil || res.M != sim.M || res.K != sim.K || res.Variant != sim.Variant || res.Unit != sim.Variant.Unit() {
-				t.Fatalf("Try: %v, m %d k %d %v, want m %d k %d %v", err, res.M, res.K, res.Variant, sim.M, sim.K, sim.Variant)
+			if err != nil || res.M != lab.M || res.K != lab.K || res.Variant != lab.Variant || res.Unit != lab.Variant.Unit() {
+				t.Fatalf("Try: %v, m %d k %d %v, want m %d k %d %v", err, res.M, res.K, res.Variant, lab.M, lab.K, lab.Variant)
 			}
 
 			// With typed keys, the lab's run holds the panel's filter too.
 			typed := []string{"apple", "pear", "plum", "apple"}
-			withTyped, err := core.SimulateTyped(p, typed, nil)
+			withTyped, err := sim.RunTyped(p, typed, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			pn, _ = panelOf(t, Request{Params: p, Insert: typed})
 			if !slices.Equal(pn.f.Words(), withTyped.Filter.Words()) {
-				t.Fatalf("seed %d: core.SimulateTyped's filter differs from the key panel's", p.Seed)
+				t.Fatalf("seed %d: sim.RunTyped's filter differs from the key panel's", p.Seed)
 			}
-			if withTyped.N != sim.N+4 || withTyped.Typed != 4 || withTyped.AbsentQueries != sim.AbsentQueries {
-				t.Errorf("typed run: n %d typed %d absent %d, want n %d typed 4 absent %d", withTyped.N, withTyped.Typed, withTyped.AbsentQueries, sim.N+4, sim.AbsentQueries)
+			if withTyped.N != lab.N+4 || withTyped.Typed != 4 || withTyped.AbsentQueries != lab.AbsentQueries {
+				t.Errorf("typed run: n %d typed %d absent %d, want n %d typed 4 absent %d", withTyped.N, withTyped.Typed, withTyped.AbsentQueries, lab.N+4, lab.AbsentQueries)
 			}
 			if p.Fault == core.NoFault {
 				for _, key := range typed {
@@ -95,8 +96,8 @@ func TestTryFilterIsSimulatesFilter(t *testing.T) {
 			if want := withTyped.Filter.Positions(nil, []byte("apple")); !slices.Equal(withTyped.LastInserted, want) {
 				t.Errorf("last inserted %v, want the last typed key's %v", withTyped.LastInserted, want)
 			}
-			if none, _ := core.SimulateTyped(p, nil, nil); none.Digest != sim.Digest {
-				t.Errorf("no typed keys: digest %s, want core.Simulate's %s", none.Digest, sim.Digest)
+			if none, _ := sim.RunTyped(p, nil, nil); none.Digest != lab.Digest {
+				t.Errorf("no typed keys: digest %s, want sim.Run's %s", none.Digest, lab.Digest)
 			}
 		})
 	}
@@ -113,12 +114,12 @@ func TestTryInsertSetsItsPositions(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name   string
-		change func(p *core.Params)
+		change func(p *sim.Params)
 	}{
 		{"standard", nil},
-		{"small, k 12", func(p *core.Params) { p.Items, p.BitsPerKey, p.Hashes = 40, 3, 12 }},
-		{"blocked", func(p *core.Params) { p.Variant = core.BlockedVariant }},
-		{"one-hash", func(p *core.Params) { p.Fault = core.OneHash }},
+		{"small, k 12", func(p *sim.Params) { p.Items, p.BitsPerKey, p.Hashes = 40, 3, 12 }},
+		{"blocked", func(p *sim.Params) { p.Variant = core.BlockedVariant }},
+		{"one-hash", func(p *sim.Params) { p.Fault = core.OneHash }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -157,7 +158,7 @@ func TestTryInsertSetsItsPositions(t *testing.T) {
 
 // utf8Member finds the first generated member at or past index from that
 // is valid UTF-8 text, so it can be typed.
-func utf8Member(t *testing.T, p core.Params, from uint64) (string, uint64) {
+func utf8Member(t *testing.T, p sim.Params, from uint64) (string, uint64) {
 	t.Helper()
 	for i := from; i < uint64(p.Items); i++ {
 		if k := core.Key(nil, core.Members, i, p.Seed, p.KeyBytes); utf8.Valid(k) {
@@ -173,7 +174,7 @@ func TestTryVerdicts(t *testing.T) {
 	for _, v := range core.Variants {
 		t.Run(v.Name(), func(t *testing.T) {
 			t.Parallel()
-			p := tryParams(func(p *core.Params) { p.Variant, p.KeyBytes = v, 8 })
+			p := tryParams(func(p *sim.Params) { p.Variant, p.KeyBytes = v, 8 })
 			gen, index := utf8Member(t, p, 100)
 			req := Request{Params: p, Insert: []string{"apple", "pear"}, Query: []string{"pear", gen, "plum", "apple"}}
 			res, err := Run(req, nil)
@@ -228,11 +229,11 @@ func TestTryFirstZero(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name   string
-		change func(p *core.Params)
+		change func(p *sim.Params)
 	}{
 		{"default", nil},
-		{"crowded", func(p *core.Params) { p.BitsPerKey, p.Hashes = 4, 5 }},
-		{"counting, crowded", func(p *core.Params) { p.Variant, p.BitsPerKey, p.Hashes = core.CountingVariant, 4, 5 }},
+		{"crowded", func(p *sim.Params) { p.BitsPerKey, p.Hashes = 4, 5 }},
+		{"counting, crowded", func(p *sim.Params) { p.Variant, p.BitsPerKey, p.Hashes = core.CountingVariant, 4, 5 }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -272,22 +273,22 @@ func TestTryCulprits(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name    string
-		change  func(p *core.Params)
+		change  func(p *sim.Params)
 		crowded bool // some position has more than MaxCulprits members to blame
 		wide    bool // the query selects more than 64 positions
 	}{
-		{"standard 50 keys", func(p *core.Params) { p.Items, p.BitsPerKey, p.Hashes = 50, 2, 2 }, false, false},
-		{"more than 8 a bit", func(p *core.Params) { p.Items, p.BitsPerKey, p.Hashes = 2000, 0.1, 1 }, true, false},
-		{"standard 300 keys", func(p *core.Params) { p.Items, p.BitsPerKey, p.Hashes, p.Seed = 300, 2, 3, 9 }, false, false},
-		{"blocked", func(p *core.Params) { p.Variant, p.Items, p.BitsPerKey, p.Hashes = core.BlockedVariant, 400, 2, 2 }, false, false},
-		{"counting", func(p *core.Params) { p.Variant, p.Items, p.BitsPerKey, p.Hashes = core.CountingVariant, 50, 2, 2 }, false, false},
-		{"cuckoo", func(p *core.Params) { p.Variant, p.FingerprintBits, p.BitsPerKey = core.CuckooVariant, 8, 9 }, false, false},
-		{"fuse", func(p *core.Params) { p.Variant = core.FuseVariant }, false, false},
-		{"ribbon", func(p *core.Params) { p.Variant = core.RibbonVariant }, true, false},
+		{"standard 50 keys", func(p *sim.Params) { p.Items, p.BitsPerKey, p.Hashes = 50, 2, 2 }, false, false},
+		{"more than 8 a bit", func(p *sim.Params) { p.Items, p.BitsPerKey, p.Hashes = 2000, 0.1, 1 }, true, false},
+		{"standard 300 keys", func(p *sim.Params) { p.Items, p.BitsPerKey, p.Hashes, p.Seed = 300, 2, 3, 9 }, false, false},
+		{"blocked", func(p *sim.Params) { p.Variant, p.Items, p.BitsPerKey, p.Hashes = core.BlockedVariant, 400, 2, 2 }, false, false},
+		{"counting", func(p *sim.Params) { p.Variant, p.Items, p.BitsPerKey, p.Hashes = core.CountingVariant, 50, 2, 2 }, false, false},
+		{"cuckoo", func(p *sim.Params) { p.Variant, p.FingerprintBits, p.BitsPerKey = core.CuckooVariant, 8, 9 }, false, false},
+		{"fuse", func(p *sim.Params) { p.Variant = core.FuseVariant }, false, false},
+		{"ribbon", func(p *sim.Params) { p.Variant = core.RibbonVariant }, true, false},
 		// A Ribbon row is selected by about w/2 keys, more than are listed.
 		// A query of w = 128 selecting more than 64 rows: the culprits past
 		// the 64th are found too.
-		{"ribbon-128", func(p *core.Params) { p.Variant = core.RibbonWideVariant }, true, true},
+		{"ribbon-128", func(p *sim.Params) { p.Variant = core.RibbonWideVariant }, true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -371,7 +372,7 @@ func TestTryCulprits(t *testing.T) {
 
 func TestFindFalsePositiveDefault(t *testing.T) {
 	t.Parallel()
-	req := Request{Params: core.DefaultParams()}
+	req := Request{Params: sim.Defaults()}
 	q, tried, err := FindFalsePositive(req, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -403,13 +404,13 @@ func TestFindFalsePositiveDefault(t *testing.T) {
 	t.Logf("default shape: %q after %d words", q.Key, tried)
 	// Typed words are members, never false positives, even where every
 	// word answers maybe.
-	crowded := Request{Params: tryParams(func(p *core.Params) { p.Items, p.BitsPerKey, p.Hashes = 200, 0.5, 1 }), Insert: words[:10]}
+	crowded := Request{Params: tryParams(func(p *sim.Params) { p.Items, p.BitsPerKey, p.Hashes = 200, 0.5, 1 }), Insert: words[:10]}
 	if q, n, err := FindFalsePositive(crowded, nil); err != nil || n != 11 || q.Key != words[10] || q.Verdict != VerdictFalsePositive {
 		t.Errorf("crowded, the first ten words typed: %q (%s) after %d words, %v; want %q after 11", q.Key, q.Verdict, n, err, words[10])
 	}
 	// A 16-bit fuse filter (rate 2^-16) meets none: the error says how
 	// many words were tried.
-	fuse := Request{Params: tryParams(func(p *core.Params) { p.Variant, p.FingerprintBits = core.FuseVariant, 16 })}
+	fuse := Request{Params: tryParams(func(p *sim.Params) { p.Variant, p.FingerprintBits = core.FuseVariant, 16 })}
 	if _, n, err := FindFalsePositive(fuse, nil); err == nil || n != len(words) || !strings.Contains(err.Error(), fmt.Sprint(len(words), " common words")) {
 		t.Errorf("16-bit fuse: %v after %d words, want an error naming %d words", err, n, len(words))
 	}
@@ -438,7 +439,7 @@ func TestTryBadKeys(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			p := tryParams(func(p *core.Params) { p.Items = 100 })
+			p := tryParams(func(p *sim.Params) { p.Items = 100 })
 			_, err := Run(Request{Params: p, Insert: tc.insert, Query: tc.query}, nil)
 			_, _, fpErr := FindFalsePositive(Request{Params: p, Insert: tc.insert, Query: tc.query}, nil)
 			switch {
@@ -451,7 +452,7 @@ func TestTryBadKeys(t *testing.T) {
 			}
 		})
 	}
-	if _, err := Run(Request{Params: tryParams(func(p *core.Params) { p.Items = 0 })}, nil); err == nil || !strings.Contains(err.Error(), "items") {
+	if _, err := Run(Request{Params: tryParams(func(p *sim.Params) { p.Items = 0 })}, nil); err == nil || !strings.Contains(err.Error(), "items") {
 		t.Errorf("items 0: %v", err)
 	}
 }
@@ -461,7 +462,7 @@ func TestTryBadKeys(t *testing.T) {
 func TestTryStepCancels(t *testing.T) {
 	t.Parallel()
 	stop := errors.New("stop")
-	p := tryParams(func(p *core.Params) { p.Items, p.BitsPerKey, p.Hashes, p.KeyBytes = 3*core.Chunk, 2, 2, 8 })
+	p := tryParams(func(p *sim.Params) { p.Items, p.BitsPerKey, p.Hashes, p.KeyBytes = 3*sim.Chunk, 2, 2, 8 })
 	fp, _, err := FindFalsePositive(Request{Params: p}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -499,7 +500,7 @@ func TestTryStepCancels(t *testing.T) {
 func TestTryBlockAndCounters(t *testing.T) {
 	t.Parallel()
 	keys := []string{"apple", "pear", "apple"}
-	blocked, err := Run(Request{Params: tryParams(func(p *core.Params) { p.Variant = core.BlockedVariant }), Insert: keys}, nil)
+	blocked, err := Run(Request{Params: tryParams(func(p *sim.Params) { p.Variant = core.BlockedVariant }), Insert: keys}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -513,7 +514,7 @@ func TestTryBlockAndCounters(t *testing.T) {
 			}
 		}
 	}
-	p := tryParams(func(p *core.Params) { p.Variant = core.CountingVariant })
+	p := tryParams(func(p *sim.Params) { p.Variant = core.CountingVariant })
 	counting, err := Run(Request{Params: p, Insert: keys}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -545,7 +546,7 @@ func TestTryBlockAndCounters(t *testing.T) {
 // answers no though it is a member.
 func TestTryLostWrites(t *testing.T) {
 	t.Parallel()
-	p := tryParams(func(p *core.Params) { p.Fault = core.NegativeIndex })
+	p := tryParams(func(p *sim.Params) { p.Fault = core.NegativeIndex })
 	words := keys.CommonWords()[:16]
 	res, err := Run(Request{Params: p, Insert: words, Query: words}, nil)
 	if err != nil {
@@ -576,7 +577,7 @@ func TestTryLostWrites(t *testing.T) {
 	}
 	// Off by one: position m lands in the padding of the last word, which
 	// the filter writes and reads: not lost, and on once written.
-	p = tryParams(func(p *core.Params) { p.Fault, p.Items, p.BitsPerKey = core.OffByOne, 10, 1 })
+	p = tryParams(func(p *sim.Params) { p.Fault, p.Items, p.BitsPerKey = core.OffByOne, 10, 1 })
 	res, err = Run(Request{Params: p, Insert: words, Query: words}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -604,7 +605,7 @@ func TestTryLostWrites(t *testing.T) {
 	if padding == 0 {
 		t.Errorf("no typed key reached position m = %d: the padding goes untested", res.M)
 	}
-	clean, _ := Run(Request{Params: core.DefaultParams(), Insert: words[:1]}, nil)
+	clean, _ := Run(Request{Params: sim.Defaults(), Insert: words[:1]}, nil)
 	if clean.Inserts[0].Lost != nil {
 		t.Errorf("the real filter loses no write: lost %v", clean.Inserts[0].Lost)
 	}
@@ -612,7 +613,7 @@ func TestTryLostWrites(t *testing.T) {
 
 // At n = 10^6 one false positive's culprits scan every member once.
 func BenchmarkTryCulprits1e6(b *testing.B) {
-	p := tryParams(func(p *core.Params) { p.Items = 1_000_000 })
+	p := tryParams(func(p *sim.Params) { p.Items = 1_000_000 })
 	req := Request{Params: p}
 	q, _, err := FindFalsePositive(req, nil)
 	if err != nil {
@@ -633,7 +634,7 @@ func BenchmarkTryCulprits1e6(b *testing.B) {
 }
 
 func benchmarkTry(b *testing.B, items int) {
-	p := tryParams(func(p *core.Params) { p.Items = items })
+	p := tryParams(func(p *sim.Params) { p.Items = items })
 	req := Request{Params: p}
 	q, _, err := FindFalsePositive(req, nil)
 	if err != nil {
@@ -658,9 +659,9 @@ func BenchmarkTry1e6(b *testing.B)     { benchmarkTry(b, 1_000_000) }
 // and maps to the position it is blamed for there.
 func TestScalableCulprits(t *testing.T) {
 	t.Parallel()
-	p := core.DefaultParams()
+	p := sim.Defaults()
 	p.Variant = core.ScalableVariant
-	r, err := core.Simulate(p)
+	r, err := sim.Run(p)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/bloomlab/bloomlab/app/ui"
 	"github.com/bloomlab/bloomlab/app/ui/format"
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/sim"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -26,7 +27,7 @@ const (
 // sampleParams returns p scaled down for a chart point: at most sampleItems
 // keys and sampleQueries queries, all of them absent (the rate is what the
 // charts measure).
-func sampleParams(p core.Params) (core.Params, bool) {
+func sampleParams(p sim.Params) (sim.Params, bool) {
 	s := p
 	s.Items = min(p.Items, sampleItems)
 	s.Queries = min(max(p.Queries, 2000), sampleQueries)
@@ -50,12 +51,12 @@ func bpkRange(bpk float64) float64 {
 // measureK runs the sample simulation, with the typed keys, at each k from
 // 1 to kmax and returns the measured rates; step lets the browser yield
 // and cancel.
-func measureK(p core.Params, typed []string, kmax int, step core.Step) ([]ui.Point, error) {
+func measureK(p sim.Params, typed []string, kmax int, step sim.Step) ([]ui.Point, error) {
 	s, _ := sampleParams(p)
 	var pts []ui.Point
 	for k := 1; k <= kmax; k++ {
 		s.Hashes = k
-		r, err := core.SimulateTyped(s, typed, step)
+		r, err := sim.RunTyped(s, typed, step)
 		if err != nil {
 			return nil, err
 		}
@@ -81,12 +82,12 @@ func bpkSamples(xmax float64) []float64 {
 
 // measureBPK runs the sample simulation, with the typed keys, at each
 // bits-per-key sample with the current k.
-func measureBPK(p core.Params, typed []string, xs []float64, step core.Step) ([]ui.Point, error) {
+func measureBPK(p sim.Params, typed []string, xs []float64, step sim.Step) ([]ui.Point, error) {
 	s, _ := sampleParams(p)
 	var pts []ui.Point
 	for i, x := range xs {
 		s.BitsPerKey = x
-		r, err := core.SimulateTyped(s, typed, step)
+		r, err := sim.RunTyped(s, typed, step)
 		if err != nil {
 			return nil, err
 		}
@@ -115,14 +116,14 @@ func rateFloor(vals ...float64) float64 {
 // kChart is the rate-against-k chart for the filter r: the theory curve for
 // its m and n, the optimum (m/n) ln 2, the sampled measurements, and this
 // run's own measured point.
-func kChart(r core.Result, measured []ui.Point, sampled bool, width float64) ui.Chart {
+func kChart(r sim.Result, measured []ui.Point, sampled bool, width float64) ui.Chart {
 	return kChartOf(r, r.M, r.N, r.K, "theory (1 - e^(-kn/m))^k", func(k int) float64 { return core.Rate(r.M, r.N, k) }, measured, sampled, width)
 }
 
 // chainKChart is the chart against k of a scalable chain designed by p:
 // k is its first link's, m/n the first link's bits per key, and the
 // theory the chain's own for n keys given, at each first-link k.
-func chainKChart(r core.Result, p core.Params, measured []ui.Point, sampled bool, width float64) ui.Chart {
+func chainKChart(r sim.Result, p sim.Params, measured []ui.Point, sampled bool, width float64) ui.Chart {
 	m, k := p.Shape()
 	n := uint64(p.Items) + r.Typed
 	rate := func(k int) float64 {
@@ -139,7 +140,7 @@ func chainKChart(r core.Result, p core.Params, measured []ui.Point, sampled bool
 
 // kChartOf is the chart against k of a filter of m bits and n keys at k,
 // with the theory rate(k) named theoryName.
-func kChartOf(r core.Result, m, n uint64, k int, theoryName string, rate func(int) float64, measured []ui.Point, sampled bool, width float64) ui.Chart {
+func kChartOf(r sim.Result, m, n uint64, k int, theoryName string, rate func(int) float64, measured []ui.Point, sampled bool, width float64) ui.Chart {
 	kmax := kRange(m, n, k)
 	var theory []ui.Point
 	ys := []float64{}
@@ -176,7 +177,7 @@ func kChartOf(r core.Result, m, n uint64, k int, theoryName string, rate func(in
 // bpkChart is the rate-against-bits-per-key chart for n keys at the run's
 // k: theory at this k, theory at the best k for each size, the sampled
 // measurements at this k, and a line at the current bits per key.
-func bpkChart(r core.Result, bpk float64, measured []ui.Point, sampled bool, width float64) ui.Chart {
+func bpkChart(r sim.Result, bpk float64, measured []ui.Point, sampled bool, width float64) ui.Chart {
 	xmax := bpkRange(bpk)
 	var fixed, best []ui.Point
 	ys := []float64{}
@@ -224,7 +225,7 @@ func bpkAxes(title string, bpk, xmax, width float64, ys []float64, series ...ui.
 // at the current bits per key. The theory is taken from empty filters of at
 // most sampleItems keys: the layout's theory of an empty filter is the one
 // at n keys, and it depends on bits per key, not on n.
-func layoutBPKChart(r core.Result, bpk float64, k, fingerprintBits int, measured []ui.Point, sampled bool, width float64) ui.Chart {
+func layoutBPKChart(r sim.Result, bpk float64, k, fingerprintBits int, measured []ui.Point, sampled bool, width float64) ui.Chart {
 	xmax := bpkRange(bpk)
 	n := min(max(r.N, 1), sampleItems)
 	var own, bloom []ui.Point
@@ -284,7 +285,7 @@ func (ch *Charts) Clear() {
 // chartSweep is what a sweep measures for a filter: the sample params, the
 // k axis and the bits-per-key samples, and which charts a layout has.
 type chartSweep struct {
-	p                core.Params
+	p                sim.Params
 	typed            []string
 	kmax             int
 	xs               []float64
@@ -298,7 +299,7 @@ type chartSweep struct {
 // nothing to has no chart against them, and a run without absent queries
 // has nothing to measure. The typed keys go into every point's filter, as
 // they went into r's.
-func sweepOf(p core.Params, r core.Result, typed []string, own bool) chartSweep {
+func sweepOf(p sim.Params, r sim.Result, typed []string, own bool) chartSweep {
 	if own {
 		p.Queries = sampleQueries
 	}
@@ -317,7 +318,7 @@ func sweepOf(p core.Params, r core.Result, typed []string, own bool) chartSweep 
 
 // measure runs the sweep's charts; step lets the browser yield and
 // cancel, and done hears each chart's points as they arrive.
-func (sw chartSweep) measure(step core.Step, kDone func([]ui.Point)) (kPts, bpkPts []ui.Point, err error) {
+func (sw chartSweep) measure(step sim.Step, kDone func([]ui.Point)) (kPts, bpkPts []ui.Point, err error) {
 	if sw.sweepK {
 		if kPts, err = measureK(sw.p, sw.typed, sw.kmax, step); err != nil {
 			return nil, nil, err
@@ -338,7 +339,7 @@ func (sw chartSweep) measure(step core.Step, kDone func([]ui.Point)) (kPts, bpkP
 // time, and redraws as each chart's points arrive; then follows once the
 // last is drawn (at once if there is nothing to measure), unless a newer
 // sweep replaced this one.
-func (ch *Charts) Sweep(ctx app.Context, p core.Params, r core.Result, typed []string, own, narrow bool, then func()) {
+func (ch *Charts) Sweep(ctx app.Context, p sim.Params, r sim.Result, typed []string, own, narrow bool, then func()) {
 	sw := sweepOf(p, r, typed, own)
 	ch.sampled = sw.sampled
 	ch.sweeping = sw.sweepK || sw.sweepBPK
@@ -390,7 +391,7 @@ func (ch *Charts) Use(kPts, bpkPts []ui.Point, sampled bool) {
 // Measure measures the charts' points for params p (the filter's shape)
 // and run r of generated and typed keys at once, as Sweep would: the
 // server's, for the first view. sampled says n was sampled down.
-func Measure(p core.Params, r core.Result, typed []string) (kPts, bpkPts []ui.Point, sampled bool) {
+func Measure(p sim.Params, r sim.Result, typed []string) (kPts, bpkPts []ui.Point, sampled bool) {
 	sw := sweepOf(p, r, typed, false)
 	kPts, bpkPts, _ = sw.measure(nil, nil)
 	return kPts, bpkPts, sw.sampled
@@ -399,7 +400,7 @@ func Measure(p core.Params, r core.Result, typed []string) (kPts, bpkPts []ui.Po
 // Redraw draws the charts of run r at params p. On a narrow screen they
 // are drawn narrower, so that their text keeps its size when the SVG
 // scales down to the column.
-func (ch *Charts) Redraw(r *core.Result, p core.Params, narrow bool) {
+func (ch *Charts) Redraw(r *sim.Result, p sim.Params, narrow bool) {
 	if r == nil {
 		return
 	}
@@ -428,7 +429,7 @@ func (ch *Charts) Redraw(r *core.Result, p core.Params, narrow bool) {
 // Render is the two charts and the line under them, for layout v and run
 // r (nil before the first); own says the run is on the user's keys, and
 // playing that the player stopped before the last key.
-func (ch *Charts) Render(v core.Variant, r *core.Result, own, playing bool) app.UI {
+func (ch *Charts) Render(v core.Variant, r *sim.Result, own, playing bool) app.UI {
 	status := ""
 	switch {
 	case r == nil:
@@ -449,7 +450,7 @@ func (ch *Charts) Render(v core.Variant, r *core.Result, own, playing bool) app.
 // RenderOne is one of the two charts, which (settings.ChartK or
 // settings.ChartBitsPerKey), with the line under the charts: a compact
 // lab's. The arguments are Render's.
-func (ch *Charts) RenderOne(which string, v core.Variant, r *core.Result, own, playing bool) app.UI {
+func (ch *Charts) RenderOne(which string, v core.Variant, r *sim.Result, own, playing bool) app.UI {
 	id, svg, off := "chart-k", ch.kSVG, !v.UsesK()
 	if which == settings.ChartBitsPerKey {
 		id, svg, off = "chart-bpk", ch.bpkSVG, !v.UsesM() || playing
@@ -467,7 +468,7 @@ func (ch *Charts) RenderOne(which string, v core.Variant, r *core.Result, own, p
 // chartStatus is the line under the charts of result r: how the measured
 // points were made, on own keys or generated ones, and which charts a
 // layout has none of, and why.
-func chartStatus(r *core.Result, own, sweeping bool) string {
+func chartStatus(r *sim.Result, own, sweeping bool) string {
 	v := r.Variant
 	switch {
 	case !v.UsesK() && !v.UsesM():

@@ -8,13 +8,14 @@ import (
 
 	"github.com/bloomlab/bloomlab/app/ui"
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/sim"
 )
 
 // TestChartSVG checks the charts are well-formed SVG with axes, labels and
 // a legend entry per series, whatever the data.
 func TestChartSVG(t *testing.T) {
 	t.Parallel()
-	r, err := core.Simulate(core.DefaultParams())
+	r, err := sim.Run(sim.Defaults())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,9 +66,9 @@ func TestChartSVG(t *testing.T) {
 // run sits at that k, not at the sum of its links'.
 func TestChainKChart(t *testing.T) {
 	t.Parallel()
-	p := core.DefaultParams()
+	p := sim.Defaults()
 	p.Variant = core.ScalableVariant
-	r, err := core.Simulate(p)
+	r, err := sim.Run(p)
 	if err != nil {
 		t.Fatal(err)
 	}

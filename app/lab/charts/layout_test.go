@@ -7,6 +7,7 @@ import (
 
 	"github.com/bloomlab/bloomlab/app/ui"
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/sim"
 )
 
 // Charts: none against k for the cuckoo filter, which draws its own theory
@@ -14,9 +15,9 @@ import (
 // filter, and the line under them says why.
 func TestLayoutCharts(t *testing.T) {
 	t.Parallel()
-	p := core.DefaultParams()
+	p := sim.Defaults()
 	p.Variant = core.CuckooVariant
-	r, err := core.Simulate(p)
+	r, err := sim.Run(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +38,7 @@ func TestLayoutCharts(t *testing.T) {
 		t.Errorf("cuckoo chart status %q", s)
 	}
 	p.Variant = core.FuseVariant
-	if r, err = core.Simulate(p); err != nil {
+	if r, err = sim.Run(p); err != nil {
 		t.Fatal(err)
 	}
 	if s := chartStatus(&r, false, true); s != "No charts: they sweep k and bits per key, and the fuse filter takes neither (a key has three cells; the fuse filter sizes itself from n, about 1.125 n cells of f bits). Its rate depends on its fingerprint bits alone: choose them above." {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/bloomlab/bloomlab/app/ui"
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/sim"
 )
 
 // TestSweepCountsTypedKeys: the charts' points are measured on filters
@@ -15,13 +16,13 @@ import (
 // more than half as many again: left out, the points fall far under the
 // curve at every k.
 func TestSweepCountsTypedKeys(t *testing.T) {
-	p := core.DefaultParams()
+	p := sim.Defaults()
 	p.Items, p.BitsPerKey, p.Hashes, p.Queries = 20, 5, 3, 10_000
 	typed := make([]string, 12)
 	for i := range typed {
 		typed[i] = fmt.Sprintf("typed-%d", i)
 	}
-	r, err := core.SimulateTyped(p, typed, nil)
+	r, err := sim.RunTyped(p, typed, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,16 +4,16 @@ import (
 	"testing"
 
 	"github.com/bloomlab/bloomlab/app/engine"
-	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/sim"
 )
 
 // The picture: each cell its colour, a white pixel between cells big
 // enough for one, the marks around their positions, nothing else.
 func TestPictureRender(t *testing.T) {
 	t.Parallel()
-	p := core.DefaultParams()
+	p := sim.Defaults()
 	p.Items, p.Queries = 40, 40
-	r, err := core.Simulate(p)
+	r, err := sim.Run(p)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/bloomlab/bloomlab/app/engine"
 	"github.com/bloomlab/bloomlab/app/ui/format"
-	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/sim"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -342,7 +342,7 @@ func fieldShares(s engine.BitStore, out []float64) []float64 {
 
 // Caption says what the picture of r in layout l shows: the unit and
 // how many, how a position is drawn, and what the two markers are.
-func Caption(r *core.Result, l Layout) (picture, ring, box string) {
+func Caption(r *sim.Result, l Layout) (picture, ring, box string) {
 	unit, terms := r.Variant.Unit(), r.Variant.Terms()
 	dark, share := terms.Dark, terms.Share
 	if l.Cells {

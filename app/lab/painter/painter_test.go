@@ -8,6 +8,7 @@ import (
 
 	"github.com/bloomlab/bloomlab/app/engine"
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/sim"
 )
 
 func TestLayoutBits(t *testing.T) {
@@ -97,10 +98,10 @@ func TestDensityShares(t *testing.T) {
 // density pictures name the unit too.
 func TestBitCaption(t *testing.T) {
 	t.Parallel()
-	run := func(v core.Variant, items int) *core.Result {
-		p := core.DefaultParams()
+	run := func(v core.Variant, items int) *sim.Result {
+		p := sim.Defaults()
 		p.Variant, p.Items = v, items
-		r, err := core.Simulate(p)
+		r, err := sim.Run(p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -165,9 +166,9 @@ func TestLayoutKeepsBucketsWhole(t *testing.T) {
 func TestPaintSlotsAndCells(t *testing.T) {
 	t.Parallel()
 	for _, v := range []core.Variant{core.CuckooVariant, core.FuseVariant, core.RibbonVariant, core.RibbonWideVariant} {
-		p := core.DefaultParams()
+		p := sim.Defaults()
 		p.Variant, p.Items = v, 300
-		r, err := core.Simulate(p)
+		r, err := sim.Run(p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -312,9 +313,9 @@ func TestStoreReadsEveryPosition(t *testing.T) {
 	t.Parallel()
 	for _, v := range core.Variants {
 		for _, width := range append([]int{0}, v.Fingerprints()...) {
-			p := core.DefaultParams()
+			p := sim.Defaults()
 			p.Variant, p.Items, p.FingerprintBits = v, 700, width
-			r, err := core.Simulate(p)
+			r, err := sim.Run(p)
 			if err != nil {
 				t.Fatal(err)
 			}

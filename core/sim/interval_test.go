@@ -1,4 +1,4 @@
-package core
+package sim
 
 import (
 	"fmt"
@@ -23,9 +23,9 @@ func TestIntervalCoverage(t *testing.T) {
 			c := &cells[i]
 			for bpk := 4; bpk <= 20; bpk++ {
 				for seed := uint64(1); seed <= 20; seed++ {
-					p := DefaultParams()
+					p := Defaults()
 					p.BitsPerKey, p.Hashes, p.Items, p.Queries, p.PresentShare, p.Seed = float64(bpk), k, 1000, 20_000, 0, seed
-					r, err := Simulate(p)
+					r, err := Run(p)
 					if err != nil {
 						t.Fatal(err)
 					}

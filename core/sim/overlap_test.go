@@ -1,16 +1,18 @@
-package core
+package sim
 
 import (
 	"math"
 	"testing"
+
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // The overlap is a plain count of each key's distinct positions, done
 // again here key by key; its histogram and mean follow from the counts.
 func TestOverlapCounts(t *testing.T) {
 	t.Parallel()
-	for _, v := range []Variant{Standard, BlockedVariant, CountingVariant} {
-		p := DefaultParams()
+	for _, v := range []core.Variant{core.Standard, core.BlockedVariant, core.CountingVariant} {
+		p := Defaults()
 		p.Variant, p.Items = v, 1500
 		typed := []string{"apple", "pear", "apple"}
 		o, err := OverlapOf(p, typed, nil)
@@ -30,7 +32,7 @@ func TestOverlapCounts(t *testing.T) {
 			}
 		}
 		for i := range uint64(p.Items) {
-			add(Key(nil, Members, i, p.Seed, p.KeyBytes))
+			add(core.Key(nil, core.Members, i, p.Seed, p.KeyBytes))
 		}
 		add([]byte("apple"))
 		add([]byte("pear"))
@@ -59,8 +61,8 @@ func TestOverlapCounts(t *testing.T) {
 // expected share of m positions.
 func TestOverlapPoisson(t *testing.T) {
 	t.Parallel()
-	p := DefaultParams()
-	p.Hashing = IndependentHashing
+	p := Defaults()
+	p.Hashing = core.IndependentHashing
 	o, err := OverlapOf(p, nil, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -82,12 +84,12 @@ func TestOverlapPoisson(t *testing.T) {
 // bounded: a filter past MaxOverlapM positions is refused.
 func TestOverlapRefuses(t *testing.T) {
 	t.Parallel()
-	p := DefaultParams()
-	p.Variant = CuckooVariant
+	p := Defaults()
+	p.Variant = core.CuckooVariant
 	if _, err := OverlapOf(p, nil, nil); err == nil {
 		t.Error("a cuckoo filter's overlap was counted")
 	}
-	p = DefaultParams()
+	p = Defaults()
 	p.M, p.Items = MaxOverlapM+1, 10
 	if _, err := OverlapOf(p, nil, nil); err == nil {
 		t.Error("an overlap past MaxOverlapM was counted")

@@ -1,30 +1,31 @@
-package core
+package sim
 
 import (
 	"errors"
 	"fmt"
 	"math"
 
+	"github.com/bloomlab/bloomlab/core"
 	"github.com/bloomlab/bloomlab/core/keys"
 )
 
 // Params are the lab's controls. The zero value of Hashes means "the k the
 // lab would choose" (Fault.ChooseK); M, when set, overrides BitsPerKey*Items.
 type Params struct {
-	BitsPerKey      float64 `json:"bitsPerKey"`
-	Hashes          int     `json:"hashes"`
-	Items           int     `json:"items"`
-	Queries         int     `json:"queries"`
-	PresentShare    int     `json:"presentShare"` // percent of queries that are members
-	KeyBytes        int     `json:"keyBytes"`
-	DuplicatePasses int     `json:"duplicatePasses"`
-	Seed            uint64  `json:"seed"`
-	Variant         Variant `json:"variant"`
-	Fault           Fault   `json:"fault"`
-	M               uint64  `json:"m,omitempty"`
+	BitsPerKey      float64      `json:"bitsPerKey"`
+	Hashes          int          `json:"hashes"`
+	Items           int          `json:"items"`
+	Queries         int          `json:"queries"`
+	PresentShare    int          `json:"presentShare"` // percent of queries that are members
+	KeyBytes        int          `json:"keyBytes"`
+	DuplicatePasses int          `json:"duplicatePasses"`
+	Seed            uint64       `json:"seed"`
+	Variant         core.Variant `json:"variant"`
+	Fault           core.Fault   `json:"fault"`
+	M               uint64       `json:"m,omitempty"`
 	// Hashing is how the standard and counting filters find a key's
 	// positions; "" is double hashing.
-	Hashing Hashing `json:"hashing,omitempty"`
+	Hashing core.Hashing `json:"hashing,omitempty"`
 	// FingerprintBits is the fingerprint width of the layouts that store
 	// fingerprints; 0 is the layout's default.
 	FingerprintBits int `json:"fingerprintBits,omitempty"`
@@ -34,51 +35,42 @@ type Params struct {
 	Capacity uint64 `json:"capacity,omitempty"`
 }
 
-// The ranges Validate enforces, shared with every front end.
-const (
-	MinBitsPerKey = 0.1
-	MaxBitsPerKey = 64
-	MaxItems      = 10_000_000
-	MaxQueries    = 100_000_000
-	MaxPasses     = 100
-)
-
-// DefaultParams is the lab's default shape: m = 40000, n = 4000, k = 7,
+// Defaults is the lab's default shape: m = 40000, n = 4000, k = 7,
 // theory rate 0.008194.
-func DefaultParams() Params {
+func Defaults() Params {
 	return Params{BitsPerKey: 10, Hashes: 7, Items: 4000, Queries: 5000, PresentShare: 10,
-		KeyBytes: 16, DuplicatePasses: 1, Seed: 1, Variant: Standard, Fault: NoFault, Hashing: DoubleHashing}
+		KeyBytes: 16, DuplicatePasses: 1, Seed: 1, Variant: core.Standard, Fault: core.NoFault, Hashing: core.DoubleHashing}
 }
 
 // Validate reports the first parameter outside its range, naming it and the
 // range allowed.
 func (p Params) Validate() error {
 	switch {
-	case p.M == 0 && !(p.BitsPerKey >= MinBitsPerKey && p.BitsPerKey <= MaxBitsPerKey):
-		return fmt.Errorf("core: bits per key must be in [%v, %v], got %v", MinBitsPerKey, MaxBitsPerKey, p.BitsPerKey)
-	case p.Hashes < 0 || p.Hashes > MaxK:
-		return fmt.Errorf("core: hashes must be in [1, %d] (or 0 for the optimum), got %d", MaxK, p.Hashes)
-	case p.Items < 1 || p.Items > MaxItems:
-		return fmt.Errorf("core: items must be in [1, %d], got %d", MaxItems, p.Items)
-	case p.Queries < 0 || p.Queries > MaxQueries:
-		return fmt.Errorf("core: queries must be in [0, %d], got %d", MaxQueries, p.Queries)
+	case p.M == 0 && !(p.BitsPerKey >= core.MinBitsPerKey && p.BitsPerKey <= core.MaxBitsPerKey):
+		return fmt.Errorf("sim: bits per key must be in [%v, %v], got %v", core.MinBitsPerKey, core.MaxBitsPerKey, p.BitsPerKey)
+	case p.Hashes < 0 || p.Hashes > core.MaxK:
+		return fmt.Errorf("sim: hashes must be in [1, %d] (or 0 for the optimum), got %d", core.MaxK, p.Hashes)
+	case p.Items < 1 || p.Items > core.MaxItems:
+		return fmt.Errorf("sim: items must be in [1, %d], got %d", core.MaxItems, p.Items)
+	case p.Queries < 0 || p.Queries > core.MaxQueries:
+		return fmt.Errorf("sim: queries must be in [0, %d], got %d", core.MaxQueries, p.Queries)
 	case p.PresentShare < 0 || p.PresentShare > 100:
-		return fmt.Errorf("core: present share must be in [0, 100] percent, got %d", p.PresentShare)
-	case p.KeyBytes < MinKeyBytes || p.KeyBytes > MaxKeyBytes:
-		return fmt.Errorf("core: key bytes must be in [%d, %d], got %d", MinKeyBytes, MaxKeyBytes, p.KeyBytes)
-	case p.DuplicatePasses < 1 || p.DuplicatePasses > MaxPasses:
-		return fmt.Errorf("core: duplicate passes must be in [1, %d], got %d", MaxPasses, p.DuplicatePasses)
-	case p.M > MaxM:
-		return fmt.Errorf("core: m must be in [1, %d], got %d", uint64(MaxM), p.M)
-	case p.Capacity > MaxItems:
-		return fmt.Errorf("core: capacity must be in [0, %d] (0 for an eighth of the items), got %d", MaxItems, p.Capacity)
+		return fmt.Errorf("sim: present share must be in [0, 100] percent, got %d", p.PresentShare)
+	case p.KeyBytes < core.MinKeyBytes || p.KeyBytes > core.MaxKeyBytes:
+		return fmt.Errorf("sim: key bytes must be in [%d, %d], got %d", core.MinKeyBytes, core.MaxKeyBytes, p.KeyBytes)
+	case p.DuplicatePasses < 1 || p.DuplicatePasses > core.MaxPasses:
+		return fmt.Errorf("sim: duplicate passes must be in [1, %d], got %d", core.MaxPasses, p.DuplicatePasses)
+	case p.M > core.MaxM:
+		return fmt.Errorf("sim: m must be in [1, %d], got %d", uint64(core.MaxM), p.M)
+	case p.Capacity > core.MaxItems:
+		return fmt.Errorf("sim: capacity must be in [0, %d] (0 for an eighth of the items), got %d", core.MaxItems, p.Capacity)
 	case p.Capacity > 0 && !p.Variant.Chain():
-		return fmt.Errorf("core: capacity sets the scalable filter's first link; the %s filter takes 0, got %d", p.Variant, p.Capacity)
+		return fmt.Errorf("sim: capacity sets the scalable filter's first link; the %s filter takes 0, got %d", p.Variant, p.Capacity)
 	}
-	if _, err := ParseFault(string(p.Fault)); err != nil {
+	if _, err := core.ParseFault(string(p.Fault)); err != nil {
 		return err
 	}
-	if _, err := ParseHashing(string(p.Hashing)); err != nil {
+	if _, err := core.ParseHashing(string(p.Hashing)); err != nil {
 		return err
 	}
 	if err := p.Variant.Accepts(p.Fault); err != nil {
@@ -96,10 +88,10 @@ func (p Params) Start() (Result, error) {
 	if err := p.Validate(); err != nil {
 		return Result{}, err
 	}
-	fault, hashing := orDefaults(p.Fault, p.Hashing)
+	fault, hashing := core.WithDefaults(p.Fault, p.Hashing)
 	variant := p.Variant.Effective(fault)
 	m, k := p.Shape()
-	f, err := variant.Build(Spec{M: m, K: k, N: uint64(p.Items), Capacity: p.Capacity, FingerprintBits: p.FingerprintBits, Seed: p.Seed, Fault: fault, Hashing: hashing})
+	f, err := variant.Build(core.Spec{M: m, K: k, N: uint64(p.Items), Capacity: p.Capacity, FingerprintBits: p.FingerprintBits, Seed: p.Seed, Fault: fault, Hashing: hashing})
 	if err != nil {
 		return Result{}, err
 	}
@@ -123,9 +115,9 @@ func (p Params) Shape() (m uint64, k int) {
 
 // Result is what one simulation measured, beside what theory predicts.
 type Result struct {
-	Variant Variant `json:"variant"`
-	Fault   Fault   `json:"fault"`
-	Hashing Hashing `json:"hashing"`
+	Variant core.Variant `json:"variant"`
+	Fault   core.Fault   `json:"fault"`
+	Hashing core.Hashing `json:"hashing"`
 	// M is the filter's positions (Variant.Unit) and K the most a key
 	// reads; BitsPerKey is m/n, positions per key.
 	M          uint64  `json:"m"`
@@ -162,7 +154,7 @@ type Result struct {
 	ExactSetBytes     uint64  `json:"exactSetBytes"`
 	Digest            string  `json:"digest"`
 	// Typed is how many of the N keys are the key panel's typed keys
-	// (SimulateTyped).
+	// (RunTyped).
 	Typed uint64 `json:"typed,omitempty"`
 
 	// The figures of the layouts that have them, zero for the others:
@@ -186,13 +178,13 @@ type Result struct {
 	// Filter is the filled filter, and LastInserted and FirstProbed the
 	// positions of the last key inserted (typed, if any; else a member) and of the first absent query,
 	// for the lab's bit array.
-	Filter       Membership `json:"-"`
-	LastInserted []uint64   `json:"-"`
-	FirstProbed  []uint64   `json:"-"`
+	Filter       core.Membership `json:"-"`
+	LastInserted []uint64        `json:"-"`
+	FirstProbed  []uint64        `json:"-"`
 }
 
-// ErrCancelled is what Simulate returns when its step callback stops it.
-var ErrCancelled = errors.New("core: simulation cancelled")
+// ErrCancelled is what Run returns when its step callback stops it.
+var ErrCancelled = errors.New("sim: simulation cancelled")
 
 // Step is called between chunks of work with the operations done and the
 // total; a non-nil error stops the simulation and is returned. The browser
@@ -203,24 +195,24 @@ type Step func(done, total int) error
 // Chunk is how many inserts or queries run between two Step calls.
 const Chunk = 1 << 14
 
-// Simulate builds the filter the params describe, inserts Items member keys
+// Run builds the filter the params describe, inserts Items member keys
 // DuplicatePasses times, runs Queries queries (PresentShare percent of them
 // members, the rest absent by construction), and measures. It is pure: the
 // same params give the same Result everywhere.
-func Simulate(p Params) (Result, error) { return SimulateSteps(p, nil) }
+func Run(p Params) (Result, error) { return RunSteps(p, nil) }
 
-// SimulateSteps is Simulate with a Step callback (nil for none).
-func SimulateSteps(p Params, step Step) (Result, error) { return SimulateTyped(p, nil, step) }
+// RunSteps is Run with a Step callback (nil for none).
+func RunSteps(p Params, step Step) (Result, error) { return RunTyped(p, nil, step) }
 
-// SimulateTyped is SimulateSteps on the lab's filter with the key panel's
+// RunTyped is RunSteps on the lab's filter with the key panel's
 // typed keys inserted too: once each, in order, after the generated
 // members' passes (as try.Run inserts them, so the two build the same filter).
 // The typed keys count in N and in the theory, since the filter holds
 // them; the queries stay the generated ones. At most MaxTypedKeys keys of 1
 // to MaxTypedKeyBytes bytes of UTF-8.
-func SimulateTyped(p Params, typed []string, step Step) (Result, error) {
+func RunTyped(p Params, typed []string, step Step) (Result, error) {
 	if len(typed) > keys.MaxTyped {
-		return Result{}, fmt.Errorf("core: %d keys typed, at most %d", len(typed), keys.MaxTyped)
+		return Result{}, fmt.Errorf("sim: %d keys typed, at most %d", len(typed), keys.MaxTyped)
 	}
 	if err := keys.CheckTyped("insert", typed); err != nil {
 		return Result{}, err
@@ -233,25 +225,25 @@ func SimulateTyped(p Params, typed []string, step Step) (Result, error) {
 	r.PresentQueries = uint64(p.Queries) * uint64(p.PresentShare) / 100
 	r.AbsentQueries = uint64(p.Queries) - r.PresentQueries
 	pr := &Pace{Step: step, Total: p.Items*p.DuplicatePasses + len(typed) + p.Queries}
-	pick := splitmix(p.Seed ^ 0x13198a2e03707344)
+	pick := core.SplitMix(p.Seed ^ 0x13198a2e03707344)
 	typedKeys := make([][]byte, len(typed))
 	for i, key := range typed {
 		typedKeys[i] = []byte(key)
 	}
 	probes, err := r.measure(p.DuplicatePasses, typedKeys, pr,
-		func(dst [][]byte, first uint64) { Keys(dst, Members, first, p.Seed, p.KeyBytes) },
+		func(dst [][]byte, first uint64) { core.Keys(dst, core.Members, first, p.Seed, p.KeyBytes) },
 		func(dst [][]byte, first uint64) {
 			for j := range dst {
-				dst[j] = Key(dst[j], Members, Reduce(splitmix(pick+first+uint64(j)), n), p.Seed, p.KeyBytes)
+				dst[j] = core.Key(dst[j], core.Members, core.Reduce(core.SplitMix(pick+first+uint64(j)), n), p.Seed, p.KeyBytes)
 			}
 		},
-		func(dst [][]byte, first uint64) { Keys(dst, Absent, first, p.Seed, p.KeyBytes) })
+		func(dst [][]byte, first uint64) { core.Keys(dst, core.Absent, first, p.Seed, p.KeyBytes) })
 	if err != nil {
 		return Result{}, err
 	}
 	r.Typed = uint64(len(typed))
 	r.N += r.Typed
-	r.ExactSetBytes = ExactSetBytes(n, p.KeyBytes)
+	r.ExactSetBytes = core.ExactSetBytes(n, p.KeyBytes)
 	r.finish(probes)
 	return r, nil
 }
@@ -274,15 +266,15 @@ func (r *Result) finish(probes uint64) {
 	th := r.Variant.Theory(f, n)
 	r.TheoryFPR, r.TheoryFPRExact, r.TheoryFPRVariant = th.Rate, th.Rate, th.Rate
 	if r.Variant.Bloom() {
-		r.TheoryFPR, r.TheoryFPRExact = Rate(m, n, k), RateExact(m, n, k)
+		r.TheoryFPR, r.TheoryFPRExact = core.Rate(m, n, k), core.RateExact(m, n, k)
 	}
 	r.ExpectedSetBits, r.ExpectedProbes = th.ExpectedSet, th.ExpectedProbes
 	if absent := r.AbsentQueries; absent > 0 {
 		r.EmpiricalFPR = float64(r.FalsePositives) / float64(absent)
 		r.ProbesPerNegative = float64(probes) / float64(absent)
 	}
-	r.QueryCILow, r.QueryCIHigh = Wilson(r.FalsePositives, r.AbsentQueries, Z95)
-	r.WholeCILow, r.WholeCIHigh = widen(r.FalsePositives, r.AbsentQueries, th.Variance)
+	r.QueryCILow, r.QueryCIHigh = core.Wilson(r.FalsePositives, r.AbsentQueries, core.Z95)
+	r.WholeCILow, r.WholeCIHigh = core.Widen(r.FalsePositives, r.AbsentQueries, th.Variance)
 	r.figures()
 	r.Digest = r.digest()
 }
@@ -305,16 +297,9 @@ func (r *Result) figures() {
 	if x, ok := f.(interface{ Retries() uint64 }); ok {
 		r.BuildRetries = x.Retries()
 	}
-	if x, ok := f.(Linked); ok {
+	if x, ok := f.(core.Linked); ok {
 		r.Links, r.PastCapacity, r.ChainLimit, r.RateBound = x.Links(), x.PastCapacity(), x.Limit(), x.Bound()
 	}
-}
-
-// Sealer is a filter built once from the whole key set (a static filter):
-// Add collects keys and Seal builds it. The simulation seals after the
-// inserts; a filter sealed lazily by its first query works without it.
-type Sealer interface {
-	Seal() error
 }
 
 // keysAt makes dst keys first, first+1, ... of a list: it writes each into
@@ -361,15 +346,15 @@ func (pr *Pace) Advance(n int) error {
 func (r *Result) measure(passes int, typed [][]byte, pr *Pace, member, present, absent keysAt) (probes uint64, err error) {
 	f := r.Filter
 	var (
-		keys  [BatchKeys][]byte
-		found [BatchKeys]bool
-		read  [BatchKeys]int
+		keys  [core.BatchKeys][]byte
+		found [core.BatchKeys]bool
+		read  [core.BatchKeys]int
 	)
 	// batches hands do keys 0 to count-1 of list, a batch at a time, with
 	// the index of each batch's first key.
 	batches := func(count uint64, list keysAt, do func(first uint64, keys [][]byte)) error {
 		for first := uint64(0); first < count; {
-			n := int(min(BatchKeys, count-first, uint64(pr.Room())))
+			n := int(min(core.BatchKeys, count-first, uint64(pr.Room())))
 			list(keys[:n], first)
 			do(first, keys[:n])
 			first += uint64(n)
@@ -382,7 +367,7 @@ func (r *Result) measure(passes int, typed [][]byte, pr *Pace, member, present, 
 	var last []byte
 	for pass := 0; pass < passes; pass++ {
 		err := batches(r.N, member, func(_ uint64, keys [][]byte) {
-			AddBatch(f, keys)
+			core.AddBatch(f, keys)
 			last = keys[len(keys)-1]
 		})
 		if err != nil {
@@ -396,14 +381,14 @@ func (r *Result) measure(passes int, typed [][]byte, pr *Pace, member, present, 
 			return 0, err
 		}
 	}
-	if s, ok := f.(Sealer); ok {
+	if s, ok := f.(core.Sealer); ok {
 		if err := s.Seal(); err != nil {
 			r.BuildError = err.Error()
 		}
 	}
 	r.LastInserted = f.Positions(nil, last)
 	err = batches(r.PresentQueries, present, func(_ uint64, keys [][]byte) {
-		ContainsBatch(f, keys, found[:], read[:])
+		core.ContainsBatch(f, keys, found[:], read[:])
 		for j := range keys {
 			if !found[j] {
 				r.FalseNegatives++
@@ -414,7 +399,7 @@ func (r *Result) measure(passes int, typed [][]byte, pr *Pace, member, present, 
 		return 0, err
 	}
 	err = batches(r.AbsentQueries, absent, func(first uint64, keys [][]byte) {
-		ContainsBatch(f, keys, found[:], read[:])
+		core.ContainsBatch(f, keys, found[:], read[:])
 		for j := range keys {
 			if found[j] {
 				r.FalsePositives++
@@ -431,43 +416,18 @@ func (r *Result) measure(passes int, typed [][]byte, pr *Pace, member, present, 
 	return probes, nil
 }
 
-// ExactSetBytes estimates the heap of a Go map[string]struct{} holding n
-// distinct keys of keyBytes each: MapTableBytes(n) for the table plus
-// KeyHeapBytes(keyBytes) per key. The memory experiment measures the real
-// figure natively; in the browser this estimate is all there is.
-func ExactSetBytes(n uint64, keyBytes int) uint64 {
-	return MapTableBytes(n) + n*KeyHeapBytes(keyBytes)
-}
-
-// MapTableBytes estimates the table of a Go (1.24 and later, swiss table)
-// map[string]struct{} with n entries. A slot is 24 bytes (the 16-byte string
-// header, padded for the empty value) plus one control byte; the table keeps
-// a power-of-two number of slots at most 7/8 full, so its load swings
-// between 7/16 and 7/8 as n grows; and a group array of 1024 slots is a
-// 25,600-byte allocation in a 27,264-byte size class. Measured at 16-byte
-// keys with runtime.MemStats, the model lands within 5% (51.0 and 71.8
-// bytes per key at 100,000 and 500,000 keys, against 48.8 and 68.4).
-func MapTableBytes(n uint64) uint64 {
-	slots := uint64(8)
-	for slots*7/8 < n {
-		slots *= 2
+// digest folds the run's figures and its filter's words into Digest.
+func (r *Result) digest() string {
+	var d core.Digester
+	d.String(r.Variant.Name())
+	d.String(string(r.Fault))
+	for _, x := range []uint64{r.M, r.N, uint64(r.K), r.SetBits, r.FalsePositives, r.FalseNegatives,
+		r.AbsentQueries, r.PresentQueries} {
+		d.Uint(x)
 	}
-	const perSlot = 25.0 * 27264 / 25600
-	return uint64(math.Ceil(float64(slots) * perSlot))
-}
-
-// KeyHeapBytes is the heap a key of keyBytes bytes takes as a string: its
-// bytes rounded up to the Go allocator's size class (Go's
-// runtime/sizeclasses.go).
-func KeyHeapBytes(keyBytes int) uint64 {
-	for _, c := range sizeClasses {
-		if keyBytes <= c {
-			return uint64(c)
-		}
+	d.Words(r.Filter.Words())
+	for _, x := range []float64{r.TheoryFPR, r.TheoryFPRExact, r.EmpiricalFPR, r.ProbesPerNegative} {
+		d.Float(x)
 	}
-	return uint64(keyBytes+8191) / 8192 * 8192
+	return d.Sum()
 }
-
-var sizeClasses = []int{0, 8, 16, 24, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240, 256,
-	288, 320, 352, 384, 416, 448, 480, 512, 576, 640, 704, 768, 896, 1024, 1152, 1280, 1408, 1536, 1792, 2048,
-	2304, 2688, 3072, 3200, 3456, 4096, 4864, 5376, 6144, 6528, 6784, 6912, 8192}

@@ -1,4 +1,4 @@
-package core
+package sim
 
 import (
 	"errors"
@@ -6,25 +6,27 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/bloomlab/bloomlab/core"
 )
 
-func textKeys(ns Namespace, lo, hi int) [][]byte {
+func textKeys(ns core.Namespace, lo, hi int) [][]byte {
 	var keys [][]byte
 	for i := lo; i < hi; i++ {
-		keys = append(keys, TextKey(nil, ns, uint64(i)))
+		keys = append(keys, core.TextKey(nil, ns, uint64(i)))
 	}
 	return keys
 }
 
-func TestSimulateKeysCountsTheLists(t *testing.T) {
+func TestRunKeysCountsTheLists(t *testing.T) {
 	t.Parallel()
-	members := textKeys(Members, 0, 20_000)
+	members := textKeys(core.Members, 0, 20_000)
 	members = append(members, members[:300]...) // 300 duplicates
-	absent := textKeys(Absent, 0, 200_000)
+	absent := textKeys(core.Absent, 0, 200_000)
 	absent = append(absent, absent[:50]...)        // 50 duplicates
 	absent = append(absent, members[1000:1040]...) // 40 members in the absent list
-	p := DefaultParams()
-	r, err := SimulateKeys(p, members, absent, nil)
+	p := Defaults()
+	r, err := RunKeys(p, members, absent, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,54 +49,54 @@ func TestSimulateKeysCountsTheLists(t *testing.T) {
 	e := math.Exp(-x)
 	want := r.TheoryFPR * float64(r.AbsentQueries)
 	sd := math.Sqrt(want*(1-r.TheoryFPR) + math.Pow(want*float64(r.K)/(1-e), 2)*e*(1-(1+x)*e)/float64(r.M))
-	if z := (float64(r.FalsePositives) - want) / sd; math.Abs(z) > Z999 {
+	if z := (float64(r.FalsePositives) - want) / sd; math.Abs(z) > core.Z999 {
 		t.Errorf("%d false positives, expected %.1f: z = %.2f", r.FalsePositives, want, z)
 	}
 	// "key-0" to "key-9999" fit the 8-byte class, "key-10000" on the 16-byte.
-	if want := MapTableBytes(r.N) + 10_000*8 + 10_000*16; r.ExactSetBytes != want {
+	if want := core.MapTableBytes(r.N) + 10_000*8 + 10_000*16; r.ExactSetBytes != want {
 		t.Errorf("exact set %d bytes, want %d: one table and each key's heap bytes", r.ExactSetBytes, want)
 	}
 }
 
-// SimulateKeys on the keys Simulate generates must build the same filter and
+// RunKeys on the keys Run generates must build the same filter and
 // find the same false positives: one filter, two ways in.
-func TestSimulateKeysAgreesWithSimulate(t *testing.T) {
+func TestRunKeysAgreesWithRun(t *testing.T) {
 	t.Parallel()
-	for _, v := range Variants {
+	for _, v := range core.Variants {
 		t.Run(v.Name(), func(t *testing.T) {
-			p := DefaultParams()
+			p := Defaults()
 			p.Variant, p.PresentShare, p.Seed = v, 0, 42
-			want, err := Simulate(p)
+			want, err := Run(p)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var members, absent [][]byte
 			for i := 0; i < p.Items; i++ {
-				members = append(members, Key(nil, Members, uint64(i), p.Seed, p.KeyBytes))
+				members = append(members, core.Key(nil, core.Members, uint64(i), p.Seed, p.KeyBytes))
 			}
 			for i := 0; i < p.Queries; i++ {
-				absent = append(absent, Key(nil, Absent, uint64(i), p.Seed, p.KeyBytes))
+				absent = append(absent, core.Key(nil, core.Absent, uint64(i), p.Seed, p.KeyBytes))
 			}
-			got, err := SimulateKeys(p, members, absent, nil)
+			got, err := RunKeys(p, members, absent, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if got.FalsePositives != want.FalsePositives || got.SetBits != want.SetBits ||
 				!slices.Equal(got.Filter.Words(), want.Filter.Words()) || got.ProbesPerNegative != want.ProbesPerNegative {
-				t.Errorf("fp %d set %d probes %.4f; Simulate fp %d set %d probes %.4f",
+				t.Errorf("fp %d set %d probes %.4f; Run fp %d set %d probes %.4f",
 					got.FalsePositives, got.SetBits, got.ProbesPerNegative, want.FalsePositives, want.SetBits, want.ProbesPerNegative)
 			}
 			if !slices.Equal(got.FirstProbed, want.FirstProbed) || !slices.Equal(got.LastInserted, want.LastInserted) {
-				t.Error("the highlighted positions differ from Simulate's")
+				t.Error("the highlighted positions differ from Run's")
 			}
 		})
 	}
 }
 
-func TestSimulateKeysRefuses(t *testing.T) {
+func TestRunKeysRefuses(t *testing.T) {
 	t.Parallel()
-	members, absent := textKeys(Members, 0, 100), textKeys(Absent, 0, 100)
-	bad := DefaultParams()
+	members, absent := textKeys(core.Members, 0, 100), textKeys(core.Absent, 0, 100)
+	bad := Defaults()
 	bad.BitsPerKey = 0
 	for _, tc := range []struct {
 		name            string
@@ -102,25 +104,25 @@ func TestSimulateKeysRefuses(t *testing.T) {
 		members, absent [][]byte
 		says            string
 	}{
-		{"no members", DefaultParams(), nil, absent, "no member keys"},
+		{"no members", Defaults(), nil, absent, "no member keys"},
 		{"bad params", bad, members, absent, "bits per key"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := SimulateKeys(tc.p, tc.members, tc.absent, nil)
+			_, err := RunKeys(tc.p, tc.members, tc.absent, nil)
 			if err == nil || !strings.Contains(err.Error(), tc.says) {
 				t.Errorf("error %v, want one saying %q", err, tc.says)
 			}
 		})
 	}
 	t.Run("no absent keys", func(t *testing.T) {
-		r, err := SimulateKeys(DefaultParams(), members, nil, nil)
+		r, err := RunKeys(Defaults(), members, nil, nil)
 		if err != nil || r.AbsentQueries != 0 || r.QueryCILow != 0 || r.QueryCIHigh != 1 || r.WholeCILow != 0 || r.WholeCIHigh != 1 {
 			t.Errorf("error %v, %d absent queries, interval [%v, %v]; want none and [0, 1]", err, r.AbsentQueries, r.QueryCILow, r.QueryCIHigh)
 		}
 	})
 	t.Run("cancelled", func(t *testing.T) {
 		stop := errors.New("stop")
-		_, err := SimulateKeys(DefaultParams(), textKeys(Members, 0, 40_000), absent, func(done, total int) error { return stop })
+		_, err := RunKeys(Defaults(), textKeys(core.Members, 0, 40_000), absent, func(done, total int) error { return stop })
 		if !errors.Is(err, stop) {
 			t.Errorf("error %v, want the step's", err)
 		}
@@ -129,14 +131,14 @@ func TestSimulateKeysRefuses(t *testing.T) {
 
 // A duplicate in the input is a duplicate pass in disguise: the standard
 // filter's bits must not move.
-func TestSimulateKeysDuplicatesDoNotCountTwice(t *testing.T) {
+func TestRunKeysDuplicatesDoNotCountTwice(t *testing.T) {
 	t.Parallel()
-	members := textKeys(Members, 0, 5000)
-	once, err := SimulateKeys(DefaultParams(), members, nil, nil)
+	members := textKeys(core.Members, 0, 5000)
+	once, err := RunKeys(Defaults(), members, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	twice, err := SimulateKeys(DefaultParams(), append(members, members...), nil, nil)
+	twice, err := RunKeys(Defaults(), append(members, members...), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +151,7 @@ func TestSimulateKeysDuplicatesDoNotCountTwice(t *testing.T) {
 // Sorting out the lists is most of the work when they repeat themselves, and
 // a browser must be able to yield (and cancel) through it: step is called
 // while duplicates are dropped, done only grows, and it never passes total.
-func TestSimulateKeysStepsWhileSortingLists(t *testing.T) {
+func TestRunKeysStepsWhileSortingLists(t *testing.T) {
 	t.Parallel()
 	one := []byte("the same key")
 	members := make([][]byte, 3*Chunk)
@@ -157,7 +159,7 @@ func TestSimulateKeysStepsWhileSortingLists(t *testing.T) {
 		members[i] = one
 	}
 	var calls, last, lastTotal int
-	r, err := SimulateKeys(DefaultParams(), members, members[:Chunk], func(done, total int) error {
+	r, err := RunKeys(Defaults(), members, members[:Chunk], func(done, total int) error {
 		if done <= last || done > total {
 			t.Errorf("step(%d, %d) after done %d", done, total, last)
 		}

@@ -1,18 +1,19 @@
-package core
+package sim
 
 import (
 	"fmt"
 
+	"github.com/bloomlab/bloomlab/core"
 	"github.com/bloomlab/bloomlab/core/keys"
 )
 
 // DefaultKeyLimits allow as many keys as a simulation inserts, 256 MiB of
 // input and 4 KiB a key.
-var DefaultKeyLimits = keys.Limits{MaxKeys: MaxItems, MaxBytes: 256 << 20, MaxLineBytes: 4 << 10}
+var DefaultKeyLimits = keys.Limits{MaxKeys: core.MaxItems, MaxBytes: 256 << 20, MaxLineBytes: 4 << 10}
 
-// OwnKeysResult is what SimulateKeys measured, beside what the key lists
+// KeysResult is what RunKeys measured, beside what the key lists
 // held.
-type OwnKeysResult struct {
+type KeysResult struct {
 	Result
 	// Duplicates dropped from each list, so that none counts twice.
 	MemberDuplicates int `json:"memberDuplicates"`
@@ -22,19 +23,19 @@ type OwnKeysResult struct {
 	AbsentMembers int `json:"absentMembers"`
 }
 
-// SimulateKeys is Simulate on keys a user brought: it builds the filter the
+// RunKeys is Run on keys a user brought: it builds the filter the
 // params describe from the distinct members, inserts them DuplicatePasses
 // times, queries every member (any miss is a false negative) and every
 // distinct absent key that is not a member (any hit is a false positive).
 // Duplicates are dropped here and counted in the result; the keys are not
-// copied. Lists read by keys.Read go to SimulateKeyLists instead, which
+// copied. Lists read by keys.Read go to RunKeyLists instead, which
 // spends no memory on dropping duplicates again.
 //
 // Of the params it reads BitsPerKey (or M), Hashes, DuplicatePasses, Seed,
 // Variant and Fault; n and the queries come from the lists, so Items,
 // Queries, PresentShare and KeyBytes are ignored. step may be nil.
-func SimulateKeys(p Params, members, absent [][]byte, step Step) (OwnKeysResult, error) {
-	var out OwnKeysResult
+func RunKeys(p Params, members, absent [][]byte, step Step) (KeysResult, error) {
+	var out KeysResult
 	pr := newListProgress(step, len(members), len(absent), p.DuplicatePasses)
 	// The sets find keys through pointers to the lists: a slice or a
 	// keys.List turned into an interface at each call would be copied to the
@@ -76,12 +77,12 @@ func SimulateKeys(p Params, members, absent [][]byte, step Step) (OwnKeysResult,
 	return out.simulate(p, kept, queries, pr)
 }
 
-// SimulateKeyLists is SimulateKeys on lists ReadKeys read, which hold each
+// RunKeyLists is RunKeys on lists ReadKeys read, which hold each
 // key once already: only a set of the members is built, to leave out of the
 // rate the absent keys that are members, and only when there are absent
 // keys. The result counts the lists' duplicates.
-func SimulateKeyLists(p Params, members, absent keys.List, step Step) (OwnKeysResult, error) {
-	out := OwnKeysResult{MemberDuplicates: members.Duplicates, AbsentDuplicates: absent.Duplicates}
+func RunKeyLists(p Params, members, absent keys.List, step Step) (KeysResult, error) {
+	out := KeysResult{MemberDuplicates: members.Duplicates, AbsentDuplicates: absent.Duplicates}
 	pr := newListProgress(step, members.Len(), absent.Len(), p.DuplicatePasses)
 	if absent.Len() == 0 {
 		return out.simulate(p, members, absent, pr)
@@ -135,23 +136,23 @@ func (s keySubset) Key(i int) []byte { return s.list.Key(int(s.index[i])) }
 // as a query, and each absent query once. Until the lists are sorted out
 // the total is an estimate, made exact once they are.
 func newListProgress(step Step, members, absent, passes int) *Pace {
-	return &Pace{Step: step, Total: (members+absent)*2 + members*min(max(passes, 1), MaxPasses)}
+	return &Pace{Step: step, Total: (members+absent)*2 + members*min(max(passes, 1), core.MaxPasses)}
 }
 
 // simulate builds the filter from keys, which are distinct, and measures it
 // on queries, which are distinct and hold no member, into out.
-func (out OwnKeysResult) simulate(p Params, members, queries keys.Source, pr *Pace) (OwnKeysResult, error) {
+func (out KeysResult) simulate(p Params, members, queries keys.Source, pr *Pace) (KeysResult, error) {
 	if members.Len() == 0 {
-		return out, fmt.Errorf("core: no member keys to insert")
+		return out, fmt.Errorf("sim: no member keys to insert")
 	}
-	if members.Len() > MaxItems {
-		return out, fmt.Errorf("core: %d member keys, at most %d allowed", members.Len(), MaxItems)
+	if members.Len() > core.MaxItems {
+		return out, fmt.Errorf("sim: %d member keys, at most %d allowed", members.Len(), core.MaxItems)
 	}
-	if queries.Len() > MaxQueries {
-		return out, fmt.Errorf("core: %d absent keys, at most %d allowed", queries.Len(), MaxQueries)
+	if queries.Len() > core.MaxQueries {
+		return out, fmt.Errorf("sim: %d absent keys, at most %d allowed", queries.Len(), core.MaxQueries)
 	}
 	q := p
-	q.Items, q.Queries, q.PresentShare, q.KeyBytes = members.Len(), queries.Len(), 0, MinKeyBytes
+	q.Items, q.Queries, q.PresentShare, q.KeyBytes = members.Len(), queries.Len(), 0, core.MinKeyBytes
 	r, err := q.Start()
 	if err != nil {
 		return out, err
@@ -172,9 +173,9 @@ func (out OwnKeysResult) simulate(p Params, members, queries keys.Source, pr *Pa
 	}
 
 	// Keys differ in length: one table, each key's own heap bytes.
-	r.ExactSetBytes = MapTableBytes(n)
+	r.ExactSetBytes = core.MapTableBytes(n)
 	for i := range members.Len() {
-		r.ExactSetBytes += KeyHeapBytes(len(members.Key(i)))
+		r.ExactSetBytes += core.KeyHeapBytes(len(members.Key(i)))
 	}
 	r.finish(probes)
 	out.Result = r

@@ -1,4 +1,4 @@
-package core
+package sim
 
 import (
 	"flag"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bloomlab/bloomlab/core"
 	"github.com/bloomlab/bloomlab/core/keys"
 )
 
@@ -16,7 +17,7 @@ var update = flag.Bool("update", false, "rewrite testdata golden files")
 
 func TestDefaultShape(t *testing.T) {
 	t.Parallel()
-	r, err := Simulate(DefaultParams())
+	r, err := Run(Defaults())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,11 +46,11 @@ func TestDefaultShape(t *testing.T) {
 func TestDigestsGolden(t *testing.T) {
 	t.Parallel()
 	var b strings.Builder
-	for _, v := range Variants {
-		for _, f := range append([]Fault{NoFault}, Faults...) {
-			p := DefaultParams()
+	for _, v := range core.Variants {
+		for _, f := range append([]core.Fault{core.NoFault}, core.Faults...) {
+			p := Defaults()
 			p.Variant, p.Fault, p.DuplicatePasses = v, f, 2
-			r, err := Simulate(p)
+			r, err := Run(p)
 			if v.Effective(f) != v {
 				// A fault that lives in another layout is refused, not
 				// run there in silence.
@@ -66,24 +67,24 @@ func TestDigestsGolden(t *testing.T) {
 	}
 	// Fuse widths whose cells straddle words, beside its default 8.
 	for _, bits := range []int{7, 12, 20} {
-		p := DefaultParams()
-		p.Variant, p.FingerprintBits, p.DuplicatePasses = FuseVariant, bits, 2
-		r, err := Simulate(p)
+		p := Defaults()
+		p.Variant, p.FingerprintBits, p.DuplicatePasses = core.FuseVariant, bits, 2
+		r, err := Run(p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		fmt.Fprintf(&b, "%s %s f=%d %s\n", FuseVariant, NoFault, bits, r.Digest)
+		fmt.Fprintf(&b, "%s %s f=%d %s\n", core.FuseVariant, core.NoFault, bits, r.Digest)
 	}
 	// Ribbon widths beside its default 7: the narrowest, one whose rows
 	// straddle words, and the widest.
 	for _, bits := range []int{1, 13, 32} {
-		p := DefaultParams()
-		p.Variant, p.FingerprintBits, p.DuplicatePasses = RibbonVariant, bits, 2
-		r, err := Simulate(p)
+		p := Defaults()
+		p.Variant, p.FingerprintBits, p.DuplicatePasses = core.RibbonVariant, bits, 2
+		r, err := Run(p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		fmt.Fprintf(&b, "%s %s f=%d %s\n", RibbonVariant, NoFault, bits, r.Digest)
+		fmt.Fprintf(&b, "%s %s f=%d %s\n", core.RibbonVariant, core.NoFault, bits, r.Digest)
 	}
 	const path = "testdata/digests.golden"
 	if *update {
@@ -93,7 +94,7 @@ func TestDigestsGolden(t *testing.T) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run go test ./core -update to create it)", err)
+		t.Fatalf("%v (run go test ./core/sim -update to create it)", err)
 	}
 	if b.String() != string(want) {
 		t.Errorf("digests moved:\n%s\nwant:\n%s", b.String(), want)
@@ -102,10 +103,10 @@ func TestDigestsGolden(t *testing.T) {
 
 func TestSeedMovesBits(t *testing.T) {
 	t.Parallel()
-	p := DefaultParams()
-	a, _ := Simulate(p)
+	p := Defaults()
+	a, _ := Run(p)
 	p.Seed = 2
-	b, _ := Simulate(p)
+	b, _ := Run(p)
 	if a.Digest == b.Digest {
 		t.Fatal("a new seed gave the same digest")
 	}
@@ -122,22 +123,22 @@ func TestValidate(t *testing.T) {
 		{"bits per key NaN", func(p *Params) { p.BitsPerKey = math.NaN() }, "bits per key must be in"},
 		{"hashes", func(p *Params) { p.Hashes = -1 }, "hashes must be in"},
 		{"items", func(p *Params) { p.Items = 0 }, "items must be in"},
-		{"queries", func(p *Params) { p.Queries = MaxQueries + 1 }, "queries must be in"},
+		{"queries", func(p *Params) { p.Queries = core.MaxQueries + 1 }, "queries must be in"},
 		{"present share", func(p *Params) { p.PresentShare = 101 }, "present share must be in"},
 		{"key bytes", func(p *Params) { p.KeyBytes = 4 }, "key bytes must be in"},
 		{"passes", func(p *Params) { p.DuplicatePasses = 0 }, "duplicate passes must be in"},
 		{"fingerprints", func(p *Params) { p.FingerprintBits = 12 }, "standard filter has no fingerprints"},
-		{"fault's layout", func(p *Params) { p.Variant, p.Fault = BlockedVariant, WrapCounters }, "lives in the counting filter"},
+		{"fault's layout", func(p *Params) { p.Variant, p.Fault = core.BlockedVariant, core.WrapCounters }, "lives in the counting filter"},
 		{"fault", func(p *Params) { p.Fault = "gremlin" }, "unknown fault"},
-		{"capacity", func(p *Params) { p.Variant, p.Capacity = ScalableVariant, MaxItems+1 }, "capacity must be in [0, 10000000]"},
+		{"capacity", func(p *Params) { p.Variant, p.Capacity = core.ScalableVariant, core.MaxItems+1 }, "capacity must be in [0, 10000000]"},
 		{"capacity of a fixed filter", func(p *Params) { p.Capacity = 10 }, "the standard filter takes 0"},
-		{"scalable hashing", func(p *Params) { p.Variant, p.Hashing = ScalableVariant, EnhancedDoubleHashing }, "has a seed of its own in each link"},
+		{"scalable hashing", func(p *Params) { p.Variant, p.Hashing = core.ScalableVariant, core.EnhancedDoubleHashing }, "has a seed of its own in each link"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := DefaultParams()
+			p := Defaults()
 			tt.change(&p)
-			_, err := Simulate(p)
+			_, err := Run(p)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("error %v, want one containing %q", err, tt.want)
 			}
@@ -147,10 +148,10 @@ func TestValidate(t *testing.T) {
 
 func TestStepCancels(t *testing.T) {
 	t.Parallel()
-	p := DefaultParams()
+	p := Defaults()
 	p.Items = 100_000
 	calls := 0
-	_, err := SimulateSteps(p, func(done, total int) error {
+	_, err := RunSteps(p, func(done, total int) error {
 		calls++
 		if done > total {
 			t.Errorf("done %d > total %d", done, total)
@@ -168,19 +169,19 @@ func TestStepCancels(t *testing.T) {
 func TestRatesMatchTheory(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
-		v   Variant
+		v   core.Variant
 		bpk float64
 		k   int
-	}{{Standard, 8, 1}, {Standard, 4, 2}, {Standard, 10, 6}, {Standard, 9.585, 7}, {BlockedVariant, 10, 6}, {BlockedVariant, 9.585, 7}, {CountingVariant, 8, 5}, {ScalableVariant, 10, 7}} {
+	}{{core.Standard, 8, 1}, {core.Standard, 4, 2}, {core.Standard, 10, 6}, {core.Standard, 9.585, 7}, {core.BlockedVariant, 10, 6}, {core.BlockedVariant, 9.585, 7}, {core.CountingVariant, 8, 5}, {core.ScalableVariant, 10, 7}} {
 		t.Run(fmt.Sprintf("%s/%v/%d", tt.v, tt.bpk, tt.k), func(t *testing.T) {
 			t.Parallel()
-			p := DefaultParams()
+			p := Defaults()
 			p.Variant, p.BitsPerKey, p.Hashes, p.Items, p.Queries, p.PresentShare = tt.v, tt.bpk, tt.k, 100_000, 1_000_000, 0
-			r, err := Simulate(p)
+			r, err := Run(p)
 			if err != nil {
 				t.Fatal(err)
 			}
-			lo, hi := Wilson(r.FalsePositives, r.AbsentQueries, Z999)
+			lo, hi := core.Wilson(r.FalsePositives, r.AbsentQueries, core.Z999)
 			if r.TheoryFPRVariant < lo || r.TheoryFPRVariant > hi {
 				t.Errorf("measured %.6f [%.6f, %.6f], theory %.6f (seed %d)", r.EmpiricalFPR, lo, hi, r.TheoryFPRVariant, p.Seed)
 			}
@@ -191,44 +192,11 @@ func TestRatesMatchTheory(t *testing.T) {
 	}
 }
 
-func TestWilson(t *testing.T) {
-	t.Parallel()
-	// The 1% row of the classic table: 100,560 false positives in 10^7
-	// queries gives [0.009994, 0.010118].
-	lo, hi := Wilson(100_560, 10_000_000, Z95)
-	if got := fmt.Sprintf("%.6f %.6f", lo, hi); got != "0.009994 0.010118" {
-		t.Errorf("Wilson = %s", got)
-	}
-	if lo, hi := Wilson(0, 100, Z95); lo != 0 || hi <= 0 || hi > 0.04 {
-		t.Errorf("Wilson(0, 100) = [%v, %v]", lo, hi)
-	}
-}
-
-func TestChiSquare(t *testing.T) {
-	t.Parallel()
-	if s, dof := ChiSquare([]uint64{10, 10, 10, 10}); s != 0 || dof != 3 {
-		t.Errorf("uniform counts: %v, %d", s, dof)
-	}
-	if s, _ := ChiSquare([]uint64{40, 0, 0, 0}); s != 120 {
-		t.Errorf("all in one bucket: %v, want 120", s)
-	}
-	// Z999 is the 99.95% normal point; chi-square's with 100 dof is 153.17.
-	if b := ChiSquareBound(100, Z999); math.Abs(b-153.17) > 0.5 {
-		t.Errorf("ChiSquareBound(100) = %v, want about 153.17", b)
-	}
-}
-
-func ExampleSimulate() {
-	r, _ := Simulate(DefaultParams())
+func ExampleRun() {
+	r, _ := Run(Defaults())
 	fmt.Printf("m=%d n=%d k=%d bytes=%d theory=%.6f false negatives=%d\n",
 		r.M, r.N, r.K, r.FilterBytes, r.TheoryFPR, r.FalseNegatives)
 	// Output: m=40000 n=4000 k=7 bytes=5000 theory=0.008194 false negatives=0
-}
-
-func ExampleBitsFor() {
-	m, _ := BitsFor(100_000_000, 0.01)
-	fmt.Println(m, OptimalK(m, 100_000_000))
-	// Output: 958505838 7
 }
 
 // BenchmarkSimulate is one simulation of 10^6 keys at 1% (9.585 bits per
@@ -240,11 +208,11 @@ func BenchmarkSimulate(b *testing.B) {
 		n    int
 	}{{"n=1e6", 1_000_000}} {
 		b.Run(size.name, func(b *testing.B) {
-			p := DefaultParams()
+			p := Defaults()
 			p.BitsPerKey, p.Hashes, p.Items, p.Queries = 9.585, 0, size.n, size.n
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := Simulate(p); err != nil {
+				if _, err := Run(p); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -253,9 +221,9 @@ func BenchmarkSimulate(b *testing.B) {
 	}
 }
 
-func TestSimulateTypedBadKeys(t *testing.T) {
+func TestRunTypedBadKeys(t *testing.T) {
 	t.Parallel()
-	p := DefaultParams()
+	p := Defaults()
 	for _, tc := range []struct {
 		typed []string
 		want  string
@@ -265,7 +233,7 @@ func TestSimulateTypedBadKeys(t *testing.T) {
 		{[]string{"\xff"}, "UTF-8"},
 		{slices.Repeat([]string{"k"}, keys.MaxTyped+1), "33 keys typed, at most 32"},
 	} {
-		if _, err := SimulateTyped(p, tc.typed, nil); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := RunTyped(p, tc.typed, nil); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%d keys: error %v, want one saying %q", len(tc.typed), err, tc.want)
 		}
 	}

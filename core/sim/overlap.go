@@ -1,10 +1,11 @@
-package core
+package sim
 
 import (
 	"fmt"
 	"math"
 	"slices"
 
+	"github.com/bloomlab/bloomlab/core"
 	"github.com/bloomlab/bloomlab/core/keys"
 )
 
@@ -39,16 +40,16 @@ const MaxOverlapM = 1 << 24
 // to each position: the generated members, then each distinct typed key. It applies to the layouts whose positions a key
 // sets (the Bloom layouts, faults included: a position past the array,
 // which a broken filter computes, is not counted). step is called between
-// chunks of keys, as in Simulate.
+// chunks of keys, as in Run.
 func OverlapOf(p Params, typed []string, step Step) (Overlap, error) {
 	if err := p.Validate(); err != nil {
 		return Overlap{}, err
 	}
 	if len(typed) > keys.MaxTyped {
-		return Overlap{}, fmt.Errorf("core: %d keys typed, at most %d", len(typed), keys.MaxTyped)
+		return Overlap{}, fmt.Errorf("sim: %d keys typed, at most %d", len(typed), keys.MaxTyped)
 	}
 	if !p.Variant.Bloom() {
-		return Overlap{}, fmt.Errorf("core: a %s filter's positions hold fingerprints, not keys' bits: it has no overlap to count", p.Variant.Name())
+		return Overlap{}, fmt.Errorf("sim: a %s filter's positions hold fingerprints, not keys' bits: it has no overlap to count", p.Variant.Name())
 	}
 	r, err := p.Start()
 	if err != nil {
@@ -56,7 +57,7 @@ func OverlapOf(p Params, typed []string, step Step) (Overlap, error) {
 	}
 	f, m := r.Filter, r.Filter.M()
 	if m > MaxOverlapM {
-		return Overlap{}, fmt.Errorf("core: the overlap is counted for at most %d positions, this filter has %d", MaxOverlapM, m)
+		return Overlap{}, fmt.Errorf("sim: the overlap is counted for at most %d positions, this filter has %d", MaxOverlapM, m)
 	}
 	o := Overlap{Counts: make([]uint8, m)}
 	var pos []uint64
@@ -70,10 +71,10 @@ func OverlapOf(p Params, typed []string, step Step) (Overlap, error) {
 		o.Keys++
 	}
 	pr := &Pace{Step: step, Total: p.Items + len(typed)}
-	var keys [BatchKeys][]byte
+	var keys [core.BatchKeys][]byte
 	for first := uint64(0); first < uint64(p.Items); {
-		b := int(min(BatchKeys, uint64(p.Items)-first, uint64(pr.Room())))
-		Keys(keys[:b], Members, first, p.Seed, p.KeyBytes)
+		b := int(min(core.BatchKeys, uint64(p.Items)-first, uint64(pr.Room())))
+		core.Keys(keys[:b], core.Members, first, p.Seed, p.KeyBytes)
 		for _, key := range keys[:b] {
 			count(key)
 		}

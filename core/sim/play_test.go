@@ -1,28 +1,30 @@
-package core
+package sim
 
 import (
 	"slices"
 	"testing"
+
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // TestAtKeepsTheFilter: a player's stop is the designed filter with its
 // first keys in: the same m, k and fingerprint width at every stop, the
-// full stop is Simulate itself, and each stop's bits are those of
+// full stop is Run itself, and each stop's bits are those of
 // inserting its keys one at a time.
 func TestAtKeepsTheFilter(t *testing.T) {
 	t.Parallel()
-	for _, v := range Variants {
+	for _, v := range core.Variants {
 		if v.Static() {
 			continue // built once from the whole set: no keys-so-far
 		}
-		p := DefaultParams()
+		p := Defaults()
 		p.Variant, p.Items, p.Queries = v, 3000, 2000
-		full, err := Simulate(p)
+		full, err := Run(p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if at, err := Simulate(p.At(p.Items)); err != nil || at.Digest != full.Digest {
-			t.Errorf("%s: the last stop's digest %s (%v), want Simulate's %s", v, at.Digest, err, full.Digest)
+		if at, err := Run(p.At(p.Items)); err != nil || at.Digest != full.Digest {
+			t.Errorf("%s: the last stop's digest %s (%v), want Run's %s", v, at.Digest, err, full.Digest)
 		}
 		f, err := p.Start()
 		if err != nil {
@@ -30,9 +32,9 @@ func TestAtKeepsTheFilter(t *testing.T) {
 		}
 		for i, at := range []int{1, 2, 10, 1234, 2999} {
 			for j := []int{0, 1, 2, 10, 1234}[i]; j < at; j++ {
-				f.Filter.Add(Key(nil, Members, uint64(j), p.Seed, p.KeyBytes))
+				f.Filter.Add(core.Key(nil, core.Members, uint64(j), p.Seed, p.KeyBytes))
 			}
-			r, err := Simulate(p.At(at))
+			r, err := Run(p.At(at))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -53,7 +55,7 @@ func TestAtKeepsTheFilter(t *testing.T) {
 			}
 		}
 	}
-	p := DefaultParams()
+	p := Defaults()
 	if got := p.At(0).Items; got != 1 {
 		t.Errorf("At(0) holds %d keys, want 1", got)
 	}
