@@ -114,12 +114,18 @@ func TestChecksAreWellFormed(t *testing.T) {
 // the counting filter runs it and passes.
 func TestRealFilterPassesEveryCheck(t *testing.T) {
 	r := realReport()
+	wide := 0 // the checks of filters built past 2^32, which are not the lab's
+	for _, c := range Checks() {
+		if slices.Contains(c.Needs, NeedWide) {
+			wide++
+		}
+	}
 	for _, o := range r.Checks {
-		if !o.Pass && !(o.Skipped && o.ID == "no-false-negatives/remove-half") {
+		if !o.Pass && !(o.Skipped && (o.ID == "no-false-negatives/remove-half" || strings.Contains(o.Detail, string(NeedWide)))) {
 			t.Errorf("%s failed on the real filter: %s", o.ID, o.Detail)
 		}
 	}
-	if r.Passed != r.Total-1 || r.Skipped != 1 || r.Failed != 0 || r.Total != len(Checks()) || !r.AllPassed() {
+	if r.Passed != r.Total-1-wide || r.Skipped != 1+wide || r.Failed != 0 || r.Total != len(Checks()) || !r.AllPassed() {
 		t.Errorf("report says %d passed, %d failed, %d skipped of %d checks", r.Passed, r.Failed, r.Skipped, len(Checks()))
 	}
 	if underRace {
@@ -129,9 +135,9 @@ func TestRealFilterPassesEveryCheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Passed != c.Total || !c.AllPassed() {
+	if c.Passed != c.Total-wide || !c.AllPassed() {
 		for _, o := range c.Checks {
-			if !o.Pass {
+			if !o.Pass && !strings.Contains(o.Detail, string(NeedWide)) {
 				t.Errorf("counting filter: %s: %s", o.ID, o.Detail)
 			}
 		}

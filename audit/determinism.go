@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/bloomlab/bloomlab/core"
 	"github.com/bloomlab/bloomlab/core/sim"
@@ -69,7 +70,9 @@ func determinismChecks() []Check {
 		Contract: "two filters built alike from the same keys give the same answers, and the same storage where it shows",
 		Run:      sameBuild}, {ID: "determinism/seed-moves-answers", Group: GroupDeterminism, Needs: []Need{NeedSeed},
 		Contract: "over the same members, seed 2 builds a filter whose false positives are not seed 1's, about as different as chance",
-		Run:      seedMoves}}, checks...)
+		Run:      seedMoves}, {ID: "determinism/seed-high-bits", Group: GroupDeterminism, Needs: []Need{NeedSeed},
+		Contract: "seeds that differ only in the highest bit the target takes (2^63 apart, and 2^32 apart) build filters as different as chance",
+		Run:      seedHighBits}}, checks...)
 	return checks
 }
 
@@ -183,21 +186,68 @@ func sameBuild(t Target) Verdict {
 // filter that ignores its seed disagrees on none.
 func seedMoves(t Target) Verdict {
 	s := standard(0, 10, 7, 10000).seed(1)
+	const queries = 200000
+	differ, p, err := seedsDiffer(t, s, 2, queries)
+	if err != nil {
+		return errVerdict(err)
+	}
+	want := 2 * p * (1 - p) * queries
+	return verdict(float64(differ) >= want/2 && p > 0,
+		"%d of %d absent keys answered differently by the filters of seeds 1 and 2 over the same members, chance gives about %.1f (%s)",
+		differ, queries, want, t.describe(s.seed(2)))
+}
+
+// seedHighBits holds a seeded target to the bits of seed it takes: seeds
+// that differ only in the highest of them (2^63 apart for a 64-bit seed),
+// and for a seed of more than 32 bits only in bit 32, must build filters
+// as different as seeds 1 and 2 do. A library that keeps 32 bits of a
+// 64-bit seed builds the same filter for seeds 2^32 apart, and hands every
+// user who picks seeds by time or by counter the same few filters.
+func seedHighBits(t Target) Verdict {
+	s := standard(0, 10, 7, 10000).seed(1)
+	bits := t.seedBits()
+	tops := []int{bits - 1}
+	if bits > 33 {
+		tops = append(tops, 32)
+	}
+	const queries = 100000
+	ok := true
+	var parts []string
+	for _, b := range tops {
+		other := uint64(1) ^ 1<<b
+		differ, p, err := seedsDiffer(t, s, other, queries)
+		if err != nil {
+			return errVerdict(err)
+		}
+		want := 2 * p * (1 - p) * queries
+		ok = ok && float64(differ) >= want/2 && want > 0
+		parts = append(parts, fmt.Sprintf("seeds 1 and %d (bit %d): %d of %d answers differ, chance gives about %.1f", other, b, differ, queries, want))
+	}
+	width := fmt.Sprintf("%s is held to the whole 64-bit seed", t.Name)
+	if bits < 64 {
+		width = fmt.Sprintf("%s takes %d bits of seed, as it declared, and is sent no wider seed", t.Name, bits)
+	}
+	return verdict(ok, "%s; %s", strings.Join(parts, "; "), width)
+}
+
+// seedsDiffer fills the filter of shape s and the one keyed by other over
+// the same members, and counts the absent keys they answer differently;
+// p is the first filter's rate on them.
+func seedsDiffer(t Target, s shape, other uint64, queries int) (differ int, p float64, err error) {
 	a, err := t.fill(s)
 	if err != nil {
-		return fail("%v", err)
+		return 0, 0, err
 	}
-	b, err := t.fillKeyed(s, 2)
+	b, err := t.fillKeyed(s, other)
 	if err != nil {
-		return fail("%v", err)
+		return 0, 0, err
 	}
-	const queries = 200000
 	absent := func(dst []byte, q int) []byte { return core.Key(dst, core.Absent, uint64(q), 3, s.KeyBytes) }
 	ya, err := t.answerAll(a, queries, absent)
 	if err != nil {
-		return stopped(err)
+		return 0, 0, stopError{err}
 	}
-	differ, yes := 0, 0
+	yes := 0
 	err = t.ask(b, queries, absent, func(q int, yb bool) {
 		if ya[q] != yb {
 			differ++
@@ -207,13 +257,24 @@ func seedMoves(t Target) Verdict {
 		}
 	})
 	if err != nil {
-		return stopped(err)
+		return 0, 0, stopError{err}
 	}
-	p := float64(yes) / queries
-	want := 2 * p * (1 - p) * queries
-	return verdict(float64(differ) >= want/2 && yes > 0,
-		"%d of %d absent keys answered differently by the filters of seeds 1 and 2 over the same members, chance gives about %.1f (%s)",
-		differ, queries, want, t.describe(s.seed(2)))
+	return differ, float64(yes) / float64(queries), nil
+}
+
+// stopError marks the error of a run stopped mid-check, which errVerdict
+// turns into a stopped verdict rather than a failure.
+type stopError struct{ err error }
+
+func (e stopError) Error() string { return e.err.Error() }
+
+// errVerdict is the verdict of a check that met err: stopped when the run
+// was stopped, else failed with the error.
+func errVerdict(err error) Verdict {
+	if s, ok := err.(stopError); ok {
+		return stopped(s.err)
+	}
+	return fail("%v", err)
 }
 
 // wordsDigest is the digest of a filter's storage alone.

@@ -2,6 +2,7 @@ package audit
 
 import (
 	"math"
+	"math/bits"
 
 	"github.com/bloomlab/bloomlab/core"
 )
@@ -30,11 +31,23 @@ func indexChecks() []Check {
 		checks = append(checks, Check{ID: "index-range/m-" + a.name, Group: GroupIndices,
 			Contract: contract, Needs: []Need{NeedLab}, Run: onLab(func(f *lab) Verdict { return probeRange(a.m, a.name, f) })})
 	}
-	for _, m := range []uint64{1, 1000} {
-		s := standard(m, 0, 7, 2000)
-		checks = append(checks, Check{ID: "index-range/positions-m-" + itoa(m), Group: GroupIndices,
-			Contract: "every position the filter reports for m = " + itoa(m) + " is below its size, at least m",
-			Needs:    []Need{NeedPositions, NeedBloom}, Run: func(t Target) Verdict { return filterRange(s, t) }})
+	// Any filter that shows its positions, past 2^32 too: a filter whose
+	// h1 and h2 are kept in 32 bits is wrong only there. A filter that
+	// cannot be built that large answers without allocating the array, or
+	// refuses with its reason.
+	for _, a := range []struct {
+		name string
+		m    uint64
+	}{{"1", 1}, {"1000", 1000}, {"2^33", 1 << 33}, {"2^40+15", 1<<40 + 15}, {"2^63+1", 1<<63 + 1}} {
+		s := standard(a.m, 0, 7, 2000)
+		needs := []Need{NeedPositions, NeedBloom}
+		contract := "every position the filter reports for m = " + a.name + " is below its size, at least m"
+		if a.m > 1<<32 {
+			needs = append(needs, NeedWide)
+			contract += ", and they spread over the whole array"
+		}
+		checks = append(checks, Check{ID: "index-range/positions-m-" + a.name, Group: GroupIndices,
+			Contract: contract, Needs: needs, Run: func(t Target) Verdict { return filterRange(s, t) }})
 	}
 	for _, v := range []core.Variant{core.BlockedVariant, core.CountingVariant} {
 		for _, m := range []uint64{1, 1000} {
@@ -137,5 +150,41 @@ func filterRange(s shape, t Target) Verdict {
 	if bad > 0 {
 		return fail("%d of %d positions at or past %d, the first is %d (%s)", bad, total, size, example, t.describe(s))
 	}
+	if m > 1<<32 {
+		return spread(s, t, flt, size, total)
+	}
 	return pass("all %d positions below %d (%s)", total, size, t.describe(s))
+}
+
+// spreadSlices is how many equal slices of [0, m) spread counts positions in.
+const spreadSlices = 16
+
+// spread holds the positions of a filter past m = 2^32 to the whole array:
+// counted in 16 equal slices of [0, m), they must be as even as chance
+// allows (chi-square within its 99.9% bound, 15 degrees of freedom), and
+// as many odd as even. A filter that keeps its hashes in 32 bits, or
+// reduces a 32-bit value, puts every position in the first 2^32, or on
+// every 2^(log2 m - 32)-th position: in range, and wrong.
+func spread(s shape, t Target, flt Positioner, m uint64, total int) Verdict {
+	counts := make([]uint64, spreadSlices)
+	odd := 0
+	var key []byte
+	var pos []uint64
+	for i := 0; i < s.Items; i++ {
+		key = s.key(key, i)
+		pos = flt.Positions(pos, key)
+		for _, j := range pos {
+			hi, lo := bits.Mul64(j, spreadSlices)
+			slice, _ := bits.Div64(hi, lo, m)
+			counts[slice]++
+			odd += int(j & 1)
+		}
+	}
+	stat, dof := core.ChiSquare(counts)
+	bound := core.ChiSquareBound(dof, core.Z999)
+	half := float64(total) / 2
+	oddBound := core.Z999 * math.Sqrt(float64(total)/4)
+	return verdict(stat <= bound && math.Abs(float64(odd)-half) <= oddBound,
+		"all %d positions below %d; over 16 equal slices of [0, m) chi-square %.1f (99.9%% bound %.1f), the first slice %d, the last %d; %d odd, chance gives %.0f ± %.0f (%s)",
+		total, m, stat, bound, counts[0], counts[spreadSlices-1], odd, half, oddBound, t.describe(s))
 }

@@ -18,6 +18,9 @@ func (r Report) WriteText(w io.Writer) error {
 	if r.Lab != "" {
 		fmt.Fprintf(b, "run by %s\n", r.Lab)
 	}
+	if r.Narrowed != "" {
+		fmt.Fprintf(b, "narrowed to %s\n", r.Narrowed)
+	}
 	group := ""
 	for i, o := range r.Checks {
 		if o.Group != group {
@@ -31,6 +34,24 @@ func (r Report) WriteText(w io.Writer) error {
 	fmt.Fprintf(b, "the default-shape simulation reported a false-positive rate of %.6f\n", r.ReportedFPR)
 	fmt.Fprintln(b, r.Summary())
 	return b.Flush()
+}
+
+// GroupStart is the group of the one check in a report of an audit that
+// could not start: the target did not start, did not say what it can, or
+// refused the audit's first filter.
+const GroupStart = "start"
+
+// Unstarted is the report of an audit of target that could not start: one
+// failed check, id, with the contract it broke and why (the program's
+// answer and the end of its standard error, where it has them). Every
+// format writes it as it writes any report, so a CI job that saves the
+// report always has one to read.
+func Unstarted(target, about, id, contract, why string) Report {
+	r := Report{Target: target, About: about, Total: 1, Failed: 1,
+		Checks: []Outcome{{ID: id, Group: GroupStart, Contract: contract, Detail: why}}}
+	r.Open = 1
+	r.Digest = r.digest()
+	return r
 }
 
 // mark is the check's verdict in the text report.

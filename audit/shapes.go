@@ -68,12 +68,15 @@ func (t Target) build(s shape) (Filter, error) {
 		return labFilter(flt), nil
 	}
 	m, k := t.dims(s)
-	flt, err := t.New(Shape{M: m, K: k, N: s.Items, Seed: s.Seed})
+	flt, err := t.New(Shape{M: m, K: k, N: s.Items, Seed: t.seedOf(s.Seed)})
 	if err == nil && flt == nil {
 		err = fmt.Errorf("%s built a nil filter for m = %d, k = %d", t.Name, m, k)
 	}
 	if r := (Refusal{}); errors.As(err, &r) {
 		panic(refused{fmt.Sprintf("%s refuses m = %d, k = %d, n = %d: %s", t.Name, m, k, s.Items, r.Reason)})
+	}
+	if u := (Unavailable{}); errors.As(err, &u) {
+		panic(u)
 	}
 	return flt, err
 }

@@ -64,6 +64,10 @@ type Target struct {
 	// Seeded says New keys its filters by Shape.Seed, so that another
 	// seed gives another filter.
 	Seeded bool
+	// SeedBits, for a Seeded target, is how many low bits of the seed it
+	// takes, 1 to 64 (0 means 64): New is only ever given seeds below
+	// 2^SeedBits, and every one of those bits must move the filter.
+	SeedBits int
 	// Done, when set, is called once a check no longer uses the filters
 	// New built for it: a target whose filters live in another process
 	// frees them there.
@@ -135,6 +139,11 @@ const (
 	// each key in the link that is last when it comes, so they do not
 	// apply to it.
 	NeedFixed Need = "a fixed shape (m and k stay as built, and the order of keys does not place them)"
+	// NeedWide marks the checks of positions past m = 2^32 on a filter
+	// built that large. The audit does not build the lab's own filters
+	// past 2^32 positions (512 MiB); the index-range/m-* checks follow the
+	// lab's index derivation there, to 2^64 - 1, without an array.
+	NeedWide Need = "a filter built past 2^32 positions (the lab's own are checked there on their index derivation, index-range/m-*)"
 )
 
 // layoutNeed is what a check of one of the lab's layouts needs: the lab,
@@ -160,7 +169,7 @@ func discover(t Target) (views, error) {
 	if flt == nil {
 		return nil, fmt.Errorf("audit: target %q built a nil filter for m = %d, k = %d", t.Name, s.M, s.K)
 	}
-	v := views{NeedLab: t.lab != nil, NeedSeed: t.Seeded, NeedBloom: true, NeedSet: true, NeedFixed: true}
+	v := views{NeedLab: t.lab != nil, NeedSeed: t.Seeded, NeedBloom: true, NeedSet: true, NeedFixed: true, NeedWide: t.lab == nil}
 	if t.lab != nil {
 		for _, l := range core.Variants {
 			v[layoutNeed(l)] = l.Effective(t.lab.Fault) == l
@@ -199,4 +208,20 @@ func (v views) missing(c Check, target string) (bool, string) {
 		return true, "skipped: needs " + what + ", which " + target + " does not show"
 	}
 	return false, ""
+}
+
+// seedBits is how many bits of seed t takes: SeedBits, or 64.
+func (t Target) seedBits() int {
+	if t.SeedBits <= 0 || t.SeedBits > 64 {
+		return 64
+	}
+	return t.SeedBits
+}
+
+// seedOf is seed as t takes it: its low seedBits bits.
+func (t Target) seedOf(seed uint64) uint64 {
+	if b := t.seedBits(); b < 64 {
+		return seed & (1<<b - 1)
+	}
+	return seed
 }

@@ -37,6 +37,14 @@ const (
 	batchBytes = 1 << 20
 )
 
+// The longest answer line the audit reads, by what it answers (its
+// newline aside); PROTOCOL.md states them, and a test holds it to them.
+const (
+	lineLimit      = 4096    // a handshake line, and the answer to new
+	numberLimit    = 64      // ok to add and free, a size, a rate
+	positionsLimit = 1 << 16 // a key's positions
+)
+
 // Program is a started program and the filters it holds. Its methods are
 // for one audit at a time: the audit calls a target from one goroutine.
 type Program struct {
@@ -46,6 +54,7 @@ type Program struct {
 	hello   hello
 
 	proc    *process // nil until started, and after a fault
+	down    *audit.Unavailable // set once the program is not started again
 	nextID  uint64
 	live    []*filter // built since the last check ended
 	started int       // processes started, the first included
@@ -57,6 +66,7 @@ type Program struct {
 type hello struct {
 	name, about             string
 	seed, remove, positions bool
+	seedBits                int    // the bits of seed it takes, 64 unless it says
 	rate                    string // "standard", "blocked 512" or "ask"
 }
 
@@ -95,7 +105,7 @@ func (p *Program) Close() {
 // program said of itself.
 func (p *Program) Target() audit.Target {
 	h := p.hello
-	t := audit.Target{Name: h.name, About: h.about, Seeded: h.seed, Done: p.freeAll,
+	t := audit.Target{Name: h.name, About: h.about, Seeded: h.seed, SeedBits: h.seedBits, Done: p.freeAll,
 		New: p.newFilter}
 	if h.about == "" {
 		t.About = strings.Join(p.argv, " ")
@@ -112,10 +122,22 @@ func (p *Program) Target() audit.Target {
 	return t
 }
 
-// start starts a fresh process, the first or after a fault.
+// maxStarts bounds the processes one audit starts: a program that fails
+// every check costs a bounded number of starts, and the checks after that
+// are not run.
+const maxStarts = 16
+
+// start starts a fresh process, the first or after a fault, unless the
+// program is down: after a hang, or maxStarts processes.
 func (p *Program) start() error {
 	if err := p.ctx.Err(); err != nil {
 		return err
+	}
+	if p.down == nil && p.started >= maxStarts {
+		p.down = &audit.Unavailable{Reason: fmt.Sprintf("program %s failed %d times and is not started again", p.hello.name, p.started)}
+	}
+	if p.down != nil {
+		return *p.down
 	}
 	proc, err := startProcess(p.argv, p.timeout)
 	if err != nil {
@@ -134,8 +156,16 @@ func (p *Program) start() error {
 
 // fault ends the process after a broken exchange and returns the error
 // the check fails with; the next filter starts a fresh process.
+//
+// A process that hung is not started again: every later check that needs
+// the program would wait out the same timeout, so they are not run, and
+// the audit ends within one more timeout than the hang cost.
 func (p *Program) fault(err error) error {
 	if p.proc != nil {
+		if p.proc.hung() && p.down == nil {
+			p.down = &audit.Unavailable{Reason: fmt.Sprintf("program %s did not answer within %v and is not started again (%s)",
+				p.hello.name, p.timeout, clip(err.Error()))}
+		}
 		p.proc.kill()
 		p.proc = nil
 	}
@@ -158,7 +188,7 @@ func (p *Program) call(request string, lines []byte, limit int) (string, error) 
 		return "", err
 	}
 	if p.proc == nil {
-		return "", errRestarted
+		return "", p.gone()
 	}
 	answer, err := p.proc.call(request, lines, limit)
 	if err != nil {
@@ -170,6 +200,24 @@ func (p *Program) call(request string, lines []byte, limit int) (string, error) 
 // errRestarted is the error of a request to a process ended after a fault.
 var errRestarted = errors.New("program: the program was restarted after a fault")
 
+// gone is the error of a request to a process that was ended: the program
+// is down, or it was restarted after a fault.
+func (p *Program) gone() error {
+	if p.down != nil {
+		return *p.down
+	}
+	return errRestarted
+}
+
+// broken panics with the error a filter's request met, as the audit reads
+// it: a check whose program is down is not run, any other fails.
+func broken(err error) {
+	if u := (audit.Unavailable{}); errors.As(err, &u) {
+		panic(u)
+	}
+	panic(audit.Broken{Err: err})
+}
+
 // unanswered is the most add requests the audit sends ahead of their
 // answers: the program works on one batch while the next is made.
 const unanswered = 8
@@ -178,7 +226,7 @@ const unanswered = 8
 // reads later, in order.
 func (p *Program) add(request string, lines []byte) error {
 	if p.proc == nil {
-		return errRestarted
+		return p.gone()
 	}
 	stop := p.proc.deadline()
 	err := p.proc.write(request, lines)
@@ -197,7 +245,7 @@ func (p *Program) drain(keep int) error {
 		request := p.adds[0]
 		p.adds = p.adds[1:]
 		stop := p.proc.deadline()
-		answer, err := p.proc.read(request, 64)
+		answer, err := p.proc.read(request, numberLimit)
 		stop()
 		if err == nil && answer != "ok" {
 			err = p.proc.unexpected(request, answer, `"ok"`)
@@ -227,7 +275,7 @@ func (p *Program) newFilter(s audit.Shape) (audit.Filter, error) {
 	p.nextID++
 	f := &filter{p: p, id: p.nextID, proc: p.proc}
 	request := fmt.Sprintf("new %d %d %d %d %d", f.id, s.M, s.K, s.N, s.Seed)
-	answer, err := p.call(request, nil, 4096)
+	answer, err := p.call(request, nil, lineLimit)
 	if err != nil {
 		return nil, err
 	}
@@ -266,7 +314,7 @@ func (p *Program) freeAll() {
 
 // callOK sends a request whose answer must be ok.
 func (p *Program) callOK(request string) error {
-	answer, err := p.call(request, nil, 64)
+	answer, err := p.call(request, nil, numberLimit)
 	if err == nil && answer != "ok" {
 		err = p.fault(p.proc.unexpected(request, answer, `"ok"`))
 	}
@@ -276,12 +324,12 @@ func (p *Program) callOK(request string) error {
 // rate asks the program its theory for a shape.
 func (p *Program) rate(s audit.Shape) float64 {
 	request := fmt.Sprintf("rate %d %d %d", s.M, s.K, s.N)
-	answer, err := p.call(request, nil, 64)
+	answer, err := p.call(request, nil, numberLimit)
 	if err != nil {
-		panic(audit.Broken{Err: err})
+		broken(err)
 	}
 	r, err := strconv.ParseFloat(answer, 64)
-	if err != nil || r < 0 || r > 1 {
+	if err != nil || !(r >= 0 && r <= 1) { // NaN is neither
 		panic(audit.Broken{Err: p.fault(p.proc.unexpected(request, answer, "a rate from 0 to 1"))})
 	}
 	return r
@@ -332,7 +380,7 @@ func startProcess(argv []string, timeout time.Duration) (*process, error) {
 func (pr *process) handshake() error {
 	defer pr.deadline()()
 	first := fmt.Sprintf("bloomlab-audit %d", Version)
-	line, err := pr.send(first, nil, 4096)
+	line, err := pr.send(first, nil, lineLimit)
 	for err == nil {
 		word, rest, _ := strings.Cut(line, " ")
 		switch {
@@ -343,7 +391,13 @@ func (pr *process) handshake() error {
 		case word == "about":
 			pr.hello.about = rest
 		case line == "can seed":
-			pr.hello.seed = true
+			pr.hello.seed, pr.hello.seedBits = true, 64
+		case word == "can" && strings.HasPrefix(rest, "seed "):
+			bits, err := strconv.Atoi(strings.TrimPrefix(rest, "seed "))
+			if err != nil || bits < 1 || bits > 64 {
+				return pr.failure(first, fmt.Sprintf("said %q; BITS in \"can seed BITS\" is a whole number from 1 to 64", clip(line)))
+			}
+			pr.hello.seed, pr.hello.seedBits = true, bits
 		case line == "can remove":
 			pr.hello.remove = true
 		case line == "can positions":
@@ -355,9 +409,16 @@ func (pr *process) handshake() error {
 		default:
 			return pr.failure(first, fmt.Sprintf("said %q, which protocol %d does not have", clip(line), Version))
 		}
-		line, err = pr.read(first, 4096)
+		line, err = pr.read(first, lineLimit)
 	}
 	return err
+}
+
+// hung reports whether the process was killed for not answering in time.
+func (pr *process) hung() bool {
+	pr.mu.Lock()
+	defer pr.mu.Unlock()
+	return pr.timedOut
 }
 
 // deadline kills the process if it is not stopped, by the function it
@@ -523,6 +584,9 @@ func (f *filter) addRequest() string { return fmt.Sprintf("add %d %d", f.id, f.p
 // live panics with the error when the process that built f is gone: the
 // check that uses it fails with the reason.
 func (f *filter) live() {
+	if f.p.down != nil {
+		panic(*f.p.down)
+	}
 	if f.proc != f.p.proc {
 		panic(audit.Broken{Err: fmt.Errorf("program %s: filter %d belongs to a process that was ended after a fault", f.p.hello.name, f.id)})
 	}
@@ -534,7 +598,7 @@ func (f *filter) Add(key []byte) {
 	f.pending++
 	if f.pending == batch || len(f.lines) >= batchBytes {
 		if err := f.flush(); err != nil {
-			panic(audit.Broken{Err: err})
+			broken(err)
 		}
 	}
 }
@@ -565,7 +629,7 @@ func (f *filter) answers(op string, keys [][]byte, found []bool) {
 	request := fmt.Sprintf("%s %d %d", op, f.id, len(keys))
 	answer, err := f.p.call(request, f.p.keyLines(keys), len(keys))
 	if err != nil {
-		panic(audit.Broken{Err: err})
+		broken(err)
 	}
 	if len(answer) != len(keys) || strings.Trim(answer, "01") != "" {
 		panic(audit.Broken{Err: f.p.fault(f.proc.unexpected(request, answer, fmt.Sprintf("%d characters of 0 and 1", len(keys))))})
@@ -602,9 +666,9 @@ func (p removingPositioned) Size() uint64 { return p.size() }
 func (f *filter) positions(dst []uint64, key []byte) []uint64 {
 	f.live()
 	request := fmt.Sprintf("positions %d 1", f.id)
-	answer, err := f.p.call(request, f.p.keyLines([][]byte{key}), 1<<16)
+	answer, err := f.p.call(request, f.p.keyLines([][]byte{key}), positionsLimit)
 	if err != nil {
-		panic(audit.Broken{Err: err})
+		broken(err)
 	}
 	dst = dst[:0]
 	for _, field := range strings.Fields(answer) {
@@ -620,9 +684,9 @@ func (f *filter) positions(dst []uint64, key []byte) []uint64 {
 func (f *filter) size() uint64 {
 	f.live()
 	request := fmt.Sprintf("size %d", f.id)
-	answer, err := f.p.call(request, nil, 64)
+	answer, err := f.p.call(request, nil, numberLimit)
 	if err != nil {
-		panic(audit.Broken{Err: err})
+		broken(err)
 	}
 	v, err := strconv.ParseUint(answer, 10, 64)
 	if err != nil {

@@ -9,7 +9,11 @@ import (
 	"context"
 	"encoding/hex"
 	"fmt"
+	"math"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -27,7 +31,7 @@ import (
 func TestMain(m *testing.M) {
 	if len(os.Args) == 4 && os.Args[1] == "adapter" {
 		mode := os.Args[2]
-		if _, err := os.Stat(os.Args[3]); err == nil {
+		if _, err := os.Stat(os.Args[3]); err == nil && mode != "exit-always" {
 			mode = ""
 		} else if err := os.WriteFile(os.Args[3], nil, 0o644); err != nil {
 			os.Exit(6)
@@ -43,7 +47,8 @@ const labName = "lab/standard"
 
 // serve is a small adapter in Go: the lab's standard filter, seeded, over
 // the protocol. mode makes it misbehave at its first test request:
-// "exit" exits, "hang" stops answering, "garbage" answers a line of
+// "exit" exits ("exit-always" in every process, not only the first),
+// "hang" stops answering, "garbage" answers a line of
 // nonsense, "short" answers one character too few, "huge" writes 64 MiB
 // with no end of line; "hello" botches the handshake. In mode "counting"
 // it serves the lab's counting filter instead, and removes keys.
@@ -110,7 +115,7 @@ func serve(mode string) int {
 			n, _ := strconv.Atoi(f[2])
 			keys := readKeys(n)
 			switch mode {
-			case "exit":
+			case "exit", "exit-always":
 				fmt.Fprintln(os.Stderr, "adapter: giving up at the first test")
 				return 7
 			case "hang":
@@ -231,7 +236,6 @@ func TestMisbehavingPrograms(t *testing.T) {
 		mode, want string
 	}{
 		{"exit", `exited (exit status 7) before answering; its stderr ends: adapter: giving up at the first test`},
-		{"hang", "did not answer within 10s"},
 		{"garbage", `answered "maybe?", want 4000 characters of 0 and 1`},
 		{"short", `want 4000 characters of 0 and 1`},
 		{"huge", "answered a line longer than 4000 bytes"},
@@ -257,6 +261,55 @@ func TestMisbehavingPrograms(t *testing.T) {
 			t.Logf("%s: %s", c.mode, o.Detail)
 		})
 	}
+}
+
+// A program that hangs costs one timeout, not one a check: the check it
+// hung in fails, every later one is reported at once as not run, because
+// of that hang, and the program is not started again.
+func TestHangCostsOneTimeout(t *testing.T) {
+	p := adapter(t, "hang", 2*time.Second) // far above the milliseconds a request takes
+	r, err := audit.Run(p.Target(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hung, notRun := 0, 0
+	for _, o := range r.Checks {
+		switch {
+		case strings.Contains(o.Detail, "did not answer within 2s") && !o.Skipped:
+			hung++
+		case o.Skipped && strings.HasPrefix(o.Detail, "not run: program lab/standard did not answer within 2s and is not started again"):
+			notRun++
+		case !o.Skipped:
+			if hung > 0 {
+				t.Errorf("%s ran after the hang: pass %v, %q", o.ID, o.Pass, o.Detail)
+			}
+		}
+	}
+	if hung != 1 || notRun < 30 || p.Started() != 1 || r.AllPassed() {
+		t.Errorf("%d checks hung, %d not run, %d processes started, all passed %v; want 1 hang, the rest not run, 1 process",
+			hung, notRun, p.Started(), r.AllPassed())
+	}
+	t.Logf("%s; %d not run after the hang", r.Summary(), notRun)
+}
+
+// A program that fails every check is started a bounded number of times:
+// after maxStarts, the rest of the audit is not run.
+func TestRestartsAreBounded(t *testing.T) {
+	p := adapter(t, "exit-always", 0)
+	r, err := audit.Run(p.Target(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	notRun := 0
+	for _, o := range r.Checks {
+		if o.Skipped && strings.Contains(o.Detail, "failed 16 times and is not started again") {
+			notRun++
+		}
+	}
+	if p.Started() != maxStarts || notRun == 0 || r.AllPassed() {
+		t.Errorf("%d processes started, want %d; %d checks not run", p.Started(), maxStarts, notRun)
+	}
+	t.Logf("%s; %d not run after %d starts", r.Summary(), notRun, p.Started())
 }
 
 // A program that does not open with hello is refused at once, with what
@@ -294,5 +347,202 @@ func TestRemovalThroughTheProtocol(t *testing.T) {
 	}
 	if o.Skipped || !o.Pass || !strings.HasPrefix(o.Detail, "0 of 2000 removals refused, 0 of 2000") {
 		t.Errorf("remove-half through the protocol: skipped %v, pass %v, %q", o.Skipped, o.Pass, o.Detail)
+	}
+}
+
+// The checks past 2^32 and of the seed's high bits, on filters of other
+// languages (testdata/filter.py and filter.js, the same filter in each):
+// green on the correct one, red on each real mistake, and a seed's width
+// declared is the one the program is held to.
+func TestWideChecksInOtherLanguages(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the checks through Python and Node")
+	}
+	checks := []string{"index-range/positions-m-2^33", "index-range/positions-m-2^63+1",
+		"determinism/seed-moves-answers", "determinism/seed-high-bits"}
+	for _, c := range []struct {
+		mode string
+		pass []bool // the checks' verdicts, in order
+		want string // in the last check's detail
+	}{
+		{"good", []bool{true, true, true, true}, "held to the whole 64-bit seed"},
+		{"hash32", []bool{false, false, true, true}, "held to the whole 64-bit seed"},
+		{"seed32", []bool{true, true, true, false}, "(bit 63): 0 of 100000 answers differ"},
+		{"seed32-declared", []bool{true, true, true, true}, "takes 32 bits of seed, as it declared"},
+		{"seed-low", []bool{true, true, true, false}, "(bit 31): 0 of 100000 answers differ"},
+	} {
+		for _, lang := range []string{"python3", "node"} {
+			t.Run(lang+"/"+c.mode, func(t *testing.T) {
+				t.Parallel()
+				script := map[string]string{"python3": "testdata/filter.py", "node": "testdata/filter.js"}[lang]
+				p, err := Start(context.Background(), []string{lang, script, c.mode}, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer p.Close()
+				target := p.Target()
+				for i, id := range checks {
+					o, err := audit.RunCheck(target, check(t, id))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if o.Skipped || o.Pass != c.pass[i] {
+						t.Errorf("%s: skipped %v, pass %v, want pass %v: %s", id, o.Skipped, o.Pass, c.pass[i], o.Detail)
+					}
+					if i == len(checks)-1 && !strings.Contains(o.Detail, c.want) {
+						t.Errorf("%s: %q, want it to say %q", id, o.Detail, c.want)
+					}
+				}
+				if p.Started() != 1 {
+					t.Errorf("%d processes started, want 1: no fault", p.Started())
+				}
+			})
+		}
+	}
+}
+
+// PROTOCOL.md states the figures a program must plan for; this test takes
+// them from the code and from a whole audit, so the page cannot drift from
+// what the audit does. The recorder is the lab's filter with every view,
+// as a program that declares everything would be asked.
+func TestProtocolStatesTheLimits(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a whole audit")
+	}
+	doc, err := os.ReadFile("PROTOCOL.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lab := audit.MustLab(core.Standard, core.NoFault, "")
+	var first *audit.Shape
+	minM, maxM, minK, maxK, minN, maxN := uint64(math.MaxUint64), uint64(0), math.MaxInt, 0, math.MaxInt, 0
+	minSeed, maxSeed, longest := uint64(math.MaxUint64), uint64(0), 0
+	var wide []uint64
+	recorder := audit.Target{Name: "recorder", Seeded: true, New: func(s audit.Shape) (audit.Filter, error) {
+		if first == nil {
+			first = &s
+		}
+		minM, maxM, minK, maxK, minN, maxN = min(minM, s.M), max(maxM, s.M), min(minK, s.K), max(maxK, s.K), min(minN, s.N), max(maxN, s.N)
+		minSeed, maxSeed = min(minSeed, s.Seed), max(maxSeed, s.Seed)
+		if s.M > 1<<32 && !slices.Contains(wide, s.M) {
+			wide = append(wide, s.M)
+		}
+		f, err := lab.New(s)
+		if err != nil {
+			return nil, err
+		}
+		return recording{f.(positionsFilter), &longest}, nil
+	}}
+	if _, err := audit.Run(recorder, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, phrase := range []string{
+		fmt.Sprintf("`M` is from %s to %s (2^63 + 1), `K` from %d to %d, `N` from %s to %s.", commas(minM), commas(maxM), minK, maxK, commas(uint64(minN)), commas(uint64(maxN))),
+		fmt.Sprintf("`SEED` is from %s to %s (2^64 - 1)", commas(minSeed), commas(maxSeed)),
+		fmt.Sprintf("The audit's first\nfilter is `M` = %s, `K` = %d, `N` = %s", commas(first.M), first.K, commas(uint64(first.N))),
+		fmt.Sprintf("At most %s keys come in one request", commas(batch)),
+		fmt.Sprintf("the longest the audit sends\n  is 1 MiB + %d byte", longest-1<<20),
+		fmt.Sprintf("up to %s more requests", map[int]string{8: "eight"}[unanswered]),
+		fmt.Sprintf("at most %s bytes for a handshake line and the answer to `new`, %d bytes for\n  `ok`, a `size` and a `rate`, and %s bytes for a key's positions", commas(lineLimit), numberLimit, commas(positionsLimit)),
+		fmt.Sprintf("It starts a program at most %d times in one audit, the first start included", maxStarts),
+		fmt.Sprintf("(%d s a request, `--exec-timeout`)", int(DefaultTimeout.Seconds())),
+		fmt.Sprintf("\nbloomlab-audit %d\n", Version),
+	} {
+		if !strings.Contains(strings.ReplaceAll(string(doc), "\n    ", "\n"), phrase) {
+			t.Errorf("PROTOCOL.md does not say %q", phrase)
+		}
+	}
+	if want := []uint64{1 << 33, 1<<40 + 15, 1<<63 + 1}; !slices.Equal(wide, want) {
+		t.Errorf("M past 2^32: %v, PROTOCOL.md names %v", wide, want)
+	}
+}
+
+// positionsFilter is the lab's filter with the views a program may declare.
+type positionsFilter interface {
+	audit.Filter
+	audit.Positioner
+}
+
+// recording is a filter that keeps the longest key it was given.
+type recording struct {
+	positionsFilter
+	longest *int
+}
+
+func (r recording) Add(key []byte) {
+	*r.longest = max(*r.longest, len(key))
+	r.positionsFilter.Add(key)
+}
+
+func (r recording) Test(key []byte) bool {
+	*r.longest = max(*r.longest, len(key))
+	return r.positionsFilter.Test(key)
+}
+
+// commas writes n with a comma every three digits, as PROTOCOL.md does.
+func commas(n uint64) string {
+	s := strconv.FormatUint(n, 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// The JavaScript adapter PROTOCOL.md shows runs as written: over a small
+// filter of its own it passes the checks it can reach, and refuses an m it
+// cannot build instead of building another.
+func TestProtocolExampleRuns(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("needs Node")
+	}
+	doc, err := os.ReadFile("PROTOCOL.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(doc), "```js\n")
+	code, _, ok2 := strings.Cut(rest, "```")
+	if !ok || !ok2 {
+		t.Fatal("PROTOCOL.md has no JavaScript example")
+	}
+	dir := t.TempDir()
+	const myfilter = `const crypto = require("node:crypto");
+class MyFilter {
+  constructor(m, k, seed) {
+    this.m = m, this.k = k, this.key = Buffer.alloc(8), this.bits = new Set();
+    this.key.writeBigUInt64LE(seed);
+  }
+  positions(key) {
+    const d = crypto.createHmac("sha256", this.key).update(key).digest();
+    const h1 = d.readBigUInt64LE(0), h2 = d.readBigUInt64LE(8) | 1n, out = [];
+    for (let i = 0n; i < BigInt(this.k); i++) out.push((((h1 + i * h2) & ((1n << 64n) - 1n)) * this.m) >> 64n);
+    return out;
+  }
+  add(key) { for (const p of this.positions(key)) this.bits.add(p); }
+  has(key) { return this.positions(key).every((p) => this.bits.has(p)); }
+}
+module.exports = { MyFilter };
+`
+	for name, text := range map[string]string{"adapter.js": code, "myfilter.js": myfilter} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := Start(context.Background(), []string{node, filepath.Join(dir, "adapter.js")}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	target := p.Target()
+	for _, id := range []string{"no-false-negatives/k-1", "no-false-negatives/seed-2^63", "determinism/seed-high-bits"} {
+		if o, err := audit.RunCheck(target, check(t, id)); err != nil || !o.Pass {
+			t.Errorf("%s: %v, pass %v: %s", id, err, o.Pass, o.Detail)
+		}
+	}
+	if _, err := target.New(audit.Shape{M: 1 << 33, K: 7, N: 10, Seed: 1}); !strings.Contains(fmt.Sprint(err), "refused: MyFilter holds at most 2^32 bits") {
+		t.Errorf("m = 2^33: %v, want the example's refusal", err)
+	}
+	if target.Name != "myfilter" || p.Started() != 1 {
+		t.Errorf("target %q, %d processes started", target.Name, p.Started())
 	}
 }

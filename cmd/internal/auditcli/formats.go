@@ -33,6 +33,9 @@ func writeJUnit(r audit.Report, w io.Writer) error {
 	if r.Lab != "" {
 		suite.Properties = append(suite.Properties, junitProperty{"lab", r.Lab})
 	}
+	if r.Narrowed != "" {
+		suite.Properties = append(suite.Properties, junitProperty{"narrowed", r.Narrowed})
+	}
 	for _, o := range r.Checks {
 		c := junitCase{Name: o.ID, Classname: o.Group}
 		switch {
@@ -122,6 +125,9 @@ func writeTAP(r audit.Report, w io.Writer) error {
 	fmt.Fprintf(b, "# digest %s\n", r.Digest)
 	if r.Lab != "" {
 		fmt.Fprintf(b, "# run by %s\n", tapText(r.Lab))
+	}
+	if r.Narrowed != "" {
+		fmt.Fprintf(b, "# narrowed to %s\n", tapText(r.Narrowed))
 	}
 	fmt.Fprintf(b, "# %s\n", r.Summary())
 	return b.Flush()

@@ -31,7 +31,7 @@ func handBuilt() audit.Report {
 			{ID: "statistics/fpr/#1", Group: audit.GroupStatistics, Contract: "the rate is within 6 sigma of theory",
 				Detail: "measured 0.132000 > bound 0.011 <theory 0.008>\nsecond line & more"},
 			{ID: "statistics/removal", Group: audit.GroupStatistics, Contract: "removal keeps the members",
-				Skipped: true, Detail: "skipped: needs removal (Remove), which lab/standard/one-hash does not show"},
+				Skipped: true, Closed: true, Detail: "skipped: needs removal (Remove), which lab/standard/one-hash does not show"},
 		},
 		Passed: 2, Failed: 1, Skipped: 1, Total: 4,
 		Digest:      "0123456789abcdef",
@@ -239,10 +239,7 @@ func TestWriteTAP(t *testing.T) {
 					t.Errorf("after the checks only comments may follow, got %q", line)
 				}
 			}
-			summary := fmt.Sprintf("# %d/%d checks passed", r.Passed, r.Passed+r.Failed)
-			if r.Skipped > 0 {
-				summary += fmt.Sprintf(", %d skipped", r.Skipped)
-			}
+			summary := "# " + wantSummary(r)
 			if last := lines[len(lines)-1]; last != summary {
 				t.Errorf("last line %q, want %q", last, summary)
 			}
@@ -259,7 +256,7 @@ func Example_writeTAP() {
 		Checks: []audit.Outcome{
 			{ID: "a", Group: audit.GroupNegatives, Contract: "no misses", Pass: true, Detail: "0 missed"},
 			{ID: "b", Group: audit.GroupIndices, Contract: "indices in [0, m)", Detail: "index 40000 at m = 40000"},
-			{ID: "c", Group: audit.GroupIdempotent, Contract: "duplicates change nothing", Skipped: true,
+			{ID: "c", Group: audit.GroupIdempotent, Contract: "duplicates change nothing", Skipped: true, Closed: true,
 				Detail: "skipped: needs raw storage (Words), which mine does not show"},
 		},
 		Passed: 1, Failed: 1, Skipped: 1, Total: 3, Digest: "d1", Lab: "bloomlab v1.2.0 (go1.26.8)",
@@ -280,7 +277,7 @@ func Example_writeTAP() {
 	// # mine: a filter under test
 	// # digest d1
 	// # run by bloomlab v1.2.0 (go1.26.8)
-	// # 1/2 checks passed, 1 skipped
+	// # 1/2 checks passed, 1 skipped (2 of the 2 checks open to mine ran)
 }
 
 // Example_writeJUnit shows the JUnit XML that CI test reports read.
@@ -291,7 +288,7 @@ func Example_writeJUnit() {
 		Checks: []audit.Outcome{
 			{ID: "a", Group: audit.GroupNegatives, Contract: "no misses", Pass: true, Detail: "0 missed"},
 			{ID: "b", Group: audit.GroupIndices, Contract: "indices in [0, m)", Detail: "index 40000 at m = 40000"},
-			{ID: "c", Group: audit.GroupIdempotent, Contract: "duplicates change nothing", Skipped: true,
+			{ID: "c", Group: audit.GroupIdempotent, Contract: "duplicates change nothing", Skipped: true, Closed: true,
 				Detail: "skipped: needs raw storage (Words), which mine does not show"},
 		},
 		Passed: 1, Failed: 1, Skipped: 1, Total: 3, Digest: "d1", ReportedFPR: 0.0081, Lab: "bloomlab v1.2.0 (go1.26.8)",
@@ -338,10 +335,7 @@ func TestWriteTextMarksSkips(t *testing.T) {
 			if want := fmt.Sprintf("Bloom Lab audit: %s (%s)", r.About, r.Target); lines[0] != want {
 				t.Errorf("heading %q, want %q", lines[0], want)
 			}
-			last := fmt.Sprintf("%d/%d checks passed", r.Passed, r.Passed+r.Failed)
-			if r.Skipped > 0 {
-				last += fmt.Sprintf(", %d skipped", r.Skipped)
-			}
+			last := wantSummary(r)
 			if lines[len(lines)-1] != last {
 				t.Errorf("last line %q, want %q", lines[len(lines)-1], last)
 			}
@@ -404,4 +398,20 @@ func TestWriteJSONRoundTrip(t *testing.T) {
 			}
 		})
 	}
+}
+
+// wantSummary is the summary line a report's counts call for, written out
+// here rather than asked of Summary.
+func wantSummary(r audit.Report) string {
+	ran := r.Passed + r.Failed
+	if r.Skipped == 0 {
+		return fmt.Sprintf("%d/%d checks passed", r.Passed, ran)
+	}
+	open := 0
+	for _, o := range r.Checks {
+		if !o.Closed {
+			open++
+		}
+	}
+	return fmt.Sprintf("%d/%d checks passed, %d skipped (%d of the %d checks open to %s ran)", r.Passed, ran, r.Skipped, ran, open, r.Target)
 }

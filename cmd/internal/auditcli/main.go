@@ -10,6 +10,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
@@ -31,16 +32,19 @@ var formats = map[string]func(audit.Report, io.Writer) error{
 const formatNames = "text, json, junit or tap"
 
 // flagList names every flag, for the errors that list them.
-const flagList = "--format FORMAT, --json, --variant LAYOUT, --fault NAME, --hashing SCHEME, --faults, --exec and --exec-timeout"
+const flagList = "--format FORMAT, --json, --run REGEX, --group NAME, --variant LAYOUT, --fault NAME, --hashing SCHEME, --faults, --exec and --exec-timeout"
 
 // Main runs the audit as the command prog with the arguments args:
 //
-//	PROG [--format FORMAT] [--json] [--variant LAYOUT] [--fault NAME] [--hashing SCHEME] [--faults]
-//	PROG [--format FORMAT] [--json] [--exec-timeout D] --exec -- CMD [ARGS...]
+//	PROG [--format FORMAT] [--json] [--run REGEX] [--group NAME] [--variant LAYOUT] [--fault NAME] [--hashing SCHEME] [--faults]
+//	PROG [--format FORMAT] [--json] [--run REGEX] [--group NAME] [--exec-timeout D] --exec -- CMD [ARGS...]
 //
 // It returns the exit status: 0 when every check that ran passed, 1 when
-// any failed (or the audit could not run), 2 for bad usage: one line
-// naming the flag and what it allows, then the usage, on stderr.
+// any failed (or the target refused the audit's first filter), 2 for bad
+// usage (one line naming the flag and what it allows, then the usage, on
+// stderr) and for a program that cannot be started or whose handshake is
+// malformed. Whatever happens after the flags are read, it writes a
+// well-formed report in the format asked.
 func Main(prog string, args []string, stdout, stderr io.Writer) int {
 	return MainWith(context.Background(), prog, args, stdout, stderr, Options{})
 }
@@ -70,6 +74,8 @@ func MainWith(ctx context.Context, prog string, args []string, stdout, stderr io
 	list := fs.Bool("faults", false, "")
 	execute := fs.Bool("exec", false, "")
 	timeout := fs.Duration("exec-timeout", 0, "")
+	runRegex := fs.String("run", "", "")
+	group := fs.String("group", "", "")
 	bad := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, prog+": "+format+"\n", a...)
 		usage(stderr, prog)
@@ -112,6 +118,10 @@ func MainWith(ctx context.Context, prog string, args []string, stdout, stderr io
 		}
 		write = formats["json"]
 	}
+	only, narrowed, msg := narrow(fs, *runRegex, *group)
+	if msg != "" {
+		return bad("%s", msg)
+	}
 	var t audit.Target
 	if *execute {
 		if msg := execUsage(fs, *timeout); msg != "" {
@@ -124,7 +134,12 @@ func MainWith(ctx context.Context, prog string, args []string, stdout, stderr io
 		var err error
 		if t, end, err = opts.Exec(ctx, fs.Args(), *timeout); err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", prog, err)
-			return 1
+			r := audit.Unstarted(filepath.Base(fs.Arg(0)), strings.Join(fs.Args(), " "), "start/handshake",
+				"the program starts and says what it can, hello to ready (audit/program/PROTOCOL.md)", core.Message(err))
+			if !writeReport(r, write, prog, stdout, stderr) {
+				return 1
+			}
+			return 2
 		}
 		defer end()
 	} else {
@@ -136,7 +151,64 @@ func MainWith(ctx context.Context, prog string, args []string, stdout, stderr io
 			return bad("--exec-timeout bounds the requests of --exec, which is not given")
 		}
 	}
-	return runAudit(t, opts.Progress, write, prog, stdout, stderr)
+	return runAudit(t, only, narrowed, opts.Progress, write, prog, stdout, stderr)
+}
+
+// narrow reads --run and --group: which checks to run (nil for all), the
+// report's words for it, or the usage error. A narrowing that keeps no
+// check is an error: a CI job would pass on nothing.
+func narrow(fs *flag.FlagSet, runRegex, group string) (func(audit.Check) bool, string, string) {
+	if !set(fs, "run") && !set(fs, "group") {
+		return nil, "", ""
+	}
+	var re *regexp.Regexp
+	if set(fs, "run") {
+		var err error
+		if re, err = regexp.Compile(runRegex); err != nil || runRegex == "" {
+			return nil, "", fmt.Sprintf("--run needs a regular expression over the check IDs, as in --run 'fpr/|seed', got %q", runRegex)
+		}
+	}
+	name := ""
+	if set(fs, "group") {
+		for _, g := range audit.Groups {
+			if strings.EqualFold(strings.ReplaceAll(group, "-", " "), g) {
+				name = g
+			}
+		}
+		if name == "" {
+			return nil, "", fmt.Sprintf("--group must be one of %s, got %q", groupNames(), group)
+		}
+	}
+	only := func(c audit.Check) bool {
+		return (name == "" || c.Group == name) && (re == nil || re.MatchString(c.ID))
+	}
+	all := audit.Checks()
+	kept := 0
+	for _, c := range all {
+		if only(c) {
+			kept++
+		}
+	}
+	var words []string
+	if name != "" {
+		words = append(words, "--group "+strings.ReplaceAll(name, " ", "-"))
+	}
+	if re != nil {
+		words = append(words, "--run "+runRegex)
+	}
+	if kept == 0 {
+		return nil, "", fmt.Sprintf("%s keeps none of the %d checks", strings.Join(words, " "), len(all))
+	}
+	return only, fmt.Sprintf("%s: %d of %d checks", strings.Join(words, " "), kept, len(all)), ""
+}
+
+// groupNames lists what --group accepts: each group, its spaces as hyphens.
+func groupNames() string {
+	names := make([]string, len(audit.Groups))
+	for i, g := range audit.Groups {
+		names[i] = strings.ReplaceAll(g, " ", "-")
+	}
+	return strings.Join(names, ", ")
 }
 
 // parseError is the one-line usage error for an error of the flag
@@ -156,10 +228,12 @@ func parseError(err error) string {
 	return fmt.Sprintf("%s; the flags are %s", singleDash.ReplaceAllString(msg, "$1--$2"), flagList)
 }
 
-// runAudit audits t, reporting progress, writes the report with write and
-// returns the exit status: 1 when the audit stopped, could not run or
-// write, or a check failed. A stop asked for by progress prints nothing.
-func runAudit(t audit.Target, progress func(done, total int) error, write func(audit.Report, io.Writer) error, prog string, stdout, stderr io.Writer) int {
+// runAudit audits the checks of t that only keeps (all if nil), reporting
+// progress, writes the report with write and returns the exit status: 1
+// when the audit stopped, could not start or write, or a check failed. A
+// stop asked for by progress prints nothing; a target that refuses the
+// first filter gets a report of that one failure.
+func runAudit(t audit.Target, only func(audit.Check) bool, narrowed string, progress func(done, total int) error, write func(audit.Report, io.Writer) error, prog string, stdout, stderr io.Writer) int {
 	var step audit.Progress
 	stopped := false
 	if progress != nil {
@@ -169,22 +243,31 @@ func runAudit(t audit.Target, progress func(done, total int) error, write func(a
 			return err
 		}
 	}
-	r, err := audit.Run(t, step)
+	r, err := audit.RunOnly(t, only, step)
 	if err != nil {
-		if !stopped {
-			fmt.Fprintf(stderr, "%s: %s\n", prog, core.Message(err))
+		if stopped {
+			return 1
 		}
-		return 1
+		fmt.Fprintf(stderr, "%s: %s\n", prog, core.Message(err))
+		r = audit.Unstarted(t.Name, t.About, "start/first-filter",
+			"the target builds the audit's first filter, m = 100000, k = 7, n = 10000", core.Message(err))
 	}
-	r.Lab = buildinfo.Read().String()
-	if err := write(r, stdout); err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", prog, err)
-		return 1
-	}
-	if !r.AllPassed() {
+	r.Narrowed = narrowed
+	if !writeReport(r, write, prog, stdout, stderr) || !r.AllPassed() {
 		return 1
 	}
 	return 0
+}
+
+// writeReport writes r with write, naming the lab that ran it, and says
+// whether it could; the error goes to stderr.
+func writeReport(r audit.Report, write func(audit.Report, io.Writer) error, prog string, stdout, stderr io.Writer) bool {
+	r.Lab = buildinfo.Read().String()
+	if err := write(r, stdout); err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", prog, err)
+		return false
+	}
+	return true
 }
 
 // target builds the lab's target from the flags' values, or returns the
@@ -249,6 +332,10 @@ func values(name string) string {
 		return "double, enhanced or independent"
 	case "exec-timeout":
 		return "a duration such as 30s"
+	case "run":
+		return "a regular expression over the check IDs"
+	case "group":
+		return groupNames()
 	}
 	return ""
 }
@@ -274,17 +361,20 @@ func faultNames() string {
 }
 
 func usage(w io.Writer, prog string) {
-	fmt.Fprintf(w, `usage: %s [--format FORMAT] [--json] [--variant LAYOUT] [--fault NAME] [--hashing SCHEME] [--faults]
-       %[1]s [--format FORMAT] [--json] [--exec-timeout D] --exec -- CMD [ARGS...]
+	fmt.Fprintf(w, `usage: %s [--format FORMAT] [--json] [--run REGEX] [--group NAME] [--variant LAYOUT] [--fault NAME] [--hashing SCHEME] [--faults]
+       %[1]s [--format FORMAT] [--json] [--run REGEX] [--group NAME] [--exec-timeout D] --exec -- CMD [ARGS...]
 Checks the Bloom filter's contract and prints every check, the digest and
-"N/M checks passed" (M counts the checks that ran, then ", S skipped" if any).
+"N/M checks passed" (M counts the checks that ran, then ", S skipped" and
+how many of the checks open to the target ran, if any were skipped).
   --format FORMAT   how to print the report: text (the default), json,
                     junit (JUnit XML for CI test reports) or tap (TAP 13)
   --json            short for --format json
-  --variant LAYOUT  the layout to audit: %s
+  --run REGEX       run only the checks whose IDs match REGEX
+  --group NAME      run only the checks of one group: %[4]s
+  --variant LAYOUT  the layout to audit: %[2]s
                     (by default the one the fault lives in, standard without
                     one)
-  --fault NAME      audit a broken filter from the zoo instead: %s
+  --fault NAME      audit a broken filter from the zoo instead: %[3]s
   --hashing SCHEME  how the standard and counting filters find positions:
                     double (the default), enhanced or independent
   --faults          list the fault names, one a line
@@ -293,6 +383,7 @@ Checks the Bloom filter's contract and prints every check, the digest and
   --exec-timeout D  how long the program may take to answer a request
                     (default 30s)
 Exit status: 0 when every check that ran passed, 1 when any failed, 2 for
-bad usage.
-`, prog, core.VariantNames(), faultNames())
+bad usage or a program that cannot be started or says what the protocol
+does not have. Every format writes a whole report whatever happens.
+`, prog, core.VariantNames(), faultNames(), groupNames())
 }

@@ -2,14 +2,19 @@ package auditcli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/bloomlab/bloomlab/audit"
 	"github.com/bloomlab/bloomlab/cmd/internal/buildinfo"
 	"github.com/bloomlab/bloomlab/core"
 )
@@ -25,7 +30,7 @@ func run(args ...string) (int, string, string) {
 }
 
 // summary matches the text report's last line.
-var summary = regexp.MustCompile(`^(\d+)/(\d+) checks passed(, (\d+) skipped)?$`)
+var summary = regexp.MustCompile(`^(\d+)/(\d+) checks passed(, (\d+) skipped \((\d+) of the (\d+) checks open to \S+ ran\))?$`)
 
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
@@ -299,6 +304,12 @@ func TestUsageErrors(t *testing.T) {
 		{"exec timeout without a value", []string{"--exec-timeout"}, []string{"--exec-timeout needs a value: a duration such as 30s"}},
 		{"exec where no program can start", []string{"--exec", "--", "node", "a.js"}, []string{"--exec starts a program", "bloomlab audit --exec can"}},
 		{"exec timeout not a duration", []string{"--exec-timeout", "soon", "--exec", "--", "node"}, []string{"--exec-timeout", "soon"}},
+		{"unknown group", []string{"--group", "speed"}, []string{`--group must be one of no-false-negatives,`, "determinism", `got "speed"`}},
+		{"group without a name", []string{"--group"}, []string{"--group needs a value: no-false-negatives,"}},
+		{"run not a regexp", []string{"--run", "fpr/("}, []string{"--run needs a regular expression over the check IDs", `"fpr/("`}},
+		{"run empty", []string{"--run", ""}, []string{"--run needs a regular expression"}},
+		{"run keeps nothing", []string{"--run", "^nothing$"}, []string{"--run ^nothing$ keeps none of the"}},
+		{"group and run keep nothing", []string{"--group", "statistics", "--run", "seed-high"}, []string{"--group statistics --run seed-high keeps none of the"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -330,10 +341,10 @@ func TestHelp(t *testing.T) {
 		if code != 0 || out != "" {
 			t.Errorf("%s: exit %d, stdout %q", arg, code, out)
 		}
-		if want := "usage: " + prog + " [--format FORMAT] [--json] [--variant LAYOUT] [--fault NAME] [--hashing SCHEME] [--faults]\n"; !strings.HasPrefix(errOut, want) {
+		if want := "usage: " + prog + " [--format FORMAT] [--json] [--run REGEX] [--group NAME] [--variant LAYOUT] [--fault NAME] [--hashing SCHEME] [--faults]\n"; !strings.HasPrefix(errOut, want) {
 			t.Errorf("%s: usage starts %q, want %q", arg, errOut[:min(len(errOut), len(want))], want)
 		}
-		for _, f := range []string{"--format", "junit", "tap", "--variant", "--fault", "--hashing", "--faults"} {
+		for _, f := range []string{"--format", "junit", "tap", "--run", "--group", "--variant", "--fault", "--hashing", "--faults"} {
 			if !strings.Contains(errOut, f) {
 				t.Errorf("%s: usage does not mention %s", arg, f)
 			}
@@ -359,5 +370,115 @@ func TestWriteError(t *testing.T) {
 	}
 	if !strings.Contains(errOut.String(), "broken pipe") {
 		t.Errorf("stderr %q should say why the report was not written", errOut.String())
+	}
+}
+
+// --run and --group narrow the audit to the checks being debugged, for the
+// lab's filter and programs alike: the report holds those alone, says so,
+// and counts them.
+func TestNarrowing(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		args []string
+		want func(c audit.Check) bool
+		says string
+	}{
+		{[]string{"--group", "indices-in-range"}, func(c audit.Check) bool { return c.Group == audit.GroupIndices }, "--group indices-in-range: "},
+		{[]string{"--group", "Statistics", "--run", "past-n"}, func(c audit.Check) bool {
+			return c.Group == audit.GroupStatistics && strings.Contains(c.ID, "past-n")
+		}, "--group statistics --run past-n: "},
+		{[]string{"--run", "seed"}, func(c audit.Check) bool { return strings.Contains(c.ID, "seed") }, "--run seed: "},
+	} {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			t.Parallel()
+			code, out, errOut := run(append([]string{"--json"}, tt.args...)...)
+			var r audit.Report
+			if err := json.Unmarshal([]byte(out), &r); err != nil || code != 0 {
+				t.Fatalf("exit %d, %v; stderr %s", code, err, errOut)
+			}
+			var want []string
+			for _, c := range audit.Checks() {
+				if tt.want(c) {
+					want = append(want, c.ID)
+				}
+			}
+			var got []string
+			for _, o := range r.Checks {
+				got = append(got, o.ID)
+			}
+			if !slices.Equal(got, want) || r.Total != len(want) || r.Passed+r.Failed+r.Skipped != len(want) {
+				t.Errorf("ran %v (total %d), want %v", got, r.Total, want)
+			}
+			if w := fmt.Sprintf("%s%d of %d checks", tt.says, len(want), len(audit.Checks())); r.Narrowed != w {
+				t.Errorf("narrowed %q, want %q", r.Narrowed, w)
+			}
+		})
+	}
+}
+
+// Every format writes a whole report whatever happens: a program that
+// cannot start or botches its handshake is one failed check, start/handshake,
+// with its answer, and exit 2; a target that refuses the audit's first
+// filter is one failed check, start/first-filter, and exit 1.
+func TestReportsOnEveryPath(t *testing.T) {
+	t.Parallel()
+	handshake := func(context.Context, []string, time.Duration) (audit.Target, func(), error) {
+		return audit.Target{}, nil, errors.New(`program: program x: to "bloomlab-audit 1" it answered "hi", want "hello NAME"; its stderr ends: x: starting`)
+	}
+	refusing := func(context.Context, []string, time.Duration) (audit.Target, func(), error) {
+		return audit.Target{Name: "tiny", About: "a filter that takes nothing", New: func(audit.Shape) (audit.Filter, error) {
+			return nil, audit.Refusal{Reason: "no room"}
+		}}, func() {}, nil
+	}
+	for _, c := range []struct {
+		name   string
+		exec   func(context.Context, []string, time.Duration) (audit.Target, func(), error)
+		code   int
+		id     string
+		detail string
+	}{
+		{"handshake", handshake, 2, "start/handshake", `answered "hi", want "hello NAME"; its stderr ends: x: starting`},
+		{"first filter", refusing, 1, "start/first-filter", "refused: no room"},
+	} {
+		for format := range formats {
+			t.Run(c.name+"/"+format, func(t *testing.T) {
+				t.Parallel()
+				var out, errOut bytes.Buffer
+				code := MainWith(context.Background(), prog, []string{"--format", format, "--exec", "--", "./x"}, &out, &errOut, Options{Exec: c.exec})
+				if code != c.code || !strings.Contains(errOut.String(), c.detail) {
+					t.Errorf("exit %d, want %d; stderr %q", code, c.code, errOut.String())
+				}
+				text := out.String()
+				switch format {
+				case "json":
+					var r audit.Report
+					if err := json.Unmarshal(out.Bytes(), &r); err != nil || len(r.Checks) != 1 || r.Checks[0].ID != c.id || r.Failed != 1 || !strings.Contains(r.Checks[0].Detail, c.detail) {
+						t.Errorf("JSON report %v: %s", err, text)
+					}
+				case "junit":
+					var doc struct {
+						Failures int `xml:"failures,attr"`
+						Cases    []struct {
+							Name    string `xml:"name,attr"`
+							Failure struct {
+								Message string `xml:"message,attr"`
+							} `xml:"failure"`
+						} `xml:"testsuite>testcase"`
+					}
+					if err := xml.Unmarshal(out.Bytes(), &doc); err != nil || doc.Failures != 1 || len(doc.Cases) != 1 || doc.Cases[0].Name != c.id ||
+						!strings.Contains(doc.Cases[0].Failure.Message, c.detail) {
+						t.Errorf("JUnit report %v: %s", err, text)
+					}
+				case "tap":
+					if !strings.HasPrefix(text, "TAP version 13\n1..1\nnot ok 1 - "+c.id+"\n") || !strings.Contains(text, "# 0/1 checks passed\n") {
+						t.Errorf("TAP report:\n%s", text)
+					}
+				case "text":
+					if !strings.Contains(text, "FAIL  "+c.id+": ") || !strings.Contains(text, c.detail) || lastLine(text) != "0/1 checks passed" {
+						t.Errorf("text report:\n%s", text)
+					}
+				}
+			})
+		}
 	}
 }
