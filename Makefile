@@ -85,8 +85,11 @@ audit-libraries:
 	cd compare && $(GO) run ./cmd/auditlibraries
 
 # The adapters of other languages speak the protocol, each on a scripted
-# session, where what they need is installed (.ci/run installs it).
+# session, where what they need is installed (.ci/run installs it); the
+# Python and C kits' on theirs, with python3 and gcc, always there.
 adapters:
+	python3 -B compare/adapters/python/selftest.py
+	bash compare/adapters/c/kit_selftest.sh
 	@if [ -d compare/adapters/js/node_modules ]; then cd compare/adapters/js && node check.js; \
 	else echo "adapters: skipping the JavaScript ones: cd compare/adapters/js && npm ci"; fi
 	@if [ -f /usr/include/bloom.h ]; then bash compare/adapters/c/selftest.sh; \
