@@ -96,7 +96,8 @@ adapters:
 	else echo "adapters: skipping libbloom's: apt-get install -y libbloom-dev"; fi
 
 # The statistics group of the libraries too slow for it in make test
-# (bloom-filters, about 14 µs an operation), against the same pinned verdicts.
+# (bloom-filters, about 14 µs an operation; python/example, pure Python, about
+# 28 s for the group), against the same pinned verdicts.
 audit-slow:
 	cd compare && $(GO) test -count=1 -timeout 30m -run '^TestProgramVerdicts$$' -slow .
 
