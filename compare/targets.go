@@ -33,10 +33,18 @@ func BitsAndBlooms() audit.Target {
 				return nil, fmt.Errorf("compare: bits-and-blooms takes m that fits a %d-bit uint and k at least 1, got m = %d, k = %d",
 					strconv.IntSize, s.M, s.K)
 			}
+			if s.M > maxBuilt {
+				return nil, audit.Refusal{Reason: "the audit builds bits-and-blooms's filters up to 2^32 bits (512 MiB): the library allocates its whole array at New"}
+			}
 			return bitsAndBlooms{bloom.New(uint(s.M), uint(s.K))}, nil
 		},
 	}
 }
+
+// maxBuilt is the largest filter the audit builds of a library that
+// allocates its array at once: the checks past 2^32 positions are skipped
+// for it, with the reason, rather than ask for 128 GiB.
+const maxBuilt = 1 << 32
 
 // bitsAndBlooms shows all the library itself exports: its positions
 // (bloom.Locations, reduced mod m the way its Add and TestLocations do) and

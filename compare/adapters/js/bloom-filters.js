@@ -4,9 +4,10 @@
 // the key (xxhashjs) of which the library keeps the low 32 bits. It takes
 // Buffers and hashes their bytes (strings it would hash as UTF-8), so keys go
 // in as the Buffers they are. Its seed is a number of which xxhashjs keeps
-// the low 32 bits (cuint's UINT64.fromNumber), so the target passes seed mod
-// 2^32: seeds equal mod 2^32 build the same filter, and a seed past 2^53,
-// rounded as a number, never reaches the library. Past m = 2^32 it still
+// the low 32 bits (cuint's UINT64.fromNumber), so the target declares a
+// 32-bit seed (can seed 32): the audit sends seeds below 2^32 and holds the
+// library to all 32 bits, and a seed past 2^53, rounded as a number, never
+// reaches it. Past m = 2^32 it still
 // builds the filter, but its 32-bit hashes crowd the array's start (probe i
 // stays below (i + 1) * 2^32).
 import pkg from "bloom-filters";
@@ -18,7 +19,7 @@ const { BloomFilter } = pkg;
 serve({
   hello: "bloom-filters",
   about: "npm bloom-filters 3.0.4 BloomFilter: m bits, k positions by enhanced double hashing over 32 bits of XXH64, seed mod 2^32",
-  can: ["seed", "positions"],
+  can: ["seed 32", "positions"],
   rate: "standard",
   create(m, k, n, seed) {
     if (m > 2n ** 35n) return { refused: `m = ${m}: bloom-filters keeps its bits in one Uint8Array, at most 2^32 bytes` };
