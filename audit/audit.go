@@ -308,15 +308,19 @@ func (r Report) digest() string {
 
 // Summary is the report's last line: "N/M checks passed" over the checks
 // that ran, and when some did not, ", S skipped" and how many of the
-// checks open to the target ran: "41/44 checks passed, 163 skipped (44 of
-// the 46 checks open to libbloom ran)".
+// checks open to the target ran: "32/32 checks passed, 175 skipped (32 of
+// the 39 checks open to libbloom ran)", or "(all 203 checks open to
+// lab/standard ran)".
 func (r Report) Summary() string {
 	ran := r.Passed + r.Failed
 	if r.Skipped == 0 {
 		return fmt.Sprintf("%d/%d checks passed", r.Passed, ran)
 	}
-	return fmt.Sprintf("%d/%d checks passed%s (%d of the %d checks open to %s ran)", r.Passed, ran, skippedText(r.Skipped),
-		ran, openChecks(r.Checks), r.Target)
+	open := fmt.Sprintf("%d of the %d", ran, openChecks(r.Checks))
+	if ran == openChecks(r.Checks) {
+		open = fmt.Sprintf("all %d", ran)
+	}
+	return fmt.Sprintf("%d/%d checks passed%s (%s checks open to %s ran)", r.Passed, ran, skippedText(r.Skipped), open, r.Target)
 }
 
 // openChecks counts the checks open to the target: all but those skipped

@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/xml"
 	"fmt"
 	"os"
 	"os/exec"
@@ -135,5 +136,32 @@ func TestAuditExecProgress(t *testing.T) {
 	drawn := errOut.String()
 	if !strings.Contains(drawn, "\rbloomlab audit: ") || !strings.Contains(drawn, "%, ") || !strings.HasSuffix(drawn, "\r") {
 		t.Errorf("stderr %q: want progress lines, wiped at the end", drawn)
+	}
+}
+
+// TestAuditExecUnstarted: a real program whose handshake is malformed gets
+// a whole JUnit report, one failed start/handshake carrying what it said
+// and its stderr, and exit 2, so a CI job's audit.xml is never empty.
+func TestAuditExecUnstarted(t *testing.T) {
+	t.Parallel()
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("needs python3")
+	}
+	var out, errOut bytes.Buffer
+	script := `import sys; print("starting", file=sys.stderr); print("hi", flush=True)`
+	code := runAudit(context.Background(), []string{"--format", "junit", "--exec", "--", python, "-c", script}, &out, &errOut)
+	var doc struct {
+		Failures int `xml:"failures,attr"`
+		Cases    []struct {
+			Name    string `xml:"name,attr"`
+			Failure struct {
+				Message string `xml:"message,attr"`
+			} `xml:"failure"`
+		} `xml:"testsuite>testcase"`
+	}
+	if err := xml.Unmarshal(out.Bytes(), &doc); err != nil || code != 2 || doc.Failures != 1 || len(doc.Cases) != 1 ||
+		doc.Cases[0].Name != "start/handshake" || !strings.Contains(doc.Cases[0].Failure.Message, `answered "hi", want "hello NAME"; its stderr ends: starting`) {
+		t.Errorf("exit %d, %v:\n%s\nstderr: %s", code, err, out.String(), errOut.String())
 	}
 }

@@ -277,7 +277,7 @@ func Example_writeTAP() {
 	// # mine: a filter under test
 	// # digest d1
 	// # run by bloomlab v1.2.0 (go1.26.8)
-	// # 1/2 checks passed, 1 skipped (2 of the 2 checks open to mine ran)
+	// # 1/2 checks passed, 1 skipped (all 2 checks open to mine ran)
 }
 
 // Example_writeJUnit shows the JUnit XML that CI test reports read.
@@ -412,6 +412,9 @@ func wantSummary(r audit.Report) string {
 		if !o.Closed {
 			open++
 		}
+	}
+	if ran == open {
+		return fmt.Sprintf("%d/%d checks passed, %d skipped (all %d checks open to %s ran)", r.Passed, ran, r.Skipped, ran, r.Target)
 	}
 	return fmt.Sprintf("%d/%d checks passed, %d skipped (%d of the %d checks open to %s ran)", r.Passed, ran, r.Skipped, ran, open, r.Target)
 }

@@ -30,7 +30,7 @@ func run(args ...string) (int, string, string) {
 }
 
 // summary matches the text report's last line.
-var summary = regexp.MustCompile(`^(\d+)/(\d+) checks passed(, (\d+) skipped \((\d+) of the (\d+) checks open to \S+ ran\))?$`)
+var summary = regexp.MustCompile(`^(\d+)/(\d+) checks passed(, (\d+) skipped \((all \d+|\d+ of the \d+) checks open to \S+ ran\))?$`)
 
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
