@@ -94,10 +94,17 @@ adapters:
 	else echo "adapters: skipping the JavaScript ones: cd compare/adapters/js && npm ci"; fi
 	@if [ -f /usr/include/bloom.h ]; then bash compare/adapters/c/selftest.sh; \
 	else echo "adapters: skipping libbloom's: apt-get install -y libbloom-dev"; fi
+	@if [ -f /usr/share/java/guava.jar ] && command -v javac >/dev/null; then \
+	bash compare/adapters/session.sh compare/adapters/java/GuavaAdapter.java compare/adapters/java/guava.session; \
+	else echo "adapters: skipping Guava's: apt-get install -y default-jdk-headless libguava-java"; fi
+	@if perl -MBloom::Filter -e 1 2>/dev/null; then \
+	bash compare/adapters/session.sh compare/adapters/perl/bloom-filter.pl compare/adapters/perl/bloom-filter.session; \
+	else echo "adapters: skipping Bloom::Filter's: apt-get install -y libbloom-filter-perl"; fi
 
 # The statistics group of the libraries too slow for it in make test
-# (bloom-filters, about 14 µs an operation; python/example, pure Python, about
-# 28 s for the group), against the same pinned verdicts.
+# (bloom-filters, about 14 µs an operation; Perl's Bloom::Filter, about 27 µs
+# an insert; python/example, pure Python, about 28 s for the group), against
+# the same pinned verdicts.
 audit-slow:
 	cd compare && $(GO) test -count=1 -timeout 30m -run '^TestProgramVerdicts$$' -slow .
 

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -36,6 +37,8 @@ func Programs() []Program {
 		{Name: "bloomfilter", Adapter: "adapters/js/bloomfilter.js"},
 		{Name: "bloom-filters", Adapter: "adapters/js/bloom-filters.js", Slow: true},
 		{Name: "libbloom", Adapter: "adapters/c/libbloom.c", Link: []string{"bloom"}},
+		{Name: "guava", Adapter: "adapters/java/GuavaAdapter.java"},
+		{Name: "bloom-filter-perl", Adapter: "adapters/perl/bloom-filter.pl", Slow: true},
 		{Name: "js/signed-index", Adapter: "adapters/js/signed-index.js"},
 		// The kits' examples: correct filters, so every check they reach
 		// passes. Pure Python takes about 28 s for the statistics group
@@ -46,9 +49,9 @@ func Programs() []Program {
 	}
 }
 
-// Start starts p's adapter: Node for JavaScript, Python 3 for Python, the
-// C adapter built with gcc on first use. Its error says what is missing
-// and how to install it.
+// Start starts p's adapter: Node for JavaScript, Python 3 for Python, Perl
+// for Perl, the C adapter built with gcc and the Java one with javac on
+// first use. Its error says what is missing and how to install it.
 func (p Program) Start(ctx context.Context) (*program.Program, error) {
 	argv, err := p.command()
 	if err != nil {
@@ -88,6 +91,26 @@ func (p Program) command() ([]string, error) {
 			return nil, fmt.Errorf("%s: %v (needs %s)", p.Name, err, needs)
 		}
 		return []string{bin}, nil
+	case ".java":
+		classes, err := buildJava(path)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v (needs a JDK and Guava: apt-get install -y default-jdk-headless libguava-java)", p.Name, err)
+		}
+		java, err := exec.LookPath("java")
+		if err != nil {
+			return nil, fmt.Errorf("%s needs java on the PATH (apt-get install -y default-jdk-headless)", p.Name)
+		}
+		return []string{java, "-cp", classes + string(filepath.ListSeparator) + guavaJar,
+			strings.TrimSuffix(filepath.Base(path), ".java")}, nil
+	case ".pl":
+		perl, err := exec.LookPath("perl")
+		if err == nil {
+			err = exec.Command(perl, "-MBloom::Filter", "-e", "1").Run()
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s needs perl and Bloom::Filter: apt-get install -y libbloom-filter-perl (%v)", p.Name, err)
+		}
+		return []string{perl, path}, nil
 	}
 	return nil, fmt.Errorf("%s: no way to run %s", p.Name, p.Adapter)
 }
@@ -98,29 +121,53 @@ func packageDir() string {
 	return filepath.Dir(file)
 }
 
-// built holds each C adapter's binary, built once a process.
+// guavaJar is where Debian's libguava-java puts Guava.
+const guavaJar = "/usr/share/java/guava.jar"
+
+// built holds what each compiled adapter became, built once a process.
 var built sync.Map // source path -> func() (string, error)
 
-// buildC compiles the C adapter at src, linked with the libraries link,
-// into a temporary directory.
-func buildC(src string, link []string) (string, error) {
+// buildOnce runs the compiler argv (which writes into dir) once a process
+// for src, into a temporary directory of its own, and returns out, the
+// path in dir the adapter runs from.
+func buildOnce(src string, argv func(dir string) (cmd []string, out string)) (string, error) {
 	once, _ := built.LoadOrStore(src, sync.OnceValues(func() (string, error) {
 		dir, err := os.MkdirTemp("", "bloomlab-adapter-")
 		if err != nil {
 			return "", err
 		}
-		bin := filepath.Join(dir, "adapter")
+		cmd, out := argv(dir)
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		defer cancel()
-		args := []string{"-O2", "-Wall", "-Wextra", "-o", bin, src}
+		msg, err := exec.CommandContext(ctx, cmd[0], cmd[1:]...).CombinedOutput()
+		if err != nil {
+			return "", fmt.Errorf("%s %s: %v: %s", cmd[0], filepath.Base(src), err, msg)
+		}
+		return out, nil
+	}))
+	return once.(func() (string, error))()
+}
+
+// buildC compiles the C adapter at src, linked with the libraries link; it
+// returns the binary.
+func buildC(src string, link []string) (string, error) {
+	return buildOnce(src, func(dir string) ([]string, string) {
+		bin := filepath.Join(dir, "adapter")
+		args := []string{"gcc", "-O2", "-Wall", "-Wextra", "-o", bin, src}
 		for _, l := range link {
 			args = append(args, "-l"+l)
 		}
-		out, err := exec.CommandContext(ctx, "gcc", args...).CombinedOutput()
-		if err != nil {
-			return "", fmt.Errorf("gcc %s: %v: %s", filepath.Base(src), err, out)
-		}
-		return bin, nil
-	}))
-	return once.(func() (string, error))()
+		return args, bin
+	})
+}
+
+// buildJava compiles the Java adapter at src against Guava; it returns
+// the directory of its classes.
+func buildJava(src string) (string, error) {
+	if _, err := os.Stat(guavaJar); err != nil {
+		return "", fmt.Errorf("no Guava at %s", guavaJar)
+	}
+	return buildOnce(src, func(dir string) ([]string, string) {
+		return []string{"javac", "-cp", guavaJar, "-d", dir, src}, dir
+	})
 }
