@@ -28,6 +28,9 @@ type Program struct {
 	// Link are the libraries a C adapter is linked with, as gcc's -l
 	// takes them ("bloom" for libbloom, from Debian's libbloom-dev).
 	Link []string
+	// Example marks a kit's example filter: audited with the libraries
+	// in make test, and left out of the libraries' table.
+	Example bool
 }
 
 // Programs are the filters of other languages the lab audits, in the order
@@ -44,8 +47,8 @@ func Programs() []Program {
 		// passes. Pure Python takes about 28 s for the statistics group
 		// alone (4 s for the rest), three times the slowest whole audit
 		// here, hence Slow.
-		{Name: "python/example", Adapter: "adapters/python/example.py", Slow: true},
-		{Name: "c/example", Adapter: "adapters/c/example.c"},
+		{Name: "python/example", Adapter: "adapters/python/example.py", Slow: true, Example: true},
+		{Name: "c/example", Adapter: "adapters/c/example.c", Example: true},
 	}
 }
 
