@@ -187,6 +187,8 @@ func (c *Page) foundText(id string) string {
 	return format.Int(pl.N) + " keys"
 }
 
+// renderOutput is the solved plan in three sections (its figures, k
+// rounded against ceiled, the floor), or why there is none.
 func (c *Page) renderOutput() []app.UI {
 	if !c.res.OK {
 		text := "Fix the marked field to see the plan."
@@ -196,6 +198,13 @@ func (c *Page) renderOutput() []app.UI {
 		return []app.UI{ui.Failure("calc-error", text)}
 	}
 	pl := c.res.Plan
+	return []app.UI{renderPlanCounters(pl), renderKCompare(pl), renderFloor(pl)}
+}
+
+// renderPlanCounters is the plan's figures, one counter each: n, p, m,
+// the memory, k, bits per key, the rate by the formula and at the exact
+// m, and the fill.
+func renderPlanCounters(pl plan.Plan) app.UI {
 	pLabel := "target p"
 	if pl.Find == plan.FindP {
 		pLabel = "p at the optimal k"
@@ -211,6 +220,23 @@ func (c *Page) renderOutput() []app.UI {
 		{id: "calc-out-fpr-exact", label: "rate, exact m", value: calcRate(pl.RateExact), title: "(1 - (1 - 1/m)^(kn))^k"},
 		{id: "calc-out-fill", label: "bits set at n", value: format.Percent(pl.Fill)},
 	}
+	return app.Section().Class("counters-box").Aria("label", "The plan").Body(
+		app.Dl().Class("counters").Body(
+			app.Range(counters).Slice(func(i int) app.UI {
+				ct := counters[i]
+				return app.Div().Class("counter").Title(ct.title).Body(
+					app.Dt().Text(ct.label),
+					app.Dd().ID(ct.id).Text(ct.value),
+				)
+			}),
+		),
+	)
+}
+
+// renderKCompare sets k rounded against k ceiled, with their rates and a
+// verdict: ceil is the common mistake the lessons' "Round, not ceil"
+// answers.
+func renderKCompare(pl plan.Plan) app.UI {
 	verdict := "the same k either way"
 	switch {
 	case pl.RateRound < pl.RateCeil:
@@ -219,53 +245,45 @@ func (c *Page) renderOutput() []app.UI {
 	case pl.RateRound > pl.RateCeil:
 		verdict = "here ceil happens to be lower"
 	}
-	floorW := 100 * pl.InfoFloor / pl.BitsPerKey
-	return []app.UI{
-		app.Section().Class("counters-box").Aria("label", "The plan").Body(
-			app.Dl().Class("counters").Body(
-				app.Range(counters).Slice(func(i int) app.UI {
-					ct := counters[i]
-					return app.Div().Class("counter").Title(ct.title).Body(
-						app.Dt().Text(ct.label),
-						app.Dd().ID(ct.id).Text(ct.value),
-					)
-				}),
-			),
-		),
-		app.Section().Class("counters-box").Aria("labelledby", "k-compare-title").Body(
-			app.H2().ID("k-compare-title").Class("box-title").Text("k: round, not ceil"),
-			app.Table().ID("k-compare").Class("plan-table compact").Body(
-				app.Caption().Text("(m/n) ln 2 = "+format.Float(pl.KStar, 3)),
-				app.THead().Body(app.Tr().Body(app.Th().Text("rule"), app.Th().Text("k"), app.Th().Text("rate"))),
-				app.TBody().Body(
-					app.Tr().ID("k-round").Body(
-						app.Td().Text("round((m/n) ln 2)"),
-						app.Td().Class("k").Text(strconv.Itoa(pl.KRound)),
-						app.Td().Class("rate").Text(calcRate(pl.RateRound)),
-					),
-					app.Tr().ID("k-ceil").Body(
-						app.Td().Text("ceil((m/n) ln 2)"),
-						app.Td().Class("k").Text(strconv.Itoa(pl.KCeil)),
-						app.Td().Class("rate").Text(calcRate(pl.RateCeil)),
-					),
+	return app.Section().Class("counters-box").Aria("labelledby", "k-compare-title").Body(
+		app.H2().ID("k-compare-title").Class("box-title").Text("k: round, not ceil"),
+		app.Table().ID("k-compare").Class("plan-table compact").Body(
+			app.Caption().Text("(m/n) ln 2 = "+format.Float(pl.KStar, 3)),
+			app.THead().Body(app.Tr().Body(app.Th().Text("rule"), app.Th().Text("k"), app.Th().Text("rate"))),
+			app.TBody().Body(
+				app.Tr().ID("k-round").Body(
+					app.Td().Text("round((m/n) ln 2)"),
+					app.Td().Class("k").Text(strconv.Itoa(pl.KRound)),
+					app.Td().Class("rate").Text(calcRate(pl.RateRound)),
+				),
+				app.Tr().ID("k-ceil").Body(
+					app.Td().Text("ceil((m/n) ln 2)"),
+					app.Td().Class("k").Text(strconv.Itoa(pl.KCeil)),
+					app.Td().Class("rate").Text(calcRate(pl.RateCeil)),
 				),
 			),
-			app.P().ID("k-verdict").Class("muted small").Text(verdict+"."),
 		),
-		app.Section().Class("counters-box").Aria("labelledby", "floor-title").Body(
-			app.H2().ID("floor-title").Class("box-title").Text("Bits per key against the floor"),
-			app.Div().Class("floor-bars").Aria("hidden", "true").Body(
-				app.Div().Class("bar spent").Style("width", "100%").Text(format.Float(pl.BitsPerKey, 3)+" bits per key"),
-				app.Div().Class("bar floor").Style("width", format.Float(floorW, 1)+"%").Text("floor "+format.Float(pl.InfoFloor, 3)),
-			),
-			app.P().ID("calc-floor").Text(
-				"This filter spends "+format.Float(pl.BitsPerKey, 3)+" bits per key; no structure answering with rate p can go below log₂(1/p) = "+
-					format.Float(pl.InfoFloor, 3)+". That is "+format.Float(pl.Overhead, 2)+" times the floor (a Bloom filter at its optimum spends 1/ln 2 ≈ 1.44 times)."),
-			app.P().ID("calc-exact").Text(
-				"Kept exactly, as a hash set of "+strconv.Itoa(pl.KeyBytes)+"-byte keys, the same "+format.Int(pl.N)+" keys take about "+
-					plan.FormatBytes(pl.ExactSetBytes)+": "+ratio(float64(pl.ExactSetBytes), float64(pl.Bytes))+" this filter."),
+		app.P().ID("k-verdict").Class("muted small").Text(verdict+"."),
+	)
+}
+
+// renderFloor sets the filter's bits per key against the information
+// floor log2(1/p), and its memory against an exact set of the same keys.
+func renderFloor(pl plan.Plan) app.UI {
+	floorW := 100 * pl.InfoFloor / pl.BitsPerKey
+	return app.Section().Class("counters-box").Aria("labelledby", "floor-title").Body(
+		app.H2().ID("floor-title").Class("box-title").Text("Bits per key against the floor"),
+		app.Div().Class("floor-bars").Aria("hidden", "true").Body(
+			app.Div().Class("bar spent").Style("width", "100%").Text(format.Float(pl.BitsPerKey, 3)+" bits per key"),
+			app.Div().Class("bar floor").Style("width", format.Float(floorW, 1)+"%").Text("floor "+format.Float(pl.InfoFloor, 3)),
 		),
-	}
+		app.P().ID("calc-floor").Text(
+			"This filter spends "+format.Float(pl.BitsPerKey, 3)+" bits per key; no structure answering with rate p can go below log₂(1/p) = "+
+				format.Float(pl.InfoFloor, 3)+". That is "+format.Float(pl.Overhead, 2)+" times the floor (a Bloom filter at its optimum spends 1/ln 2 ≈ 1.44 times)."),
+		app.P().ID("calc-exact").Text(
+			"Kept exactly, as a hash set of "+strconv.Itoa(pl.KeyBytes)+"-byte keys, the same "+format.Int(pl.N)+" keys take about "+
+				plan.FormatBytes(pl.ExactSetBytes)+": "+ratio(float64(pl.ExactSetBytes), float64(pl.Bytes))+" this filter."),
+	)
 }
 
 // calcRate writes a rate as the lab does from 0.001 up (six decimals), and

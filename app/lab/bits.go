@@ -117,7 +117,7 @@ func (b *labBits) paint(r *sim.Result, marks painter.Marks) bool {
 type bitsLab interface {
 	current() settings.Lab
 	ownKeys() *engine.OwnKeys
-	redraw(ctx app.Context)
+	draw(ctx app.Context)
 }
 
 // whoRest is how long the pointer rests on a position before the lab
@@ -206,7 +206,7 @@ func (b *labBits) onKey(ctx app.Context, e app.Event) {
 	}
 	e.PreventDefault()
 	b.cursor = min(max(cur, 0), last)
-	b.lab.redraw(ctx)
+	b.lab.draw(ctx)
 	b.describe(ctx, uint64(b.cursor))
 	b.askWho(ctx, uint64(b.cursor))
 }
@@ -215,7 +215,7 @@ func (b *labBits) onKey(ctx app.Context, e app.Event) {
 func (b *labBits) onBlur(ctx app.Context, e app.Event) {
 	if b.cursor >= 0 {
 		b.cursor = -1
-		b.lab.redraw(ctx)
+		b.lab.draw(ctx)
 	}
 }
 

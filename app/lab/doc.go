@@ -14,7 +14,7 @@
 // parts that show them. Each part is a type with its own state in a file
 // of its own (controls, own keys, key panel, player, counters, bits,
 // overlap), and reaches the page only through a small interface of what
-// it needs (labEditor, keyLab, playLab, bitsLab), so a part can be read,
+// it needs (labEditor, keyLab, playLab, bitsLab, overlapLab), so a part can be read,
 // and tested, without the rest. A part that needs nothing of the page
 // lives in a package of its own under app/lab, exporting what the page
 // calls: the charts (app/lab/charts) and the painter of the bit array

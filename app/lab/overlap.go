@@ -29,11 +29,22 @@ const (
 // each run while it is on, on a goroutine that yields to the page and
 // gives up when the filter changes.
 type overlapView struct {
+	lab  overlapLab
 	on   bool
 	busy bool
 	o    *sim.Overlap
 	err  string
 	runs engine.Runs
+}
+
+// overlapLab is what the overlap view needs of the page: the settings
+// and the user's lists it counts on, whether a filter is shown to count,
+// and a repaint once the counts are in.
+type overlapLab interface {
+	current() settings.Lab
+	ownKeys() *engine.OwnKeys
+	showing() bool
+	draw(ctx app.Context)
 }
 
 // overlapWords says how many keys: "1 key", "3 keys", "255 or more keys".
@@ -58,10 +69,21 @@ func (ov *overlapView) clear() {
 	ov.o, ov.err, ov.busy = nil, "", false
 }
 
-// count counts the overlap of the filter s shows, if the view is on, and
-// calls done when the counts are in.
-func (ov *overlapView) count(ctx app.Context, s settings.Lab, own bool, done func(ctx app.Context)) {
+// onToggle turns the view on or off, counts if a filter is shown, and
+// repaints the picture with the counts or without them.
+func (ov *overlapView) onToggle(ctx app.Context, e app.Event) {
+	ov.on = !ov.on
+	if ov.lab.showing() {
+		ov.count(ctx)
+	}
+	ov.lab.draw(ctx)
+}
+
+// count counts the overlap of the filter the page's settings make, if
+// the view is on, and repaints the picture when the counts are in.
+func (ov *overlapView) count(ctx app.Context) {
 	ov.clear()
+	s, own := ov.lab.current(), ov.lab.ownKeys() != nil
 	switch {
 	case !ov.on:
 		return
@@ -90,7 +112,7 @@ func (ov *overlapView) count(ctx app.Context, s settings.Lab, own bool, done fun
 				return
 			}
 			ov.o = &o
-			done(ctx)
+			ov.lab.draw(ctx)
 		})
 	})
 }
@@ -98,10 +120,10 @@ func (ov *overlapView) count(ctx app.Context, s settings.Lab, own bool, done fun
 // render is the toggle and, when on, the legend, the note and the chart
 // of the counts against Poisson. cells says whether the picture draws
 // every position as a cell, where the colours can show.
-func (ov *overlapView) render(onToggle app.EventHandler, cells bool) app.UI {
+func (ov *overlapView) render(cells bool) app.UI {
 	body := []app.UI{
 		app.Button().ID(idOverlapToggle).Class("chip toggle").Aria("pressed", ov.on).
-			Text("Colour bits by the keys that share them").OnClick(onToggle),
+			Text("Colour bits by the keys that share them").OnClick(ov.onToggle),
 	}
 	switch {
 	case !ov.on:

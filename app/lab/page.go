@@ -84,7 +84,7 @@ func New() *Page {
 
 // Init wires the parts to the page.
 func (c *Page) Init() {
-	c.controls.lab, c.panel.lab, c.player.lab, c.bits.lab = c, c, c, c
+	c.controls.lab, c.panel.lab, c.player.lab, c.bits.lab, c.overlap.lab = c, c, c, c, c
 	c.bits.pointed, c.bits.cursor, c.panel.step = -1, -1, -1
 	c.own.use = func(ctx app.Context, t0 float64) {
 		c.notices = nil
@@ -124,7 +124,7 @@ func (c *Page) shapeParams() sim.Params {
 
 func (c *Page) setTheory() { c.theory = theoryOf(c.shapeParams()) }
 
-// The labEditor, keyLab and playLab the parts see.
+// The labEditor, keyLab, playLab, bitsLab and overlapLab the parts see.
 
 func (c *Page) current() settings.Lab    { return c.settings }
 func (c *Page) ownKeys() *engine.OwnKeys { return c.own.keys }
@@ -412,7 +412,7 @@ func (c *Page) finish(ctx app.Context, run engine.Run, r sim.KeysResult, store e
 // audit.
 func (c *Page) follow(ctx app.Context, run engine.Run) {
 	c.draw(ctx)
-	c.overlap.count(ctx, c.settings, c.own.keys != nil, c.draw)
+	c.overlap.count(ctx)
 	c.panel.afterRun(ctx)
 	c.player.ran(ctx)
 	c.tell(ctx)
@@ -435,17 +435,8 @@ func (c *Page) follow(ctx app.Context, run engine.Run) {
 	})
 }
 
-// redraw paints the bit array again: the keyboard's cursor moved.
-func (c *Page) redraw(ctx app.Context) { c.draw(ctx) }
-
-// onOverlap turns the overlap view on or off.
-func (c *Page) onOverlap(ctx app.Context, e app.Event) {
-	c.overlap.on = !c.overlap.on
-	if c.result != nil {
-		c.overlap.count(ctx, c.settings, c.own.keys != nil, c.draw)
-	}
-	c.draw(ctx)
-}
+// showing says whether a filter is shown, for the overlap view to count.
+func (c *Page) showing() bool { return c.result != nil }
 
 // restDelay is how long the controls must rest before background work.
 const restDelay = 150 * time.Millisecond
@@ -539,7 +530,7 @@ func (c *Page) Body() app.UI {
 				c.counters.render(c.counterList(), c.result, auditBadge(c.settings.Params.Fault, c.audit, c.variant())),
 				c.panel.render(),
 				c.bits.render(c.result, marks),
-				c.overlap.render(c.onOverlap, c.result == nil || c.bits.layout(c.result).Cells),
+				c.overlap.render(c.result == nil || c.bits.layout(c.result).Cells),
 				c.charts.Render(c.variant(), c.result, c.own.keys != nil, c.settings.Playing()),
 			),
 		),

@@ -228,69 +228,21 @@ func (c *Page) Render() app.UI {
 // renderLesson is the lesson panel: the lessons, then the step.
 func (c *Page) renderLesson() app.UI {
 	l, step := lessons[c.lesson], c.shownStep()
-	prevLi, prevSi, hasPrev := c.neighbour(-1)
-	nextLi, _, hasNext := c.neighbour(1)
-	next := "Next step ▶"
-	if hasNext && nextLi != c.lesson {
-		next = "Next lesson ▶"
-	}
-	back := "◀ Back"
-	if hasPrev && prevLi != c.lesson {
-		back = "◀ Lesson " + strconv.Itoa(prevLi+1) + ", step " + strconv.Itoa(prevSi+1)
-	}
-	status, statusText := "false", "Not done yet."
-	switch {
-	case c.done:
-		status, statusText = "true", "✓ Done."
-	case c.progress[stepKey(c.lesson, c.step)]:
-		statusText = "Done before; the lab has moved on since."
-	case step.Audited && c.State().Audit == nil:
-		statusText = "Not done yet: the audit reports when it finishes."
-	}
+	status, statusText := c.taskStatus()
 	veiled := c.veiled()
 	heading := "That lesson or step does not exist:"
 	if c.ask.misread {
 		heading = "Some of the link could not be followed:"
 	}
 	return app.Section().ID(IDLessonPanel).Class("lesson-panel").DataSet("veil", string(veiled)).Aria("labelledby", "lesson-title").Body(
-		app.Nav().Class("lesson-list").Aria("label", "Lessons").Body(
-			app.Ol().Body(app.Range(lessons).Slice(func(i int) app.UI {
-				a := app.A().ID("lesson-link-"+strconv.Itoa(i+1)).Href(c.place(i, 0)).Title(lessons[i].Title).Body(
-					app.Span().Class("lesson-num").Text(strconv.Itoa(i+1)),
-					app.Span().Class("lesson-name").Text(" "+lessons[i].Title),
-				)
-				if i == c.lesson {
-					a = a.Aria("current", "true").Class("current")
-				}
-				if !c.progress.lessonDone(i) {
-					return app.Li().Body(a)
-				}
-				return app.Li().Class("done").Body(a, app.Span().Class("lesson-done").Body(
-					app.Text("✓"), app.Span().Class("visually-hidden").Text(" done"),
-				))
-			})),
-		),
+		c.renderLessonList(),
 		ui.Notices("lesson-notices", "lesson-notice", heading, c.notices),
 		app.Div().Class("lesson-card").Body(
 			app.Div().Class("lesson-head").Body(
 				app.P().ID("lesson-counter").Class("lesson-counter").Text(
 					"Lesson "+strconv.Itoa(c.lesson+1)+" of "+strconv.Itoa(len(lessons))+" · step "+
 						strconv.Itoa(c.step+1)+" of "+strconv.Itoa(len(l.Steps))),
-				app.Ol().Class("lesson-steps").Aria("label", "Steps").Body(app.Range(l.Steps).Slice(func(i int) app.UI {
-					label, text := "Step "+strconv.Itoa(i+1), strconv.Itoa(i+1)
-					done := c.progress[stepKey(c.lesson, i)]
-					if done {
-						label, text = label+", done", text+" ✓"
-					}
-					a := app.A().ID("lesson-step-"+strconv.Itoa(i+1)).Href(c.place(c.lesson, i)).Aria("label", label).Text(text)
-					if i == c.step {
-						a = a.Aria("current", "step").Class("current")
-					}
-					if done {
-						a = a.DataSet("done", "true")
-					}
-					return app.Li().Body(a)
-				})),
+				c.renderStepList(),
 			),
 			app.H1().ID("lesson-title").Text(l.Title),
 			ui.Hidden(app.P().ID("lesson-intro").Class("lesson-intro"), c.step != 0).Text(l.Intro),
@@ -301,16 +253,90 @@ func (c *Page) renderLesson() app.UI {
 				app.Span().ID("lesson-task-text").Text(step.Task),
 				app.Span().ID("lesson-status").Class("lesson-status").Role("status").Aria("live", "polite").Text(statusText),
 			),
-			app.Div().Class("lesson-actions").Body(
-				app.Button().ID(IDLessonShow).Class("chip primary").Title("put the lab in this step's state").Text("Show me").OnClick(c.onShow),
-				ui.Disabled(app.Button().ID(IDLessonPrev).Class("chip"), !hasPrev).Text(back).OnClick(c.onMove(-1)),
-				ui.Disabled(app.Button().ID(IDLessonNext).Class("chip"), !hasNext).Text(next).OnClick(c.onMove(1)),
-				app.Span().Class("lesson-spacer"),
-				ui.Hidden(app.Small().ID("lesson-storage").Class("muted"), !c.unkept).Text("This browser keeps no progress here; the lessons work all the same."),
-				app.Button().ID(IDLessonReset).Class("chip").Title("forget which steps are done, in this browser").
-					Text("Reset progress").OnClick(c.onReset),
-			),
+			c.renderActions(),
 		),
+	)
+}
+
+// taskStatus is the task's data-done value and the words that say
+// whether the shown step is done: now, before (the lab has moved on
+// since), or not yet (an audited step's audit still running).
+func (c *Page) taskStatus() (done, text string) {
+	switch {
+	case c.done:
+		return "true", "✓ Done."
+	case c.progress[stepKey(c.lesson, c.step)]:
+		return "false", "Done before; the lab has moved on since."
+	case c.shownStep().Audited && c.State().Audit == nil:
+		return "false", "Not done yet: the audit reports when it finishes."
+	}
+	return "false", "Not done yet."
+}
+
+// renderLessonList is the list of lessons, the shown one current and
+// each finished one ticked.
+func (c *Page) renderLessonList() app.UI {
+	return app.Nav().Class("lesson-list").Aria("label", "Lessons").Body(
+		app.Ol().Body(app.Range(lessons).Slice(func(i int) app.UI {
+			a := app.A().ID("lesson-link-"+strconv.Itoa(i+1)).Href(c.place(i, 0)).Title(lessons[i].Title).Body(
+				app.Span().Class("lesson-num").Text(strconv.Itoa(i+1)),
+				app.Span().Class("lesson-name").Text(" "+lessons[i].Title),
+			)
+			if i == c.lesson {
+				a = a.Aria("current", "true").Class("current")
+			}
+			if !c.progress.lessonDone(i) {
+				return app.Li().Body(a)
+			}
+			return app.Li().Class("done").Body(a, app.Span().Class("lesson-done").Body(
+				app.Text("✓"), app.Span().Class("visually-hidden").Text(" done"),
+			))
+		})),
+	)
+}
+
+// renderStepList is the shown lesson's steps, the shown one current and
+// each done one ticked.
+func (c *Page) renderStepList() app.UI {
+	return app.Ol().Class("lesson-steps").Aria("label", "Steps").Body(app.Range(lessons[c.lesson].Steps).Slice(func(i int) app.UI {
+		label, text := "Step "+strconv.Itoa(i+1), strconv.Itoa(i+1)
+		done := c.progress[stepKey(c.lesson, i)]
+		if done {
+			label, text = label+", done", text+" ✓"
+		}
+		a := app.A().ID("lesson-step-"+strconv.Itoa(i+1)).Href(c.place(c.lesson, i)).Aria("label", label).Text(text)
+		if i == c.step {
+			a = a.Aria("current", "step").Class("current")
+		}
+		if done {
+			a = a.DataSet("done", "true")
+		}
+		return app.Li().Body(a)
+	}))
+}
+
+// renderActions is the step's buttons: show me, back and next (named for
+// the lesson they cross into, if they do), and reset progress, with the
+// note when this browser keeps none.
+func (c *Page) renderActions() app.UI {
+	prevLi, prevSi, hasPrev := c.neighbour(-1)
+	nextLi, _, hasNext := c.neighbour(1)
+	next := "Next step ▶"
+	if hasNext && nextLi != c.lesson {
+		next = "Next lesson ▶"
+	}
+	back := "◀ Back"
+	if hasPrev && prevLi != c.lesson {
+		back = "◀ Lesson " + strconv.Itoa(prevLi+1) + ", step " + strconv.Itoa(prevSi+1)
+	}
+	return app.Div().Class("lesson-actions").Body(
+		app.Button().ID(IDLessonShow).Class("chip primary").Title("put the lab in this step's state").Text("Show me").OnClick(c.onShow),
+		ui.Disabled(app.Button().ID(IDLessonPrev).Class("chip"), !hasPrev).Text(back).OnClick(c.onMove(-1)),
+		ui.Disabled(app.Button().ID(IDLessonNext).Class("chip"), !hasNext).Text(next).OnClick(c.onMove(1)),
+		app.Span().Class("lesson-spacer"),
+		ui.Hidden(app.Small().ID("lesson-storage").Class("muted"), !c.unkept).Text("This browser keeps no progress here; the lessons work all the same."),
+		app.Button().ID(IDLessonReset).Class("chip").Title("forget which steps are done, in this browser").
+			Text("Reset progress").OnClick(c.onReset),
 	)
 }
 

@@ -4,11 +4,13 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/bloomlab/bloomlab/core/keys"
+	"github.com/bloomlab/bloomlab/core/sim"
 
 	"github.com/bloomlab/bloomlab/core"
 	"github.com/bloomlab/bloomlab/core/try"
@@ -24,15 +26,7 @@ import (
 func runTry(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("try")
 	params := filterFlags(fs)
-	insert := fs.String("insert", "", `keys to insert after the generated ones, comma-separated (\, for a comma in a key, \\ for a backslash)`)
-	query := fs.String("query", "", `keys to query, comma-separated (\, for a comma in a key, \\ for a backslash)`)
-	who := fs.String("who", "", fmt.Sprintf("positions to say who set, comma-separated (at most %d): the inserted keys that map to each", keys.MaxTyped))
-	explain := fs.Bool("explain", false, "show each typed key's arithmetic: its SipHash-2-4 halves h1 and h2 and every probe's value and reduction to a position")
-	findFP := fs.Bool("find-fp", false, fmt.Sprintf("also try the %d built-in common English words in order and show the first false positive", len(keys.CommonWords())))
-	forge := fs.Bool("forge", false, fmt.Sprintf("attack as one who knows the seed: try up to %d candidates offline until one is a false positive (under --fault weak-hash, a typed key's twin)", try.MaxForgeTries))
-	fill := fs.Int("fill", 0, fmt.Sprintf("attack as one who knows the seed: craft this many keys (with --insert's, at most %d), each the best of %d candidates at turning bits on, and insert them", keys.MaxTyped, try.FillTries))
-	recover := fs.String("recover", "", "attack with a list of candidates ("+strings.Join(try.CandidateLists, ", ")+"): test each against the filter and count the members among those that test positive")
-	asJSON := fs.Bool("json", false, "print JSON")
+	f := defineTryFlags(fs)
 	if err := parse(fs, args); err != nil {
 		return fail("try", fs, err, stderr)
 	}
@@ -40,58 +34,132 @@ func runTry(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("try", fs, err, stderr)
 	}
-	req := try.Request{Params: p, Insert: keys.Split(*insert), Query: keys.Split(*query), Explain: *explain}
-	attacks := 0
-	for _, a := range []struct {
-		on   bool
-		what try.Attack
-	}{
-		{*forge, try.Attack{Kind: try.AttackForge}},
-		{*fill != 0, try.Attack{Kind: try.AttackFill, Keys: *fill}},
-		{*recover != "", try.Attack{Kind: try.AttackRecover, List: *recover}},
-	} {
-		if a.on {
-			attacks++
-			req.Attack = &a.what
-		}
+	req, err := f.request(p)
+	if err != nil {
+		return fail("try", fs, err, stderr)
 	}
-	if attacks > 1 {
-		return fail("try", fs, badFlag("--forge, --fill and --recover are three attacks: give one at a time"), stderr)
+	out, interrupted, err := answerTry(ctx, req, *f.findFP, stderr)
+	if interrupted {
+		return statusInterrupted
 	}
+	if err != nil {
+		return fail("try", fs, badFlag("%v", err), stderr)
+	}
+	if *f.asJSON {
+		writeJSON(stdout, out)
+		return 0
+	}
+	writeTry(stdout, out)
+	return 0
+}
+
+// tryFlags is the try command's own flags, beside the filter's.
+type tryFlags struct {
+	insert, query, who, recover    *string
+	explain, findFP, forge, asJSON *bool
+	fill                           *int
+}
+
+// defineTryFlags defines the try command's own flags on fs.
+func defineTryFlags(fs *flag.FlagSet) tryFlags {
+	var f tryFlags
+	f.insert = fs.String("insert", "", `keys to insert after the generated ones, comma-separated (\, for a comma in a key, \\ for a backslash)`)
+	f.query = fs.String("query", "", `keys to query, comma-separated (\, for a comma in a key, \\ for a backslash)`)
+	f.who = fs.String("who", "", fmt.Sprintf("positions to say who set, comma-separated (at most %d): the inserted keys that map to each", keys.MaxTyped))
+	f.explain = fs.Bool("explain", false, "show each typed key's arithmetic: its SipHash-2-4 halves h1 and h2 and every probe's value and reduction to a position")
+	f.findFP = fs.Bool("find-fp", false, fmt.Sprintf("also try the %d built-in common English words in order and show the first false positive", len(keys.CommonWords())))
+	f.forge = fs.Bool("forge", false, fmt.Sprintf("attack as one who knows the seed: try up to %d candidates offline until one is a false positive (under --fault weak-hash, a typed key's twin)", try.MaxForgeTries))
+	f.fill = fs.Int("fill", 0, fmt.Sprintf("attack as one who knows the seed: craft this many keys (with --insert's, at most %d), each the best of %d candidates at turning bits on, and insert them", keys.MaxTyped, try.FillTries))
+	f.recover = fs.String("recover", "", "attack with a list of candidates ("+strings.Join(try.CandidateLists, ", ")+"): test each against the filter and count the members among those that test positive")
+	f.asJSON = fs.Bool("json", false, "print JSON")
+	return f
+}
+
+// request is the key panel request the parsed flags ask for on the
+// filter p, or the usage error that refuses them. The attack is checked
+// with the request before --who's positions join it, so an attack's
+// error comes first, then --who's, then the typed keys'.
+func (f tryFlags) request(p sim.Params) (try.Request, error) {
+	req := try.Request{Params: p, Insert: keys.Split(*f.insert), Query: keys.Split(*f.query), Explain: *f.explain}
+	attack, err := f.attack()
+	if err != nil {
+		return req, err
+	}
+	req.Attack = attack
 	if req.Attack != nil {
 		if err := req.Validate(); err != nil {
-			return fail("try", fs, badFlag("%s", core.Message(err)), stderr)
+			return req, badFlag("%s", core.Message(err))
 		}
 	}
-	if *who != "" {
-		parts := strings.Split(*who, ",")
-		if len(parts) > keys.MaxTyped {
-			return fail("try", fs, badFlag("--who: %d positions, at most %d", len(parts), keys.MaxTyped), stderr)
-		}
-		for _, part := range parts {
-			pos, err := wholeIn("who", strings.TrimSpace(part), 0, core.MaxM-1)
-			if err != nil {
-				return fail("try", fs, err, stderr)
-			}
-			req.Setters = append(req.Setters, pos)
-		}
+	if req.Setters, err = whoPositions(*f.who); err != nil {
+		return req, err
 	}
 	for _, list := range []struct {
 		flag string
 		keys []string
 	}{{"--insert", req.Insert}, {"--query", req.Query}} {
 		if len(list.keys) > keys.MaxTyped {
-			return fail("try", fs, badFlag("%s: %d keys, at most %d", list.flag, len(list.keys), keys.MaxTyped), stderr)
+			return req, badFlag("%s: %d keys, at most %d", list.flag, len(list.keys), keys.MaxTyped)
 		}
 		if err := keys.CheckTyped(list.flag, list.keys); err != nil {
-			return fail("try", fs, badFlag("%s", core.Message(err)), stderr)
+			return req, badFlag("%s", core.Message(err))
 		}
 	}
+	return req, nil
+}
 
+// attack is the one attack --forge, --fill and --recover ask for, nil
+// for none; two or three at once are refused.
+func (f tryFlags) attack() (*try.Attack, error) {
+	var chosen *try.Attack
+	attacks := 0
+	for _, a := range []struct {
+		on   bool
+		what try.Attack
+	}{
+		{*f.forge, try.Attack{Kind: try.AttackForge}},
+		{*f.fill != 0, try.Attack{Kind: try.AttackFill, Keys: *f.fill}},
+		{*f.recover != "", try.Attack{Kind: try.AttackRecover, List: *f.recover}},
+	} {
+		if a.on {
+			attacks++
+			chosen = &a.what
+		}
+	}
+	if attacks > 1 {
+		return nil, badFlag("--forge, --fill and --recover are three attacks: give one at a time")
+	}
+	return chosen, nil
+}
+
+// whoPositions is --who's comma-separated positions, nil for none, each a
+// whole number below core.MaxM and at most keys.MaxTyped of them.
+func whoPositions(who string) ([]uint64, error) {
+	if who == "" {
+		return nil, nil
+	}
+	parts := strings.Split(who, ",")
+	if len(parts) > keys.MaxTyped {
+		return nil, badFlag("--who: %d positions, at most %d", len(parts), keys.MaxTyped)
+	}
+	var out []uint64
+	for _, part := range parts {
+		pos, err := wholeIn("who", strings.TrimSpace(part), 0, core.MaxM-1)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, pos)
+	}
+	return out, nil
+}
+
+// answerTry runs the request, then with findFP the common words' search
+// for a false positive, under one progress line. interrupted is Ctrl-C,
+// which the caller reports; err is the request's own failure.
+func answerTry(ctx context.Context, req try.Request, findFP bool, stderr io.Writer) (out tryOutput, interrupted bool, err error) {
 	pr := newProgress(ctx, "try", stderr)
-	out := tryOutput{}
 	out.Result, err = try.Run(req, pr.step)
-	if err == nil && *findFP {
+	if err == nil && findFP {
 		// Ctrl-C's error is caught by finish below; any other error is
 		// the search's answer: no word is a false positive.
 		pr.stage("trying common words")
@@ -102,17 +170,9 @@ func runTry(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if pr.finish() {
-		return statusInterrupted
+		return out, true, nil
 	}
-	if err != nil {
-		return fail("try", fs, badFlag("%v", err), stderr)
-	}
-	if *asJSON {
-		writeJSON(stdout, out)
-		return 0
-	}
-	writeTry(stdout, out)
-	return 0
+	return out, false, err
 }
 
 // tryOutput is try.Result, with --find-fp's search when asked: without

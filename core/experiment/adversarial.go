@@ -339,6 +339,8 @@ const (
 	measureRandom  = "fill after random keys"
 )
 
+// adversarialTable is the forge rows, then the fill rows, the fill chart
+// and the notes read off them.
 func adversarialTable(s Sizes, shapes []forgeShape, forges []forgeResult, m uint64, k int, keys []int, fills []fillResult) Table {
 	reps := s.Replicates
 	t := Table{
@@ -349,24 +351,38 @@ func adversarialTable(s Sizes, shapes []forgeShape, forges []forgeResult, m uint
 		Columns: advColumns,
 		Chart:   &Chart{Title: "fill against keys inserted: crafted keys against random ones", X: "keys inserted", Y: "fill (share of bits set)"},
 	}
-	// floor is the least a row's quantity can be: 1 for tries and
-	// queries, 0 for a fill.
-	cell := func(xs []float64, theory, floor float64) []Cell {
-		mean, half := meanAndHalf(xs)
-		ci := interval(max(floor, mean-half), mean+half)
-		if len(xs) < 2 {
-			ci = missing()
-		}
-		return []Cell{num(theory), num(mean), ci, ratio(mean, theory)}
+	forgeTable, twinHits, gaveUp := forgeRows(reps, shapes, forges)
+	fillTable, crafted, random := fillRows(s, m, k, keys, fills)
+	t.Rows = append(forgeTable, fillTable...)
+	randomTheory, bound := fillLines(m, k, keys)
+	t.Chart.Series = []Series{crafted, random, randomTheory, bound}
+	t.Notes = adversarialNotes(s, shapes, t, keys, twinHits, gaveUp)
+	return t
+}
+
+// advCell is a row's theory, mean, 95% interval and measured-to-theory
+// ratio for the replicates xs; floor is the least a row's quantity can
+// be: 1 for tries and queries, 0 for a fill.
+func advCell(xs []float64, theory, floor float64) []Cell {
+	mean, half := meanAndHalf(xs)
+	ci := interval(max(floor, mean-half), mean+half)
+	if len(xs) < 2 {
+		ci = missing()
 	}
+	return []Cell{num(theory), num(mean), ci, ratio(mean, theory)}
+}
+
+// forgeRows is the four forge rows of each shape (seed known, its one
+// query, seed secret, a member's twin under the weak hash), and the
+// counts the notes need: the filters whose twin was a false positive and
+// the searches that gave up.
+func forgeRows(reps int, shapes []forgeShape, forges []forgeResult) (rows [][]Cell, twinHits, gaveUp int) {
 	noRate := []Cell{missing(), missing(), missing()}
-	gaveUp, twinHits := 0, 0
 	for si, sh := range shapes {
-		rows := forges[si*reps : (si+1)*reps]
 		var known, oneShot, secret, twin []float64
 		var knownSum, secretSum uint64
 		knownFound, secretFound := uint64(0), uint64(0)
-		for _, x := range rows {
+		for _, x := range forges[si*reps : (si+1)*reps] {
 			known, secret, twin = append(known, float64(x.Known)), append(secret, float64(x.Secret)), append(twin, float64(x.Twin))
 			knownSum += uint64(x.Known)
 			secretSum += uint64(x.Secret)
@@ -392,17 +408,20 @@ func adversarialTable(s Sizes, shapes []forgeShape, forges []forgeResult, m uint
 			lo, hi := core.Wilson(found, tries, core.Z95)
 			return []Cell{num(sh.p), num(float64(found) / float64(tries)), interval(lo, hi)}
 		}
-		t.Rows = append(t.Rows,
-			slices.Concat(head("siphash"), []Cell{txt(measureKnown)}, cell(known, 1/sh.p, 1), rate(knownFound, knownSum)),
-			slices.Concat(head("siphash"), []Cell{txt(measureOneShot)}, cell(oneShot, 1, 0), noRate),
-			slices.Concat(head("siphash"), []Cell{txt(measureSecret)}, cell(secret, 1/sh.p, 1), rate(secretFound, secretSum)),
-			slices.Concat(head(string(core.WeakHash)), []Cell{txt(measureTwin)}, cell(twin, 1, 1), noRate))
+		rows = append(rows,
+			slices.Concat(head("siphash"), []Cell{txt(measureKnown)}, advCell(known, 1/sh.p, 1), rate(knownFound, knownSum)),
+			slices.Concat(head("siphash"), []Cell{txt(measureOneShot)}, advCell(oneShot, 1, 0), noRate),
+			slices.Concat(head("siphash"), []Cell{txt(measureSecret)}, advCell(secret, 1/sh.p, 1), rate(secretFound, secretSum)),
+			slices.Concat(head(string(core.WeakHash)), []Cell{txt(measureTwin)}, advCell(twin, 1, 1), noRate))
 	}
+	return rows, twinHits, gaveUp
+}
 
-	crafted := Series{Name: "crafted keys", Kind: Points}
-	random := Series{Name: "random keys", Kind: Points}
-	randomTheory := Series{Name: "random keys' theory 1 - e^(-kn/m)", Kind: Line}
-	bound := Series{Name: "crafted keys' bound min(1, kn/m)", Kind: Line}
+// fillRows is the two fill rows of each count of keys (crafted, random)
+// and the chart's measured points for each.
+func fillRows(s Sizes, m uint64, k int, keys []int, fills []fillResult) (rows [][]Cell, crafted, random Series) {
+	crafted = Series{Name: "crafted keys", Kind: Points}
+	random = Series{Name: "random keys", Kind: Points}
 	mf := float64(m)
 	queries := uint64(len(fills)) * uint64(s.Queries)
 	for j, c := range keys {
@@ -419,17 +438,25 @@ func adversarialTable(s Sizes, shapes []forgeShape, forges []forgeResult, m uint
 		}
 		top := min(1, float64(k)*float64(n)/mf)
 		th := core.Fill(m, n, k)
-		cc, rc := cell(cf, top, 0), cell(rf, th, 0)
+		cc, rc := advCell(cf, top, 0), advCell(rf, th, 0)
 		clo, chi := core.Wilson(cfp, queries, core.Z95)
 		rlo, rhi := core.Wilson(rfp, queries, core.Z95)
-		t.Rows = append(t.Rows,
+		rows = append(rows,
 			slices.Concat(head(measureCrafted), cc, []Cell{num(math.Pow(top, float64(k))), num(float64(cfp) / float64(queries)), interval(clo, chi)}),
 			slices.Concat(head(measureRandom), rc, []Cell{num(core.RateExact(m, n, k)), num(float64(rfp) / float64(queries)), interval(rlo, rhi)}))
 		crafted.Points = append(crafted.Points, Point{X: float64(c), Y: cc[1].Value, Lo: cc[2].Value, Hi: cc[2].High})
 		random.Points = append(random.Points, Point{X: float64(c), Y: rc[1].Value, Lo: rc[2].Value, Hi: rc[2].High})
 	}
-	// The lines, drawn through 30 steps to the last keys, and the bound's
-	// corner at n = m/k.
+	return rows, crafted, random
+}
+
+// fillLines is the chart's two theory lines for the fill rows: random
+// keys' 1 - e^(-kn/m), drawn through 30 steps to the last keys, and
+// crafted keys' bound min(1, kn/m), with its corner at n = m/k.
+func fillLines(m uint64, k int, keys []int) (randomTheory, bound Series) {
+	randomTheory = Series{Name: "random keys' theory 1 - e^(-kn/m)", Kind: Line}
+	bound = Series{Name: "crafted keys' bound min(1, kn/m)", Kind: Line}
+	mf := float64(m)
 	end := float64(keys[len(keys)-1])
 	for i := 0; i <= 30; i++ {
 		x := end * float64(i) / 30
@@ -440,9 +467,7 @@ func adversarialTable(s Sizes, shapes []forgeShape, forges []forgeResult, m uint
 		bound.Points = append(bound.Points, Point{X: corner, Y: 1})
 	}
 	bound.Points = append(bound.Points, Point{X: end, Y: min(1, float64(k)*end/mf)})
-	t.Chart.Series = []Series{crafted, random, randomTheory, bound}
-	t.Notes = adversarialNotes(s, shapes, t, keys, twinHits, gaveUp)
-	return t
+	return randomTheory, bound
 }
 
 // adversarialNotes reads the verdict off the table.

@@ -118,12 +118,32 @@ func countingOnce(r *runner, sc countingScenario, m uint64, k int, n, seed uint6
 	if err != nil {
 		return tr, err
 	}
-	// unbounded holds what counters without a ceiling would: counted on the
-	// first pass and scaled, since every pass adds the same keys again.
-	unbounded := make([]uint32, m)
-	pos := make([]uint64, 0, k)
+	unbounded, err := insertPasses(r, f, max(sc.passes, 1), n, seed)
+	if err != nil {
+		return tr, err
+	}
+	var hot []byte
+	var hotPos []uint64
+	if sc.passes == 0 {
+		hot, hotPos = tr.storm(f, unbounded, n, seed)
+	}
+	// The counters at their fullest: after the duplicates or the storm.
+	tr.MaxCounter, tr.Lost = f.MaxCounter(), f.Overflows()
+	tr.TrueMax, tr.Over = unboundedMax(unbounded, sc.passes)
+	if sc.passes == 0 {
+		tr.rollBack(f, hot, hotPos, n)
+	}
+	tr.FalseNeg, err = falseNegatives(r, f, n, seed)
+	return tr, err
+}
+
+// insertPasses inserts the live keys 0..n-1 passes times and returns what
+// counters without a ceiling would hold: counted on the first pass and
+// scaled by unboundedMax, since every pass adds the same keys again.
+func insertPasses(r *runner, f *core.Counting, passes int, n, seed uint64) ([]uint32, error) {
+	unbounded := make([]uint32, f.M())
+	pos := make([]uint64, 0, f.K())
 	key := make([]byte, 0, keyBytes)
-	passes := max(sc.passes, 1)
 	for pass := 0; pass < passes; pass++ {
 		for i := uint64(0); i < n; i++ {
 			key = core.Key(key, core.Members, i, seed, keyBytes)
@@ -135,67 +155,88 @@ func countingOnce(r *runner, sc countingScenario, m uint64, k int, n, seed uint6
 			}
 			if (i+1)%tick == 0 {
 				if err := r.report(tick); err != nil {
-					return tr, err
+					return nil, err
 				}
 			}
 		}
 		if err := r.report(int(n % tick)); err != nil {
-			return tr, err
+			return nil, err
 		}
 	}
-	var hot []byte
-	var hotPos []uint64
-	if sc.passes == 0 {
-		hot = core.Key(nil, core.Members, n, seed, keyBytes) // not one of the live keys 0..n-1
-		hotPos = f.Positions(nil, hot)
-		for i := 0; i < hotInserts; i++ {
-			f.Add(hot)
-		}
-		for _, p := range hotPos {
-			unbounded[p] += hotInserts
-		}
-		tr.HotBefore = readCounters(f, hotPos)
-	}
-	// The counters at their fullest: after the duplicates or the storm.
-	tr.MaxCounter, tr.Lost = f.MaxCounter(), f.Overflows()
+	return unbounded, nil
+}
+
+// unboundedMax is the largest count an unbounded counter would hold
+// after passes of the keys counted once in unbounded (one pass for the
+// hot key's scenario, passes 0), and how many pass CounterMax.
+func unboundedMax(unbounded []uint32, passes int) (most, over uint64) {
 	for _, c := range unbounded {
-		if sc.passes > 1 {
-			c *= uint32(sc.passes)
+		if passes > 1 {
+			c *= uint32(passes)
 		}
-		tr.TrueMax = max(tr.TrueMax, uint64(c))
+		most = max(most, uint64(c))
 		if c > core.CounterMax {
-			tr.Over++
+			over++
 		}
 	}
-	if sc.passes == 0 {
-		for i := 0; i < hotRollbacks; i++ {
-			if f.Remove(hot) {
-				tr.RolledBack++
-			}
-		}
-		tr.HotAfter = readCounters(f, hotPos)
-		zeroed := map[uint64]bool{}
-		for _, p := range hotPos {
-			if f.Counter(p) == 0 {
-				zeroed[p] = true
-			}
-		}
-		tr.ExpectedFN = float64(n) * (1 - math.Pow(1-float64(len(zeroed))/float64(m), float64(k)))
+	return most, over
+}
+
+// storm inserts the hot key hotInserts times, counts it in unbounded and
+// keeps its counters in HotBefore. The hot key is key n of the members,
+// not one of the live keys 0..n-1.
+func (tr *countingTrial) storm(f *core.Counting, unbounded []uint32, n, seed uint64) (hot []byte, hotPos []uint64) {
+	hot = core.Key(nil, core.Members, n, seed, keyBytes)
+	hotPos = f.Positions(nil, hot)
+	for i := 0; i < hotInserts; i++ {
+		f.Add(hot)
 	}
+	for _, p := range hotPos {
+		unbounded[p] += hotInserts
+	}
+	tr.HotBefore = readCounters(f, hotPos)
+	return hot, hotPos
+}
+
+// rollBack removes the hot key hotRollbacks times, one more than it went
+// in, and keeps the removals the filter applied, the hot key's counters
+// after, and the false negatives to expect from the counters it left at
+// zero: n (1 - (1 - z/m)^k) for z of them.
+func (tr *countingTrial) rollBack(f *core.Counting, hot []byte, hotPos []uint64, n uint64) {
+	for i := 0; i < hotRollbacks; i++ {
+		if f.Remove(hot) {
+			tr.RolledBack++
+		}
+	}
+	tr.HotAfter = readCounters(f, hotPos)
+	zeroed := map[uint64]bool{}
+	for _, p := range hotPos {
+		if f.Counter(p) == 0 {
+			zeroed[p] = true
+		}
+	}
+	tr.ExpectedFN = float64(n) * (1 - math.Pow(1-float64(len(zeroed))/float64(f.M()), float64(f.K())))
+}
+
+// falseNegatives is how many of the live keys 0..n-1 f reports absent.
+func falseNegatives(r *runner, f *core.Counting, n, seed uint64) (uint64, error) {
+	var fn uint64
+	key := make([]byte, 0, keyBytes)
 	for i := uint64(0); i < n; i++ {
 		key = core.Key(key, core.Members, i, seed, keyBytes)
 		if ok, _ := f.Contains(key); !ok {
-			tr.FalseNeg++
+			fn++
 		}
 		if (i+1)%tick == 0 {
 			if err := r.report(tick); err != nil {
-				return tr, err
+				return fn, err
 			}
 		}
 	}
-	return tr, r.report(int(n % tick))
+	return fn, r.report(int(n % tick))
 }
 
+// readCounters is f's counters at pos, in order.
 func readCounters(f *core.Counting, pos []uint64) []uint8 {
 	var out []uint8
 	for _, p := range pos {

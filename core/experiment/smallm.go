@@ -27,6 +27,16 @@ const smallMK = 7
 // keys; a row gives the mean of the filters' rates and its 95% interval
 // over the seeds, so the spread from filter to filter is in it.
 func runSmallM(s Sizes, r *runner) (Table, error) {
+	rates, err := smallMRates(s, r)
+	if err != nil {
+		return Table{}, err
+	}
+	return smallMTable(s, rates), nil
+}
+
+// smallMRates is every filter's measured rate, by size, then scheme, then
+// replicate.
+func smallMRates(s Sizes, r *runner) ([]float64, error) {
 	type task struct{ mi, hi, rep int }
 	var tasks []task
 	for mi, m := range smallMs {
@@ -37,7 +47,7 @@ func runSmallM(s Sizes, r *runner) (Table, error) {
 			}
 		}
 	}
-	rates, err := spread(r, len(tasks), func(i int) (float64, error) {
+	return spread(r, len(tasks), func(i int) (float64, error) {
 		t := tasks[i]
 		m := smallMs[t.mi]
 		seed := derive(s.Seed, saltSmallM, uint64(t.mi), uint64(t.rep))
@@ -51,10 +61,13 @@ func runSmallM(s Sizes, r *runner) (Table, error) {
 		x, err := queryAbsent(r, f, seed, 0, uint64(s.Queries))
 		return float64(x.fp) / float64(s.Queries), err
 	})
-	if err != nil {
-		return Table{}, err
-	}
+}
 
+// smallMTable is a row a size and scheme, from smallMRates' rates: the
+// formula, what one filter expects, and the rates' mean and interval,
+// charted over the formula; the note says from which m each scheme's
+// interval holds what one filter expects.
+func smallMTable(s Sizes, rates []float64) Table {
 	t := Table{
 		Title: fmt.Sprintf("small filters: m bits for m/10 keys, k = %d, %d filters a row with %s absent queries each; formula (1 - (1 - 1/m)^(kn))^k, "+
 			"one filter: what one filter with independent positions expects, E[(S/m)^k]; ratio: measured over formula", smallMK, s.Replicates, group(s.Queries)),
@@ -92,6 +105,17 @@ func runSmallM(s Sizes, r *runner) (Table, error) {
 		}
 	}
 	t.Chart.Series = append(t.Chart.Series, oneFilter)
+	t.Notes = append(t.Notes, smallMNote(agrees),
+		"The formula assumes the fill of one filter is its expected fill; a small filter's fill varies, and E[(S/m)^k] is above (E[S]/m)^k (Jensen), "+
+			"which is the gap between the formula and one filter with independent positions. Double hashing adds its own: "+
+			"the k positions of one key, h1 + i*h2, are spread too evenly over a small array.")
+	return t
+}
+
+// smallMNote says, for each scheme, the smallest m from which its
+// interval holds what one filter expects (agrees, 0 for not even at the
+// largest m).
+func smallMNote(agrees []uint64) string {
 	note := "Each scheme's interval over the seeds holds what one filter with independent positions expects"
 	for hi, h := range core.Hashings {
 		if agrees[hi] == 0 {
@@ -100,11 +124,7 @@ func runSmallM(s Sizes, r *runner) (Table, error) {
 			note += fmt.Sprintf("; %s hashing: from m = %d on", h, agrees[hi])
 		}
 	}
-	t.Notes = append(t.Notes, note+".",
-		"The formula assumes the fill of one filter is its expected fill; a small filter's fill varies, and E[(S/m)^k] is above (E[S]/m)^k (Jensen), "+
-			"which is the gap between the formula and one filter with independent positions. Double hashing adds its own: "+
-			"the k positions of one key, h1 + i*h2, are spread too evenly over a small array.")
-	return t, nil
+	return note + "."
 }
 
 // meanAndHalf returns the mean of xs and the half width of its 95% normal

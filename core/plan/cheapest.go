@@ -90,65 +90,109 @@ func cheapestScalable(n uint64, p float64) Sized {
 
 // cheapestScalableCounted is cheapestScalable and the chain plans it made.
 func cheapestScalableCounted(n uint64, p float64) (Sized, int) {
-	v := core.ScalableVariant
-	n0 := max(1, (n+core.ScalableShare-1)/core.ScalableShare)
+	cs := newChainSearch(n, p)
+	bits, err := core.BitsFor(cs.n0, p/2)
+	if err != nil || bits > 64*cs.most {
+		return notWithin("scalable", core.ScalableVariant), 0
+	}
+	lo, hi, refused := cs.bracket(max(1, (bits+63)/64))
+	if refused != nil {
+		return *refused, len(cs.seen)
+	}
+	s := cs.sized(cs.edge(lo, hi))
+	return s, len(cs.seen)
+}
+
+// chainSearch is cheapestScalable's search over the first link's words
+// for a chain of n keys at rate p. Each plan is made once and kept, since
+// the guesses and the edge tests meet.
+type chainSearch struct {
+	n, n0 uint64
+	p     float64
+	limit uint64 // the chain's most bits, BitsPerKeyAtMaxK a key
+	most  uint64 // the first link's most words
+	seen  map[uint64]chainTried
+}
+
+// chainTried is one plan of chainSearch: the chain's outlook with the
+// first link's k.
+type chainTried struct {
+	core.ChainOutlook
+	k0 int
+}
+
+// newChainSearch is the search for n keys at rate p, with an initial
+// capacity of n/ScalableShare, rounded up.
+func newChainSearch(n uint64, p float64) *chainSearch {
 	limit := satMul(BitsPerKeyAtMaxK, n)
-	most := min(core.MaxM, limit) / 64 // words of the first link
-	type tried struct {
-		core.ChainOutlook
-		k0 int
+	return &chainSearch{
+		n: n, n0: max(1, (n+core.ScalableShare-1)/core.ScalableShare), p: p,
+		limit: limit, most: min(core.MaxM, limit) / 64, seen: map[uint64]chainTried{},
 	}
-	seen := map[uint64]tried{} // each plan once: guesses and edge tests meet
-	outlook := func(words uint64) (core.ChainOutlook, int, bool) {
-		t, ok := seen[words]
-		if !ok {
-			m0 := 64 * words
-			t.k0 = min(core.OptimalK(m0, n0), core.MaxK)
-			var err error
-			if t.ChainOutlook, err = core.ScalableOutlook(m0, t.k0, n0, n); err != nil {
-				t.Limit = strings.TrimPrefix(err.Error(), "core: ")
-			}
-			seen[words] = t
+}
+
+// outlook is the chain whose first link has words 64-bit words, its k0,
+// and whether it reaches p within the lab's bounds.
+func (cs *chainSearch) outlook(words uint64) (core.ChainOutlook, int, bool) {
+	t, ok := cs.seen[words]
+	if !ok {
+		m0 := 64 * words
+		t.k0 = min(core.OptimalK(m0, cs.n0), core.MaxK)
+		var err error
+		if t.ChainOutlook, err = core.ScalableOutlook(m0, t.k0, cs.n0, cs.n); err != nil {
+			t.Limit = strings.TrimPrefix(err.Error(), "core: ")
 		}
-		o := t.ChainOutlook
-		return o, t.k0, o.Limit == "" && o.M <= limit && o.Rate <= p
+		cs.seen[words] = t
 	}
-	bits, err := core.BitsFor(n0, p/2)
-	if err != nil || bits > 64*most {
-		return notWithin("scalable", v), 0
-	}
-	lo, hi := uint64(0), max(1, (bits+63)/64)
+	o := t.ChainOutlook
+	return o, t.k0, o.Limit == "" && o.M <= cs.limit && o.Rate <= cs.p
+}
+
+// gap is log(rate/p) for a first link of words words: nearly straight in
+// them, so the edge search interpolates it.
+func (cs *chainSearch) gap(words uint64) float64 {
+	o, _, _ := cs.outlook(words)
+	return math.Log(o.Rate / cs.p)
+}
+
+// bracket doubles the first link from start words until its chain
+// reaches p, and returns the last words that did not (0 for none) and the
+// first that did; or, refused, why no chain within the bounds reaches p.
+func (cs *chainSearch) bracket(start uint64) (lo, hi uint64, refused *Sized) {
+	hi = start
 	for {
-		o, _, ok := outlook(hi)
+		o, _, ok := cs.outlook(hi)
 		if ok {
-			break
+			return lo, hi, nil
 		}
 		if o.Limit != "" {
-			return Sized{Name: "scalable", Variant: v, Why: "its chain for " + strconv.FormatUint(n, 10) + " keys cannot grow: " + o.Limit}, len(seen)
+			return 0, 0, &Sized{Name: "scalable", Variant: core.ScalableVariant, Why: "its chain for " + strconv.FormatUint(cs.n, 10) + " keys cannot grow: " + o.Limit}
 		}
-		if o.M > limit || hi >= most {
-			return notWithin("scalable", v), len(seen)
+		if o.M > cs.limit || hi >= cs.most {
+			s := notWithin("scalable", core.ScalableVariant)
+			return 0, 0, &s
 		}
-		lo, hi = hi, min(2*hi, most)
+		lo, hi = hi, min(2*hi, cs.most)
 	}
-	// Interpolating between the bracket's ends, each guess confirmed by
-	// the tolerance below it, with a bisection step whenever a guess
-	// fails to halve the bracket (the rate is a little ragged in m0, as k
-	// is rounded).
-	gap := func(words uint64) float64 {
-		o, _, _ := outlook(words)
-		return math.Log(o.Rate / p)
-	}
+}
+
+// edge closes in on the fewest words that reach p, to within
+// 1/edgeShare, between lo (0 or words that do not) and hi (words that
+// do), by interpolating the bracket's ends, each guess confirmed by the
+// tolerance below it, with a bisection step whenever a guess fails to
+// halve the bracket (the rate is a little ragged in m0, as k is
+// rounded).
+func (cs *chainSearch) edge(lo, hi uint64) uint64 {
 	if lo == 0 {
-		if first, _ := core.BitsFor(n0, p); first/64 > 0 && first/64 < hi {
-			if _, _, ok := outlook(first / 64); !ok {
+		if first, _ := core.BitsFor(cs.n0, cs.p); first/64 > 0 && first/64 < hi {
+			if _, _, ok := cs.outlook(first / 64); !ok {
 				lo = first / 64
 			}
 		}
 	}
-	glo, ghi := math.NaN(), gap(hi)
+	glo, ghi := math.NaN(), cs.gap(hi)
 	if lo > 0 {
-		glo = gap(lo)
+		glo = cs.gap(lo)
 	}
 	tol := max(1, hi/edgeShare)
 	for hi-lo > tol { // hi reaches, and lo is 0 or does not
@@ -156,29 +200,34 @@ func cheapestScalableCounted(n uint64, p float64) (Sized, int) {
 		if x := float64(hi) - ghi*float64(hi-lo)/(ghi-glo); glo > 0 && ghi <= 0 && !math.IsInf(ghi, 0) && x > float64(lo) && x < float64(hi) {
 			mid, guess = min(max(uint64(math.Ceil(x)), lo+1), hi-1), true
 		}
-		if _, _, ok := outlook(mid); ok {
-			hi, ghi = mid, gap(mid)
+		if _, _, ok := cs.outlook(mid); ok {
+			hi, ghi = mid, cs.gap(mid)
 		} else {
-			lo, glo = mid, gap(mid)
+			lo, glo = mid, cs.gap(mid)
 		}
 		if guess && hi == mid && hi-lo > tol { // a guess just above the edge, confirmed by the one tol below
-			if _, _, ok := outlook(hi - tol); ok {
-				hi, ghi = hi-tol, gap(hi-tol)
+			if _, _, ok := cs.outlook(hi - tol); ok {
+				hi, ghi = hi-tol, cs.gap(hi-tol)
 			} else {
-				lo, glo = hi-tol, gap(hi-tol)
+				lo, glo = hi-tol, cs.gap(hi-tol)
 			}
 		}
 		if hi-lo > width/2 { // the guess did not halve the bracket: bisect next
 			glo = math.NaN()
 		}
 	}
-	o, k0, _ := outlook(hi)
-	m0 := 64 * hi
-	p0 := core.RateExact(m0, n0, k0)
-	return Sized{Name: "scalable", Variant: v, Spec: core.Spec{M: core.ScalableShare * m0, K: k0, N: n, Capacity: n0},
+	return hi
+}
+
+// sized is the Sized of the chain whose first link has words words.
+func (cs *chainSearch) sized(words uint64) Sized {
+	o, k0, _ := cs.outlook(words)
+	m0 := 64 * words
+	p0 := core.RateExact(m0, cs.n0, k0)
+	return Sized{Name: "scalable", Variant: core.ScalableVariant, Spec: core.Spec{M: core.ScalableShare * m0, K: k0, N: cs.n, Capacity: cs.n0},
 		Settings: fmt.Sprintf("n0 = %d, p0 = %s, k0 = %d; growth %d, tightening %v; %d links at n",
-			n0, strconv.FormatFloat(p0, 'g', 3, 64), k0, core.ScalableGrowth, core.ScalableTightening, o.Links),
-		Bits: o.M, Rate: o.Rate, Reaches: true}, len(seen)
+			cs.n0, strconv.FormatFloat(p0, 'g', 3, 64), k0, core.ScalableGrowth, core.ScalableTightening, o.Links),
+		Bits: o.M, Rate: o.Rate, Reaches: true}
 }
 
 // edgeShare sets how close the scalable sizing comes to the edge: within

@@ -122,45 +122,37 @@ func solve(in Input) (Plan, int, error) {
 	if in.KeyBytes == 0 {
 		in.KeyBytes = DefaultKeyBytes
 	}
+	pl, err := solveUnknown(in)
+	if err != nil {
+		return Plan{}, 0, err
+	}
+	return figures(pl, in)
+}
+
+// solveUnknown checks the input and finds its unknown of n, p and m from
+// the other two; the plan it returns holds the three and nothing else.
+// Each unknown checks only the two values it is found from.
+func solveUnknown(in Input) (Plan, error) {
 	if in.KeyBytes < 1 || in.KeyBytes > MaxKeyBytes {
-		return Plan{}, 0, fmt.Errorf("plan: key bytes must be from 1 to %d, got %d", MaxKeyBytes, in.KeyBytes)
+		return Plan{}, fmt.Errorf("plan: key bytes must be from 1 to %d, got %d", MaxKeyBytes, in.KeyBytes)
 	}
 	if in.K < 0 || in.K > core.MaxK {
-		return Plan{}, 0, fmt.Errorf("plan: k must be from 1 to %d (or 0 for the optimum), got %d", core.MaxK, in.K)
+		return Plan{}, fmt.Errorf("plan: k must be from 1 to %d (or 0 for the optimum), got %d", core.MaxK, in.K)
 	}
-	checkN := func() error {
-		if in.N < 1 || in.N > MaxN {
-			return fmt.Errorf("plan: n must be from 1 to 2^53 keys, got %d", in.N)
-		}
-		return nil
-	}
-	checkP := func() error {
-		if !(in.P >= MinP && in.P < 1) {
-			return fmt.Errorf("plan: p must be from %v to below 1, got %v", MinP, in.P)
-		}
-		return nil
-	}
-	checkM := func() error {
-		if in.M < 1 || in.M > MaxBits {
-			return fmt.Errorf("plan: m must be from 1 to 2^63 bits, got %d", in.M)
-		}
-		return nil
-	}
-
 	pl := Plan{Find: in.Find, N: in.N, M: in.M, P: in.P}
 	switch in.Find {
 	case FindM:
-		if err := firstErr(checkN(), checkP()); err != nil {
-			return Plan{}, 0, err
+		if err := firstErr(checkN(in.N), checkP(in.P)); err != nil {
+			return Plan{}, err
 		}
 		m, err := core.BitsFor(in.N, in.P)
 		if err != nil {
-			return Plan{}, 0, fmt.Errorf("plan: %w", err)
+			return Plan{}, fmt.Errorf("plan: %w", err)
 		}
 		pl.M = m
 	case FindP:
-		if err := firstErr(checkN(), checkM()); err != nil {
-			return Plan{}, 0, err
+		if err := firstErr(checkN(in.N), checkM(in.M)); err != nil {
+			return Plan{}, err
 		}
 		// With k given, the design rate is the rate at that k: the plan
 		// row and the alternatives are priced at what the user builds.
@@ -170,18 +162,50 @@ func solve(in Input) (Plan, int, error) {
 		}
 		pl.P = core.Rate(pl.M, pl.N, k)
 	case FindN:
-		if err := firstErr(checkP(), checkM()); err != nil {
-			return Plan{}, 0, err
+		if err := firstErr(checkP(in.P), checkM(in.M)); err != nil {
+			return Plan{}, err
 		}
 		n, err := KeysFor(in.M, in.P)
 		if err != nil {
-			return Plan{}, 0, err
+			return Plan{}, err
 		}
 		pl.N = n
 	default:
-		return Plan{}, 0, fmt.Errorf("plan: find must be m, p or n, got %q", in.Find)
+		return Plan{}, fmt.Errorf("plan: find must be m, p or n, got %q", in.Find)
 	}
+	return pl, nil
+}
 
+// checkN refuses an n outside the parser's range.
+func checkN(n uint64) error {
+	if n < 1 || n > MaxN {
+		return fmt.Errorf("plan: n must be from 1 to 2^53 keys, got %d", n)
+	}
+	return nil
+}
+
+// checkP refuses a p outside the parser's range.
+func checkP(p float64) error {
+	if !(p >= MinP && p < 1) {
+		return fmt.Errorf("plan: p must be from %v to below 1, got %v", MinP, p)
+	}
+	return nil
+}
+
+// checkM refuses an m outside the parser's range.
+func checkM(m uint64) error {
+	if m < 1 || m > MaxBits {
+		return fmt.Errorf("plan: m must be from 1 to 2^63 bits, got %d", m)
+	}
+	return nil
+}
+
+// figures fills in everything the calculator shows around a solved n, p
+// and m: the ks and their rates, the fill, the memory against the
+// information floor and an exact set, the alternatives, the overfill
+// and the cost; with the alternatives' work. It refuses a shape whose
+// optimal k is past core.MaxK.
+func figures(pl Plan, in Input) (Plan, int, error) {
 	m, n := pl.M, pl.N
 	pl.Bytes = (m + 7) / 8
 	pl.BitsPerKey = float64(m) / float64(n)

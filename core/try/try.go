@@ -569,14 +569,39 @@ func (pn *panel) fingerprint(kb []byte) (uint32, bool) {
 }
 
 // culprits scans the typed keys and every generated member for the keys
-// to blame for a false positive (see the top of this file).
+// to blame for a false positive (see the package doc).
 // In a layout of slots (see Variant.Slots), qfp is the fingerprint to
 // blame keys for: the query's, or the one a slot holds.
 func (pn *panel) culprits(qfp uint32, probes []Probe) ([]Culprit, error) {
 	slots := pn.r.Variant.Slots()
-	// The positions to blame keys for: at most MaxK = 64 in the Bloom
-	// layouts, 128 for a Ribbon filter of w = 128; a key's hits are a mask
-	// of as many bits, in as many words as it takes.
+	targets := blameTargets(probes, slots, qfp)
+	out := make([]Culprit, len(targets))
+	for i, t := range targets {
+		out[i].Position = t
+	}
+	m := pn.newBlamer(targets, slots, qfp)
+	for i, t := range pn.typed {
+		in := 0
+		if m.chain != nil {
+			in = pn.typedLink[i]
+		}
+		if m.hits(t, in) {
+			m.blame(out, func(c *Culprit) { c.Typed = append(c.Typed, string(t)) })
+		}
+	}
+	if len(targets) == 0 {
+		return out, nil
+	}
+	if err := pn.blameGenerated(m, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// blameTargets is the positions to blame keys for, each once: at most
+// MaxK = 64 in the Bloom layouts, 128 for a Ribbon filter of w = 128. In
+// a layout of slots only the slots holding qfp count.
+func blameTargets(probes []Probe, slots bool, qfp uint32) []uint64 {
 	var targets []uint64
 	for _, p := range probes {
 		if contains(targets, p.Position) || slots && (p.Value == nil || *p.Value != qfp) {
@@ -584,85 +609,24 @@ func (pn *panel) culprits(qfp uint32, probes []Probe) ([]Culprit, error) {
 		}
 		targets = append(targets, p.Position)
 	}
-	out := make([]Culprit, len(targets))
-	for i, t := range targets {
-		out[i].Position = t
-	}
-	// sig has bit t%64 set for each target t: most positions miss it, and
-	// one test turns them away. A Ribbon query's targets are a run of up to
-	// w = 64 or 128 rows, which fill sig; lo and hi, the least and greatest
-	// target, turn away the rows outside that run.
-	var sig uint64
-	lo, hi := ^uint64(0), uint64(0)
-	for _, t := range targets {
-		sig |= 1 << (t & 63)
-		lo, hi = min(lo, t), max(hi, t)
-	}
-	// hits sets in mask the bits of the targets key's positions include
-	// (bit i%64 of word i/64 for targets[i]) and reports whether any is;
-	// in a layout of slots a key counts only if its fingerprint is the
-	// query's.
-	// A key of a scalable chain set bits only in the link it went into
-	// (in), the link that was last at its turn; -1 for none.
-	chain, _ := pn.f.(core.Linked)
-	mask := make([]uint64, (len(targets)+63)/64)
-	hits := func(key []byte, in int) bool {
-		clear(mask)
-		if chain != nil && in < 0 {
-			return false
-		}
-		if slots {
-			if fp, _ := pn.fingerprint(key); fp != qfp {
-				return false
-			}
-		}
-		pos := pn.f.Positions(pn.pos, key)
-		pn.pos = pos
-		hit := false
-		for _, j := range pos {
-			if sig>>(j&63)&1 == 0 || j < lo || j > hi || chain != nil && chain.LinkAt(j) != in {
-				continue
-			}
-			for ti, t := range targets {
-				if j == t {
-					mask[ti/64] |= 1 << (ti % 64)
-					hit = true
-				}
-			}
-		}
-		return hit
-	}
-	// blame calls add with each target key hit, after hits.
-	blame := func(add func(c *Culprit)) {
-		for w, bitsOf := range mask {
-			for ; bitsOf != 0; bitsOf &= bitsOf - 1 {
-				add(&out[64*w+bits.TrailingZeros64(bitsOf)])
-			}
-		}
-	}
-	for i, t := range pn.typed {
-		in := 0
-		if chain != nil {
-			in = pn.typedLink[i]
-		}
-		if hits(t, in) {
-			blame(func(c *Culprit) { c.Typed = append(c.Typed, string(t)) })
-		}
-	}
-	if len(targets) == 0 {
-		return out, nil
-	}
+	return targets
+}
+
+// blameGenerated scans every generated member, the long part of a
+// culprit search (one tick of progress a member), and adds those m hits
+// to out, at most MaxCulprits a position, the rest counted.
+func (pn *panel) blameGenerated(m *blamer, out []Culprit) error {
 	pn.pr.Total += pn.p.Items
-	err := pn.members(func(first uint64, keys [][]byte) bool {
+	return pn.members(func(first uint64, keys [][]byte) bool {
 		for j, k := range keys {
 			in := 0
-			if chain != nil {
-				in = chain.TurnLink(first + uint64(j))
+			if m.chain != nil {
+				in = m.chain.TurnLink(first + uint64(j))
 			}
-			if !hits(k, in) {
+			if !m.hits(k, in) {
 				continue
 			}
-			blame(func(c *Culprit) {
+			m.blame(out, func(c *Culprit) {
 				if len(c.Generated) < MaxCulprits {
 					c.Generated = append(c.Generated, Generated{Index: first + uint64(j), Hex: hex.EncodeToString(k[:8])})
 				} else {
@@ -672,8 +636,78 @@ func (pn *panel) culprits(qfp uint32, probes []Probe) ([]Culprit, error) {
 		}
 		return true
 	})
-	if err != nil {
-		return nil, err
+}
+
+// blamer tests keys against a culprit search's targets. It is a type,
+// not a loop body, because the same test runs over the typed keys and
+// over every generated member, and its filters are built once.
+type blamer struct {
+	pn      *panel
+	targets []uint64
+	slots   bool
+	qfp     uint32
+	// sig has bit t%64 set for each target t: most positions miss it, and
+	// one test turns them away. A Ribbon query's targets are a run of up to
+	// w = 64 or 128 rows, which fill sig; lo and hi, the least and greatest
+	// target, turn away the rows outside that run.
+	sig, lo, hi uint64
+	// chain is a scalable filter's chain, nil for the other layouts.
+	chain core.Linked
+	// mask is the targets the last key tested hit: bit i%64 of word i/64
+	// for targets[i], as many words as it takes.
+	mask []uint64
+}
+
+// newBlamer is a blamer for targets in pn's filter.
+func (pn *panel) newBlamer(targets []uint64, slots bool, qfp uint32) *blamer {
+	m := &blamer{pn: pn, targets: targets, slots: slots, qfp: qfp, lo: ^uint64(0)}
+	for _, t := range targets {
+		m.sig |= 1 << (t & 63)
+		m.lo, m.hi = min(m.lo, t), max(m.hi, t)
 	}
-	return out, nil
+	m.chain, _ = pn.f.(core.Linked)
+	m.mask = make([]uint64, (len(targets)+63)/64)
+	return m
+}
+
+// hits sets in mask the bits of the targets key's positions include and
+// reports whether any is; in a layout of slots a key counts only if its
+// fingerprint is the query's.
+// A key of a scalable chain set bits only in the link it went into
+// (in), the link that was last at its turn; -1 for none.
+func (m *blamer) hits(key []byte, in int) bool {
+	clear(m.mask)
+	if m.chain != nil && in < 0 {
+		return false
+	}
+	if m.slots {
+		if fp, _ := m.pn.fingerprint(key); fp != m.qfp {
+			return false
+		}
+	}
+	pos := m.pn.f.Positions(m.pn.pos, key)
+	m.pn.pos = pos
+	hit := false
+	for _, j := range pos {
+		if m.sig>>(j&63)&1 == 0 || j < m.lo || j > m.hi || m.chain != nil && m.chain.LinkAt(j) != in {
+			continue
+		}
+		for ti, t := range m.targets {
+			if j == t {
+				m.mask[ti/64] |= 1 << (ti % 64)
+				hit = true
+			}
+		}
+	}
+	return hit
+}
+
+// blame calls add with the culprit of out for each target the last key
+// hit, after hits.
+func (m *blamer) blame(out []Culprit, add func(c *Culprit)) {
+	for w, bitsOf := range m.mask {
+		for ; bitsOf != 0; bitsOf &= bitsOf - 1 {
+			add(&out[64*w+bits.TrailingZeros64(bitsOf)])
+		}
+	}
 }

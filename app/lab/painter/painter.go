@@ -372,7 +372,7 @@ func Caption(r *sim.Result, l Layout) (picture, ring, box string) {
 	return picture, ring, box
 }
 
-// picture renders bit arrays to pixels: every pixel the page shows, gaps
+// Frame renders bit arrays to pixels: every pixel the page shows, gaps
 // and marks included, comes from here, so the canvas of the live page and
 // the image of the prerendered one are the same picture. It keeps its
 // buffers between renders, so a slider move allocates nothing large.
@@ -392,7 +392,7 @@ var (
 	white     = [4]byte{0xff, 0xff, 0xff, 0xff}
 )
 
-// render returns the picture of s in layout l with marks, l.W x l.H RGBA
+// Render returns the picture of s in layout l with marks, l.W x l.H RGBA
 // pixels, at scale device pixels per CSS pixel; overlap is as paintBits'. The slice is the
 // picture's own buffer: it holds until the next render.
 func (p *Frame) Render(s engine.BitStore, overlap []uint8, l Layout, marks Marks, scale float64) []byte {
@@ -406,26 +406,18 @@ func (p *Frame) Render(s engine.BitStore, overlap []uint8, l Layout, marks Marks
 	if l.Cells {
 		step = l.Cell
 	}
+	p.grid(pix, l, step)
+	p.linkBounds(pix, l, s.Links, step, scale)
+	p.marks(pix, l, marks, scale)
+	return pix
+}
+
+// grid scales the painted cells up to pixels, step pixels a cell or bin,
+// with white gaps between cells and wider ones between groups where the
+// cells are big enough to show them, and white below the last row.
+func (p *Frame) grid(pix []byte, l Layout, step int) {
 	stride := l.W * 4
-	// Columns that are gaps: a pixel between cells, wider between groups.
-	gapCol := make([]bool, l.W)
-	if l.Cells && l.Cell >= 5 {
-		for c := 1; c <= l.Cols; c++ {
-			if x := c*step - 1; x < l.W {
-				gapCol[x] = true
-			}
-		}
-	}
-	if l.Cells && l.Group > 1 && l.Cell >= 3 {
-		w := int(l.groupGap())
-		for c := l.Group; c < l.Cols; c += l.Group {
-			for x := c*step - (w+1)/2; x < c*step-(w+1)/2+w; x++ {
-				if x >= 0 && x < l.W {
-					gapCol[x] = true
-				}
-			}
-		}
-	}
+	gapCol := gapColumns(l, step)
 	// Rows that are gaps: a pixel under each row of cells, and between
 	// rows of groups too small for cell gaps.
 	rowGaps := l.Cells && (l.Cell >= 5 || (l.Group > 1 && l.Cell >= 3))
@@ -446,10 +438,37 @@ func (p *Frame) Render(s engine.BitStore, overlap []uint8, l Layout, marks Marks
 		}
 	}
 	fill(pix[l.Rows*step*stride:], white)
-	p.linkBounds(pix, l, s.Links, step, scale)
+}
 
-	// Marks, at least 5 CSS pixels across so they show on a density
-	// picture too; in whole groups, one goes round each group.
+// gapColumns is, for each pixel column, whether it is a gap: a pixel
+// between cells of 5 pixels or more, a groupGap between groups of cells
+// of 3 or more; none in a density picture.
+func gapColumns(l Layout, step int) []bool {
+	gapCol := make([]bool, l.W)
+	if l.Cells && l.Cell >= 5 {
+		for c := 1; c <= l.Cols; c++ {
+			if x := c*step - 1; x < l.W {
+				gapCol[x] = true
+			}
+		}
+	}
+	if l.Cells && l.Group > 1 && l.Cell >= 3 {
+		w := int(l.groupGap())
+		for c := l.Group; c < l.Cols; c += l.Group {
+			for x := c*step - (w+1)/2; x < c*step-(w+1)/2+w; x++ {
+				if x >= 0 && x < l.W {
+					gapCol[x] = true
+				}
+			}
+		}
+	}
+	return gapCol
+}
+
+// marks draws the rings, boxes and the cursor over the cells, at least 5
+// CSS pixels across so they show on a density picture too; in whole
+// groups, one goes round each group.
+func (p *Frame) marks(pix []byte, l Layout, marks Marks, scale float64) {
 	lw := 2 * scale
 	if rects := l.groupRects(marks.Ring); rects != nil {
 		pad := 2 * scale
@@ -485,7 +504,6 @@ func (p *Frame) Render(s engine.BitStore, overlap []uint8, l Layout, marks Marks
 			p.box(pix, l, rect{x - rad, y - rad, 2 * rad, 2 * rad}, lw, rgbCursor)
 		}
 	}
-	return pix
 }
 
 // linkBounds draws, for each first position of a chain's link, the step
