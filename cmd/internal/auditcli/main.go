@@ -92,19 +92,8 @@ func MainWith(ctx context.Context, prog string, args []string, stdout, stderr io
 		return bad("unexpected argument %q; the audit takes only the flags %s", fs.Arg(0), flagList)
 	}
 	if *list {
-		// --faults lists the zoo and nothing else: a flag beside it would
-		// be silently ignored.
-		var others []string
-		fs.Visit(func(fl *flag.Flag) {
-			if fl.Name != "faults" {
-				others = append(others, "--"+fl.Name)
-			}
-		})
-		if len(others) > 0 {
-			return bad("--faults lists the zoo and takes no other flag, got %s", strings.Join(others, " and "))
-		}
-		for _, f := range core.Faults {
-			fmt.Fprintln(stdout, f)
+		if msg := listFaults(fs, stdout); msg != "" {
+			return bad("%s", msg)
 		}
 		return 0
 	}
@@ -122,7 +111,6 @@ func MainWith(ctx context.Context, prog string, args []string, stdout, stderr io
 	if msg != "" {
 		return bad("%s", msg)
 	}
-	var t audit.Target
 	if *execute {
 		if msg := execUsage(fs, *timeout); msg != "" {
 			return bad("%s", msg)
@@ -130,28 +118,54 @@ func MainWith(ctx context.Context, prog string, args []string, stdout, stderr io
 		if opts.Exec == nil {
 			return bad("--exec starts a program, which %s cannot do where it runs (under Node); bloomlab audit --exec can", prog)
 		}
-		var end func()
-		var err error
-		if t, end, err = opts.Exec(ctx, fs.Args(), *timeout); err != nil {
-			fmt.Fprintf(stderr, "%s: %v\n", prog, err)
-			r := audit.Unstarted(filepath.Base(fs.Arg(0)), strings.Join(fs.Args(), " "), "start/handshake",
-				"the program starts and says what it can, hello to ready (audit/program/PROTOCOL.md)", core.Message(err))
-			if !writeReport(r, write, prog, stdout, stderr) {
-				return 1
-			}
-			return 2
+		t, end, err := opts.Exec(ctx, fs.Args(), *timeout)
+		if err != nil {
+			return unstarted(fs.Args(), err, write, prog, stdout, stderr)
 		}
 		defer end()
-	} else {
-		var msg string
-		if t, msg = target(*variant, *faultName, *hashing); msg != "" {
-			return bad("%s", msg)
-		}
-		if set(fs, "exec-timeout") {
-			return bad("--exec-timeout bounds the requests of --exec, which is not given")
-		}
+		return runAudit(t, only, narrowed, opts.Progress, write, prog, stdout, stderr)
+	}
+	t, msg := target(*variant, *faultName, *hashing)
+	if msg != "" {
+		return bad("%s", msg)
+	}
+	if set(fs, "exec-timeout") {
+		return bad("--exec-timeout bounds the requests of --exec, which is not given")
 	}
 	return runAudit(t, only, narrowed, opts.Progress, write, prog, stdout, stderr)
+}
+
+// listFaults prints the zoo, one fault a line, or returns the usage error:
+// --faults lists the zoo and nothing else, since a flag beside it would be
+// silently ignored.
+func listFaults(fs *flag.FlagSet, stdout io.Writer) string {
+	var others []string
+	fs.Visit(func(fl *flag.Flag) {
+		if fl.Name != "faults" {
+			others = append(others, "--"+fl.Name)
+		}
+	})
+	if len(others) > 0 {
+		return fmt.Sprintf("--faults lists the zoo and takes no other flag, got %s", strings.Join(others, " and "))
+	}
+	for _, f := range core.Faults {
+		fmt.Fprintln(stdout, f)
+	}
+	return ""
+}
+
+// unstarted reports a program of argv that could not be started or whose
+// handshake the protocol does not allow: the error on stderr, a report of
+// the one failed check start/handshake, and exit 2, as for bad usage (1 if
+// even the report cannot be written).
+func unstarted(argv []string, err error, write func(audit.Report, io.Writer) error, prog string, stdout, stderr io.Writer) int {
+	fmt.Fprintf(stderr, "%s: %v\n", prog, err)
+	r := audit.Unstarted(filepath.Base(argv[0]), strings.Join(argv, " "), "start/handshake",
+		"the program starts and says what it can, hello to ready (audit/program/PROTOCOL.md)", core.Message(err))
+	if !writeReport(r, write, prog, stdout, stderr) {
+		return 1
+	}
+	return 2
 }
 
 // narrow reads --run and --group: which checks to run (nil for all), the
