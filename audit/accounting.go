@@ -52,19 +52,13 @@ func books(s shape, f *lab) Verdict {
 	m := flt.M()
 	written := newBitset(m)
 	outside := uint64(0)
-	var key []byte
-	var pos []uint64
-	for i := 0; i < s.Items; i++ {
-		key = s.key(key, i)
-		pos = flt.Positions(pos, key)
-		for _, j := range pos {
-			if j >= m {
-				outside++
-				continue
-			}
-			written.add(j)
+	s.eachPosition(flt, func(j uint64) {
+		if j >= m {
+			outside++
+			return
 		}
-	}
+		written.add(j)
+	})
 	distinct := written.count()
 	unset := uint64(0)
 	for i := uint64(0); i < m; i++ {

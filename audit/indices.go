@@ -131,22 +131,16 @@ func filterRange(s shape, t Target) Verdict {
 	case v != core.BlockedVariant && size != want:
 		return fail("asked for m = %d, the filter has %d positions, want %d (%s)", m, size, want, t.describe(s))
 	}
-	var key []byte
-	var pos []uint64
 	bad, total, example := 0, 0, uint64(0)
-	for i := 0; i < s.Items; i++ {
-		key = s.key(key, i)
-		pos = flt.Positions(pos, key)
-		for _, j := range pos {
-			total++
-			if j >= size {
-				if bad == 0 {
-					example = j
-				}
-				bad++
+	s.eachPosition(flt, func(j uint64) {
+		total++
+		if j >= size {
+			if bad == 0 {
+				example = j
 			}
+			bad++
 		}
-	}
+	})
 	if bad > 0 {
 		return fail("%d of %d positions at or past %d, the first is %d (%s)", bad, total, size, example, t.describe(s))
 	}
@@ -168,18 +162,12 @@ const spreadSlices = 16
 func spread(s shape, t Target, flt Positioner, m uint64, total int) Verdict {
 	counts := make([]uint64, spreadSlices)
 	odd := 0
-	var key []byte
-	var pos []uint64
-	for i := 0; i < s.Items; i++ {
-		key = s.key(key, i)
-		pos = flt.Positions(pos, key)
-		for _, j := range pos {
-			hi, lo := bits.Mul64(j, spreadSlices)
-			slice, _ := bits.Div64(hi, lo, m)
-			counts[slice]++
-			odd += int(j & 1)
-		}
-	}
+	s.eachPosition(flt, func(j uint64) {
+		hi, lo := bits.Mul64(j, spreadSlices)
+		slice, _ := bits.Div64(hi, lo, m)
+		counts[slice]++
+		odd += int(j & 1)
+	})
 	stat, dof := core.ChiSquare(counts)
 	bound := core.ChiSquareBound(dof, core.Z999)
 	half := float64(total) / 2

@@ -96,6 +96,23 @@ func (t Target) fillKeyed(s shape, seed uint64) (Filter, error) {
 	return flt, nil
 }
 
+// eachPosition calls fn with every position flt reports for the shape's
+// members, key by key, each key's in probe order: flt is a target's
+// Positioner or one of the lab's own filters.
+func (s shape) eachPosition(flt interface {
+	Positions(dst []uint64, key []byte) []uint64
+}, fn func(j uint64)) {
+	var key []byte
+	var pos []uint64
+	for i := 0; i < s.Items; i++ {
+		key = s.key(key, i)
+		pos = flt.Positions(pos, key)
+		for _, j := range pos {
+			fn(j)
+		}
+	}
+}
+
 // describe names shape s of target t in a detail line.
 func (t Target) describe(s shape) string {
 	if t.lab != nil {
