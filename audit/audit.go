@@ -312,15 +312,21 @@ func (r Report) digest() string {
 // the 39 checks open to libbloom ran)", or "(all 203 checks open to
 // lab/standard ran)".
 func (r Report) Summary() string {
-	ran := r.Passed + r.Failed
 	if r.Skipped == 0 {
-		return fmt.Sprintf("%d/%d checks passed", r.Passed, ran)
+		return r.Tally()
 	}
+	ran := r.Passed + r.Failed
 	open := fmt.Sprintf("%d of the %d", ran, openChecks(r.Checks))
 	if ran == openChecks(r.Checks) {
 		open = fmt.Sprintf("all %d", ran)
 	}
-	return fmt.Sprintf("%d/%d checks passed%s (%s checks open to %s ran)", r.Passed, ran, skippedText(r.Skipped), open, r.Target)
+	return fmt.Sprintf("%s (%s checks open to %s ran)", r.Tally(), open, r.Target)
+}
+
+// Tally is the summary's counts alone, "N/M checks passed, S skipped",
+// for a badge.
+func (r Report) Tally() string {
+	return fmt.Sprintf("%d/%d checks passed%s", r.Passed, r.Passed+r.Failed, skippedText(r.Skipped))
 }
 
 // openChecks counts the checks open to the target: all but those skipped

@@ -292,7 +292,7 @@ func auditBadge(f core.Fault, a engine.AuditRun, shown core.Variant) app.UI {
 	text, class := "audit not run yet", "badge"
 	switch {
 	case a.Finished():
-		text = a.Report.Summary()
+		text = a.Report.Tally()
 		if a.Report.AllPassed() {
 			class += " pass"
 			text = "✓ " + text

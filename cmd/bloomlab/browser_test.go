@@ -335,7 +335,7 @@ func TestBrowserLabLoads(t *testing.T) {
 				t.Errorf("bit array has %d drawn pixels, want a drawn array", ink)
 			}
 			badge := bwaitText(t, ctx, "#audit-badge", func(s string) bool { return strings.Contains(s, "checks passed") })
-			if want := labAudit().Summary(); !strings.Contains(badge, want) {
+			if want := labAudit().Tally(); !strings.Contains(badge, want) {
 				t.Errorf("audit badge = %q, want %q", badge, want)
 			}
 			if site.url == "site" {
