@@ -14,7 +14,7 @@ const (
 )
 
 // TypedKeys are the keys a learner typed and inserted, in their link form
-// (core.JoinKeys). A string, so that Settings stays comparable; the
+// (keys.Join). A string, so that Settings stays comparable; the
 // keys are distinct, at most core.MaxTypedKeys of 1 to core.MaxTypedKeyBytes
 // bytes of UTF-8.
 type TypedKeys string

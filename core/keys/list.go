@@ -12,7 +12,7 @@ import (
 	"unicode/utf8"
 )
 
-// KeyLimits bound a key list a user brings (a file in the CLI, a paste or an
+// Limits bound a key list a user brings (a file in the CLI, a paste or an
 // upload in the browser).
 type Limits struct {
 	MaxKeys      int   // keys read, duplicates included; at most 2^32-1
@@ -20,7 +20,7 @@ type Limits struct {
 	MaxLineBytes int   // bytes of one key; at most 1 GiB
 }
 
-// What can be wrong with a key list; ReadKeys wraps one of these with the
+// What can be wrong with a key list; Read wraps one of these with the
 // line and the limit, so errors.Is tells them apart.
 var (
 	ErrNoKeys        = errors.New("keys: no keys")
@@ -31,7 +31,7 @@ var (
 	errKeyLimitRange = errors.New("keys: key limits must be positive, with at most 2^32-1 keys and 1 GiB a key")
 )
 
-// KeyList is a key list as read: its distinct keys and how many lines
+// List is a key list as read: its distinct keys and how many lines
 // repeated an earlier one, so that a duplicate never counts twice in n.
 //
 // The keys sit end to end in one arena, each stored once, at 4 bytes a key
@@ -51,7 +51,7 @@ func (l List) Len() int { return l.keys.Len() }
 // list's memory: do not modify it. It panics if i is not in [0, Len()).
 func (l List) Key(i int) []byte { return l.keys.Key(i) }
 
-// ReadKeys reads one key per line. A line ends at "\n", "\r\n" or a bare
+// Read reads one key per line. A line ends at "\n", "\r\n" or a bare
 // "\r" (the line end of old Mac files), and a UTF-8 byte order mark at the
 // start of the input is dropped. A key is the line's bytes without its line
 // end; blank lines are skipped and nothing else is trimmed, so "a" and "a "
@@ -65,7 +65,7 @@ func (l List) Key(i int) []byte { return l.keys.Key(i) }
 // the input and 9.3 bytes a line, with no garbage left from growing.
 func Read(r io.Reader, lim Limits) (List, error) { return ReadSteps(r, lim, nil) }
 
-// ReadKeysSteps is ReadKeys with a Step callback (nil for none) while it
+// ReadSteps is Read with a Step callback (nil for none) while it
 // drops the duplicates, a second or two at ten million keys; a non-nil error
 // stops it and is returned. How much of the input is read is the reader's to
 // report, as it is read.
@@ -140,7 +140,7 @@ func ReadSteps(r io.Reader, lim Limits, step func(done, total int) error) (List,
 	return list, nil
 }
 
-// ParseKeys is ReadKeys for text already in memory, such as a paste.
+// Parse is Read for text already in memory, such as a paste.
 func Parse(text []byte, lim Limits) (List, error) {
 	return Read(bytes.NewReader(text), lim)
 }
@@ -322,7 +322,7 @@ func (a *keyArena) dropDuplicates(step func(done, total int) error) (int, error)
 	return n - kept, nil
 }
 
-// Source is a list of keys by index: a KeyList, or a caller's [][]byte.
+// Source is a list of keys by index: a List, or a caller's [][]byte.
 type Source interface {
 	Len() int
 	Key(i int) []byte

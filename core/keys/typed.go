@@ -8,10 +8,10 @@ import (
 	"unicode/utf8"
 )
 
-// JoinKeys writes keys as one list: comma-separated, with a comma
+// Join writes keys as one list: comma-separated, with a comma
 // written \, and a backslash \\, a character that does not print \u{hex},
 // and a space that starts or ends the list \u{20} (a link's values are
-// read trimmed). SplitKeys reads it back. The lab's links (try=) and
+// read trimmed). Split reads it back. The lab's links (try=) and
 // bloomlab try's --insert and --query use this form.
 func Join(keys []string) string {
 	var b strings.Builder
@@ -41,7 +41,7 @@ func Join(keys []string) string {
 	return s
 }
 
-// SplitKeys reads a list JoinKeys wrote back into keys, empty ones
+// Split reads a list Join wrote back into keys, empty ones
 // included; "" is no keys. A backslash that starts no escape stands for
 // itself.
 func Split(raw string) []string {
@@ -88,7 +88,7 @@ const (
 	MaxTypedBytes = 256 // bytes a key
 )
 
-// CheckTypedKeys reports the first key of a list that cannot be typed: UTF-8
+// CheckTyped reports the first key of a list that cannot be typed: UTF-8
 // text of 1 to MaxTypedKeyBytes bytes. The error names the list, the key's
 // place in it (from 1) and the key: "keys: insert key 2 is empty; ...".
 func CheckTyped(list string, keys []string) error {

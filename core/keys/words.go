@@ -3,7 +3,7 @@ package keys
 import "strings"
 
 // CommonWords lists 500 common English words, lower case, in a fixed order:
-// the words FindFalsePositive tries one after another, so the first false
+// the words try.FindFalsePositive tries one after another, so the first false
 // positive of a filter is the same on every platform. Written for the lab:
 // everyday nouns, verbs and adjectives a learner recognises at once.
 func CommonWords() []string { return strings.Fields(commonWords) }
