@@ -120,10 +120,13 @@ func MainWith(ctx context.Context, prog string, args []string, stdout, stderr io
 		}
 		t, end, err := opts.Exec(ctx, fs.Args(), *timeout)
 		if err != nil {
+			if ctx.Err() != nil { // stopped: the caller says why
+				return 1
+			}
 			return unstarted(fs.Args(), err, write, prog, stdout, stderr)
 		}
 		defer end()
-		return runAudit(t, only, narrowed, opts.Progress, write, prog, stdout, stderr)
+		return runAudit(ctx, t, only, narrowed, opts.Progress, write, prog, stdout, stderr)
 	}
 	t, msg := target(*variant, *faultName, *hashing)
 	if msg != "" {
@@ -132,7 +135,7 @@ func MainWith(ctx context.Context, prog string, args []string, stdout, stderr io
 	if set(fs, "exec-timeout") {
 		return bad("--exec-timeout bounds the requests of --exec, which is not given")
 	}
-	return runAudit(t, only, narrowed, opts.Progress, write, prog, stdout, stderr)
+	return runAudit(ctx, t, only, narrowed, opts.Progress, write, prog, stdout, stderr)
 }
 
 // listFaults prints the zoo, one fault a line, or returns the usage error:
@@ -245,9 +248,9 @@ func parseError(err error) string {
 // runAudit audits the checks of t that only keeps (all if nil), reporting
 // progress, writes the report with write and returns the exit status: 1
 // when the audit stopped, could not start or write, or a check failed. A
-// stop asked for by progress prints nothing; a target that refuses the
-// first filter gets a report of that one failure.
-func runAudit(t audit.Target, only func(audit.Check) bool, narrowed string, progress func(done, total int) error, write func(audit.Report, io.Writer) error, prog string, stdout, stderr io.Writer) int {
+// stop, asked for by progress or by the end of ctx, prints nothing; a
+// target that refuses the first filter gets a report of that one failure.
+func runAudit(ctx context.Context, t audit.Target, only func(audit.Check) bool, narrowed string, progress func(done, total int) error, write func(audit.Report, io.Writer) error, prog string, stdout, stderr io.Writer) int {
 	var step audit.Progress
 	stopped := false
 	if progress != nil {
@@ -259,7 +262,7 @@ func runAudit(t audit.Target, only func(audit.Check) bool, narrowed string, prog
 	}
 	r, err := audit.RunOnly(t, only, step)
 	if err != nil {
-		if stopped {
+		if stopped || ctx.Err() != nil {
 			return 1
 		}
 		fmt.Fprintf(stderr, "%s: %s\n", prog, core.Message(err))
