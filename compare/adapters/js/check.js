@@ -44,7 +44,7 @@ async function session(adapter) {
   const hs = await ask(["bloomlab-audit 1"], 1);
   while (hs.at(-1) !== "ready" && hs.length < 16) hs.push(...(await ask([], 1)));
   want(/^hello [^ ]+$/.test(hs[0]) && hs.at(-1) === "ready", `handshake: want hello NAME ... ready, got ${JSON.stringify(hs)}`);
-  for (const l of hs.slice(1, -1)) want(/^(about .+|can (seed|remove|positions)|rate (standard|blocked [0-9]+|ask))$/.test(l), `handshake: unknown line "${l}"`);
+  for (const l of hs.slice(1, -1)) want(/^(about .+|can (seed|seed ([1-9]|[1-5][0-9]|6[0-4])|remove|positions)|rate (standard|blocked [0-9]+|ask))$/.test(l), `handshake: unknown line "${l}"`);
   const can = (c) => hs.includes(`can ${c}`);
 
   const members = ["", "00", "00ff", "ff00FF", Buffer.from("apple").toString("hex"), randomBytes(16).toString("hex")];
@@ -68,7 +68,9 @@ async function session(adapter) {
       want(ps.length === 7 && ps.every((p) => /^[0-9]+$/.test(p) && BigInt(p) < BigInt(size)), `positions a: want 7 positions below ${size}, got "${l}"`);
     }
   }
-  if (can("seed")) ok((await ask(["new b 1000 7 100 18446744073709551615"], 1))[0], "new b, seed 2^64-1");
+  // The largest seed the program takes: 2^64 - 1, or 2^BITS - 1 after "can seed BITS".
+  const seedBits = can("seed") ? 64n : BigInt((hs.find((l) => l.startsWith("can seed ")) || "can seed 0").slice(9));
+  if (seedBits > 0n) ok((await ask([`new b 1000 7 100 ${(1n << seedBits) - 1n}`], 1))[0], `new b, seed 2^${seedBits}-1`);
   if (hs.includes("rate ask")) {
     const r = (await ask(["rate 1000 7 100"], 1))[0];
     want(Number(r) >= 0 && Number(r) <= 1 && r.trim() === r && r !== "", `rate: want a number in [0, 1], got "${r}"`);
