@@ -140,8 +140,10 @@ func TestAuditExecProgress(t *testing.T) {
 }
 
 // TestAuditExecUnstarted: a real program whose handshake is malformed gets
-// a whole JUnit report, one failed start/handshake carrying what it said
-// and its stderr, and exit 2, so a CI job's audit.xml is never empty.
+// a whole JUnit report, one failed start/handshake carrying what it said,
+// and exit 2, so a CI job's audit.xml is never empty. (Its stderr reaches
+// the report as far as it was read when the answer came: the program is
+// still running then, so the test does not ask for it.)
 func TestAuditExecUnstarted(t *testing.T) {
 	t.Parallel()
 	python, err := exec.LookPath("python3")
@@ -149,7 +151,7 @@ func TestAuditExecUnstarted(t *testing.T) {
 		t.Skip("needs python3")
 	}
 	var out, errOut bytes.Buffer
-	script := `import sys; print("starting", file=sys.stderr); print("hi", flush=True)`
+	script := `print("hi", flush=True)`
 	code := runAudit(context.Background(), []string{"--format", "junit", "--exec", "--", python, "-c", script}, &out, &errOut)
 	var doc struct {
 		Failures int `xml:"failures,attr"`
@@ -161,7 +163,7 @@ func TestAuditExecUnstarted(t *testing.T) {
 		} `xml:"testsuite>testcase"`
 	}
 	if err := xml.Unmarshal(out.Bytes(), &doc); err != nil || code != 2 || doc.Failures != 1 || len(doc.Cases) != 1 ||
-		doc.Cases[0].Name != "start/handshake" || !strings.Contains(doc.Cases[0].Failure.Message, `answered "hi", want "hello NAME"; its stderr ends: starting`) {
+		doc.Cases[0].Name != "start/handshake" || !strings.Contains(doc.Cases[0].Failure.Message, `answered "hi", want "hello NAME"`) {
 		t.Errorf("exit %d, %v:\n%s\nstderr: %s", code, err, out.String(), errOut.String())
 	}
 }
