@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"image"
 	"image/png"
 	"strings"
 	"testing"
@@ -32,6 +33,9 @@ func TestFirstViewPicture(t *testing.T) {
 	img, err := png.Decode(bytes.NewReader(b))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if _, ok := img.(*image.Paletted); !ok {
+		t.Errorf("the picture is a %T, not paletted", img)
 	}
 	l := painter.LayoutOf(c.result.M, firstViewWidth, painter.AreaCSSH, 1, c.bits.store.Group)
 	var p painter.Frame
@@ -170,5 +174,30 @@ func TestPrerenderBudget(t *testing.T) {
 	next.prerender()
 	if next.bits.first == nil || next.deferred {
 		t.Error("the slot, freed, did not serve the next fresh link")
+	}
+}
+
+// A picture of more colours than a palette holds goes as it is, every
+// pixel kept.
+func TestPNGPastPalette(t *testing.T) {
+	t.Parallel()
+	const w, h = 30, 20 // 600 colours
+	pix := make([]byte, 4*w*h)
+	for i := range w * h {
+		pix[4*i], pix[4*i+1], pix[4*i+2], pix[4*i+3] = byte(i), byte(i>>8), 7, 255
+	}
+	b, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(pngDataURL(pix, w, h), "data:image/png;base64,"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range w * h {
+		r, g, bl, a := img.At(i%w, i/w).RGBA()
+		if got := [4]byte{byte(r >> 8), byte(g >> 8), byte(bl >> 8), byte(a >> 8)}; !bytes.Equal(got[:], pix[4*i:4*i+4]) {
+			t.Fatalf("pixel %d = %v, want %v", i, got, pix[4*i:4*i+4])
+		}
 	}
 }
