@@ -2,7 +2,9 @@
 // each number of concurrent clients it sends a bounded number of GET
 // requests over the site's pages, a share of them fresh lab links (a seed
 // no request used before, so the server has never prerendered it), and
-// prints the throughput and the 50th and 95th percentile latencies.
+// prints the throughput, the 50th and 95th percentile latencies, and how
+// many of the fresh links came with their first view (the rest came with
+// their controls alone, the server's prerender budget being full).
 //
 //	bloomlab serve --port 8080 &
 //	go run ./cmd/bloomload -url http://localhost:8080
@@ -12,6 +14,7 @@
 package main
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"io"
@@ -28,6 +31,9 @@ import (
 // routes are the site's pages as a reader opens them: the lab's default
 // link, then the other pages (app/site/pages.go).
 var routes = []string{"/", "/lessons", "/experiments", "/calculator", "/audit", "/about", "/embed"}
+
+// firstView marks a lab page that carries its first view (app/lab/bits.go).
+var firstView = []byte(`id="bit-array-first"`)
 
 func main() {
 	base := flag.String("url", "http://localhost:8080", "the served lab's address, with its prefix if any")
@@ -47,17 +53,17 @@ func main() {
 		clients = append(clients, c)
 	}
 	next := *seed
-	fmt.Printf("%-8s %8s %8s %8s %10s %9s %9s\n", "clients", "requests", "fresh", "non-200", "req/s", "p50", "p95")
+	fmt.Printf("%-8s %8s %8s %8s %8s %10s %9s %9s\n", "clients", "requests", "fresh", "w/ view", "non-200", "req/s", "p50", "p95")
 	for _, c := range clients {
 		r := run(strings.TrimRight(*base, "/"), c, *requests, *limit, *fresh, &next)
-		fmt.Printf("%-8d %8d %8d %8d %10.1f %9s %9s\n", c, r.n, r.fresh, r.bad, r.rate, r.p50.Round(100*time.Microsecond), r.p95.Round(100*time.Microsecond))
+		fmt.Printf("%-8d %8d %8d %8d %8d %10.1f %9s %9s\n", c, r.n, r.fresh, r.views, r.bad, r.rate, r.p50.Round(100*time.Microsecond), r.p95.Round(100*time.Microsecond))
 	}
 }
 
 type result struct {
-	n, fresh, bad int
-	rate          float64
-	p50, p95      time.Duration
+	n, fresh, views, bad int
+	rate                 float64
+	p50, p95             time.Duration
 }
 
 // run sends up to total requests from clients goroutines, for at most
@@ -68,10 +74,10 @@ func run(base string, clients, total int, limit time.Duration, fresh int, seed *
 	defer tr.CloseIdleConnections()
 	client := &http.Client{Transport: tr, Timeout: time.Minute}
 	var (
-		issued, freshN, bad atomic.Int64
-		mu                  sync.Mutex
-		took                []time.Duration
-		wg                  sync.WaitGroup
+		issued, freshN, views, bad atomic.Int64
+		mu                         sync.Mutex
+		took                       []time.Duration
+		wg                         sync.WaitGroup
 	)
 	start := time.Now()
 	deadline := start.Add(limit)
@@ -84,20 +90,24 @@ func run(base string, clients, total int, limit time.Duration, fresh int, seed *
 				if i >= total || time.Now().After(deadline) {
 					return
 				}
-				path := routes[i%len(routes)]
-				if fresh > 0 && (i+1)%fresh == 0 {
+				path, isFresh := routes[i%len(routes)], fresh > 0 && (i+1)%fresh == 0
+				if isFresh {
 					path = "/?seed=" + strconv.FormatUint(atomic.AddUint64(seed, 1), 10)
 					freshN.Add(1)
 				}
 				t0 := time.Now()
 				resp, err := client.Get(base + path)
+				var body []byte
 				if err == nil {
-					_, err = io.Copy(io.Discard, resp.Body)
+					body, err = io.ReadAll(resp.Body)
 					resp.Body.Close()
 				}
 				d := time.Since(t0)
 				if err != nil || resp.StatusCode != http.StatusOK {
 					bad.Add(1)
+				}
+				if isFresh && bytes.Contains(body, firstView) {
+					views.Add(1)
 				}
 				mu.Lock()
 				took = append(took, d)
@@ -108,7 +118,7 @@ func run(base string, clients, total int, limit time.Duration, fresh int, seed *
 	wg.Wait()
 	elapsed := time.Since(start)
 	sort.Slice(took, func(i, j int) bool { return took[i] < took[j] })
-	r := result{n: len(took), fresh: int(freshN.Load()), bad: int(bad.Load())}
+	r := result{n: len(took), fresh: int(freshN.Load()), views: int(views.Load()), bad: int(bad.Load())}
 	if r.n > 0 {
 		r.rate = float64(r.n) / elapsed.Seconds()
 		r.p50, r.p95 = took[r.n*50/100], took[min(r.n-1, r.n*95/100)]
