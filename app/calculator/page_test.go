@@ -267,3 +267,33 @@ func textOf(html, id string) string {
 	}
 	return strings.TrimSpace(m[1])
 }
+
+// The default link's tables are measured once per process, however many
+// times the page is rendered; any other link is measured each time. The
+// test counts measure's calls (so it runs alone, not in parallel).
+func TestDefaultMeasuredOnce(t *testing.T) {
+	counted, calls := measure, 0
+	measure = func(f settings.Calculator) settings.Solved { calls++; return counted(f) }
+	defaultSolved = new(onceSolved)
+	t.Cleanup(func() { measure, defaultSolved = counted, new(onceSolved) })
+	first := renderCalculator(t, "")
+	for range 4 {
+		if renderCalculator(t, "") == "" {
+			t.Fatal("no page")
+		}
+	}
+	renderCalculator(t, linktest.Query(settings.CalcN, "100000000", settings.CalcP, "0.01"))
+	if calls != 1 {
+		t.Errorf("6 renders of the default link measured %d times, want 1", calls)
+	}
+	if !strings.Contains(first, `class="num measured`) {
+		t.Error("the default page has no measured column")
+	}
+	const other = 3
+	for range other {
+		renderCalculator(t, linktest.Query(settings.CalcN, "4000", settings.CalcP, "0.01"))
+	}
+	if calls != 1+other {
+		t.Errorf("%d renders of another link measured %d times, want %d", other, calls-1, other)
+	}
+}

@@ -67,39 +67,83 @@ func hasFirstView(s settings.Lab) bool {
 	return engine.WorkOf(s.Run()) <= syncWork
 }
 
+// prerenders bounds the first views made at once for links none is kept
+// for: each costs the server 50 to 160 ms of drawing and measuring, and a
+// stream of fresh links would otherwise keep every core busy. Nil (the
+// static site, which must carry every view, and the tests) bounds nothing;
+// bloomlab serve sets it with LimitPrerenders. A fresh link that finds
+// every slot taken is served with its controls alone, as a link whose run
+// is too large is, and the lab runs it once live.
+var prerenders chan struct{}
+
+// prerenderHeld, when a test sets it, is called while a first view is
+// being made, its slot taken, so the test can hold the budget full.
+var prerenderHeld func()
+
+// LimitPrerenders lets at most n first views (n at least 1) be made at
+// once from now on. A server calls it before it serves.
+func LimitPrerenders(n int) {
+	prerenders = make(chan struct{}, max(1, n))
+}
+
 // prerender makes the page's first view for its settings, as the server
 // renders the page: the run, its counters, picture and charts. A link
 // whose run is larger gets the controls alone, and the lab runs it when
-// it is live.
+// it is live; so does a link whose view is not kept while the budget
+// (prerenders) is full.
 func (c *Page) prerender() {
 	s := c.settings
+	c.deferred = false
 	if !hasFirstView(s) {
 		return
+	}
+	key := s.Query().Encode()
+	firstViews.Lock()
+	fv := firstViews.views[key]
+	firstViews.Unlock()
+	if fv == nil {
+		slots := prerenders
+		if slots != nil {
+			select {
+			case slots <- struct{}{}:
+				defer func() { <-slots }()
+			default:
+				c.deferred = true
+				return
+			}
+		}
 	}
 	r, err := engine.Simulate(s.Run(), s.Typed.List(), nil, nil)
 	if err != nil {
 		return
 	}
 	c.result, c.bits.store = &r.Result, engine.StoreOfRun(r, nil)
-	key := s.Query().Encode()
-	firstViews.Lock()
-	fv := firstViews.views[key]
-	firstViews.Unlock()
 	if fv == nil {
+		if prerenderHeld != nil {
+			prerenderHeld()
+		}
 		fv = c.makeFirstView(key)
-		firstViews.Lock()
-		if firstViews.views == nil {
-			firstViews.views = map[string]*firstView{}
-		}
-		if len(firstViews.keys) >= firstViewsKept {
-			delete(firstViews.views, firstViews.keys[0])
-			firstViews.keys = firstViews.keys[1:]
-		}
-		firstViews.keys = append(firstViews.keys, key)
-		firstViews.views[key] = fv
-		firstViews.Unlock()
+		keepFirstView(key, fv)
 	}
 	c.useFirstView(fv)
+}
+
+// keepFirstView keeps fv, made for the link query key, in firstViews.
+func keepFirstView(key string, fv *firstView) {
+	firstViews.Lock()
+	defer firstViews.Unlock()
+	if firstViews.views == nil {
+		firstViews.views = map[string]*firstView{}
+	}
+	if _, ok := firstViews.views[key]; ok {
+		return
+	}
+	if len(firstViews.keys) >= firstViewsKept {
+		delete(firstViews.views, firstViews.keys[0])
+		firstViews.keys = firstViews.keys[1:]
+	}
+	firstViews.keys = append(firstViews.keys, key)
+	firstViews.views[key] = fv
 }
 
 // makeFirstView draws the picture and measures the charts of the page's

@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"image"
 	"image/png"
 	"strings"
 	"testing"
 
 	"github.com/bloomlab/bloomlab/app/lab/painter"
 	"github.com/bloomlab/bloomlab/app/settings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
 // The first view's picture is the picture the canvas gets: the same
@@ -30,6 +33,9 @@ func TestFirstViewPicture(t *testing.T) {
 	img, err := png.Decode(bytes.NewReader(b))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if _, ok := img.(*image.Paletted); !ok {
+		t.Errorf("the picture is a %T, not paletted", img)
 	}
 	l := painter.LayoutOf(c.result.M, firstViewWidth, painter.AreaCSSH, 1, c.bits.store.Group)
 	var p painter.Frame
@@ -98,6 +104,100 @@ func TestLayoutSameAtEveryScale(t *testing.T) {
 			if scale == 2 && l.H != 2*one.H {
 				t.Errorf("m = %d at 2x: %d px tall, at 1x %d", m, l.H, one.H)
 			}
+		}
+	}
+}
+
+// A fresh link that finds the prerender budget full is served at once
+// with its controls and without a first view, the page saying its run
+// starts when the lab is live; a link whose view is kept needs no slot,
+// and the slot, once free, serves the next fresh link. The budget is held
+// full by a first view stopped halfway (prerenderHeld), never by timing.
+func TestPrerenderBudget(t *testing.T) {
+	LimitPrerenders(1)
+	t.Cleanup(func() { prerenders, prerenderHeld = nil, nil })
+	page := func(seed uint64) *Page {
+		c := New()
+		c.settings = settings.DefaultLab()
+		c.settings.Params.Seed = seed
+		c.setTheory()
+		return c
+	}
+	kept := page(4_242_000)
+	kept.prerender()
+	if kept.bits.first == nil {
+		t.Fatal("the budget's one slot was free, yet no first view")
+	}
+	entered, release := make(chan struct{}), make(chan struct{})
+	prerenderHeld = func() {
+		close(entered)
+		<-release
+	}
+	held, done := page(4_242_001), make(chan struct{})
+	go func() {
+		defer close(done)
+		held.prerender()
+	}()
+	<-entered
+
+	busy := page(4_242_002)
+	busy.prerender()
+	if busy.bits.first != nil || busy.result != nil || !busy.deferred {
+		t.Fatal("a fresh link was prerendered with the budget full")
+	}
+	e := app.NewTestEngine()
+	if err := e.Load(busy); err != nil {
+		t.Fatal(err)
+	}
+	html := app.HTMLString(busy)
+	for _, want := range []string{`id="` + idStartsLive + `"`, "The server is busy", `id="` + settings.IDItems + `"`, `id="` + settings.IDSeed + `"`, `data-state="prerendered"`} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the page served with the budget full lacks %q", want)
+		}
+	}
+	if strings.Contains(html, idBitArrayFirst) {
+		t.Error("the page served with the budget full has a first view")
+	}
+	again := page(4_242_000)
+	again.prerender()
+	if again.bits.first == nil {
+		t.Error("a link whose view is kept was refused with the budget full")
+	}
+
+	close(release)
+	<-done
+	prerenderHeld = nil
+	if held.bits.first == nil {
+		t.Error("the held prerender ended without its first view")
+	}
+	next := page(4_242_003)
+	next.prerender()
+	if next.bits.first == nil || next.deferred {
+		t.Error("the slot, freed, did not serve the next fresh link")
+	}
+}
+
+// A picture of more colours than a palette holds goes as it is, every
+// pixel kept.
+func TestPNGPastPalette(t *testing.T) {
+	t.Parallel()
+	const w, h = 30, 20 // 600 colours
+	pix := make([]byte, 4*w*h)
+	for i := range w * h {
+		pix[4*i], pix[4*i+1], pix[4*i+2], pix[4*i+3] = byte(i), byte(i>>8), 7, 255
+	}
+	b, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(pngDataURL(pix, w, h), "data:image/png;base64,"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range w * h {
+		r, g, bl, a := img.At(i%w, i/w).RGBA()
+		if got := [4]byte{byte(r >> 8), byte(g >> 8), byte(bl >> 8), byte(a >> 8)}; !bytes.Equal(got[:], pix[4*i:4*i+4]) {
+			t.Fatalf("pixel %d = %v, want %v", i, got, pix[4*i:4*i+4])
 		}
 	}
 }

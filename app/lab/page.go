@@ -41,6 +41,9 @@ type Page struct {
 	notices  []string
 	loaded   bool
 	theory   theory
+	// deferred is set on the server when the link's first view was left
+	// to the lab because the prerender budget was full (prerenders).
+	deferred bool
 
 	// result is the filter the settings make, nil before the first run
 	// ends; running is set while a long run is on, with its progress.
@@ -547,6 +550,10 @@ func (c *Page) renderNotices() app.UI {
 func (c *Page) renderProgress() app.UI {
 	return app.Div().Class("progress-row").Body(
 		app.If(app.IsServer && c.result == nil, func() app.UI {
+			if c.deferred {
+				return app.P().ID(idStartsLive).Class("muted").Text("The server is busy drawing other links: this run of " + format.Int(uint64(c.work())) +
+					" inserts and queries starts as soon as the lab is live.")
+			}
 			return app.P().ID(idStartsLive).Class("muted").Text("This run of " + format.Int(uint64(c.work())) +
 				" inserts and queries is larger than the page draws before the lab is live: it starts as soon as the lab is.")
 		}),

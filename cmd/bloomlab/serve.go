@@ -20,6 +20,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/bloomlab/bloomlab/app/lab"
 	"github.com/bloomlab/bloomlab/app/site"
 )
 
@@ -191,6 +192,10 @@ func labServer(web, prefix string) (http.Handler, error) {
 	mux.Handle("/app.wasm", wasm)
 	mux.Handle("/goapp.wasm", wasm)
 	mux.Handle("/"+version+"/", http.StripPrefix("/"+version, mux))
+	// A fresh lab link costs 50 to 160 ms of drawing its first view: half
+	// the cores at most draw them, and a link past that is served with its
+	// controls, the lab running it once live (lab.LimitPrerenders).
+	lab.LimitPrerenders(runtime.NumCPU() / 2)
 	mux.Handle("/", rendered(budgeted(withAppJS(pages), newRenderBudget()), version))
 	if prefix == "" {
 		return secured(readOnly(mux), prefix), nil
