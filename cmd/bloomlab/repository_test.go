@@ -56,7 +56,7 @@ func TestTrackedFilesAreSources(t *testing.T) {
 			t.Errorf("%s is tracked as executable but is no script (no #! line)", name)
 		}
 	}
-	outputs := []string{"bloomlab", "bloomaudit", "cmd/bloomlab/bloomlab", "cmd/bloomaudit/bloomaudit",
+	outputs := []string{"bloomlab", "bloomaudit", "bloomload", "cmd/bloomlab/bloomlab", "cmd/bloomaudit/bloomaudit", "cmd/bloomload/bloomload",
 		"bin/bloomlab", "bin/bloomaudit.wasm", "web/app.wasm", "dist/index.html", "cmd/bloomlab/bloomlab.test",
 		"compare/adapters/js/node_modules/x.js", "cover.out"}
 	// check-ignore prints the ignored paths, and exits 1 when there are none.
