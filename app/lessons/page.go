@@ -221,7 +221,7 @@ func (c *Page) onReset(ctx app.Context, e app.Event) {
 func (c *Page) Render() app.UI {
 	return ui.NewShell().Route(ui.RouteLessons).LargeType(c.Settings().Large).Body(
 		c.renderLesson(),
-		c.Body(),
+		c.Part(),
 	)
 }
 
