@@ -61,7 +61,7 @@ func (p *Page) OnNav(ctx app.Context) {
 	if raw, ok := settings.Lookup(q, settings.IDFault); ok {
 		f, err := core.ParseFault(raw)
 		if err != nil {
-			notices = append(notices, "fault: "+strconv.Quote(raw)+" is not one of the zoo, so the real filter is audited")
+			notices = append(notices, "fault: "+settings.Quote(raw)+" is not one of the zoo, so the real filter is audited")
 		} else {
 			p.fault = f
 		}
