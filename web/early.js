@@ -55,3 +55,18 @@
     });
   };
 })();
+
+// The shell's skip link moves the focus to the page's content. It is
+// handled here, before and after the lab is live: go-app takes every click
+// on a link for a navigation (its window.onclick), which would re-read the
+// page's link and leave the focus on the skip link. A listener that
+// captures at the document runs first and stops the click there.
+document.addEventListener("click", (e) => {
+  const a = e.target instanceof Element && e.target.closest("a.skip-link");
+  const main = a && document.getElementById(a.getAttribute("href").slice(1));
+  if (!main) return;
+  e.preventDefault();
+  e.stopPropagation();
+  main.focus();
+  main.scrollIntoView();
+}, true);

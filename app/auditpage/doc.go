@@ -13,7 +13,8 @@
 // page.
 //
 // Where the next thing goes: a new check belongs in package audit's list,
-// and the page shows it with no edit here; what the page shows of an
-// outcome is outcomeRow (a check that ran) and pendingRow (one still to
-// run); what a fault's link says is in OnNav and renderSummary.
+// and the page shows it with no edit here, in its group's <details>
+// (groups.go: the groups and their counts, the filter, a check's row as
+// checkRow draws it, ran or pending); what a fault's link says is in OnNav
+// and renderSummary.
 package auditpage

@@ -27,6 +27,11 @@ type Page struct {
 	large      bool
 	run        engine.AuditRun
 	stopListen func()
+
+	// filter is what the learner typed in the filter box; show the
+	// verdicts the page lists (see views.go).
+	filter string
+	show   view
 }
 
 func New() *Page { return &Page{} }
@@ -56,7 +61,7 @@ func (p *Page) OnNav(ctx app.Context) {
 	if raw, ok := settings.Lookup(q, settings.IDFault); ok {
 		f, err := core.ParseFault(raw)
 		if err != nil {
-			notices = append(notices, "fault: "+strconv.Quote(raw)+" is not one of the zoo, so the real filter is audited")
+			notices = append(notices, "fault: "+settings.Quote(raw)+" is not one of the zoo, so the real filter is audited")
 		} else {
 			p.fault = f
 		}
@@ -101,7 +106,6 @@ func (p *Page) Render() app.UI {
 	if r.Finished() {
 		state = "done"
 	}
-	checks := auditChecks()
 	var failed []audit.Outcome
 	for _, o := range r.Checks {
 		if !o.Pass && !o.Skipped {
@@ -128,55 +132,9 @@ func (p *Page) Render() app.UI {
 			),
 			app.P().ID("audit-engine").Class("muted small audit-engine").Text(engine.Status()),
 			p.renderSummary(failed),
-			app.Table().ID("audit-checks").Class("checks").Body(
-				app.THead().Body(app.Tr().Body(
-					app.Th().Scope("col").Text("Check"),
-					app.Th().Scope("col").Text("Contract"),
-					app.Th().Scope("col").Text("Verdict"),
-					app.Th().Scope("col").Text("Detail"),
-				)),
-				app.TBody().Body(
-					app.Range(checks).Slice(func(i int) app.UI {
-						if i < len(r.Checks) && r.Checks[i].ID == checks[i].ID {
-							return outcomeRow(r.Checks[i])
-						}
-						return pendingRow(checks[i])
-					}),
-				),
-			),
+			p.renderFilter(),
+			p.renderGroups(),
 		),
-	)
-}
-
-// The table has a row for every check from the first frame, the prerendered
-// page's included: a check not yet run shows its contract and "pending",
-// and its outcome fills the same row, so the table and the footer below it
-// keep their places as the audit runs.
-
-// outcomeRow is a check's row once it has run.
-func outcomeRow(o audit.Outcome) app.UI {
-	verdict, class := "✓ pass", "pass"
-	switch {
-	case o.Skipped:
-		verdict, class = "– skipped", "skip"
-	case !o.Pass:
-		verdict, class = "✗ FAIL", "fail"
-	}
-	return app.Tr().ID("check-"+o.ID).Class(class).DataSet("pass", o.Pass).Body(
-		app.Td().Body(app.Code().Text(o.ID), app.Br(), app.Small().Text(o.Group)),
-		app.Td().Text(o.Contract),
-		app.Td().Class("verdict").Text(verdict),
-		app.Td().Class("detail").Text(o.Detail),
-	)
-}
-
-// pendingRow is a check's row before its outcome comes.
-func pendingRow(c audit.Check) app.UI {
-	return app.Tr().ID("check-"+c.ID).Class("pending").Body(
-		app.Td().Body(app.Code().Text(c.ID), app.Br(), app.Small().Text(c.Group)),
-		app.Td().Text(c.Contract),
-		app.Td().Class("verdict").Text("… pending"),
-		app.Td().Class("detail").Text("not run yet"),
 	)
 }
 

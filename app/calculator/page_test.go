@@ -32,7 +32,7 @@ func TestCalcFromQuery(t *testing.T) {
 		{"all three", linktest.Query(settings.CalcN, "5", settings.CalcP, "0.1", settings.CalcM, "1000"), plan.FindM, "the link gives n, p and m", nil},
 		{"bad find", linktest.Query(settings.CalcFind, "k", settings.CalcN, "4000", settings.CalcM, "40000"), plan.FindP, `find: "k" is not m, p or n, so the calculator finds p`, nil},
 		{"bad value kept", linktest.Query(settings.CalcN, "lots", settings.CalcP, "0.01"), plan.FindM, "", map[string]string{settings.CalcN: "lots"}},
-		{"a key twice", linktest.Query(settings.CalcN, "10", settings.CalcN, "4000", settings.CalcM, "40000"), plan.FindP, "n: given 2 times (10, 4000), so the last, 4000, is used", map[string]string{settings.CalcN: "4000"}},
+		{"a key twice", linktest.Query(settings.CalcN, "10", settings.CalcN, "4000", settings.CalcM, "40000"), plan.FindP, "n: given 2 times, so the last, 4000, is used", map[string]string{settings.CalcN: "4000"}},
 		{"costs", linktest.Query(settings.CalcAbsentQPS, "5e4", settings.CalcMaybeCost, "12", settings.CalcSavedCost, "3", settings.CalcKeyBytes, "36"), plan.FindM, "",
 			map[string]string{settings.CalcAbsentQPS: "5e4", settings.CalcMaybeCost: "12", settings.CalcSavedCost: "3", settings.CalcKeyBytes: "36"}},
 	}

@@ -58,7 +58,12 @@ func (c *Page) Render() app.UI {
 		class += " large-type"
 	}
 	return app.Div().Class(class).DataSet("frame", c.embed.Frame).Body(
-		app.Main().ID("main").Body(c.Compact(c.embed, c.notices)),
+		app.Main().ID("main").Body(
+			// The page's one h1, for a screen reader in the frame; the
+			// article around it shows its own title.
+			app.H1().Class("visually-hidden").Text("Bloom Lab, embedded"),
+			c.Compact(c.embed, c.notices),
+		),
 		// The height teller: in the prerendered page, so the frame is
 		// sized before the lab is live; the script runs once however often
 		// the page renders it.

@@ -501,8 +501,17 @@ func (c *Page) Render() app.UI {
 	return ui.NewShell().Route(ui.RouteLab).LargeType(c.settings.Large).Body(c.Body())
 }
 
-// Body is the lab without the page around it.
-func (c *Page) Body() app.UI {
+// Body is the lab without the page around it, titled with the page's h1.
+func (c *Page) Body() app.UI { return c.body(app.H1().Text(labTitle)) }
+
+// Part is the lab as a part of another page (the lessons'), whose title is
+// that page's one h1: the lab's title is an h2 under it.
+func (c *Page) Part() app.UI { return c.body(app.H2().Class("lab-title").Text(labTitle)) }
+
+const labTitle = "The lab"
+
+// body is the lab under its title, an h1 or an h2.
+func (c *Page) body(title app.UI) app.UI {
 	state := "ready"
 	switch {
 	case app.IsServer:
@@ -517,7 +526,7 @@ func (c *Page) Body() app.UI {
 	}
 	return app.Div().ID("lab").Class("lab").DataSet("state", state).Body(
 		app.Div().Class("lab-head").Body(
-			app.H1().Text("The lab"),
+			title,
 			app.P().Class("lede").Text("Move a slider and watch the filter fill: the bit array, the counters and the charts follow on every change, and the address bar keeps the settings for a link."),
 			c.controls.renderPresets(),
 			renderEmbedBox(c.settings),

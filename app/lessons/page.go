@@ -221,7 +221,7 @@ func (c *Page) onReset(ctx app.Context, e app.Event) {
 func (c *Page) Render() app.UI {
 	return ui.NewShell().Route(ui.RouteLessons).LargeType(c.Settings().Large).Body(
 		c.renderLesson(),
-		c.Body(),
+		c.Part(),
 	)
 }
 
@@ -370,7 +370,7 @@ func placeIndex(q url.Values, key string, n int) (i int, problem string) {
 	v, err := strconv.Atoi(raw)
 	switch {
 	case err != nil && !settings.IsRange(err):
-		return 0, fmt.Sprintf("%q is not a %s number", raw, key)
+		return 0, fmt.Sprintf("%s is not a %s number", settings.Quote(raw), key)
 	case err != nil && strings.HasPrefix(raw, "-"), err == nil && v < 1:
 		return 0, "there is no " + key + " " + raw
 	case err != nil, v > n:

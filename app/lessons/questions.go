@@ -230,12 +230,8 @@ func guessMode(q url.Values) (first bool, notice string) {
 	case raw == guessFirst:
 		return true, ""
 	}
-	shown := raw
-	if len(shown) > 40 {
-		shown = shown[:40] + "…"
-	}
-	return false, fmt.Sprintf("%s: %q is not a way to ask; %s=%s hides the lab's answer until the guess, so the answer is shown",
-		IDGuess, shown, IDGuess, guessFirst)
+	return false, fmt.Sprintf("%s: %s is not a way to ask; %s=%s hides the lab's answer until the guess, so the answer is shown",
+		IDGuess, settings.Quote(raw), IDGuess, guessFirst)
 }
 
 // percentOf reads a figure of the shown run in percent.

@@ -260,7 +260,7 @@ func TestGuessMode(t *testing.T) {
 		{linktest.Query(IDGuess, ""), false, []string{`guess: "" is not a way to ask`}},
 		{linktest.Query(IDGuess, "FIRST"), false, []string{`"FIRST" is not a way to ask`}},
 		{linktest.Query(IDGuess, "%22%3Cb%3E"), false, []string{`"\"<b>" is not a way to ask`}},
-		{linktest.Query(IDGuess, long), false, []string{`"` + strings.Repeat("x", 40) + `…" is not`}},
+		{linktest.Query(IDGuess, long), false, []string{`"` + strings.Repeat("x", 24) + `..." is not`}},
 	} {
 		q, err := url.ParseQuery(tc.query)
 		if err != nil {

@@ -102,7 +102,7 @@ func CalculatorFromQuery(q url.Values) (Calculator, string) {
 		if u, err := plan.ParseUnknown(raw); err == nil {
 			f.Find = u
 		} else {
-			notices = append(notices, "find: "+strconv.Quote(raw)+" is not m, p or n, so the calculator finds "+string(f.Find))
+			notices = append(notices, "find: "+Quote(raw)+" is not m, p or n, so the calculator finds "+string(f.Find))
 		}
 	case hasN && hasP && hasM:
 		notices = append(notices, "find: the link gives n, p and m, so the calculator finds m from n and p; choose another below")

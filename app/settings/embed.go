@@ -61,17 +61,34 @@ func EmbedFromQuery(q url.Values) (Embed, []string) {
 	note := func(format string, args ...any) { notices = append(notices, fmt.Sprintf(format, args...)) }
 	if raw, ok := Lookup(q, IDControls); ok {
 		e.Sliders = nil
+		var unknown, twice []string
 		for _, id := range strings.FieldsFunc(raw, func(r rune) bool { return r == ',' || r == ' ' }) {
 			id = strings.ToLower(id)
 			switch {
 			case id == "none":
 			case !slices.ContainsFunc(Sliders, func(s Slider) bool { return s.ID == id }):
-				note("%s: %q is not one of the lab's sliders (%s), so it is left out", IDControls, id, sliderIDs())
+				unknown = append(unknown, id)
 			case slices.Contains(e.Sliders, id):
-				note("%s: %s is listed twice, so it is shown once", IDControls, id)
+				twice = append(twice, id)
 			default:
 				e.Sliders = append(e.Sliders, id)
 			}
+		}
+		// One notice for each kind, with a count: a link may list a name
+		// thousands of times.
+		switch len(unknown) {
+		case 0:
+		case 1:
+			note("%s: %s is not one of the lab's sliders (%s), so it is left out", IDControls, Quote(unknown[0]), sliderIDs())
+		default:
+			note("%s: %d names are not the lab's sliders (%s), so they are left out; the first is %s", IDControls, len(unknown), sliderIDs(), Quote(unknown[0]))
+		}
+		switch len(twice) {
+		case 0:
+		case 1:
+			note("%s: %s is listed twice, so it is shown once", IDControls, twice[0])
+		default:
+			note("%s: %d names are listed again, so each is shown once; the first is %s", IDControls, len(twice), twice[0])
 		}
 	}
 	if raw, ok := Lookup(q, IDChart); ok {
@@ -80,7 +97,7 @@ func EmbedFromQuery(q url.Values) (Embed, []string) {
 		case ChartK, ChartBitsPerKey:
 			e.Chart = c
 		default:
-			note("%s: %q is not %s or %s, so the embed shows no chart", IDChart, raw, ChartK, ChartBitsPerKey)
+			note("%s: %s is not %s or %s, so the embed shows no chart", IDChart, Quote(raw), ChartK, ChartBitsPerKey)
 		}
 	}
 	if raw, ok := Lookup(q, IDPanel); ok {
@@ -89,14 +106,14 @@ func EmbedFromQuery(q url.Values) (Embed, []string) {
 		case PanelTry:
 			e.Panel = true
 		default:
-			note("%s: %q is not %s (the key panel), so the embed shows none", IDPanel, raw, PanelTry)
+			note("%s: %s is not %s (the key panel), so the embed shows none", IDPanel, Quote(raw), PanelTry)
 		}
 	}
 	if raw, ok := Lookup(q, IDFrame); ok {
 		if frameID(raw) {
 			e.Frame = raw
 		} else {
-			note("%s: %q is not a name of 1 to %d letters, digits, '-', '_', '.' or ':', so the frame goes unnamed", IDFrame, raw, maxFrameID)
+			note("%s: %s is not a name of 1 to %d letters, digits, '-', '_', '.' or ':', so the frame goes unnamed", IDFrame, Quote(raw), maxFrameID)
 		}
 	}
 	return e, notices

@@ -104,8 +104,8 @@ func ExperimentFromQuery(q url.Values) (Experiment, []string) {
 		if e, found := experiment.Find(raw); found {
 			sel = Experiment{Name: e.Name, Sizes: e.Quick}
 		} else {
-			notices = append(notices, fmt.Sprintf("%s: %q is not one of %s, so the page shows %s",
-				ExpName, raw, experiment.Names(), sel.Name))
+			notices = append(notices, fmt.Sprintf("%s: %s is not one of %s, so the page shows %s",
+				ExpName, Quote(raw), experiment.Names(), sel.Name))
 		}
 	}
 	e := sel.Experiment()
@@ -116,7 +116,7 @@ func ExperimentFromQuery(q url.Values) (Experiment, []string) {
 			continue
 		}
 		if !k.Uses(e) {
-			notices = append(notices, fmt.Sprintf("%s: %s takes no %s, so %q is ignored", k.Key, e.Name, k.Key, raw))
+			notices = append(notices, fmt.Sprintf("%s: %s takes no %s, so %s is ignored", k.Key, e.Name, k.Key, Quote(raw)))
 			continue
 		}
 		v, notice := k.Parse(raw, *k.Field(&sel.Sizes))
@@ -143,17 +143,17 @@ func (k ExpKnob) Parse(raw string, current int) (int, string) {
 	clean := strings.NewReplacer(",", "", "_", "", " ", "").Replace(raw)
 	v, err := plan.ParseDecimal(clean)
 	if err != nil {
-		return current, fmt.Sprintf("%s: %q is not a whole number from 1 to %s, so it stays at %s",
-			k.Key, raw, format.Int(uint64(k.Max)), format.Int(uint64(current)))
+		return current, fmt.Sprintf("%s: %s is not a whole number from 1 to %s, so it stays at %s",
+			k.Key, Quote(raw), format.Int(uint64(k.Max)), format.Int(uint64(current)))
 	}
 	legal := math.Min(float64(k.Max), math.Max(1, math.Round(v)))
 	switch {
 	case v < 1:
-		return int(legal), fmt.Sprintf("%s: %s is below the minimum, so it was raised to 1", k.Key, raw)
+		return int(legal), fmt.Sprintf("%s: %s is below the minimum, so it was raised to 1", k.Key, shorten(raw))
 	case v > float64(k.Max):
-		return int(legal), fmt.Sprintf("%s: %s is above the maximum, so it was lowered to %s", k.Key, raw, format.Int(uint64(k.Max)))
+		return int(legal), fmt.Sprintf("%s: %s is above the maximum, so it was lowered to %s", k.Key, shorten(raw), format.Int(uint64(k.Max)))
 	case legal != v:
-		return int(legal), fmt.Sprintf("%s: %s was rounded to %s", k.Key, raw, format.Int(uint64(legal)))
+		return int(legal), fmt.Sprintf("%s: %s was rounded to %s", k.Key, shorten(raw), format.Int(uint64(legal)))
 	}
 	return int(legal), ""
 }

@@ -206,18 +206,18 @@ func readSliders(q url.Values, p *sim.Params) []string {
 		}
 		v, err := plan.ParseDecimal(raw)
 		if err != nil {
-			note("%s: %q is not a number, so it stays at %s", sl.ID, raw, format.Plain(sl.Value(*p)))
+			note("%s: %s is not a number, so it stays at %s", sl.ID, Quote(raw), format.Plain(sl.Value(*p)))
 			continue
 		}
 		legal := sl.legal(v)
 		if legal != v {
 			switch {
 			case v < sl.Min:
-				note("%s: %s is below the minimum, so it was raised to %s", sl.ID, raw, format.Plain(legal))
+				note("%s: %s is below the minimum, so it was raised to %s", sl.ID, shorten(raw), format.Plain(legal))
 			case v > sl.Max:
-				note("%s: %s is above the maximum, so it was lowered to %s", sl.ID, raw, format.Plain(legal))
+				note("%s: %s is above the maximum, so it was lowered to %s", sl.ID, shorten(raw), format.Plain(legal))
 			default:
-				note("%s: %s was rounded to %s", sl.ID, raw, format.Plain(legal))
+				note("%s: %s was rounded to %s", sl.ID, shorten(raw), format.Plain(legal))
 			}
 		}
 		sl.Set(p, legal)
@@ -241,7 +241,7 @@ func (s Lab) readFilter(q url.Values) (Lab, []string) {
 	if raw, ok := Lookup(q, IDVariant); ok {
 		v, err := core.ParseVariant(raw)
 		if err != nil {
-			note("variant: %q is not %s, so it stays standard", raw, core.VariantNames())
+			note("variant: %s is not %s, so it stays standard", Quote(raw), core.VariantNames())
 		} else {
 			s.Params.Variant = v
 		}
@@ -249,7 +249,7 @@ func (s Lab) readFilter(q url.Values) (Lab, []string) {
 	if raw, ok := Lookup(q, IDFault); ok {
 		f, err := core.ParseFault(raw)
 		if err != nil {
-			note("fault: %q is not one of the zoo, so the filter stays unbroken", raw)
+			note("fault: %s is not one of the zoo, so the filter stays unbroken", Quote(raw))
 		} else {
 			s.Params.Fault = f
 		}
@@ -261,7 +261,7 @@ func (s Lab) readFilter(q url.Values) (Lab, []string) {
 	if raw, ok := Lookup(q, IDHashing); ok {
 		h, err := core.ParseHashing(raw)
 		if err != nil {
-			note("hashing: %q is not double, enhanced or independent, so it stays double", raw)
+			note("hashing: %s is not double, enhanced or independent, so it stays double", Quote(raw))
 		} else {
 			s.Params.Hashing = h
 		}
@@ -273,7 +273,7 @@ func (s Lab) readFilter(q url.Values) (Lab, []string) {
 	if raw, ok := Lookup(q, IDFingerprintBits); ok {
 		bits, err := parseFingerprintBits(raw)
 		if err != nil {
-			note("%s: %q is not a width in bits, so the %s filter chooses its own (auto)", IDFingerprintBits, raw, s.Params.Variant)
+			note("%s: %s is not a width in bits, so the %s filter chooses its own (auto)", IDFingerprintBits, Quote(raw), s.Params.Variant)
 		}
 		s.Params.FingerprintBits = bits
 		if s, notice = s.fingerprintFits(); notice != "" {
@@ -297,7 +297,7 @@ func (s Lab) readView(q url.Values) (Lab, []string) {
 		}
 		b, err := parseFlag(raw)
 		if err != nil {
-			notices = append(notices, fmt.Sprintf("%s: %q is not on or off, so it stays off", flag.id, raw))
+			notices = append(notices, fmt.Sprintf("%s: %s is not on or off, so it stays off", flag.id, Quote(raw)))
 			continue
 		}
 		*flag.dst = b
@@ -329,7 +329,7 @@ func parsePlayAt(raw string, p sim.Params) (int, string) {
 	v, err := strconv.ParseInt(strings.ReplaceAll(raw, ",", ""), 10, 64)
 	switch {
 	case err != nil:
-		return 0, fmt.Sprintf("%s: %q is not a whole number of keys, so all %d are in", IDPlayAt, raw, p.Items)
+		return 0, fmt.Sprintf("%s: %s is not a whole number of keys, so all %d are in", IDPlayAt, Quote(raw), p.Items)
 	case v < 0:
 		return 0, fmt.Sprintf("%s: %d is below 0, so all %d keys are in", IDPlayAt, v, p.Items)
 	case v > int64(p.Items):
@@ -352,17 +352,31 @@ func Lookup(q url.Values, key string) (string, bool) {
 }
 
 // Repeated returns a notice for each key a link gives more than once,
-// naming the value used, in the order of the keys' names.
+// naming the value used, in the order of the keys' names: at most
+// maxRepeated of them, then one that counts the rest, so a page's notices
+// stay short however long its link.
 func Repeated(q url.Values) []string {
 	var notices []string
+	more := 0
 	for _, key := range slices.Sorted(maps.Keys(q)) {
-		if vs := q[key]; len(vs) > 1 {
-			notices = append(notices, fmt.Sprintf("%s: given %d times (%s), so the last, %s, is used",
-				key, len(vs), strings.Join(vs, ", "), strings.TrimSpace(vs[len(vs)-1])))
+		vs := q[key]
+		switch {
+		case len(vs) < 2:
+		case len(notices) == maxRepeated:
+			more++
+		default:
+			notices = append(notices, fmt.Sprintf("%s: given %d times, so the last, %s, is used",
+				shorten(key), len(vs), shorten(strings.TrimSpace(vs[len(vs)-1]))))
 		}
+	}
+	if more > 0 {
+		notices = append(notices, fmt.Sprintf("%d more keys are given more than once; the last value of each is used", more))
 	}
 	return notices
 }
+
+// maxRepeated is how many repeated keys Repeated names one by one.
+const maxRepeated = 4
 
 // ParseSeed reads a seed for the link's key: any whole number a uint64
 // holds, as on the command line. The link carries it as text, so no seed is
@@ -375,12 +389,12 @@ func ParseSeed(key, raw string, current uint64) (uint64, string) {
 		return v, ""
 	case strings.HasPrefix(clean, "-"):
 		if _, ierr := strconv.ParseInt(clean, 10, 64); ierr == nil || IsRange(ierr) {
-			return 0, fmt.Sprintf("%s: %s is below the minimum, so it was raised to 0", key, raw)
+			return 0, fmt.Sprintf("%s: %s is below the minimum, so it was raised to 0", key, shorten(raw))
 		}
 	case IsRange(err):
-		return math.MaxUint64, fmt.Sprintf("%s: %s is above the maximum, so it was lowered to %d", key, raw, uint64(math.MaxUint64))
+		return math.MaxUint64, fmt.Sprintf("%s: %s is above the maximum, so it was lowered to %d", key, shorten(raw), uint64(math.MaxUint64))
 	}
-	return current, fmt.Sprintf("%s: %q is not a whole number from 0 to %d, so it stays at %d", key, raw, uint64(math.MaxUint64), current)
+	return current, fmt.Sprintf("%s: %s is not a whole number from 0 to %d, so it stays at %d", key, Quote(raw), uint64(math.MaxUint64), current)
 }
 
 func IsRange(err error) bool {

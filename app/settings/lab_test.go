@@ -60,7 +60,7 @@ func TestFromQueryClamps(t *testing.T) {
 		{linktest.Query(IDSeed, "abc"), func(s Lab) bool { return s.Params.Seed == 1 }, "seed: \"abc\" is not a whole number"},
 		{linktest.Query(IDBitsPerKey, "0x1p3"), func(s Lab) bool { return s.Params.BitsPerKey == 10 }, "bits-per-key: \"0x1p3\" is not a number"},
 		{linktest.Query(IDBitsPerKey, "Inf"), func(s Lab) bool { return s.Params.BitsPerKey == 10 }, "bits-per-key: \"Inf\" is not a number"},
-		{linktest.Query(IDHashes, "3", IDHashes, "9"), func(s Lab) bool { return s.Params.Hashes == 9 }, "hashes: given 2 times (3, 9), so the last, 9, is used"},
+		{linktest.Query(IDHashes, "3", IDHashes, "9"), func(s Lab) bool { return s.Params.Hashes == 9 }, "hashes: given 2 times, so the last, 9, is used"},
 		{linktest.Query(IDVariant, "bogus"), func(s Lab) bool { return s.Params.Variant == core.Standard }, "variant: \"bogus\""},
 		{linktest.Query(IDFault, "rm-rf"), func(s Lab) bool { return s.Params.Fault == core.NoFault }, "fault: \"rm-rf\""},
 		{linktest.Query(IDOptimalK, "maybe"), func(s Lab) bool { return !s.OptimalK }, "optimal-k: \"maybe\""},

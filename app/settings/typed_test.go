@@ -1,6 +1,7 @@
 package settings
 
 import (
+	"fmt"
 	"net/url"
 	"slices"
 	"strings"
@@ -88,5 +89,34 @@ func TestPlayAtFromLink(t *testing.T) {
 		if p := s.Run(); tc.want > 0 && (p.Items != tc.want || p.M != 40000 || p.Hashes != 7) {
 			t.Errorf("%s: runs n %d m %d k %d, want n %d m 40000 k 7", tc.query, p.Items, p.M, p.Hashes, tc.want)
 		}
+	}
+}
+
+// A link that repeats or spoils thousands of typed keys gets one notice a
+// kind of change, with a count, and a notice never echoes a whole key.
+func TestTypedKeysNoticesBounded(t *testing.T) {
+	t.Parallel()
+	raw := strings.Repeat("apple,", 3000) + strings.Repeat(",", 1000) + strings.Repeat("é", 300)
+	_, notices := parseTyped(raw)
+	want := []string{`try: 1000 keys are empty, so they were left out; the first is key 3001`,
+		`try: key 4001 "éééééééééééé..." is 600 bytes, so it was cut to its first 256`,
+		`try: 2999 keys are given again, so each is inserted once; the first is key 2 "apple"`}
+	if strings.Join(notices, "\n") != strings.Join(want, "\n") {
+		t.Errorf("notices:\n%s\nwant:\n%s", strings.Join(notices, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// Repeated names a few repeated keys, counts the rest, and shortens the
+// value it names.
+func TestRepeatedBounded(t *testing.T) {
+	t.Parallel()
+	q := url.Values{}
+	for i := range 100 {
+		q[fmt.Sprintf("k%03d", i)] = []string{"1", strings.Repeat("2", 1000)}
+	}
+	notices := Repeated(q)
+	if len(notices) != maxRepeated+1 || notices[0] != "k000: given 2 times, so the last, 222222222222222222222222..., is used" ||
+		notices[maxRepeated] != "96 more keys are given more than once; the last value of each is used" {
+		t.Errorf("notices: %q", notices)
 	}
 }

@@ -4,7 +4,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -174,6 +176,55 @@ func TestPrerenderedLessons(t *testing.T) {
 		}
 		if tag := regexp.MustCompile(`<small[^>]*id="lesson-storage"[^>]*>`).FindString(page); !strings.Contains(tag, "hidden") {
 			t.Errorf("%s says the browser keeps no progress before it asked the browser", tc.path)
+		}
+	}
+}
+
+// bigLink is a link of about 200 KB that a page must survive: every key a
+// page reads given many times with a long last value, the typed keys and
+// the embed's sliders repeated thousands of times, and keys no page reads.
+func bigLink() string {
+	q := url.Values{}
+	long := strings.Repeat("9", 300)
+	for _, key := range []string{settings.IDBitsPerKey, settings.IDHashes, settings.IDDuplicatePasses, settings.IDItems, settings.IDQueries,
+		settings.IDPresentShare, settings.IDKeyBytes, settings.IDSeed, settings.IDOptimalK, settings.IDVariant, settings.IDFault,
+		settings.IDHashing, settings.IDFingerprintBits, settings.IDLarge, settings.IDPlayAt, settings.IDChart, settings.IDPanel, settings.IDFrame,
+		settings.CalcN, settings.CalcP, settings.CalcM, settings.CalcFind, settings.ExpName, settings.ExpReplicates,
+		lessons.IDLesson, lessons.IDStep, lessons.IDGuess} {
+		for range 30 {
+			q.Add(key, "x"+long)
+		}
+	}
+	q.Add(settings.IDTry, strings.Repeat("apple,", 4000)+strings.Repeat(",", 2000)+strings.Repeat("é", 300)+","+strings.Repeat("pear,", 4000))
+	q.Add(settings.IDControls, strings.Repeat("colour,hashes,", 3000))
+	for i := range 2000 {
+		q.Add("k"+strconv.Itoa(i), "1")
+		q.Add("k"+strconv.Itoa(i), "2")
+	}
+	return q.Encode()
+}
+
+// TestBigLinkBounded: a page answers a 200 KB link with its page and a
+// notice, and grows by no more than maxLinkGrowth over its page with no
+// link: a notice counts what a link repeats or spoils, and names a value
+// shortened, rather than echo the link.
+func TestBigLinkBounded(t *testing.T) {
+	const maxLinkGrowth = 16 << 10
+	link := bigLink()
+	if len(link) < 200<<10 {
+		t.Fatalf("the link is %d bytes, want 200 KB", len(link))
+	}
+	for _, route := range PageRoutes() {
+		plain := get(t, "", route)
+		big := get(t, "", route+"?"+link)
+		if len(big) > len(plain)+maxLinkGrowth {
+			t.Errorf("%s: %d bytes with a 200 KB link, %d without: more than %d bytes more", route, len(big), len(plain), maxLinkGrowth)
+		}
+		// The about page reads no setting but large type from its link.
+		// The calculator says it in the line under its choice of what to
+		// find.
+		if route != ui.RouteAbout && !strings.Contains(big, `class="notice"`) && !strings.Contains(big, `id="find-notice"`) {
+			t.Errorf("%s says nothing of a 200 KB link", route)
 		}
 	}
 }

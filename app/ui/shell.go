@@ -46,6 +46,10 @@ func (s *Shell) Body(content ...app.UI) app.UI {
 		class += " large-type"
 	}
 	return app.Div().Class(class).Body(
+		// The skip link is the first stop of Tab: it moves the focus to the
+		// page's content, past the navigation. web/early.js follows it, as
+		// go-app would take it for a navigation.
+		app.A().ID(IDSkipLink).Class("skip-link").Href("#"+IDMain).Text("Skip to content"),
 		app.Header().Class("masthead").Body(
 			app.A().Class("brand").Href(s.link(RouteLab)).Text("Bloom Lab"),
 			app.Nav().Aria("label", "Pages").Body(
@@ -61,12 +65,18 @@ func (s *Shell) Body(content ...app.UI) app.UI {
 				),
 			),
 		),
-		app.Main().ID("main").Body(content...),
+		app.Main().ID(IDMain).TabIndex(-1).Body(content...),
 		app.Footer().Class("footer").Body(
 			app.Text("Bloom Lab: a Bloom filter you can watch, measure and audit. Same seed, same bits, in every browser."),
 		),
 	)
 }
+
+// IDs of the shell's skip link and of the page's main content it jumps to.
+const (
+	IDSkipLink = "skip-link"
+	IDMain     = "main"
+)
 
 // link is a navigation address: a route under the site's prefix that keeps
 // the large-type mode on from page to page, as every page reads it from

@@ -15,6 +15,10 @@ func TestShellKeepsLargeType(t *testing.T) {
 	for _, large := range []bool{false, true} {
 		html := app.HTMLString(NewShell().Route(RouteLab).LargeType(large).Body(app.P().Text("x")))
 		links := regexp.MustCompile(`<a [^>]*href="([^"]*)"`).FindAllStringSubmatch(html, -1)
+		if len(links) == 0 || links[0][1] != "#"+IDMain {
+			t.Fatalf("the first link is not the skip link to #%s: %q", IDMain, links)
+		}
+		links = links[1:] // the skip link stays on the page
 		if len(links) != len(nav)+1 {
 			t.Fatalf("%d links, want the brand and %d entries", len(links), len(nav))
 		}

@@ -1,0 +1,282 @@
+package auditpage
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/bloomlab/bloomlab/app/ui"
+	"github.com/bloomlab/bloomlab/audit"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// The checks are listed by group, in audit.Groups' order, each group a
+// <details> whose summary counts its verdicts: a group with a failure is
+// open with its failures on top, a group that passed is closed to one
+// line, so the failures come first on a phone's screen and the page is a screen or two tall rather
+// than forty. The filter (a text box over IDs and contracts, and the
+// verdict buttons) opens every group with a match and hides the rest.
+//
+// Every check keeps its row from the first frame (the prerendered page's
+// included): a check not yet run shows its contract and "pending", and its
+// outcome fills the same row, so the list keeps its places as the audit
+// runs.
+
+// view is which verdicts the list shows.
+type view string
+
+const (
+	viewAll     view = ""
+	viewFailed  view = "failed"
+	viewSkipped view = "skipped"
+)
+
+// views are the verdict buttons, in order, with their element IDs.
+var views = []struct {
+	view      view
+	id, label string
+}{
+	{viewAll, "audit-show-all", "All"},
+	{viewFailed, "audit-show-failed", "Failed"},
+	{viewSkipped, "audit-show-skipped", "Skipped"},
+}
+
+// row is one check as the page lists it: its outcome once it has run,
+// else the check with pending set.
+type row struct {
+	audit.Outcome
+	pending bool
+}
+
+func (r row) failed() bool { return !r.pending && !r.Pass && !r.Skipped }
+
+// failedN is 1 for a failure, 0 otherwise: the key of the failures-first
+// order.
+func (r row) failedN() int {
+	if r.failed() {
+		return 1
+	}
+	return 0
+}
+
+func (r row) is(v view) bool {
+	switch v {
+	case viewFailed:
+		return r.failed()
+	case viewSkipped:
+		return !r.pending && r.Skipped
+	}
+	return true
+}
+
+// group is one group's rows and the count of each verdict among them.
+type group struct {
+	name                             string
+	rows                             []row
+	passed, failed, skipped, pending int
+}
+
+// rows are every check, in the audit's order, as far as the run has come.
+func (p *Page) rows() []row {
+	checks := auditChecks()
+	rows := make([]row, len(checks))
+	for i, c := range checks {
+		if i < len(p.run.Checks) && p.run.Checks[i].ID == c.ID {
+			rows[i] = row{Outcome: p.run.Checks[i]}
+			continue
+		}
+		rows[i] = row{Outcome: audit.Outcome{ID: c.ID, Group: c.Group, Contract: c.Contract}, pending: true}
+	}
+	return rows
+}
+
+// groups sorts rows into audit.Groups, in its order, and counts them.
+func groups(rows []row) []group {
+	gs := make([]group, len(audit.Groups))
+	at := map[string]int{}
+	for i, name := range audit.Groups {
+		gs[i].name, at[name] = name, i
+	}
+	for _, r := range rows {
+		i, ok := at[r.Group]
+		if !ok {
+			// A group the list does not name still shows, last.
+			gs = append(gs, group{name: r.Group})
+			i = len(gs) - 1
+			at[r.Group] = i
+		}
+		g := &gs[i]
+		g.rows = append(g.rows, r)
+		switch {
+		case r.pending:
+			g.pending++
+		case r.Skipped:
+			g.skipped++
+		case r.Pass:
+			g.passed++
+		default:
+			g.failed++
+		}
+	}
+	return gs
+}
+
+// filtering reports whether the learner narrowed the list.
+func (p *Page) filtering() bool { return p.show != viewAll || strings.TrimSpace(p.filter) != "" }
+
+// matches reports whether r is one the filter shows.
+func (p *Page) matches(r row) bool {
+	if !r.is(p.show) {
+		return false
+	}
+	f := strings.ToLower(strings.TrimSpace(p.filter))
+	return f == "" || strings.Contains(strings.ToLower(r.ID), f) || strings.Contains(strings.ToLower(r.Contract), f)
+}
+
+func (p *Page) onFilter(ctx app.Context, e app.Event) {
+	p.filter = e.Get("target").Get("value").String()
+}
+
+func (p *Page) onView(v view) app.EventHandler {
+	return func(ctx app.Context, e app.Event) { p.show = v }
+}
+
+// renderFilter is the filter: the text box and the verdict buttons, each
+// with its count.
+func (p *Page) renderFilter() app.UI {
+	rows := p.rows()
+	counts := map[view]int{}
+	for _, r := range rows {
+		for _, v := range views {
+			if r.is(v.view) {
+				counts[v.view]++
+			}
+		}
+	}
+	return app.Div().ID("audit-filter-box").Class("audit-filter").Role("search").Body(
+		app.Label().For("audit-filter").Text("Find a check by ID or contract"),
+		app.Input().ID("audit-filter").Type("search").Value(p.filter).Placeholder("e.g. fpr or seed").
+			AutoComplete(false).OnInput(p.onFilter),
+		app.Div().Class("audit-views").Role("group").Aria("label", "Show").Body(
+			app.Range(views).Slice(func(i int) app.UI {
+				v := views[i]
+				return app.Button().ID(v.id).Type("button").Class("chip").Aria("pressed", p.show == v.view).
+					OnClick(p.onView(v.view)).Text(v.label + " (" + strconv.Itoa(counts[v.view]) + ")")
+			}),
+		),
+	)
+}
+
+// renderGroups is the list: a <details> a group, and a line when the
+// filter matches nothing.
+func (p *Page) renderGroups() app.UI {
+	gs := groups(p.rows())
+	shown := 0
+	for _, g := range gs {
+		for _, r := range g.rows {
+			if p.matches(r) {
+				shown++
+			}
+		}
+	}
+	// data-filter and data-show say what the list shows, for a test to
+	// wait on.
+	return app.Div().ID("audit-checks").Class("audit-groups").DataSet("filter", p.filter).DataSet("show", string(p.show)).Body(
+		app.Range(gs).Slice(func(i int) app.UI { return p.renderGroup(gs[i]) }),
+		ui.Hidden(app.P().ID("audit-no-match").Class("muted"), shown > 0).Text("No check matches the filter."),
+	)
+}
+
+// renderGroup is one group: its name and counts, then its rows, those the
+// filter leaves out hidden.
+func (p *Page) renderGroup(g group) app.UI {
+	shown := 0
+	for _, r := range g.rows {
+		if p.matches(r) {
+			shown++
+		}
+	}
+	open := g.failed > 0 || p.filtering()
+	d := app.Details().ID("group-" + strings.ReplaceAll(g.name, " ", "-")).Class("audit-group")
+	if open || app.IsClient {
+		d = d.Open(open)
+	}
+	if g.failed > 0 {
+		d = d.Class("has-fail")
+	}
+	rows := g.rows
+	if !p.filtering() && g.failed > 0 {
+		// Within an open group, its failures first.
+		rows = slices.Clone(rows)
+		slices.SortStableFunc(rows, func(a, b row) int { return cmp.Compare(b.failedN(), a.failedN()) })
+	}
+	return ui.Hidden(d, shown == 0).Body(
+		app.Summary().Body(
+			app.H2().Class("group-title").Text(g.name),
+			app.Span().Class("group-counts").Text(groupCounts(g)),
+		),
+		app.Table().Class("checks").Body(
+			app.THead().Body(app.Tr().Body(
+				app.Th().Scope("col").Text("Check"),
+				app.Th().Scope("col").Text("Contract"),
+				app.Th().Scope("col").Text("Verdict"),
+				app.Th().Scope("col").Text("Detail"),
+			)),
+			app.TBody().Body(
+				app.Range(rows).Slice(func(i int) app.UI {
+					r := rows[i]
+					return ui.Hidden(checkRow(r), !p.matches(r))
+				}),
+			),
+		),
+	)
+}
+
+// groupCounts is a group's summary line: "12 passed · 1 failed · 0
+// skipped", and how many are still to run.
+func groupCounts(g group) string {
+	s := strconv.Itoa(g.passed) + " passed · " + strconv.Itoa(g.failed) + " failed · " + strconv.Itoa(g.skipped) + " skipped"
+	if g.pending > 0 {
+		s += " · " + strconv.Itoa(g.pending) + " to run"
+	}
+	return s
+}
+
+// checkRow is a check's row: its outcome once it has run, "pending" before.
+func checkRow(r row) app.HTMLTr {
+	verdict, class, detail := "✓ pass", "pass", r.Detail
+	switch {
+	case r.pending:
+		verdict, class, detail = "… pending", "pending", "not run yet"
+	case r.Skipped:
+		verdict, class = "– skipped", "skip"
+	case !r.Pass:
+		verdict, class = "✗ FAIL", "fail"
+	}
+	tr := app.Tr().ID("check-" + r.ID).Class(class)
+	if !r.pending {
+		tr = tr.DataSet("pass", r.Pass)
+	}
+	return tr.Body(
+		app.Td().Class("check-id").Body(app.Code().Body(breakable(r.ID)...)),
+		app.Td().Text(r.Contract),
+		app.Td().Class("verdict").Text(verdict),
+		app.Td().Class("detail").Text(detail),
+	)
+}
+
+// breakable is an ID that a narrow screen breaks only after a '/' or a
+// '-': a <wbr> after each, and CSS that never breaks inside a word.
+func breakable(id string) []app.UI {
+	var parts []app.UI
+	start := 0
+	for i := 0; i < len(id); i++ {
+		if id[i] == '/' || id[i] == '-' {
+			parts = append(parts, app.Text(id[start:i+1]), app.Wbr())
+			start = i + 1
+		}
+	}
+	return append(parts, app.Text(id[start:]))
+}

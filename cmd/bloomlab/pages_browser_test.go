@@ -1,0 +1,80 @@
+//go:build !js
+
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/bloomlab/bloomlab/app/site"
+	"github.com/bloomlab/bloomlab/app/ui"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// The tests here hold for every page of the site's page table, so a new
+// page is held to them with no edit here.
+
+// waitLive waits until the lab's wasm runs the page: it sets the console's
+// window.bloomlab as it starts.
+func waitLive(t *testing.T, ctx context.Context) {
+	t.Helper()
+	bwaitEval(t, ctx, `String(typeof window.bloomlab)`, func(s string) bool { return s == "object" })
+}
+
+// TestBrowserOneH1: every page has exactly one h1, its title; a part of a
+// page (the lab under a lesson) titles itself with an h2.
+func TestBrowserOneH1(t *testing.T) {
+	needBrowser(t)
+	base := labURL(t)
+	ctx := btab(t, 1280, 900)
+	for _, route := range site.PageRoutes() {
+		bdo(t, ctx, chromedp.Navigate(base+route))
+		waitLive(t, ctx)
+		if hs := beval[[]string](t, ctx, `[...document.querySelectorAll("h1")].map(h => h.textContent.trim())`); len(hs) != 1 {
+			t.Errorf("%s has %d h1: %q, want one", route, len(hs), hs)
+		}
+	}
+}
+
+// TestBrowserSkipLink: on every page in the shell, the first Tab focuses
+// "Skip to content", shown on the screen, and following it moves the focus
+// to the page's content, past the navigation, without a navigation.
+func TestBrowserSkipLink(t *testing.T) {
+	needBrowser(t)
+	base := labURL(t)
+	ctx := btab(t, 1280, 900)
+	for _, route := range site.PageRoutes() {
+		if route == ui.RouteEmbed {
+			continue // a frame's page: no shell, no navigation to skip
+		}
+		bdo(t, ctx, chromedp.Navigate(base+route))
+		waitLive(t, ctx)
+		bdo(t, ctx, chromedp.KeyEvent(kb.Tab))
+		focused := beval[string](t, ctx, `(() => {
+  const a = document.activeElement, r = a.getBoundingClientRect();
+  return a.id + "|" + a.textContent.trim() + "|" + (r.width > 0 && r.height > 0 && r.bottom > 0 && r.top < innerHeight);
+})()`)
+		if focused != ui.IDSkipLink+"|Skip to content|true" {
+			t.Errorf("%s: the first Tab focuses %q, want the skip link, on the screen", route, focused)
+			continue
+		}
+		bdo(t, ctx, chromedp.KeyEvent(kb.Enter))
+		if id := beval[string](t, ctx, `document.activeElement.id`); id != ui.IDMain {
+			t.Errorf("%s: following the skip link focuses %q, want #%s", route, id, ui.IDMain)
+		}
+		bdo(t, ctx, chromedp.KeyEvent(kb.Tab))
+		where := beval[string](t, ctx, `(() => {
+  const a = document.activeElement;
+  return a.closest(".masthead") ? "navigation" : a.closest("main") ? "main" : a.tagName;
+})()`)
+		if where != "main" {
+			t.Errorf("%s: the Tab after the skip link lands in %s, want the page's content", route, where)
+		}
+		if u := beval[string](t, ctx, `location.hash`); strings.Contains(u, ui.IDMain) {
+			t.Errorf("%s: the skip link navigated to %q", route, u)
+		}
+	}
+}
