@@ -53,7 +53,7 @@ type Program struct {
 	timeout time.Duration
 	hello   hello
 
-	proc    *process // nil until started, and after a fault
+	proc    *process           // nil until started, and after a fault
 	down    *audit.Unavailable // set once the program is not started again
 	nextID  uint64
 	live    []*filter // built since the last check ended
