@@ -16,7 +16,7 @@ import (
 // request.
 func solveAndMeasure(f settings.Calculator) settings.Solved {
 	if d := settings.DefaultCalculator(); f.Find == d.Find && maps.Equal(f.Values, d.Values) {
-		return defaultSolved.get()
+		return defaultSolved()
 	}
 	return measure(f)
 }
@@ -32,16 +32,11 @@ var measure = func(f settings.Calculator) settings.Solved {
 	return r
 }
 
-// onceSolved is the default form solved once and shared: every page reads
-// it and none writes to it (each change of the form solves anew).
-type onceSolved struct {
-	once sync.Once
-	res  settings.Solved
+// solveDefault solves and measures the default form once; every page
+// reads the result and none writes to it (each change of the form solves
+// anew).
+func solveDefault() func() settings.Solved {
+	return sync.OnceValue(func() settings.Solved { return measure(settings.DefaultCalculator()) })
 }
 
-func (o *onceSolved) get() settings.Solved {
-	o.once.Do(func() { o.res = measure(settings.DefaultCalculator()) })
-	return o.res
-}
-
-var defaultSolved = new(onceSolved)
+var defaultSolved = solveDefault()

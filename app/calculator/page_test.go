@@ -274,8 +274,8 @@ func textOf(html, id string) string {
 func TestDefaultMeasuredOnce(t *testing.T) {
 	counted, calls := measure, 0
 	measure = func(f settings.Calculator) settings.Solved { calls++; return counted(f) }
-	defaultSolved = new(onceSolved)
-	t.Cleanup(func() { measure, defaultSolved = counted, new(onceSolved) })
+	defaultSolved = solveDefault()
+	t.Cleanup(func() { measure, defaultSolved = counted, solveDefault() })
 	first := renderCalculator(t, "")
 	for range 4 {
 		if renderCalculator(t, "") == "" {
