@@ -69,9 +69,6 @@ func Lab(v core.Variant, f core.Fault, h core.Hashing) (Target, error) {
 		Name:  name,
 		About: about,
 		New: func(s Shape) (Filter, error) {
-			if s.M > labMaxM {
-				return nil, Refusal{Reason: "the audit builds the lab's filters up to 2^32 positions (512 MiB); the index-range/m-* checks follow its index derivation past that, to 2^64 - 1"}
-			}
 			flt, err := l.build(s)
 			if err != nil {
 				return nil, err
@@ -89,11 +86,6 @@ func Lab(v core.Variant, f core.Fault, h core.Hashing) (Target, error) {
 		lab:    l,
 	}, nil
 }
-
-// labMaxM is the largest filter the audit builds of the lab's own: past
-// it the lab's positions are checked on its index derivation alone, which
-// allocates nothing.
-const labMaxM = 1 << 32
 
 // MustLab is Lab for arguments known to be good.
 func MustLab(v core.Variant, f core.Fault, h core.Hashing) Target {
