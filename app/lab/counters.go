@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"math"
 	"slices"
 	"strconv"
 
@@ -133,7 +134,7 @@ func (out counterList) measured(v core.Variant, fingerprintBits int, r *sim.Resu
 	set("links", strconv.Itoa(r.Links))
 	set("rate-bound", format.Rate(r.RateBound))
 	if v.SetsBits() {
-		set("out-set-bits", format.Int(r.SetBits)+" (expected "+format.Float(r.ExpectedSetBits, 1)+")")
+		set("out-set-bits", format.Int(r.SetBits)+" (expected "+format.Int(uint64(math.Round(r.ExpectedSetBits)))+")")
 	} else {
 		set("out-set-bits", format.Int(r.SetBits)+" of "+format.Int(r.M))
 	}

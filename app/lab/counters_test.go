@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -190,7 +191,7 @@ func TestLabCounters(t *testing.T) {
 	cs = labCounters(theoryOf(p), p.Variant, 0, &r)
 	for id, want := range map[string]string{
 		"links": "4", "rate-bound": format.Rate(r.RateBound), "out-m": "100,480", "out-k": "34", "memory-bits-per-key": "25.12",
-		"out-set-bits":   format.Int(r.SetBits) + " (expected " + format.Float(r.ExpectedSetBits, 1) + ")",
+		"out-set-bits":   format.Int(r.SetBits) + " (expected " + format.Int(uint64(math.Round(r.ExpectedSetBits))) + ")",
 		"out-fpr-theory": format.Rate(r.TheoryFPRVariant),
 	} {
 		if c := counterOf(t, cs, id); c.value != want || c.hidden {

@@ -74,7 +74,7 @@ var inferenceLesson = lesson{
 	Title: "Not anonymization",
 	Intro: "A filter stores no key, yet it answers for any: with its bits and a list of candidates, anyone finds every member on the list, hidden only among the false positives.",
 	Steps: []lessonStep{{
-		Text:     "This filter holds 4000 generated keys and six 4-digit PINs. There are only 10,000 PINs: test every one. 84 test positive: all six members and 78 others (at 0.83%, about 82 are expected), so 7% of the positives are members.",
+		Text:     "This filter holds 4,000 generated keys and six 4-digit PINs. There are only 10,000 PINs: test every one. 84 test positive: all six members and 78 others (at 0.83%, about 82 are expected), so 7% of the positives are members.",
 		Task:     "Recover members from every 4-digit PIN.",
 		Show:     labWith(func(s *settings.Lab) { s.Typed = settings.JoinTyped(sixPINs) }),
 		Attack:   pinList,

@@ -99,7 +99,7 @@ var lessons = []lesson{
 		Title: "A zero is proof",
 		Intro: "Inserting a key only ever sets bits. So if one of the bits a key maps to is still zero, the key was never inserted: a certain no. If all of them are set, the answer is only maybe.",
 		Steps: []lessonStep{{
-			Text: "The lab's filter holds 4000 generated keys in 40,000 bits, and each key maps to k = 7 of them. In the key panel, type a word of your own and insert it: its 7 positions light up in the bit array. Do it three times.",
+			Text: "The lab's filter holds 4,000 generated keys in 40,000 bits, and each key maps to k = 7 of them. In the key panel, type a word of your own and insert it: its 7 positions light up in the bit array. Do it three times.",
 			Task: "Insert three keys of your own.",
 			Show: labWith(func(s *settings.Lab) { s.Typed = settings.JoinTyped(threeKeys) }),
 			Done: func(st lab.State) bool { return len(st.Settings.Typed.List()) >= 3 },
@@ -126,7 +126,7 @@ var lessons = []lesson{
 		Title: "A false positive, explained",
 		Intro: "A maybe for a key that was never inserted is no malfunction: other keys set every bit it reads. The key panel names those keys, the culprits.",
 		Steps: []lessonStep{{
-			Text: "At the default shape theory says 0.82% of absent keys answer maybe: about one word in 120. Query words you never inserted until one does. Show me queries \"want\", the first of the panel's 500 common words that does (the 91 before it each met a zero); each of its 7 bits was set by one to three of the 4000 generated keys.",
+			Text: "At the default shape theory says 0.82% of absent keys answer maybe: about one word in 120. Query words you never inserted until one does. Show me queries \"want\", the first of the panel's 500 common words that does (the 91 before it each met a zero); each of its 7 bits was set by one to three of the 4,000 generated keys.",
 			Task: "Find a key you never inserted that the filter answers maybe for.",
 			Show: settings.DefaultLab(),
 			Ask:  []string{"want"},
@@ -200,7 +200,7 @@ var lessons = []lesson{
 			},
 			Question: askRoundK,
 		}, {
-			Text: "Now make the ceiling's mistake: the k-ceil fault chooses k = 5. The theory rate climbs to 5.20%, and every insert and every maybe touches 5 bits instead of 4, 25% more work. At 4000 keys the measured rates wander by more than this 2% gap (with seed 1 the ceiling even measures lower, 4.27% against 4.82%, well inside each other's intervals): telling them apart takes a large filter and millions of queries.",
+			Text: "Now make the ceiling's mistake: the k-ceil fault chooses k = 5. The theory rate climbs to 5.20%, and every insert and every maybe touches 5 bits instead of 4, 25% more work. At 4,000 keys the measured rates wander by more than this 2% gap (with seed 1 the ceiling even measures lower, 4.27% against 4.82%, well inside each other's intervals): telling them apart takes a large filter and millions of queries.",
 			Task: "Switch on the k-ceil fault (or set k to 5) and see the theory rate rise above the rounded k's.",
 			Show: labWith(func(s *settings.Lab) { withFault(s, core.KFromCeil); s.Params.BitsPerKey, s.OptimalK = 6.2, true }),
 			Done: func(st lab.State) bool {
@@ -217,7 +217,7 @@ var lessons = []lesson{
 		Title: "The beautiful lie",
 		Intro: "A broken filter can report a fine false-positive rate. The audit checks the contract in an order where the rate comes last, so the lie cannot hide behind it.",
 		Steps: []lessonStep{{
-			Text: "Switch on the short-range fault: its positions never reach the last 1/32 of the array, so 1250 of the 40,000 bits are never used. The measured rate is 0.93%, its interval holds the theory's 0.82%, and no key is lost. By every counter, the filter looks fine.",
+			Text: "Switch on the short-range fault: its positions never reach the last 1/32 of the array, so 1,250 of the 40,000 bits are never used. The measured rate is 0.93%, its interval holds the theory's 0.82%, and no key is lost. By every counter, the filter looks fine.",
 			Task: "Switch on a fault whose measured rate stays inside its interval and that loses no key.",
 			Show: labWith(func(s *settings.Lab) { withFault(s, core.ShortRange) }),
 			Done: func(st lab.State) bool {
@@ -250,7 +250,7 @@ var lessons = []lesson{
 		Title: "Overfill",
 		Intro: "A filter is sized for the number of keys it expects. Give it twice that and the rate does not double: it grows about sixteenfold.",
 		Steps: []lessonStep{{
-			Text: "This filter has 38,400 bits and k = 7, the shape for 4000 keys at 1%, and it will hold 8000. Stop the player at 4000 keys: the array is about half full (52%) and the rate is 1.0%, as designed.",
+			Text: "This filter has 38,400 bits and k = 7, the shape for 4,000 keys at 1%, and it will hold 8,000. Stop the player at 4,000 keys: the array is about half full (52%) and the rate is 1.0%, as designed.",
 			Task: "Stop the player where the filter holds its design load: about half full.",
 			Show: labWith(func(s *settings.Lab) {
 				s.Params.Items, s.Params.BitsPerKey, s.Params.Hashes, s.PlayAt = 8000, 4.8, 7, 4000
@@ -266,7 +266,7 @@ var lessons = []lesson{
 				return now >= 0.9 && now <= 1.1 && load(m, full, k) >= 1.9
 			},
 		}, {
-			Text: "Now play every key in: 8000, twice the design. The fill climbs from 52% to 77%, and the rate from 1.0% to 15.7% in theory, 15.4% measured. One doubling, sixteen times the false positives.",
+			Text: "Now play every key in: 8,000, twice the design. The fill climbs from 52% to 77%, and the rate from 1.0% to 15.7% in theory, 15.4% measured. One doubling, sixteen times the false positives.",
 			Task: "Put twice the design's keys in and read the rate against the design's.",
 			Show: labWith(func(s *settings.Lab) { s.Params.Items, s.Params.BitsPerKey, s.Params.Hashes = 8000, 4.8, 7 }),
 			Done: func(st lab.State) bool {
@@ -276,8 +276,8 @@ var lessons = []lesson{
 			},
 			Question: askOverfill,
 		}, {
-			Text: "The cure is to rebuild for the keys you have: 8000 keys at 1% need 9.6 bits per key with k = 7, 76,800 bits. The rate falls back to 1.0%. Real systems rebuild on a schedule, or add a new filter as the last one fills.",
-			Task: "Keep the 8000 keys and give them the bits to bring the theory rate back to 1% or less.",
+			Text: "The cure is to rebuild for the keys you have: 8,000 keys at 1% need 9.6 bits per key with k = 7, 76,800 bits. The rate falls back to 1.0%. Real systems rebuild on a schedule, or add a new filter as the last one fills.",
+			Task: "Keep the 8,000 keys and give them the bits to bring the theory rate back to 1% or less.",
 			Show: labWith(func(s *settings.Lab) { s.Params.Items, s.Params.BitsPerKey, s.Params.Hashes = 8000, 9.6, 7 }),
 			Done: func(st lab.State) bool {
 				r := st.Shown()

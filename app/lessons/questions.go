@@ -342,7 +342,7 @@ var (
 		Min:    0, Step: 1, Steps: 100, Start: 50, Tolerance: 5,
 		Unit: "%", Points: "percentage points",
 		Answer: percentOf(func(r *sim.Result) float64 { return r.Occupancy }),
-		Why:    "4000 keys set 7 bits each in only 10,000 bits, 2.8 settings a bit, so just e^-2.8 ≈ 6% of the bits stay zero: the fill is 93.7%.",
+		Why:    "4,000 keys set 7 bits each in only 10,000 bits, 2.8 settings a bit, so just e^-2.8 ≈ 6% of the bits stay zero: the fill is 93.7%.",
 		Veil:   veilReadouts,
 	}
 	askRoundK = &question{
@@ -356,11 +356,11 @@ var (
 		Prompt:  "With the short-range fault on, will the measured rate look fine?",
 		Options: []string{"Yes, it looks fine", "No, it gives the fault away"},
 		Answer:  fineOrNot,
-		Why:     "Yes, it looks fine: 1250 unused bits of 40,000 lift the rate too little to see at 4000 keys, and the measured 0.93% has the theory's 0.82% inside its interval.",
+		Why:     "Yes, it looks fine: 1,250 unused bits of 40,000 lift the rate too little to see at 4,000 keys, and the measured 0.93% has the theory's 0.82% inside its interval.",
 		Veil:    veilReadouts,
 	}
 	askOverfill = &question{
-		Prompt: "Built for 4000 keys at 1%, the filter now holds 8000: what will the measured rate be?",
+		Prompt: "Built for 4,000 keys at 1%, the filter now holds 8,000: what will the measured rate be?",
 		Min:    0, Step: 0.5, Steps: 80, Start: 2, Tolerance: 3,
 		Unit: "%", Points: "percentage points",
 		Answer: percentOf(func(r *sim.Result) float64 { return r.EmpiricalFPR }),

@@ -45,7 +45,7 @@ func TestQuestions(t *testing.T) {
 		askFill: func(st lab.State) []string {
 			r := st.Result
 			load := float64(r.K) * float64(r.N) / float64(r.M)
-			return []string{fmt.Sprintf("%d keys set %d bits each in only %s bits", r.N, r.K, fmtInt(r.M)),
+			return []string{fmt.Sprintf("%s keys set %d bits each in only %s bits", fmtInt(r.N), r.K, fmtInt(r.M)),
 				fmt.Sprintf("%.1f settings a bit", load), fmt.Sprintf("e^-%.1f ≈ %.0f%%", load, 100*math.Exp(-load))}
 		},
 		askRoundK: func(st lab.State) []string {
@@ -65,7 +65,7 @@ func TestQuestions(t *testing.T) {
 		},
 		askLooksFine: func(st lab.State) []string {
 			r := st.Result
-			return []string{"measured " + pct(r.EmpiricalFPR, 2), "theory's " + pct(r.TheoryFPR, 2), fmt.Sprintf("%d unused bits of %s", r.M/32, fmtInt(r.M))}
+			return []string{"measured " + pct(r.EmpiricalFPR, 2), "theory's " + pct(r.TheoryFPR, 2), fmt.Sprintf("%s unused bits of %s", fmtInt(r.M/32), fmtInt(r.M))}
 		},
 		askOverfill: func(st lab.State) []string {
 			r := st.Result

@@ -576,7 +576,7 @@ func Presets() []Preset {
 			Settings: with(func(p *sim.Params, s *Lab) { p.BitsPerKey = 10; p.Hashes = 6 })},
 		{ID: "cassandra", Name: "Cassandra: 0.1", Lesson: "Cassandra's 10% target needs only 4.8 bits per key with k = 3",
 			Settings: with(func(p *sim.Params, s *Lab) { p.BitsPerKey = 4.8; p.Hashes = 3 })},
-		{ID: "overfilled", Name: "Overfilled to 2x", Lesson: "a filter sized for 4000 keys at 1% holding 8000: the rate jumps to about 16%",
+		{ID: "overfilled", Name: "Overfilled to 2x", Lesson: "a filter sized for 4,000 keys at 1% holding 8,000: the rate jumps to about 16%",
 			Settings: with(func(p *sim.Params, s *Lab) { p.Items = 8000; p.BitsPerKey = 4.8; p.Hashes = 7 })},
 		{ID: "too-many-hashes", Name: "Too many hashes", Lesson: "k = 20 at 10 bits per key fills the array and the rate climbs",
 			Settings: with(func(p *sim.Params, s *Lab) { p.BitsPerKey = 10; p.Hashes = 20 })},

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/bloomlab/bloomlab/app/settings"
-	"github.com/bloomlab/bloomlab/app/ui/format"
 	"github.com/bloomlab/bloomlab/core"
 	"github.com/bloomlab/bloomlab/core/sim"
 
@@ -451,7 +450,7 @@ func TestBrowserVariantScalable(t *testing.T) {
 		for sel, want := range map[string]string{
 			"#out-m": thousands(r.M), "#out-k": strconv.Itoa(r.K), "#links": strconv.Itoa(r.Links),
 			"#memory-bits-per-key": strconv.FormatFloat(r.MemoryBitsPerKey, 'f', 2, 64),
-			"#out-set-bits":        thousands(r.SetBits) + " (expected " + format.Float(r.ExpectedSetBits, 1) + ")",
+			"#out-set-bits":        thousands(r.SetBits) + " (expected " + thousands(uint64(math.Round(r.ExpectedSetBits))) + ")",
 			"#out-false-positives": thousands(r.FalsePositives) + " of " + thousands(r.AbsentQueries),
 			"#out-false-negatives": thousands(r.FalseNegatives) + " of " + thousands(r.PresentQueries),
 		} {

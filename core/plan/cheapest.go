@@ -225,8 +225,8 @@ func (cs *chainSearch) sized(words uint64) Sized {
 	m0 := 64 * words
 	p0 := core.RateExact(m0, cs.n0, k0)
 	return Sized{Name: "scalable", Variant: core.ScalableVariant, Spec: core.Spec{M: core.ScalableShare * m0, K: k0, N: cs.n, Capacity: cs.n0},
-		Settings: fmt.Sprintf("n0 = %d, p0 = %s, k0 = %d; growth %d, tightening %v; %d links at n",
-			cs.n0, strconv.FormatFloat(p0, 'g', 3, 64), k0, core.ScalableGrowth, core.ScalableTightening, o.Links),
+		Settings: fmt.Sprintf("n0 = %s, p0 = %s, k0 = %d; growth %d, tightening %v; %d links at n",
+			FormatCount(cs.n0), strconv.FormatFloat(p0, 'g', 3, 64), k0, core.ScalableGrowth, core.ScalableTightening, o.Links),
 		Bits: o.M, Rate: o.Rate, Reaches: true}
 }
 
@@ -297,7 +297,7 @@ func cheapestBlocked(n uint64, p float64) Sized {
 	m := hi * core.BlockSize
 	k := BlockedBestK(m, n)
 	return Sized{Name: "blocked", Variant: core.BlockedVariant, Spec: core.Spec{M: m, K: k, N: n},
-		Settings: fmt.Sprintf("k = %d, %d blocks", k, hi), Bits: m, Rate: core.BlockedRateExact(m, n, k), Reaches: true}
+		Settings: fmt.Sprintf("k = %d, %s blocks", k, FormatCount(hi)), Bits: m, Rate: core.BlockedRateExact(m, n, k), Reaches: true}
 }
 
 // BlockedBestK is the k whose exact blocked rate (core.BlockedRateExact) is
@@ -336,7 +336,7 @@ func cheapestCuckoo(v core.Variant, n uint64, p float64) Sized {
 		buckets := uint64(math.Ceil(float64(n) / (core.CuckooSlots * builtLoad)))
 		bits := buckets * core.CuckooSlots * slot
 		return Sized{Name: v.Name(), Variant: v, Spec: core.Spec{M: bits, N: n, FingerprintBits: f},
-			Settings: fmt.Sprintf("f = %d, %d buckets", f, buckets), Bits: bits, Rate: core.CuckooRate(f, builtLoad), Reaches: true}
+			Settings: fmt.Sprintf("f = %d, %s buckets", f, FormatCount(buckets)), Bits: bits, Rate: core.CuckooRate(f, builtLoad), Reaches: true}
 	}
 	f := widths[len(widths)-1]
 	return Sized{Name: v.Name(), Variant: v,
@@ -353,7 +353,7 @@ func cheapestRibbon(v core.Variant, w int, n uint64, p float64) Sized {
 	}
 	rows := core.RibbonRows(n, w)
 	return Sized{Name: v.Name(), Variant: v, Spec: core.Spec{N: n, FingerprintBits: r},
-		Settings: fmt.Sprintf("r = %d, %d rows", r, rows), Bits: satMul(rows, uint64(r)), Rate: core.RibbonRate(r), Reaches: true}
+		Settings: fmt.Sprintf("r = %d, %s rows", r, FormatCount(rows)), Bits: satMul(rows, uint64(r)), Rate: core.RibbonRate(r), Reaches: true}
 }
 
 // cheapestFuse is the fuse filter with the narrowest fingerprint whose

@@ -44,21 +44,9 @@ func Percent(p float64) string {
 	return strconv.FormatFloat(p*100, 'g', 3, 64) + "%"
 }
 
-// Int writes an integer with comma thousands separators.
-func Int(n uint64) string {
-	s := strconv.FormatUint(n, 10)
-	if len(s) <= 3 {
-		return s
-	}
-	var out []byte
-	for i := range len(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			out = append(out, ',')
-		}
-		out = append(out, s[i])
-	}
-	return string(out)
-}
+// Int writes an integer with comma thousands separators, as core/plan
+// writes the counts in its settings.
+func Int(n uint64) string { return plan.FormatCount(n) }
 
 // Float writes v with d decimals.
 func Float(v float64, d int) string { return strconv.FormatFloat(v, 'f', d, 64) }
