@@ -322,7 +322,7 @@ func TestExperimentsPageStatic(t *testing.T) {
 	html, _ := renderExperiments(t, linktest.Query(settings.ExpName, "overfill", settings.ExpItems, "0", settings.ExpQueries, "abc"))
 	for _, want := range []string{
 		`data-state="static"`, `id="exp-items"`, `id="exp-queries"`, `id="exp-seed"`, `id="exp-run"`, `id="exp-full"`,
-		"bloomlab experiment overfill --items 1 --queries 500000 --seed 1", "items: 0 is below the minimum",
+		`<span class="cli-arg">overfill</span>`, `<span class="cli-arg">--items 1</span>`, `<span class="cli-arg">--queries 500000</span>`, `<span class="cli-arg">--seed 1</span>`, "items: 0 is below the minimum",
 		`queries: &#34;abc&#34; is not a whole number`, "Full sizes are the published ones: items 200,000, queries 10,000,000, seed 1.",
 	} {
 		if !strings.Contains(html, want) {

@@ -52,11 +52,19 @@ func (rv *resultView) onDownload(kind string) app.EventHandler {
 	}
 }
 
-// renderCLI gives the command that prints sel's table.
+// renderCLI gives the command that prints sel's table. A narrow screen
+// wraps it between arguments, never inside one ("--seed 1" stays whole).
 func (rv *resultView) renderCLI(sel settings.Experiment) app.UI {
+	var args []app.UI
+	for i, a := range sel.CLIArgs() {
+		if i > 0 {
+			args = append(args, app.Text(" "))
+		}
+		args = append(args, app.Span().Class("cli-arg").Text(a))
+	}
 	return app.P().Class("exp-cli small").Body(
 		app.Text("The same table on the command line: "),
-		app.Code().ID("exp-cli").Text(sel.CLI()),
+		app.Code().ID("exp-cli").Body(args...),
 	)
 }
 

@@ -175,19 +175,23 @@ func (s Experiment) Query() url.Values {
 
 // CLI is the command that prints the same table. The browser estimates the
 // memory experiment's maps, so its command does too.
-func (s Experiment) CLI() string {
+func (s Experiment) CLI() string { return strings.Join(s.CLIArgs(), " ") }
+
+// CLIArgs is the command CLI writes, a flag and its value kept together
+// ("--seed 1"), so a page can wrap the line between arguments only.
+func (s Experiment) CLIArgs() []string {
 	b := []string{"bloomlab", "experiment", s.Name}
 	e := s.Experiment()
 	for _, k := range ExpKnobs {
 		if k.Uses(e) {
-			b = append(b, "--"+k.Key, strconv.Itoa(*k.Field(&s.Sizes)))
+			b = append(b, "--"+k.Key+" "+strconv.Itoa(*k.Field(&s.Sizes)))
 		}
 	}
-	b = append(b, "--seed", strconv.FormatUint(s.Sizes.Seed, 10))
+	b = append(b, "--seed "+strconv.FormatUint(s.Sizes.Seed, 10))
 	if s.Name == "memory" {
 		b = append(b, "--estimate")
 	}
-	return strings.Join(b, " ")
+	return b
 }
 
 // FileName names a download after the selection, e.g.

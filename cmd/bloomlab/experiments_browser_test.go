@@ -599,3 +599,26 @@ func TestBrowserExperimentScalable(t *testing.T) {
 	}
 	shoot(t, ctx, "experiment-scalable")
 }
+
+// TestBrowserExperimentCLIWraps: on a phone the command line wraps between
+// its arguments, never inside one: "--seed" stays beside its value.
+func TestBrowserExperimentCLIWraps(t *testing.T) {
+	needBrowser(t)
+	base := labURL(t)
+	ctx := btab(t, 360, 800)
+	for _, name := range []string{"theory-vs-observed", "adversarial", "memory"} {
+		bdo(t, ctx, chromedp.Navigate(base+"/experiments?"+params(settings.ExpName, name, settings.ExpItems, "200000")), waitExp("idle"))
+		got := beval[string](t, ctx, `(() => {
+			const code = document.getElementById("exp-cli");
+			const lines = new Set([...code.querySelectorAll(".cli-arg")].map(a => Math.round(a.getBoundingClientRect().top)));
+			const split = [...code.querySelectorAll(".cli-arg")].filter(a => a.getClientRects().length > 1).map(a => a.textContent);
+			return lines.size + " lines; split: " + split.join(" | ");
+		})()`)
+		if !strings.HasSuffix(got, "split: ") {
+			t.Errorf("%s: the command line breaks inside an argument at 360 px: %s", name, got)
+		}
+		if strings.HasPrefix(got, "1 lines") {
+			t.Errorf("%s: the command line fits one line at 360 px (%s), so this test shows nothing", name, got)
+		}
+	}
+}
