@@ -3,6 +3,8 @@ package lessons
 import (
 	"fmt"
 	"net/url"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -425,5 +427,33 @@ func TestLessonNeighbours(t *testing.T) {
 	}
 	if _, _, ok := c.neighbour(-1); ok {
 		t.Error("Back from the first step goes somewhere")
+	}
+}
+
+// ungrouped finds a count of four or more digits written without thousands
+// separators (not the digits after a decimal point, a power's exponent or
+// a year).
+var ungrouped = regexp.MustCompile(`(^|[^\d.,^#\w-])(\d{4,})\b`)
+
+// TestLessonNumbersGrouped: every count a lesson writes has its thousands
+// separators, as the lab beside it does.
+func TestLessonNumbersGrouped(t *testing.T) {
+	for li, l := range lessons {
+		texts := []string{l.Title, l.Intro}
+		for _, s := range l.Steps {
+			texts = append(texts, s.Text, s.Task)
+			if q := s.Question; q != nil {
+				texts = append(texts, q.Prompt, q.Why)
+				texts = append(texts, q.Options...)
+			}
+		}
+		for _, text := range texts {
+			for _, m := range ungrouped.FindAllStringSubmatch(text, -1) {
+				if y, _ := strconv.Atoi(m[2]); y >= 1900 && y < 2100 {
+					continue
+				}
+				t.Errorf("lesson %d writes %s without separators: %q", li+1, m[2], text)
+			}
+		}
 	}
 }

@@ -78,3 +78,40 @@ func TestBrowserSkipLink(t *testing.T) {
 		}
 	}
 }
+
+// ungroupedJS lists the counts of four or more digits a page shows without
+// thousands separators, in its text outside code, inputs and links: a
+// teacher's projector shows 4,000 on every page, not 4000 on one. Digits
+// after a decimal point, in a hex digest or a key, years in a citation, a
+// power's exponent and the forms a field's help shows as typed are not
+// counts.
+const ungroupedJS = `(() => {
+  const out = [];
+  const walk = document.createTreeWalker(document.querySelector("main") || document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    const el = n.parentElement;
+    if (!el || el.closest("code, pre, kbd, samp, textarea, input, option, script, style, a[href^='http'], .key, [id$='-help'], cite")) continue;
+    if (!el.checkVisibility || !el.checkVisibility()) continue;
+    for (const m of n.textContent.matchAll(/(^|[^\d.,^#\w-])(\d{4,})(?!\w)/g)) {
+      const v = Number(m[2]);
+      if (v >= 1900 && v <= 2099 && /\b(19|20)\d\d\b/.test(m[0])) continue; // a year
+      out.push(m[2] + " in " + JSON.stringify(n.textContent.trim().slice(0, 80)));
+    }
+  }
+  return out;
+})()`
+
+// TestBrowserNumbersGrouped: every page writes its counts with thousands
+// separators once live.
+func TestBrowserNumbersGrouped(t *testing.T) {
+	needBrowser(t)
+	base := labURL(t)
+	ctx := btab(t, 1280, 900)
+	for _, route := range site.PageRoutes() {
+		bdo(t, ctx, chromedp.Navigate(base+route))
+		waitLive(t, ctx)
+		if bad := beval[[]string](t, ctx, ungroupedJS); len(bad) > 0 {
+			t.Errorf("%s shows counts without separators: %q", route, bad)
+		}
+	}
+}
