@@ -315,12 +315,21 @@ func (r Report) Summary() string {
 	if r.Skipped == 0 {
 		return r.Tally()
 	}
+	return r.Tally() + " (" + r.Coverage() + ")"
+}
+
+// Coverage says how many of the checks open to the target ran, "all N
+// checks open to T ran", when some were skipped; "" when none was.
+func (r Report) Coverage() string {
+	if r.Skipped == 0 {
+		return ""
+	}
 	ran := r.Passed + r.Failed
 	open := fmt.Sprintf("%d of the %d", ran, openChecks(r.Checks))
 	if ran == openChecks(r.Checks) {
 		open = fmt.Sprintf("all %d", ran)
 	}
-	return fmt.Sprintf("%s (%s checks open to %s ran)", r.Tally(), open, r.Target)
+	return fmt.Sprintf("%s checks open to %s ran", open, r.Target)
 }
 
 // Tally is the summary's counts alone, "N/M checks passed, S skipped",

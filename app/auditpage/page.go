@@ -157,7 +157,12 @@ func (p *Page) renderSummary(failed []audit.Outcome) app.UI {
 		class = "summary fail"
 	}
 	return app.Div().Class(class).Body(
-		app.P().ID("audit-summary").Class("big").Text(rep.Summary()),
+		// The tally is the headline; which checks ran is its own line, so
+		// the headline stays two lines at 360 px.
+		app.P().ID("audit-summary").Class("big").Text(rep.Tally()),
+		app.If(rep.Coverage() != "", func() app.UI {
+			return app.P().ID("audit-coverage").Class("muted").Text(rep.Coverage() + ".")
+		}),
 		app.P().Body(app.Text("Digest: "), app.Code().ID("audit-digest").Text(rep.Digest)),
 		app.If(p.fault != core.NoFault, func() app.UI {
 			return app.Div().ID("audit-caught").Body(

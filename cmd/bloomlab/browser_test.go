@@ -490,9 +490,22 @@ func TestBrowserAuditPage(t *testing.T) {
 	total := len(audit.Checks())
 	bdo(t, ctx, chromedp.Navigate(base+"/audit"), waitAudit())
 	native := labAudit()
-	if got, want := btext(t, ctx, "#audit-summary"), native.Summary(); got != want || !strings.HasPrefix(want, fmt.Sprintf("%d/%d checks passed", native.Passed, native.Passed)) || native.Passed+native.Skipped != total {
+	if got, want := btext(t, ctx, "#audit-summary"), native.Tally(); got != want || !strings.HasPrefix(want, fmt.Sprintf("%d/%d checks passed", native.Passed, native.Passed)) || native.Passed+native.Skipped != total {
 		t.Errorf("summary = %q, want the native %q", got, want)
 	}
+	if got, want := btext(t, ctx, "#audit-coverage"), native.Coverage()+"."; got != want {
+		t.Errorf("coverage = %q, want the native %q", got, want)
+	}
+	// On a phone the headline is the tally alone: two lines at most.
+	bdo(t, ctx, chromedp.EmulateViewport(360, 800))
+	if lines := beval[int](t, ctx, `(() => {
+		const r = document.createRange();
+		r.selectNodeContents(document.getElementById("audit-summary"));
+		return new Set([...r.getClientRects()].map(c => Math.round(c.top))).size;
+	})()`); lines > 2 {
+		t.Errorf("the audit's headline takes %d lines at 360 px, want at most 2", lines)
+	}
+	bdo(t, ctx, chromedp.EmulateViewport(1280, 900))
 	if got := btext(t, ctx, "#audit-digest"); got != native.Digest {
 		t.Errorf("digest = %q, want the native %q", got, native.Digest)
 	}
@@ -502,7 +515,7 @@ func TestBrowserAuditPage(t *testing.T) {
 
 	bdo(t, ctx, chromedp.Navigate(base+"/audit?"+params(settings.IDFault, "one-hash")), waitAudit())
 	broken, _ := audit.Run(audit.MustLab(core.Variant{}, core.OneHash, ""), nil)
-	if got, want := btext(t, ctx, "#audit-summary"), broken.Summary(); got != want {
+	if got, want := btext(t, ctx, "#audit-summary")+" ("+strings.TrimSuffix(btext(t, ctx, "#audit-coverage"), ".")+")", broken.Summary(); got != want {
 		t.Errorf("summary with one-hash = %q, want %q", got, want)
 	}
 	if broken.Passed == total {
