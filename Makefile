@@ -7,7 +7,7 @@ PORT    ?= 8000
 SITE    ?= dist
 PREFIX  ?=
 
-.PHONY: all build wasm run site test vet unit wasm-test audit-node fuzz browser bench audit-libraries audit-slow adapters lighthouse clean
+.PHONY: all build wasm run site test vet unit wasm-test audit-node fuzz browser bench audit-libraries audit-slow adapters lighthouse wasm-size clean
 
 all: build wasm
 
@@ -114,6 +114,12 @@ audit-slow:
 lighthouse: build wasm
 	cd .lighthouse && npm ci --no-audit --no-fund
 	bash .lighthouse/run.sh
+
+# Where the WebAssembly's bytes go, by Go package: a build with its names
+# kept (the release build strips them), read by cmd/wasmsize. It measures.
+wasm-size:
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -o bin/app-named.wasm ./cmd/bloomlab
+	$(GO) run ./cmd/wasmsize bin/app-named.wasm
 
 clean:
 	rm -rf bin $(SITE) web/app.wasm
