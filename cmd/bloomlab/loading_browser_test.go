@@ -238,3 +238,33 @@ func TestBrowserStalledStartSaysSo(t *testing.T) {
 	hl.Release()
 	bdo(t, ctx, waitLab())
 }
+
+// TestBrowserFailedStartOnTheSite: the static site sends the same app.js
+// as serve: on a host without app.wasm (404), the status says the lab
+// could not load, in words, with a Retry.
+func TestBrowserFailedStartOnTheSite(t *testing.T) {
+	needBrowser(t)
+	dir := t.TempDir()
+	if err := writeSite(dir, webDir(t), ""); err != nil {
+		t.Fatal(err)
+	}
+	files := staticHost(dir)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/app.wasm") {
+			http.NotFound(w, r)
+			return
+		}
+		files.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	ctx := btab(t, 360, 800)
+	bdo(t, ctx, chromedp.Navigate(srv.URL+"/"))
+	status := bwaitEval(t, ctx, stateAndText, func(s string) bool { return strings.HasPrefix(s, "failed ") })
+	t.Logf("the site without app.wasm: %q", status)
+	if !strings.Contains(status, "The lab could not load: the server answered 404") || strings.Contains(status, "%") || strings.Contains(status, "TypeError") {
+		t.Errorf("the site without app.wasm says %q", status)
+	}
+	if got := btext(t, ctx, "#app-wasm-loader button.goapp-retry"); got != "Retry" {
+		t.Errorf("the site's failed status has no Retry (%q)", got)
+	}
+}
