@@ -45,13 +45,16 @@
     document.addEventListener(type, keep, true);
   }
 
+  // bloomlabFailed returns how many controls carry a note.
   window.bloomlabFailed = () => {
     failed = true;
     moves.length = 0;
-    for (const note of document.querySelectorAll(".early-note")) {
+    const notes = document.querySelectorAll(".early-note");
+    for (const note of notes) {
       note.classList.add("not-applied");
       note.textContent = lost;
     }
+    return notes.length;
   };
 
   window.bloomlabLive = () => {

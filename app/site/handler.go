@@ -224,7 +224,8 @@ goappAfterFirstPaint(async () => {
 // so in plain words, with a Retry that loads the page again, and moves
 // into the page above its content, where it has the room its words need;
 // web/early.js's notes on the moves made meanwhile then say they were not
-// applied (window.bloomlabFailed). A Retry asks for app.wasm past the
+// applied (window.bloomlabFailed, which counts them), and so does the
+// status if there were any. A Retry asks for app.wasm past the
 // browser's cache, which may hold the failed answer.
 const startStatus = `
 // bloomlabStatus drives the starting status, go-app's loader.
@@ -269,11 +270,11 @@ function bloomlabStatus(loader, icon, label) {
       over = true;
       clearTimeout(timer);
       loader.setAttribute("role", "alert");
-      show("failed", "The lab could not load: " + bloomlabWhy(err, percent >= 100) + ". Moves made on this page were not applied.");
+      const moved = window.bloomlabFailed ? window.bloomlabFailed() : 0;
+      show("failed", "The lab could not load: " + bloomlabWhy(err, percent >= 100) + "." + (moved ? " The moves made on this page were not applied." : ""));
       const main = document.getElementById("main");
       if (main) main.before(loader);
       else document.body.prepend(loader);
-      if (window.bloomlabFailed) window.bloomlabFailed();
     },
   };
 }

@@ -185,7 +185,7 @@ func TestBrowserFailedStartSaysSo(t *testing.T) {
 		bwaitEval(t, ctx, stateAndText, func(s string) bool { return strings.HasPrefix(s, "failed ") })
 		status := btext(t, ctx, "#app-wasm-loader")
 		t.Logf("%s: the status says %q", c.name, status)
-		if !strings.Contains(status, "The lab could not load") || !strings.Contains(status, c.why) {
+		if !strings.Contains(status, "The lab could not load") || !strings.Contains(status, c.why) || !strings.Contains(status, "moves made on this page were not applied") {
 			t.Errorf("%s: the status says %q, not that the lab could not load because %s", c.name, status, c.why)
 		}
 		for _, raw := range []string{"TypeError", "Failed to fetch", "Error:", "%"} {
@@ -261,7 +261,8 @@ func TestBrowserFailedStartOnTheSite(t *testing.T) {
 	bdo(t, ctx, chromedp.Navigate(srv.URL+"/"))
 	status := bwaitEval(t, ctx, stateAndText, func(s string) bool { return strings.HasPrefix(s, "failed ") })
 	t.Logf("the site without app.wasm: %q", status)
-	if !strings.Contains(status, "The lab could not load: the server answered 404") || strings.Contains(status, "%") || strings.Contains(status, "TypeError") {
+	// No control was moved: the status speaks of no moves.
+	if !strings.Contains(status, "The lab could not load: the server answered 404") || strings.Contains(status, "moves") || strings.Contains(status, "%") || strings.Contains(status, "TypeError") {
 		t.Errorf("the site without app.wasm says %q", status)
 	}
 	if got := btext(t, ctx, "#app-wasm-loader button.goapp-retry"); got != "Retry" {
