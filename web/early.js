@@ -2,19 +2,24 @@
 // page from the first paint, so a reader may move a control before the lab
 // can answer: each such move is kept, the control says the lab is
 // starting, and the live lab makes the move again (window.bloomlabLive,
-// which the lab calls once its page is mounted).
+// which the lab calls once its page is mounted). If the lab cannot start
+// (window.bloomlabFailed, which the lab's app.js calls), the notes say the
+// moves were not applied.
 (() => {
   "use strict";
   const moves = [];
   let live = false;
+  let failed = false;
+  const waiting = "The lab is starting: this applies as soon as it is live.";
+  const lost = "Not applied: the lab could not load (see the notice at the top of the page).";
 
   const say = (el) => {
     const box = el.closest(".control, .presets, .seed-row") || el.parentElement;
     if (!box || box.querySelector(".early-note")) return;
     const note = document.createElement("small");
-    note.className = "early-note";
+    note.className = failed ? "early-note not-applied" : "early-note";
     note.setAttribute("role", "status");
-    note.textContent = "The lab is starting: this applies as soon as it is live.";
+    note.textContent = failed ? lost : waiting;
     box.appendChild(note);
   };
 
@@ -23,6 +28,10 @@
     if (live || !(el instanceof Element) || !el.id || !el.closest("#lab")) return;
     if (e.type === "click" && el.tagName !== "BUTTON") return;
     if (e.type !== "click" && !/^(INPUT|SELECT)$/.test(el.tagName)) return;
+    if (failed) {
+      say(el);
+      return;
+    }
     const move = { id: el.id, type: e.type, value: el.value, checked: el.checked };
     const last = moves[moves.length - 1];
     if (last && last.id === move.id && last.type === move.type && e.type !== "click") {
@@ -35,6 +44,18 @@
   for (const type of ["input", "change", "click"]) {
     document.addEventListener(type, keep, true);
   }
+
+  // bloomlabFailed returns how many controls carry a note.
+  window.bloomlabFailed = () => {
+    failed = true;
+    moves.length = 0;
+    const notes = document.querySelectorAll(".early-note");
+    for (const note of notes) {
+      note.classList.add("not-applied");
+      note.textContent = lost;
+    }
+    return notes.length;
+  };
 
   window.bloomlabLive = () => {
     if (live) return;

@@ -163,7 +163,7 @@ function goappAfterFirstPaint(start) {
 // first paint.
 const startLimit = 3000
 
-// AppJS is go-app's app.js as the lab sends it, changed in three places:
+// AppJS is go-app's app.js as the lab sends it, changed in four places:
 //   - the WebAssembly starts after the first paint (see afterFirstPaint);
 //   - the service worker is registered once the WebAssembly runs, not as
 //     the page opens: its install fetches app.wasm for the offline copy,
@@ -171,7 +171,10 @@ const startLimit = 3000
 //     second 2.4 MB download beside the page's own;
 //   - the compiled module is kept as bloomlabWasmModule, so the page's
 //     workers (app/engine) start from it instead of fetching and compiling
-//     app.wasm again.
+//     app.wasm again;
+//   - the starting status tells a stalled or failed start in words, with
+//     a Retry, instead of a figure that stays or an exception's text (see
+//     startStatus).
 //
 // It fails if go-app's script no longer reads as it did.
 func AppJS(goapp []byte) ([]byte, error) {
@@ -183,7 +186,22 @@ goappAfterFirstPaint(async () => {
   goappInitServiceWorker();
 });
 `},
-		{"\n    go.run(wasm.instance);\n", "\n    bloomlabWasmModule = wasm.module;\n    go.run(wasm.instance);\n"},
+		{`  try {
+    const showProgress = (progress) => {
+      loaderLabel.innerText = goappLoadingLabel.replace("{progress}", progress);
+    };
+`, `  const status = bloomlabStatus(loader, loaderIcon, loaderLabel);
+  try {
+    const showProgress = status.progress;
+`},
+		{"\n    go.run(wasm.instance);\n", "\n    status.started();\n    bloomlabWasmModule = wasm.module;\n    go.run(wasm.instance);\n"},
+		{`    loaderIcon.className = "goapp-logo";
+    loaderLabel.innerText = err;
+    console.error("loading wasm failed: ", err);
+`, `    console.error("loading wasm failed: ", err);
+    status.failed(err);
+`},
+		{"\n  const response = await fetch(url);\n", "\n  const response = await bloomlabFetch(url);\n"},
 	}
 	s := string(goapp)
 	for _, sw := range swaps {
@@ -193,5 +211,112 @@ goappAfterFirstPaint(async () => {
 		s = strings.Replace(s, sw.old, sw.new, 1)
 	}
 	s += "\n// bloomlabWasmModule is the lab's compiled WebAssembly, for its workers.\nvar bloomlabWasmModule;\n"
-	return []byte(s + strings.ReplaceAll(afterFirstPaint, "startLimit", strconv.Itoa(startLimit))), nil
+	s += strings.ReplaceAll(afterFirstPaint, "startLimit", strconv.Itoa(startLimit))
+	return []byte(s + strings.ReplaceAll(startStatus, "stallLimit", strconv.Itoa(stallLimit))), nil
 }
+
+// startStatus is what the lab's app.js adds to go-app's for its starting
+// status. go-app showed a figure that stayed at 100% when app.wasm was
+// missing, and an exception's text ("TypeError: Failed to fetch") when the
+// network failed. Here a download that makes no progress for stallLimit
+// ms says it is slow, still going, and offers a Retry; a start that fails
+// (the server's answer, the network, a file that does not compile) says
+// so in plain words, with a Retry that loads the page again, and moves
+// into the page above its content, where it has the room its words need;
+// web/early.js's notes on the moves made meanwhile then say they were not
+// applied (window.bloomlabFailed, which counts them), and so does the
+// status if there were any. A Retry asks for app.wasm past the
+// browser's cache, which may hold the failed answer.
+const startStatus = `
+// bloomlabStatus drives the starting status, go-app's loader.
+function bloomlabStatus(loader, icon, label) {
+  loader.setAttribute("role", "status");
+  icon.alt = "";
+  const retry = document.createElement("button");
+  retry.type = "button";
+  retry.className = "goapp-retry";
+  retry.textContent = "Retry";
+  retry.hidden = true;
+  retry.addEventListener("click", () => {
+    try {
+      sessionStorage.setItem("bloomlabRetry", "1");
+    } catch {}
+    location.reload();
+  });
+  loader.append(retry);
+  let percent = 0;
+  let over = false;
+  let timer = 0;
+  const show = (state, text) => {
+    loader.dataset.state = state;
+    label.textContent = text;
+    retry.hidden = state === "starting";
+  };
+  return {
+    progress(p) {
+      if (over) return;
+      percent = Number.isFinite(p) ? Math.max(0, Math.min(100, p)) : 0;
+      show("starting", goappLoadingLabel.replace("{progress}", percent));
+      clearTimeout(timer);
+      if (percent < 100) {
+        timer = setTimeout(() => show("slow", "Slow download: " + percent + "%"), stallLimit);
+      }
+    },
+    started() {
+      over = true;
+      clearTimeout(timer);
+    },
+    failed(err) {
+      over = true;
+      clearTimeout(timer);
+      loader.setAttribute("role", "alert");
+      const moved = window.bloomlabFailed ? window.bloomlabFailed() : 0;
+      show("failed", "The lab could not load: " + bloomlabWhy(err, percent >= 100) + "." + (moved ? " The moves made on this page were not applied." : ""));
+      const main = document.getElementById("main");
+      if (main) main.before(loader);
+      else document.body.prepend(loader);
+    },
+  };
+}
+
+// bloomlabFetch asks for app.wasm, and fails in words when the network or
+// the server does.
+async function bloomlabFetch(url) {
+  let again = false;
+  try {
+    again = sessionStorage.getItem("bloomlabRetry") === "1";
+    sessionStorage.removeItem("bloomlabRetry");
+  } catch {}
+  let response;
+  try {
+    response = await fetch(url, again ? { cache: "reload" } : {});
+  } catch (err) {
+    throw bloomlabError("the network connection failed (this computer may be offline, or the server down)", err);
+  }
+  if (!response.ok) {
+    const words = { 401: "not allowed", 403: "not allowed", 404: "not found", 410: "gone", 500: "a server error", 502: "the server is unavailable", 503: "the server is unavailable", 504: "the server is unavailable" }[response.status];
+    throw bloomlabError("the server answered " + response.status + (words ? " (" + words + ")" : ""));
+  }
+  return response;
+}
+
+function bloomlabError(why, cause) {
+  const err = new Error(why, { cause });
+  err.bloomlabWhy = why;
+  return err;
+}
+
+// bloomlabWhy is why the start failed, in words; complete tells whether
+// all of app.wasm had come.
+function bloomlabWhy(err, complete) {
+  if (err && err.bloomlabWhy) return err.bloomlabWhy;
+  if (err instanceof WebAssembly.CompileError) return "the file the server sent is not a program this browser can run (it may be damaged, or a page in its place)";
+  if (err instanceof TypeError && /MIME/i.test(err.message)) return "the server sent the lab's program as the wrong type of file";
+  if (err instanceof TypeError && !complete) return "the connection was lost before the download finished";
+  return "the lab's program stopped as it started";
+}
+`
+
+// stallLimit is how long, in ms, a download may make no progress before
+// the status says it is slow.
+const stallLimit = 20000
