@@ -60,6 +60,13 @@ func wantOneInView(t *testing.T, ctx context.Context, what string, sels ...strin
 	t.Errorf("%s not in view: %q", what, whys)
 }
 
+// headingJS is the tag and text of the heading that labels the counters.
+const headingJS = `(() => {
+  const id = document.querySelector(".lab-out .counters-box")?.getAttribute("aria-labelledby");
+  const h = id && document.getElementById(id);
+  return h ? h.tagName + " " + h.textContent.trim() : "";
+})()`
+
 // glancePixels is a digest of the glance's picture: its drawn pixels and
 // a hash of them, to see it drawn and drawn again.
 const glancePixels = `(() => {
@@ -103,6 +110,9 @@ func TestBrowserGlance(t *testing.T) {
 			}
 			if n := beval[int](t, ctx, `document.querySelectorAll("#glance a, #glance button, #glance input, #glance [tabindex]").length`); n != 0 {
 				t.Errorf("the glance has %d stops of its own in the tab order, want none", n)
+			}
+			if got := beval[string](t, ctx, headingJS); got != "H2 Counters: measured beside the theory" {
+				t.Errorf("the counters are labelled by %q, want their h2 under the lab's h1", got)
 			}
 			before := beval[string](t, ctx, glancePixels)
 
@@ -166,6 +176,9 @@ func TestBrowserLessonBar(t *testing.T) {
 		t.Run(strconv.Itoa(size[0]), func(t *testing.T) {
 			ctx := btab(t, size[0], size[1])
 			bdo(t, ctx, chromedp.Navigate(lessonsURL(base, params(lessons.IDLesson, "1", lessons.IDStep, "1"))), waitLab())
+			if got := beval[string](t, ctx, headingJS); got != "H3 Counters: measured beside the theory" {
+				t.Errorf("the counters are labelled by %q, want an h3 under the lab's h2", got)
+			}
 			for _, hand := range []struct {
 				id   string
 				move chromedp.Action[chromedp.Void]
