@@ -219,3 +219,22 @@ func TestBrowserLessonBar(t *testing.T) {
 		})
 	}
 }
+
+// TestBrowserGlanceVeiled: a teacher's link that veils the lab's readouts
+// until the guess is in (guess=first) veils the glance's too, which stays
+// held at the foot of the controls.
+func TestBrowserGlanceVeiled(t *testing.T) {
+	needBrowser(t)
+	ctx := btab(t, 360, 800)
+	show := params(lessons.IDLesson, "6", lessons.IDStep, "2", settings.IDItems, "8000", settings.IDBitsPerKey, "4.8", settings.IDHashes, "7")
+	bdo(t, ctx, chromedp.Navigate(lessonsURL(siteURL(t, "/bloomlab"), show+"&"+params(lessons.IDGuess, "first"))), waitLab())
+	if !veiled(t, ctx, ".counters-box") {
+		t.Fatal("the counters are not veiled under guess=first: the test tries nothing")
+	}
+	if !veiled(t, ctx, ".glance") {
+		t.Error("the glance shows the rates the counters veil")
+	}
+	if got := beval[string](t, ctx, `getComputedStyle(document.querySelector(".glance")).position`); got != "sticky" {
+		t.Errorf("the veiled glance is position %s, want sticky", got)
+	}
+}
