@@ -17,8 +17,33 @@ import (
 // a lesson, the task's state and the way on are in view from where the
 // task's work is done.
 
-// glanceSizes are the windows the lab is tried in, CSS pixels.
-var glanceSizes = [][2]int{{360, 800}, {720, 900}, {1280, 800}}
+// glanceSize is a window the lab is tried in, CSS pixels, in normal or
+// large type.
+type glanceSize struct {
+	w, h  int
+	large bool
+}
+
+func (s glanceSize) String() string {
+	name := strconv.Itoa(s.w) + "x" + strconv.Itoa(s.h)
+	if s.large {
+		name += "-large"
+	}
+	return name
+}
+
+// query is the link query of the type size.
+func (s glanceSize) query() string {
+	if s.large {
+		return params(settings.IDLarge, "on")
+	}
+	return params(settings.IDLarge, "off")
+}
+
+// glanceSizes are the windows the lab is tried in: a phone, a tablet and
+// a laptop, and the phone in large type, where the glance and the bar
+// are at their tallest.
+var glanceSizes = []glanceSize{{360, 800, false}, {720, 900, false}, {1280, 800, false}, {360, 800, true}}
 
 // inViewJS says "ok" when the element sel lies wholly inside the window,
 // is visible, and is what the window shows at its centre (no sticky bar
@@ -102,9 +127,9 @@ func TestBrowserGlance(t *testing.T) {
 	base := labURL(t)
 	last := settings.Sliders[len(settings.Sliders)-1].ID
 	for _, size := range glanceSizes {
-		t.Run(strconv.Itoa(size[0])+"x"+strconv.Itoa(size[1]), func(t *testing.T) {
-			ctx := btab(t, size[0], size[1])
-			bdo(t, ctx, chromedp.Navigate(base+"/"), waitLab())
+		t.Run(size.String(), func(t *testing.T) {
+			ctx := btab(t, size.w, size.h)
+			bdo(t, ctx, chromedp.Navigate(base+"/?"+size.query()), waitLab())
 			if got := beval[string](t, ctx, `document.getElementById("glance")?.getAttribute("aria-label") ?? ""`); got == "" {
 				t.Error("the glance is not a labelled region")
 			}
@@ -172,10 +197,12 @@ func handled(t *testing.T, ctx context.Context, id string) {
 func TestBrowserLessonBar(t *testing.T) {
 	needBrowser(t)
 	base := siteURL(t, "/bloomlab")
-	for _, size := range [][2]int{{360, 800}, {1280, 800}} {
-		t.Run(strconv.Itoa(size[0]), func(t *testing.T) {
-			ctx := btab(t, size[0], size[1])
-			bdo(t, ctx, chromedp.Navigate(lessonsURL(base, params(lessons.IDLesson, "1", lessons.IDStep, "1"))), waitLab())
+	for _, size := range []glanceSize{{360, 800, false}, {1280, 800, false}, {360, 800, true}} {
+		t.Run(size.String(), func(t *testing.T) {
+			ctx := btab(t, size.w, size.h)
+			// Lesson 3's first step: its back button names the lesson
+			// before, the longest the bar's buttons get.
+			bdo(t, ctx, chromedp.Navigate(lessonsURL(base, params(lessons.IDLesson, "3", lessons.IDStep, "1")+"&"+size.query())), waitLab())
 			if got := beval[string](t, ctx, headingJS); got != "H3 Counters: measured beside the theory" {
 				t.Errorf("the counters are labelled by %q, want an h3 under the lab's h2", got)
 			}
