@@ -217,6 +217,21 @@ type counterBox struct {
 	// note is rateNote of the result noteFor, kept between renders.
 	note    string
 	noteFor *sim.Result
+	// inPart is set when the lab is a part of another page, its title an
+	// h2: the counters' heading is then an h3.
+	inPart bool
+}
+
+// idCountersTitle is the counters' heading.
+const idCountersTitle = "counters-title"
+
+// heading is the counters' heading, a level under the lab's title.
+func (cb *counterBox) heading() app.UI {
+	const text = "Counters: measured beside the theory"
+	if cb.inPart {
+		return app.H3().ID(idCountersTitle).Class("counters-title").Text(text)
+	}
+	return app.H2().ID(idCountersTitle).Class("counters-title").Text(text)
 }
 
 // render shows the counters cs of result r (nil before the first) and
@@ -227,7 +242,8 @@ func (cb *counterBox) render(cs []counter, r *sim.Result, badge app.UI) app.UI {
 		cb.note, cb.noteFor = rateNote(r), r
 	}
 	note := cb.note
-	return app.Section().Class("counters-box").Aria("label", "Counters").Body(
+	return app.Section().Class("counters-box").Aria("labelledby", idCountersTitle).Body(
+		cb.heading(),
 		counterGrid(cs),
 		app.If(note != "", func() app.UI {
 			// The small-m measurement is about the layouts that take a

@@ -63,6 +63,7 @@ type Page struct {
 	bits     labBits
 	charts   charts.Charts
 	overlap  overlapView
+	glance   glance
 
 	audit      engine.AuditRun
 	stopListen func()
@@ -312,6 +313,7 @@ func (c *Page) OnNav(ctx app.Context) {
 		// width.
 		c.settings.Large = s.Large
 		c.bits.resized()
+		c.glance.resized()
 		if app.IsClient {
 			ctx.Defer(c.draw)
 		}
@@ -329,6 +331,7 @@ func (c *Page) OnNav(ctx app.Context) {
 
 func (c *Page) OnResize(ctx app.Context) {
 	c.bits.resized()
+	c.glance.resized()
 	c.draw(ctx)
 }
 
@@ -457,7 +460,9 @@ func (c *Page) draw(ctx app.Context) {
 		ctx.Defer(c.draw) // not mounted yet: after the next update
 		return
 	}
-	writeCounters(c.counterList())
+	cs := c.counterList()
+	writeCounters(cs)
+	c.glance.paint(c.bits.store, c.bits.overlap, cs)
 	c.player.sync()
 	c.showSliders()
 	timings.drawn(c.t0)
@@ -506,7 +511,10 @@ func (c *Page) Body() app.UI { return c.body(app.H1().Text(labTitle)) }
 
 // Part is the lab as a part of another page (the lessons'), whose title is
 // that page's one h1: the lab's title is an h2 under it.
-func (c *Page) Part() app.UI { return c.body(app.H2().Class("lab-title").Text(labTitle)) }
+func (c *Page) Part() app.UI {
+	c.counters.inPart = true
+	return c.body(app.H2().Class("lab-title").Text(labTitle))
+}
 
 const labTitle = "The lab"
 
@@ -534,7 +542,12 @@ func (c *Page) body(title app.UI) app.UI {
 		c.renderNotices(),
 		c.own.render(),
 		app.Div().Class("lab-grid").Body(
-			c.controls.renderControls(c.own.renderSlidersNote()),
+			// The glance at the foot of the controls' column, in view
+			// while a control is in use.
+			app.Div().Class("lab-side").Body(
+				c.controls.renderControls(c.own.renderSlidersNote()),
+				c.glance.render(c.counterList()),
+			),
 			app.Div().Class("lab-out").Body(
 				c.own.renderReport(),
 				c.renderProgress(),

@@ -22,6 +22,7 @@ const (
 // Element IDs of the lesson panel.
 const (
 	IDLessonPanel = "lesson-panel"
+	IDLessonBar   = "lesson-bar"
 	IDLessonTask  = "lesson-task"
 	IDLessonShow  = "lesson-show"
 	IDLessonPrev  = "lesson-prev"
@@ -221,6 +222,7 @@ func (c *Page) onReset(ctx app.Context, e app.Event) {
 func (c *Page) Render() app.UI {
 	return ui.NewShell().Route(ui.RouteLessons).LargeType(c.Settings().Large).Body(
 		c.renderLesson(),
+		c.renderBar(),
 		c.Part(),
 	)
 }
@@ -228,7 +230,6 @@ func (c *Page) Render() app.UI {
 // renderLesson is the lesson panel: the lessons, then the step.
 func (c *Page) renderLesson() app.UI {
 	l, step := lessons[c.lesson], c.shownStep()
-	status, statusText := c.taskStatus()
 	veiled := c.veiled()
 	heading := "That lesson or step does not exist:"
 	if c.ask.misread {
@@ -248,13 +249,24 @@ func (c *Page) renderLesson() app.UI {
 			ui.Hidden(app.P().ID("lesson-intro").Class("lesson-intro"), c.step != 0).Text(l.Intro),
 			ui.Hidden(app.P().ID("lesson-text").Class("lesson-text"), veiled != "").Text(step.Text),
 			c.renderQuestion(),
-			ui.Hidden(app.Div().ID(IDLessonTask).Class("lesson-task"), veiled != "").DataSet("done", status).Body(
-				app.Span().Class("lesson-task-label").Text("Your task: "),
-				app.Span().ID("lesson-task-text").Text(step.Task),
-				app.Span().ID("lesson-status").Class("lesson-status").Role("status").Aria("live", "polite").Text(statusText),
-			),
-			c.renderActions(),
 		),
+	)
+}
+
+// renderBar is the step's task, its state and the step's buttons, in a
+// bar between the lesson and the lab that stays at the top of the window
+// while the lab is scrolled (web/lessons.css): the task's work is done in
+// the lab, a screen or more below the lesson on a phone, and the learner
+// sees it done, and the way on, from there.
+func (c *Page) renderBar() app.UI {
+	status, statusText := c.taskStatus()
+	return app.Section().ID(IDLessonBar).Class("lesson-bar").Aria("label", "The step's task").Body(
+		ui.Hidden(app.Div().ID(IDLessonTask).Class("lesson-task"), c.veiled() != "").DataSet("done", status).Body(
+			app.Span().Class("lesson-task-label").Text("Your task: "),
+			app.Span().ID("lesson-task-text").Text(c.shownStep().Task),
+			app.Span().ID("lesson-status").Class("lesson-status").Role("status").Aria("live", "polite").Text(statusText),
+		),
+		c.renderActions(),
 	)
 }
 
