@@ -502,11 +502,17 @@ func (c *Page) Render() app.UI {
 }
 
 // Body is the lab without the page around it, titled with the page's h1.
-func (c *Page) Body() app.UI { return c.body(app.H1().Text(labTitle)) }
+func (c *Page) Body() app.UI {
+	c.bits.inPart = false
+	return c.body(app.H1().Text(labTitle))
+}
 
 // Part is the lab as a part of another page (the lessons'), whose title is
 // that page's one h1: the lab's title is an h2 under it.
-func (c *Page) Part() app.UI { return c.body(app.H2().Class("lab-title").Text(labTitle)) }
+func (c *Page) Part() app.UI {
+	c.bits.inPart = true
+	return c.body(app.H2().Class("lab-title").Text(labTitle))
+}
 
 const labTitle = "The lab"
 
