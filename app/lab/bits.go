@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/bloomlab/bloomlab/app/engine"
@@ -65,8 +66,18 @@ const (
 func (b *labBits) resized() { b.boxW = 0 }
 
 // narrow reports a canvas narrower than a phone's landscape width: it
-// shows the narrow picture, as the page's CSS does (lab.css, .bits).
-func (b *labBits) narrow() bool { return b.boxW > 0 && b.boxW < painter.NarrowBelow }
+// shows the narrow picture, as the page's CSS does (lab.css, .bits). A
+// browser without container queries keeps the wide picture's box at every
+// width, so it is drawn the wide picture.
+func (b *labBits) narrow() bool {
+	return b.boxW > 0 && b.boxW < painter.NarrowBelow && containerQueries()
+}
+
+// containerQueries reports whether the browser sizes the picture's box by
+// its width (a container query).
+var containerQueries = sync.OnceValue(func() bool {
+	return app.IsClient && app.Window().Get("CSS").Call("supports", "container-type", "inline-size").Bool()
+})
 
 // marks are the run's own marks, the last key inserted and the first
 // absent query, unless the key panel gives its own (ring or box set).

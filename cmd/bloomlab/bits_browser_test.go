@@ -39,8 +39,9 @@ const measureBits = `new Promise((done) => requestAnimationFrame(() => requestAn
 // TestBrowserBitsBoxSteady: the first view is the live view. With the
 // WebAssembly held, the bit array's picture, its caption and what follows
 // it are where and as they will be once the lab is live, at a phone's,
-// a tablet's and a laptop's width, on the lab and in the embed: nothing
-// moves and the caption says the same when the lab goes live.
+// a tablet's and a laptop's width, on the lab (in both type sizes) and in
+// the embed: nothing moves and the caption says the same when the lab
+// goes live.
 func TestBrowserBitsBoxSteady(t *testing.T) {
 	needBrowser(t)
 	cases := []struct {
@@ -49,6 +50,8 @@ func TestBrowserBitsBoxSteady(t *testing.T) {
 	}{
 		{ui.RouteLab, 360, 800}, {ui.RouteLab, 720, 900}, {ui.RouteLab, 1280, 800},
 		{ui.RouteEmbed, 360, 800}, {ui.RouteEmbed, 720, 900},
+		// Large type: another wide picture, and a narrower box.
+		{ui.RouteLab + "?" + params(settings.IDLarge, "on"), 360, 800}, {ui.RouteLab + "?" + params(settings.IDLarge, "on"), 1280, 800},
 	}
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("%s at %d", c.path, c.width), func(t *testing.T) {
@@ -56,12 +59,13 @@ func TestBrowserBitsBoxSteady(t *testing.T) {
 			ctx := btab(t, c.width, c.height)
 			bdo(t, ctx, chromedp.Navigate(hl.URL+c.path), chromedp.WaitVisible(chromedp.CSS("#bit-array-first")))
 			before := beval[bitsBox](t, ctx, measureBits)
-			shoot(t, ctx, fmt.Sprintf("bits-%s-%d-held", strings.Trim(c.path, "/"), c.width))
+			name := strings.NewReplacer("/", "", "?", "-", "=", "-").Replace(c.path)
+			shoot(t, ctx, fmt.Sprintf("bits-%s-%d-held", name, c.width))
 			hl.Release()
 			// The first view goes once the live canvas is painted under it.
 			bdo(t, ctx, waitLab(), chromedp.WaitNotPresent(chromedp.CSS("#bit-array-first")))
 			after := beval[bitsBox](t, ctx, measureBits)
-			shoot(t, ctx, fmt.Sprintf("bits-%s-%d-live", strings.Trim(c.path, "/"), c.width))
+			shoot(t, ctx, fmt.Sprintf("bits-%s-%d-live", name, c.width))
 			t.Logf("picture %v, caption %v, below at %.1f; live: picture %v, caption %v, below at %.1f",
 				before.Picture, before.Caption, before.Below, after.Picture, after.Caption, after.Below)
 			for i := range 4 {
