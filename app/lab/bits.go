@@ -2,8 +2,10 @@ package lab
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/bloomlab/bloomlab/app/engine"
@@ -20,9 +22,10 @@ import (
 // labBits is the lab's bit array: the canvas, its caption and the number
 // of the position under the pointer.
 type labBits struct {
-	// canvasW is the canvas's width in CSS pixels, read once per resize:
-	// reading it after a change would force a layout.
-	canvasW int
+	// boxW is the width in CSS pixels of the canvas's box, read once per
+	// resize (reading it after a change would force a layout), 0 until
+	// read: it chooses the wide or the narrow picture.
+	boxW float64
 	// store is the filter of the page's result, as the picture reads it:
 	// the page sets it with the result.
 	store engine.BitStore
@@ -31,6 +34,9 @@ type labBits struct {
 	shown *sim.Result
 	drawn painter.Layout
 	scale float64
+	// inPart is set when the lab is a part of another page, whose title
+	// is an h2: the bit array's heading is then an h3.
+	inPart bool
 	// overlap, when the overlap view is on and counted, is the keys
 	// mapping to each position: the picture and the pointer show it.
 	overlap []uint8
@@ -53,18 +59,31 @@ const (
 	idBitArray      = "bit-array"
 	idBitArrayFirst = "bit-array-first"
 	idBitHover      = "bit-hover"
+	idBitsTitle     = "bits-title"
 )
 
 // resized forgets the width, to read it again at the next paint.
-func (b *labBits) resized() { b.canvasW = 0 }
+func (b *labBits) resized() { b.boxW = 0 }
 
-// narrow reports a canvas narrower than a phone's landscape width.
-func (b *labBits) narrow() bool { return b.canvasW > 0 && b.canvasW < 480 }
+// narrow reports a canvas narrower than a phone's landscape width: it
+// shows the narrow picture, as the page's CSS does (lab.css, .bits). A
+// browser without container queries keeps the wide picture's box at every
+// width, so it is drawn the wide picture.
+func (b *labBits) narrow() bool {
+	return b.boxW > 0 && b.boxW < painter.NarrowBelow && containerQueries()
+}
+
+// containerQueries reports whether the browser sizes the picture's box by
+// its width (a container query).
+var containerQueries = sync.OnceValue(func() bool {
+	return app.IsClient && app.Window().Get("CSS").Call("supports", "container-type", "inline-size").Bool()
+})
 
 // marks are the run's own marks, the last key inserted and the first
 // absent query, unless the key panel gives its own (ring or box set).
+// What they say is the wide picture's, which the narrow one shares.
 func (b *labBits) marks(r *sim.Result, panel painter.Marks) painter.Marks {
-	_, ring, box := painter.Caption(r, b.layout(r))
+	_, ring, box := painter.Caption(r, b.fitted(r, false, 1))
 	m := painter.Marks{Ring: r.LastInserted, Box: r.FirstProbed, RingSays: ring, BoxSays: box}
 	if panel.Ring != nil {
 		m.Ring, m.RingSays = panel.Ring, panel.RingSays
@@ -75,13 +94,17 @@ func (b *labBits) marks(r *sim.Result, panel painter.Marks) painter.Marks {
 	return m
 }
 
-// layout is the picture's layout at the canvas's width, in CSS pixels.
+// layout is the picture's layout in CSS pixels for the canvas's width:
+// the wide one until the width is read (and on the server).
 func (b *labBits) layout(r *sim.Result) painter.Layout {
-	w := b.canvasW
-	if w <= 0 {
-		w = 800
-	}
-	return painter.LayoutOf(r.M, w, painter.AreaCSSH, 1, b.store.Group)
+	return b.fitted(r, b.narrow(), 1)
+}
+
+// fitted is r's picture for the narrow or the wide box, at scale device
+// pixels per CSS pixel, in the page's type size.
+func (b *labBits) fitted(r *sim.Result, narrow bool, scale float64) painter.Layout {
+	large := b.lab != nil && b.lab.current().Large
+	return painter.Fitted(r.M, b.store.Group, narrow, large, scale)
 }
 
 // paint draws r with marks onto the canvas, and reports false when the
@@ -99,16 +122,35 @@ func (b *labBits) paint(r *sim.Result, marks painter.Marks) bool {
 		}
 		b.firstGone = true
 	}
-	if b.canvasW <= 0 {
-		b.canvasW = canvas.Get("parentElement").Get("clientWidth").Int()
+	if b.boxW <= 0 {
+		b.boxW = canvas.Get("parentElement").Call("getBoundingClientRect").Get("width").Float()
 	}
-	if b.cursor >= 0 {
-		marks.Cursor = []uint64{uint64(b.cursor)}
+	// The keyboard's cursor and the cell under the pointer, marked alike.
+	marks.Cursor = nil
+	for _, pos := range []int64{b.cursor, b.pointed} {
+		if pos >= 0 && pos < int64(r.M) && !slices.Contains(marks.Cursor, uint64(pos)) {
+			marks.Cursor = append(marks.Cursor, uint64(pos))
+		}
 	}
 	b.scale = app.Window().Get("devicePixelRatio").Float()
-	b.drawn = painter.Shared.Draw(canvas, b.store, b.overlap, marks, b.canvasW)
+	if !(b.scale >= 1) {
+		b.scale = 1
+	}
+	b.drawn = b.fitted(r, b.narrow(), b.scale)
+	painter.Shared.Draw(canvas, b.store, b.overlap, marks, b.drawn, b.scale)
 	b.shown = r
+	// The positions marked as the cursor, for a test to read.
+	canvas.Get("dataset").Set("cursor", positionList(marks.Cursor))
 	return true
+}
+
+// positionList is positions as a comma-separated list.
+func positionList(positions []uint64) string {
+	s := make([]string, len(positions))
+	for i, p := range positions {
+		s[i] = strconv.FormatUint(p, 10)
+	}
+	return strings.Join(s, ",")
 }
 
 // bitsLab is what the bit array needs of the page to say who set a
@@ -131,14 +173,14 @@ const whoRest = 120 * time.Millisecond
 func (b *labBits) onHover(ctx app.Context, e app.Event) {
 	pos, ok := b.under(e)
 	if !ok {
-		b.pointed = -1
-		b.say(ctx, "")
+		b.leave(ctx, e)
 		return
 	}
 	if int64(pos) == b.pointed {
 		return
 	}
 	b.pointed = int64(pos)
+	b.lab.draw(ctx)
 	b.describe(ctx, pos)
 	ctx.After(whoRest, func(ctx app.Context) {
 		if b.pointed == int64(pos) {
@@ -147,26 +189,38 @@ func (b *labBits) onHover(ctx app.Context, e app.Event) {
 	})
 }
 
+// leave takes the pointer's mark away when the pointer leaves the cells.
+func (b *labBits) leave(ctx app.Context, e app.Event) {
+	if b.pointed < 0 {
+		return
+	}
+	b.pointed = -1
+	b.lab.draw(ctx)
+	b.say(ctx, "")
+}
+
 // onTap says at once who set the position tapped or clicked.
 func (b *labBits) onTap(ctx app.Context, e app.Event) {
 	if pos, ok := b.under(e); ok {
-		b.pointed = int64(pos)
+		if int64(pos) != b.pointed {
+			b.pointed = int64(pos)
+			b.lab.draw(ctx)
+		}
 		b.describe(ctx, pos)
 		b.askWho(ctx, pos)
 	}
 }
 
 // under is the position under the pointer event e, if the picture draws
-// one there.
+// one there. The canvas is shown at its box's width, so a CSS pixel of
+// the box is not a pixel of the picture: the box's size converts.
 func (b *labBits) under(e app.Event) (uint64, bool) {
-	if b.shown == nil {
+	canvas := e.Get("target")
+	w, h := canvas.Get("clientWidth").Float(), canvas.Get("clientHeight").Float()
+	if b.shown == nil || !(w > 0 && h > 0) {
 		return 0, false
 	}
-	scale := b.scale
-	if !(scale >= 1) {
-		scale = 1
-	}
-	return b.drawn.At(e.Get("offsetX").Float()*scale, e.Get("offsetY").Float()*scale)
+	return b.drawn.At(e.Get("offsetX").Float()*float64(b.drawn.W)/w, e.Get("offsetY").Float()*float64(b.drawn.H)/h)
 }
 
 // onKey moves the keyboard's cursor over the positions: the arrows by one
@@ -183,26 +237,29 @@ func (b *labBits) onKey(ctx app.Context, e app.Event) {
 		}
 		return
 	}
+	// Only the keys that move the cursor are the picture's: Tab and the
+	// rest go on to the page. The first of them puts the cursor on the
+	// first position.
 	cur, last, cols := b.cursor, int64(r.M)-1, int64(l.Cols)
-	if cur < 0 {
+	key := e.Get("key").String()
+	switch key {
+	case "ArrowRight":
+		cur++
+	case "ArrowLeft":
+		cur--
+	case "ArrowDown":
+		cur += cols
+	case "ArrowUp":
+		cur -= cols
+	case "Home":
 		cur = 0
-	} else {
-		switch e.Get("key").String() {
-		case "ArrowRight":
-			cur++
-		case "ArrowLeft":
-			cur--
-		case "ArrowDown":
-			cur += cols
-		case "ArrowUp":
-			cur -= cols
-		case "Home":
-			cur = 0
-		case "End":
-			cur = last
-		default:
-			return
-		}
+	case "End":
+		cur = last
+	default:
+		return
+	}
+	if b.cursor < 0 && strings.HasPrefix(key, "Arrow") {
+		cur = 0
 	}
 	e.PreventDefault()
 	b.cursor = min(max(cur, 0), last)
@@ -281,37 +338,48 @@ func (b *labBits) say(ctx app.Context, text string) {
 }
 
 // render is the figure: the canvas and its caption for r (nil before the
-// first result) with marks.
+// first result) with marks. The picture's box and caption are those of
+// the wide and the narrow picture both, the page's CSS showing the one its
+// width wants (lab.css, .bits): the server, which does not know the width,
+// writes the page the live lab will draw.
 func (b *labBits) render(r *sim.Result, marks painter.Marks) app.UI {
-	caption, ring, box := "The bit array.", "set by the last key inserted", "read by the first absent query"
+	caption, ring, box := app.UI(app.Text("The bit array. ")), "set by the last key inserted", "read by the first absent query"
 	label := "the filter's bit array"
 	var strays int
+	wrap := app.Div().Class("canvas-wrap")
 	if r != nil {
-		caption, _, _ = painter.Caption(r, b.layout(r))
+		wide, narrow := b.fitted(r, false, 1), b.fitted(r, true, 1)
+		wideSays, _, _ := painter.Caption(r, wide)
+		narrowSays, _, _ := painter.Caption(r, narrow)
+		caption = app.Text(wideSays + " ")
+		if narrowSays != wideSays {
+			caption = app.Span().Body(
+				app.Span().Class("fit-wide").Text(wideSays+" "),
+				app.Span().Class("fit-narrow").Text(narrowSays+" "),
+			)
+		}
+		wrap = wrap.Style("--fit-wide", wide.Aspect()).Style("--fit-narrow", narrow.Aspect())
 		ring, box = marks.RingSays, marks.BoxSays
 		label = "the filter's " + r.Variant.Unit() + "s"
 		strays = painter.Outside(marks.Ring, r.M) + painter.Outside(marks.Box, r.M)
 	}
 	canvas := app.Canvas().ID(idBitArray).Aria("label", label+"; the arrow keys move from one to the next").Role("img").
 		Attr("tabindex", 0).Aria("describedby", idBitHover).
-		OnMouseMove(b.onHover).OnClick(b.onTap).OnKeyDown(b.onKey).OnBlur(b.onBlur)
-	if b.first != nil {
-		// The first view's height, kept for the page's life: the painter
-		// sets the canvas's own height, and a style go-app never changes
-		// is one it never writes over.
-		canvas = canvas.Style("height", strconv.Itoa(b.first.CSSH)+"px")
-	}
+		OnMouseMove(b.onHover).OnMouseLeave(b.leave).OnClick(b.onTap).OnKeyDown(b.onKey).OnBlur(b.onBlur)
+	heading := partHeading(b.inPart, idBitsTitle, "bits-title", "The bit array")
 	return app.Figure().Class("bits").Body(
-		app.Div().Class("canvas-wrap").Body(
+		heading,
+		wrap.Body(
 			canvas,
 			app.If(b.first != nil && !b.firstGone, func() app.UI {
 				fv := b.first
 				return app.Div().ID(idBitArrayFirst).Class("bits-first").Attr("elementtiming", "first-view").
-					Style("background-image", "url("+fv.Picture+")").DataSet("first-view", fv.encode())
+					Style("--first-wide", "url("+fv.Wide+")").Style("--first-narrow", "url("+fv.Narrow+")").
+					DataSet("first-view", fv.encode())
 			}),
 		),
 		app.FigCaption().ID("bit-caption").Body(
-			app.Text(caption+" "),
+			caption,
 			// Each text starts with a space: the prerendered page puts a
 			// line break between an element and the text after it.
 			app.Span().Class("key-ring").Text("◯ ringed:"),
@@ -319,7 +387,7 @@ func (b *labBits) render(r *sim.Result, marks painter.Marks) app.UI {
 			app.Span().Class("key-box").Text("▢ boxed:"),
 			app.Text(" "+box+"."),
 			app.If(strays > 0, func() app.UI {
-				return app.Strong().Class("alarm-text").Text(" " + strconv.Itoa(strays) + " of those positions fall painter.Outside [0, m): the fault writes where it must not.")
+				return app.Strong().Class("alarm-text").Text(" " + strconv.Itoa(strays) + " of those positions fall outside [0, m): the fault writes where it must not.")
 			}),
 			app.Output().ID(idBitHover).Class("bit-hover muted").For(idBitArray),
 		),

@@ -227,11 +227,7 @@ const idCountersTitle = "counters-title"
 
 // heading is the counters' heading, a level under the lab's title.
 func (cb *counterBox) heading() app.UI {
-	const text = "Counters: measured beside the theory"
-	if cb.inPart {
-		return app.H3().ID(idCountersTitle).Class("counters-title").Text(text)
-	}
-	return app.H2().ID(idCountersTitle).Class("counters-title").Text(text)
+	return partHeading(cb.inPart, idCountersTitle, "counters-title", "Counters: measured beside the theory")
 }
 
 // render shows the counters cs of result r (nil before the first) and

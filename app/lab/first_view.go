@@ -24,26 +24,18 @@ import (
 // and the points from the prerendered page instead of measuring again,
 // and paints the canvas under the image before it takes the image away.
 
-// firstViewWidth is the bit array's width in CSS pixels on a window 1280
-// pixels wide or wider (the page stops growing at 1280), in normal and in
-// large type: the width the first view is drawn at. Narrower windows
-// scale the image until the canvas takes over.
-const (
-	firstViewWidth      = 852
-	firstViewWidthLarge = 703
-)
-
 // firstView is what the prerendered page carries beyond its HTML, all of
-// it on the element that shows the picture over the canvas: the picture as
-// its background, the rest in its data-first-view attribute.
+// it on the element that shows the picture over the canvas: the pictures
+// in its style, the rest in its data-first-view attribute.
 type firstView struct {
 	// Key is the settings' link query: the live page uses the view only
 	// for the settings it was made for.
 	Key string `json:"key"`
-	// Picture is the bit array as a PNG data URL, shown CSSH CSS pixels
-	// tall.
-	Picture string `json:"-"`
-	CSSH    int    `json:"cssH"`
+	// Wide and Narrow are the bit array's wide and narrow pictures
+	// (painter.Fitted) as PNG data URLs: the page's CSS shows the one
+	// its width wants, as the live canvas will draw it.
+	Wide   string `json:"-"`
+	Narrow string `json:"-"`
 	// K and BPK are the charts' measured points, Sampled whether n was
 	// sampled down for them.
 	K       []ui.Point `json:"k"`
@@ -150,14 +142,13 @@ func keepFirstView(key string, fv *firstView) {
 // result, whose link query is key.
 func (c *Page) makeFirstView(key string) *firstView {
 	r, store := c.result, c.bits.store
-	width := firstViewWidth
-	if c.settings.Large {
-		width = firstViewWidthLarge
-	}
-	l := painter.LayoutOf(r.M, width, painter.AreaCSSH, 1, store.Group)
+	marks := c.bits.marks(r, painter.Marks{})
 	var p painter.Frame
-	pix := p.Render(store, nil, l, c.bits.marks(r, painter.Marks{}), 1)
-	fv := &firstView{Key: key, Picture: pngDataURL(pix, l.W, l.H), CSSH: l.H}
+	picture := func(narrow bool) string {
+		l := c.bits.fitted(r, narrow, 1)
+		return pngDataURL(p.Render(store, nil, l, marks, 1), l.W, l.H)
+	}
+	fv := &firstView{Key: key, Wide: picture(false), Narrow: picture(true)}
 	fv.K, fv.BPK, fv.Sampled = charts.Measure(c.shapeParams(), *r, c.settings.Typed.List())
 	return fv
 }
@@ -192,9 +183,13 @@ func readFirstView(s settings.Lab) *firstView {
 	if err != nil || json.Unmarshal(b, &fv) != nil || fv.Key != s.Query().Encode() {
 		return nil
 	}
-	// The browser writes the background back as url("...").
-	bg := el.Get("style").Get("backgroundImage").String()
-	fv.Picture = strings.TrimSuffix(strings.TrimPrefix(bg, `url("`), `")`)
+	// The pictures come back as they were written, url(...), or as the
+	// browser writes them, url("...").
+	picture := func(name string) string {
+		bg := strings.TrimSpace(el.Get("style").Call("getPropertyValue", name).String())
+		return strings.Trim(strings.TrimSuffix(strings.TrimPrefix(bg, "url("), ")"), `"`)
+	}
+	fv.Wide, fv.Narrow = picture("--first-wide"), picture("--first-narrow")
 	return &fv
 }
 

@@ -26,29 +26,35 @@ func TestFirstViewPicture(t *testing.T) {
 	if fv == nil || c.result == nil {
 		t.Fatal("the default settings get no first view")
 	}
-	b, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(fv.Picture, "data:image/png;base64,"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	img, err := png.Decode(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := img.(*image.Paletted); !ok {
-		t.Errorf("the picture is a %T, not paletted", img)
-	}
-	l := painter.LayoutOf(c.result.M, firstViewWidth, painter.AreaCSSH, 1, c.bits.store.Group)
-	var p painter.Frame
-	want := p.Render(c.bits.store, nil, l, c.bits.marks(c.result, painter.Marks{}), 1)
-	if bb := img.Bounds(); bb.Dx() != l.W || bb.Dy() != l.H || fv.CSSH != l.H {
-		t.Fatalf("picture %v, CSS height %d, for a %d x %d layout", bb, fv.CSSH, l.W, l.H)
-	}
-	for y := range l.H {
-		for x := range l.W {
-			r, g, bl, a := img.At(x, y).RGBA()
-			i := (y*l.W + x) * 4
-			if got := [4]byte{byte(r >> 8), byte(g >> 8), byte(bl >> 8), byte(a >> 8)}; !bytes.Equal(got[:], want[i:i+4]) {
-				t.Fatalf("pixel (%d, %d) = %v, want %v", x, y, got, want[i:i+4])
+	for _, narrow := range []bool{false, true} {
+		picture := fv.Wide
+		if narrow {
+			picture = fv.Narrow
+		}
+		b, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(picture, "data:image/png;base64,"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := img.(*image.Paletted); !ok {
+			t.Errorf("the picture is a %T, not paletted", img)
+		}
+		l := painter.Fitted(c.result.M, c.bits.store.Group, narrow, false, 1)
+		var p painter.Frame
+		want := p.Render(c.bits.store, nil, l, c.bits.marks(c.result, painter.Marks{}), 1)
+		if bb := img.Bounds(); bb.Dx() != l.W || bb.Dy() != l.H {
+			t.Fatalf("narrow %v: picture %v for a %d x %d layout", narrow, bb, l.W, l.H)
+		}
+		for y := range l.H {
+			for x := range l.W {
+				r, g, bl, a := img.At(x, y).RGBA()
+				i := (y*l.W + x) * 4
+				if got := [4]byte{byte(r >> 8), byte(g >> 8), byte(bl >> 8), byte(a >> 8)}; !bytes.Equal(got[:], want[i:i+4]) {
+					t.Fatalf("narrow %v: pixel (%d, %d) = %v, want %v", narrow, x, y, got, want[i:i+4])
+				}
 			}
 		}
 	}
@@ -57,7 +63,7 @@ func TestFirstViewPicture(t *testing.T) {
 	}
 	// The view travels as an attribute and comes back whole.
 	var back firstView
-	if raw, err := base64.StdEncoding.DecodeString(fv.encode()); err != nil || json.Unmarshal(raw, &back) != nil || back.Key != fv.Key || len(back.K) != len(fv.K) || back.CSSH != fv.CSSH {
+	if raw, err := base64.StdEncoding.DecodeString(fv.encode()); err != nil || json.Unmarshal(raw, &back) != nil || back.Key != fv.Key || len(back.K) != len(fv.K) {
 		t.Errorf("the view's attribute reads back as %+v (%v)", back, err)
 	}
 }

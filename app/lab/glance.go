@@ -135,14 +135,7 @@ func (g *glance) paint(s engine.BitStore, overlap []uint8, cs []counter) {
 }
 
 // glanceLayout lays m positions out across cssW CSS pixels within the
-// strip's height: the painter's layout, made shorter until its whole rows
-// of cells fit.
+// strip's height.
 func glanceLayout(m uint64, cssW int, scale float64, group int) painter.Layout {
-	maxH := int(glanceCSSH * scale)
-	for cssH := glanceCSSH; ; cssH -= 2 {
-		l := painter.LayoutOf(m, cssW, cssH, scale, group)
-		if l.H <= maxH || cssH <= 16 {
-			return l
-		}
-	}
+	return painter.LayoutOf(m, cssW, glanceCSSH, scale, group)
 }

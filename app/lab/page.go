@@ -507,14 +507,21 @@ func (c *Page) Render() app.UI {
 }
 
 // Body is the lab without the page around it, titled with the page's h1.
-func (c *Page) Body() app.UI { return c.body(app.H1().Text(labTitle)) }
+func (c *Page) Body() app.UI {
+	c.setPart(false)
+	return c.body(app.H1().Text(labTitle))
+}
 
 // Part is the lab as a part of another page (the lessons'), whose title is
 // that page's one h1: the lab's title is an h2 under it.
 func (c *Page) Part() app.UI {
-	c.counters.inPart = true
+	c.setPart(true)
 	return c.body(app.H2().Class("lab-title").Text(labTitle))
 }
+
+// setPart says whether the lab is a part of another page, under that
+// page's h1 with an h2 of its own: its parts' headings are then h3.
+func (c *Page) setPart(part bool) { c.counters.inPart, c.bits.inPart = part, part }
 
 const labTitle = "The lab"
 

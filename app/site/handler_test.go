@@ -130,7 +130,7 @@ func TestPrerenderedBooleansAreTrue(t *testing.T) {
 func TestPrerenderedFirstView(t *testing.T) {
 	page := get(t, "", ui.RouteLab)
 	for _, want := range []string{`id="out-m">40,000<`, `id="out-fpr-theory">0.008194<`, `id="bit-array-first"`,
-		`background-image:url(data:image/png;base64,`, `data-state="prerendered"`} {
+		`--first-wide:url(data:image/png;base64,`, `--first-narrow:url(data:image/png;base64,`, `data-state="prerendered"`} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the prerendered lab lacks %q", want)
 		}

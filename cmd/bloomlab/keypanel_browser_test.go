@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 	"net/url"
 	"slices"
 	"strconv"
@@ -106,9 +105,9 @@ func TestBrowserKeyPanel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	xy := beval[[]float64](t, ctx, `(() => { const c = document.getElementById("bit-array"); c.scrollIntoView({block: "center"}); const r = c.getBoundingClientRect(); return [r.left, r.top]; })()`)
+	x0, y0 := cellAt(t, ctx, 0)
 	state := map[bool]string{false: "off", true: "on"}
-	bdo(t, ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, xy[0]+1, xy[1]+1))
+	bdo(t, ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x0, y0))
 	if got, want := btext(t, ctx, "#bit-hover"), "bit 0 of 40,000: "+state[lab.Filter.Words()[0]&1 == 1]; !strings.HasPrefix(got, want) {
 		t.Errorf("pointer over the first cell: %q, want %q", got, want)
 	}
@@ -373,8 +372,8 @@ func TestBrowserOverlap(t *testing.T) {
 	if n := bwaitEval(t, ctx, `String(`+overlapInk+`)`, func(s string) bool { return s != "0" }); n == "0" {
 		t.Error("no bit drawn in the one-key colour")
 	}
-	xy := beval[[]float64](t, ctx, `(() => { const c = document.getElementById("bit-array"); c.scrollIntoView({block: "center"}); const r = c.getBoundingClientRect(); return [r.left, r.top]; })()`)
-	bdo(t, ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, xy[0]+1, xy[1]+1))
+	x0, y0 := cellAt(t, ctx, 0)
+	bdo(t, ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x0, y0))
 	if got, want := btext(t, ctx, "#bit-hover"), fmt.Sprintf(", %d %s map here", o.Counts[0], map[bool]string{true: "key", false: "keys"}[o.Counts[0] == 1]); !strings.Contains(got, want) {
 		t.Errorf("pointer over bit 0: %q, want it to say %q", got, want)
 	}
@@ -432,20 +431,7 @@ func TestBrowserWhoSetIt(t *testing.T) {
 	}
 	// The pointer on apple's first bit.
 	apple := cliTry(t, args...).Inserts[0].Positions[0]
-	geo := beval[[]float64](t, ctx, `(() => { const c = document.getElementById("bit-array"); c.scrollIntoView({block: "center"}); const r = c.getBoundingClientRect(); return [r.left, r.top, c.width, c.height]; })()`)
-	side := 0
-	for s := 28; s >= 2; s-- {
-		cols := int(geo[2]) / s
-		if rows := (2400 + cols - 1) / cols; rows*s == int(geo[3]) && s <= int(math.Sqrt(geo[2]*220/2400)) {
-			side = s
-			break
-		}
-	}
-	if side == 0 {
-		t.Fatalf("no cell size fits a %v x %v picture of 2,400 bits", geo[2], geo[3])
-	}
-	cols := uint64(int(geo[2]) / side)
-	x, y := geo[0]+float64(apple%cols)*float64(side)+float64(side)/2, geo[1]+float64(apple/cols)*float64(side)+float64(side)/2
+	x, y := cellAt(t, ctx, apple)
 	bdo(t, ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x, y))
 	got, want := said(apple), cliWho(t, apple, args...)
 	if !strings.Contains(got, "“apple”") {

@@ -1,9 +1,12 @@
 // Package painter turns a filter's bit store into the pixels of the lab's
 // bit array: the layout of m positions on a canvas (a cell a position
 // while cells stay at least 2 CSS pixels wide, otherwise a density picture
-// of bins), the colours of set, clear and overlapping positions, the rings
-// and boxes of the marks (Marks: a key's positions, a query's probes, the
-// keyboard's cursor), and the caption that says what the picture shows.
+// of bins, with a margin round them where the marks round the edge cells
+// go whole; Fitted chooses it from m and a wide or narrow box alone, so the
+// server draws the picture the live page will), the colours of set, clear
+// and overlapping positions, the rings and boxes of the marks (Marks: a
+// key's positions, a query's probes, the keyboard's cursor and the
+// pointer's cell), and the caption that says what the picture shows.
 // Every pixel the page shows comes from Frame.Render, so the live canvas
 // (Shared.Draw) and the prerendered page's image (the lab's first view)
 // are the same picture. A Frame keeps its buffers between renders: a

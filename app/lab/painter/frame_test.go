@@ -26,7 +26,7 @@ func TestPictureRender(t *testing.T) {
 	pix := pic.Render(store, nil, l, Marks{}, 1)
 	at := func(x, y int) [4]byte { var c [4]byte; copy(c[:], pix[(y*l.W+x)*4:]); return c }
 	for pos := uint64(0); pos < r.M; pos++ {
-		x, y := int(pos%uint64(l.Cols))*l.Cell, int(pos/uint64(l.Cols))*l.Cell
+		x, y := l.Pad+int(pos%uint64(l.Cols))*l.Cell, l.Pad+int(pos/uint64(l.Cols))*l.Cell
 		if set := at(x+l.Cell/2, y+l.Cell/2)[0] < 0x80; set != r.Filter.IsSet(pos) {
 			t.Fatalf("position %d drawn set = %v", pos, set)
 		}

@@ -26,10 +26,14 @@ type Marks struct {
 // cell per position while cells stay at least minCell pixels wide, otherwise
 // a density picture of Block x Block pixel bins, each shaded by the share of
 // its positions that are set. In cell mode a row holds whole groups (the
-// cuckoo filter's buckets of four slots), so a group never wraps.
+// cuckoo filter's buckets of four slots), so a group never wraps. The
+// cells or bins start Pad pixels in from the left and the top and end at
+// least Pad pixels before the right and the bottom: a margin the marks
+// round the edge cells are drawn in, whole.
 type Layout struct {
 	M          uint64
 	W, H       int
+	Pad        int
 	Cells      bool
 	Cell       int    // cell side in pixels (cell mode)
 	Cols, Rows int    // cells or bins across and down
@@ -44,39 +48,87 @@ const (
 	maxCell    = 28
 	densityBlk = 2
 	AreaCSSH   = 220 // the tallest the bit array grows
+	// markPad is the margin round the cells, in CSS pixels: the farthest
+	// a mark reaches past its cell (the cursor's halo round a 2-pixel
+	// cell, 7 pixels past it).
+	markPad = 8
 )
+
+// The widths in CSS pixels a picture is laid out for. The page shows it
+// at the width of its box, scaled with its proportions kept, so its box
+// and caption depend on m alone, not on the window: the server draws the
+// picture the live page will draw. A box NarrowBelow CSS pixels wide or
+// more shows the wide picture (the box's width on a window 1280 pixels wide,
+// where the page stops growing, in normal or in large type); a narrower
+// one, a phone's, shows the narrow picture, drawn about as wide as a
+// phone shows it, so its cells and marks keep their size there.
+const (
+	WideW       = 852
+	WideWLarge  = 703
+	NarrowW     = 300
+	NarrowBelow = 480
+)
+
+// Fitted lays out m positions in groups of group for a box of the width
+// class narrow, in large type or not, at scale device pixels per CSS pixel.
+func Fitted(m uint64, group int, narrow, large bool, scale float64) Layout {
+	w := WideW
+	switch {
+	case narrow:
+		w = NarrowW
+	case large:
+		w = WideWLarge
+	}
+	return LayoutOf(m, w, AreaCSSH, scale, group)
+}
+
+// Aspect is the layout's proportions as a CSS aspect-ratio, "W / H": the
+// box the page keeps for the picture.
+func (l Layout) Aspect() string { return strconv.Itoa(l.W) + " / " + strconv.Itoa(l.H) }
 
 // LayoutOf lays out m positions across cssW CSS pixels, at most cssH
 // tall, in groups of group positions (1 for none), for a screen of scale
 // device pixels per CSS pixel. The grid (cells or bins across and down) is
 // worked out in CSS pixels, so every screen shows the same picture, only
-// sharper where pixels are finer; W, H, Cell and Block are device pixels.
+// sharper where pixels are finer; W, H, Pad, Cell and Block are device
+// pixels. The margin for the marks comes out of the width and the height.
 // A cell is never under 2 CSS pixels; a density bin then always covers at
 // least one position.
 func LayoutOf(m uint64, cssW, cssH int, scale float64, group int) Layout {
-	cssW, cssH, group = max(cssW, 16), max(cssH, 16), max(group, 1)
+	cssW, cssH, group = max(cssW, 16+2*markPad), max(cssH, 16+2*markPad), max(group, 1)
 	if !(scale >= 1) {
 		scale = 1
 	}
-	l := Layout{M: m, W: int(float64(cssW) * scale), Group: 1}
-	side := int(math.Sqrt(float64(cssW) * float64(cssH) / float64(max(m, 1))))
-	side = min(side, maxCell, cssW/group)
+	l := Layout{M: m, W: int(float64(cssW) * scale), Pad: int(markPad * scale), Group: 1}
+	gridW, gridH := cssW-2*markPad, cssH-2*markPad
+	side := int(math.Sqrt(float64(gridW) * float64(gridH) / float64(max(m, 1))))
+	side = min(side, maxCell, gridW/group)
+	for ; side >= minCell; side-- { // the rows must fit the height
+		cols := uint64(cellCols(gridW, side, group))
+		if (m+cols-1)/cols*uint64(side) <= uint64(gridH) {
+			break
+		}
+	}
 	if side >= minCell {
 		l.Cells = true
 		l.Cell = int(float64(side) * scale)
 		l.Group = group
-		l.Cols = max(group, cssW/side/group*group)
+		l.Cols = cellCols(gridW, side, group)
 		l.Rows = int((m + uint64(l.Cols) - 1) / uint64(l.Cols))
-		l.H = l.Rows * l.Cell
+		l.H = l.Rows*l.Cell + 2*l.Pad
 		return l
 	}
 	l.Block = int(densityBlk * scale)
-	l.Cols = cssW / densityBlk
-	l.Rows = cssH / densityBlk
+	l.Cols = gridW / densityBlk
+	l.Rows = gridH / densityBlk
 	l.Bins = uint64(l.Cols) * uint64(l.Rows)
-	l.H = l.Rows * l.Block
+	l.H = l.Rows*l.Block + 2*l.Pad
 	return l
 }
+
+// cellCols is how many cells of side CSS pixels a row gridW wide holds,
+// whole groups of group.
+func cellCols(gridW, side, group int) int { return max(group, gridW/side/group*group) }
 
 // centre returns the pixel centre of position pos and the radius of one
 // cell or bin there, or false if pos lies Outside [0, m).
@@ -84,19 +136,21 @@ func (l Layout) centre(pos uint64) (x, y, r float64, ok bool) {
 	if pos >= l.M {
 		return 0, 0, 0, false
 	}
+	pad := float64(l.Pad)
 	if l.Cells {
 		c, row := pos%uint64(l.Cols), pos/uint64(l.Cols)
 		s := float64(l.Cell)
-		return (float64(c) + 0.5) * s, (float64(row) + 0.5) * s, s / 2, true
+		return pad + (float64(c)+0.5)*s, pad + (float64(row)+0.5)*s, s / 2, true
 	}
 	bin := binOf(pos, l.M, l.Bins)
 	b := float64(l.Block)
-	return (float64(bin%uint64(l.Cols)) + 0.5) * b, (float64(bin/uint64(l.Cols)) + 0.5) * b, b / 2, true
+	return pad + (float64(bin%uint64(l.Cols))+0.5)*b, pad + (float64(bin/uint64(l.Cols))+0.5)*b, b / 2, true
 }
 
-// at is the position drawn at pixel (x, y) in cell mode, or false where
+// At is the position drawn at pixel (x, y) in cell mode, or false where
 // no position is drawn or the picture is a density one.
 func (l Layout) At(x, y float64) (uint64, bool) {
+	x, y = x-float64(l.Pad), y-float64(l.Pad)
 	if !l.Cells || l.Cell <= 0 || x < 0 || y < 0 {
 		return 0, false
 	}
@@ -129,7 +183,7 @@ func (l Layout) groupRects(positions []uint64) []rect {
 	if !l.Cells || l.Group <= 1 {
 		return nil
 	}
-	g, s := uint64(l.Group), float64(l.Cell)
+	g, s, pad := uint64(l.Group), float64(l.Cell), float64(l.Pad)
 	perRow := uint64(l.Cols) / g
 	out := []rect{}
 	var seen []uint64
@@ -139,7 +193,7 @@ func (l Layout) groupRects(positions []uint64) []rect {
 		}
 		group := pos / g
 		seen = append(seen, group)
-		out = append(out, rect{X: float64(group%perRow*g) * s, Y: float64(group/perRow) * s, W: float64(g) * s, H: s})
+		out = append(out, rect{X: pad + float64(group%perRow*g)*s, Y: pad + float64(group/perRow)*s, W: float64(g) * s, H: s})
 	}
 	return out
 }
@@ -413,41 +467,45 @@ func (p *Frame) Render(s engine.BitStore, overlap []uint8, l Layout, marks Marks
 }
 
 // grid scales the painted cells up to pixels, step pixels a cell or bin,
-// with white gaps between cells and wider ones between groups where the
-// cells are big enough to show them, and white below the last row.
+// from Pad pixels in, with white gaps between cells and wider ones between
+// groups where the cells are big enough to show them, and white round
+// them.
 func (p *Frame) grid(pix []byte, l Layout, step int) {
+	fill(pix, white)
 	stride := l.W * 4
-	gapCol := gapColumns(l, step)
+	gridW := min(l.Cols*step, l.W-l.Pad)
+	gapCol := gapColumns(l, step, gridW)
 	// Rows that are gaps: a pixel under each row of cells, and between
 	// rows of groups too small for cell gaps.
 	rowGaps := l.Cells && (l.Cell >= 5 || (l.Group > 1 && l.Cell >= 3))
 	for r := 0; r < l.Rows; r++ {
-		line := pix[r*step*stride : (r*step+1)*stride]
-		for x := 0; x < l.W; x++ {
+		top := l.Pad + r*step
+		row := func(y int) []byte { return pix[y*stride+l.Pad*4 : y*stride+(l.Pad+gridW)*4] }
+		line := row(top)
+		for x := range gridW {
 			px := white
-			if col := x / step; col < l.Cols && !gapCol[x] {
-				copy(px[:], p.cells[(r*l.Cols+col)*4:])
+			if !gapCol[x] {
+				copy(px[:], p.cells[(r*l.Cols+x/step)*4:])
 			}
 			copy(line[x*4:], px[:])
 		}
-		for y := r*step + 1; y < (r+1)*step; y++ {
-			copy(pix[y*stride:(y+1)*stride], line)
+		for y := top + 1; y < top+step; y++ {
+			copy(row(y), line)
 		}
-		if y := (r+1)*step - 1; rowGaps && step > 1 && (l.Cell >= 5 || r < l.Rows-1) {
-			fill(pix[y*stride:(y+1)*stride], white)
+		if y := top + step - 1; rowGaps && step > 1 && (l.Cell >= 5 || r < l.Rows-1) {
+			fill(row(y), white)
 		}
 	}
-	fill(pix[l.Rows*step*stride:], white)
 }
 
-// gapColumns is, for each pixel column, whether it is a gap: a pixel
-// between cells of 5 pixels or more, a groupGap between groups of cells
-// of 3 or more; none in a density picture.
-func gapColumns(l Layout, step int) []bool {
-	gapCol := make([]bool, l.W)
+// gapColumns is, for each pixel column of the grid's gridW, whether it is
+// a gap: a pixel between cells of 5 pixels or more, a groupGap between
+// groups of cells of 3 or more; none in a density picture.
+func gapColumns(l Layout, step, gridW int) []bool {
+	gapCol := make([]bool, gridW)
 	if l.Cells && l.Cell >= 5 {
 		for c := 1; c <= l.Cols; c++ {
-			if x := c*step - 1; x < l.W {
+			if x := c*step - 1; x < gridW {
 				gapCol[x] = true
 			}
 		}
@@ -456,7 +514,7 @@ func gapColumns(l Layout, step int) []bool {
 		w := int(l.groupGap())
 		for c := l.Group; c < l.Cols; c += l.Group {
 			for x := c*step - (w+1)/2; x < c*step-(w+1)/2+w; x++ {
-				if x >= 0 && x < l.W {
+				if x >= 0 && x < gridW {
 					gapCol[x] = true
 				}
 			}
@@ -531,10 +589,10 @@ func (p *Frame) linkBounds(pix []byte, l Layout, starts []uint64, step int, scal
 			bin := binOf(b, l.M, l.Bins)
 			col, row = int(bin%uint64(l.Cols)), int(bin/uint64(l.Cols))
 		}
-		x, top, bottom := col*step, row*step, (row+1)*step
-		paint(x, l.Cols*step, top-lw/2, top-lw/2+lw)
+		x, top, bottom := l.Pad+col*step, l.Pad+row*step, l.Pad+(row+1)*step
+		paint(x, l.Pad+l.Cols*step, top-lw/2, top-lw/2+lw)
 		paint(x-lw/2, x-lw/2+lw, top, bottom)
-		paint(0, x, bottom-lw/2, bottom-lw/2+lw)
+		paint(l.Pad, x, bottom-lw/2, bottom-lw/2+lw)
 	}
 }
 
@@ -595,24 +653,19 @@ type Canvas struct {
 
 var Shared = &Canvas{}
 
-// draw paints the filter in s onto the canvas element, cssW CSS pixels
-// wide, shaded by overlap if it is not nil, and rings and boxes the
-// positions marks names. It returns the
-// layout it used.
-func (b *Canvas) Draw(canvas app.Value, s engine.BitStore, overlap []uint8, marks Marks, cssW int) Layout {
+// Draw paints the filter in s onto the canvas element in layout l (made
+// at the screen's scale, device pixels per CSS pixel), shaded by overlap
+// if it is not nil, and rings and boxes the positions marks names. The
+// canvas's box is the page's (its CSS keeps the layout's proportions):
+// Draw sets its pixels only.
+func (b *Canvas) Draw(canvas app.Value, s engine.BitStore, overlap []uint8, marks Marks, l Layout, scale float64) {
 	if !canvas.Truthy() || s.M == 0 {
-		return Layout{}
+		return
 	}
-	scale := app.Window().Get("devicePixelRatio").Float()
-	if !(scale >= 1) {
-		scale = 1
-	}
-	l := LayoutOf(s.M, cssW, AreaCSSH, scale, s.Group)
 	// Resizing a canvas clears and reallocates it: only when needed.
 	if canvas.Get("width").Int() != l.W || canvas.Get("height").Int() != l.H {
 		canvas.Set("width", l.W)
 		canvas.Set("height", l.H)
-		canvas.Get("style").Set("height", format.Float(float64(l.H)/scale, 1)+"px")
 	}
 	pix := b.Render(s, overlap, l, marks, scale)
 	if b.imgW != l.W || b.imgH != l.H {
@@ -622,7 +675,6 @@ func (b *Canvas) Draw(canvas app.Value, s engine.BitStore, overlap []uint8, mark
 	}
 	app.CopyBytesToJS(b.arr, pix)
 	canvas.Call("getContext", "2d").Call("putImageData", b.img, 0, 0)
-	return l
 }
 
 // Outside counts positions at or beyond m: a broken reduction's stray

@@ -131,7 +131,7 @@ func TestBitCaption(t *testing.T) {
 		if g := engine.StoreOf(r.Filter).Group; g != c.group {
 			t.Errorf("%s: group %d, want %d", c.v, g, c.group)
 		}
-		l := LayoutOf(r.M, 800, AreaCSSH, 1, c.group)
+		l := Fitted(r.M, c.group, false, false, 1)
 		if l.Cells != c.cells {
 			t.Fatalf("%s n = %d: cells %v, want %v", c.v, c.items, l.Cells, c.cells)
 		}
@@ -259,7 +259,7 @@ func TestPaintChainLinks(t *testing.T) {
 		if col == 0 {
 			continue
 		}
-		x, y := col*l.Cell, row*l.Cell+l.Cell/2
+		x, y := l.Pad+col*l.Cell, l.Pad+row*l.Cell+l.Cell/2
 		if at(with, x, y) != [3]byte{255, 255, 255} || at(without, x, y) == [3]byte{255, 255, 255} {
 			t.Errorf("link at %d: pixel (%d, %d) is %v with the bounds, %v without", b, x, y, at(with, x, y), at(without, x, y))
 		}
@@ -282,10 +282,10 @@ func TestGroupRects(t *testing.T) {
 	if !l.Cells || l.Group != 4 {
 		t.Fatalf("layout %+v", l)
 	}
-	s := float64(l.Cell)
+	s, pad := float64(l.Cell), float64(l.Pad)
 	perRow := uint64(l.Cols / 4)
 	got := l.groupRects([]uint64{8, 9, 10, 11, 4*perRow + 4, 4*perRow + 5, 4*perRow + 6, 4*perRow + 7, 5000})
-	want := []rect{{X: 2 * 4 * s, Y: 0, W: 4 * s, H: s}, {X: 4 * s, Y: s, W: 4 * s, H: s}}
+	want := []rect{{X: pad + 2*4*s, Y: pad, W: 4 * s, H: s}, {X: pad + 4*s, Y: pad + s, W: 4 * s, H: s}}
 	if !slices.Equal(got, want) {
 		t.Errorf("rects %v, want %v", got, want)
 	}
@@ -335,6 +335,24 @@ func TestStoreReadsEveryPosition(t *testing.T) {
 			}
 			if s.Value(s.M) != 0 {
 				t.Errorf("%s: a value past the end", v)
+			}
+		}
+	}
+}
+
+// TestLayoutWithinItsHeight: every layout, cells or density, fits the
+// height it was given, whatever m, width and grouping: the rows of cells
+// included (m = 10 in groups of 4 across 200 px once took 48 of 40).
+func TestLayoutWithinItsHeight(t *testing.T) {
+	t.Parallel()
+	for m := uint64(1); m <= 3000; m++ {
+		for _, w := range []int{200, NarrowW, WideWLarge, WideW} {
+			for _, h := range []int{40, AreaCSSH} {
+				for _, group := range []int{1, 4} {
+					if l := LayoutOf(m, w, h, 1, group); l.H > h || l.W != w {
+						t.Fatalf("m %d across %d px, %d tall, groups of %d: %d x %d", m, w, h, group, l.W, l.H)
+					}
+				}
 			}
 		}
 	}
