@@ -22,7 +22,7 @@ const (
 // rateNote says, beside the measured rate, what the formula leaves out at
 // this shape, or "" where the measurement should follow it: a double-
 // hashed filter's positions in a small array, a small filter's varying
-// fill, and any theory value painter.Outside the whole-measurement interval. The
+// fill, and any theory value outside the whole-measurement interval. The
 // page never shows a disagreement without a word. The first two are about
 // the Bloom formulas and the layouts that take a hashing scheme; the
 // others (cuckoo, fuse) are judged by their own theory alone, which is
@@ -46,13 +46,13 @@ func rateNote(r *sim.Result) string {
 	if th := r.TheoryFPRVariant; th < r.WholeCILow || th > r.WholeCIHigh {
 		switch {
 		case r.BuildError != "":
-			parts = append(parts, "The theory value is painter.Outside the whole-measurement interval: the filter could not be built, so it answers yes to every key.")
+			parts = append(parts, "The theory value is outside the whole-measurement interval: the filter could not be built, so it answers yes to every key.")
 		case r.Fault != core.NoFault:
-			parts = append(parts, "The theory value is painter.Outside the whole-measurement interval: the "+string(r.Fault)+" fault is on.")
+			parts = append(parts, "The theory value is outside the whole-measurement interval: the "+string(r.Fault)+" fault is on.")
 		case len(parts) == 0:
-			parts = append(parts, "The theory value is painter.Outside the whole-measurement interval, as it is by chance in about one run in twenty.")
+			parts = append(parts, "The theory value is outside the whole-measurement interval, as it is by chance in about one run in twenty.")
 		default:
-			parts = append(parts, "The theory value is painter.Outside the whole-measurement interval.")
+			parts = append(parts, "The theory value is outside the whole-measurement interval.")
 		}
 	}
 	return strings.Join(parts, " ")
