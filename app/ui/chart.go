@@ -312,16 +312,24 @@ func (c Chart) drawData(b *strings.Builder, f chartFrame) bool {
 			}
 			off = true
 			x, y := f.x(p.X), f.y(p.Y)
+			// The arrow points past the x axis when the value is, and
+			// the tooltip says every way it is off the chart.
 			var dir arrow
 			switch {
-			case sy < 0:
-				dir, tip = arrowDown, tip+", "+past(c.YLabel, sy, f.ya, false)
-			case sy > 0:
-				dir, tip = arrowUp, tip+", "+past(c.YLabel, sy, f.ya, false)
 			case sx < 0:
-				dir, tip = arrowLeft, tip+", "+past(c.XLabel, sx, f.xa, true)
+				dir = arrowLeft
+			case sx > 0:
+				dir = arrowRight
+			case sy < 0:
+				dir = arrowDown
 			default:
-				dir, tip = arrowRight, tip+", "+past(c.XLabel, sx, f.xa, true)
+				dir = arrowUp
+			}
+			if sx != 0 {
+				tip += ", " + past(c.XLabel, sx, f.xa, true)
+			}
+			if sy != 0 {
+				tip += ", " + past(c.YLabel, sy, f.ya, false)
 			}
 			b.WriteString(offArrow("off "+s.Class, dir, x, y, tip))
 		}
