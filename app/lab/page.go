@@ -329,6 +329,7 @@ func (c *Page) OnNav(ctx app.Context) {
 
 func (c *Page) OnResize(ctx app.Context) {
 	c.bits.resized()
+	c.charts.Redraw(c.result, c.shapeParams(), c.player.chartPlay())
 	c.draw(ctx)
 }
 
@@ -405,7 +406,7 @@ func (c *Page) finish(ctx app.Context, run engine.Run, r sim.KeysResult, store e
 	if c.own.keys != nil {
 		c.own.keys.AbsentMembers = r.AbsentMembers
 	}
-	c.charts.Redraw(c.result, c.shapeParams(), c.bits.narrow())
+	c.charts.Redraw(c.result, c.shapeParams(), c.player.chartPlay())
 	c.follow(ctx, run)
 }
 
@@ -434,7 +435,7 @@ func (c *Page) follow(ctx app.Context, run engine.Run) {
 			audit()
 			return
 		}
-		c.charts.Sweep(ctx, c.shapeParams(), *c.result, c.settings.Typed.List(), c.own.keys != nil, c.bits.narrow(), audit)
+		c.charts.Sweep(ctx, c.shapeParams(), *c.result, c.settings.Typed.List(), c.own.keys != nil, audit)
 	})
 }
 
@@ -502,11 +503,17 @@ func (c *Page) Render() app.UI {
 }
 
 // Body is the lab without the page around it, titled with the page's h1.
-func (c *Page) Body() app.UI { return c.body(app.H1().Text(labTitle)) }
+func (c *Page) Body() app.UI {
+	c.charts.InPart = false
+	return c.body(app.H1().Text(labTitle))
+}
 
 // Part is the lab as a part of another page (the lessons'), whose title is
 // that page's one h1: the lab's title is an h2 under it.
-func (c *Page) Part() app.UI { return c.body(app.H2().Class("lab-title").Text(labTitle)) }
+func (c *Page) Part() app.UI {
+	c.charts.InPart = true
+	return c.body(app.H2().Class("lab-title").Text(labTitle))
+}
 
 const labTitle = "The lab"
 
@@ -543,7 +550,7 @@ func (c *Page) body(title app.UI) app.UI {
 				c.panel.render(),
 				c.bits.render(c.result, marks),
 				c.overlap.render(c.result == nil || c.bits.layout(c.result).Cells),
-				c.charts.Render(c.variant(), c.result, c.own.keys != nil, c.settings.Playing()),
+				c.charts.Render(c.variant(), c.result, c.own.keys != nil, c.player.chartPlay()),
 			),
 		),
 	)
