@@ -30,11 +30,11 @@ type Chart struct {
 	Categories []string
 	Series     []Series
 	Marks      []Mark
-	// Width is the chart's width in CSS pixels (default 440): the SVG is
-	// that wide and is never scaled up, so its text keeps the sizes
-	// web/lab.css gives it (11 to 18 px). A page that knows its column
-	// draws the chart that wide; one that does not picks a width that fits
-	// its narrowest column.
+	// Width is the chart's width in CSS pixels: the SVG is that wide and
+	// is never scaled up, so its text keeps the sizes web/lab.css gives it
+	// (12 to 14 px). A page that knows its column draws the chart that
+	// wide; the default, 300, fits a phone's column, where a wider chart
+	// would be scaled down and its text with it.
 	Width float64
 	// PlotHeight is the plot area's height in user units (default 176).
 	PlotHeight float64
@@ -89,7 +89,7 @@ type Mark struct {
 
 // Chart geometry, in CSS pixels: the SVG is drawn at its size.
 const (
-	defaultChartW = 440.0
+	defaultChartW = 300.0
 	defaultPlotH  = 176.0
 	padL, padR    = 62.0, 14.0
 	padBare       = 12.0 // above the plot, without a title drawn in the chart
@@ -548,8 +548,8 @@ func (c Chart) drawLegend(b *strings.Builder, f chartFrame, below float64, off b
 }
 
 // OffChart is the legend's name for the arrows that stand for values off
-// the chart.
-const OffChart = "off the chart (point at an arrow for its value)"
+// the chart; each arrow's tooltip gives its value, and where it lies.
+const OffChart = "off the chart"
 
 // drawn reports whether any of s is drawn: a line needs a point inside
 // the x axis; markers are all drawn, inside the axes or as arrows.
