@@ -329,7 +329,6 @@ func (c *Page) OnNav(ctx app.Context) {
 
 func (c *Page) OnResize(ctx app.Context) {
 	c.bits.resized()
-	c.charts.Redraw(c.result, c.shapeParams(), c.player.chartPlay())
 	c.draw(ctx)
 }
 

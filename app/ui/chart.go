@@ -38,6 +38,9 @@ type Chart struct {
 	Width float64
 	// PlotHeight is the plot area's height in user units (default 176).
 	PlotHeight float64
+	// Class is added to the SVG's class, chart: a page that draws a chart
+	// at several widths names each.
+	Class string
 	// TitleAbove leaves the title out of the drawing because the page shows
 	// it above the chart, where it can wrap. It stays the SVG's title.
 	TitleAbove bool
@@ -153,8 +156,12 @@ func (c Chart) SVG() string {
 	below := c.drawAxes(&b, f)
 	off := c.drawData(&b, f)
 	height := math.Ceil(c.drawLegend(&b, f, below, off) + 14)
-	return fmt.Sprintf(`<svg class="chart" width="%g" height="%g" viewBox="0 0 %g %g" role="img" aria-label="%s" xmlns="http://www.w3.org/2000/svg">`,
-		f.chartW, height, f.chartW, height, esc(c.name())) + b.String() + `</svg>`
+	class := "chart"
+	if c.Class != "" {
+		class += " " + c.Class
+	}
+	return fmt.Sprintf(`<svg class="%s" width="%g" height="%g" viewBox="0 0 %g %g" role="img" aria-label="%s" xmlns="http://www.w3.org/2000/svg">`,
+		esc(class), f.chartW, height, f.chartW, height, esc(c.name())) + b.String() + `</svg>`
 }
 
 // chartFrame is a chart's geometry: its width, the plot area's top, width

@@ -476,77 +476,49 @@ func (pl Play) pointName() string {
 	return "this run"
 }
 
-// Chart widths, in CSS pixels. Each chart is drawn for the width of its
-// box, which the live lab measures; the server, which cannot, draws them
-// for a phone's box, so that no chart is ever scaled and its text keeps
-// its size, 12 to 14 px, from the first view on.
-const (
-	firstViewWidth = 300.0
-	minWidth       = 240.0
-	maxWidth       = 1200.0
-)
+// ChartWidths are the widths, in CSS pixels, each chart is drawn at, the
+// same on the server and in the live lab, so the first view is the live
+// one. The page shows the one for its box (web/lab.css, .chart-fit): the
+// widest no more than a twentieth wider than the box, stretched to it by
+// at most a third, so that text drawn at 12 to 14 px is seen at 11.4 to
+// 18 px from a box of 228 px to one of 1,080. The widths are close to the
+// boxes people see: 294 and 320 px on a phone, the embed's and the lab's,
+// 417 at 1280, 648 and 680 at 720.
+var ChartWidths = []float64{240, 300, 400, 520, 640, 840}
 
-// boxWidth is the width inside a chart's box on the page now: the first
-// shown of the two, or the charts' column's when neither is; 0 before the
-// page is drawn, or on the server.
-func boxWidth() float64 {
-	if !app.IsClient {
-		return 0
+// fit draws a chart at each of ChartWidths, for the page to show the one
+// that fits its box.
+func fit(draw func(width float64) ui.Chart) string {
+	var b strings.Builder
+	b.WriteString(`<div class="chart-fit">`)
+	for _, w := range ChartWidths {
+		c := draw(w)
+		c.Class = "w" + strconv.Itoa(int(w))
+		b.WriteString(c.SVG())
 	}
-	doc := app.Window().Get("document")
-	for _, sel := range []string{"#chart-k:not([hidden])", "#chart-bpk:not([hidden])", ".charts-col"} {
-		el := doc.Call("querySelector", sel)
-		if !el.Truthy() {
-			continue
-		}
-		style := app.Window().Call("getComputedStyle", el)
-		pad := px(style.Get("paddingLeft").String()) + px(style.Get("paddingRight").String())
-		if w := el.Get("clientWidth").Float() - pad; w > 0 {
-			return math.Floor(w)
-		}
-	}
-	return 0
+	b.WriteString(`</div>`)
+	return b.String()
 }
 
-// px reads a CSS length in pixels ("8px"), 0 if it is not one.
-func px(s string) float64 {
-	v, err := strconv.ParseFloat(strings.TrimSuffix(s, "px"), 64)
-	if err != nil {
-		return 0
-	}
-	return v
-}
-
-// chartWidth is the width to draw the charts at: their box's, within
-// bounds, or the first view's before there is a box to measure.
-func chartWidth() float64 {
-	w := boxWidth()
-	if w <= 0 {
-		return firstViewWidth
-	}
-	return min(max(w, minWidth), maxWidth)
-}
-
-// Redraw draws the charts of run r at params p, for the width of their
-// box and for where the player stands.
+// Redraw draws the charts of run r at params p, at every width the page
+// may show them at, for where the player stands.
 func (ch *Charts) Redraw(r *sim.Result, p sim.Params, play Play) {
 	if r == nil {
 		return
 	}
 	ch.play = play
-	width := chartWidth()
 	bpk := p.BitsPerKey
 	ch.kSVG, ch.bpkSVG = "", ""
 	switch {
 	case r.Variant.Chain():
-		ch.kSVG = chainKChart(*r, p, ch.kPts, ch.sampled, width, play).SVG()
+		ch.kSVG = fit(func(w float64) ui.Chart { return chainKChart(*r, p, ch.kPts, ch.sampled, w, play) })
 	case r.Variant.UsesK():
-		ch.kSVG = kChart(*r, ch.kPts, ch.sampled, width, play).SVG()
+		ch.kSVG = fit(func(w float64) ui.Chart { return kChart(*r, ch.kPts, ch.sampled, w, play) })
 	}
 	switch {
 	case !r.Variant.UsesM():
 	case r.Variant.Bloom():
-		ch.bpkSVG = bpkChart(*r, bpk, ch.bpkPts, ch.sampled, width, play).SVG()
+		ch.bpkSVG = fit(func(w float64) ui.Chart { return bpkChart(*r, bpk, ch.bpkPts, ch.sampled, w, play) })
 	default:
 		_, k := p.Shape()
 		if play.stop() {
@@ -554,7 +526,9 @@ func (ch *Charts) Redraw(r *sim.Result, p sim.Params, play Play) {
 			q.Items = play.Of
 			_, k = q.Shape()
 		}
-		ch.bpkSVG = layoutBPKChart(*r, bpk, k, p.FingerprintBits, ch.bpkPts, ch.sampled, width, play).SVG()
+		ch.bpkSVG = fit(func(w float64) ui.Chart {
+			return layoutBPKChart(*r, bpk, k, p.FingerprintBits, ch.bpkPts, ch.sampled, w, play)
+		})
 	}
 }
 

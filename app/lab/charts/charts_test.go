@@ -3,6 +3,8 @@ package charts
 import (
 	"encoding/xml"
 	"html"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -137,6 +139,49 @@ func TestChartsAtAStop(t *testing.T) {
 		got := ch.status(&stop, false, c.play)
 		if !strings.Contains(got, c.want) || strings.Contains(got, c.not) {
 			t.Errorf("%+v: the line says %q, want %q and no %q", c.play, got, c.want, c.not)
+		}
+	}
+}
+
+// TestChartWidthsInTheStyleSheet: every width a chart is drawn at is shown
+// by web/lab.css for the boxes from a twentieth narrower than it to a
+// twentieth narrower than the next, so no box stretches a drawing by more
+// than a third nor shrinks it by more than a twentieth (text drawn at 12
+// to 14 px stays within 11 and 18), and a drawing of each width is made.
+func TestChartWidthsInTheStyleSheet(t *testing.T) {
+	t.Parallel()
+	css, err := os.ReadFile("../../../web/lab.css")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules := string(css)
+	for i, w := range ChartWidths {
+		lo, hi := strconv.FormatFloat(0.95*w, 'f', -1, 64)+"px <= width", ""
+		if i == 0 {
+			lo = ""
+		}
+		if i+1 < len(ChartWidths) {
+			next := ChartWidths[i+1]
+			hi = "width < " + strconv.FormatFloat(0.95*next, 'f', -1, 64) + "px"
+			if stretch := 0.95 * next / w; stretch > 18.0/14 {
+				t.Errorf("a drawing %v px wide is stretched by up to %.3f: its 14 px title to %.1f px", w, stretch, 14*stretch)
+			}
+		}
+		cond := strings.Trim(lo+" < "+strings.TrimPrefix(hi, "width < "), " <")
+		if lo == "" {
+			cond = hi
+		} else if hi == "" {
+			cond = lo
+		}
+		rule := "@container (" + cond + ") { .chart-fit > .w" + strconv.Itoa(int(w)) + " { display: block; } }"
+		if !strings.Contains(rules, rule) {
+			t.Errorf("web/lab.css lacks %q", rule)
+		}
+	}
+	svg := fit(func(w float64) ui.Chart { return ui.Chart{Width: w} })
+	for _, w := range ChartWidths {
+		if !strings.Contains(svg, `<svg class="chart w`+strconv.Itoa(int(w))+`" width="`+strconv.Itoa(int(w))+`"`) {
+			t.Errorf("no drawing %v px wide in %.300s", w, svg)
 		}
 	}
 }
