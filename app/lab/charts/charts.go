@@ -555,7 +555,7 @@ func (ch *Charts) Render(v core.Variant, r *sim.Result, own bool, play Play) app
 			chartBox("chart-k", ch.kSVG, !v.UsesK()),
 			chartBox("chart-bpk", ch.bpkSVG, !v.UsesM()),
 		),
-		app.P().ID("chart-status").Class("muted small").Text(ch.status(r, own, play)),
+		app.P().ID("chart-status").Class("muted small").Text(ch.status(r, own, play, v.UsesK(), v.UsesM())),
 	)
 }
 
@@ -569,34 +569,47 @@ func (ch *Charts) RenderOne(which string, v core.Variant, r *sim.Result, own boo
 	}
 	return app.Div().Class("charts-col").Body(
 		app.Div().Class("charts").Body(chartBox(id, svg, off)),
-		app.P().ID("chart-status").Class("muted small").Text(ch.status(r, own, play)),
+		app.P().ID("chart-status").Class("muted small").Text(ch.status(r, own, play, !off && id == "chart-k", !off && id == "chart-bpk")),
 	)
 }
 
-// status is the line under the charts: true for what they show now,
-// playing or stopped.
-func (ch *Charts) status(r *sim.Result, own bool, play Play) string {
+// status is the line under the charts shown (k and bpk say which): true
+// for what they show now, playing or stopped.
+func (ch *Charts) status(r *sim.Result, own bool, play Play, k, bpk bool) string {
 	switch {
 	case r == nil:
 		return ""
-	case play.stop():
-		return playStatus(r, play)
+	case play.stop() && (k || bpk):
+		return playStatus(r, play, k, bpk)
 	}
 	return chartStatus(r, own, ch.sweeping)
 }
 
 // playStatus is the line under the charts at a stop of the player, while
-// it plays on or stopped there.
-func playStatus(r *sim.Result, play Play) string {
+// it plays on or stopped there; k and bpk say which charts are shown.
+func playStatus(r *sim.Result, play Play, k, bpk bool) string {
 	where := "Stopped at "
 	if play.Running {
 		where = "Playing: "
 	}
-	s := where + format.Int(uint64(play.At)) + " of " + format.Int(uint64(play.Of)) + " keys in. The charts keep the axes, theory and lines of the filter with every key in; "
-	if r.AbsentQueries > 0 {
-		s += "\"this stop\" is the rate measured now, beside the theory for the keys in so far on the chart against k, and at its own m/n on the chart against bits per key (an arrow at the edge while that is off the chart). "
+	s := where + format.Int(uint64(play.At)) + " of " + format.Int(uint64(play.Of)) + " keys in. "
+	if k && bpk {
+		s += "The charts keep the axes, theory and lines of the filter with every key in. "
 	} else {
-		s += "with no absent queries there is no rate of this stop to show. "
+		s += "The chart keeps the axes, theory and lines of the filter with every key in. "
+	}
+	var parts []string
+	if r.AbsentQueries > 0 && k {
+		parts = append(parts, "against k, \"this stop\" is the rate measured now, beside the theory for the keys in so far")
+	}
+	if r.AbsentQueries > 0 && bpk {
+		parts = append(parts, "against bits per key, \"this stop\" is the rate measured now, at its own m/n (an arrow at the edge while that is off the chart)")
+	}
+	switch {
+	case len(parts) > 0:
+		s += "On the chart " + strings.Join(parts, "; on the chart ") + ". "
+	default:
+		s += "With no absent queries there is no rate of this stop to show. "
 	}
 	return s + "The sampled measured points return when every key is in."
 }

@@ -136,10 +136,14 @@ func TestChartsAtAStop(t *testing.T) {
 		{Play{At: 5, Of: p.Items}, "Stopped at 5 of 4,000 keys in", "Playing"},
 		{Play{Of: p.Items}, "Measured points come from", "stop"},
 	} {
-		got := ch.status(&stop, false, c.play)
+		got := ch.status(&stop, false, c.play, true, true)
 		if !strings.Contains(got, c.want) || strings.Contains(got, c.not) {
 			t.Errorf("%+v: the line says %q, want %q and no %q", c.play, got, c.want, c.not)
 		}
+	}
+	// With one chart shown (the embed's), the line speaks of it alone.
+	if got := ch.status(&stop, false, play, true, false); strings.Contains(got, "bits per key") || !strings.Contains(got, "The chart keeps") {
+		t.Errorf("under the chart against k alone, the line says %q", got)
 	}
 }
 
