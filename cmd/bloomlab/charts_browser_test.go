@@ -290,3 +290,11 @@ func TestBrowserChartTextElsewhere(t *testing.T) {
 		check("an experiment", 1)
 	}
 }
+
+// waitChartShown waits until the chart in the box id shows a drawing of
+// its own (one of its widths: the others are in the markup, not shown).
+func waitChartShown(t *testing.T, ctx context.Context, id string) {
+	t.Helper()
+	bwaitEval(t, ctx, `String([...document.querySelectorAll("#`+id+` svg[aria-label^='False-positive rate']")].some(s => s.getBoundingClientRect().width > 0))`,
+		func(s string) bool { return s == "true" })
+}
