@@ -11,6 +11,8 @@ import (
 	"github.com/bloomlab/bloomlab/app/ui"
 	"github.com/bloomlab/bloomlab/core"
 	"github.com/bloomlab/bloomlab/core/sim"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
 // TestChartSVG checks the charts are well-formed SVG with axes, labels and
@@ -187,5 +189,20 @@ func TestChartWidthsInTheStyleSheet(t *testing.T) {
 		if !strings.Contains(svg, `<svg class="chart w`+strconv.Itoa(int(w))+`" width="`+strconv.Itoa(int(w))+`"`) {
 			t.Errorf("no drawing %v px wide in %.300s", w, svg)
 		}
+	}
+}
+
+// TestChartsHeading: the charts' heading is a level under the lab's
+// title: an h2 on the lab's page, an h3 where the lab is a part of a
+// lesson under its h2.
+func TestChartsHeading(t *testing.T) {
+	t.Parallel()
+	var ch Charts
+	if got := app.HTMLString(ch.heading()); !strings.HasPrefix(got, `<h2 id="charts-title"`) {
+		t.Errorf("on the lab's page the heading is %s", got)
+	}
+	ch.InPart = true
+	if got := app.HTMLString(ch.heading()); !strings.HasPrefix(got, `<h3 id="charts-title"`) {
+		t.Errorf("in a lesson the heading is %s", got)
 	}
 }
