@@ -102,7 +102,7 @@ func (c *Page) Compact(e settings.Embed, notices []string) app.UI {
 		),
 		c.bits.render(c.result, marks),
 		app.If(e.Chart != "", func() app.UI {
-			return c.charts.RenderOne(e.Chart, c.variant(), c.result, c.own.keys != nil, c.settings.Playing())
+			return c.charts.RenderOne(e.Chart, c.variant(), c.result, c.own.keys != nil, c.player.chartPlay())
 		}),
 		app.If(e.Panel, c.panel.render),
 		app.P().Class("compact-foot").Body(

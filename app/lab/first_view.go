@@ -158,7 +158,7 @@ func (c *Page) makeFirstView(key string) *firstView {
 func (c *Page) useFirstView(fv *firstView) {
 	c.bits.first = fv
 	c.charts.Use(fv.K, fv.BPK, fv.Sampled)
-	c.charts.Redraw(c.result, c.shapeParams(), false)
+	c.charts.Redraw(c.result, c.shapeParams(), c.player.chartPlay())
 }
 
 // encode is fv's attribute: JSON in base64, since go-app writes an

@@ -185,7 +185,7 @@ func overlapChart(o *sim.Overlap) ui.Chart {
 	}
 	return ui.Chart{
 		Title:  "Keys on a bit: measured against Poisson",
-		Width:  340,
+		Width:  300, // a phone's column: never scaled down, so its text keeps its size
 		IntX:   true,
 		XLabel: "keys mapping to a bit (" + strconv.Itoa(sim.OverlapTop) + " = " + strconv.Itoa(sim.OverlapTop) + " or more)",
 		YLabel: "share of bits",

@@ -11,6 +11,7 @@ import (
 	"github.com/bloomlab/bloomlab/core/sim"
 
 	"github.com/bloomlab/bloomlab/app/engine"
+	"github.com/bloomlab/bloomlab/app/lab/charts"
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/app/ui/format"
 	"github.com/bloomlab/bloomlab/core"
@@ -145,7 +146,7 @@ func TestLabPageOwnKeys(t *testing.T) {
 	c := New()
 	c.settings, c.own.keys, c.result = s, own, &r.Result
 	c.setTheory()
-	c.charts.Redraw(c.result, c.shapeParams(), false)
+	c.charts.Redraw(c.result, c.shapeParams(), charts.Play{})
 	html := labHTML(t, c)
 
 	want, err := sim.RunKeys(c.settings.Params, [][]byte{[]byte("alice"), []byte("bob"), []byte("carol"), []byte("dave")},

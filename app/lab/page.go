@@ -408,7 +408,7 @@ func (c *Page) finish(ctx app.Context, run engine.Run, r sim.KeysResult, store e
 	if c.own.keys != nil {
 		c.own.keys.AbsentMembers = r.AbsentMembers
 	}
-	c.charts.Redraw(c.result, c.shapeParams(), c.bits.narrow())
+	c.charts.Redraw(c.result, c.shapeParams(), c.player.chartPlay())
 	c.follow(ctx, run)
 }
 
@@ -437,7 +437,7 @@ func (c *Page) follow(ctx app.Context, run engine.Run) {
 			audit()
 			return
 		}
-		c.charts.Sweep(ctx, c.shapeParams(), *c.result, c.settings.Typed.List(), c.own.keys != nil, c.bits.narrow(), audit)
+		c.charts.Sweep(ctx, c.shapeParams(), *c.result, c.settings.Typed.List(), c.own.keys != nil, audit)
 	})
 }
 
@@ -521,7 +521,9 @@ func (c *Page) Part() app.UI {
 
 // setPart says whether the lab is a part of another page, under that
 // page's h1 with an h2 of its own: its parts' headings are then h3.
-func (c *Page) setPart(part bool) { c.counters.inPart, c.bits.inPart = part, part }
+func (c *Page) setPart(part bool) {
+	c.counters.inPart, c.bits.inPart, c.charts.InPart = part, part, part
+}
 
 const labTitle = "The lab"
 
@@ -563,7 +565,7 @@ func (c *Page) body(title app.UI) app.UI {
 				c.panel.render(),
 				c.bits.render(c.result, marks),
 				c.overlap.render(c.result == nil || c.bits.layout(c.result).Cells),
-				c.charts.Render(c.variant(), c.result, c.own.keys != nil, c.settings.Playing()),
+				c.charts.Render(c.variant(), c.result, c.own.keys != nil, c.player.chartPlay()),
 			),
 		),
 	)

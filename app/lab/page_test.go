@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/bloomlab/bloomlab/app/engine"
+	"github.com/bloomlab/bloomlab/app/lab/charts"
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/audit"
 	"github.com/bloomlab/bloomlab/core"
@@ -37,7 +38,7 @@ func TestLabPageRenders(t *testing.T) {
 				t.Fatal(err)
 			}
 			c.result = &r
-			c.charts.Redraw(c.result, s.Params, false)
+			c.charts.Redraw(c.result, s.Params, charts.Play{})
 			rep := audit.Report{Passed: 3, Failed: 1, Total: 4}
 			c.audit = engine.AuditRun{Report: &rep, Total: 4, Done: 4}
 			if err := e.Load(c); err != nil {
@@ -56,7 +57,7 @@ func TestLabPageRenders(t *testing.T) {
 			if s.Params.Fault == core.ClearOnDuplicate && r.FalseNegatives == 0 {
 				t.Error("clear-on-duplicate with two passes lost no keys; the alarm path is untested")
 			}
-			if charts := app.HTMLString(c.charts.Render(c.variant(), c.result, false, false)); !strings.Contains(charts, "optimum") || !strings.Contains(charts, "bits per key") {
+			if svg := app.HTMLString(c.charts.Render(c.variant(), c.result, false, charts.Play{})); !strings.Contains(svg, "optimum") || !strings.Contains(svg, "bits per key") {
 				t.Error("charts not drawn")
 			}
 		})

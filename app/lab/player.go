@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bloomlab/bloomlab/app/engine"
+	"github.com/bloomlab/bloomlab/app/lab/charts"
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/app/ui"
 	"github.com/bloomlab/bloomlab/app/ui/format"
@@ -172,6 +173,17 @@ func (pl *player) sync() {
 		el.Set("max", len(stops)-1)
 		el.Set("value", i)
 	}
+}
+
+// chartPlay is what the charts are told of the player: the stop shown
+// (0 with every key in), of how many keys, and whether it plays on.
+func (pl *player) chartPlay() charts.Play {
+	s := pl.lab.current()
+	at := 0
+	if s.Playing() {
+		at = s.PlayAt
+	}
+	return charts.Play{At: at, Of: s.Params.Items, Running: pl.playing}
 }
 
 // pause stops playing where the player stands.

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/bloomlab/bloomlab/app/ui/format"
 )
@@ -29,12 +30,17 @@ type Chart struct {
 	Categories []string
 	Series     []Series
 	Marks      []Mark
-	// Width is the SVG's width in user units (default 440); pages narrow it
-	// on narrow screens so the text stays legible when the SVG scales to
-	// its container.
+	// Width is the chart's width in CSS pixels: the SVG is that wide and
+	// is never scaled up, so its text keeps the sizes web/lab.css gives it
+	// (12 to 14 px). A page that knows its column draws the chart that
+	// wide; the default, 300, fits a phone's column, where a wider chart
+	// would be scaled down and its text with it.
 	Width float64
 	// PlotHeight is the plot area's height in user units (default 176).
 	PlotHeight float64
+	// Class is added to the SVG's class, chart: a page that draws a chart
+	// at several widths names each.
+	Class string
 	// TitleAbove leaves the title out of the drawing because the page shows
 	// it above the chart, where it can wrap. It stays the SVG's title.
 	TitleAbove bool
@@ -68,8 +74,10 @@ const (
 	Diamond
 )
 
-// Point is one (x, y), with an interval [Lo, Hi] when Hi > Lo. A measured
-// zero on a log axis is drawn as a hollow marker on the floor of the chart.
+// Point is one (x, y), with an interval [Lo, Hi] when Hi > Lo. A point
+// outside the axes (a measured zero on a log axis, say) is drawn as an
+// arrow at the edge it lies beyond, never on the edge as if it were there;
+// its tooltip says its value.
 type Point struct {
 	X, Y   float64
 	Lo, Hi float64
@@ -82,15 +90,58 @@ type Mark struct {
 	Class string
 }
 
-// Chart geometry, in SVG user units; the SVG scales to its container.
+// Chart geometry, in CSS pixels: the SVG is drawn at its size.
 const (
-	defaultChartW = 440.0
+	defaultChartW = 300.0
 	defaultPlotH  = 176.0
 	padL, padR    = 62.0, 14.0
-	padTitle      = 30.0 // above the plot, with the title drawn in the chart
-	padBare       = 12.0 // above the plot, without
+	padBare       = 12.0 // above the plot, without a title drawn in the chart
+	titleRow      = 18.0 // a line of the title drawn in the chart
+	labelRow      = 16.0 // a line of the x axis label
 	legendRow     = 18.0
+	legendLine    = 14.0 // a second line of a legend entry's label
 )
+
+// The chart's text sizes in CSS pixels, as web/lab.css sets them: the
+// layout reserves room for text by them, so no label runs into another.
+const (
+	tickPx   = 12.0
+	labelPx  = 13.0
+	titlePx  = 14.0
+	legendPx = 12.0
+)
+
+// textW is about how wide s is at size px: an average glyph of the page's
+// sans-serif is a little over half an em; bold ones are wider.
+func textW(s string, px float64, bold bool) float64 {
+	em := 0.54
+	if bold {
+		em = 0.6
+	}
+	return em * px * float64(utf8.RuneCountInString(s))
+}
+
+// wrapText cuts s at spaces into lines of at most w pixels at size px;
+// a word wider than w is a line of its own.
+func wrapText(s string, w, px float64, bold bool) []string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(s) {
+		try := word
+		if line != "" {
+			try = line + " " + word
+		}
+		if line != "" && textW(try, px, bold) > w {
+			lines = append(lines, line)
+			try = word
+		}
+		line = try
+	}
+	if line != "" || len(lines) == 0 {
+		lines = append(lines, line)
+	}
+	return lines
+}
 
 // SVG renders the chart. It never fails: an empty or degenerate chart draws
 // its axes.
@@ -98,15 +149,19 @@ func (c Chart) SVG() string {
 	f := c.frame()
 	var b strings.Builder
 	fmt.Fprintf(&b, `<title>%s</title>`, esc(c.Title))
-	if !c.TitleAbove {
-		fmt.Fprintf(&b, `<text class="chart-title" x="10" y="18">%s</text>`, esc(c.Title))
+	for i, line := range f.title {
+		fmt.Fprintf(&b, `<text class="chart-title" x="10" y="%g">%s</text>`, 18+titleRow*float64(i), esc(line))
 	}
 	fmt.Fprintf(&b, `<rect class="plot" x="%g" y="%g" width="%g" height="%g"/>`, padL, f.padT, f.pw, f.ph)
-	c.drawAxes(&b, f)
-	c.drawData(&b, f)
-	height := c.drawLegend(&b, f) + 14
-	return fmt.Sprintf(`<svg class="chart" viewBox="0 0 %g %g" role="img" aria-label="%s" xmlns="http://www.w3.org/2000/svg">`,
-		f.chartW, height, esc(c.name())) + b.String() + `</svg>`
+	below := c.drawAxes(&b, f)
+	off := c.drawData(&b, f)
+	height := math.Ceil(c.drawLegend(&b, f, below, off) + 14)
+	class := "chart"
+	if c.Class != "" {
+		class += " " + c.Class
+	}
+	return fmt.Sprintf(`<svg class="%s" width="%g" height="%g" viewBox="0 0 %g %g" role="img" aria-label="%s" xmlns="http://www.w3.org/2000/svg">`,
+		esc(class), f.chartW, height, f.chartW, height, esc(c.name())) + b.String() + `</svg>`
 }
 
 // chartFrame is a chart's geometry: its width, the plot area's top, width
@@ -114,19 +169,22 @@ func (c Chart) SVG() string {
 type chartFrame struct {
 	chartW, padT, pw, ph float64
 	xa, ya               axis
+	title                []string // the title's lines drawn in the chart
 }
 
 // frame is c's geometry, its defaults filled in and its axes made usable.
 func (c Chart) frame() chartFrame {
-	f := chartFrame{chartW: c.Width, ph: c.PlotHeight, padT: padTitle}
+	f := chartFrame{chartW: c.Width, ph: c.PlotHeight, padT: padBare}
 	if !(f.chartW >= 200) {
 		f.chartW = defaultChartW
 	}
+	f.chartW = math.Min(math.Round(f.chartW), 4000)
 	if !(f.ph >= 50) {
 		f.ph = defaultPlotH
 	}
-	if c.TitleAbove {
-		f.padT = padBare
+	if !c.TitleAbove {
+		f.title = wrapText(c.Title, f.chartW-20, titlePx, true)
+		f.padT = padBare + titleRow*float64(len(f.title))
 	}
 	f.pw = f.chartW - padL - padR
 	f.xa = axis{lo: c.XMin, hi: c.XMax, log: c.LogX, whole: c.IntX}.fixed()
@@ -141,73 +199,98 @@ func (c Chart) frame() chartFrame {
 func (f chartFrame) x(v float64) float64 { return padL + f.xa.frac(v)*f.pw }
 func (f chartFrame) y(v float64) float64 { return f.padT + f.ph*(1-f.ya.frac(v)) }
 
-// inX reports whether x value v is drawn. Points beyond the x range are
-// left out, but zero or less on a log axis is drawn on its floor, as on
-// the y axis.
-func (f chartFrame) inX(v float64) bool {
-	return v >= f.xa.lo && v <= f.xa.hi || f.xa.log && v <= 0
+// inX reports whether x value v is inside the x axis.
+func (f chartFrame) inX(v float64) bool { return f.xa.side(v) == 0 }
+
+// xTicks are the x axis's ticks and labels: about want of them, fewer
+// when their labels would not fit side by side in the plot's width.
+func (c Chart) xTicks(f chartFrame, want int) ([]float64, []string) {
+	if len(c.Categories) > 0 {
+		var ts []float64
+		var ls []string
+		for i := range c.Categories {
+			ts = append(ts, float64(i))
+			ls = append(ls, categoryLetter(i))
+		}
+		return ts, ls
+	}
+	for n := want; ; n-- {
+		ts, ls := f.xa.ticks(n)
+		if n <= 2 || f.ticksFit(ts, ls) {
+			return ts, ls
+		}
+	}
+}
+
+// ticksFit reports whether x tick labels ls at ts leave a gap between
+// each other.
+func (f chartFrame) ticksFit(ts []float64, ls []string) bool {
+	for i := 1; i < len(ts); i++ {
+		room := f.x(ts[i]) - f.x(ts[i-1])
+		if room < (textW(ls[i], tickPx, false)+textW(ls[i-1], tickPx, false))/2+6 {
+			return false
+		}
+	}
+	return true
 }
 
 // drawAxes draws the grid, the ticks and their labels, and the axes'
-// labels.
-func (c Chart) drawAxes(b *strings.Builder, f chartFrame) {
+// labels, and returns the baseline of the x axis label's last line.
+func (c Chart) drawAxes(b *strings.Builder, f chartFrame) float64 {
 	yticks, ylabels := f.ya.ticks(5)
 	for i, t := range yticks {
 		yy := f.y(t)
 		fmt.Fprintf(b, `<line class="grid" x1="%g" y1="%.1f" x2="%g" y2="%.1f"/>`, padL, yy, padL+f.pw, yy)
 		fmt.Fprintf(b, `<text class="tick" x="%g" y="%.1f" text-anchor="end">%s</text>`, padL-5, yy+4, esc(ylabels[i]))
 	}
-	var xticks []float64
-	var xlabels []string
-	switch {
-	case len(c.Categories) > 0:
-		for i := range c.Categories {
-			xticks = append(xticks, float64(i))
-			xlabels = append(xlabels, categoryLetter(i))
-		}
-	case c.IntX:
-		xticks, xlabels = f.xa.ticks(8)
-	default:
-		xticks, xlabels = f.xa.ticks(6)
+	want := 6
+	if c.IntX {
+		want = 8
 	}
+	xticks, xlabels := c.xTicks(f, want)
 	for i, t := range xticks {
 		xx := f.x(t)
 		fmt.Fprintf(b, `<line class="grid" x1="%.1f" y1="%g" x2="%.1f" y2="%g"/>`, xx, f.padT, xx, f.padT+f.ph)
 		fmt.Fprintf(b, `<text class="tick" x="%.1f" y="%g" text-anchor="middle">%s</text>`, xx, f.padT+f.ph+15, esc(xlabels[i]))
 	}
-	fmt.Fprintf(b, `<text class="axis-label" x="%g" y="%g" text-anchor="middle">%s</text>`, padL+f.pw/2, f.padT+f.ph+33, esc(c.XLabel))
+	// The x axis label is centred on the plot while it fits there, and
+	// on the chart, wrapped, when it does not.
+	y, cx := f.padT+f.ph+33, padL+f.pw/2
+	lines := []string{c.XLabel}
+	if textW(c.XLabel, labelPx, false) > f.pw {
+		cx = f.chartW / 2
+		lines = wrapText(c.XLabel, f.chartW-20, labelPx, false)
+	}
+	for i, line := range lines {
+		y = f.padT + f.ph + 33 + labelRow*float64(i)
+		fmt.Fprintf(b, `<text class="axis-label" x="%g" y="%g" text-anchor="middle">%s</text>`, cx, y, esc(line))
+	}
 	fmt.Fprintf(b, `<text class="axis-label" transform="translate(14 %g) rotate(-90)" text-anchor="middle">%s</text>`, f.padT+f.ph/2, esc(c.YLabel))
+	return y
 }
 
 // drawData draws the marks, then the lines, then the error bars, then the
-// markers on top.
-func (c Chart) drawData(b *strings.Builder, f chartFrame) {
+// markers on top. What lies beyond the axes is drawn as an arrow at the
+// edge it is past (offArrow), with a tooltip giving its value; it reports
+// whether it drew any such arrow for a series, for the legend to explain.
+func (c Chart) drawData(b *strings.Builder, f chartFrame) bool {
+	off := false
 	for _, m := range c.Marks {
-		if !f.inX(m.X) {
+		if side := f.xa.side(m.X); side != 0 {
+			x, dir := padL, arrowLeft
+			if side > 0 {
+				x, dir = padL+f.pw, arrowRight
+			}
+			b.WriteString(offArrow("mark-off "+m.Class, dir, x, f.padT+8, m.Label+": "+tipNum(m.X)+", "+past(c.XLabel, side, f.xa, true)))
 			continue
 		}
 		xx := f.x(m.X)
-		fmt.Fprintf(b, `<line class="mark %s" x1="%.1f" y1="%g" x2="%.1f" y2="%g"/>`, m.Class, xx, f.padT, xx, f.padT+f.ph)
+		fmt.Fprintf(b, `<line class="mark %s" x1="%.1f" y1="%g" x2="%.1f" y2="%g"><title>%s</title></line>`, m.Class, xx, f.padT, xx, f.padT+f.ph, esc(m.Label))
 	}
 	for _, s := range c.Series {
-		if !s.Line {
-			continue
+		if s.Line && c.drawLine(b, f, s) {
+			off = true
 		}
-		var path strings.Builder
-		for _, p := range s.Points {
-			if !f.inX(p.X) {
-				continue
-			}
-			cmd := "L"
-			if path.Len() == 0 {
-				cmd = "M"
-			}
-			fmt.Fprintf(&path, "%s%.1f %.1f", cmd, f.x(p.X), f.y(p.Y))
-		}
-		if path.Len() == 0 {
-			continue
-		}
-		fmt.Fprintf(b, `<path class="series %s" d="%s"%s><title>%s</title></path>`, s.Class, path.String(), dashAttr(s.Dash), esc(s.Name))
 	}
 	for _, s := range c.Series {
 		for _, p := range s.Points {
@@ -224,45 +307,221 @@ func (c Chart) drawData(b *strings.Builder, f chartFrame) {
 			continue
 		}
 		for _, p := range s.Points {
-			if !f.inX(p.X) {
-				continue
-			}
-			class := "dot " + s.Class
-			if c.LogY && p.Y <= 0 {
-				class += " hollow"
-			}
 			tip := s.Name + ": " + tipNum(p.Y)
 			if p.Hi > p.Lo {
 				tip += " (95% interval " + tipNum(p.Lo) + " to " + tipNum(p.Hi) + ")"
 			}
 			tip += " at " + c.xName(p.X)
-			b.WriteString(marker(s.Shape, class, f.x(p.X), f.y(p.Y), "<title>"+esc(tip)+"</title>"))
+			sx, sy := f.xa.side(p.X), f.ya.side(p.Y)
+			if sx == 0 && sy == 0 {
+				b.WriteString(marker(s.Shape, "dot "+s.Class, f.x(p.X), f.y(p.Y), "<title>"+esc(tip)+"</title>"))
+				continue
+			}
+			off = true
+			x, y := f.x(p.X), f.y(p.Y)
+			// The arrow points past the x axis when the value is, and
+			// the tooltip says every way it is off the chart.
+			var dir arrow
+			switch {
+			case sx < 0:
+				dir = arrowLeft
+			case sx > 0:
+				dir = arrowRight
+			case sy < 0:
+				dir = arrowDown
+			default:
+				dir = arrowUp
+			}
+			if sx != 0 {
+				tip += ", " + past(c.XLabel, sx, f.xa, true)
+			}
+			if sy != 0 {
+				tip += ", " + past(c.YLabel, sy, f.ya, false)
+			}
+			b.WriteString(offArrow("off "+s.Class, dir, x, y, tip))
 		}
 	}
+	return off
 }
 
-// drawLegend draws the legend under the axis label and returns the
-// baseline of its last row: a series' sample is its line, or its marker
-// with a bar when it has intervals; a mark's is its line. Entries wrap to
-// as many rows as they need.
-func (c Chart) drawLegend(b *strings.Builder, f chartFrame) float64 {
+// past says where beyond axis a (the x axis when x is set) a value on
+// side lies: "below the chart (under 1e-08 false-positive rate)".
+func past(label string, side int, a axis, x bool) string {
+	word, edge, end := "below the chart", "under", a.lo
+	switch {
+	case x && side < 0:
+		word = "left of the chart"
+	case x:
+		word, edge, end = "right of the chart", "past", a.hi
+	case side > 0:
+		word, edge, end = "above the chart", "over", a.hi
+	}
+	s := word + " (" + edge + " " + tipNum(end)
+	if label != "" {
+		s += " " + label
+	}
+	return s + ")"
+}
+
+// drawLine draws line series s inside the plot: where it leaves the plot
+// past the y axis, the line ends at the edge, and an arrow there says how
+// far it stays out and its values; it is never drawn along the edge. It
+// reports whether it drew such an arrow.
+func (c Chart) drawLine(b *strings.Builder, f chartFrame, s Series) bool {
+	var path strings.Builder
+	move := true
+	to := func(x, y float64) {
+		cmd := "L"
+		if move {
+			cmd = "M"
+		}
+		move = false
+		fmt.Fprintf(&path, "%s%.1f %.1f", cmd, x, y)
+	}
+	// The points inside the x axis, and the runs of them past the y axis.
+	var pts []Point
+	for _, p := range s.Points {
+		if f.inX(p.X) {
+			pts = append(pts, p)
+		}
+	}
+	arrows := 0
+	var arrowsSVG strings.Builder
+	for i := 0; i < len(pts); i++ {
+		p := pts[i]
+		side := f.ya.side(p.Y)
+		if side == 0 {
+			if i > 0 && f.ya.side(pts[i-1].Y) != 0 {
+				if x, y, ok := f.cross(pts[i], pts[i-1]); ok {
+					move = true
+					to(x, y)
+				}
+			}
+			to(f.x(p.X), f.y(p.Y))
+			continue
+		}
+		// A run of points past the axis on one side, from i to j.
+		j := i
+		for j+1 < len(pts) && f.ya.side(pts[j+1].Y) == side {
+			j++
+		}
+		ax, ay := f.x(p.X), f.y(p.Y)
+		if i > 0 {
+			if x, y, ok := f.cross(pts[i-1], p); ok {
+				to(x, y)
+				ax, ay = x, y
+			}
+		}
+		move = true
+		dir := arrowDown
+		if side > 0 {
+			dir = arrowUp
+		}
+		tip := s.Name + ": " + tipNum(p.Y) + " at " + c.xName(p.X)
+		if j > i {
+			tip += " to " + tipNum(pts[j].Y) + " at " + c.xName(pts[j].X)
+		}
+		arrowsSVG.WriteString(offArrow("off "+s.Class, dir, ax, ay, tip+", "+past(c.YLabel, side, f.ya, false)))
+		arrows++
+		i = j
+	}
+	if path.Len() > 0 {
+		fmt.Fprintf(b, `<path class="series %s" d="%s"%s><title>%s</title></path>`, s.Class, path.String(), dashAttr(s.Dash), esc(s.Name))
+	}
+	b.WriteString(arrowsSVG.String())
+	return arrows > 0
+}
+
+// cross is where the segment from p (inside the y axis) to q (past it)
+// meets the plot's edge; not ok when q has no place on the axis (zero on
+// a log axis), whose segment is left undrawn.
+func (f chartFrame) cross(p, q Point) (x, y float64, ok bool) {
+	fq := f.ya.pos(q.Y)
+	if math.IsInf(fq, 0) || math.IsNaN(fq) {
+		return 0, 0, false
+	}
+	fp, edge := f.ya.pos(p.Y), 0.0
+	if fq > 1 {
+		edge = 1
+	}
+	t := (edge - fp) / (fq - fp)
+	xp, xq := f.xa.frac(p.X), f.xa.frac(q.X)
+	return padL + (xp+t*(xq-xp))*f.pw, f.padT + f.ph*(1-edge), true
+}
+
+// arrow is the way an off-chart arrow points: out of the plot.
+type arrow int
+
+const (
+	arrowDown arrow = iota
+	arrowUp
+	arrowLeft
+	arrowRight
+)
+
+// offArrow is an arrow whose tip is at (x, y) on the plot's edge, pointing
+// out of the plot: something of class lies beyond it, as tip says.
+func offArrow(class string, dir arrow, x, y float64, tip string) string {
+	var d string
+	switch dir {
+	case arrowDown:
+		d = fmt.Sprintf("M%.1f %.1fL%.1f %.1fL%.1f %.1fZ", x, y, x-5.5, y-9, x+5.5, y-9)
+	case arrowUp:
+		d = fmt.Sprintf("M%.1f %.1fL%.1f %.1fL%.1f %.1fZ", x, y, x-5.5, y+9, x+5.5, y+9)
+	case arrowLeft:
+		d = fmt.Sprintf("M%.1f %.1fL%.1f %.1fL%.1f %.1fZ", x, y, x+9, y-5.5, x+9, y+5.5)
+	default:
+		d = fmt.Sprintf("M%.1f %.1fL%.1f %.1fL%.1f %.1fZ", x, y, x-9, y-5.5, x-9, y+5.5)
+	}
+	inner := ""
+	if tip != "" {
+		inner = "<title>" + esc(tip) + "</title>"
+	}
+	return `<path class="` + class + `" d="` + d + `">` + inner + `</path>`
+}
+
+// drawLegend draws the legend under the x axis label, whose last line is
+// at below, and returns the baseline of its last row. It names only what
+// is drawn: a series with points, by its line, or its marker with a bar
+// when it has intervals; a mark, by its line, or by an arrow when it lies
+// off the chart; and, when off is set, the arrow that stands for points
+// off the chart. Entries wrap to as many rows as they need, and a label
+// too long for a row wraps onto lines of its own.
+func (c Chart) drawLegend(b *strings.Builder, f chartFrame, below float64, off bool) float64 {
 	const legendL = padL - 40
-	ly, lx := f.padT+f.ph+54, legendL
-	place := func(label string) (float64, float64) {
-		w := 30 + 6.6*float64(len(label))
+	ly, lx := below+21, legendL
+	room := f.chartW - padR - legendL - 28
+	extra := 0.0 // the extra lines the current row's labels take
+	place := func(label string) (float64, float64, []string) {
+		lines := []string{label}
+		if textW(label, legendPx, false) > room {
+			lines = wrapText(label, room, legendPx, false)
+		}
+		w := 30 + textW(lines[0], legendPx, false)
+		for _, l := range lines[1:] {
+			w = max(w, 30+textW(l, legendPx, false))
+		}
 		if lx+w > f.chartW-padR && lx > legendL {
 			lx = legendL
-			ly += legendRow
+			ly += legendRow + extra
+			extra = 0
 		}
+		extra = max(extra, legendLine*float64(len(lines)-1))
 		ex := lx
 		lx += w + 8
-		return ex, ly
+		return ex, ly, lines
 	}
-	text := func(ex, ey float64, label string) {
-		fmt.Fprintf(b, `<text class="legend" x="%.1f" y="%.1f">%s</text>`, ex+28, ey+4, esc(label))
+	text := func(ex, ey float64, lines []string) {
+		for i, l := range lines {
+			fmt.Fprintf(b, `<text class="legend" x="%.1f" y="%.1f">%s</text>`, ex+28, ey+4+legendLine*float64(i), esc(l))
+		}
 	}
 	for _, s := range c.Series {
-		ex, ey := place(s.Name)
+		if !c.drawn(f, s) {
+			continue
+		}
+		ex, ey, lines := place(s.Name)
+		b.WriteString(`<g class="legend-entry">`)
 		switch {
 		case s.Line:
 			fmt.Fprintf(b, `<line class="series %s" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"%s/>`, s.Class, ex, ey, ex+22, ey, dashAttr(s.Dash))
@@ -272,14 +531,45 @@ func (c Chart) drawLegend(b *strings.Builder, f chartFrame) float64 {
 		default:
 			b.WriteString(marker(s.Shape, "dot "+s.Class, ex+11, ey, ""))
 		}
-		text(ex, ey, s.Name)
+		text(ex, ey, lines)
+		b.WriteString(`</g>`)
 	}
 	for _, m := range c.Marks {
-		ex, ey := place(m.Label)
-		fmt.Fprintf(b, `<line class="mark %s" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, m.Class, ex, ey, ex+22, ey)
-		text(ex, ey, m.Label)
+		ex, ey, lines := place(m.Label)
+		b.WriteString(`<g class="legend-entry">`)
+		if f.inX(m.X) {
+			fmt.Fprintf(b, `<line class="mark %s" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, m.Class, ex, ey, ex+22, ey)
+		} else {
+			b.WriteString(offArrow("mark-off "+m.Class, arrowRight, ex+16, ey, ""))
+		}
+		text(ex, ey, lines)
+		b.WriteString(`</g>`)
 	}
-	return ly
+	if off {
+		ex, ey, lines := place(OffChart)
+		b.WriteString(`<g class="legend-entry">` + offArrow("off", arrowDown, ex+11, ey+5, ""))
+		text(ex, ey, lines)
+		b.WriteString(`</g>`)
+	}
+	return ly + extra
+}
+
+// OffChart is the legend's name for the arrows that stand for values off
+// the chart; each arrow's tooltip gives its value, and where it lies.
+const OffChart = "off the chart"
+
+// drawn reports whether any of s is drawn: a line needs a point inside
+// the x axis; markers are all drawn, inside the axes or as arrows.
+func (c Chart) drawn(f chartFrame, s Series) bool {
+	if !s.Line {
+		return len(s.Points) > 0
+	}
+	for _, p := range s.Points {
+		if f.inX(p.X) {
+			return true
+		}
+	}
+	return false
 }
 
 // name is the chart's accessible name: its title, and what it plots
@@ -366,19 +656,35 @@ func (a axis) fixed() axis {
 	return a
 }
 
-// frac maps v onto [0, 1] along the axis, clamped to its ends; zero or
-// less on a log axis is its floor.
-func (a axis) frac(v float64) float64 {
-	var t float64
+// pos is v's place along the axis, 0 at its low end and 1 at its high,
+// not clamped: -Inf for zero or less on a log axis.
+func (a axis) pos(v float64) float64 {
 	if a.log {
 		if v <= 0 {
-			return 0
+			return math.Inf(-1)
 		}
-		t = (math.Log10(v) - math.Log10(a.lo)) / (math.Log10(a.hi) - math.Log10(a.lo))
-	} else {
-		t = (v - a.lo) / (a.hi - a.lo)
+		return (math.Log10(v) - math.Log10(a.lo)) / (math.Log10(a.hi) - math.Log10(a.lo))
 	}
-	return math.Max(0, math.Min(1, t))
+	return (v - a.lo) / (a.hi - a.lo)
+}
+
+// side says where v lies: -1 below the axis's low end (zero or less on a
+// log axis), 1 past its high end, 0 inside, a rounding error counting as
+// inside.
+func (a axis) side(v float64) int {
+	switch t := a.pos(v); {
+	case t < -1e-9:
+		return -1
+	case t > 1+1e-9:
+		return 1
+	}
+	return 0
+}
+
+// frac maps v onto [0, 1] along the axis, clamped to its ends: where an
+// arrow for a value off the chart goes.
+func (a axis) frac(v float64) float64 {
+	return math.Max(0, math.Min(1, a.pos(v)))
 }
 
 // ticks returns the axis's ticks inside its range, about n of them, and

@@ -294,7 +294,7 @@ func TestBrowserEmbedInArticle(t *testing.T) {
 	// The writer adds a chart: the frame grows to the new height.
 	fctx = reframe(t, ctx, `f.src + "&`+params(settings.IDChart, settings.ChartK)+`"`, labBase+ui.RouteEmbed, params(settings.IDChart, settings.ChartK))
 	waitEmbed(t, fctx)
-	bdo(t, fctx, chromedp.WaitVisible(chromedp.CSS(`#chart-k svg[aria-label^="False-positive rate"]`)))
+	waitChartShown(t, fctx, "chart-k")
 	charted := waitFitted(t, ctx, fctx, 0, func(h float64) bool { return h > plain+100 })
 	noScrollBar(t, fctx, "with the chart")
 	t.Logf("frame height %v px without the chart, %v px with it", plain, charted)
@@ -327,7 +327,7 @@ func TestBrowserEmbedLargeNarrow(t *testing.T) {
 	if href := beval[string](t, fctx, `document.getElementById("embed-open").href`); !strings.Contains(href, params(settings.IDLarge, "on")) {
 		t.Errorf("Open in Bloom Lab goes to %q, without the large type", href)
 	}
-	bdo(t, fctx, chromedp.WaitVisible(chromedp.CSS(`#chart-bpk svg[aria-label^="False-positive rate"]`)))
+	waitChartShown(t, fctx, "chart-bpk")
 	wide := waitFitted(t, ctx, fctx, 0, func(float64) bool { return true })
 	noScrollBar(t, fctx, "at the article's width")
 	bdo(t, ctx, chromedp.Evaluate[chromedp.Void](`document.querySelector("iframe").style.width = "280px"`))
@@ -379,7 +379,7 @@ func TestBrowserEmbedScreenshots(t *testing.T) {
 			// filter, from the start of its frame's navigation.
 			t.Logf("%d px, %s: drawn %.0f ms after its frame started loading", width, match, beval[float64](t, fctx, `performance.now()`))
 			if i == 0 {
-				bdo(t, fctx, chromedp.WaitVisible(chromedp.CSS(`#chart-k svg[aria-label^="False-positive rate"]`)))
+				waitChartShown(t, fctx, "chart-k")
 			}
 			// Chrome stops drawing a frame from another site while it is
 			// out of view, and its size goes unobserved until it is seen.

@@ -115,44 +115,61 @@ func rateFloor(vals ...float64) float64 {
 
 // kChart is the rate-against-k chart for the filter r: the theory curve for
 // its m and n, the optimum (m/n) ln 2, the sampled measurements, and this
-// run's own measured point.
-func kChart(r sim.Result, measured []ui.Point, sampled bool, width float64) ui.Chart {
-	return kChartOf(r, r.M, r.N, r.K, "theory (1 - e^(-kn/m))^k", func(k int) float64 { return core.Rate(r.M, r.N, k) }, measured, sampled, width)
+// run's own measured point. At a stop of the player its axes, theory and
+// optimum are those of the filter with every key in (play.Of of them), so
+// they hold still while the player runs; the stop adds its own theory and
+// its measured point.
+func kChart(r sim.Result, measured []ui.Point, sampled bool, width float64, play Play) ui.Chart {
+	rate := func(k int, n uint64) float64 { return core.Rate(r.M, n, k) }
+	return kChartOf(r, r.M, play.n(r), r.K, "theory (1 - e^(-kn/m))^k", rate, measured, sampled, width, play)
 }
 
 // chainKChart is the chart against k of a scalable chain designed by p:
 // k is its first link's, m/n the first link's bits per key, and the
 // theory the chain's own for n keys given, at each first-link k.
-func chainKChart(r sim.Result, p sim.Params, measured []ui.Point, sampled bool, width float64) ui.Chart {
+func chainKChart(r sim.Result, p sim.Params, measured []ui.Point, sampled bool, width float64, play Play) ui.Chart {
 	m, k := p.Shape()
-	n := uint64(p.Items) + r.Typed
-	rate := func(k int) float64 {
+	if play.stop() {
+		q := p
+		q.Items = play.Of
+		m, k = q.Shape()
+	}
+	rate := func(k int, n uint64) float64 {
 		f, err := r.Variant.Build(core.Spec{M: m, K: k, N: n, Seed: 1})
 		if err != nil {
 			return 1
 		}
 		return r.Variant.Theory(f, n).Rate
 	}
-	c := kChartOf(r, m, n, k, "theory, the chain of links", rate, measured, sampled, width)
+	c := kChartOf(r, m, play.n(r), k, "theory, the chain of links", rate, measured, sampled, width, play)
 	c.XLabel = "the first link's hash probes k"
 	return c
 }
 
 // kChartOf is the chart against k of a filter of m bits and n keys at k,
-// with the theory rate(k) named theoryName.
-func kChartOf(r sim.Result, m, n uint64, k int, theoryName string, rate func(int) float64, measured []ui.Point, sampled bool, width float64) ui.Chart {
+// with the theory rate(k, n) named theoryName; at a stop of the player,
+// the stop's theory and point join it.
+func kChartOf(r sim.Result, m, n uint64, k int, theoryName string, rate func(int, uint64) float64, measured []ui.Point, sampled bool, width float64, play Play) ui.Chart {
 	kmax := kRange(m, n, k)
-	var theory []ui.Point
+	var theory, stop []ui.Point
 	ys := []float64{}
 	for k := 1; k <= kmax; k++ {
-		y := rate(k)
+		y := rate(k, n)
 		theory = append(theory, ui.Point{X: float64(k), Y: y})
 		ys = append(ys, y)
+		if play.stop() {
+			stop = append(stop, ui.Point{X: float64(k), Y: rate(k, r.N)})
+		}
 	}
 	opt := float64(m) / float64(max(n, 1)) * math.Ln2
 	name := "measured"
 	if sampled {
 		name = "measured (n sampled to 5,000)"
+	}
+	optName := "optimum (m/n) ln 2 = " + format.Float(opt, 2)
+	if play.stop() {
+		theoryName += ", every key in"
+		optName += ", every key in"
 	}
 	c := ui.Chart{
 		Title:  "False-positive rate vs hash probes k",
@@ -166,24 +183,31 @@ func kChartOf(r sim.Result, m, n uint64, k int, theoryName string, rate func(int
 			{Name: theoryName, Class: "theory", Line: true, Points: theory},
 			{Name: name, Class: "measured", Points: measured},
 		},
-		Marks: []ui.Mark{{X: opt, Label: "optimum (m/n) ln 2 = " + format.Float(opt, 2), Class: "optimum"}},
+		Marks: []ui.Mark{{X: opt, Label: optName, Class: "optimum"}},
+	}
+	if play.stop() {
+		c.Series = append(c.Series, ui.Series{Name: "theory at this stop, n = " + format.Int(r.N), Class: "alt", Line: true, Dash: ui.Dashed, Points: stop})
 	}
 	if r.AbsentQueries > 0 {
-		c.Series = append(c.Series, ui.Series{Name: "this run", Class: "current", Points: []ui.Point{{X: float64(k), Y: r.EmpiricalFPR}}})
+		c.Series = append(c.Series, ui.Series{Name: play.pointName(), Class: "current", Points: []ui.Point{{X: float64(k), Y: r.EmpiricalFPR}}})
 	}
 	return c
 }
 
 // bpkChart is the rate-against-bits-per-key chart for n keys at the run's
 // k: theory at this k, theory at the best k for each size, the sampled
-// measurements at this k, and a line at the current bits per key.
-func bpkChart(r sim.Result, bpk float64, measured []ui.Point, sampled bool, width float64) ui.Chart {
+// measurements at this k, and a line at the current bits per key. At a
+// stop of the player the curves and the line are the filter's with every
+// key in, and the stop is a point at its own m/n, off the chart to the
+// right while few keys are in.
+func bpkChart(r sim.Result, bpk float64, measured []ui.Point, sampled bool, width float64, play Play) ui.Chart {
 	xmax := bpkRange(bpk)
 	var fixed, best []ui.Point
 	ys := []float64{}
 	// Bits per key counts the generated keys, as the slider does; the
 	// typed keys join them in n.
-	n, generated := max(r.N, 1), max(r.N-r.Typed, 1)
+	n := max(play.n(r), 1)
+	generated := max(n-r.Typed, 1)
 	for x := 0.5; x <= xmax+1e-9; x += 0.25 {
 		m := uint64(math.Max(1, math.Ceil(x*float64(generated))))
 		y := core.Rate(m, n, r.K)
@@ -196,15 +220,34 @@ func bpkChart(r sim.Result, bpk float64, measured []ui.Point, sampled bool, widt
 	if sampled {
 		name += " (n sampled)"
 	}
-	return bpkAxes("False-positive rate vs bits per key", bpk, xmax, width, ys,
+	c := bpkAxes("False-positive rate vs bits per key", bpk, xmax, width, ys, play,
 		ui.Series{Name: "theory at k = " + format.Plain(float64(r.K)), Class: "theory", Line: true, Points: fixed},
 		ui.Series{Name: "theory at the best k", Class: "alt", Line: true, Dash: ui.Dashed, Points: best},
 		ui.Series{Name: name, Class: "measured", Points: measured})
+	if play.stop() && r.AbsentQueries > 0 {
+		c.Series = append(c.Series, stopPoint(r))
+	}
+	return c
+}
+
+// stopPoint is the point of a stop of the player on a chart against bits
+// per key: its measured rate at its own m over the generated keys in.
+func stopPoint(r sim.Result) ui.Series {
+	x := float64(r.M) / float64(max(r.N-r.Typed, 1))
+	name := format.Float(x, 1)
+	if x >= 100 {
+		name = format.Int(uint64(math.Round(x)))
+	}
+	return ui.Series{Name: "this stop, m/n = " + name, Class: "current", Points: []ui.Point{{X: x, Y: r.EmpiricalFPR}}}
 }
 
 // bpkAxes is a chart of the rate against bits per key up to xmax, its
 // rate axis fitted to ys, with series and a line at this filter's bpk.
-func bpkAxes(title string, bpk, xmax, width float64, ys []float64, series ...ui.Series) ui.Chart {
+func bpkAxes(title string, bpk, xmax, width float64, ys []float64, play Play, series ...ui.Series) ui.Chart {
+	here := "this filter: " + format.Plain(ui.Round3(bpk)) + " bits per key"
+	if play.stop() {
+		here += ", every key in"
+	}
 	return ui.Chart{
 		Title:  title,
 		Width:  width,
@@ -213,7 +256,7 @@ func bpkAxes(title string, bpk, xmax, width float64, ys []float64, series ...ui.
 		XMin:   0.5, XMax: xmax,
 		LogY: true, YMin: math.Max(rateFloor(ys...), 1e-7), YMax: 1,
 		Series: series,
-		Marks:  []ui.Mark{{X: bpk, Label: "this filter: " + format.Plain(ui.Round3(bpk)) + " bits per key", Class: "here"}},
+		Marks:  []ui.Mark{{X: bpk, Label: here, Class: "here"}},
 	}
 }
 
@@ -225,9 +268,9 @@ func bpkAxes(title string, bpk, xmax, width float64, ys []float64, series ...ui.
 // at the current bits per key. The theory is taken from empty filters of at
 // most sampleItems keys: the layout's theory of an empty filter is the one
 // at n keys, and it depends on bits per key, not on n.
-func layoutBPKChart(r sim.Result, bpk float64, k, fingerprintBits int, measured []ui.Point, sampled bool, width float64) ui.Chart {
+func layoutBPKChart(r sim.Result, bpk float64, k, fingerprintBits int, measured []ui.Point, sampled bool, width float64, play Play) ui.Chart {
 	xmax := bpkRange(bpk)
-	n := min(max(r.N, 1), sampleItems)
+	n := min(max(play.n(r), 1), sampleItems)
 	var own, bloom []ui.Point
 	ys := []float64{}
 	for x := 0.5; x <= xmax+1e-9; x += 0.5 {
@@ -253,11 +296,14 @@ func layoutBPKChart(r sim.Result, bpk float64, k, fingerprintBits int, measured 
 	if r.Variant.Chain() {
 		title, theoryName = "False-positive rate vs the first link's bits per key", "theory, the chain of links"
 	}
-	c := bpkAxes(title, bpk, xmax, width, ys,
+	c := bpkAxes(title, bpk, xmax, width, ys, play,
 		ui.Series{Name: theoryName, Class: "theory", Line: true, Points: own},
 		ui.Series{Name: "standard Bloom at the best k", Class: "alt", Line: true, Dash: ui.Dashed, Points: bloom},
 		ui.Series{Name: name, Class: "measured", Points: measured})
-	if r.AbsentQueries > 0 {
+	switch {
+	case play.stop() && r.AbsentQueries > 0:
+		c.Series = append(c.Series, stopPoint(r))
+	case r.AbsentQueries > 0:
 		c.Series = append(c.Series, ui.Series{Name: "this run", Class: "current", Points: []ui.Point{{X: bpk, Y: r.EmpiricalFPR}}})
 	}
 	return c
@@ -267,6 +313,10 @@ func layoutBPKChart(r sim.Result, bpk float64, k, fingerprintBits int, measured 
 // points measured after each run on a goroutine of their own. The zero
 // value is ready: no points, nothing drawn.
 type Charts struct {
+	// InPart is set where the lab is a part of another page, under its
+	// h2: the charts' heading is then an h3.
+	InPart       bool
+	play         Play
 	kSVG, bpkSVG string
 	kPts, bpkPts []ui.Point
 	sampled      bool
@@ -339,7 +389,7 @@ func (sw chartSweep) measure(step sim.Step, kDone func([]ui.Point)) (kPts, bpkPt
 // time, and redraws as each chart's points arrive; then follows once the
 // last is drawn (at once if there is nothing to measure), unless a newer
 // sweep replaced this one.
-func (ch *Charts) Sweep(ctx app.Context, p sim.Params, r sim.Result, typed []string, own, narrow bool, then func()) {
+func (ch *Charts) Sweep(ctx app.Context, p sim.Params, r sim.Result, typed []string, own bool, then func()) {
 	sw := sweepOf(p, r, typed, own)
 	ch.sampled = sw.sampled
 	ch.sweeping = sw.sweepK || sw.sweepBPK
@@ -354,7 +404,7 @@ func (ch *Charts) Sweep(ctx app.Context, p sim.Params, r sim.Result, typed []str
 			ctx.Dispatch(func(ctx app.Context) {
 				if sweep.Live() {
 					ch.kPts = kPts
-					ch.Redraw(&r, p, narrow)
+					ch.Redraw(&r, p, ch.play)
 				}
 			})
 		})
@@ -368,7 +418,7 @@ func (ch *Charts) Sweep(ctx app.Context, p sim.Params, r sim.Result, typed []str
 			if sweep.Live() {
 				ch.bpkPts = bpkPts
 				ch.sweeping = false
-				ch.Redraw(&r, p, narrow)
+				ch.Redraw(&r, p, ch.play)
 				then()
 			}
 		})
@@ -397,72 +447,171 @@ func Measure(p sim.Params, r sim.Result, typed []string) (kPts, bpkPts []ui.Poin
 	return kPts, bpkPts, sw.sampled
 }
 
-// Redraw draws the charts of run r at params p. On a narrow screen they
-// are drawn narrower, so that their text keeps its size when the SVG
-// scales down to the column.
-func (ch *Charts) Redraw(r *sim.Result, p sim.Params, narrow bool) {
+// Play is what the player tells the charts: the lab shows a stop of At
+// keys of Of (At is 0 with every key in), and Running says whether the
+// player is playing on from it or was stopped there.
+type Play struct {
+	At, Of  int
+	Running bool
+}
+
+// stop reports whether the lab shows a stop before the last key.
+func (pl Play) stop() bool { return pl.At > 0 && pl.At < pl.Of }
+
+// n is the keys of the filter the charts' axes and theory are for: r's,
+// or at a stop the filter's with every key in (the typed keys join the
+// generated ones, as they join r's).
+func (pl Play) n(r sim.Result) uint64 {
+	if pl.stop() {
+		return uint64(pl.Of) + r.Typed
+	}
+	return r.N
+}
+
+// pointName names the measured point of the run shown.
+func (pl Play) pointName() string {
+	if pl.stop() {
+		return "this stop"
+	}
+	return "this run"
+}
+
+// ChartWidths are the widths, in CSS pixels, each chart is drawn at, the
+// same on the server and in the live lab, so the first view is the live
+// one. The page shows the one for its box (web/lab.css, .chart-fit): the
+// widest no more than a twentieth wider than the box, stretched to it by
+// at most a third, so that text drawn at 12 to 14 px is seen at 11.4 to
+// 18 px from a box of 228 px to one of 1,080. The widths are close to the
+// boxes people see: 294 and 320 px on a phone, the embed's and the lab's,
+// 417 at 1280, 648 and 680 at 720.
+var ChartWidths = []float64{240, 300, 400, 520, 640, 840}
+
+// fit draws a chart at each of ChartWidths, for the page to show the one
+// that fits its box.
+func fit(draw func(width float64) ui.Chart) string {
+	var b strings.Builder
+	b.WriteString(`<div class="chart-fit">`)
+	for _, w := range ChartWidths {
+		c := draw(w)
+		c.Class = "w" + strconv.Itoa(int(w))
+		b.WriteString(c.SVG())
+	}
+	b.WriteString(`</div>`)
+	return b.String()
+}
+
+// Redraw draws the charts of run r at params p, at every width the page
+// may show them at, for where the player stands.
+func (ch *Charts) Redraw(r *sim.Result, p sim.Params, play Play) {
 	if r == nil {
 		return
 	}
-	width := 0.0
-	if narrow {
-		width = 340
-	}
+	ch.play = play
 	bpk := p.BitsPerKey
 	ch.kSVG, ch.bpkSVG = "", ""
 	switch {
 	case r.Variant.Chain():
-		ch.kSVG = chainKChart(*r, p, ch.kPts, ch.sampled, width).SVG()
+		ch.kSVG = fit(func(w float64) ui.Chart { return chainKChart(*r, p, ch.kPts, ch.sampled, w, play) })
 	case r.Variant.UsesK():
-		ch.kSVG = kChart(*r, ch.kPts, ch.sampled, width).SVG()
+		ch.kSVG = fit(func(w float64) ui.Chart { return kChart(*r, ch.kPts, ch.sampled, w, play) })
 	}
 	switch {
 	case !r.Variant.UsesM():
 	case r.Variant.Bloom():
-		ch.bpkSVG = bpkChart(*r, bpk, ch.bpkPts, ch.sampled, width).SVG()
+		ch.bpkSVG = fit(func(w float64) ui.Chart { return bpkChart(*r, bpk, ch.bpkPts, ch.sampled, w, play) })
 	default:
 		_, k := p.Shape()
-		ch.bpkSVG = layoutBPKChart(*r, bpk, k, p.FingerprintBits, ch.bpkPts, ch.sampled, width).SVG()
+		if play.stop() {
+			q := p
+			q.Items = play.Of
+			_, k = q.Shape()
+		}
+		ch.bpkSVG = fit(func(w float64) ui.Chart {
+			return layoutBPKChart(*r, bpk, k, p.FingerprintBits, ch.bpkPts, ch.sampled, w, play)
+		})
 	}
 }
 
+// heading is the charts' heading, a level under the lab's title: an h2 on
+// the lab's page, an h3 where the lab is a part of a lesson.
+func (ch *Charts) heading() app.UI {
+	const text = "Charts"
+	if ch.InPart {
+		return app.H3().ID(idChartsTitle).Class("charts-title").Text(text)
+	}
+	return app.H2().ID(idChartsTitle).Class("charts-title").Text(text)
+}
+
+// idChartsTitle is the charts' heading.
+const idChartsTitle = "charts-title"
+
 // Render is the two charts and the line under them, for layout v and run
 // r (nil before the first); own says the run is on the user's keys, and
-// playing that the player stopped before the last key.
-func (ch *Charts) Render(v core.Variant, r *sim.Result, own, playing bool) app.UI {
-	status := ""
-	switch {
-	case r == nil:
-	case playing:
-		status = "The player stopped before the last key: the chart against k shows theory and this stop. Its measured points, and the chart against bits per key (a stop's m/n is not a design), return when every key is in."
-	default:
-		status = chartStatus(r, own, ch.sweeping)
-	}
-	return app.Div().Class("charts-col").Body(
+// play where the player stands.
+func (ch *Charts) Render(v core.Variant, r *sim.Result, own bool, play Play) app.UI {
+	return app.Section().Class("charts-col").Aria("labelledby", idChartsTitle).Body(
+		ch.heading(),
 		app.Div().Class("charts").Body(
 			chartBox("chart-k", ch.kSVG, !v.UsesK()),
-			chartBox("chart-bpk", ch.bpkSVG, !v.UsesM() || playing),
+			chartBox("chart-bpk", ch.bpkSVG, !v.UsesM()),
 		),
-		app.P().ID("chart-status").Class("muted small").Text(status),
+		app.P().ID("chart-status").Class("muted small").Text(ch.status(r, own, play, v.UsesK(), v.UsesM())),
 	)
 }
 
 // RenderOne is one of the two charts, which (settings.ChartK or
 // settings.ChartBitsPerKey), with the line under the charts: a compact
 // lab's. The arguments are Render's.
-func (ch *Charts) RenderOne(which string, v core.Variant, r *sim.Result, own, playing bool) app.UI {
+func (ch *Charts) RenderOne(which string, v core.Variant, r *sim.Result, own bool, play Play) app.UI {
 	id, svg, off := "chart-k", ch.kSVG, !v.UsesK()
 	if which == settings.ChartBitsPerKey {
-		id, svg, off = "chart-bpk", ch.bpkSVG, !v.UsesM() || playing
-	}
-	status := ""
-	if r != nil {
-		status = chartStatus(r, own, ch.sweeping)
+		id, svg, off = "chart-bpk", ch.bpkSVG, !v.UsesM()
 	}
 	return app.Div().Class("charts-col").Body(
 		app.Div().Class("charts").Body(chartBox(id, svg, off)),
-		app.P().ID("chart-status").Class("muted small").Text(status),
+		app.P().ID("chart-status").Class("muted small").Text(ch.status(r, own, play, !off && id == "chart-k", !off && id == "chart-bpk")),
 	)
+}
+
+// status is the line under the charts shown (k and bpk say which): true
+// for what they show now, playing or stopped.
+func (ch *Charts) status(r *sim.Result, own bool, play Play, k, bpk bool) string {
+	switch {
+	case r == nil:
+		return ""
+	case play.stop() && (k || bpk):
+		return playStatus(r, play, k, bpk)
+	}
+	return chartStatus(r, own, ch.sweeping)
+}
+
+// playStatus is the line under the charts at a stop of the player, while
+// it plays on or stopped there; k and bpk say which charts are shown.
+func playStatus(r *sim.Result, play Play, k, bpk bool) string {
+	where := "Stopped at "
+	if play.Running {
+		where = "Playing: "
+	}
+	s := where + format.Int(uint64(play.At)) + " of " + format.Int(uint64(play.Of)) + " keys in. "
+	if k && bpk {
+		s += "The charts keep the axes, theory and lines of the filter with every key in. "
+	} else {
+		s += "The chart keeps the axes, theory and lines of the filter with every key in. "
+	}
+	var parts []string
+	if r.AbsentQueries > 0 && k {
+		parts = append(parts, "against k, \"this stop\" is the rate measured now, beside the theory for the keys in so far")
+	}
+	if r.AbsentQueries > 0 && bpk {
+		parts = append(parts, "against bits per key, \"this stop\" is the rate measured now, at its own m/n (an arrow at the edge while that is off the chart)")
+	}
+	switch {
+	case len(parts) > 0:
+		s += "On the chart " + strings.Join(parts, "; on the chart ") + ". "
+	default:
+		s += "With no absent queries there is no rate of this stop to show. "
+	}
+	return s + "The sampled measured points return when every key is in."
 }
 
 // chartStatus is the line under the charts of result r: how the measured
@@ -515,7 +664,7 @@ func chartBox(id, svg string, off bool) app.UI {
 
 func orEmptySVG(s string) string {
 	if s == "" {
-		return `<svg class="chart" viewBox="0 0 440 290" role="img" aria-label="chart not drawn yet" xmlns="http://www.w3.org/2000/svg"><text x="58" y="150" fill="#5a6478">Drawing…</text></svg>`
+		return `<svg class="chart" width="300" height="290" viewBox="0 0 300 290" role="img" aria-label="chart not drawn yet" xmlns="http://www.w3.org/2000/svg"><text x="58" y="150" fill="#5a6478">Drawing…</text></svg>`
 	}
 	return s
 }

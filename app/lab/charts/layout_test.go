@@ -21,7 +21,7 @@ func TestLayoutCharts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := layoutBPKChart(r, 10, 0, 0, []ui.Point{{X: 2, Y: 0.03}}, true, 0)
+	c := layoutBPKChart(r, 10, 0, 0, []ui.Point{{X: 2, Y: 0.03}}, true, 0, Play{})
 	if len(c.Series) != 4 || c.Series[0].Name != "theory, cuckoo (auto width)" || len(c.Series[0].Points) != 40 {
 		t.Fatalf("cuckoo chart series %+v", c.Series)
 	}
