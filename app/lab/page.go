@@ -77,6 +77,8 @@ type Page struct {
 	// changed.
 	keep    url.Values
 	changed func(ctx app.Context)
+	// embedAs is what the Embed box embeds, nil for the lab as shown.
+	embedAs EmbedChoice
 }
 
 func New() *Page {
@@ -167,6 +169,13 @@ func (c *Page) restyle(ctx app.Context, large bool) {
 	c.commit(ctx)
 }
 
+// showOverlap opens or closes the overlap view, in the link: a view of
+// the same filter, so nothing reruns.
+func (c *Page) showOverlap(ctx app.Context, on bool) {
+	c.settings.Overlap = on
+	c.commit(ctx)
+}
+
 func (c *Page) typeKeys(ctx app.Context, keys settings.TypedKeys) {
 	s := c.settings
 	s.Typed = keys
@@ -217,7 +226,7 @@ func (c *Page) State() State {
 // Show puts the lab in settings s, as a lesson's "show me" does, and then
 // has the key panel query ask in order, or run attack (nil for none).
 func (c *Page) Show(ctx app.Context, s settings.Lab, ask []string, attack *try.Attack) {
-	s.Large = c.settings.Large
+	s.Large, s.Overlap = c.settings.Large, c.settings.Overlap
 	c.own.drop()
 	c.player.pause()
 	c.panel.ask, c.panel.attacked = askNone, nil
@@ -308,11 +317,15 @@ func (c *Page) OnNav(ctx app.Context) {
 	}
 	c.notices = notices
 	if c.loaded && s.Params == c.settings.Params && s.OptimalK == c.settings.OptimalK && s.Typed == c.settings.Typed && s.PlayAt == c.settings.PlayAt {
-		// Only the type size changed: the same filter, redrawn to the new
-		// width.
-		c.settings.Large = s.Large
+		// Only the type size or the overlap view changed: the same
+		// filter, redrawn to the new width, counted if the view opened.
+		overlap := s.Overlap != c.settings.Overlap
+		c.settings.Large, c.settings.Overlap = s.Large, s.Overlap
 		c.bits.resized()
 		if app.IsClient {
+			if overlap && c.showing() {
+				c.overlap.count(ctx)
+			}
 			ctx.Defer(c.draw)
 		}
 		return
@@ -481,6 +494,10 @@ func (c *Page) showSliders() {
 		if el := doc.Call("getElementById", sl.ID); el.Truthy() {
 			el.Set("value", sliderPosition(sl, c.settings.Params, c.own.keys))
 		}
+		// The number field, unless the reader is typing in it.
+		if el := doc.Call("getElementById", sl.ID+exactSuffix); el.Truthy() && !el.Equal(doc.Get("activeElement")) {
+			el.Set("value", sliderExact(sl, c.settings.Params, c.own.keys))
+		}
 	}
 }
 
@@ -528,8 +545,11 @@ func (c *Page) body(title app.UI) app.UI {
 		app.Div().Class("lab-head").Body(
 			title,
 			app.P().Class("lede").Text("Move a slider and watch the filter fill: the bit array, the counters and the charts follow on every change, and the address bar keeps the settings for a link."),
-			c.controls.renderPresets(),
-			renderEmbedBox(c.settings),
+			c.controls.renderSmallStart(),
+			app.Div().Class("head-tools").Body(
+				c.controls.renderPresets(),
+				c.controls.renderViewTools(renderEmbedBox(c.settings, c.embedAs)),
+			),
 		),
 		c.renderNotices(),
 		c.own.render(),
