@@ -76,11 +76,12 @@ type Slider struct {
 // the rung before ended (the slider's Min for the first).
 type Rung struct{ Upto, Step float64 }
 
-// bitsPerKeyLadder gives bits per key 2 to 20, where filters are used
-// (Cassandra's 4.8 to the 1% rule's 9.6 and past), most of the track in
-// half-bit steps; below, tenths to 1; above, 4 bits a step to core's
+// bitsPerKeyLadder gives bits per key 2 to 20, where filters are used,
+// most of the track: a fifth of a bit a step to 10, so that Cassandra's
+// 4.8, the 5% filter's 6.2 and the 1% rule's 9.6 are stops, then half a
+// bit to 20; below 2 tenths and halves, above 4 bits a step to core's
 // limit.
-var bitsPerKeyLadder = []Rung{{Upto: 1, Step: 0.1}, {Upto: 20, Step: 0.5}, {Upto: core.MaxBitsPerKey, Step: 4}}
+var bitsPerKeyLadder = []Rung{{Upto: 1, Step: 0.1}, {Upto: 2, Step: 0.5}, {Upto: 10, Step: 0.2}, {Upto: 20, Step: 0.5}, {Upto: core.MaxBitsPerKey, Step: 4}}
 
 // logSteps is the number of slider positions per decade on a log slider.
 const logSteps = 100

@@ -66,6 +66,12 @@ func TestBitsPerKeyLadder(t *testing.T) {
 	if next := sl.FromPosition(sl.Position(10) + 1); next-10 < 0.5 {
 		t.Errorf("an arrow press from 10 goes to %v: too small a step to see", next)
 	}
+	// The shapes the lab and its lessons name are stops.
+	for _, v := range []float64{4.8, 6.2, 9.6, 10, 18} {
+		if got := sl.FromPosition(sl.Position(v)); got != v {
+			t.Errorf("%v is no stop: the thumb stands at %v", v, got)
+		}
+	}
 }
 
 func abs(v float64) float64 { return max(v, -v) }
