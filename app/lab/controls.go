@@ -283,17 +283,18 @@ func (lc *labControls) renderSlider(sl settings.Slider) app.UI {
 		// Only ever true: HTML reads disabled="false" as disabled.
 		in = in.Disabled(true)
 	}
-	var track app.UI = in
+	var foot app.UI = app.Small().ID(sl.ID + "-help").Body(help)
 	if sl.Exact {
-		track = app.Div().Class("slider-row").Body(in, lc.renderExact(sl, decided || note != ""))
+		// Under the track, which keeps the column's width for its stops.
+		foot = app.Div().Class("slider-foot").Body(foot, lc.renderExact(sl, decided || note != ""))
 	}
 	return app.Div().Class(offClass("control", decided || note != "")).Body(
 		app.Label().For(sl.ID).Body(
 			app.Span().Text(sl.Label),
 			app.Output().ID(sl.ID+"-value").For(sl.ID).Text(shown),
 		),
-		track,
-		app.Small().ID(sl.ID+"-help").Body(help),
+		in,
+		foot,
 	)
 }
 
@@ -303,6 +304,7 @@ func (lc *labControls) renderExact(sl settings.Slider, off bool) app.UI {
 	in := app.Input().Type("number").ID(sl.ID+exactSuffix).Class("exact").
 		Min(sl.Min).Max(sl.Max).Step(sl.Step).Value(sliderExact(sl, lc.lab.current().Params, lc.lab.ownKeys())).
 		Attr("inputmode", "decimal").Aria("label", sl.Label+", exact").
+		Title("any value from "+format.Plain(sl.Min)+" to "+format.Plain(sl.Max)+", in steps of "+format.Plain(sl.Step)).
 		OnChange(lc.onExact(sl))
 	if off {
 		in = in.Disabled(true)

@@ -519,16 +519,18 @@ func (c *Page) Render() app.UI {
 }
 
 // Body is the lab without the page around it, titled with the page's h1.
-func (c *Page) Body() app.UI { return c.body(app.H1().Text(labTitle)) }
+func (c *Page) Body() app.UI { return c.body(app.H1().Text(labTitle), true) }
 
 // Part is the lab as a part of another page (the lessons'), whose title is
-// that page's one h1: the lab's title is an h2 under it.
-func (c *Page) Part() app.UI { return c.body(app.H2().Class("lab-title").Text(labTitle)) }
+// that page's one h1: the lab's title is an h2 under it. The page leads
+// its readers itself, so the lab's start for newcomers is left out.
+func (c *Page) Part() app.UI { return c.body(app.H2().Class("lab-title").Text(labTitle), false) }
 
 const labTitle = "The lab"
 
-// body is the lab under its title, an h1 or an h2.
-func (c *Page) body(title app.UI) app.UI {
+// body is the lab under its title, an h1 or an h2, with the start for
+// newcomers if newcomer.
+func (c *Page) body(title app.UI, newcomer bool) app.UI {
 	state := "ready"
 	switch {
 	case app.IsServer:
@@ -545,7 +547,7 @@ func (c *Page) body(title app.UI) app.UI {
 		app.Div().Class("lab-head").Body(
 			title,
 			app.P().Class("lede").Text("Move a slider and watch the filter fill: the bit array, the counters and the charts follow on every change, and the address bar keeps the settings for a link."),
-			c.controls.renderSmallStart(),
+			app.If(newcomer, c.controls.renderSmallStart),
 			app.Div().Class("head-tools").Body(
 				c.controls.renderPresets(),
 				c.controls.renderViewTools(renderEmbedBox(c.settings, c.embedAs)),

@@ -178,7 +178,8 @@ func TestBrowserOverlapInLink(t *testing.T) {
 
 // TestBrowserLessonEmbed: a lesson's Embed snippet holds what the learner
 // sees: the step's keys and the key panel they show in, and, after Show
-// me, the step's settings.
+// me, the step's settings. The lessons page, which leads its readers
+// itself, has no start for newcomers.
 func TestBrowserLessonEmbed(t *testing.T) {
 	needBrowser(t)
 	base := labURL(t)
@@ -188,6 +189,9 @@ func TestBrowserLessonEmbed(t *testing.T) {
 		return html.UnescapeString(beval[string](t, ctx, `document.getElementById("embed-snippet").value`))
 	}
 	bdo(t, ctx, chromedp.Navigate(lessonsURL(base, params(lessons.IDLesson, "1", lessons.IDStep, "2"))), waitLab())
+	if beval[bool](t, ctx, `!!document.getElementById("small-start")`) {
+		t.Error("the lessons page offers the lab's start for newcomers")
+	}
 	s := snippet()
 	for _, want := range []string{params(settings.IDTry, "apple,pear,plum"), params(settings.IDPanel, settings.PanelTry), params(settings.IDHashes, "7")} {
 		if !strings.Contains(strings.ReplaceAll(s, "%2C", ","), want) {
