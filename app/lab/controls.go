@@ -304,7 +304,7 @@ func (lc *labControls) renderExact(sl settings.Slider, off bool) app.UI {
 	in := app.Input().Type("number").ID(sl.ID+exactSuffix).Class("exact").
 		Min(sl.Min).Max(sl.Max).Step(sl.Step).Value(sliderExact(sl, lc.lab.current().Params, lc.lab.ownKeys())).
 		Attr("inputmode", "decimal").Aria("label", sl.Label+", exact").
-		Title("any value from "+format.Plain(sl.Min)+" to "+format.Plain(sl.Max)+", in steps of "+format.Plain(sl.Step)).
+		Title("any value from " + format.Plain(sl.Min) + " to " + format.Plain(sl.Max) + ", in steps of " + format.Plain(sl.Step)).
 		OnChange(lc.onExact(sl))
 	if off {
 		in = in.Disabled(true)
