@@ -146,8 +146,16 @@ func (lc *labControls) start(ctx app.Context, e app.Event, s settings.Lab) {
 	lc.lab.commit(ctx)
 }
 
+// onSmallStart opens the small start and brings its picture into view:
+// the bit array, every bit a cell, is what the click is for, and on a
+// phone it lies below the controls.
 func (lc *labControls) onSmallStart(ctx app.Context, e app.Event) {
 	lc.start(ctx, e, settings.SmallStart())
+	ctx.Defer(func(app.Context) {
+		if el := app.Window().GetElementByID(idBitArray); el.Truthy() {
+			el.Call("scrollIntoView", map[string]any{"block": "center"})
+		}
+	})
 }
 
 // Element IDs of the lab's header: the newcomer's start and its line to

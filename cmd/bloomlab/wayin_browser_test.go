@@ -33,7 +33,8 @@ const cellSideJS = `((m) => {
 
 // TestBrowserWayIn: the newcomer's start is on the lab's first screen at
 // 360 and 1280 px, with a link to the lessons; one click opens a filter
-// of 64 to 256 bits whose cells are at least 8 CSS px; the header's
+// of 64 to 256 bits whose cells are at least 8 CSS px, and brings that
+// picture into view; the header's
 // buttons stand in two labelled groups, with no button alone on a line.
 func TestBrowserWayIn(t *testing.T) {
 	needBrowser(t)
@@ -55,6 +56,9 @@ func TestBrowserWayIn(t *testing.T) {
 			bdo(t, ctx, chromedp.Click(chromedp.CSS("#small-start")))
 			bwaitText(t, ctx, "#out-m", func(s string) bool { return s == "128" })
 			bdo(t, ctx, waitLab())
+			// The click brings the picture it is for into view.
+			bwaitEval(t, ctx, `String((r => r.top >= 0 && r.bottom <= innerHeight)(document.getElementById("bit-array").getBoundingClientRect()))`,
+				func(s string) bool { return s == "true" })
 			if q := beval[string](t, ctx, `location.search`); !strings.Contains(q, params(settings.IDItems, "16")) || !strings.Contains(q, params(settings.IDBitsPerKey, "8")) {
 				t.Errorf("the small start is not in the link: %q", q)
 			}
