@@ -55,6 +55,17 @@ func (lc *labControls) onSlider(sl settings.Slider) app.EventHandler {
 
 func (lc *labControls) onCommit(ctx app.Context, e app.Event) { lc.lab.commit(ctx) }
 
+// onExact reads the value typed into a slider's number field, as a link's
+// is read: what it could not take as typed, it says.
+func (lc *labControls) onExact(sl settings.Slider) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		s := lc.lab.current()
+		v, notice := sl.Parse(e.Get("target").Get("value").String(), sl.Value(s.Params))
+		sl.Set(&s.Params, v)
+		lc.choose(ctx, e, s, notice)
+	}
+}
+
 func (lc *labControls) onSeed(ctx app.Context, e app.Event) {
 	seed, notice := settings.ParseSeed(settings.IDSeed, e.Get("target").Get("value").String(), lc.lab.current().Params.Seed)
 	s := lc.lab.current()
@@ -122,24 +133,74 @@ func (lc *labControls) onLarge(ctx app.Context, e app.Event) {
 
 func (lc *labControls) onPreset(p settings.Preset) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
-		// A preset is a shape: the type size and the typed keys stay.
-		s := p.Settings
-		s.Large, s.Typed = lc.lab.current().Large, lc.lab.current().Typed
-		lc.lab.change(ctx, s, e.Get("timeStamp").Float())
-		lc.lab.commit(ctx)
+		lc.start(ctx, e, p.Settings)
 	}
 }
 
+// start opens a shape (a preset, the small start): the type size, the
+// overlap view and the typed keys stay.
+func (lc *labControls) start(ctx app.Context, e app.Event, s settings.Lab) {
+	cur := lc.lab.current()
+	s.Large, s.Overlap, s.Typed = cur.Large, cur.Overlap, cur.Typed
+	lc.lab.change(ctx, s, e.Get("timeStamp").Float())
+	lc.lab.commit(ctx)
+}
+
+// onSmallStart opens the small start and brings its picture into view:
+// the bit array, every bit a cell, is what the click is for, and on a
+// phone it lies below the controls.
+func (lc *labControls) onSmallStart(ctx app.Context, e app.Event) {
+	lc.start(ctx, e, settings.SmallStart())
+	ctx.Defer(func(app.Context) {
+		if el := app.Window().GetElementByID(idBitArray); el.Truthy() {
+			el.Call("scrollIntoView", map[string]any{"block": "center"})
+		}
+	})
+}
+
+// Element IDs of the lab's header: the newcomer's start and its line to
+// the lessons, and the header's groups of buttons.
+const (
+	idNewcomer     = "newcomer"
+	idSmallStart   = "small-start"
+	idLessonsLink  = "lessons-link"
+	idPresetsGroup = "presets"
+	idViewGroup    = "view-tools"
+)
+
+// renderSmallStart is the newcomer's way in: one click to a filter small
+// enough to see every bit, and the line to the lessons.
+func (lc *labControls) renderSmallStart() app.UI {
+	return app.P().ID(idNewcomer).Class("newcomer").Body(
+		app.Span().Class("newcomer-label").Text("New here? "),
+		app.Button().ID(idSmallStart).Class("chip primary").
+			Title("16 keys in 128 bits with k = 3: every bit a square you can point at").
+			Text("Start small: 16 keys in 128 bits").OnClick(lc.onSmallStart),
+		app.Text(" "),
+		app.A().ID(idLessonsLink).Href(ui.Href(ui.RouteLessons)).Text("or follow the lessons, step by step"),
+	)
+}
+
+// renderPresets is the classic cases, a group of their own.
 func (lc *labControls) renderPresets() app.UI {
 	presets := settings.Presets()
-	return app.Div().Class("presets").Body(
-		app.Span().Class("presets-label").Text("Classic cases:"),
+	return app.Div().ID(idPresetsGroup).Class("presets head-group").Role("group").Aria("labelledby", "presets-label").Body(
+		app.Span().ID("presets-label").Class("presets-label").Text("Classic cases:"),
 		app.Range(presets).Slice(func(i int) app.UI {
 			p := presets[i]
 			return app.Button().ID("preset-" + p.ID).Class("chip").Title(p.Lesson).Text(p.Name).OnClick(lc.onPreset(p))
 		}),
+	)
+}
+
+// renderViewTools is the group of what changes how the lab is shown or
+// shared, not the filter: the large type and the embed box.
+func (lc *labControls) renderViewTools(embed app.UI) app.UI {
+	return app.Div().ID(idViewGroup).Class("view-tools head-group").Role("group").Aria("labelledby", "view-tools-label").Body(
+		app.Span().ID("view-tools-label").Class("presets-label").Text("Show and share:"),
 		app.Button().ID(settings.IDLarge).Class("chip toggle").Aria("pressed", lc.lab.current().Large).
 			Text("Large type").OnClick(lc.onLarge),
+		embed,
 	)
 }
 
@@ -230,14 +291,46 @@ func (lc *labControls) renderSlider(sl settings.Slider) app.UI {
 		// Only ever true: HTML reads disabled="false" as disabled.
 		in = in.Disabled(true)
 	}
+	var foot app.UI = app.Small().ID(sl.ID + "-help").Body(help)
+	if sl.Exact {
+		// Under the track, which keeps the column's width for its stops.
+		foot = app.Div().Class("slider-foot").Body(foot, lc.renderExact(sl, decided || note != ""))
+	}
 	return app.Div().Class(offClass("control", decided || note != "")).Body(
 		app.Label().For(sl.ID).Body(
 			app.Span().Text(sl.Label),
 			app.Output().ID(sl.ID+"-value").For(sl.ID).Text(shown),
 		),
 		in,
-		app.Small().ID(sl.ID+"-help").Body(help),
+		foot,
 	)
+}
+
+// renderExact is a slider's number field, for a value between the
+// slider's stops; off with the slider.
+func (lc *labControls) renderExact(sl settings.Slider, off bool) app.UI {
+	in := app.Input().Type("number").ID(sl.ID+exactSuffix).Class("exact").
+		Min(sl.Min).Max(sl.Max).Step(sl.Step).Value(sliderExact(sl, lc.lab.current().Params, lc.lab.ownKeys())).
+		Attr("inputmode", "decimal").Aria("label", sl.Label+", exact").
+		Title("any value from " + format.Plain(sl.Min) + " to " + format.Plain(sl.Max) + ", in steps of " + format.Plain(sl.Step)).
+		OnChange(lc.onExact(sl))
+	if off {
+		in = in.Disabled(true)
+	}
+	return in
+}
+
+// exactSuffix ends the ID of a slider's number field.
+const exactSuffix = "-exact"
+
+// sliderExact is the value a slider's number field shows: the one the
+// thumb stands nearest, exactly.
+func sliderExact(sl settings.Slider, p sim.Params, own *engine.OwnKeys) string {
+	v, ok := sliderValue(sl, p, own)
+	if !ok {
+		v = sl.Value(p)
+	}
+	return format.Plain(v)
 }
 
 // renderFingerprintBits is the fingerprint width select of a layout with

@@ -16,23 +16,44 @@ const (
 	idEmbedCopied  = "embed-copied"
 )
 
+// EmbedChoice turns the lab's settings into the embed a snippet puts in
+// a page: the lab's own box embeds them as they are with the default
+// sliders; a page built on the lab (a lesson) may embed what its reader
+// sees.
+type EmbedChoice func(s settings.Lab) (settings.Lab, settings.Embed)
+
+// asShown is the lab's own choice: its settings, the default sliders.
+func asShown(s settings.Lab) (settings.Lab, settings.Embed) { return s, settings.DefaultEmbed() }
+
+// EmbedAs has the Embed box offer what choose makes of the lab's settings.
+func (c *Page) EmbedAs(choose EmbedChoice) { c.embedAs = choose }
+
 // renderEmbedBox is the Embed button: it opens the snippet for the lab in
-// settings s, with the default sliders, ready to copy. The snippet names
-// the site it is on, which the prerendered page cannot know: there it
-// names the embed's path, and the live lab writes it in full.
-func renderEmbedBox(s settings.Lab) app.UI {
+// settings s, as choose embeds them (nil: as shown, with the default
+// sliders), ready to copy. The snippet names the site it is on, which the
+// prerendered page cannot know: there it names the embed's path, and the
+// live lab writes it in full.
+func renderEmbedBox(s settings.Lab, choose EmbedChoice) app.UI {
 	page, origin := ui.Href(ui.RouteEmbed), ""
 	if app.IsClient {
 		u := app.Window().URL()
 		origin = u.Scheme + "://" + u.Host
 		page = origin + page
 	}
-	snippet := settings.EmbedSnippet(settings.EmbedLink(page, s, settings.DefaultEmbed()), origin)
+	if choose == nil {
+		choose = asShown
+	}
+	s, e := choose(s)
+	shows := "the bit array, the counters and the sliders for bits per key, k and n"
+	if e.Panel {
+		shows += ", and the key panel with its keys"
+	}
+	snippet := settings.EmbedSnippet(settings.EmbedLink(page, s, e), origin)
 	return app.Details().ID(idEmbedBox).Class("embed-box").Body(
 		app.Summary().Class("chip").Text("Embed"),
 		app.P().Class("small").Body(
 			app.Text("Put this lab, in these settings, into your own page: paste the frame and its script. "+
-				"It shows the bit array, the counters and the sliders for bits per key, k and n. In the link, "),
+				"It shows "+shows+". In the link, "),
 			app.Code().Text(settings.IDControls+"="),
 			app.Text(" lists the sliders, "),
 			app.Code().Text(settings.IDChart+"="+settings.ChartK),

@@ -25,12 +25,12 @@ const (
 )
 
 // overlapView colours each set bit by how many keys map to it, with a
-// legend and the counts' distribution against Poisson's. It counts after
-// each run while it is on, on a goroutine that yields to the page and
+// legend and the counts' distribution against Poisson's. Whether it is
+// open is the lab's settings (the link's overlap=), so a shared link and a
+// reload keep it. It counts after each run while it is on, on a goroutine that yields to the page and
 // gives up when the filter changes.
 type overlapView struct {
 	lab  overlapLab
-	on   bool
 	busy bool
 	o    *sim.Overlap
 	err  string
@@ -42,6 +42,8 @@ type overlapView struct {
 // and a repaint once the counts are in.
 type overlapLab interface {
 	current() settings.Lab
+	// showOverlap opens or closes the view, in the link.
+	showOverlap(ctx app.Context, on bool)
 	ownKeys() *engine.OwnKeys
 	showing() bool
 	draw(ctx app.Context)
@@ -55,9 +57,12 @@ func overlapWords(n int) string {
 	return format.Plural(n, "key")
 }
 
+// on says whether the view is open.
+func (ov *overlapView) on() bool { return ov.lab.current().Overlap }
+
 // counts are the counts the picture shades by, nil while off or counting.
 func (ov *overlapView) counts() []uint8 {
-	if !ov.on || ov.o == nil {
+	if !ov.on() || ov.o == nil {
 		return nil
 	}
 	return ov.o.Counts
@@ -72,7 +77,7 @@ func (ov *overlapView) clear() {
 // onToggle turns the view on or off, counts if a filter is shown, and
 // repaints the picture with the counts or without them.
 func (ov *overlapView) onToggle(ctx app.Context, e app.Event) {
-	ov.on = !ov.on
+	ov.lab.showOverlap(ctx, !ov.on())
 	if ov.lab.showing() {
 		ov.count(ctx)
 	}
@@ -85,7 +90,7 @@ func (ov *overlapView) count(ctx app.Context) {
 	ov.clear()
 	s, own := ov.lab.current(), ov.lab.ownKeys() != nil
 	switch {
-	case !ov.on:
+	case !ov.on():
 		return
 	case own:
 		ov.err = "The overlap is counted on generated keys and the keys you type: go back to generated keys to see it."
@@ -122,11 +127,11 @@ func (ov *overlapView) count(ctx app.Context) {
 // every position as a cell, where the colours can show.
 func (ov *overlapView) render(cells bool) app.UI {
 	body := []app.UI{
-		app.Button().ID(idOverlapToggle).Class("chip toggle").Aria("pressed", ov.on).
+		app.Button().ID(idOverlapToggle).Class("chip toggle").Aria("pressed", ov.on()).
 			Text("Colour bits by the keys that share them").OnClick(ov.onToggle),
 	}
 	switch {
-	case !ov.on:
+	case !ov.on():
 	case ov.err != "":
 		body = append(body, app.P().ID(idOverlapNote).Class("muted small").Text(ov.err))
 	case ov.o == nil:

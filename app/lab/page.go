@@ -78,6 +78,8 @@ type Page struct {
 	// changed.
 	keep    url.Values
 	changed func(ctx app.Context)
+	// embedAs is what the Embed box embeds, nil for the lab as shown.
+	embedAs EmbedChoice
 }
 
 func New() *Page {
@@ -168,6 +170,13 @@ func (c *Page) restyle(ctx app.Context, large bool) {
 	c.commit(ctx)
 }
 
+// showOverlap opens or closes the overlap view, in the link: a view of
+// the same filter, so nothing reruns.
+func (c *Page) showOverlap(ctx app.Context, on bool) {
+	c.settings.Overlap = on
+	c.commit(ctx)
+}
+
 func (c *Page) typeKeys(ctx app.Context, keys settings.TypedKeys) {
 	s := c.settings
 	s.Typed = keys
@@ -218,7 +227,7 @@ func (c *Page) State() State {
 // Show puts the lab in settings s, as a lesson's "show me" does, and then
 // has the key panel query ask in order, or run attack (nil for none).
 func (c *Page) Show(ctx app.Context, s settings.Lab, ask []string, attack *try.Attack) {
-	s.Large = c.settings.Large
+	s.Large, s.Overlap = c.settings.Large, c.settings.Overlap
 	c.own.drop()
 	c.player.pause()
 	c.panel.ask, c.panel.attacked = askNone, nil
@@ -309,12 +318,16 @@ func (c *Page) OnNav(ctx app.Context) {
 	}
 	c.notices = notices
 	if c.loaded && s.Params == c.settings.Params && s.OptimalK == c.settings.OptimalK && s.Typed == c.settings.Typed && s.PlayAt == c.settings.PlayAt {
-		// Only the type size changed: the same filter, redrawn to the new
-		// width.
-		c.settings.Large = s.Large
+		// Only the type size or the overlap view changed: the same
+		// filter, redrawn to the new width, counted if the view opened.
+		overlap := s.Overlap != c.settings.Overlap
+		c.settings.Large, c.settings.Overlap = s.Large, s.Overlap
 		c.bits.resized()
 		c.glance.resized()
 		if app.IsClient {
+			if overlap && c.showing() {
+				c.overlap.count(ctx)
+			}
 			ctx.Defer(c.draw)
 		}
 		return
@@ -486,6 +499,10 @@ func (c *Page) showSliders() {
 		if el := doc.Call("getElementById", sl.ID); el.Truthy() {
 			el.Set("value", sliderPosition(sl, c.settings.Params, c.own.keys))
 		}
+		// The number field, unless the reader is typing in it.
+		if el := doc.Call("getElementById", sl.ID+exactSuffix); el.Truthy() && !el.Equal(doc.Get("activeElement")) {
+			el.Set("value", sliderExact(sl, c.settings.Params, c.own.keys))
+		}
 	}
 }
 
@@ -509,14 +526,15 @@ func (c *Page) Render() app.UI {
 // Body is the lab without the page around it, titled with the page's h1.
 func (c *Page) Body() app.UI {
 	c.setPart(false)
-	return c.body(app.H1().Text(labTitle))
+	return c.body(app.H1().Text(labTitle), true)
 }
 
 // Part is the lab as a part of another page (the lessons'), whose title is
-// that page's one h1: the lab's title is an h2 under it.
+// that page's one h1: the lab's title is an h2 under it. The page leads
+// its readers itself, so the lab's start for newcomers is left out.
 func (c *Page) Part() app.UI {
 	c.setPart(true)
-	return c.body(app.H2().Class("lab-title").Text(labTitle))
+	return c.body(app.H2().Class("lab-title").Text(labTitle), false)
 }
 
 // setPart says whether the lab is a part of another page, under that
@@ -527,8 +545,9 @@ func (c *Page) setPart(part bool) {
 
 const labTitle = "The lab"
 
-// body is the lab under its title, an h1 or an h2.
-func (c *Page) body(title app.UI) app.UI {
+// body is the lab under its title, an h1 or an h2, with the start for
+// newcomers if newcomer.
+func (c *Page) body(title app.UI, newcomer bool) app.UI {
 	state := "ready"
 	switch {
 	case app.IsServer:
@@ -545,8 +564,11 @@ func (c *Page) body(title app.UI) app.UI {
 		app.Div().Class("lab-head").Body(
 			title,
 			app.P().Class("lede").Text("Move a slider and watch the filter fill: the bit array, the counters and the charts follow on every change, and the address bar keeps the settings for a link."),
-			c.controls.renderPresets(),
-			renderEmbedBox(c.settings),
+			app.If(newcomer, c.controls.renderSmallStart),
+			app.Div().Class("head-tools").Body(
+				c.controls.renderPresets(),
+				c.controls.renderViewTools(renderEmbedBox(c.settings, c.embedAs)),
+			),
 		),
 		c.renderNotices(),
 		c.own.render(),

@@ -80,7 +80,21 @@ func New() *Page {
 	c := &Page{progress: lessonProgress{}, ask: asking{choice: -1, kept: keptGuesses{}}}
 	c.labPage.Init()
 	c.OnChange(c.check)
+	c.EmbedAs(c.embedStep)
 	return c
+}
+
+// embedStep is what the lesson's Embed box embeds: the lab as the learner
+// sees it, with the step's keys when the lab holds none of its own, and
+// the key panel where the step works with keys, so the frame shows what
+// the step is about.
+func (c *Page) embedStep(s settings.Lab) (settings.Lab, settings.Embed) {
+	step, e := c.shownStep(), settings.DefaultEmbed()
+	if s.Typed == "" {
+		s.Typed = step.Show.Typed
+	}
+	e.Panel = s.Typed != "" || len(step.Ask) > 0 || step.Attack != nil
+	return s, e
 }
 
 // OnInit starts the live page where the prerendered one stands: the

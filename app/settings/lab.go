@@ -22,8 +22,10 @@ type Lab struct {
 	Params   sim.Params
 	OptimalK bool
 	Large    bool
-	Typed    TypedKeys
-	PlayAt   int
+	// Overlap is the overlap view: set bits coloured by the keys on them.
+	Overlap bool
+	Typed   TypedKeys
+	PlayAt  int
 }
 
 // Run is the params of the filter the lab shows: the designed one, or at
@@ -54,12 +56,32 @@ type Slider struct {
 	// Log sliders move in steps of 1/logSteps of a decade, so a key press
 	// on items moves 4000 to 4100, not to 4001.
 	Log bool
-	Int bool
+	// Ladder, if set, is the track of a slider whose useful range is a
+	// small part of its legal one: the thumb stops at the ladder's values,
+	// so the common range gets most of the travel and an arrow press a
+	// step one can see; a value between stops sits at the nearest and
+	// stays exact in the link and in the slider's number field.
+	Ladder []Rung
+	// Exact shows a number field beside the slider, for a value the
+	// ladder does not stop at.
+	Exact bool
+	Int   bool
 	// Value reads the slider's value out of p.
 	Value func(p sim.Params) float64
 	// Set writes v, already legal, into p.
 	Set func(p *sim.Params, v float64)
 }
+
+// Rung is a stretch of a ladder: stops every Step up to Upto, from where
+// the rung before ended (the slider's Min for the first).
+type Rung struct{ Upto, Step float64 }
+
+// bitsPerKeyLadder gives bits per key 2 to 20, where filters are used,
+// most of the track: a fifth of a bit a step to 10, so that Cassandra's
+// 4.8, the 5% filter's 6.2 and the 1% rule's 9.6 are stops, then half a
+// bit to 20; below 2 tenths and halves, above 4 bits a step to core's
+// limit.
+var bitsPerKeyLadder = []Rung{{Upto: 1, Step: 0.1}, {Upto: 2, Step: 0.5}, {Upto: 10, Step: 0.2}, {Upto: 20, Step: 0.5}, {Upto: core.MaxBitsPerKey, Step: 4}}
 
 // logSteps is the number of slider positions per decade on a log slider.
 const logSteps = 100
@@ -90,11 +112,14 @@ const (
 	IDHashing         = "hashing"
 	IDFingerprintBits = "fingerprint-bits"
 	IDLarge           = "large"
+	// IDOverlap is the link key of the overlap view, on when shown.
+	IDOverlap = "overlap"
 )
 
 // Sliders are the lab's range controls, in the order the page shows them.
 var Sliders = []Slider{
 	{ID: IDBitsPerKey, Label: "Bits per key", Help: "m / n, the memory spent on each key", Min: core.MinBitsPerKey, Max: core.MaxBitsPerKey, Step: 0.1,
+		Ladder: bitsPerKeyLadder, Exact: true,
 		Value: func(p sim.Params) float64 { return p.BitsPerKey },
 		Set:   func(p *sim.Params, v float64) { p.BitsPerKey = v }},
 	{ID: IDHashes, Label: "Hash probes k", Help: "bits set per key and read per query", Min: 1, Max: MaxLabHashes, Step: 1, Int: true,
@@ -137,9 +162,42 @@ func (s Slider) legal(v float64) float64 {
 	return math.Min(s.Max, math.Max(s.Min, v))
 }
 
+// Stops are the values a ladder slider's thumb stops at, from Min to
+// Max, each on the slider's grain.
+func (s Slider) Stops() []float64 {
+	stops := []float64{s.Min}
+	for _, r := range s.Ladder {
+		from := stops[len(stops)-1]
+		for i := 1; ; i++ {
+			// From the rung's start by multiplication, not by sums, so
+			// each stop is the round value it names.
+			v := s.legal(from + float64(i)*r.Step)
+			if v > r.Upto || v == stops[len(stops)-1] {
+				break
+			}
+			stops = append(stops, v)
+		}
+	}
+	return stops
+}
+
+// nearest is the index of the stop nearest v, the lower of two as near;
+// stops ascend.
+func nearest(stops []float64, v float64) int {
+	i, _ := slices.BinarySearch(stops, v)
+	if i == len(stops) || i > 0 && v-stops[i-1] <= stops[i]-v {
+		return i - 1
+	}
+	return i
+}
+
 // Position is where value v sits on the slider's track: the value itself,
-// or logSteps*log10(v) on a log slider (0 stays 0).
+// the nearest stop's index on a ladder, or logSteps*log10(v) on a log
+// slider (0 stays 0).
 func (s Slider) Position(v float64) float64 {
+	if len(s.Ladder) > 0 {
+		return float64(nearest(s.Stops(), v))
+	}
 	if !s.Log {
 		return v
 	}
@@ -152,6 +210,10 @@ func (s Slider) Position(v float64) float64 {
 // FromPosition turns a track position back into a value. On a log slider it
 // keeps two significant digits, so positions land on round numbers.
 func (s Slider) FromPosition(pos float64) float64 {
+	if len(s.Ladder) > 0 {
+		stops := s.Stops()
+		return stops[int(math.Max(0, math.Min(float64(len(stops)-1), math.Round(pos))))]
+	}
 	if !s.Log {
 		return s.legal(pos)
 	}
@@ -171,7 +233,7 @@ func (s Slider) FromPosition(pos float64) float64 {
 func (s Slider) TrackMin() float64 { return s.Position(s.Min) }
 func (s Slider) TrackMax() float64 { return s.Position(s.Max) }
 func (s Slider) TrackStep() float64 {
-	if s.Log {
+	if s.Log || len(s.Ladder) > 0 {
 		return 1
 	}
 	return s.Step
@@ -198,31 +260,38 @@ func LabFromQuery(q url.Values) (Lab, []string) {
 // it could not take as given.
 func readSliders(q url.Values, p *sim.Params) []string {
 	var notices []string
-	note := func(format string, args ...any) { notices = append(notices, fmt.Sprintf(format, args...)) }
 	for _, sl := range Sliders {
 		raw, ok := Lookup(q, sl.ID)
 		if !ok {
 			continue
 		}
-		v, err := plan.ParseDecimal(raw)
-		if err != nil {
-			note("%s: %s is not a number, so it stays at %s", sl.ID, Quote(raw), format.Plain(sl.Value(*p)))
-			continue
-		}
-		legal := sl.legal(v)
-		if legal != v {
-			switch {
-			case v < sl.Min:
-				note("%s: %s is below the minimum, so it was raised to %s", sl.ID, shorten(raw), format.Plain(legal))
-			case v > sl.Max:
-				note("%s: %s is above the maximum, so it was lowered to %s", sl.ID, shorten(raw), format.Plain(legal))
-			default:
-				note("%s: %s was rounded to %s", sl.ID, shorten(raw), format.Plain(legal))
-			}
+		legal, notice := sl.Parse(raw, sl.Value(*p))
+		if notice != "" {
+			notices = append(notices, notice)
 		}
 		sl.Set(p, legal)
 	}
 	return notices
+}
+
+// Parse reads a value typed for the slider (in a link or its number
+// field): the nearest legal value, and a notice when that is not the value
+// as given; text that is no number keeps current.
+func (s Slider) Parse(raw string, current float64) (float64, string) {
+	v, err := plan.ParseDecimal(raw)
+	if err != nil {
+		return current, fmt.Sprintf("%s: %s is not a number, so it stays at %s", s.ID, Quote(raw), format.Plain(current))
+	}
+	legal := s.legal(v)
+	switch {
+	case legal == v:
+		return v, ""
+	case v < s.Min:
+		return legal, fmt.Sprintf("%s: %s is below the minimum, so it was raised to %s", s.ID, shorten(raw), format.Plain(legal))
+	case v > s.Max:
+		return legal, fmt.Sprintf("%s: %s is above the maximum, so it was lowered to %s", s.ID, shorten(raw), format.Plain(legal))
+	}
+	return legal, fmt.Sprintf("%s: %s was rounded to %s", s.ID, shorten(raw), format.Plain(legal))
 }
 
 // readFilter reads the keys that choose the filter beyond the sliders: the
@@ -290,7 +359,7 @@ func (s Lab) readView(q url.Values) (Lab, []string) {
 	for _, flag := range []struct {
 		id  string
 		dst *bool
-	}{{IDOptimalK, &s.OptimalK}, {IDLarge, &s.Large}} {
+	}{{IDOptimalK, &s.OptimalK}, {IDLarge, &s.Large}, {IDOverlap, &s.Overlap}} {
 		raw, ok := Lookup(q, flag.id)
 		if !ok {
 			continue
@@ -539,6 +608,9 @@ func (s Lab) Query() url.Values {
 	if s.Large {
 		q.Set(IDLarge, "on")
 	}
+	if s.Overlap {
+		q.Set(IDOverlap, "on")
+	}
 	if s.Typed != "" {
 		q.Set(IDTry, string(s.Typed))
 	}
@@ -582,6 +654,21 @@ func Presets() []Preset {
 			Settings: with(func(p *sim.Params, s *Lab) { p.BitsPerKey = 10; p.Hashes = 20 })},
 	}
 }
+
+// SmallStart is the lab a newcomer starts with: 16 keys in 128 bits at
+// k = 3, an array small enough that every bit is a cell one can see and
+// point at, and a third of it set.
+func SmallStart() Lab {
+	s := DefaultLab()
+	s.Params.Items, s.Params.BitsPerKey, s.Params.Hashes = smallStartKeys, smallStartBits/smallStartKeys, 3
+	return s.Normalize()
+}
+
+// The small start's shape: n keys in m bits.
+const (
+	smallStartKeys = 16
+	smallStartBits = 128
+)
 
 // LargeType reads the projector mode of a page's link: on only when the
 // large key says so. The lab and the lessons read it with their settings;

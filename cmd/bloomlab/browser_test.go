@@ -358,16 +358,16 @@ func TestBrowserSliderByKeyboard(t *testing.T) {
 	before := btext(t, ctx, "#out-fpr-theory")
 	bdo(t, ctx, chromedp.Focus(chromedp.CSS("#"+settings.IDBitsPerKey)), chromedp.KeyEvent(kb.ArrowRight))
 	m := bwaitText(t, ctx, "#out-m", func(s string) bool { return s != "40,000" })
-	if m != "40,400" {
-		t.Errorf("out-m after one step right = %q, want 40,400", m)
+	if m != "42,000" {
+		t.Errorf("out-m after one step right = %q, want 42,000", m)
 	}
 	if after := btext(t, ctx, "#out-fpr-theory"); after == before {
 		t.Errorf("out-fpr-theory stayed %q after the move", after)
 	}
-	if v := btext(t, ctx, "#"+settings.IDBitsPerKey+"-value"); v != "10.1" {
-		t.Errorf("shown value = %q, want 10.1", v)
+	if v := btext(t, ctx, "#"+settings.IDBitsPerKey+"-value"); v != "10.5" {
+		t.Errorf("shown value = %q, want 10.5", v)
 	}
-	search := bwaitEval(t, ctx, `location.search`, func(s string) bool { return strings.Contains(s, params(settings.IDBitsPerKey, "10.1")) })
+	search := bwaitEval(t, ctx, `location.search`, func(s string) bool { return strings.Contains(s, params(settings.IDBitsPerKey, "10.5")) })
 	if !strings.Contains(search, params(settings.IDHashes, "7")) {
 		t.Errorf("URL query %q does not carry every control", search)
 	}
@@ -376,7 +376,7 @@ func TestBrowserSliderByKeyboard(t *testing.T) {
 	bdo(t, ctx, chromedp.NavigateBack())
 	bwaitText(t, ctx, "#out-m", func(s string) bool { return s == "40,000" })
 	bdo(t, ctx, chromedp.NavigateForward())
-	bwaitText(t, ctx, "#out-m", func(s string) bool { return s == "40,400" })
+	bwaitText(t, ctx, "#out-m", func(s string) bool { return s == "42,000" })
 }
 
 func TestBrowserURLRestores(t *testing.T) {
@@ -393,7 +393,7 @@ func TestBrowserURLRestores(t *testing.T) {
 			t.Errorf("%s = %q, want %q", sel, got, want)
 		}
 	}
-	for sel, want := range map[string]string{"#" + settings.IDSeed: "42", "#" + settings.IDVariant: "blocked", "#" + settings.IDFault: "none", "#" + settings.IDBitsPerKey: "12"} {
+	for sel, want := range map[string]string{"#" + settings.IDSeed: "42", "#" + settings.IDVariant: "blocked", "#" + settings.IDFault: "none", "#" + settings.IDBitsPerKey + "-exact": "12"} {
 		if got := beval[string](t, ctx, `document.querySelector("`+sel+`").value`); got != want {
 			t.Errorf("%s value = %q, want %q", sel, got, want)
 		}

@@ -338,10 +338,10 @@ func TestBrowserEarlyMove(t *testing.T) {
 	shoot(t, ctx, "lab-1280-early-move")
 	hl.Release()
 	bdo(t, ctx, waitLab())
-	if m := bwaitText(t, ctx, "#out-m", func(s string) bool { return s != "40,000" }); m != "40,400" {
-		t.Errorf("out-m after the early move = %q, want 40,400", m)
+	if m := bwaitText(t, ctx, "#out-m", func(s string) bool { return s != "40,000" }); m != "42,000" {
+		t.Errorf("out-m after the early move = %q, want 42,000", m)
 	}
-	bwaitEval(t, ctx, `location.search`, func(s string) bool { return strings.Contains(s, params(settings.IDBitsPerKey, "10.1")) })
+	bwaitEval(t, ctx, `location.search`, func(s string) bool { return strings.Contains(s, params(settings.IDBitsPerKey, "10.5")) })
 	if n := beval[int](t, ctx, `document.querySelectorAll(".early-note").length`); n != 0 {
 		t.Errorf("%d notes still say the lab is starting", n)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/bloomlab/bloomlab/app/lessons"
 	"github.com/bloomlab/bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/app/ui/format"
 
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
@@ -105,14 +106,20 @@ func next(t *testing.T, ctx context.Context, counter string) {
 	waitTask(t, ctx, "false")
 }
 
-// slideTo presses arrow on the slider sel until it stands at want, then
+// slideTo presses arrow on the slider sel until it stands at want (at
+// want's place on the track: a slider's value is its position), then
 // waits until the lab shows it.
 func slideTo(t *testing.T, ctx context.Context, sel, arrow, want string) {
 	t.Helper()
 	bdo(t, ctx, chromedp.Focus(chromedp.CSS(sel)))
 	value := `document.querySelector(` + strconv.Quote(sel) + `).value`
+	v, err := strconv.ParseFloat(want, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := format.Plain(settings.SliderByID(strings.TrimPrefix(sel, "#")).Position(v))
 	for range 200 {
-		if beval[string](t, ctx, value) == want {
+		if beval[string](t, ctx, value) == at {
 			bwaitText(t, ctx, sel+"-value", func(s string) bool { return s == want })
 			bdo(t, ctx, waitLab())
 			return
@@ -178,7 +185,7 @@ func TestBrowserLessonsByKeyboard(t *testing.T) {
 	}
 	bdo(t, ctx, chromedp.Navigate(lessonsURL(base, params(lessons.IDLesson, "3", lessons.IDStep, "1"))), waitLab())
 	waitTask(t, ctx, "false")
-	slideTo(t, ctx, "#"+settings.IDBitsPerKey, kb.ArrowLeft, "2.9")
+	slideTo(t, ctx, "#"+settings.IDBitsPerKey, kb.ArrowLeft, "2.8")
 	waitTask(t, ctx, "true")
 	next(t, ctx, "Lesson 3 of 8 · step 2 of 3")
 	slideTo(t, ctx, "#"+settings.IDBitsPerKey, kb.ArrowRight, "10")

@@ -109,14 +109,14 @@ func TestBrowserOwnKeys(t *testing.T) {
 
 	// A slider that shapes the filter still works on the same keys.
 	bdo(t, ctx, chromedp.Focus(chromedp.CSS("#"+settings.IDBitsPerKey)), chromedp.KeyEvent(kb.ArrowRight))
-	bwaitText(t, ctx, "#out-m", func(s string) bool { return s == "20,200" })
-	p.BitsPerKey = 10.1
+	bwaitText(t, ctx, "#out-m", func(s string) bool { return s == "21,000" })
+	p.BitsPerKey = 10.5
 	want, err = sim.RunKeys(p, asBytes(members), asBytes(absent), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got, w := btext(t, ctx, "#out-false-positives"), fmt.Sprintf("%d of 5,000", want.FalsePositives); got != w {
-		t.Errorf("at 10.1 bits per key: false positives %q, want %q", got, w)
+		t.Errorf("at 10.5 bits per key: false positives %q, want %q", got, w)
 	}
 	if got := btext(t, ctx, "#out-n"); got != "2,000" {
 		t.Errorf("after the move out-n = %q: the lab left the own keys", got)
@@ -142,7 +142,7 @@ func TestBrowserOwnKeys(t *testing.T) {
 
 	// Back to generated keys: the default lab, every slider on.
 	bdo(t, ctx, chromedp.Click(chromedp.CSS("#own-back")))
-	bwaitText(t, ctx, "#out-m", func(s string) bool { return s == "40,400" })
+	bwaitText(t, ctx, "#out-m", func(s string) bool { return s == "42,000" })
 	if got := btext(t, ctx, "#out-n"); got != "4,000" {
 		t.Errorf("back on generated keys: out-n = %q", got)
 	}
@@ -272,8 +272,8 @@ func TestBrowserOwnKeysLargePaste(t *testing.T) {
 
 	// A slider move runs the lists the worker kept.
 	bdo(t, ctx, pressKey("#"+settings.IDBitsPerKey, kb.ArrowRight), waitLab())
-	if got := btext(t, ctx, "#out-m"); got != "2,020,000" {
-		t.Errorf("out-m = %q after the move to 10.1 bits a key, want 2,020,000", got)
+	if got := btext(t, ctx, "#out-m"); got != "2,100,000" {
+		t.Errorf("out-m = %q after the move to 10.5 bits a key, want 2,100,000", got)
 	}
 	if got := btext(t, ctx, "#out-n"); got != "200,000" {
 		t.Errorf("out-n = %q after the move, want 200,000", got)

@@ -96,7 +96,7 @@ func TestBrowserLessonsPredictByKeyboard(t *testing.T) {
 	bdo(t, ctx, key(kb.Enter))
 	measured := waitMeasured(t, ctx)
 	bdo(t, ctx, waitLab())
-	if got := beval[string](t, ctx, `document.getElementById("`+settings.IDBitsPerKey+`").value`); got != "2.5" {
+	if got := btext(t, ctx, "#"+settings.IDBitsPerKey+"-value"); got != "2.5" {
 		t.Errorf("after the guess the lab stands at %s bits per key, want the step's 2.5", got)
 	}
 	if fill := btext(t, ctx, "#out-fill"); fill != measured {

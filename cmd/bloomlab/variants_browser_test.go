@@ -573,7 +573,7 @@ func TestBrowserVariantLinks(t *testing.T) {
 		if beval[bool](t, ctx, `!!document.getElementById("clamp-notice")`) {
 			t.Errorf("a legal link shows %q", btext(t, ctx, "#clamp-notice"))
 		}
-		for sel, want := range map[string]string{"#" + settings.IDVariant: "cuckoo", "#" + settings.IDFingerprintBits: "12", "#" + settings.IDBitsPerKey: "14"} {
+		for sel, want := range map[string]string{"#" + settings.IDVariant: "cuckoo", "#" + settings.IDFingerprintBits: "12", "#" + settings.IDBitsPerKey + "-exact": "14"} {
 			if got := beval[string](t, ctx, `document.querySelector("`+sel+`").value`); got != want {
 				t.Errorf("%s = %q, want %q", sel, got, want)
 			}

@@ -1,0 +1,144 @@
+package settings
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/bloomlab/bloomlab/app/internal/linktest"
+	"github.com/bloomlab/bloomlab/core"
+)
+
+// TestBitsPerKeyLadder: the bits-per-key track stops on legal values in
+// order, from core's minimum to its maximum; each stop's position is its
+// own; every value of the link's grain (tenths) sits at its nearest stop,
+// in order, and comes back from the link exactly; and 2 to 20 bits per key
+// take most of the travel.
+func TestBitsPerKeyLadder(t *testing.T) {
+	t.Parallel()
+	sl := SliderByID(IDBitsPerKey)
+	stops := sl.Stops()
+	if stops[0] != core.MinBitsPerKey || stops[len(stops)-1] != core.MaxBitsPerKey {
+		t.Fatalf("the track runs %v to %v, want core's %v to %v", stops[0], stops[len(stops)-1], core.MinBitsPerKey, core.MaxBitsPerKey)
+	}
+	if sl.TrackMin() != 0 || sl.TrackMax() != float64(len(stops)-1) || sl.TrackStep() != 1 {
+		t.Errorf("track %v to %v by %v, want 0 to %d by 1", sl.TrackMin(), sl.TrackMax(), sl.TrackStep(), len(stops)-1)
+	}
+	for i, v := range stops {
+		if i > 0 && v <= stops[i-1] {
+			t.Errorf("stop %d, %v, is not above the one before, %v", i, v, stops[i-1])
+		}
+		if sl.legal(v) != v {
+			t.Errorf("stop %d, %v, is not a legal value", i, v)
+		}
+		if pos := sl.Position(v); pos != float64(i) || sl.FromPosition(pos) != v {
+			t.Errorf("stop %d, %v: position %v, back %v", i, v, pos, sl.FromPosition(pos))
+		}
+	}
+	last := -1.0
+	for tenths := 1; tenths <= 640; tenths++ {
+		v := float64(tenths) / 10
+		pos := sl.Position(v)
+		if pos < last {
+			t.Errorf("%v sits at %v, left of the value before it (%v)", v, pos, last)
+		}
+		last = pos
+		s := DefaultLab()
+		s.Params.BitsPerKey = v
+		got, notices := LabFromQuery(s.Query())
+		if got.Params.BitsPerKey != v || len(notices) > 0 {
+			t.Errorf("%v through the link: %v, notices %q", v, got.Params.BitsPerKey, notices)
+		}
+		// The nearest stop: none nearer than the one it sits at.
+		at := sl.FromPosition(pos)
+		for _, w := range stops {
+			if abs(w-v) < abs(at-v)-1e-9 {
+				t.Errorf("%v sits at stop %v, but %v is nearer", v, at, w)
+				break
+			}
+		}
+	}
+	share := (sl.Position(20) - sl.Position(2)) / (sl.TrackMax() - sl.TrackMin())
+	t.Logf("2 to 20 bits per key: %.1f%% of the track, %d stops", 100*share, len(stops))
+	if share < 0.6 {
+		t.Errorf("2 to 20 bits per key take %.1f%% of the track, want at least 60%%", 100*share)
+	}
+	if next := sl.FromPosition(sl.Position(10) + 1); next-10 < 0.5 {
+		t.Errorf("an arrow press from 10 goes to %v: too small a step to see", next)
+	}
+	// The shapes the lab and its lessons name are stops.
+	for _, v := range []float64{4.8, 6.2, 9.6, 10, 18} {
+		if got := sl.FromPosition(sl.Position(v)); got != v {
+			t.Errorf("%v is no stop: the thumb stands at %v", v, got)
+		}
+	}
+}
+
+func abs(v float64) float64 { return max(v, -v) }
+
+// TestSliderParse: a value typed into the bits-per-key field is read as a
+// link's is, with the same notices.
+func TestSliderParse(t *testing.T) {
+	t.Parallel()
+	sl := SliderByID(IDBitsPerKey)
+	for _, c := range []struct {
+		raw    string
+		want   float64
+		notice string
+	}{
+		{"9.7", 9.7, ""},
+		{"9.64", 9.6, "rounded to 9.6"},
+		{"0", 0.1, "raised to 0.1"},
+		{"100", 64, "lowered to 64"},
+		{"ten", 12, `"ten" is not a number, so it stays at 12`},
+	} {
+		got, notice := sl.Parse(c.raw, 12)
+		if got != c.want || (c.notice == "") != (notice == "") || !strings.Contains(notice, c.notice) {
+			t.Errorf("Parse(%q) = %v, %q; want %v, %q", c.raw, got, notice, c.want, c.notice)
+		}
+	}
+}
+
+// TestOverlapInTheLink: the overlap view goes into the link when it is
+// open, comes back from it, and a value that is not on or off leaves it
+// closed with a notice.
+func TestOverlapInTheLink(t *testing.T) {
+	t.Parallel()
+	s := DefaultLab()
+	if q := s.Query(); q.Has(IDOverlap) {
+		t.Errorf("a closed overlap view is in the link: %q", q.Encode())
+	}
+	s.Overlap = true
+	q := s.Query()
+	if got := q.Get(IDOverlap); got != "on" {
+		t.Errorf("overlap = %q in the link, want on", got)
+	}
+	if got, notices := LabFromQuery(q); got != s || len(notices) > 0 {
+		t.Errorf("round trip: %+v, notices %q", got, notices)
+	}
+	for raw, want := range map[string]bool{"on": true, "1": true, "off": false, "0": false} {
+		q, _ := url.ParseQuery(linktest.Query(IDOverlap, raw))
+		if got, notices := LabFromQuery(q); got.Overlap != want || len(notices) > 0 {
+			t.Errorf("overlap=%s: open %v, notices %q; want %v", raw, got.Overlap, notices, want)
+		}
+	}
+	q, _ = url.ParseQuery(linktest.Query(IDOverlap, "purple"))
+	got, notices := LabFromQuery(q)
+	if got.Overlap || len(notices) != 1 || !strings.Contains(notices[0], `overlap: "purple" is not on or off`) {
+		t.Errorf("overlap=purple: open %v, notices %q", got.Overlap, notices)
+	}
+}
+
+// TestSmallStart: the newcomer's start is a legal lab of 64 to 256 bits
+// and a handful of keys at about k = 3, and its link gives it back.
+func TestSmallStart(t *testing.T) {
+	t.Parallel()
+	s := SmallStart()
+	m, k := s.Params.Shape()
+	if m < 64 || m > 256 || s.Params.Items > 32 || k < 2 || k > 4 {
+		t.Errorf("the small start has m = %d, n = %d, k = %d", m, s.Params.Items, k)
+	}
+	if got, notices := LabFromQuery(s.Query()); got != s || len(notices) > 0 {
+		t.Errorf("round trip: %+v, notices %q", got, notices)
+	}
+}
