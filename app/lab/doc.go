@@ -2,8 +2,9 @@
 // simulated filter on a slider or a choice (the layout, the fault, the
 // hashing), the filter those settings make, and what shows it: the
 // counters beside the theory, the bit array drawn cell by cell, the charts
-// of the rate against k and against bits per key, the player that replays
-// the inserts, the key panel where a learner inserts, queries and attacks
+// of the rate against k and against bits per key, the glance that keeps a
+// strip of the bits and the rates beside the controls in use, the player
+// that replays the inserts, the key panel where a learner inserts, queries and attacks
 // keys of their own, and their own key lists. Its settings live in the
 // link (settings.Lab): a control change navigates to the new query and
 // OnNav reads it back, so links, reloads and back/forward all restore the
@@ -12,8 +13,8 @@
 //
 // The Page holds the settings and the filter they make, and wires the
 // parts that show them. Each part is a type with its own state in a file
-// of its own (controls, own keys, key panel, player, counters, bits,
-// overlap), and reaches the page only through a small interface of what
+// of its own (controls, own keys, key panel, player, counters, glance,
+// bits, overlap), and reaches the page only through a small interface of what
 // it needs (labEditor, keyLab, playLab, bitsLab, overlapLab), so a part can be read,
 // and tested, without the rest. A part that needs nothing of the page
 // lives in a package of its own under app/lab, exporting what the page

@@ -75,7 +75,10 @@ const (
 type keyPanel struct {
 	lab  keyLab
 	runs engine.Runs
-	busy bool
+	// inPart is set where the lab is a part of another page: its heading
+	// is then an h3.
+	inPart bool
+	busy   bool
 	// progress is the share of a long rebuild done.
 	progress float64
 	// err is a problem with what was typed, shown beside the field; note
@@ -387,6 +390,11 @@ func (kp *keyPanel) marks() painter.Marks {
 }
 
 // playing trims the marks on the bit array to the first step of the
+// heading is the panel's heading, a level under the lab's title.
+func (kp *keyPanel) heading() app.UI {
+	return partHeading(kp.inPart, "try-title", "try-heading", "One key at a time")
+}
+
 // rings (or the boxes) while they play.
 func (kp *keyPanel) playing(m painter.Marks) painter.Marks {
 	if kp.step < 0 {
@@ -415,12 +423,12 @@ func (kp *keyPanel) render() app.UI {
 		// The panel builds the generated keys' filter: with the user's
 		// lists in use, its answers would be about another filter.
 		return app.Section().ID(idKeyPanel).Class("key-panel off").DataSet("state", state).Aria("labelledby", "try-title").Body(
-			app.H2().ID("try-title").Text("One key at a time"),
+			kp.heading(),
 			app.P().ID("try-off").Class("muted small").Text("The key panel works on the generated keys and the keys you type here: go back to generated keys to use it."),
 		)
 	}
 	return app.Section().ID(idKeyPanel).Class("key-panel").DataSet("state", state).DataSet("playing", kp.step >= 0).Aria("labelledby", "try-title").Body(
-		app.H2().ID("try-title").Text("One key at a time"),
+		kp.heading(),
 		app.P().Class("muted small").Text("Insert a word and see its positions light up; query another and see why the filter answers no, or maybe. Typed keys join the generated ones and stay in the link."),
 		app.Div().Class("try-row").Body(
 			app.Label().For(idTryKey).Text("Key"),

@@ -540,7 +540,7 @@ func (c *Page) Part() app.UI {
 // setPart says whether the lab is a part of another page, under that
 // page's h1 with an h2 of its own: its parts' headings are then h3.
 func (c *Page) setPart(part bool) {
-	c.counters.inPart, c.bits.inPart, c.charts.InPart = part, part, part
+	c.counters.inPart, c.bits.inPart, c.panel.inPart, c.charts.InPart = part, part, part, part
 }
 
 const labTitle = "The lab"

@@ -142,7 +142,7 @@ func TestBrowserGlance(t *testing.T) {
 			before := beval[string](t, ctx, glancePixels)
 
 			bdo(t, ctx, chromedp.Focus(chromedp.CSS("#"+settings.IDBitsPerKey)), chromedp.KeyEvent(kb.ArrowRight))
-			bwaitText(t, ctx, "#out-m", func(s string) bool { return s == "40,400" })
+			bwaitText(t, ctx, "#out-m", func(s string) bool { return s == "42,000" })
 			glanceMatches(t, ctx, "bits per key moved")
 			if after := beval[string](t, ctx, glancePixels); after == before || after[:2] == "0:" {
 				t.Errorf("the glance's picture is %q after the move, %q before: not drawn again", after, before)

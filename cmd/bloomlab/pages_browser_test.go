@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -112,6 +113,36 @@ func TestBrowserNumbersGrouped(t *testing.T) {
 		waitLive(t, ctx)
 		if bad := beval[[]string](t, ctx, ungroupedJS); len(bad) > 0 {
 			t.Errorf("%s shows counts without separators: %q", route, bad)
+		}
+	}
+}
+
+// TestBrowserHeadingOutline: every page's headings make an outline: one
+// h1 first, and no heading more than a level under the one before it, the
+// lab's parts a level under the lab's title wherever the lab is shown (an
+// h2 on its page, an h3 in a lesson).
+func TestBrowserHeadingOutline(t *testing.T) {
+	needBrowser(t)
+	base := labURL(t)
+	ctx := btab(t, 1280, 900)
+	for _, route := range site.PageRoutes() {
+		bdo(t, ctx, chromedp.Navigate(base+route))
+		waitLive(t, ctx)
+		hs := beval[[]string](t, ctx, `[...document.querySelectorAll("h1, h2, h3, h4, h5, h6")].map(h => h.tagName + " " + h.textContent.trim())`)
+		level := 0
+		for i, h := range hs {
+			l := int(h[1] - '0')
+			if (i == 0 && l != 1) || l > level+1 {
+				t.Errorf("%s: %q follows an h%d: %q", route, h, level, hs)
+				break
+			}
+			level = l
+		}
+		want := map[string]string{ui.RouteLab: "H2", ui.RouteLessons: "H3"}[route]
+		for _, part := range []string{"One key at a time", "The bit array", "Charts"} {
+			if want != "" && !slices.Contains(hs, want+" "+part) {
+				t.Errorf("%s: no %s %q among %q", route, want, part, hs)
+			}
 		}
 	}
 }

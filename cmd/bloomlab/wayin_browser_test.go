@@ -17,19 +17,18 @@ import (
 	"github.com/chromedp/chromedp/kb"
 )
 
-// cellSideJS is the side, in CSS pixels, of the bit array's cells for a
-// filter of m bits drawn cell by cell: the largest side whose grid (as
-// many whole cells across as fit, rows to hold m) is the canvas's height;
-// 0 when none is (a density picture).
-const cellSideJS = `((m) => {
-  const c = document.getElementById("bit-array"), dpr = window.devicePixelRatio || 1;
-  const w = c.width / dpr, h = c.height / dpr;
-  for (let s = 64; s >= 2; s--) {
-    const cols = Math.floor(w / s);
-    if (cols > 0 && Math.ceil(m / cols) * s === h) return s;
-  }
-  return 0;
-})`
+// shownCell is the side, in CSS pixels, of the bit array's cells as the
+// window shows them for a filter of m bits: the painter's layout for the
+// picture's box, scaled to the box; 0 for a density picture.
+func shownCell(t *testing.T, ctx context.Context, m uint64) int {
+	t.Helper()
+	l := bitsLayout(t, ctx, m)
+	if !l.Cells {
+		return 0
+	}
+	w := beval[float64](t, ctx, `document.getElementById("bit-array").getBoundingClientRect().width`)
+	return int(float64(l.Cell) * w / float64(l.W))
+}
 
 // TestBrowserWayIn: the newcomer's start is on the lab's first screen at
 // 360 and 1280 px, with a link to the lessons; one click opens a filter
@@ -64,7 +63,7 @@ func TestBrowserWayIn(t *testing.T) {
 			}
 			m, _ := strconv.Atoi(strings.ReplaceAll(btext(t, ctx, "#out-m"), ",", ""))
 			n := btext(t, ctx, "#out-n")
-			side := beval[int](t, ctx, cellSideJS+`(`+strconv.Itoa(m)+`)`)
+			side := shownCell(t, ctx, uint64(m))
 			t.Logf("%d px: one click gives m = %d, n = %s, k = %s, cells of %d CSS px", w, m, n, btext(t, ctx, "#out-k"), side)
 			if m < 64 || m > 256 {
 				t.Errorf("the small start has m = %d, want 64 to 256", m)
