@@ -3,6 +3,7 @@ package auditpage
 import (
 	"net/url"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/bloomlab/bloomlab/app/engine"
@@ -161,7 +162,8 @@ func (p *Page) renderSummary(failed []audit.Outcome) app.UI {
 		// the headline stays two lines at 360 px.
 		app.P().ID("audit-summary").Class("big").Text(rep.Tally()),
 		app.If(rep.Coverage() != "", func() app.UI {
-			return app.P().ID("audit-coverage").Class("muted").Text(rep.Coverage() + ".")
+			c := rep.Coverage()
+			return app.P().ID("audit-coverage").Class("muted").Text(strings.ToUpper(c[:1]) + c[1:] + ".")
 		}),
 		app.P().Body(app.Text("Digest: "), app.Code().ID("audit-digest").Text(rep.Digest)),
 		app.If(p.fault != core.NoFault, func() app.UI {
