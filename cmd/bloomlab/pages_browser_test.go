@@ -25,21 +25,6 @@ func waitLive(t *testing.T, ctx context.Context) {
 	bwaitEval(t, ctx, `String(typeof window.bloomlab)`, func(s string) bool { return s == "object" })
 }
 
-// TestBrowserOneH1: every page has exactly one h1, its title; a part of a
-// page (the lab under a lesson) titles itself with an h2.
-func TestBrowserOneH1(t *testing.T) {
-	needBrowser(t)
-	base := labURL(t)
-	ctx := btab(t, 1280, 900)
-	for _, route := range site.PageRoutes() {
-		bdo(t, ctx, chromedp.Navigate(base+route))
-		waitLive(t, ctx)
-		if hs := beval[[]string](t, ctx, `[...document.querySelectorAll("h1")].map(h => h.textContent.trim())`); len(hs) != 1 {
-			t.Errorf("%s has %d h1: %q, want one", route, len(hs), hs)
-		}
-	}
-}
-
 // TestBrowserSkipLink: on every page in the shell, the first Tab focuses
 // "Skip to content", shown on the screen, and following it moves the focus
 // to the page's content, past the navigation, without a navigation.
@@ -102,26 +87,12 @@ const ungroupedJS = `(() => {
   return out;
 })()`
 
-// TestBrowserNumbersGrouped: every page writes its counts with thousands
-// separators once live.
-func TestBrowserNumbersGrouped(t *testing.T) {
-	needBrowser(t)
-	base := labURL(t)
-	ctx := btab(t, 1280, 900)
-	for _, route := range site.PageRoutes() {
-		bdo(t, ctx, chromedp.Navigate(base+route))
-		waitLive(t, ctx)
-		if bad := beval[[]string](t, ctx, ungroupedJS); len(bad) > 0 {
-			t.Errorf("%s shows counts without separators: %q", route, bad)
-		}
-	}
-}
-
-// TestBrowserHeadingOutline: every page's headings make an outline: one
-// h1 first, and no heading more than a level under the one before it, the
-// lab's parts a level under the lab's title wherever the lab is shown (an
-// h2 on its page, an h3 in a lesson).
-func TestBrowserHeadingOutline(t *testing.T) {
+// TestBrowserEveryPage visits every page once live: one h1, its title;
+// headings that make an outline, none more than a level under the one
+// before it, and the lab's parts a level under the lab's title wherever
+// the lab is shown (an h2 on its page, an h3 in a lesson, whose lab is an
+// h2 part); every count written with thousands separators.
+func TestBrowserEveryPage(t *testing.T) {
 	needBrowser(t)
 	base := labURL(t)
 	ctx := btab(t, 1280, 900)
@@ -129,20 +100,30 @@ func TestBrowserHeadingOutline(t *testing.T) {
 		bdo(t, ctx, chromedp.Navigate(base+route))
 		waitLive(t, ctx)
 		hs := beval[[]string](t, ctx, `[...document.querySelectorAll("h1, h2, h3, h4, h5, h6")].map(h => h.tagName + " " + h.textContent.trim())`)
+		h1 := 0
 		level := 0
 		for i, h := range hs {
 			l := int(h[1] - '0')
+			if l == 1 {
+				h1++
+			}
 			if (i == 0 && l != 1) || l > level+1 {
 				t.Errorf("%s: %q follows an h%d: %q", route, h, level, hs)
 				break
 			}
 			level = l
 		}
+		if h1 != 1 {
+			t.Errorf("%s has %d h1, want one: %q", route, h1, hs)
+		}
 		want := map[string]string{ui.RouteLab: "H2", ui.RouteLessons: "H3"}[route]
 		for _, part := range []string{"One key at a time", "The bit array", "Charts"} {
 			if want != "" && !slices.Contains(hs, want+" "+part) {
 				t.Errorf("%s: no %s %q among %q", route, want, part, hs)
 			}
+		}
+		if bad := beval[[]string](t, ctx, ungroupedJS); len(bad) > 0 {
+			t.Errorf("%s shows counts without separators: %q", route, bad)
 		}
 	}
 }
