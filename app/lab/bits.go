@@ -11,6 +11,7 @@ import (
 	"github.com/bloomlab/bloomlab/app/engine"
 	"github.com/bloomlab/bloomlab/app/lab/painter"
 	"github.com/bloomlab/bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/app/ui"
 	"github.com/bloomlab/bloomlab/app/ui/format"
 	"github.com/bloomlab/bloomlab/core"
 	"github.com/bloomlab/bloomlab/core/sim"
@@ -366,7 +367,7 @@ func (b *labBits) render(r *sim.Result, marks painter.Marks) app.UI {
 	canvas := app.Canvas().ID(idBitArray).Aria("label", label+"; the arrow keys move from one to the next").Role("img").
 		Attr("tabindex", 0).Aria("describedby", idBitHover).
 		OnMouseMove(b.onHover).OnMouseLeave(b.leave).OnClick(b.onTap).OnKeyDown(b.onKey).OnBlur(b.onBlur)
-	heading := partHeading(b.inPart, idBitsTitle, "bits-title", "The bit array")
+	heading := ui.PartHeading(b.inPart, idBitsTitle, "bits-title", "The bit array")
 	return app.Figure().Class("bits").Body(
 		heading,
 		wrap.Body(

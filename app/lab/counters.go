@@ -227,7 +227,7 @@ const idCountersTitle = "counters-title"
 
 // heading is the counters' heading, a level under the lab's title.
 func (cb *counterBox) heading() app.UI {
-	return partHeading(cb.inPart, idCountersTitle, "counters-title", "Counters: measured beside the theory")
+	return ui.PartHeading(cb.inPart, idCountersTitle, "counters-title", "Counters: measured beside the theory")
 }
 
 // render shows the counters cs of result r (nil before the first) and

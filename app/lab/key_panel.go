@@ -392,7 +392,7 @@ func (kp *keyPanel) marks() painter.Marks {
 // playing trims the marks on the bit array to the first step of the
 // heading is the panel's heading, a level under the lab's title.
 func (kp *keyPanel) heading() app.UI {
-	return partHeading(kp.inPart, "try-title", "try-heading", "One key at a time")
+	return ui.PartHeading(kp.inPart, "try-title", "try-heading", "One key at a time")
 }
 
 // rings (or the boxes) while they play.

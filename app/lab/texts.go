@@ -3,7 +3,6 @@ package lab
 import (
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/core"
-	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
 // sliderHelp is the help under slider sl for layout v: the slider's own,
@@ -32,13 +31,4 @@ func theoryFormula(v core.Variant) string {
 		return f
 	}
 	return "the " + v.Name() + " filter's own theory"
-}
-
-// partHeading is the heading of one of the lab's parts: an h2 under the
-// lab's h1, an h3 where the lab is itself a part (inPart) under an h2.
-func partHeading(inPart bool, id, class, text string) app.UI {
-	if inPart {
-		return app.H3().ID(id).Class(class).Text(text)
-	}
-	return app.H2().ID(id).Class(class).Text(text)
 }

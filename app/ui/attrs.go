@@ -36,3 +36,13 @@ func Checked[T interface{ Checked(bool) T }](e T, on bool) T {
 	}
 	return e
 }
+
+// PartHeading is the heading of a part of a page: an h2 under the page's
+// h1, or an h3 where the whole (the lab under a lesson) is itself a part
+// titled with an h2 (inPart).
+func PartHeading(inPart bool, id, class, text string) app.UI {
+	if inPart {
+		return app.H3().ID(id).Class(class).Text(text)
+	}
+	return app.H2().ID(id).Class(class).Text(text)
+}

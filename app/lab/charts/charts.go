@@ -535,11 +535,7 @@ func (ch *Charts) Redraw(r *sim.Result, p sim.Params, play Play) {
 // heading is the charts' heading, a level under the lab's title: an h2 on
 // the lab's page, an h3 where the lab is a part of a lesson.
 func (ch *Charts) heading() app.UI {
-	const text = "Charts"
-	if ch.InPart {
-		return app.H3().ID(idChartsTitle).Class("charts-title").Text(text)
-	}
-	return app.H2().ID(idChartsTitle).Class("charts-title").Text(text)
+	return ui.PartHeading(ch.InPart, idChartsTitle, "charts-title", "Charts")
 }
 
 // idChartsTitle is the charts' heading.
