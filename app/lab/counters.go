@@ -4,10 +4,13 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
+	"sync"
 
 	"github.com/bloomlab/bloomlab/app/engine"
 	"github.com/bloomlab/bloomlab/app/ui"
 	"github.com/bloomlab/bloomlab/app/ui/format"
+	"github.com/bloomlab/bloomlab/audit"
 	"github.com/bloomlab/bloomlab/core"
 	"github.com/bloomlab/bloomlab/core/plan"
 	"github.com/bloomlab/bloomlab/core/sim"
@@ -299,6 +302,13 @@ func writeCounters(cs []counter) {
 	}
 }
 
+// badgeRoom is the badge's longest text, whose box the badge keeps
+// (web/lab.css): a tally with every count as wide as the number of checks.
+var badgeRoom = sync.OnceValue(func() string {
+	n := strings.Repeat("0", len(strconv.Itoa(len(audit.Checks()))))
+	return "✗ " + n + "/" + n + " checks passed, " + n + " skipped"
+})
+
 // auditBadge is the badge of audit a, the lab's filter with fault f, for
 // a page that shows layout shown.
 func auditBadge(f core.Fault, a engine.AuditRun, shown core.Variant) app.UI {
@@ -326,7 +336,8 @@ func auditBadge(f core.Fault, a engine.AuditRun, shown core.Variant) app.UI {
 	// when the page shows another layout.
 	audited := core.Standard.Effective(f)
 	return app.P().Class("badge-row").Body(
-		app.A().ID("audit-badge").Class(class).Href(target).Title("the filter's contract, checked in this browser").Text(text),
+		app.A().ID("audit-badge").Class(class).Href(target).Title("the filter's contract, checked in this browser").
+			Attr("data-room", badgeRoom()).Body(app.Span().Text(text)),
 		app.If(f != core.NoFault, func() app.UI {
 			return app.Span().Class("muted").Text(" with the " + string(f) + " fault switched on")
 		}),
