@@ -169,6 +169,8 @@ func TestBrowserFailedStartSaysSo(t *testing.T) {
 		ctx := btab(t, 360, 800)
 		bdo(t, ctx, chromedp.Navigate(ws.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#app-wasm-loader")))
 		bwaitText(t, ctx, "#app-wasm-loader-label", func(s string) bool { return strings.HasPrefix(s, "Starting the lab: ") })
+		// early.js, deferred, keeps the moves once it has run.
+		bwaitEval(t, ctx, `typeof window.bloomlabLive`, func(s string) bool { return s == "function" })
 		// A move before the lab is live: the slider says it applies once
 		// the lab is.
 		beval[bool](t, ctx, `(() => {
