@@ -19,6 +19,7 @@ package embed
 import (
 	"github.com/bloomlab/bloomlab/app/lab"
 	"github.com/bloomlab/bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/app/ui"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -68,5 +69,6 @@ func (c *Page) Render() app.UI {
 		// sized before the lab is live; the script runs once however often
 		// the page renders it.
 		app.Script().Src("/web/embed.js").Defer(true),
+		ui.LiveMark(),
 	)
 }

@@ -291,6 +291,11 @@ func (c *Page) OnDismount() {
 func (c *Page) OnInit() {
 	if app.IsClient {
 		c.started = c.startFirstView()
+		if c.started {
+			// The run made, the page's tree is built in tasks of its own.
+			ui.MarkStart("first-view")
+			ui.LetBrowserIn()
+		}
 	}
 }
 
@@ -561,6 +566,7 @@ func (c *Page) body(title app.UI, newcomer bool) app.UI {
 		marks = c.panel.playing(c.bits.marks(c.result, c.panel.marks()))
 	}
 	return app.Div().ID("lab").Class("lab").DataSet("state", state).Body(
+		&ui.Yield{},
 		app.Div().Class("lab-head").Body(
 			title,
 			app.P().Class("lede").Text("Move a slider and watch the filter fill: the bit array, the counters and the charts follow on every change, and the address bar keeps the settings for a link."),
@@ -579,14 +585,17 @@ func (c *Page) body(title app.UI, newcomer bool) app.UI {
 				c.controls.renderControls(c.own.renderSlidersNote()),
 				c.glance.render(c.counterList()),
 			),
+			&ui.Yield{},
 			app.Div().Class("lab-out").Body(
 				c.own.renderReport(),
 				c.renderProgress(),
 				c.player.render(),
 				c.counters.render(c.counterList(), c.result, auditBadge(c.settings.Params.Fault, c.audit, c.variant())),
+				&ui.Yield{},
 				c.panel.render(),
 				c.bits.render(c.result, marks),
 				c.overlap.render(c.result == nil || c.bits.layout(c.result).Cells),
+				&ui.Yield{},
 				c.charts.Render(c.variant(), c.result, c.own.keys != nil, c.player.chartPlay()),
 			),
 		),

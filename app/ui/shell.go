@@ -69,6 +69,7 @@ func (s *Shell) Body(content ...app.UI) app.UI {
 		app.Footer().Class("footer").Body(
 			app.Text("Bloom Lab: a Bloom filter you can watch, measure and audit. Same seed, same bits, in every browser."),
 		),
+		LiveMark(),
 	)
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/bloomlab/bloomlab/app/site"
+	"github.com/bloomlab/bloomlab/app/ui"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -14,6 +15,9 @@ func routes() { site.Routes() }
 // and never returns there; natively it returns at once.
 func runWhenOnBrowser() {
 	if app.IsClient {
+		// The WebAssembly's own start is one task; the page's is others.
+		ui.MarkStart("main")
+		ui.LetBrowserIn()
 		site.InstallJSFace()
 	}
 	app.RunWhenOnBrowser()

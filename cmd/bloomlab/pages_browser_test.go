@@ -18,11 +18,11 @@ import (
 // The tests here hold for every page of the site's page table, so a new
 // page is held to them with no edit here.
 
-// waitLive waits until the lab's wasm runs the page: it sets the console's
-// window.bloomlab as it starts.
+// waitLive waits until the lab's wasm runs the page: the shell marks
+// bloomlab:live once the page is mounted.
 func waitLive(t *testing.T, ctx context.Context) {
 	t.Helper()
-	bwaitEval(t, ctx, `String(typeof window.bloomlab)`, func(s string) bool { return s == "object" })
+	bwaitEval(t, ctx, `String(performance.getEntriesByName("bloomlab:live").length > 0)`, func(s string) bool { return s == "true" })
 }
 
 // TestBrowserSkipLink: on every page in the shell, the first Tab focuses

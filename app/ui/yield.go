@@ -1,0 +1,54 @@
+package ui
+
+import (
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// Yield lets the browser in while a page mounts. go-app builds a page's
+// whole tree in one go, and on a slow laptop that one task held the lab
+// for 300 ms at start, long enough to swallow a click. A Yield placed
+// between a page's parts pauses the building there for one turn of the
+// browser's event loop: input is handled (the prerendered page keeps an
+// early move, web/early.js) and the build goes on. Nothing half-built is
+// seen: go-app builds a newly mounted tree apart from the document and
+// puts it in place whole. It shows nothing (an empty text).
+//
+// A Yield pauses when it mounts, so it belongs where it mounts with its
+// page, never in a part that comes and goes with a move.
+type Yield struct{ app.Compo }
+
+// OnInit pauses, in the browser only.
+func (y *Yield) OnInit() {
+	if app.IsClient {
+		LetBrowserIn()
+	}
+}
+
+func (y *Yield) Render() app.UI { return app.Text("") }
+
+// LetBrowserIn ends the current task and resumes in a new one: in Go's
+// WebAssembly a goroutine asleep hands the thread back to the browser's
+// event loop until its timer fires.
+func LetBrowserIn() { time.Sleep(time.Millisecond) }
+
+// MarkStart marks a moment of the page's start in the browser's performance
+// timeline as bloomlab:name (main, first-view, live), where a profile
+// shows it among the tasks and a test can see what ran between two marks.
+func MarkStart(name string) {
+	if app.IsClient {
+		app.Window().Get("performance").Call("mark", "bloomlab:"+name)
+	}
+}
+
+// LiveMark marks bloomlab:live once the page it ends is mounted, and the
+// page answers: until then the prerendered page is what is seen. The
+// shell ends every page with one; a page outside the shell adds its own.
+func LiveMark() app.UI { return &liveMark{} }
+
+type liveMark struct{ app.Compo }
+
+func (l *liveMark) OnMount(app.Context) { MarkStart("live") }
+
+func (l *liveMark) Render() app.UI { return app.Text("") }
