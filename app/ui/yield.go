@@ -1,10 +1,6 @@
 package ui
 
-import (
-	"time"
-
-	"github.com/maxence-charriere/go-app/v10/pkg/app"
-)
+import "github.com/maxence-charriere/go-app/v10/pkg/app"
 
 // Yield lets the browser in while a page mounts. go-app builds a page's
 // whole tree in one go, and on a slow laptop that one task held the lab
@@ -28,10 +24,22 @@ func (y *Yield) OnInit() {
 
 func (y *Yield) Render() app.UI { return app.Text("") }
 
-// LetBrowserIn ends the current task and resumes in a new one: in Go's
-// WebAssembly a goroutine asleep hands the thread back to the browser's
-// event loop until its timer fires.
-func LetBrowserIn() { time.Sleep(time.Millisecond) }
+// LetBrowserIn ends the current task and resumes in a new one, a timer's
+// of 0 ms, after what the browser had waiting. It waits for the browser's
+// own timer: a goroutine merely asleep (time.Sleep) hands the thread back
+// only if nothing else runs meanwhile, and at start Go's collector often
+// does, so the sleeper woke in the same task.
+func LetBrowserIn() {
+	resumed := make(chan struct{})
+	var f app.Func
+	f = app.FuncOf(func(app.Value, []app.Value) any {
+		f.Release()
+		close(resumed)
+		return nil
+	})
+	app.Window().Call("setTimeout", f, 0)
+	<-resumed
+}
 
 // MarkStart marks a moment of the page's start in the browser's performance
 // timeline as bloomlab:name (main, first-view, live), where a profile
