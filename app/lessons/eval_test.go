@@ -1,0 +1,60 @@
+package lessons
+
+import (
+	"testing"
+
+	"github.com/bloomlab/bloomlab/app/lessons/lessonfile"
+)
+
+// TestReadingsCoverVocabulary: every word a lesson may write has its
+// reading, and it reads a value of the word's kind; there is no reading
+// the vocabulary does not list.
+func TestReadingsCoverVocabulary(t *testing.T) {
+	t.Parallel()
+	states := goldenStates(t)
+	for _, q := range lessonfile.Vocabulary {
+		read, ok := readings[q.Name]
+		if !ok {
+			t.Errorf("%s has no reading", q.Name)
+			continue
+		}
+		arg := map[lessonfile.Arg]string{lessonfile.KeyArg: "cherry", lessonfile.KArg: "4"}[q.Arg]
+		known := 0
+		for _, st := range states {
+			v, ok := read(st, arg)
+			if !ok {
+				continue
+			}
+			known++
+			var kindOK bool
+			switch q.Kind {
+			case lessonfile.Number:
+				_, kindOK = v.(float64)
+			case lessonfile.Flag:
+				_, kindOK = v.(bool)
+			case lessonfile.Name:
+				w, isName := v.(string)
+				kindOK = isName && contains(q.Words, w)
+			}
+			if !kindOK {
+				t.Errorf("%s reads %#v", q.Name, v)
+				break
+			}
+		}
+		if known == 0 {
+			t.Errorf("%s is known in none of the lessons' states", q.Name)
+		}
+	}
+	if len(readings) != len(lessonfile.Vocabulary) {
+		t.Errorf("%d readings for %d words", len(readings), len(lessonfile.Vocabulary))
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
