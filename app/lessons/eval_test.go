@@ -1,7 +1,11 @@
 package lessons
 
 import (
+	"fmt"
+
 	"testing"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/bloomlab/bloomlab/app/lessons/lessonfile"
 )
@@ -57,4 +61,28 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// TestRichTextIsText: a lesson's markup gives em and code elements whose
+// text is the text as written; what looks like HTML stays text.
+func TestRichTextIsText(t *testing.T) {
+	t.Parallel()
+	nodes := richText("a *word*, `<script>alert(1)</script>` and <b>")
+	var got []string
+	for _, n := range nodes {
+		switch e := n.(type) {
+		case app.HTMLEm, app.HTMLCode:
+			got = append(got, fmt.Sprintf("%T", e))
+		}
+	}
+	if len(nodes) != 5 || len(got) != 2 {
+		t.Errorf("%d nodes, styled %q", len(nodes), got)
+	}
+	for _, l := range lessons {
+		for _, s := range l.Steps {
+			if len(richText(s.Text)) != 1 {
+				t.Errorf("%q has markup; the built-in lessons show as plain text", s.Text[:30])
+			}
+		}
+	}
 }

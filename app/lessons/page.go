@@ -260,8 +260,8 @@ func (c *Page) renderLesson() app.UI {
 				c.renderStepList(),
 			),
 			app.H1().ID("lesson-title").Text(l.Title),
-			ui.Hidden(app.P().ID("lesson-intro").Class("lesson-intro"), c.step != 0).Text(l.Intro),
-			ui.Hidden(app.P().ID("lesson-text").Class("lesson-text"), veiled != "").Text(step.Text),
+			ui.Hidden(app.P().ID("lesson-intro").Class("lesson-intro"), c.step != 0).Body(richText(l.Intro)...),
+			ui.Hidden(app.P().ID("lesson-text").Class("lesson-text"), veiled != "").Body(richText(step.Text)...),
 			c.renderQuestion(),
 		),
 	)
