@@ -218,3 +218,11 @@ func TestInline(t *testing.T) {
 		}
 	}
 }
+
+// TestTemplateParses: the template lesson new prints passes the checker.
+func TestTemplateParses(t *testing.T) {
+	l, errs := Parse([]byte(Template))
+	if len(errs) > 0 || len(l.Steps) != 2 || l.Steps[0].Question == nil || l.Steps[1].Question == nil {
+		t.Fatalf("errors:\n%s", errs.Format("template"))
+	}
+}
