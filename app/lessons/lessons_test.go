@@ -385,7 +385,7 @@ func TestLessonPlace(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		li, si, notices := lessonPlace(q)
+		li, si, notices := lessonPlace(q, lessons)
 		if li != tc.li || si != tc.si {
 			t.Errorf("%q: lesson %d step %d (from 0), want %d and %d", tc.query, li, si, tc.li, tc.si)
 		}

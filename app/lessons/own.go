@@ -1,0 +1,237 @@
+package lessons
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/bloomlab/bloomlab/app/lessons/lessonfile"
+	"github.com/bloomlab/bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/app/ui"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// A teacher's lesson: a lesson file opened from a link (src=URL, fetched
+// from the same site, or from any site that allows it) or from a file
+// picked in or dropped on the page. It is read by the checker the built-in
+// lessons pass (lessonfile), and shown as they are, instead of them, until
+// the teacher's "Back to the lessons". Its steps done and its guesses are
+// kept for the visit only: the browser's record is the built-in lessons'.
+
+// IDSrc is the link key of a teacher's lesson: the lesson file's address.
+const IDSrc = "src"
+
+// Element IDs of a teacher's lesson.
+const (
+	IDLessonFile      = "lesson-file"
+	IDLessonOwnClose  = "lesson-own-close"
+	IDLessonOwnErrors = "lesson-own-errors"
+	IDLessonOwnState  = "lesson-own-state"
+)
+
+// fetchTimeout bounds the wait for a lesson file.
+const fetchTimeout = 20 * time.Second
+
+// ownLesson is a teacher's lesson: the lesson, its file's name, and the
+// src= it came from ("" for a file picked or dropped).
+type ownLesson struct {
+	lesson    lesson
+	name, src string
+}
+
+// owning is the page's side of a teacher's lesson.
+type owning struct {
+	lesson *ownLesson
+	// loading is the src= being fetched; failed the src= whose lesson
+	// could not be opened, so that it is not fetched again at every move.
+	loading, failed string
+	// errs are what was wrong with the last lesson that could not be
+	// opened, one a line as name:LINE: what.
+	errs []string
+	// progress are the steps of the teacher's lesson done in this visit.
+	progress lessonProgress
+}
+
+// list is the lessons the page shows: the teacher's, or the built-in ones.
+func (c *Page) list() []lesson {
+	if o := c.own.lesson; o != nil {
+		return []lesson{o.lesson}
+	}
+	return lessons
+}
+
+// stepsDone are the steps done of the lessons shown.
+func (c *Page) stepsDone() lessonProgress {
+	if c.own.lesson != nil {
+		return c.own.progress
+	}
+	return c.progress
+}
+
+// openSrc follows the link's src=: fetches a lesson it names that is not
+// the one shown, and goes back to the built-in lessons when a link without
+// src= leaves a lesson that came from one.
+func (c *Page) openSrc(ctx app.Context, q url.Values) {
+	src, ok := settings.Lookup(q, IDSrc)
+	o := c.own.lesson
+	switch {
+	case !ok:
+		c.own.loading, c.own.failed, c.own.errs = "", "", nil
+		if o != nil && o.src != "" {
+			c.closeOwn(ctx)
+		}
+		return
+	case o != nil && o.src == src, c.own.loading == src, c.own.failed == src, !app.IsClient:
+		return
+	}
+	c.own.loading, c.own.errs = src, nil
+	base := *ctx.Page().URL()
+	ctx.Async(func() {
+		text, err := fetchLesson(&base, src)
+		ctx.Dispatch(func(ctx app.Context) {
+			if c.own.loading != src {
+				return
+			}
+			c.own.loading = ""
+			if err != nil {
+				c.own.failed, c.own.errs = src, []string{err.Error()}
+				return
+			}
+			c.openText(ctx, src, src, text)
+		})
+	})
+}
+
+// fetchLesson fetches the lesson file at src, read against the page's
+// address base: at most one byte past the format's bound.
+func fetchLesson(base *url.URL, src string) ([]byte, error) {
+	u, err := url.Parse(src)
+	if err == nil {
+		u = base.ResolveReference(u)
+	}
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return nil, fmt.Errorf("%s: %s is not the address of a lesson file", IDSrc, settings.Quote(src))
+	}
+	client := &http.Client{Timeout: fetchTimeout}
+	resp, err := client.Get(u.String())
+	if err != nil {
+		return nil, fmt.Errorf("%s: the lesson could not be fetched (the site may not allow it): %v", src, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("%s: the site answered %s", src, resp.Status)
+	}
+	text, err := io.ReadAll(io.LimitReader(resp.Body, lessonfile.MaxBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: reading the lesson: %v", src, err)
+	}
+	return text, nil
+}
+
+// openText shows the lesson in text, named name, from src= src ("" for a
+// file), at its first step; a lesson with errors is not shown, its errors
+// are.
+func (c *Page) openText(ctx app.Context, name, src string, text []byte) {
+	l, errs := lessonfile.Parse(text)
+	if len(errs) > 0 {
+		c.own.errs = strings.Split(strings.TrimSpace(errs.Format(name)), "\n")
+		if src != "" {
+			c.own.failed = src
+		}
+		return
+	}
+	c.own.lesson = &ownLesson{lesson: fromFile(l), name: name, src: src}
+	c.own.errs, c.own.progress, c.ask.kept = nil, lessonProgress{}, keptGuesses{}
+	c.placed = false
+	ctx.Navigate(c.place(0, 0))
+}
+
+// closeOwn goes back to the built-in lessons, with the guesses the browser
+// keeps for them.
+func (c *Page) closeOwn(ctx app.Context) {
+	c.own = owning{}
+	c.ask.kept = loadGuesses(ctx, keptGuesses{})
+	c.lesson, c.step, c.placed = 0, 0, false
+}
+
+func (c *Page) onCloseOwn(ctx app.Context, e app.Event) {
+	c.closeOwn(ctx)
+	ctx.Navigate(c.place(0, 0))
+}
+
+func (c *Page) onDragOver(ctx app.Context, e app.Event) { e.PreventDefault() }
+
+// onDrop opens the first file dropped on the lesson panel.
+func (c *Page) onDrop(ctx app.Context, e app.Event) {
+	e.PreventDefault()
+	if files := e.Get("dataTransfer").Get("files"); files.Truthy() && files.Length() > 0 {
+		c.readFile(ctx, files.Index(0))
+	}
+}
+
+// onPick opens the file picked.
+func (c *Page) onPick(ctx app.Context, e app.Event) {
+	input := ctx.JSSrc()
+	if files := input.Get("files"); files.Truthy() && files.Length() > 0 {
+		c.readFile(ctx, files.Index(0))
+	}
+	input.Set("value", "")
+}
+
+// readFile reads a browser File, refusing one over the format's bound
+// before reading it.
+func (c *Page) readFile(ctx app.Context, file app.Value) {
+	name := file.Get("name").String()
+	if size := file.Get("size").Int(); size > lessonfile.MaxBytes {
+		c.own.errs = []string{fmt.Sprintf("%s: the lesson is %s bytes; a lesson is at most 65,536 (64 KiB)", name, groupInt(size))}
+		return
+	}
+	var then app.Func
+	then = app.FuncOf(func(this app.Value, args []app.Value) any {
+		text := args[0].String()
+		then.Release()
+		ctx.Dispatch(func(ctx app.Context) { c.openText(ctx, name, "", []byte(text)) })
+		return nil
+	})
+	file.Call("text").Call("then", then)
+}
+
+func groupInt(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// renderOwnNotices says what is wrong with a lesson that could not be
+// opened, and that one is on its way.
+func (c *Page) renderOwnNotices() app.UI {
+	notices := c.own.errs
+	heading := "This lesson could not be opened:"
+	if c.own.loading != "" {
+		heading, notices = "Opening a lesson:", []string{c.own.loading}
+	}
+	return ui.Notices(IDLessonOwnErrors, "lesson-own-notice", heading, notices)
+}
+
+// renderOpen is the way to a teacher's lesson: a file to pick or drop,
+// or, while one is shown, the way back to the built-in lessons.
+func (c *Page) renderOpen() app.UI {
+	if o := c.own.lesson; o != nil {
+		return app.P().ID(IDLessonOwnState).Class("lesson-own muted").Body(
+			app.Text("A lesson of your own, from "+o.name+". "),
+			app.Button().ID(IDLessonOwnClose).Class("chip").Text("Back to the lessons").OnClick(c.onCloseOwn),
+		)
+	}
+	return app.P().ID(IDLessonOwnState).Class("lesson-own muted").Body(
+		app.Text("Teach your own: "),
+		app.Input().ID(IDLessonFile).Type("file").Accept(".txt,text/plain").Class("visually-hidden").OnChange(c.onPick),
+		app.Label().For(IDLessonFile).Class("lesson-own-pick").Text("open a lesson file"),
+		app.Text(" or drop one here (bloomlab lesson new writes one to start from)."),
+	)
+}
