@@ -37,10 +37,11 @@ const (
 const fetchTimeout = 20 * time.Second
 
 // ownLesson is a teacher's lesson: the lesson, its file's name, and the
-// src= it came from ("" for a file picked or dropped).
+// link key it came from (src= or text=) with its value; key is "" for a
+// file picked or dropped.
 type ownLesson struct {
-	lesson    lesson
-	name, src string
+	lesson         lesson
+	name, key, src string
 }
 
 // owning is the page's side of a teacher's lesson.
@@ -76,16 +77,19 @@ func (c *Page) stepsDone() lessonProgress {
 // the one shown, and goes back to the built-in lessons when a link without
 // src= leaves a lesson that came from one.
 func (c *Page) openSrc(ctx app.Context, q url.Values) {
+	if !app.IsClient || c.openLinkText(ctx, q) {
+		return
+	}
 	src, ok := settings.Lookup(q, IDSrc)
 	o := c.own.lesson
 	switch {
 	case !ok:
 		c.own.loading, c.own.failed, c.own.errs = "", "", nil
-		if o != nil && o.src != "" {
+		if o != nil && o.key != "" {
 			c.closeOwn(ctx)
 		}
 		return
-	case o != nil && o.src == src, c.own.loading == src, c.own.failed == src, !app.IsClient:
+	case o != nil && o.key == IDSrc && o.src == src, c.own.loading == src, c.own.failed == src:
 		return
 	}
 	c.own.loading, c.own.errs = src, nil
@@ -101,7 +105,7 @@ func (c *Page) openSrc(ctx app.Context, q url.Values) {
 				c.own.failed, c.own.errs = src, []string{err.Error()}
 				return
 			}
-			c.openText(ctx, src, src, text)
+			c.openFrom(ctx, src, IDSrc, src, text)
 		})
 	})
 }
@@ -132,10 +136,15 @@ func fetchLesson(base *url.URL, src string) ([]byte, error) {
 	return text, nil
 }
 
-// openText shows the lesson in text, named name, from src= src ("" for a
-// file), at its first step; a lesson with errors is not shown, its errors
-// are.
-func (c *Page) openText(ctx app.Context, name, src string, text []byte) {
+// openText shows the lesson in a file's text, named name.
+func (c *Page) openText(ctx app.Context, name string, text []byte) {
+	c.openFrom(ctx, name, "", "", text)
+}
+
+// openFrom shows the lesson in text, named name, from link key key's
+// value src ("" for a file), at its first step; a lesson with errors is
+// not shown, its errors are.
+func (c *Page) openFrom(ctx app.Context, name, key, src string, text []byte) {
 	l, errs := lessonfile.Parse(text)
 	if len(errs) > 0 {
 		c.own.errs = strings.Split(strings.TrimSpace(errs.Format(name)), "\n")
@@ -144,7 +153,7 @@ func (c *Page) openText(ctx app.Context, name, src string, text []byte) {
 		}
 		return
 	}
-	c.own.lesson = &ownLesson{lesson: fromFile(l), name: name, src: src}
+	c.own.lesson = &ownLesson{lesson: fromFile(l), name: name, key: key, src: src}
 	c.own.errs, c.own.progress, c.ask.kept = nil, lessonProgress{}, keptGuesses{}
 	c.placed = false
 	ctx.Navigate(c.place(0, 0))
@@ -194,7 +203,7 @@ func (c *Page) readFile(ctx app.Context, file app.Value) {
 	then = app.FuncOf(func(this app.Value, args []app.Value) any {
 		text := args[0].String()
 		then.Release()
-		ctx.Dispatch(func(ctx app.Context) { c.openText(ctx, name, "", []byte(text)) })
+		ctx.Dispatch(func(ctx app.Context) { c.openText(ctx, name, []byte(text)) })
 		return nil
 	})
 	file.Call("text").Call("then", then)
@@ -219,19 +228,37 @@ func (c *Page) renderOwnNotices() app.UI {
 	return ui.Notices(IDLessonOwnErrors, "lesson-own-notice", heading, notices)
 }
 
-// renderOpen is the way to a teacher's lesson: a file to pick or drop,
-// or, while one is shown, the way back to the built-in lessons.
-func (c *Page) renderOpen() app.UI {
+// renderOwnState says, under the list of lessons, that the lesson shown
+// is a teacher's, with the way back to the built-in lessons.
+func (c *Page) renderOwnState() app.UI {
+	name := ""
 	if o := c.own.lesson; o != nil {
-		return app.P().ID(IDLessonOwnState).Class("lesson-own muted").Body(
-			app.Text("A lesson of your own, from "+o.name+". "),
-			app.Button().ID(IDLessonOwnClose).Class("chip").Text("Back to the lessons").OnClick(c.onCloseOwn),
-		)
+		name = o.name
 	}
-	return app.P().ID(IDLessonOwnState).Class("lesson-own muted").Body(
+	return ui.Hidden(app.P().ID(IDLessonOwnState).Class("lesson-own muted"), name == "").Body(
+		app.Text("A lesson of your own, from "+name+". "),
+		app.Button().ID(IDLessonOwnClose).Class("chip").Text("Back to the lessons").OnClick(c.onCloseOwn),
+	)
+}
+
+// renderTeach is the way to a teacher's lesson, under the lab, out of
+// the lesson's way: a file to pick (or drop on the lesson), or one to
+// write.
+func (c *Page) renderTeach() app.UI {
+	return app.Section().ID("lesson-teach").Class("lesson-teach").Aria("label", "A lesson of your own").Body(
+		c.renderOpen(),
+		c.renderWrite(),
+	)
+}
+
+// renderOpen is the line that opens a teacher's lesson.
+func (c *Page) renderOpen() app.UI {
+	return app.P().ID("lesson-own-open").Class("lesson-own muted").Body(
 		app.Text("Teach your own: "),
 		app.Input().ID(IDLessonFile).Type("file").Accept(".txt,text/plain").Class("visually-hidden").OnChange(c.onPick),
 		app.Label().For(IDLessonFile).Class("lesson-own-pick").Text("open a lesson file"),
-		app.Text(" or drop one here (bloomlab lesson new writes one to start from)."),
+		app.Text(" (or drop one on the lesson), or "),
+		app.Button().ID(IDLessonWriteOpen).Class("chip").Aria("expanded", c.write.on).Aria("controls", IDLessonWrite).
+			Text("Write a lesson").OnClick(c.onWriteToggle),
 	)
 }

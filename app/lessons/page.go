@@ -69,8 +69,9 @@ type Page struct {
 	ask asking
 
 	// own is a teacher's lesson, shown instead of the built-in ones
-	// (own.go).
-	own owning
+	// (own.go), and write the view that writes one (write.go).
+	own   owning
+	write writing
 }
 
 // quietLab is the lab at a moment: its settings and how many answers the
@@ -198,8 +199,8 @@ func (c *Page) placeKeys(li, si int) url.Values {
 	if c.ask.first {
 		q.Set(IDGuess, guessFirst)
 	}
-	if o := c.own.lesson; o != nil && o.src != "" {
-		q.Set(IDSrc, o.src)
+	if o := c.own.lesson; o != nil && o.key != "" {
+		q.Set(o.key, o.src)
 	}
 	return q
 }
@@ -257,6 +258,7 @@ func (c *Page) Render() app.UI {
 		c.renderLesson(),
 		c.renderBar(),
 		c.Part(),
+		c.renderTeach(),
 	)
 }
 
@@ -285,7 +287,6 @@ func (c *Page) renderLesson() app.UI {
 			ui.Hidden(app.P().ID("lesson-text").Class("lesson-text"), veiled != "").Body(richText(step.Text)...),
 			c.renderQuestion(),
 		),
-		c.renderOpen(),
 	)
 }
 
@@ -340,6 +341,7 @@ func (c *Page) renderLessonList() app.UI {
 				app.Text("✓"), app.Span().Class("visually-hidden").Text(" done"),
 			))
 		})),
+		c.renderOwnState(),
 	)
 }
 

@@ -142,3 +142,43 @@ func TestBrowserOwnLessonFromFile(t *testing.T) {
 		t.Error("at 360 px the page is wider than the window")
 	}
 }
+
+// TestBrowserWriteLesson: "Write a lesson" shows the template beside its
+// preview; a mistake typed shows its line and reason; a lesson typed
+// shows as read, and its link to share opens it, the text carried in the
+// link.
+func TestBrowserWriteLesson(t *testing.T) {
+	needBrowser(t)
+	base := teacherServer(t)
+	ctx := btab(t, 1280, 900)
+	bdo(t, ctx, chromedp.Navigate(lessonsURL(base, "")), waitLab(), chromedp.Click(chromedp.CSS("#"+lessons.IDLessonWriteOpen)))
+	preview := "#" + lessons.IDLessonWritePreview
+	bwaitText(t, ctx, preview+" h2", func(s string) bool { return s == "Your lesson's title" })
+	typeText := func(text string) {
+		beval[bool](t, ctx, `(() => {
+			const el = document.querySelector("#`+lessons.IDLessonWriteText+`");
+			el.value = `+strconv.Quote(text)+`;
+			el.dispatchEvent(new Event("input", {bubbles: true}));
+			return true;
+		})()`)
+	}
+	typeText(strings.Replace(teacherLesson, "show: bits-per-key=4", "show: bits-per-key=4&hashes=99", 1))
+	got := bwaitText(t, ctx, preview, func(s string) bool { return strings.Contains(s, "Not a lesson yet") })
+	if want := "line 25: show: hashes: 99 is above the maximum"; !strings.Contains(got, want) {
+		t.Errorf("preview %q lacks %q", got, want)
+	}
+	typeText(teacherLesson)
+	bwaitText(t, ctx, preview+" h2", func(s string) bool { return s == "Fruit in a small filter" })
+	if got := btext(t, ctx, preview+" li em"); got != "cherry" {
+		t.Errorf("the preview's emphasis is %q", got)
+	}
+	link := beval[string](t, ctx, `document.querySelector("#`+lessons.IDLessonWriteLink+`").href`)
+	if !strings.Contains(link, "text=") {
+		t.Fatalf("the link to share is %s", link)
+	}
+	other := btab(t, 360, 800)
+	bdo(t, other, chromedp.Navigate(link), waitLab())
+	bwaitText(t, other, "#lesson-title", func(s string) bool { return s == "Fruit in a small filter" })
+	bdo(t, other, chromedp.Click(chromedp.CSS("#"+lessons.IDLessonNext)))
+	bwaitText(t, other, "#lesson-counter", func(s string) bool { return s == "Lesson 1 of 1 · step 2 of 2" })
+}
