@@ -6,15 +6,17 @@ package lessonfile
 // to write over.
 const Template = `# Your lesson's title
 
-One paragraph on what the lesson is about. Every step below starts with ## and has its text, then
-its fields, one a line: show: (the lab's settings, as a link's query), task: and done: (a sentence
-and the condition that says it is done), and, if you like, a prediction from predict: on. Check it
-with: bloomlab lesson check FILE.
+One paragraph on what the lesson is about. Every step below starts
+with ## and has its text, then its fields, one a line: show: (the
+lab's settings, as a link's query), task: and done: (a sentence and
+the condition that says it is done), and, if you like, a prediction
+from predict: on. Check it with: bloomlab lesson check FILE.
 
 ## Step 1
 
-Every key sets up to k bits, so fewer bits per key means a *fuller* array. Lower bits per key from
-10 to 6 and watch the fill in the counters.
+Every key sets up to k bits, so fewer bits per key means a *fuller*
+array. Lower bits per key from 10 to 6 and watch the fill in the
+counters.
 
 show: bits-per-key=6
 task: Lower bits per key until more than 60% of the bits are ones.
@@ -30,8 +32,9 @@ why: 7 bits for every 6 leave about e^-1.2, 31%, of the bits zero: the fill is a
 
 ## Step 2
 
-A maybe for a key never inserted is a false positive. Query words in the key panel until one
-answers maybe; show me queries ` + "`want`" + `, the first of the panel's common words that does.
+A maybe for a key never inserted is a false positive. Query words in
+the key panel until one answers maybe; show me queries ` + "`want`" + `, the
+first of the panel's common words that does.
 
 show:
 ask: want
