@@ -2,11 +2,9 @@ package lessons
 
 import (
 	"fmt"
-	"io"
-	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
-	"time"
 
 	"github.com/bloomlab/bloomlab/app/lessons/lessonfile"
 	"github.com/bloomlab/bloomlab/app/settings"
@@ -32,9 +30,6 @@ const (
 	IDLessonOwnErrors = "lesson-own-errors"
 	IDLessonOwnState  = "lesson-own-state"
 )
-
-// fetchTimeout bounds the wait for a lesson file.
-const fetchTimeout = 20 * time.Second
 
 // ownLesson is a teacher's lesson: the lesson, its file's name, and the
 // link key it came from (src= or text=) with its value; key is "" for a
@@ -93,47 +88,64 @@ func (c *Page) openSrc(ctx app.Context, q url.Values) {
 		return
 	}
 	c.own.loading, c.own.errs = src, nil
-	base := *ctx.Page().URL()
-	ctx.Async(func() {
-		text, err := fetchLesson(&base, src)
-		ctx.Dispatch(func(ctx app.Context) {
-			if c.own.loading != src {
-				return
-			}
-			c.own.loading = ""
-			if err != nil {
-				c.own.failed, c.own.errs = src, []string{err.Error()}
-				return
-			}
-			c.openFrom(ctx, src, IDSrc, src, text)
-		})
-	})
+	c.fetchLesson(ctx, src)
 }
 
 // fetchLesson fetches the lesson file at src, read against the page's
-// address base: at most one byte past the format's bound.
-func fetchLesson(base *url.URL, src string) ([]byte, error) {
+// address, with the browser's fetch (Go's HTTP client would add
+// megabytes to the WebAssembly). A file its server says is over the
+// format's bound is refused unread; the checker refuses any other over it.
+func (c *Page) fetchLesson(ctx app.Context, src string) {
 	u, err := url.Parse(src)
 	if err == nil {
-		u = base.ResolveReference(u)
+		u = ctx.Page().URL().ResolveReference(u)
 	}
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
-		return nil, fmt.Errorf("%s: %s is not the address of a lesson file", IDSrc, settings.Quote(src))
+		c.fetched(ctx, src, nil, fmt.Errorf("%s: %s is not the address of a lesson file", IDSrc, settings.Quote(src)))
+		return
 	}
-	client := &http.Client{Timeout: fetchTimeout}
-	resp, err := client.Get(u.String())
+	var onResponse, onText, onFail app.Func
+	done := func(text []byte, err error) {
+		onResponse.Release()
+		onText.Release()
+		onFail.Release()
+		ctx.Dispatch(func(ctx app.Context) { c.fetched(ctx, src, text, err) })
+	}
+	onFail = app.FuncOf(func(this app.Value, args []app.Value) any {
+		done(nil, fmt.Errorf("%s: the lesson could not be fetched (the site may not allow it)", src))
+		return nil
+	})
+	onText = app.FuncOf(func(this app.Value, args []app.Value) any {
+		done([]byte(args[0].String()), nil)
+		return nil
+	})
+	onResponse = app.FuncOf(func(this app.Value, args []app.Value) any {
+		r := args[0]
+		if !r.Get("ok").Bool() {
+			done(nil, fmt.Errorf("%s: the site answered %d %s", src, r.Get("status").Int(), r.Get("statusText").String()))
+			return nil
+		}
+		if n, err := strconv.Atoi(r.Get("headers").Call("get", "content-length").String()); err == nil && n > lessonfile.MaxBytes {
+			done(nil, fmt.Errorf("%s: the lesson is %s bytes; a lesson is at most 65,536 (64 KiB)", src, groupInt(n)))
+			return nil
+		}
+		return r.Call("text").Call("then", onText, onFail)
+	})
+	app.Window().Call("fetch", u.String()).Call("then", onResponse).Call("catch", onFail)
+}
+
+// fetched opens what a fetch of src brought, if src is still the one
+// asked for.
+func (c *Page) fetched(ctx app.Context, src string, text []byte, err error) {
+	if c.own.loading != src {
+		return
+	}
+	c.own.loading = ""
 	if err != nil {
-		return nil, fmt.Errorf("%s: the lesson could not be fetched (the site may not allow it): %v", src, err)
+		c.own.failed, c.own.errs = src, []string{err.Error()}
+		return
 	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("%s: the site answered %s", src, resp.Status)
-	}
-	text, err := io.ReadAll(io.LimitReader(resp.Body, lessonfile.MaxBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: reading the lesson: %v", src, err)
-	}
-	return text, nil
+	c.openFrom(ctx, src, IDSrc, src, text)
 }
 
 // openText shows the lesson in a file's text, named name.

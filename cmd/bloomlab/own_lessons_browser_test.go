@@ -104,7 +104,8 @@ func TestBrowserOwnLessonFromLink(t *testing.T) {
 
 	// A broken lesson: its line and reason, and the lessons stay.
 	bdo(t, ctx, chromedp.Navigate(lessonsURL(base, "src=/teacher/broken.txt")), waitLab())
-	got := bwaitText(t, ctx, "#lesson-own-notice", func(s string) bool { return s != "" })
+	opened := func(s string) bool { return strings.HasPrefix(s, "This lesson could not be opened:") }
+	got := bwaitText(t, ctx, "#lesson-own-notice", opened)
 	if want := "/teacher/broken.txt:25: show: hashes: 99 is above the maximum"; !strings.Contains(got, want) {
 		t.Errorf("notice %q lacks %q", got, want)
 	}
@@ -113,7 +114,7 @@ func TestBrowserOwnLessonFromLink(t *testing.T) {
 	}
 	// One that is not there.
 	bdo(t, ctx, chromedp.Navigate(lessonsURL(base, "src=/teacher/none.txt")), waitLab())
-	got = bwaitText(t, ctx, "#lesson-own-notice", func(s string) bool { return s != "" })
+	got = bwaitText(t, ctx, "#lesson-own-notice", opened)
 	if want := "/teacher/none.txt: the site answered 404"; !strings.Contains(got, want) {
 		t.Errorf("notice %q lacks %q", got, want)
 	}
