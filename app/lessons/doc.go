@@ -26,5 +26,6 @@
 // 1; a question is a predict: block on the step; a new word of the
 // vocabulary is a Quantity in lessonfile/vocab.go and its reading in
 // eval.go; what the page around the lab shows is page.go and, for the
-// guesses, guess.go.
+// guesses, guess.go; a teacher's lesson (src=, a file, text=) is own.go,
+// and the view that writes one write.go.
 package lessons
