@@ -115,6 +115,10 @@ func (c *Page) measureGuess(ctx app.Context) {
 
 // keepGuess records g for the shown step, in the page and the browser.
 func (c *Page) keepGuess(ctx app.Context, g keptGuess) {
+	if c.own.lesson != nil {
+		c.ask.kept[stepKey(c.lesson, c.step)] = g
+		return
+	}
 	c.ask.kept = loadGuesses(ctx, c.ask.kept)
 	c.ask.kept[stepKey(c.lesson, c.step)] = g
 	saveGuesses(ctx, c.ask.kept)

@@ -151,33 +151,39 @@ func TestLessonTasks(t *testing.T) {
 	for li, l := range lessons {
 		t.Run(fmt.Sprintf("lesson-%d", li+1), func(t *testing.T) {
 			t.Parallel()
-			start := labAt(t, settings.DefaultLab(), nil, false)
-			for si, step := range l.Steps {
-				name := fmt.Sprintf("step %d (%s)", si+1, step.Task)
-				cleared := start
-				cleared.Queries = nil
-				for _, from := range []lab.State{start, cleared} {
-					if step.Done(from) {
-						t.Errorf("%s: done already in the state it starts from (with the previous step's %d answers kept), before the learner did anything", name, len(from.Queries))
-					}
-				}
-				shown := stepAt(t, step)
-				if shown.Shown() == nil {
-					t.Fatalf("%s: show me's own run does not match its settings", name)
-				}
-				if !step.Done(shown) {
-					t.Errorf("%s: not done in its own show-me state %s with answers %v", name, step.Show.Query().Encode(), verdicts(shown.Queries))
-				}
-				if step.Audited {
-					before := shown
-					before.Audit = nil
-					if step.Done(before) {
-						t.Errorf("%s reads the audit, but is done before the audit finished", name)
-					}
-				}
-				start = shown
-			}
+			checkTasks(t, l)
 		})
+	}
+}
+
+// checkTasks checks lesson l's steps as TestLessonTasks says.
+func checkTasks(t *testing.T, l lesson) {
+	t.Helper()
+	start := labAt(t, settings.DefaultLab(), nil, false)
+	for si, step := range l.Steps {
+		name := fmt.Sprintf("step %d (%s)", si+1, step.Task)
+		cleared := start
+		cleared.Queries = nil
+		for _, from := range []lab.State{start, cleared} {
+			if step.Done(from) {
+				t.Errorf("%s: done already in the state it starts from (with the previous step's %d answers kept), before the learner did anything", name, len(from.Queries))
+			}
+		}
+		shown := stepAt(t, step)
+		if shown.Shown() == nil {
+			t.Fatalf("%s: show me's own run does not match its settings", name)
+		}
+		if !step.Done(shown) {
+			t.Errorf("%s: not done in its own show-me state %s with answers %v", name, step.Show.Query().Encode(), verdicts(shown.Queries))
+		}
+		if step.Audited {
+			before := shown
+			before.Audit = nil
+			if step.Done(before) {
+				t.Errorf("%s reads the audit, but is done before the audit finished", name)
+			}
+		}
+		start = shown
 	}
 }
 
@@ -379,7 +385,7 @@ func TestLessonPlace(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		li, si, notices := lessonPlace(q)
+		li, si, notices := lessonPlace(q, lessons)
 		if li != tc.li || si != tc.si {
 			t.Errorf("%q: lesson %d step %d (from 0), want %d and %d", tc.query, li, si, tc.li, tc.si)
 		}

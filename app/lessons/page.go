@@ -67,6 +67,11 @@ type Page struct {
 
 	// ask is the step's question, if it has one (guess.go).
 	ask asking
+
+	// own is a teacher's lesson, shown instead of the built-in ones
+	// (own.go), and write the view that writes one (write.go).
+	own   owning
+	write writing
 }
 
 // quietLab is the lab at a moment: its settings and how many answers the
@@ -104,14 +109,14 @@ func (c *Page) OnInit() {
 	c.labPage.OnInit()
 	if app.IsClient {
 		q := app.Window().URL().Query()
-		c.lesson, c.step, _ = lessonPlace(q)
+		c.lesson, c.step, _ = lessonPlace(q, lessons)
 		c.ask.first, _ = guessMode(q)
 		c.startGuess()
 	}
 }
 
 // shownStep is the step shown.
-func (c *Page) shownStep() lessonStep { return lessons[c.lesson].Steps[c.step] }
+func (c *Page) shownStep() lessonStep { return c.list()[c.lesson].Steps[c.step] }
 
 func (c *Page) OnMount(ctx app.Context) {
 	c.labPage.OnMount(ctx)
@@ -126,7 +131,8 @@ func (c *Page) OnMount(ctx app.Context) {
 // forgotten, so the task is done by what the learner does in it.
 func (c *Page) OnNav(ctx app.Context) {
 	q := ctx.Page().URL().Query()
-	li, si, notices := lessonPlace(q)
+	c.openSrc(ctx, q)
+	li, si, notices := lessonPlace(q, c.list())
 	first, notice := guessMode(q)
 	opened := !c.placed
 	if opened || li != c.lesson || si != c.step {
@@ -145,7 +151,7 @@ func (c *Page) OnNav(ctx app.Context) {
 	if opened {
 		c.hush()
 	}
-	ctx.Page().SetTitle(fmt.Sprintf("%s, step %d · Bloom Lab lessons", lessons[li].Title, si+1))
+	ctx.Page().SetTitle(fmt.Sprintf("%s, step %d · Bloom Lab lessons", c.list()[li].Title, si+1))
 	c.check(ctx)
 }
 
@@ -160,7 +166,11 @@ func (c *Page) check(ctx app.Context) {
 		c.quiet = nil
 	}
 	c.done = c.shownStep().Done(st)
-	if c.done && c.quiet == nil && !c.progress[stepKey(c.lesson, c.step)] {
+	switch {
+	case !c.done || c.quiet != nil || c.stepsDone()[stepKey(c.lesson, c.step)]:
+	case c.own.lesson != nil:
+		c.own.progress[stepKey(c.lesson, c.step)] = true
+	default:
 		c.progress, c.unkept = markDone(ctx, c.lesson, c.step, c.progress)
 	}
 	c.measureGuess(ctx)
@@ -189,21 +199,25 @@ func (c *Page) placeKeys(li, si int) url.Values {
 	if c.ask.first {
 		q.Set(IDGuess, guessFirst)
 	}
+	if o := c.own.lesson; o != nil && o.key != "" {
+		q.Set(o.key, o.src)
+	}
 	return q
 }
 
 // neighbour is the place before (by -1) or after (by +1) the one shown,
 // across lessons; ok is false past either end.
 func (c *Page) neighbour(by int) (li, si int, ok bool) {
+	list := c.list()
 	li, si = c.lesson, c.step+by
 	switch {
 	case si < 0 && li > 0:
 		li--
-		si = len(lessons[li].Steps) - 1
-	case si >= len(lessons[li].Steps) && li+1 < len(lessons):
+		si = len(list[li].Steps) - 1
+	case si >= len(list[li].Steps) && li+1 < len(list):
 		li, si = li+1, 0
 	}
-	return li, si, li >= 0 && li < len(lessons) && si >= 0 && si < len(lessons[li].Steps)
+	return li, si, li >= 0 && li < len(list) && si >= 0 && si < len(list[li].Steps)
 }
 
 func (c *Page) onShow(ctx app.Context, e app.Event) {
@@ -222,6 +236,12 @@ func (c *Page) onMove(by int) app.EventHandler {
 }
 
 func (c *Page) onReset(ctx app.Context, e app.Event) {
+	if c.own.lesson != nil {
+		c.own.progress, c.ask.kept = lessonProgress{}, keptGuesses{}
+		c.startGuess()
+		c.hush()
+		return
+	}
 	c.progress, c.unkept = resetProgress(ctx)
 	forgetGuesses(ctx)
 	c.ask.kept = keptGuesses{}
@@ -238,30 +258,33 @@ func (c *Page) Render() app.UI {
 		c.renderLesson(),
 		c.renderBar(),
 		c.Part(),
+		c.renderTeach(),
 	)
 }
 
 // renderLesson is the lesson panel: the lessons, then the step.
 func (c *Page) renderLesson() app.UI {
-	l, step := lessons[c.lesson], c.shownStep()
+	l, step := c.list()[c.lesson], c.shownStep()
 	veiled := c.veiled()
 	heading := "That lesson or step does not exist:"
 	if c.ask.misread {
 		heading = "Some of the link could not be followed:"
 	}
-	return app.Section().ID(IDLessonPanel).Class("lesson-panel").DataSet("veil", string(veiled)).Aria("labelledby", "lesson-title").Body(
+	return app.Section().ID(IDLessonPanel).Class("lesson-panel").DataSet("veil", string(veiled)).Aria("labelledby", "lesson-title").
+		OnDragOver(c.onDragOver).OnDrop(c.onDrop).Body(
 		c.renderLessonList(),
 		ui.Notices("lesson-notices", "lesson-notice", heading, c.notices),
+		c.renderOwnNotices(),
 		app.Div().Class("lesson-card").Body(
 			app.Div().Class("lesson-head").Body(
 				app.P().ID("lesson-counter").Class("lesson-counter").Text(
-					"Lesson "+strconv.Itoa(c.lesson+1)+" of "+strconv.Itoa(len(lessons))+" · step "+
+					"Lesson "+strconv.Itoa(c.lesson+1)+" of "+strconv.Itoa(len(c.list()))+" · step "+
 						strconv.Itoa(c.step+1)+" of "+strconv.Itoa(len(l.Steps))),
 				c.renderStepList(),
 			),
 			app.H1().ID("lesson-title").Text(l.Title),
-			ui.Hidden(app.P().ID("lesson-intro").Class("lesson-intro"), c.step != 0).Text(l.Intro),
-			ui.Hidden(app.P().ID("lesson-text").Class("lesson-text"), veiled != "").Text(step.Text),
+			ui.Hidden(app.P().ID("lesson-intro").Class("lesson-intro"), c.step != 0).Body(richText(l.Intro)...),
+			ui.Hidden(app.P().ID("lesson-text").Class("lesson-text"), veiled != "").Body(richText(step.Text)...),
 			c.renderQuestion(),
 		),
 	)
@@ -291,7 +314,7 @@ func (c *Page) taskStatus() (done, text string) {
 	switch {
 	case c.done:
 		return "true", "✓ Done."
-	case c.progress[stepKey(c.lesson, c.step)]:
+	case c.stepsDone()[stepKey(c.lesson, c.step)]:
 		return "false", "Done before; the lab has moved on since."
 	case c.shownStep().Audited && c.State().Audit == nil:
 		return "false", "Not done yet: the audit reports when it finishes."
@@ -303,30 +326,31 @@ func (c *Page) taskStatus() (done, text string) {
 // each finished one ticked.
 func (c *Page) renderLessonList() app.UI {
 	return app.Nav().Class("lesson-list").Aria("label", "Lessons").Body(
-		app.Ol().Body(app.Range(lessons).Slice(func(i int) app.UI {
-			a := app.A().ID("lesson-link-"+strconv.Itoa(i+1)).Href(c.place(i, 0)).Title(lessons[i].Title).Body(
+		app.Ol().Body(app.Range(c.list()).Slice(func(i int) app.UI {
+			a := app.A().ID("lesson-link-"+strconv.Itoa(i+1)).Href(c.place(i, 0)).Title(c.list()[i].Title).Body(
 				app.Span().Class("lesson-num").Text(strconv.Itoa(i+1)),
-				app.Span().Class("lesson-name").Text(" "+lessons[i].Title),
+				app.Span().Class("lesson-name").Text(" "+c.list()[i].Title),
 			)
 			if i == c.lesson {
 				a = a.Aria("current", "true").Class("current")
 			}
-			if !c.progress.lessonDone(i) {
+			if !c.stepsDone().lessonDone(c.list(), i) {
 				return app.Li().Body(a)
 			}
 			return app.Li().Class("done").Body(a, app.Span().Class("lesson-done").Body(
 				app.Text("✓"), app.Span().Class("visually-hidden").Text(" done"),
 			))
 		})),
+		c.renderOwnState(),
 	)
 }
 
 // renderStepList is the shown lesson's steps, the shown one current and
 // each done one ticked.
 func (c *Page) renderStepList() app.UI {
-	return app.Ol().Class("lesson-steps").Aria("label", "Steps").Body(app.Range(lessons[c.lesson].Steps).Slice(func(i int) app.UI {
+	return app.Ol().Class("lesson-steps").Aria("label", "Steps").Body(app.Range(c.list()[c.lesson].Steps).Slice(func(i int) app.UI {
 		label, text := "Step "+strconv.Itoa(i+1), strconv.Itoa(i+1)
-		done := c.progress[stepKey(c.lesson, i)]
+		done := c.stepsDone()[stepKey(c.lesson, i)]
 		if done {
 			label, text = label+", done", text+" ✓"
 		}
@@ -370,7 +394,7 @@ func (c *Page) renderActions() app.UI {
 // (missing: the first), and returns it from 0. A lesson or step that does
 // not exist gives the nearest that does, and a notice naming what was
 // asked and what is shown.
-func lessonPlace(q url.Values) (li, si int, notices []string) {
+func lessonPlace(q url.Values, lessons []lesson) (li, si int, notices []string) {
 	li, problem := placeIndex(q, IDLesson, len(lessons))
 	if problem != "" {
 		notices = append(notices, fmt.Sprintf("%s: %s; the lessons are 1 to %d, so lesson %d, “%s”, is shown",
@@ -411,8 +435,8 @@ type lessonProgress map[string]bool
 // stepKey names step si of lesson li (from 0) as "lesson.step" from 1.
 func stepKey(li, si int) string { return strconv.Itoa(li+1) + "." + strconv.Itoa(si+1) }
 
-// lessonDone reports whether every step of lesson li is done.
-func (p lessonProgress) lessonDone(li int) bool {
+// lessonDone reports whether every step of lesson li of lessons is done.
+func (p lessonProgress) lessonDone(lessons []lesson, li int) bool {
 	for si := range lessons[li].Steps {
 		if !p[stepKey(li, si)] {
 			return false

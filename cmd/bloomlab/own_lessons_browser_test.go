@@ -1,0 +1,185 @@
+//go:build !js
+
+package main
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/bloomlab/bloomlab/app/lessons"
+	"github.com/chromedp/chromedp"
+)
+
+// teacherLesson is a lesson a teacher wrote: two steps, the first with a
+// choice to predict.
+const teacherLesson = `# Fruit in a small filter
+
+A lesson of a teacher's own.
+
+## First
+
+Query *cherry*: it was never inserted.
+
+show: try=apple,pear,plum
+ask: cherry
+task: Query cherry and get a no.
+done: answered-no >= 1
+
+predict: Will "cherry" answer no or maybe?
+choice: No
+choice: Maybe
+answer: verdict("cherry") = no
+why: No: a zero proves it.
+veil: answer
+
+## Second
+
+Lower bits per key to 4.
+
+show: bits-per-key=4
+task: Lower bits per key until the fill passes 80%.
+done: fill > 80%
+`
+
+// teacherServer is the lab with a teacher's lesson files beside it, as a
+// site would hold them.
+func teacherServer(t *testing.T) string {
+	t.Helper()
+	lab, err := labServer(webDir(t), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/", lab)
+	mux.HandleFunc("/teacher/fruit.txt", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(teacherLesson)) })
+	mux.HandleFunc("/teacher/broken.txt", func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(strings.Replace(teacherLesson, "show: bits-per-key=4", "show: bits-per-key=4&hashes=99", 1)))
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// TestBrowserOwnLessonFromLink: a teacher's lesson opens from src=, shows
+// as the built-in ones do (its text's markup as em, its step list, its
+// place in the link), its task is checked and its prediction scored; a
+// broken one shows its line and reason; "Back to the lessons" returns.
+func TestBrowserOwnLessonFromLink(t *testing.T) {
+	needBrowser(t)
+	base := teacherServer(t)
+	ctx := btab(t, 1280, 900)
+	bdo(t, ctx, chromedp.Navigate(lessonsURL(base, "src=/teacher/fruit.txt")), waitLab())
+	bwaitText(t, ctx, "#lesson-title", func(s string) bool { return s == "Fruit in a small filter" })
+	if got := btext(t, ctx, "#lesson-counter"); got != "Lesson 1 of 1 · step 1 of 2" {
+		t.Errorf("counter %q", got)
+	}
+	if got := btext(t, ctx, "#lesson-text em"); got != "cherry" {
+		t.Errorf("the text's emphasis is %q", got)
+	}
+	if href := beval[string](t, ctx, `document.querySelector("#lesson-step-2").href`); !strings.Contains(href, "src=%2Fteacher%2Ffruit.txt") {
+		t.Errorf("step 2's link %s loses the lesson", href)
+	}
+	// Predict, then see: choose No, check, show me.
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#"+lessons.IDGuessChoice+"1")), chromedp.Click(chromedp.CSS("#"+lessons.IDGuessCheck)),
+		chromedp.Click(chromedp.CSS("#"+lessons.IDLessonShow)))
+	bwaitEval(t, ctx, `document.querySelector("#`+lessons.IDLessonTask+`").dataset.done`, func(s string) bool { return s == "true" })
+	waitMeasured(t, ctx)
+	if got := btext(t, ctx, "#"+lessons.IDGuessScore); got != "Right." {
+		t.Errorf("the guess No scores %q", got)
+	}
+	// The next step, in the same lesson.
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#"+lessons.IDLessonNext)))
+	bwaitText(t, ctx, "#lesson-counter", func(s string) bool { return s == "Lesson 1 of 1 · step 2 of 2" })
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#"+lessons.IDLessonShow)))
+	bwaitEval(t, ctx, `document.querySelector("#`+lessons.IDLessonTask+`").dataset.done`, func(s string) bool { return s == "true" })
+	// Back to the lessons.
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#"+lessons.IDLessonOwnClose)))
+	bwaitText(t, ctx, "#lesson-title", func(s string) bool { return s == "A zero is proof" })
+	if u := beval[string](t, ctx, `location.search`); strings.Contains(u, "src=") {
+		t.Errorf("back to the lessons, the link still has %s", u)
+	}
+
+	// A broken lesson: its line and reason, and the lessons stay.
+	bdo(t, ctx, chromedp.Navigate(lessonsURL(base, "src=/teacher/broken.txt")), waitLab())
+	opened := func(s string) bool { return strings.HasPrefix(s, "This lesson could not be opened:") }
+	got := bwaitText(t, ctx, "#lesson-own-notice", opened)
+	if want := "/teacher/broken.txt:25: show: hashes: 99 is above the maximum"; !strings.Contains(got, want) {
+		t.Errorf("notice %q lacks %q", got, want)
+	}
+	if got := btext(t, ctx, "#lesson-title"); got != "A zero is proof" {
+		t.Errorf("with a broken lesson the page shows %q", got)
+	}
+	// One that is not there.
+	bdo(t, ctx, chromedp.Navigate(lessonsURL(base, "src=/teacher/none.txt")), waitLab())
+	got = bwaitText(t, ctx, "#lesson-own-notice", opened)
+	if want := "/teacher/none.txt: the site answered 404"; !strings.Contains(got, want) {
+		t.Errorf("notice %q lacks %q", got, want)
+	}
+}
+
+// TestBrowserOwnLessonFromFile: a lesson file dropped on the lesson panel
+// opens as from a link, without a src= in the link.
+func TestBrowserOwnLessonFromFile(t *testing.T) {
+	needBrowser(t)
+	base := teacherServer(t)
+	ctx := btab(t, 360, 800)
+	bdo(t, ctx, chromedp.Navigate(lessonsURL(base, "")), waitLab())
+	beval[bool](t, ctx, `(() => {
+		const dt = new DataTransfer();
+		dt.items.add(new File([`+strconv.Quote(teacherLesson)+`], "fruit.txt", {type: "text/plain"}));
+		document.querySelector("#`+lessons.IDLessonPanel+`").dispatchEvent(new DragEvent("drop", {dataTransfer: dt, bubbles: true, cancelable: true}));
+		return true;
+	})()`)
+	bwaitText(t, ctx, "#lesson-title", func(s string) bool { return s == "Fruit in a small filter" })
+	if got := btext(t, ctx, "#"+lessons.IDLessonOwnState); !strings.Contains(got, "from fruit.txt") {
+		t.Errorf("the page says %q", got)
+	}
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#"+lessons.IDLessonShow)))
+	bwaitEval(t, ctx, `document.querySelector("#`+lessons.IDLessonTask+`").dataset.done`, func(s string) bool { return s == "true" })
+	if over := beval[bool](t, ctx, `document.documentElement.scrollWidth > innerWidth`); over {
+		t.Error("at 360 px the page is wider than the window")
+	}
+}
+
+// TestBrowserWriteLesson: "Write a lesson" shows the template beside its
+// preview; a mistake typed shows its line and reason; a lesson typed
+// shows as read, and its link to share opens it, the text carried in the
+// link.
+func TestBrowserWriteLesson(t *testing.T) {
+	needBrowser(t)
+	base := teacherServer(t)
+	ctx := btab(t, 1280, 900)
+	bdo(t, ctx, chromedp.Navigate(lessonsURL(base, "")), waitLab(), chromedp.Click(chromedp.CSS("#"+lessons.IDLessonWriteOpen)))
+	preview := "#" + lessons.IDLessonWritePreview
+	bwaitText(t, ctx, preview+" h2", func(s string) bool { return s == "Your lesson's title" })
+	typeText := func(text string) {
+		beval[bool](t, ctx, `(() => {
+			const el = document.querySelector("#`+lessons.IDLessonWriteText+`");
+			el.value = `+strconv.Quote(text)+`;
+			el.dispatchEvent(new Event("input", {bubbles: true}));
+			return true;
+		})()`)
+	}
+	typeText(strings.Replace(teacherLesson, "show: bits-per-key=4", "show: bits-per-key=4&hashes=99", 1))
+	got := bwaitText(t, ctx, preview, func(s string) bool { return strings.Contains(s, "Not a lesson yet") })
+	if want := "line 25: show: hashes: 99 is above the maximum"; !strings.Contains(got, want) {
+		t.Errorf("preview %q lacks %q", got, want)
+	}
+	typeText(teacherLesson)
+	bwaitText(t, ctx, preview+" h2", func(s string) bool { return s == "Fruit in a small filter" })
+	if got := btext(t, ctx, preview+" li em"); got != "cherry" {
+		t.Errorf("the preview's emphasis is %q", got)
+	}
+	link := beval[string](t, ctx, `document.querySelector("#`+lessons.IDLessonWriteLink+`").href`)
+	if !strings.Contains(link, "text=") {
+		t.Fatalf("the link to share is %s", link)
+	}
+	other := btab(t, 360, 800)
+	bdo(t, other, chromedp.Navigate(link), waitLab())
+	bwaitText(t, other, "#lesson-title", func(s string) bool { return s == "Fruit in a small filter" })
+	bdo(t, other, chromedp.Click(chromedp.CSS("#"+lessons.IDLessonNext)))
+	bwaitText(t, other, "#lesson-counter", func(s string) bool { return s == "Lesson 1 of 1 · step 2 of 2" })
+}
