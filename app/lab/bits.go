@@ -161,6 +161,8 @@ type bitsLab interface {
 	current() settings.Lab
 	ownKeys() *engine.OwnKeys
 	draw(ctx app.Context)
+	// figureButtons is the row of downloads of a figure (figure.go).
+	figureButtons(which, what string) app.UI
 }
 
 // whoRest is how long the pointer rests on a position before the lab
@@ -392,5 +394,6 @@ func (b *labBits) render(r *sim.Result, marks painter.Marks) app.UI {
 			}),
 			app.Output().ID(idBitHover).Class("bit-hover muted").For(idBitArray),
 		),
+		app.If(r != nil && b.lab != nil, func() app.UI { return b.lab.figureButtons(FigureBits, "the bit array") }),
 	)
 }

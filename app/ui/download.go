@@ -1,0 +1,130 @@
+package ui
+
+import (
+	"math"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// FigureFile is a figure as the page offers it: its SVG, its points as
+// CSV ("" for a picture, which has none), its size in CSS pixels and the
+// file name it is saved under, without the extension.
+type FigureFile struct {
+	SVG, CSV string
+	W, H     float64
+	Name     string
+}
+
+// The formats a figure downloads as, the buttons' data-format.
+const (
+	FormatSVG = "svg"
+	FormatPNG = "png"
+	FormatCSV = "csv"
+)
+
+// PNGScale is how many device pixels a downloaded PNG has a CSS pixel:
+// twice the screen's density (devicePixelRatio), at least 2, and at most
+// 6, so a figure on a phone stays a few megapixels.
+func PNGScale(dpr float64) float64 {
+	if !(dpr >= 1) {
+		dpr = 1
+	}
+	return math.Min(6, 2*dpr)
+}
+
+// FigureButtons is a figure's row of downloads: SVG, PNG and, when the
+// figure has points, CSV. what names the figure for a screen reader ("the
+// chart against k"); id is the row's ID; make is called on a click, so
+// the figure is drawn only when it is asked for, and its result is "ok"
+// false when there is nothing to download yet.
+func FigureButtons(id, what string, csv bool, make func() (FigureFile, bool)) app.UI {
+	button := func(format, label string) app.UI {
+		return app.Button().Class("chip figure-download").DataSet("format", format).
+			Aria("label", "Download "+what+" as "+label).Title("Download " + what + " as " + label).
+			Text(label).OnClick(func(ctx app.Context, e app.Event) {
+			f, ok := make()
+			if !ok {
+				return
+			}
+			switch format {
+			case FormatSVG:
+				Download(f.Name+".svg", "image/svg+xml", f.SVG)
+			case FormatCSV:
+				Download(f.Name+".csv", "text/csv", f.CSV)
+			default:
+				DownloadPNG(f.Name+".png", f.SVG, f.W, f.H)
+			}
+		})
+	}
+	return app.Div().ID(id).Class("figure-downloads").Body(
+		app.Span().Class("figure-downloads-label muted small").Aria("hidden", "true").Text("Download:"),
+		button(FormatSVG, "SVG"),
+		button(FormatPNG, "PNG"),
+		app.If(csv, func() app.UI { return button(FormatCSV, "CSV") }),
+	)
+}
+
+// Download offers text as a file without a server: a Blob behind an
+// object URL, followed through a link made for the purpose.
+func Download(name, mime, text string) {
+	w := app.Window()
+	save(name, w.Get("Blob").New([]any{text}, map[string]any{"type": mime}))
+}
+
+// save offers blob as the file name through a link made for the purpose,
+// and lets the blob go once the browser has taken its copy.
+func save(name string, blob app.Value) {
+	w := app.Window()
+	u := w.Get("URL").Call("createObjectURL", blob)
+	doc := w.Get("document")
+	a := doc.Call("createElement", "a")
+	a.Set("href", u)
+	a.Set("download", name)
+	a.Get("style").Set("display", "none")
+	doc.Get("body").Call("appendChild", a)
+	a.Call("click")
+	a.Call("remove")
+	var release app.Func
+	release = app.FuncOf(func(this app.Value, args []app.Value) any {
+		w.Get("URL").Call("revokeObjectURL", u)
+		release.Release()
+		return nil
+	})
+	w.Call("setTimeout", release, 10_000)
+}
+
+// DownloadPNG offers svg, w x h CSS pixels, as a PNG at PNGScale: the
+// browser draws the SVG into an image, the image onto a canvas that many
+// times larger, and the canvas into a PNG. Only the browser makes PNGs of
+// charts: the WebAssembly carries no PNG encoder.
+func DownloadPNG(name, svg string, w, h float64) {
+	win := app.Window()
+	scale := PNGScale(win.Get("devicePixelRatio").Float())
+	cw, ch := int(math.Ceil(w*scale)), int(math.Ceil(h*scale))
+	img := win.Get("Image").New()
+	var onload, onblob app.Func
+	onblob = app.FuncOf(func(this app.Value, args []app.Value) any {
+		onblob.Release()
+		if len(args) > 0 && args[0].Truthy() {
+			save(name, args[0])
+		}
+		return nil
+	})
+	onload = app.FuncOf(func(this app.Value, args []app.Value) any {
+		onload.Release()
+		canvas := win.Get("document").Call("createElement", "canvas")
+		canvas.Set("width", cw)
+		canvas.Set("height", ch)
+		canvas.Call("getContext", "2d").Call("drawImage", img, 0, 0, cw, ch)
+		canvas.Call("toBlob", onblob, "image/png")
+		return nil
+	})
+	img.Set("onload", onload)
+	img.Set("src", "data:image/svg+xml;charset=utf-8,"+win.Call("encodeURIComponent", svg).String())
+}
+
+// FileName joins parts into a download's name: "bloomlab-k-n1000-m6000".
+func FileName(parts ...string) string {
+	return strings.Join(append([]string{"bloomlab"}, parts...), "-")
+}
