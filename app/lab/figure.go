@@ -49,20 +49,7 @@ func figureName(which string, s settings.Lab) string {
 
 // chartFigure is chart c as a figure for settings s.
 func chartFigure(c ui.Chart, which, link string, s settings.Lab) ui.FigureFile {
-	svg := c.Figure(link, s.Large)
-	w, h := figureSize(svg)
-	return ui.FigureFile{SVG: svg, CSV: c.CSV(), W: w, H: h, Name: figureName(which, s)}
-}
-
-// figureSize reads a figure's width and height back from its root.
-func figureSize(svg string) (w, h float64) {
-	attr := func(name string) float64 {
-		_, rest, _ := strings.Cut(svg, " "+name+`="`)
-		v, _, _ := strings.Cut(rest, `"`)
-		f, _ := strconv.ParseFloat(v, 64)
-		return f
-	}
-	return attr("width"), attr("height")
+	return ui.ChartFile(c, figureName(which, s), link, s.Large)
 }
 
 // bitsFigure is the bit array of run r (its positions in store, shaded by
@@ -91,7 +78,7 @@ func bitsFigure(r *sim.Result, store engine.BitStore, overlap []uint8, marks pai
 		title += ", k = " + strconv.Itoa(r.K)
 	}
 	svg := ui.Picture{Title: title, Image: png, W: l.W / scale, H: l.H / scale, Caption: caption}.Figure(link, s.Large)
-	w, h := figureSize(svg)
+	w, h := ui.FigureSize(svg)
 	return ui.FigureFile{SVG: svg, W: w, H: h, Name: figureName(FigureBits, s)}, true
 }
 

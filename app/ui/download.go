@@ -2,6 +2,7 @@ package ui
 
 import (
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -127,4 +128,24 @@ func DownloadPNG(name, svg string, w, h float64) {
 // FileName joins parts into a download's name: "bloomlab-k-n1000-m6000".
 func FileName(parts ...string) string {
 	return strings.Join(append([]string{"bloomlab"}, parts...), "-")
+}
+
+// ChartFile is chart c as a figure file named name, its title holding
+// link, in large type or not.
+func ChartFile(c Chart, name, link string, large bool) FigureFile {
+	svg := c.Figure(link, large)
+	w, h := FigureSize(svg)
+	return FigureFile{SVG: svg, CSV: c.CSV(), W: w, H: h, Name: name}
+}
+
+// FigureSize reads a figure's width and height, in CSS pixels, back from
+// its root element.
+func FigureSize(svg string) (w, h float64) {
+	attr := func(name string) float64 {
+		_, rest, _ := strings.Cut(svg, " "+name+`="`)
+		v, _, _ := strings.Cut(rest, `"`)
+		f, _ := strconv.ParseFloat(v, 64)
+		return f
+	}
+	return attr("width"), attr("height")
 }
