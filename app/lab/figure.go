@@ -68,6 +68,9 @@ func bitsFigure(r *sim.Result, store engine.BitStore, overlap []uint8, marks pai
 		return ui.FigureFile{}, false
 	}
 	picture, _, _ := painter.Caption(r, painter.Fitted(r.M, store.Group, false, s.Large, 1))
+	if overlap != nil {
+		picture += " Set bits are shaded by the keys that share them, from " + format.Plural(1, "key") + " (lightest) to " + strconv.Itoa(len(painter.OverlapColours)) + " or more (darkest)."
+	}
 	caption := []string{
 		picture,
 		"◯ ringed (orange): " + marks.RingSays + ".",
