@@ -104,7 +104,7 @@ func DownloadPNG(name, svg string, w, h float64) {
 	scale := PNGScale(win.Get("devicePixelRatio").Float())
 	cw, ch := int(math.Ceil(w*scale)), int(math.Ceil(h*scale))
 	img := win.Get("Image").New()
-	var onload, onblob app.Func
+	var onload, onerror, onblob app.Func
 	onblob = app.FuncOf(func(this app.Value, args []app.Value) any {
 		onblob.Release()
 		if len(args) > 0 && args[0].Truthy() {
@@ -114,6 +114,7 @@ func DownloadPNG(name, svg string, w, h float64) {
 	})
 	onload = app.FuncOf(func(this app.Value, args []app.Value) any {
 		onload.Release()
+		onerror.Release()
 		canvas := win.Get("document").Call("createElement", "canvas")
 		canvas.Set("width", cw)
 		canvas.Set("height", ch)
@@ -121,7 +122,15 @@ func DownloadPNG(name, svg string, w, h float64) {
 		canvas.Call("toBlob", onblob, "image/png")
 		return nil
 	})
+	onerror = app.FuncOf(func(this app.Value, args []app.Value) any {
+		// An image the browser cannot draw offers nothing.
+		onload.Release()
+		onblob.Release()
+		onerror.Release()
+		return nil
+	})
 	img.Set("onload", onload)
+	img.Set("onerror", onerror)
 	img.Set("src", "data:image/svg+xml;charset=utf-8,"+win.Call("encodeURIComponent", svg).String())
 }
 
