@@ -48,9 +48,10 @@ func FigureOf(sel settings.Experiment, width int, origin string, large bool) (ui
 	return f, nil
 }
 
-// figureButtons is the row of downloads of the chart of res.
-func (rv *resultView) figureButtons(res *expResult) app.UI {
-	return ui.FigureButtons("download-experiment", "the chart", true, func() (ui.FigureFile, bool) {
+// onFigure offers the chart of res as a figure when one of the buttons of
+// its row (ui.FigureButtons) is clicked.
+func (rv *resultView) onFigure(res *expResult) app.EventHandler {
+	return ui.OnFigureClick(func() (ui.FigureFile, bool) {
 		origin := ""
 		if app.IsClient {
 			u := app.Window().URL()

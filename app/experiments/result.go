@@ -126,7 +126,7 @@ func (rv *resultView) render(res *expResult) app.UI {
 
 func (rv *resultView) renderChart(res *expResult) app.UI {
 	c := res.Table.Chart
-	return app.Figure().ID("exp-chart").Class("chart-box exp-chart-box").Aria("labelledby", "exp-chart-title").Body(
+	return app.Figure().ID("exp-chart").Class("chart-box exp-chart-box").Aria("labelledby", "exp-chart-title").OnClick(rv.onFigure(res)).Body(
 		app.H2().ID("exp-chart-title").Class("exp-chart-title").Text(c.Title),
 		app.Raw(res.chartSVG(rv.chartWidth())),
 		app.FigCaption().Body(
@@ -136,7 +136,7 @@ func (rv *resultView) renderChart(res *expResult) app.UI {
 				}))
 			}),
 			app.P().Class("muted small").Text(expCaption(c)),
-			rv.figureButtons(res),
+			ui.FigureButtons("download-experiment", "the chart", true),
 		),
 	)
 }

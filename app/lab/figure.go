@@ -195,7 +195,12 @@ func (c *Page) figure(which string) (ui.FigureFile, bool) {
 }
 
 // figureButtons is the row of downloads of figure which, what naming it
-// for a screen reader.
+// for a screen reader; the element that holds it takes onFigure(which).
 func (c *Page) figureButtons(which, what string) app.UI {
-	return ui.FigureButtons("download-"+which, what, which != FigureBits, func() (ui.FigureFile, bool) { return c.figure(which) })
+	return ui.FigureButtons("download-"+which, what, which != FigureBits)
+}
+
+// onFigure offers figure which when one of its buttons is clicked.
+func (c *Page) onFigure(which string) app.EventHandler {
+	return ui.OnFigureClick(func() (ui.FigureFile, bool) { return c.figure(which) })
 }

@@ -47,8 +47,10 @@ type overlapLab interface {
 	ownKeys() *engine.OwnKeys
 	showing() bool
 	draw(ctx app.Context)
-	// figureButtons is the row of downloads of a figure (figure.go).
+	// figureButtons is the row of downloads of a figure, and onFigure
+	// the handler of the element that holds it (figure.go).
 	figureButtons(which, what string) app.UI
+	onFigure(which string) app.EventHandler
 }
 
 // overlapWords says how many keys: "1 key", "3 keys", "255 or more keys".
@@ -141,7 +143,7 @@ func (ov *overlapView) render(cells bool) app.UI {
 	default:
 		body = append(body, ov.renderCounts(cells)...)
 	}
-	return app.Section().ID(idOverlap).Class("overlap").Aria("label", "Overlap").Body(body...)
+	return app.Section().ID(idOverlap).Class("overlap").Aria("label", "Overlap").OnClick(ov.lab.onFigure(FigureOverlap)).Body(body...)
 }
 
 func (ov *overlapView) renderCounts(cells bool) []app.UI {

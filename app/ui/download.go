@@ -36,34 +36,50 @@ func PNGScale(dpr float64) float64 {
 
 // FigureButtons is a figure's row of downloads: SVG, PNG and, when the
 // figure has points, CSV. what names the figure for a screen reader ("the
-// chart against k"); id is the row's ID; make is called on a click, so
-// the figure is drawn only when it is asked for, and its result is "ok"
-// false when there is nothing to download yet.
-func FigureButtons(id, what string, csv bool, make func() (FigureFile, bool)) app.UI {
-	button := func(format, label string) app.UI {
-		return app.Button().Class("chip figure-download").DataSet("format", format).
-			Aria("label", "Download "+what+" as "+label).Title("Download " + what + " as " + label).
-			Text(label).OnClick(func(ctx app.Context, e app.Event) {
-			f, ok := make()
-			if !ok {
-				return
-			}
-			switch format {
-			case FormatSVG:
-				Download(f.Name+".svg", "image/svg+xml", f.SVG)
-			case FormatCSV:
-				Download(f.Name+".csv", "text/csv", f.CSV)
-			default:
-				DownloadPNG(f.Name+".png", f.SVG, f.W, f.H)
-			}
-		})
+// chart against k"); id is the row's ID. It is written as HTML, so the
+// prerendered page and the live one hold the very same markup; the
+// element that holds it takes the clicks (OnFigureClick).
+func FigureButtons(id, what string, csv bool) app.UI {
+	var b strings.Builder
+	b.WriteString(`<div id="` + esc(id) + `" class="figure-downloads"><span class="figure-downloads-label muted small" aria-hidden="true">Download:</span>`)
+	button := func(format, label string) {
+		says := esc("Download " + what + " as " + label)
+		b.WriteString(`<button type="button" class="chip figure-download" data-format="` + format + `" aria-label="` + says + `" title="` + says + `">` + label + `</button>`)
 	}
-	return app.Div().ID(id).Class("figure-downloads").Body(
-		app.Span().Class("figure-downloads-label muted small").Aria("hidden", "true").Text("Download:"),
-		button(FormatSVG, "SVG"),
-		button(FormatPNG, "PNG"),
-		app.If(csv, func() app.UI { return button(FormatCSV, "CSV") }),
-	)
+	button(FormatSVG, "SVG")
+	button(FormatPNG, "PNG")
+	if csv {
+		button(FormatCSV, "CSV")
+	}
+	b.WriteString(`</div>`)
+	return app.Raw(b.String())
+}
+
+// OnFigureClick handles the clicks on the element that holds a row of
+// FigureButtons: a click on one of its buttons calls make, which draws
+// the figure only when it is asked for ("ok" false when there is nothing
+// to download yet), and offers it in the button's format.
+func OnFigureClick(make func() (FigureFile, bool)) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		button := e.Get("target").Call("closest", "button[data-format]")
+		if !button.Truthy() {
+			return
+		}
+		f, ok := make()
+		if !ok {
+			return
+		}
+		switch button.Get("dataset").Get("format").String() {
+		case FormatSVG:
+			Download(f.Name+".svg", "image/svg+xml", f.SVG)
+		case FormatCSV:
+			if f.CSV != "" {
+				Download(f.Name+".csv", "text/csv", f.CSV)
+			}
+		case FormatPNG:
+			DownloadPNG(f.Name+".png", f.SVG, f.W, f.H)
+		}
+	}
 }
 
 // Download offers text as a file without a server: a Blob behind an

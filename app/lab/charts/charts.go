@@ -316,10 +316,10 @@ type Charts struct {
 	// InPart is set where the lab is a part of another page, under its
 	// h2: the charts' heading is then an h3.
 	InPart bool
-	// Downloads, when set, is the row of downloads under a chart, which
-	// names it (settings.ChartK or settings.ChartBitsPerKey) and what
-	// words it for a screen reader.
-	Downloads    func(which, what string) app.UI
+	// Figure, when set, is the figure of a chart, which names it
+	// (settings.ChartK or settings.ChartBitsPerKey), that the row of
+	// downloads under it offers; false while there is none.
+	Figure       func(which string) (ui.FigureFile, bool)
 	play         Play
 	r            sim.Result // the run last drawn, for a figure
 	p            sim.Params
@@ -591,8 +591,8 @@ func (ch *Charts) Render(v core.Variant, r *sim.Result, own bool, play Play) app
 	return app.Section().Class("charts-col").Aria("labelledby", idChartsTitle).Body(
 		ch.heading(),
 		app.Div().Class("charts").Body(
-			chartBox("chart-k", ch.kSVG, !v.UsesK(), ch.downloads(settings.ChartK)),
-			chartBox("chart-bpk", ch.bpkSVG, !v.UsesM(), ch.downloads(settings.ChartBitsPerKey)),
+			ch.chartBox(settings.ChartK, "chart-k", ch.kSVG, !v.UsesK()),
+			ch.chartBox(settings.ChartBitsPerKey, "chart-bpk", ch.bpkSVG, !v.UsesM()),
 		),
 		app.P().ID("chart-status").Class("muted small").Text(ch.status(r, own, play, v.UsesK(), v.UsesM())),
 	)
@@ -609,7 +609,7 @@ func (ch *Charts) RenderOne(which string, v core.Variant, r *sim.Result, own boo
 		which = settings.ChartK
 	}
 	return app.Div().Class("charts-col").Body(
-		app.Div().Class("charts").Body(chartBox(id, svg, off, ch.downloads(which))),
+		app.Div().Class("charts").Body(ch.chartBox(which, id, svg, off)),
 		app.P().ID("chart-status").Class("muted small").Text(ch.status(r, own, play, !off && id == "chart-k", !off && id == "chart-bpk")),
 	)
 }
@@ -692,28 +692,26 @@ func variantOff(v core.Variant, id string) string {
 	return why
 }
 
-// downloads is the row of downloads under chart which, nil without
-// Downloads.
-func (ch *Charts) downloads(which string) app.UI {
-	if ch.Downloads == nil {
-		return nil
-	}
-	what := "the chart against k"
-	if which == settings.ChartBitsPerKey {
-		what = "the chart against bits per key"
-	}
-	return ch.Downloads(which, what)
-}
-
-// chartBox is a chart's figure, with its downloads under it; off, it is
-// hidden, for a layout the chart means nothing to.
-func chartBox(id, svg string, off bool, downloads app.UI) app.UI {
+// chartBox is chart which's figure, with its downloads under it when the
+// page makes figures; off, it is hidden, for a layout the chart means
+// nothing to.
+func (ch *Charts) chartBox(which, id, svg string, off bool) app.UI {
 	fig := app.Figure().ID(id).Class("chart-box")
 	if off {
 		// Only ever true: HTML reads hidden="false" as hidden.
 		fig = fig.Hidden(true)
 	}
-	return fig.Body(app.Raw(orEmptySVG(svg)), downloads)
+	if ch.Figure == nil {
+		return fig.Body(app.Raw(orEmptySVG(svg)))
+	}
+	what := "the chart against k"
+	if which == settings.ChartBitsPerKey {
+		what = "the chart against bits per key"
+	}
+	return fig.OnClick(ui.OnFigureClick(func() (ui.FigureFile, bool) { return ch.Figure(which) })).Body(
+		app.Raw(orEmptySVG(svg)),
+		ui.FigureButtons("download-"+which, what, true),
+	)
 }
 
 func orEmptySVG(s string) string {
