@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"github.com/bloomlab/bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/app/ui"
 	"github.com/bloomlab/bloomlab/core/experiment"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -11,6 +12,9 @@ import (
 // table a download takes.
 type resultPage interface {
 	selection() settings.Experiment
+	// largeType says whether the page is in large type, which the
+	// chart's figure follows.
+	largeType() bool
 }
 
 // resultView shows a measured table: the table itself, its chart and
@@ -45,10 +49,10 @@ func (rv *resultView) onDownload(kind string) app.EventHandler {
 			return
 		}
 		if kind == "csv" {
-			download(res.Sel.FileName("csv"), "text/csv", res.CSV)
+			ui.Download(res.Sel.FileName("csv"), "text/csv", res.CSV)
 			return
 		}
-		download(res.Sel.FileName("json"), "application/json", res.JSON)
+		ui.Download(res.Sel.FileName("json"), "application/json", res.JSON)
 	}
 }
 
@@ -122,7 +126,7 @@ func (rv *resultView) render(res *expResult) app.UI {
 
 func (rv *resultView) renderChart(res *expResult) app.UI {
 	c := res.Table.Chart
-	return app.Figure().ID("exp-chart").Class("chart-box exp-chart-box").Aria("labelledby", "exp-chart-title").Body(
+	return app.Figure().ID("exp-chart").Class("chart-box exp-chart-box").Aria("labelledby", "exp-chart-title").OnClick(rv.onFigure(res)).Body(
 		app.H2().ID("exp-chart-title").Class("exp-chart-title").Text(c.Title),
 		app.Raw(res.chartSVG(rv.chartWidth())),
 		app.FigCaption().Body(
@@ -132,6 +136,7 @@ func (rv *resultView) renderChart(res *expResult) app.UI {
 				}))
 			}),
 			app.P().Class("muted small").Text(expCaption(c)),
+			ui.FigureButtons("download-experiment", "the chart", true),
 		),
 	)
 }
@@ -142,28 +147,4 @@ func expCellClass(c experiment.Column) string {
 		return "text"
 	}
 	return "num"
-}
-
-// download offers text as a file without a server: a Blob behind an object
-// URL, followed through a link made for the purpose.
-func download(name, mime, text string) {
-	w := app.Window()
-	blob := w.Get("Blob").New([]any{text}, map[string]any{"type": mime})
-	u := w.Get("URL").Call("createObjectURL", blob)
-	doc := w.Get("document")
-	a := doc.Call("createElement", "a")
-	a.Set("href", u)
-	a.Set("download", name)
-	a.Get("style").Set("display", "none")
-	doc.Get("body").Call("appendChild", a)
-	a.Call("click")
-	a.Call("remove")
-	// The browser has taken its copy once the click is handled.
-	var release app.Func
-	release = app.FuncOf(func(this app.Value, args []app.Value) any {
-		w.Get("URL").Call("revokeObjectURL", u)
-		release.Release()
-		return nil
-	})
-	w.Call("setTimeout", release, 10_000)
 }

@@ -161,6 +161,10 @@ type bitsLab interface {
 	current() settings.Lab
 	ownKeys() *engine.OwnKeys
 	draw(ctx app.Context)
+	// figureButtons is the row of downloads of a figure, and onFigure
+	// the handler of the element that holds it (figure.go).
+	figureButtons(which, what string) app.UI
+	onFigure(which string) app.EventHandler
 }
 
 // whoRest is how long the pointer rests on a position before the lab
@@ -368,7 +372,11 @@ func (b *labBits) render(r *sim.Result, marks painter.Marks) app.UI {
 		Attr("tabindex", 0).Aria("describedby", idBitHover).
 		OnMouseMove(b.onHover).OnMouseLeave(b.leave).OnClick(b.onTap).OnKeyDown(b.onKey).OnBlur(b.onBlur)
 	heading := ui.PartHeading(b.inPart, idBitsTitle, "bits-title", "The bit array")
-	return app.Figure().Class("bits").Body(
+	fig := app.Figure().Class("bits")
+	if b.lab != nil {
+		fig = fig.OnClick(b.lab.onFigure(FigureBits))
+	}
+	return fig.Body(
 		heading,
 		wrap.Body(
 			canvas,
@@ -392,5 +400,6 @@ func (b *labBits) render(r *sim.Result, marks painter.Marks) app.UI {
 			}),
 			app.Output().ID(idBitHover).Class("bit-hover muted").For(idBitArray),
 		),
+		app.If(r != nil && b.lab != nil, func() app.UI { return b.lab.figureButtons(FigureBits, "the bit array") }),
 	)
 }

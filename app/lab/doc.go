@@ -32,6 +32,10 @@
 // cmd/bloomlab's browser tests find its elements by their IDs, written
 // out as the page writes them: the ID constants here are the page's own.
 //
+// Each chart and the bit array downloads as a figure for a slide
+// (figure.go): the page makes it from what it shows, and FigureOf makes
+// the same from a link's settings alone for `bloomlab figure`.
+//
 // Where the next thing goes: a new slider is one record in
 // settings.Sliders and shows here with no edit; a new choice is a select in
 // controls.go with its parse in settings; a new figure is a counter in

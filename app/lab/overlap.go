@@ -47,6 +47,10 @@ type overlapLab interface {
 	ownKeys() *engine.OwnKeys
 	showing() bool
 	draw(ctx app.Context)
+	// figureButtons is the row of downloads of a figure, and onFigure
+	// the handler of the element that holds it (figure.go).
+	figureButtons(which, what string) app.UI
+	onFigure(which string) app.EventHandler
 }
 
 // overlapWords says how many keys: "1 key", "3 keys", "255 or more keys".
@@ -139,7 +143,7 @@ func (ov *overlapView) render(cells bool) app.UI {
 	default:
 		body = append(body, ov.renderCounts(cells)...)
 	}
-	return app.Section().ID(idOverlap).Class("overlap").Aria("label", "Overlap").Body(body...)
+	return app.Section().ID(idOverlap).Class("overlap").Aria("label", "Overlap").OnClick(ov.lab.onFigure(FigureOverlap)).Body(body...)
 }
 
 func (ov *overlapView) renderCounts(cells bool) []app.UI {
@@ -172,13 +176,18 @@ func (ov *overlapView) renderCounts(cells bool) []app.UI {
 	return []app.UI{
 		legend,
 		app.P().ID(idOverlapNote).Class("muted small").Text(note),
-		app.Div().Class("overlap-chart").Body(app.Raw(overlapChart(o).SVG())),
+		app.Div().Class("overlap-chart").Body(app.Raw(overlapChart(o, overlapChartW).SVG())),
+		ov.lab.figureButtons(FigureOverlap, "the chart of keys on a bit"),
 	}
 }
 
+// overlapChartW is the overlap chart's width on the page: a phone's
+// column, never scaled down, so its text keeps its size.
+const overlapChartW = 300
+
 // overlapChart is the share of bits that c keys map to, measured, beside
-// the Poisson shares with the same mean.
-func overlapChart(o *sim.Overlap) ui.Chart {
+// the Poisson shares with the same mean, width CSS pixels wide.
+func overlapChart(o *sim.Overlap, width float64) ui.Chart {
 	m := float64(len(o.Counts))
 	var measured, poisson []ui.Point
 	top := 0.0
@@ -190,7 +199,7 @@ func overlapChart(o *sim.Overlap) ui.Chart {
 	}
 	return ui.Chart{
 		Title:  "Keys on a bit: measured against Poisson",
-		Width:  300, // a phone's column: never scaled down, so its text keeps its size
+		Width:  width,
 		IntX:   true,
 		XLabel: "keys mapping to a bit (" + strconv.Itoa(sim.OverlapTop) + " = " + strconv.Itoa(sim.OverlapTop) + " or more)",
 		YLabel: "share of bits",

@@ -92,6 +92,7 @@ func New() *Page {
 func (c *Page) Init() {
 	c.controls.lab, c.panel.lab, c.player.lab, c.bits.lab, c.overlap.lab = c, c, c, c, c
 	c.bits.pointed, c.bits.cursor, c.panel.step = -1, -1, -1
+	c.charts.Figure = c.figure
 	c.own.use = func(ctx app.Context, t0 float64) {
 		c.notices = nil
 		c.player.pause()

@@ -4,7 +4,9 @@
 // (routes.go, Href), the chart renderer (chart.go: axes, ticks, series,
 // marks and legend drawn as SVG, the same in the browser, in the
 // prerendered page and in a test), the progress bar (progress.go), the
-// notices a page gives about its link (notices.go), and the boolean
+// notices a page gives about its link (notices.go), a chart or picture
+// as a self-contained figure for a slide and its downloads (figure.go,
+// download.go: SVG, PNG, CSV, one download of the site), and the boolean
 // attributes that prerender as they will be set (attrs.go). Number, size
 // and duration formatting is its subpackage format.
 //

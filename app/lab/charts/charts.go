@@ -315,8 +315,15 @@ func layoutBPKChart(r sim.Result, bpk float64, k, fingerprintBits int, measured 
 type Charts struct {
 	// InPart is set where the lab is a part of another page, under its
 	// h2: the charts' heading is then an h3.
-	InPart       bool
+	InPart bool
+	// Figure, when set, is the figure of a chart, which names it
+	// (settings.ChartK or settings.ChartBitsPerKey), that the row of
+	// downloads under it offers; false while there is none.
+	Figure       func(which string) (ui.FigureFile, bool)
 	play         Play
+	r            sim.Result // the run last drawn, for a figure
+	p            sim.Params
+	drawn        bool
 	kSVG, bpkSVG string
 	kPts, bpkPts []ui.Point
 	sampled      bool
@@ -507,29 +514,65 @@ func (ch *Charts) Redraw(r *sim.Result, p sim.Params, play Play) {
 		return
 	}
 	ch.play = play
-	bpk := p.BitsPerKey
+	ch.r, ch.p, ch.drawn = *r, p, true
 	ch.kSVG, ch.bpkSVG = "", ""
-	switch {
-	case r.Variant.Chain():
-		ch.kSVG = fit(func(w float64) ui.Chart { return chainKChart(*r, p, ch.kPts, ch.sampled, w, play) })
-	case r.Variant.UsesK():
-		ch.kSVG = fit(func(w float64) ui.Chart { return kChart(*r, ch.kPts, ch.sampled, w, play) })
-	}
-	switch {
-	case !r.Variant.UsesM():
-	case r.Variant.Bloom():
-		ch.bpkSVG = fit(func(w float64) ui.Chart { return bpkChart(*r, bpk, ch.bpkPts, ch.sampled, w, play) })
-	default:
-		_, k := p.Shape()
-		if play.stop() {
-			q := p
-			q.Items = play.Of
-			_, k = q.Shape()
+	for _, which := range []string{settings.ChartK, settings.ChartBitsPerKey} {
+		if _, ok := ChartOf(which, *r, p, nil, nil, false, 300, play); !ok {
+			continue
 		}
-		ch.bpkSVG = fit(func(w float64) ui.Chart {
-			return layoutBPKChart(*r, bpk, k, p.FingerprintBits, ch.bpkPts, ch.sampled, w, play)
+		svg := fit(func(w float64) ui.Chart {
+			c, _ := ChartOf(which, *r, p, ch.kPts, ch.bpkPts, ch.sampled, w, play)
+			return c
 		})
+		if which == settings.ChartK {
+			ch.kSVG = svg
+		} else {
+			ch.bpkSVG = svg
+		}
 	}
+}
+
+// Chart is the chart which (settings.ChartK or settings.ChartBitsPerKey)
+// as it was last drawn, width pixels wide, with the points measured so
+// far: a figure's. It is false when there is none to draw.
+func (ch *Charts) Chart(which string, width float64) (ui.Chart, bool) {
+	if !ch.drawn {
+		return ui.Chart{}, false
+	}
+	return ChartOf(which, ch.r, ch.p, ch.kPts, ch.bpkPts, ch.sampled, width, ch.play)
+}
+
+// ChartOf is the chart which (settings.ChartK or settings.ChartBitsPerKey)
+// of run r at params p, width pixels wide, with the measured points kPts
+// and bpkPts (sampled says n was sampled down for them) and where the
+// player stands: the one the page draws, and the one a figure of the same
+// settings draws on the server or the command line. It is false for a
+// layout that has no such chart.
+func ChartOf(which string, r sim.Result, p sim.Params, kPts, bpkPts []ui.Point, sampled bool, width float64, play Play) (ui.Chart, bool) {
+	switch which {
+	case settings.ChartK:
+		switch {
+		case r.Variant.Chain():
+			return chainKChart(r, p, kPts, sampled, width, play), true
+		case r.Variant.UsesK():
+			return kChart(r, kPts, sampled, width, play), true
+		}
+	case settings.ChartBitsPerKey:
+		switch {
+		case !r.Variant.UsesM():
+		case r.Variant.Bloom():
+			return bpkChart(r, p.BitsPerKey, bpkPts, sampled, width, play), true
+		default:
+			_, k := p.Shape()
+			if play.stop() {
+				q := p
+				q.Items = play.Of
+				_, k = q.Shape()
+			}
+			return layoutBPKChart(r, p.BitsPerKey, k, p.FingerprintBits, bpkPts, sampled, width, play), true
+		}
+	}
+	return ui.Chart{}, false
 }
 
 // heading is the charts' heading, a level under the lab's title: an h2 on
@@ -548,8 +591,8 @@ func (ch *Charts) Render(v core.Variant, r *sim.Result, own bool, play Play) app
 	return app.Section().Class("charts-col").Aria("labelledby", idChartsTitle).Body(
 		ch.heading(),
 		app.Div().Class("charts").Body(
-			chartBox("chart-k", ch.kSVG, !v.UsesK()),
-			chartBox("chart-bpk", ch.bpkSVG, !v.UsesM()),
+			ch.chartBox(settings.ChartK, "chart-k", ch.kSVG, !v.UsesK()),
+			ch.chartBox(settings.ChartBitsPerKey, "chart-bpk", ch.bpkSVG, !v.UsesM()),
 		),
 		app.P().ID("chart-status").Class("muted small").Text(ch.status(r, own, play, v.UsesK(), v.UsesM())),
 	)
@@ -562,9 +605,11 @@ func (ch *Charts) RenderOne(which string, v core.Variant, r *sim.Result, own boo
 	id, svg, off := "chart-k", ch.kSVG, !v.UsesK()
 	if which == settings.ChartBitsPerKey {
 		id, svg, off = "chart-bpk", ch.bpkSVG, !v.UsesM()
+	} else {
+		which = settings.ChartK
 	}
 	return app.Div().Class("charts-col").Body(
-		app.Div().Class("charts").Body(chartBox(id, svg, off)),
+		app.Div().Class("charts").Body(ch.chartBox(which, id, svg, off)),
 		app.P().ID("chart-status").Class("muted small").Text(ch.status(r, own, play, !off && id == "chart-k", !off && id == "chart-bpk")),
 	)
 }
@@ -647,15 +692,26 @@ func variantOff(v core.Variant, id string) string {
 	return why
 }
 
-// chartBox is a chart's figure; off, it is hidden, for a layout the chart
-// means nothing to.
-func chartBox(id, svg string, off bool) app.UI {
+// chartBox is chart which's figure, with its downloads under it when the
+// page makes figures; off, it is hidden, for a layout the chart means
+// nothing to.
+func (ch *Charts) chartBox(which, id, svg string, off bool) app.UI {
 	fig := app.Figure().ID(id).Class("chart-box")
 	if off {
 		// Only ever true: HTML reads hidden="false" as hidden.
 		fig = fig.Hidden(true)
 	}
-	return fig.Body(app.Raw(orEmptySVG(svg)))
+	if ch.Figure == nil {
+		return fig.Body(app.Raw(orEmptySVG(svg)))
+	}
+	what := "the chart against k"
+	if which == settings.ChartBitsPerKey {
+		what = "the chart against bits per key"
+	}
+	return fig.OnClick(ui.OnFigureClick(func() (ui.FigureFile, bool) { return ch.Figure(which) })).Body(
+		app.Raw(orEmptySVG(svg)),
+		ui.FigureButtons("download-"+which, what, true),
+	)
 }
 
 func orEmptySVG(s string) string {

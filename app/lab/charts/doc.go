@@ -11,7 +11,11 @@
 // gives it each run: Redraw after a run, Sweep when the controls rest,
 // Render in the page; the first view's points, measured by the server
 // (Measure), are handed over with Use, and a compact lab shows one chart
-// (RenderOne). What a layout has a chart against comes from core's variant
+// (RenderOne). ChartOf builds a chart from a run and its points alone, as
+// Redraw does, so a figure of the same settings (the lab's figure.go, the
+// command line's bloomlab figure) is the chart the page shows; Downloads,
+// set by the page, puts a figure's download buttons under each chart.
+// What a layout has a chart against comes from core's variant
 // record (UsesK, UsesM, Chain, Bloom), and why it has none from
 // settings.ControlNote, never from a comparison of names here.
 //
