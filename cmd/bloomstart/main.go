@@ -31,9 +31,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/profiler"
 	"github.com/chromedp/chromedp"
 )
 
@@ -88,6 +90,7 @@ func main() {
 	height := flag.Int("height", 823, "viewport height, CSS px")
 	chromium := flag.String("chromium", "/usr/bin/chromium", "the browser")
 	verbose := flag.Bool("v", false, "print every long task of every load")
+	profile := flag.Int("profile", 0, "sample the main thread's JavaScript and WebAssembly during each load and print its N costliest functions, by time inclusive of what they call (serve a WebAssembly built without -s for Go's names; the sampling slows the page, so the other figures of such a run are not comparable)")
 	flag.Parse()
 	*runs = max(1, min(*runs, 20))
 
@@ -109,7 +112,7 @@ func main() {
 	for _, p := range strings.Split(*pages, ",") {
 		var got []sample
 		for r := 0; r < *runs; r++ {
-			s, err := load(browser, strings.TrimRight(*base, "/")+p, readyFor[p], *cpu, *probe, *quiet, *limit, *width, *height)
+			s, err := load(browser, strings.TrimRight(*base, "/")+p, readyFor[p], *cpu, *probe, *quiet, *limit, *width, *height, *profile)
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "bloomstart: %s: %v\n", p, err)
 				continue
@@ -146,7 +149,7 @@ func main() {
 }
 
 // load opens url in a fresh browser context, slowed, and watches it start.
-func load(browser context.Context, url, ready string, cpu float64, probe, quiet, limit time.Duration, w, h int) (sample, error) {
+func load(browser context.Context, url, ready string, cpu float64, probe, quiet, limit time.Duration, w, h, profile int) (sample, error) {
 	ctx, cancel := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
 	defer cancel()
 	ctx, cancelT := context.WithTimeout(ctx, limit+30*time.Second)
@@ -159,6 +162,22 @@ func load(browser context.Context, url, ready string, cpu float64, probe, quiet,
 	}
 	if _, err := chromedp.Call(ctx, emulation.SetCPUThrottlingRate, emulation.SetCPUThrottlingRateParams{Rate: cpu}); err != nil {
 		return sample{}, err
+	}
+	if profile > 0 {
+		if _, err := chromedp.Call(ctx, profiler.Enable, cdp.Empty{}); err != nil {
+			return sample{}, err
+		}
+		if _, err := chromedp.Call(ctx, profiler.SetSamplingInterval, profiler.SetSamplingIntervalParams{Interval: 500}); err != nil {
+			return sample{}, err
+		}
+		if _, err := chromedp.Call(ctx, profiler.Start, cdp.Empty{}); err != nil {
+			return sample{}, err
+		}
+		defer func() {
+			if res, err := chromedp.Call(ctx, profiler.Stop, cdp.Empty{}); err == nil && res.Profile != nil {
+				printProfile(url, res.Profile, profile)
+			}
+		}()
 	}
 	// Navigate without waiting for the load event: the keys are pressed
 	// from the first paint on.
@@ -197,6 +216,71 @@ func load(browser context.Context, url, ready string, cpu float64, probe, quiet,
 		time.Sleep(probe)
 	}
 	return s, nil
+}
+
+// printProfile prints the n functions with the most time in prof,
+// counting the time of what they call, and their own time.
+func printProfile(url string, prof *profiler.Profile, n int) {
+	parent := map[int64]int64{}
+	byID := map[int64]*profiler.ProfileNode{}
+	for _, nd := range prof.Nodes {
+		byID[nd.ID] = nd
+		for _, c := range nd.Children {
+			parent[c] = nd.ID
+		}
+	}
+	name := func(nd *profiler.ProfileNode) string {
+		f := nd.CallFrame
+		if f == nil {
+			return "?"
+		}
+		if f.FunctionName == "" {
+			return "(anonymous) " + f.URL
+		}
+		return f.FunctionName
+	}
+	total, self := map[string]float64{}, map[string]float64{}
+	for i, id := range prof.Samples {
+		if i >= len(prof.TimeDeltas) {
+			break
+		}
+		// A sample's time is the delta to the next sample.
+		d := 0.0
+		if i+1 < len(prof.TimeDeltas) {
+			d = float64(prof.TimeDeltas[i+1]) / 1000
+		}
+		nd := byID[id]
+		if nd == nil {
+			continue
+		}
+		self[name(nd)] += d
+		seen := map[string]bool{}
+		for cur, ok := id, true; ok; cur, ok = parent[cur] {
+			if k := name(byID[cur]); !seen[k] {
+				seen[k] = true
+				total[k] += d
+			}
+		}
+	}
+	top := func(m map[string]float64) []string {
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			if k != "(root)" && k != "(program)" && k != "(idle)" {
+				keys = append(keys, k)
+			}
+		}
+		slices.SortFunc(keys, func(a, b string) int { return int(m[b]*1000 - m[a]*1000) })
+		return keys[:min(n, len(keys))]
+	}
+	fmt.Printf("  %s, profile: idle %.0f ms, program %.0f ms\n", url, self["(idle)"], self["(program)"])
+	fmt.Printf("    %-70s %9s %9s\n", "function", "total ms", "self ms")
+	for _, k := range top(total) {
+		fmt.Printf("    %-70.70s %9.0f %9.0f\n", k, total[k], self[k])
+	}
+	fmt.Println("    by own time:")
+	for _, k := range top(self) {
+		fmt.Printf("    %-70.70s %9.0f %9.0f\n", k, total[k], self[k])
+	}
 }
 
 // press presses a key nobody listens for every probe until ctx ends, on
