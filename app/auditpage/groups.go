@@ -190,7 +190,17 @@ func (p *Page) renderGroups() app.UI {
 	// data-filter and data-show say what the list shows, for a test to
 	// wait on.
 	return app.Div().ID("audit-checks").Class("audit-groups").DataSet("filter", p.filter).DataSet("show", string(p.show)).Body(
-		app.Range(gs).Slice(func(i int) app.UI { return &groupView{G: gs[i], Filter: p.filter, Show: p.show} }),
+		app.Range(gs).Slice(func(i int) app.UI {
+			rows := len(gs[i].rows)
+			if p.stepping {
+				before := 0
+				for _, g := range gs[:i] {
+					before += len(g.rows)
+				}
+				rows = min(max(p.rowsUpTo-before, 0), rows)
+			}
+			return &groupView{G: gs[i], Filter: p.filter, Show: p.show, Rows: rows}
+		}),
 		ui.Hidden(app.P().ID("audit-no-match").Class("muted"), shown > 0).Text("No check matches the filter."),
 	)
 }
@@ -201,11 +211,17 @@ func (p *Page) renderGroups() app.UI {
 // each news redraws the groups and rows it changed rather than every row
 // of the list (a second and more a news at a slow laptop's pace, with a
 // hundred and more rows).
+//
+// Rows is how many of its rows a closed group draws: the live page draws
+// them a few at a time after its start (see Page.drawMoreRows), which a
+// reader cannot see, the groups being closed, and which keeps the start's
+// long task short and each step's too. An open group draws them all.
 type groupView struct {
 	app.Compo
 	G      group
 	Filter string
 	Show   view
+	Rows   int
 }
 
 func (v *groupView) matches(r row) bool { return matches(r, v.Filter, v.Show) }
@@ -249,6 +265,9 @@ func (v *groupView) Render() app.UI {
 			)),
 			app.TBody().Body(
 				app.Range(rows).Slice(func(i int) app.UI {
+					if !open && i >= v.Rows {
+						return nil
+					}
 					return &rowView{R: rows[i], Hidden: !v.matches(rows[i])}
 				}),
 			),

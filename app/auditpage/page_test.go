@@ -32,12 +32,14 @@ func TestAuditPageRenders(t *testing.T) {
 // audit book updates the page.
 type listHolder struct {
 	app.Compo
-	Run    engine.AuditRun
-	Filter string
+	Run      engine.AuditRun
+	Filter   string
+	Stepping bool
+	RowsUpTo int
 }
 
 func (h *listHolder) Render() app.UI {
-	return (&Page{fault: h.Run.Fault, run: h.Run, filter: h.Filter}).renderGroups()
+	return (&Page{fault: h.Run.Fault, run: h.Run, filter: h.Filter, stepping: h.Stepping, rowsUpTo: h.RowsUpTo}).renderGroups()
 }
 
 // TestAuditNewsRedrawsItsRows: a news of the run (one more check done)
@@ -53,7 +55,7 @@ func TestAuditNewsRedrawsItsRows(t *testing.T) {
 	load := func(run engine.AuditRun, filter string) int {
 		t.Helper()
 		before := rowsDrawn
-		if err := e.Load(&listHolder{Run: run, Filter: filter}); err != nil {
+		if err := e.Load(&listHolder{Run: run, Filter: filter, Stepping: true, RowsUpTo: len(audit.Checks())}); err != nil {
 			t.Fatal(err)
 		}
 		e.ConsumeAll()
@@ -70,5 +72,45 @@ func TestAuditNewsRedrawsItsRows(t *testing.T) {
 	}
 	if n := load(run, rep.Checks[0].ID); n == 0 || n >= len(rep.Checks) {
 		t.Errorf("a filter drew %d rows, want those it hides or shows, fewer than all %d", n, len(rep.Checks))
+	}
+}
+
+// TestAuditRowsAFewAtATime: the live page starts with the closed groups'
+// rows left out, and each step draws the next rowsAStep rows in the
+// groups' order and no other, until every row is drawn; a group the
+// filter opens draws its rows at once.
+func TestAuditRowsAFewAtATime(t *testing.T) {
+	e := app.NewTestEngine()
+	run := engine.AuditRun{Fault: core.NoFault, Total: len(audit.Checks()), Running: true}
+	load := func(upTo int, filter string) int {
+		t.Helper()
+		before := rowsDrawn
+		if err := e.Load(&listHolder{Run: run, Filter: filter, Stepping: true, RowsUpTo: upTo}); err != nil {
+			t.Fatal(err)
+		}
+		e.ConsumeAll()
+		return rowsDrawn - before
+	}
+	if n := load(0, ""); n != 0 {
+		t.Fatalf("the live page's first frame drew %d rows, want none", n)
+	}
+	all := len(audit.Checks())
+	total, steps := 0, 0
+	for upTo := rowsAStep; total < all; upTo += rowsAStep {
+		n := load(upTo, "")
+		if want := min(rowsAStep, all-total); n != want {
+			t.Errorf("step %d drew %d rows, want %d", steps+1, n, want)
+		}
+		total += n
+		if steps++; steps > all {
+			t.Fatal("the steps never end")
+		}
+	}
+	if steps != (all+rowsAStep-1)/rowsAStep {
+		t.Errorf("%d steps for %d rows", steps, all)
+	}
+	e = app.NewTestEngine()
+	if n := load(0, "fpr"); n != all {
+		t.Errorf("with a filter the first frame drew %d rows, want every open group's, %d", n, all)
 	}
 }
