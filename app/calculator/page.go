@@ -42,7 +42,16 @@ func (c *Page) OnNav(ctx app.Context) {
 	c.res = solveAndMeasure(c.form)
 }
 
-func (c *Page) OnMount(ctx app.Context) { c.live = app.IsClient }
+func (c *Page) OnMount(ctx app.Context) {
+	c.live = app.IsClient
+	// What the reader typed or chose on the prerendered page, before the
+	// page was live, is done again now (web/early.js).
+	ctx.Defer(func(app.Context) {
+		if live := app.Window().Get("bloomlabLive"); live.Truthy() {
+			live.Invoke()
+		}
+	})
+}
 
 func (c *Page) onInput(id string) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
