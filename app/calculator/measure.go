@@ -2,6 +2,7 @@ package calculator
 
 import (
 	_ "embed"
+	"encoding/base64"
 	"encoding/json"
 	"maps"
 	"sync"
@@ -100,3 +101,67 @@ func solveDefault() func() settings.Solved {
 }
 
 var defaultSolved = solveDefault()
+
+// The first view's tables: for a link other than the default, the server
+// measured the form's tables to draw the page's first view, and writes
+// them into it (data-tables on #calculator, as JSON with the form's link,
+// in base64);
+// the live page takes them over as it starts rather than measure the same
+// form again, a second or more at a slow laptop's pace. They are read
+// once, before the live page replaces the first view (New runs first).
+
+// firstView is the tables of the form whose link is form, as the first
+// view carries them.
+type firstView struct {
+	Form   string `json:"form"`
+	Tables tables `json:"tables"`
+}
+
+// firstViewJSON is what the first view carries for the solved form f: ""
+// for the default form (the program has its tables) or a form that did
+// not solve.
+func firstViewJSON(f settings.Calculator, r settings.Solved) string {
+	if isDefault(f) || !r.OK {
+		return ""
+	}
+	b, err := json.Marshal(firstView{Form: f.Query().Encode(), Tables: tablesOf(r)})
+	if err != nil {
+		return ""
+	}
+	// In base64: go-app writes an attribute's value Go-quoted, which an
+	// HTML reader would cut at the JSON's first quote.
+	return base64.StdEncoding.EncodeToString(b)
+}
+
+// taken is the first view's tables once read (see readFirstView).
+var taken struct {
+	once sync.Once
+	view firstView
+}
+
+// readFirstView keeps the tables the first view carries, if any, once.
+func readFirstView(raw func() string) {
+	taken.once.Do(func() {
+		var v firstView
+		b, err := base64.StdEncoding.DecodeString(raw())
+		if err == nil && len(b) > 0 && json.Unmarshal(b, &v) == nil {
+			taken.view = v
+		}
+	})
+}
+
+// solveTaking is solveAndMeasure for the live page: a form whose tables
+// the first view carried takes them over instead of measuring them. It
+// says where the tables came from: "program", "first view" or
+// "measured".
+func solveTaking(f settings.Calculator) (settings.Solved, string) {
+	if isDefault(f) {
+		return defaultSolved(), "program"
+	}
+	if v := taken.view; v.Form != "" && v.Form == f.Query().Encode() {
+		if r := f.Solve(); r.OK && len(v.Tables.Measured) == len(r.Plan.Alternatives) {
+			return v.Tables.with(r), "first view"
+		}
+	}
+	return measure(f), "measured"
+}

@@ -28,9 +28,28 @@ type Page struct {
 	// live is set once the page runs in the browser, so that a test (or a
 	// script) can tell the prerendered page from the working one.
 	live bool
+	// from is where the tables came from (see solveTaking), for a test;
+	// firstView the JSON of the tables the server writes into the first
+	// view (see firstViewJSON).
+	from, firstView string
 }
 
-func New() *Page { return &Page{form: settings.DefaultCalculator()} }
+func New() *Page {
+	if app.IsClient {
+		readFirstView(func() string {
+			el := app.Window().GetElementByID("calculator")
+			if !el.Truthy() {
+				return ""
+			}
+			v := el.Get("dataset").Get("tables")
+			if !v.Truthy() {
+				return ""
+			}
+			return v.String()
+		})
+	}
+	return &Page{form: settings.DefaultCalculator()}
+}
 
 // OnNav reads the form from the URL and solves it: a few milliseconds of
 // formulas, so the prerendered page carries the answer too.
@@ -39,7 +58,11 @@ func (c *Page) OnNav(ctx app.Context) {
 	q := ctx.Page().URL().Query()
 	c.form, c.notice = settings.CalculatorFromQuery(q)
 	c.large = settings.LargeType(q)
-	c.res = solveAndMeasure(c.form)
+	c.res, c.from = solveTaking(c.form)
+	c.firstView = ""
+	if !app.IsClient {
+		c.firstView = firstViewJSON(c.form, c.res)
+	}
 }
 
 func (c *Page) OnMount(ctx app.Context) {
@@ -100,7 +123,8 @@ func (c *Page) Render() app.UI {
 		state = "error"
 	}
 	return ui.NewShell().Route(ui.RouteCalculator).LargeType(c.large).Body(
-		app.Div().ID("calculator").Class("calc").DataSet("state", state).Body(
+		app.Div().ID("calculator").Class("calc").DataSet("state", state).DataSet("from", c.from).
+			Attr("data-tables", c.firstView).Body(
 			app.H1().Text("Calculator"),
 			app.P().Class("lede").Text("Size a real filter. Give two of n, p and m and the calculator finds the third, then sets out what the answer costs: the hashes, the memory against an exact set and against other filters, what happens when the set outgrows the filter, and what its false positives cost you."),
 			app.Div().Class("calc-grid").Body(

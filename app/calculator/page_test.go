@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/bloomlab/bloomlab/app/internal/linktest"
@@ -356,4 +357,62 @@ func sortedAttrs(html string) string {
 		slices.Sort(attrs)
 		return "<" + strings.Join(append([]string{m[1]}, attrs...), " ") + m[3] + ">"
 	})
+}
+
+// TestFirstViewTables: for a link other than the default, the server's
+// page carries the tables it measured, and the live page, given that
+// page, takes them over without measuring: the same tables, field for
+// field, as measuring gives. A form other than the first view's is
+// measured; the default link's page carries none (the program has them).
+func TestFirstViewTables(t *testing.T) {
+	counted, calls := measure, 0
+	measure = func(f settings.Calculator) settings.Solved { calls++; return counted(f) }
+	t.Cleanup(func() {
+		measure = counted
+		taken.once, taken.view = sync.Once{}, firstView{}
+	})
+	serve := func(query string) (settings.Calculator, string) {
+		t.Helper()
+		q, err := url.ParseQuery(query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := New()
+		c.form, _ = settings.CalculatorFromQuery(q)
+		c.res, c.from = solveTaking(c.form)
+		c.firstView = firstViewJSON(c.form, c.res)
+		e := app.NewTestEngine()
+		if err := e.Load(c); err != nil {
+			t.Fatal(err)
+		}
+		e.ConsumeAll()
+		m := regexp.MustCompile(`data-tables="([^"]*)"`).FindStringSubmatch(app.HTMLString(c))
+		if m == nil {
+			return c.form, ""
+		}
+		return c.form, stdhtml.UnescapeString(m[1])
+	}
+	if _, raw := serve(""); raw != "" {
+		t.Errorf("the default link's page carries tables: %.80s…", raw)
+	}
+	f, raw := serve(linktest.Query(settings.CalcN, "4000", settings.CalcP, "0.01"))
+	if raw == "" {
+		t.Fatal("the page of a link other than the default carries no tables")
+	}
+	fresh := counted(f)
+
+	taken.once, taken.view = sync.Once{}, firstView{}
+	readFirstView(func() string { return raw })
+	calls = 0
+	got, from := solveTaking(f)
+	if calls != 0 || from != "first view" {
+		t.Errorf("the live page measured %d times, its tables from %q, want none and the first view", calls, from)
+	}
+	if !reflect.DeepEqual(got, fresh) {
+		t.Errorf("the tables taken over are not what measuring gives:\ntaken %+v\nfresh %+v", tablesOf(got), tablesOf(fresh))
+	}
+	other, _ := settings.CalculatorFromQuery(url.Values{settings.CalcN: {"5000"}, settings.CalcP: {"0.01"}})
+	if _, from := solveTaking(other); from != "measured" || calls != 1 {
+		t.Errorf("another form's tables came from %q after %d measurements, want measured once", from, calls)
+	}
 }

@@ -16,22 +16,33 @@ import (
 const calcFigures = `[...document.querySelectorAll("#calculator .counters-box, #calculator .calc-tables")].map(e => e.innerText).join("\n")`
 
 // TestBrowserCalculatorFirstView: the calculator's live page shows the very
-// answer its first view (the server's) showed, figure for figure: the
-// default form's tables come with the program and are not measured again
-// as the page starts.
+// answer its first view (the server's) showed, figure for figure, and does
+// not measure the tables again as it starts: the default form's come with
+// the program, and another link's the live page takes over from the
+// first view (data-from says which).
 func TestBrowserCalculatorFirstView(t *testing.T) {
 	needBrowser(t)
-	hl := holdLab(t)
-	ctx := btab(t, 1280, 900)
-	bdo(t, ctx, chromedp.Navigate(hl.URL+"/calculator"), waitCalc("static"))
-	first := beval[string](t, ctx, calcFigures)
-	hl.Release()
-	bdo(t, ctx, waitCalc("ready"))
-	if live := beval[string](t, ctx, calcFigures); live != first {
-		t.Errorf("the live page's answer differs from its first view's:\n%s\nfirst view:\n%s", live, first)
-	}
-	if n := beval[int](t, ctx, `document.querySelectorAll("#alternatives td.measured[data-fp]").length`); n == 0 {
-		t.Error("the live page shows no measured rate")
+	for _, c := range []struct{ query, from string }{
+		{"", "program"},
+		{"?" + params(settings.CalcN, "4000") + "&" + params(settings.CalcP, "0.01"), "first view"},
+	} {
+		t.Run(c.from, func(t *testing.T) {
+			hl := holdLab(t)
+			ctx := btab(t, 1280, 900)
+			bdo(t, ctx, chromedp.Navigate(hl.URL+"/calculator"+c.query), waitCalc("static"))
+			first := beval[string](t, ctx, calcFigures)
+			hl.Release()
+			bdo(t, ctx, waitCalc("ready"))
+			if live := beval[string](t, ctx, calcFigures); live != first {
+				t.Errorf("the live page's answer differs from its first view's:\n%s\nfirst view:\n%s", live, first)
+			}
+			if n := beval[int](t, ctx, `document.querySelectorAll("#alternatives td.measured[data-fp]").length`); n == 0 {
+				t.Error("the live page shows no measured rate")
+			}
+			if from := beval[string](t, ctx, `document.getElementById("calculator").dataset.from`); from != c.from {
+				t.Errorf("the live page's tables came from %q, want %q", from, c.from)
+			}
+		})
 	}
 }
 
