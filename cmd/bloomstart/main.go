@@ -112,7 +112,7 @@ func main() {
 	for _, p := range strings.Split(*pages, ",") {
 		var got []sample
 		for r := 0; r < *runs; r++ {
-			s, err := load(browser, strings.TrimRight(*base, "/")+p, readyFor[p], *cpu, *probe, *quiet, *limit, *width, *height, *profile)
+			s, err := load(browser, strings.TrimRight(*base, "/")+p, readyFor[strings.SplitN(p, "?", 2)[0]], *cpu, *probe, *quiet, *limit, *width, *height, *profile)
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "bloomstart: %s: %v\n", p, err)
 				continue
