@@ -34,6 +34,9 @@ type Page struct {
 	from, firstView string
 }
 
+// New makes the page. In the browser, the first time, it keeps the tables
+// the first view carries (see readFirstView): go-app calls it before it
+// replaces the first view with the live page.
 func New() *Page {
 	if app.IsClient {
 		readFirstView(func() string {
@@ -52,7 +55,10 @@ func New() *Page {
 }
 
 // OnNav reads the form from the URL and solves it: a few milliseconds of
-// formulas, so the prerendered page carries the answer too.
+// formulas, so the prerendered page carries the answer too. The tables
+// are measured on the server, or come with the program (the default
+// form) or from the first view (see solveTaking); the server writes them
+// into the first view for the live page.
 func (c *Page) OnNav(ctx app.Context) {
 	ctx.Page().SetTitle("Calculator · Bloom Lab")
 	q := ctx.Page().URL().Query()
