@@ -43,7 +43,9 @@ type Page struct {
 	rowsUpTo int
 }
 
-func New() *Page { return &Page{} }
+// New makes the page; in the browser it draws the closed groups' rows a
+// few at a time from its first frame on (see drawMoreRows).
+func New() *Page { return &Page{stepping: app.IsClient} }
 
 // auditChecks is the audit's list of checks, made once: the table shows a
 // row for each before any has run.
@@ -53,8 +55,7 @@ func (p *Page) OnMount(ctx app.Context) {
 	p.stopListen = engine.Audits().Listen(func() {
 		ctx.Dispatch(func(ctx app.Context) { p.run = engine.Audits().Get(p.fault) })
 	})
-	if app.IsClient {
-		p.stepping = true
+	if p.stepping {
 		p.afterFrame(ctx)
 	}
 }
