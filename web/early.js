@@ -1,10 +1,10 @@
-// Bloom Lab before its WebAssembly is live. The prerendered lab is the
-// page from the first paint, so a reader may move a control before the lab
-// can answer: each such move is kept, the control says the lab is
-// starting, and the live lab makes the move again (window.bloomlabLive,
-// which the lab calls once its page is mounted). If the lab cannot start
-// (window.bloomlabFailed, which the lab's app.js calls), the notes say the
-// moves were not applied.
+// Bloom Lab before its WebAssembly is live. The prerendered lab (or
+// calculator) is the page from the first paint, so a reader may move a
+// control before the page can answer: each such move is kept, the control
+// says the lab is starting, and the live page makes the move again
+// (window.bloomlabLive, which the lab and the calculator call once their
+// page is mounted). If the lab cannot start (window.bloomlabFailed, which
+// the lab's app.js calls), the notes say the moves were not applied.
 (() => {
   "use strict";
   const moves = [];
@@ -25,7 +25,7 @@
 
   const keep = (e) => {
     const el = e.target;
-    if (live || !(el instanceof Element) || !el.id || !el.closest("#lab")) return;
+    if (live || !(el instanceof Element) || !el.id || !el.closest("#lab, #calculator")) return;
     if (e.type === "click" && el.tagName !== "BUTTON") return;
     if (e.type !== "click" && !/^(INPUT|SELECT)$/.test(el.tagName)) return;
     if (failed) {

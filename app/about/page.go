@@ -3,6 +3,7 @@ package about
 import (
 	"math"
 	"net/url"
+	"sync"
 
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/app/ui"
@@ -141,6 +142,11 @@ func kChartSVG() string {
 	return c.SVG()
 }
 
+// kChart is kChartSVG drawn once: it depends on nothing, and the page is
+// drawn twice as it starts (a tenth of a second each at a slow laptop's
+// pace), and again at each visit.
+var kChart = sync.OnceValue(kChartSVG)
+
 func (p *Page) Render() app.UI {
 	links := aboutLinks()
 	toc := make([]app.UI, len(aboutSections))
@@ -206,7 +212,7 @@ func formulaSection(links []tryLink) []app.UI {
 		formula("formula-per-key", mathPerKey, "m/n = log2(1/p) / ln 2 ≈ 1.44 log2(1/p)"),
 		app.P().Text("For 10⁸ keys at 1% that is 958,505,838 bits (114.26 MiB), 9.585 bits per key, with k = 7."),
 		app.Figure().ID("about-chart").Class("chart-box about-chart").Body(
-			app.Raw(kChartSVG()),
+			app.Raw(kChart()),
 			app.FigCaption().Text("The dotted line is the optimum (m/n) ln 2 = 6.93 at 10 bits per key. The bottom of each curve is flat: a k one or two either side of the optimum barely moves the rate, so k is mostly a choice about CPU, not accuracy. Drawn from the formula with k as a real number."),
 		),
 		app.P().Text("k has to be a whole number, and the right way to get one is to round. At a 5% target the optimum is 4.32: rounding gives k = 4 and a rate of 0.050269, while the ceiling gives 5 and 0.051029, one more hash per key for a slightly worse filter."),

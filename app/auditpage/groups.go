@@ -124,14 +124,20 @@ func groups(rows []row) []group {
 }
 
 // filtering reports whether the learner narrowed the list.
-func (p *Page) filtering() bool { return p.show != viewAll || strings.TrimSpace(p.filter) != "" }
+func (p *Page) filtering() bool { return filtering(p.filter, p.show) }
+
+func filtering(filter string, show view) bool {
+	return show != viewAll || strings.TrimSpace(filter) != ""
+}
 
 // matches reports whether r is one the filter shows.
-func (p *Page) matches(r row) bool {
-	if !r.is(p.show) {
+func (p *Page) matches(r row) bool { return matches(r, p.filter, p.show) }
+
+func matches(r row, filter string, show view) bool {
+	if !r.is(show) {
 		return false
 	}
-	f := strings.ToLower(strings.TrimSpace(p.filter))
+	f := strings.ToLower(strings.TrimSpace(filter))
 	return f == "" || strings.Contains(strings.ToLower(r.ID), f) || strings.Contains(strings.ToLower(r.Contract), f)
 }
 
@@ -184,21 +190,54 @@ func (p *Page) renderGroups() app.UI {
 	// data-filter and data-show say what the list shows, for a test to
 	// wait on.
 	return app.Div().ID("audit-checks").Class("audit-groups").DataSet("filter", p.filter).DataSet("show", string(p.show)).Body(
-		app.Range(gs).Slice(func(i int) app.UI { return p.renderGroup(gs[i]) }),
+		app.Range(gs).Slice(func(i int) app.UI {
+			rows := len(gs[i].rows)
+			if p.stepping {
+				before := 0
+				for _, g := range gs[:i] {
+					before += len(g.rows)
+				}
+				rows = min(max(p.rowsUpTo-before, 0), rows)
+			}
+			return &groupView{G: gs[i], Filter: p.filter, Show: p.show, Rows: rows}
+		}),
 		ui.Hidden(app.P().ID("audit-no-match").Class("muted"), shown > 0).Text("No check matches the filter."),
 	)
 }
 
-// renderGroup is one group: its name and counts, then its rows, those the
+// groupView is one group as a component of its own, and rowView one
+// check's row: while the audit runs, the page re-renders at each news of
+// it, and go-app redraws a component only when its fields changed, so
+// each news redraws the groups and rows it changed rather than every row
+// of the list (a second and more a news at a slow laptop's pace, with a
+// hundred and more rows).
+//
+// Rows is how many of its rows a closed group draws: the live page draws
+// them a few at a time after its start (see Page.drawMoreRows), which a
+// reader cannot see, the groups being closed, and which keeps the start's
+// long task short and each step's too. An open group draws them all.
+type groupView struct {
+	app.Compo
+	G      group
+	Filter string
+	Show   view
+	Rows   int
+}
+
+func (v *groupView) matches(r row) bool { return matches(r, v.Filter, v.Show) }
+
+// Render is the group: its name and counts, then its rows, those the
 // filter leaves out hidden.
-func (p *Page) renderGroup(g group) app.UI {
+func (v *groupView) Render() app.UI {
+	g := v.G
 	shown := 0
 	for _, r := range g.rows {
-		if p.matches(r) {
+		if v.matches(r) {
 			shown++
 		}
 	}
-	open := g.failed > 0 || p.filtering()
+	narrowed := filtering(v.Filter, v.Show)
+	open := g.failed > 0 || narrowed
 	d := app.Details().ID("group-" + strings.ReplaceAll(g.name, " ", "-")).Class("audit-group")
 	if open || app.IsClient {
 		d = d.Open(open)
@@ -207,7 +246,7 @@ func (p *Page) renderGroup(g group) app.UI {
 		d = d.Class("has-fail")
 	}
 	rows := g.rows
-	if !p.filtering() && g.failed > 0 {
+	if !narrowed && g.failed > 0 {
 		// Within an open group, its failures first.
 		rows = slices.Clone(rows)
 		slices.SortStableFunc(rows, func(a, b row) int { return cmp.Compare(b.failedN(), a.failedN()) })
@@ -226,13 +265,30 @@ func (p *Page) renderGroup(g group) app.UI {
 			)),
 			app.TBody().Body(
 				app.Range(rows).Slice(func(i int) app.UI {
-					r := rows[i]
-					return ui.Hidden(checkRow(r), !p.matches(r))
+					if !open && i >= v.Rows {
+						return nil
+					}
+					return &rowView{R: rows[i], Hidden: !v.matches(rows[i])}
 				}),
 			),
 		),
 	)
 }
+
+// rowView is a check's row (see groupView).
+type rowView struct {
+	app.Compo
+	R      row
+	Hidden bool
+}
+
+func (v *rowView) Render() app.UI {
+	rowsDrawn++
+	return ui.Hidden(checkRow(v.R), v.Hidden)
+}
+
+// rowsDrawn counts the rows drawn since the program started, for a test.
+var rowsDrawn int
 
 // groupCounts is a group's summary line: "12 passed · 1 failed · 0
 // skipped", and how many are still to run.

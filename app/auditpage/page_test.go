@@ -26,3 +26,91 @@ func TestAuditPageRenders(t *testing.T) {
 		t.Fatalf("finished: %v", err)
 	}
 }
+
+// listHolder draws a page's list of checks for the run and the filter
+// it holds; loading a new one updates the one mounted, as a news of the
+// audit book updates the page.
+type listHolder struct {
+	app.Compo
+	Run      engine.AuditRun
+	Filter   string
+	Stepping bool
+	RowsUpTo int
+}
+
+func (h *listHolder) Render() app.UI {
+	return (&Page{fault: h.Run.Fault, run: h.Run, filter: h.Filter, stepping: h.Stepping, rowsUpTo: h.RowsUpTo}).renderGroups()
+}
+
+// TestAuditNewsRedrawsItsRows: a news of the run (one more check done)
+// redraws that check's row and no other; a change of the filter redraws
+// the rows it hides or shows, not all.
+func TestAuditNewsRedrawsItsRows(t *testing.T) {
+	rep, err := audit.Run(audit.MustLab(core.Variant{}, core.OneHash, ""), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := app.NewTestEngine()
+	run := engine.AuditRun{Fault: core.OneHash, Total: rep.Total, Running: true}
+	load := func(run engine.AuditRun, filter string) int {
+		t.Helper()
+		before := rowsDrawn
+		if err := e.Load(&listHolder{Run: run, Filter: filter, Stepping: true, RowsUpTo: len(audit.Checks())}); err != nil {
+			t.Fatal(err)
+		}
+		e.ConsumeAll()
+		return rowsDrawn - before
+	}
+	if n := load(run, ""); n != len(rep.Checks) {
+		t.Fatalf("the list drew %d rows, want one a check, %d", n, len(rep.Checks))
+	}
+	for done := 1; done <= 3; done++ {
+		run.Done, run.Checks = done, rep.Checks[:done]
+		if n := load(run, ""); n != 1 {
+			t.Errorf("check %d done: %d rows drawn, want 1", done, n)
+		}
+	}
+	if n := load(run, rep.Checks[0].ID); n == 0 || n >= len(rep.Checks) {
+		t.Errorf("a filter drew %d rows, want those it hides or shows, fewer than all %d", n, len(rep.Checks))
+	}
+}
+
+// TestAuditRowsAFewAtATime: the live page starts with the closed groups'
+// rows left out, and each step draws the next rowsAStep rows in the
+// groups' order and no other, until every row is drawn; a group the
+// filter opens draws its rows at once.
+func TestAuditRowsAFewAtATime(t *testing.T) {
+	e := app.NewTestEngine()
+	run := engine.AuditRun{Fault: core.NoFault, Total: len(audit.Checks()), Running: true}
+	load := func(upTo int, filter string) int {
+		t.Helper()
+		before := rowsDrawn
+		if err := e.Load(&listHolder{Run: run, Filter: filter, Stepping: true, RowsUpTo: upTo}); err != nil {
+			t.Fatal(err)
+		}
+		e.ConsumeAll()
+		return rowsDrawn - before
+	}
+	if n := load(0, ""); n != 0 {
+		t.Fatalf("the live page's first frame drew %d rows, want none", n)
+	}
+	all := len(audit.Checks())
+	total, steps := 0, 0
+	for upTo := rowsAStep; total < all; upTo += rowsAStep {
+		n := load(upTo, "")
+		if want := min(rowsAStep, all-total); n != want {
+			t.Errorf("step %d drew %d rows, want %d", steps+1, n, want)
+		}
+		total += n
+		if steps++; steps > all {
+			t.Fatal("the steps never end")
+		}
+	}
+	if steps != (all+rowsAStep-1)/rowsAStep {
+		t.Errorf("%d steps for %d rows", steps, all)
+	}
+	e = app.NewTestEngine()
+	if n := load(0, "fpr"); n != all {
+		t.Errorf("with a filter the first frame drew %d rows, want every open group's, %d", n, all)
+	}
+}

@@ -10,7 +10,10 @@
 // The math is not here: core/plan sizes, measures and prices, and
 // settings.Calculator reads the form and solves it, both plain Go tested
 // without a browser; this package only shows and wires (measure.go adds
-// the measured columns the link fuzzer is spared). It imports core/plan,
+// the measured columns the link fuzzer is spared). The live page measures
+// nothing as it starts: the default form's tables come with the program
+// (default_tables.json, held to a fresh measurement by a test), and
+// another link's come in its first view, written there by the server. It imports core/plan,
 // settings, ui and ui/format, and no other page: the link into the lab is
 // a URL built from settings.Lab.
 //

@@ -28,21 +28,59 @@ type Page struct {
 	// live is set once the page runs in the browser, so that a test (or a
 	// script) can tell the prerendered page from the working one.
 	live bool
+	// from is where the tables came from (see solveTaking), for a test;
+	// firstView the JSON of the tables the server writes into the first
+	// view (see firstViewJSON).
+	from, firstView string
 }
 
-func New() *Page { return &Page{form: settings.DefaultCalculator()} }
+// New makes the page. In the browser, the first time, it keeps the tables
+// the first view carries (see readFirstView): go-app calls it before it
+// replaces the first view with the live page.
+func New() *Page {
+	if app.IsClient {
+		readFirstView(func() string {
+			el := app.Window().GetElementByID("calculator")
+			if !el.Truthy() {
+				return ""
+			}
+			v := el.Get("dataset").Get("tables")
+			if !v.Truthy() {
+				return ""
+			}
+			return v.String()
+		})
+	}
+	return &Page{form: settings.DefaultCalculator()}
+}
 
 // OnNav reads the form from the URL and solves it: a few milliseconds of
-// formulas, so the prerendered page carries the answer too.
+// formulas, so the prerendered page carries the answer too. The tables
+// are measured on the server, or come with the program (the default
+// form) or from the first view (see solveTaking); the server writes them
+// into the first view for the live page.
 func (c *Page) OnNav(ctx app.Context) {
 	ctx.Page().SetTitle("Calculator · Bloom Lab")
 	q := ctx.Page().URL().Query()
 	c.form, c.notice = settings.CalculatorFromQuery(q)
 	c.large = settings.LargeType(q)
-	c.res = solveAndMeasure(c.form)
+	c.res, c.from = solveTaking(c.form)
+	c.firstView = ""
+	if !app.IsClient {
+		c.firstView = firstViewJSON(c.form, c.res)
+	}
 }
 
-func (c *Page) OnMount(ctx app.Context) { c.live = app.IsClient }
+func (c *Page) OnMount(ctx app.Context) {
+	c.live = app.IsClient
+	// What the reader typed or chose on the prerendered page, before the
+	// page was live, is done again now (web/early.js).
+	ctx.Defer(func(app.Context) {
+		if live := app.Window().Get("bloomlabLive"); live.Truthy() {
+			live.Invoke()
+		}
+	})
+}
 
 func (c *Page) onInput(id string) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
@@ -91,7 +129,8 @@ func (c *Page) Render() app.UI {
 		state = "error"
 	}
 	return ui.NewShell().Route(ui.RouteCalculator).LargeType(c.large).Body(
-		app.Div().ID("calculator").Class("calc").DataSet("state", state).Body(
+		app.Div().ID("calculator").Class("calc").DataSet("state", state).DataSet("from", c.from).
+			Attr("data-tables", c.firstView).Body(
 			app.H1().Text("Calculator"),
 			app.P().Class("lede").Text("Size a real filter. Give two of n, p and m and the calculator finds the third, then sets out what the answer costs: the hashes, the memory against an exact set and against other filters, what happens when the set outgrows the filter, and what its false positives cost you."),
 			app.Div().Class("calc-grid").Body(

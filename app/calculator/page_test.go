@@ -1,11 +1,17 @@
 package calculator
 
 import (
+	"encoding/json"
+	"flag"
 	stdhtml "html"
 	"net/url"
+	"os"
+	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/bloomlab/bloomlab/app/internal/linktest"
@@ -268,10 +274,12 @@ func textOf(html, id string) string {
 	return strings.TrimSpace(m[1])
 }
 
-// The default link's tables are measured once per process, however many
-// times the page is rendered; any other link is measured each time. The
-// test counts measure's calls (so it runs alone, not in parallel).
-func TestDefaultMeasuredOnce(t *testing.T) {
+// The default link's tables are never measured, however many times the
+// page is rendered (they come with the program, and TestDefaultTables
+// holds them to what measuring gives); any other link is measured each
+// time. The test counts measure's calls (so it runs alone, not in
+// parallel).
+func TestDefaultNeverMeasured(t *testing.T) {
 	counted, calls := measure, 0
 	measure = func(f settings.Calculator) settings.Solved { calls++; return counted(f) }
 	defaultSolved = solveDefault()
@@ -283,8 +291,8 @@ func TestDefaultMeasuredOnce(t *testing.T) {
 		}
 	}
 	renderCalculator(t, linktest.Query(settings.CalcN, "100000000", settings.CalcP, "0.01"))
-	if calls != 1 {
-		t.Errorf("6 renders of the default link measured %d times, want 1", calls)
+	if calls != 0 {
+		t.Errorf("6 renders of the default link measured %d times, want 0", calls)
 	}
 	if !strings.Contains(first, `class="num measured`) {
 		t.Error("the default page has no measured column")
@@ -293,7 +301,118 @@ func TestDefaultMeasuredOnce(t *testing.T) {
 	for range other {
 		renderCalculator(t, linktest.Query(settings.CalcN, "4000", settings.CalcP, "0.01"))
 	}
-	if calls != 1+other {
-		t.Errorf("%d renders of another link measured %d times, want %d", other, calls-1, other)
+	if calls != other {
+		t.Errorf("%d renders of another link measured %d times, want %d", other, calls, other)
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite default_tables.json with the default form's tables as measured now")
+
+// TestDefaultTables: the default form's tables that come with the program
+// are what measuring the form gives here, field for field (so the page
+// can never show tables the core would not make), and rendering them
+// gives the same page as rendering a fresh measurement.
+func TestDefaultTables(t *testing.T) {
+	fresh := measure(settings.DefaultCalculator())
+	if *update {
+		b, err := json.MarshalIndent(tablesOf(fresh), "", "\t")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile("default_tables.json", append(b, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	taken := solveDefault()()
+	if !reflect.DeepEqual(taken, fresh) {
+		t.Fatalf("the default tables in default_tables.json are not what measuring the default form gives now; run go test ./app/calculator -run TestDefaultTables -update\ntaken %+v\nfresh %+v",
+			tablesOf(taken), tablesOf(fresh))
+	}
+	page := func(r settings.Solved) string {
+		c := New()
+		c.res = r
+		e := app.NewTestEngine()
+		if err := e.Load(c); err != nil {
+			t.Fatal(err)
+		}
+		e.ConsumeAll()
+		return app.HTMLString(c)
+	}
+	if a, b := sortedAttrs(page(taken)), sortedAttrs(page(fresh)); a != b {
+		t.Errorf("the page from the tables taken differs from the page of a fresh measurement:\n%s\n%s", a, b)
+	}
+}
+
+var (
+	tagRe  = regexp.MustCompile(`<([a-z0-9]+)((?:\s+[a-z-]+(?:="[^"]*")?)*)\s*(/?)>`)
+	attrRe = regexp.MustCompile(`[a-z-]+(?:="[^"]*")?`)
+)
+
+// sortedAttrs is html with each tag's attributes in order: go-app writes
+// them in no set order.
+func sortedAttrs(html string) string {
+	return tagRe.ReplaceAllStringFunc(html, func(tag string) string {
+		m := tagRe.FindStringSubmatch(tag)
+		attrs := attrRe.FindAllString(m[2], -1)
+		slices.Sort(attrs)
+		return "<" + strings.Join(append([]string{m[1]}, attrs...), " ") + m[3] + ">"
+	})
+}
+
+// TestFirstViewTables: for a link other than the default, the server's
+// page carries the tables it measured, and the live page, given that
+// page, takes them over without measuring: the same tables, field for
+// field, as measuring gives. A form other than the first view's is
+// measured; the default link's page carries none (the program has them).
+func TestFirstViewTables(t *testing.T) {
+	counted, calls := measure, 0
+	measure = func(f settings.Calculator) settings.Solved { calls++; return counted(f) }
+	t.Cleanup(func() {
+		measure = counted
+		taken.once, taken.view = sync.Once{}, firstView{}
+	})
+	serve := func(query string) (settings.Calculator, string) {
+		t.Helper()
+		q, err := url.ParseQuery(query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := New()
+		c.form, _ = settings.CalculatorFromQuery(q)
+		c.res, c.from = solveTaking(c.form)
+		c.firstView = firstViewJSON(c.form, c.res)
+		e := app.NewTestEngine()
+		if err := e.Load(c); err != nil {
+			t.Fatal(err)
+		}
+		e.ConsumeAll()
+		m := regexp.MustCompile(`data-tables="([^"]*)"`).FindStringSubmatch(app.HTMLString(c))
+		if m == nil {
+			return c.form, ""
+		}
+		return c.form, stdhtml.UnescapeString(m[1])
+	}
+	if _, raw := serve(""); raw != "" {
+		t.Errorf("the default link's page carries tables: %.80s…", raw)
+	}
+	f, raw := serve(linktest.Query(settings.CalcN, "4000", settings.CalcP, "0.01"))
+	if raw == "" {
+		t.Fatal("the page of a link other than the default carries no tables")
+	}
+	fresh := counted(f)
+
+	taken.once, taken.view = sync.Once{}, firstView{}
+	readFirstView(func() string { return raw })
+	calls = 0
+	got, from := solveTaking(f)
+	if calls != 0 || from != "first view" {
+		t.Errorf("the live page measured %d times, its tables from %q, want none and the first view", calls, from)
+	}
+	if !reflect.DeepEqual(got, fresh) {
+		t.Errorf("the tables taken over are not what measuring gives:\ntaken %+v\nfresh %+v", tablesOf(got), tablesOf(fresh))
+	}
+	other, _ := settings.CalculatorFromQuery(url.Values{settings.CalcN: {"5000"}, settings.CalcP: {"0.01"}})
+	if _, from := solveTaking(other); from != "measured" || calls != 1 {
+		t.Errorf("another form's tables came from %q after %d measurements, want measured once", from, calls)
 	}
 }
