@@ -36,6 +36,11 @@ type firstView struct {
 	// its width wants, as the live canvas will draw it.
 	Wide   string `json:"-"`
 	Narrow string `json:"-"`
+	// KChart and BPKChart are the charts as the prerendered page drew
+	// them, read back from the document by the live page, which takes
+	// them over instead of drawing them again.
+	KChart   string `json:"-"`
+	BPKChart string `json:"-"`
 	// K and BPK are the charts' measured points, Sampled whether n was
 	// sampled down for them.
 	K       []ui.Point `json:"k"`
@@ -154,10 +159,14 @@ func (c *Page) makeFirstView(key string) *firstView {
 }
 
 // useFirstView shows fv: the picture until the canvas is painted, and the
-// charts' points.
+// charts, drawn from its points or, live, as the prerendered page drew them.
 func (c *Page) useFirstView(fv *firstView) {
 	c.bits.first = fv
 	c.charts.Use(fv.K, fv.BPK, fv.Sampled)
+	if fv.KChart != "" || fv.BPKChart != "" {
+		c.charts.Took(c.result, c.shapeParams(), c.player.chartPlay(), fv.KChart, fv.BPKChart)
+		return
+	}
 	c.charts.Redraw(c.result, c.shapeParams(), c.player.chartPlay())
 }
 
@@ -190,6 +199,13 @@ func readFirstView(s settings.Lab) *firstView {
 		return strings.Trim(strings.TrimSuffix(strings.TrimPrefix(bg, "url("), ")"), `"`)
 	}
 	fv.Wide, fv.Narrow = picture("--first-wide"), picture("--first-narrow")
+	drawn := func(id string) string {
+		if chart := app.Window().Get("document").Call("querySelector", "#"+id+" > .chart-fit"); chart.Truthy() {
+			return chart.Get("outerHTML").String()
+		}
+		return ""
+	}
+	fv.KChart, fv.BPKChart = drawn("chart-k"), drawn("chart-bpk")
 	return &fv
 }
 

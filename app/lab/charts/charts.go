@@ -532,6 +532,17 @@ func (ch *Charts) Redraw(r *sim.Result, p sim.Params, play Play) {
 	}
 }
 
+// Took takes over the charts of run r at params p as the prerendered page
+// drew them, kSVG and bpkSVG being the markup Redraw wrote there, read
+// back from the document, rather than drawing them again as the live page
+// starts: drawing the six widths of both was the largest part of the first
+// view's run. The same run, points and stop draw the same charts.
+func (ch *Charts) Took(r *sim.Result, p sim.Params, play Play, kSVG, bpkSVG string) {
+	ch.play = play
+	ch.r, ch.p, ch.drawn = *r, p, true
+	ch.kSVG, ch.bpkSVG = kSVG, bpkSVG
+}
+
 // Chart is the chart which (settings.ChartK or settings.ChartBitsPerKey)
 // as it was last drawn, width pixels wide, with the points measured so
 // far: a figure's. It is false when there is none to draw.
