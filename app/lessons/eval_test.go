@@ -78,7 +78,7 @@ func TestRichTextIsText(t *testing.T) {
 	if len(nodes) != 5 || len(got) != 2 {
 		t.Errorf("%d nodes, styled %q", len(nodes), got)
 	}
-	for _, l := range lessons {
+	for _, l := range builtInLessons() {
 		for _, s := range l.Steps {
 			if len(richText(s.Text)) != 1 {
 				t.Errorf("%q has markup; the built-in lessons show as plain text", s.Text[:30])

@@ -271,7 +271,7 @@ func loadGuesses(ctx app.Context, had keptGuesses) (kept keptGuesses) {
 		return had
 	}
 	kept = keptGuesses{}
-	for li, l := range lessons {
+	for li, l := range builtInLessons() {
 		for si, step := range l.Steps {
 			k := stepKey(li, si)
 			if g, ok := read[k]; ok && step.Question != nil && step.Question.legal(g.Guess) && !math.IsNaN(g.Answer) && !math.IsInf(g.Answer, 0) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"sort"
+	"sync"
 
 	"github.com/bloomlab/bloomlab/app/lab"
 	"github.com/bloomlab/bloomlab/app/lessons/lessonfile"
@@ -63,9 +64,10 @@ type lessonStep struct {
 //go:embed text/*.txt
 var builtIn embed.FS
 
-// lessons are the guided lessons, in the order /lessons lists them; a link
-// names one by its place from 1.
-var lessons = mustRead(builtIn)
+// builtInLessons are the guided lessons, in the order /lessons lists them;
+// a link names one by its place from 1. They are read at their first use,
+// not as the program starts: every page's start would pay for it.
+var builtInLessons = sync.OnceValue(func() []lesson { return mustRead(builtIn) })
 
 // mustRead reads the built-in lessons; one that does not pass the checker
 // stops the program where the tests run it.

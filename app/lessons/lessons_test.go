@@ -101,10 +101,10 @@ func stepAt(t *testing.T, step lessonStep) lab.State {
 // it back exactly, every key one the key panel takes.
 func TestLessonsAreWellFormed(t *testing.T) {
 	t.Parallel()
-	if len(lessons) < 6 {
-		t.Errorf("%d lessons, want at least 6", len(lessons))
+	if len(builtInLessons()) < 6 {
+		t.Errorf("%d lessons, want at least 6", len(builtInLessons()))
 	}
-	for li, l := range lessons {
+	for li, l := range builtInLessons() {
 		if l.Title == "" || l.Intro == "" {
 			t.Errorf("lesson %d: title %q, intro %q", li+1, l.Title, l.Intro)
 		}
@@ -148,7 +148,7 @@ func TestLessonsAreWellFormed(t *testing.T) {
 // finish after the learner moved on, so the next step can find it done.
 func TestLessonTasks(t *testing.T) {
 	t.Parallel()
-	for li, l := range lessons {
+	for li, l := range builtInLessons() {
 		t.Run(fmt.Sprintf("lesson-%d", li+1), func(t *testing.T) {
 			t.Parallel()
 			checkTasks(t, l)
@@ -312,7 +312,7 @@ func TestLessonFigures(t *testing.T) {
 		},
 		{7, 3}: func(_, st lab.State) []string {
 			a := st.Attack
-			before := labAt(t, lessons[6].Steps[2].Show, nil, false)
+			before := labAt(t, builtInLessons()[6].Steps[2].Show, nil, false)
 			turned := 0
 			for _, n := range a.New {
 				turned += n
@@ -338,7 +338,7 @@ func TestLessonFigures(t *testing.T) {
 		},
 	}
 	for at, want := range figures {
-		l := lessons[at[0]-1]
+		l := builtInLessons()[at[0]-1]
 		step := l.Steps[at[1]-1]
 		prev := labAt(t, settings.DefaultLab(), nil, false)
 		if at[1] > 1 {
@@ -359,7 +359,7 @@ func TestLessonFigures(t *testing.T) {
 // does not exist gives the nearest that does and a notice naming both.
 func TestLessonPlace(t *testing.T) {
 	t.Parallel()
-	last := len(lessons) - 1
+	last := len(builtInLessons()) - 1
 	for _, tc := range []struct {
 		query   string
 		li, si  int
@@ -368,7 +368,7 @@ func TestLessonPlace(t *testing.T) {
 		{"", 0, 0, nil},
 		{linktest.Query(IDLesson, "3", IDStep, "2"), 2, 1, nil},
 		{linktest.Query(IDLesson, "+3", IDStep, " 2 "), 2, 1, nil},
-		{linktest.Query(IDLesson, "99"), last, 0, []string{fmt.Sprintf("lesson: there is no lesson 99; the lessons are 1 to %d, so lesson %d, “%s”, is shown", last+1, last+1, lessons[last].Title)}},
+		{linktest.Query(IDLesson, "99"), last, 0, []string{fmt.Sprintf("lesson: there is no lesson 99; the lessons are 1 to %d, so lesson %d, “%s”, is shown", last+1, last+1, builtInLessons()[last].Title)}},
 		{linktest.Query(IDLesson, "0"), 0, 0, []string{"lesson: there is no lesson 0; the lessons are 1 to"}},
 		{linktest.Query(IDLesson, "-2"), 0, 0, []string{"there is no lesson -2"}},
 		{linktest.Query(IDLesson, "99999999999999999999"), last, 0, []string{"there is no lesson 99999999999999999999"}},
@@ -378,14 +378,14 @@ func TestLessonPlace(t *testing.T) {
 		{linktest.Query(IDLesson, "3", IDStep, "0"), 2, 0, []string{"step: there is no step 0; lesson 3 has steps 1 to 3, so step 1 is shown"}},
 		{linktest.Query(IDLesson, "3", IDStep, "9"), 2, 2, []string{"step: there is no step 9; lesson 3 has steps 1 to 3, so step 3 is shown"}},
 		{linktest.Query(IDLesson, "2", IDStep, "x"), 1, 0, []string{`step: "x" is not a step number; lesson 2 has steps 1 to 2, so step 1 is shown`}},
-		{linktest.Query(IDLesson, "99", IDStep, "99"), last, len(lessons[last].Steps) - 1, []string{"there is no lesson 99", "there is no step 99"}},
+		{linktest.Query(IDLesson, "99", IDStep, "99"), last, len(builtInLessons()[last].Steps) - 1, []string{"there is no lesson 99", "there is no step 99"}},
 		{linktest.Query(IDLesson, "1", IDLesson, "4"), 3, 0, nil},
 	} {
 		q, err := url.ParseQuery(tc.query)
 		if err != nil {
 			t.Fatal(err)
 		}
-		li, si, notices := lessonPlace(q, lessons)
+		li, si, notices := lessonPlace(q, builtInLessons())
 		if li != tc.li || si != tc.si {
 			t.Errorf("%q: lesson %d step %d (from 0), want %d and %d", tc.query, li, si, tc.li, tc.si)
 		}
@@ -416,7 +416,7 @@ func TestLessonNeighbours(t *testing.T) {
 		walked = append(walked, stepKey(li, si))
 	}
 	var want []string
-	for li, l := range lessons {
+	for li, l := range builtInLessons() {
 		for si := range l.Steps {
 			want = append(want, stepKey(li, si))
 		}
@@ -444,7 +444,7 @@ var ungrouped = regexp.MustCompile(`(^|[^\d.,^#\w-])(\d{4,})\b`)
 // TestLessonNumbersGrouped: every count a lesson writes has its thousands
 // separators, as the lab beside it does.
 func TestLessonNumbersGrouped(t *testing.T) {
-	for li, l := range lessons {
+	for li, l := range builtInLessons() {
 		texts := []string{l.Title, l.Intro}
 		for _, s := range l.Steps {
 			texts = append(texts, s.Text, s.Task)

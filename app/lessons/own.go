@@ -57,7 +57,7 @@ func (c *Page) list() []lesson {
 	if o := c.own.lesson; o != nil {
 		return []lesson{o.lesson}
 	}
-	return lessons
+	return builtInLessons()
 }
 
 // stepsDone are the steps done of the lessons shown.

@@ -109,7 +109,7 @@ func (c *Page) OnInit() {
 	c.labPage.OnInit()
 	if app.IsClient {
 		q := app.Window().URL().Query()
-		c.lesson, c.step, _ = lessonPlace(q, lessons)
+		c.lesson, c.step, _ = lessonPlace(q, builtInLessons())
 		c.ask.first, _ = guessMode(q)
 		c.startGuess()
 	}

@@ -62,20 +62,22 @@ var readyFor = map[string]string{
 
 // state is what the page's observer holds, read every -probe.
 type state struct {
-	FCP     float64      `json:"fcp"`
-	Ready   bool         `json:"ready"`
-	Tasks   [][2]float64 `json:"tasks"`
-	Probes  [][2]float64 `json:"probes"`
-	Missing string       `json:"missing"`
-	Now     float64      `json:"now"`
+	FCP     float64            `json:"fcp"`
+	Ready   bool               `json:"ready"`
+	Tasks   [][2]float64       `json:"tasks"`
+	Probes  [][2]float64       `json:"probes"`
+	Missing string             `json:"missing"`
+	Now     float64            `json:"now"`
+	Marks   map[string]float64 `json:"marks"`
 }
 
 type sample struct {
-	fcp     float64      // first contentful paint, ms from navigation
-	ready   float64      // the page's own answer shows, ms; 0 if never seen
-	tasks   [][2]float64 // start, duration
-	probes  [][2]float64 // made, handled
-	missing string       // why there are no long tasks, if the browser has none
+	fcp     float64            // first contentful paint, ms from navigation
+	ready   float64            // the page's own answer shows, ms; 0 if never seen
+	tasks   [][2]float64       // start, duration
+	probes  [][2]float64       // made, handled
+	missing string             // why there are no long tasks, if the browser has none
+	marks   map[string]float64 // the page's marks of its start (bloomlab:main, first-view, live)
 }
 
 func main() {
@@ -124,6 +126,11 @@ func main() {
 				fmt.Printf("  %s run %d: paint %.0f, tasks (start+duration):", p, r+1, s.fcp)
 				for _, t := range s.tasks {
 					fmt.Printf(" %.0f+%.0f", t[0], t[1])
+				}
+				for _, m := range []string{"main", "first-view", "live"} {
+					if at, ok := s.marks[m]; ok {
+						fmt.Printf("; %s at %.0f", m, at)
+					}
 				}
 				fmt.Println()
 			}
@@ -194,13 +201,14 @@ func load(browser context.Context, url, ready string, cpu float64, probe, quiet,
 			readyJS = ready
 		}
 		expr := `(() => { const s = window.__bloomstart; if (!s) return {}; const p = performance.getEntriesByName("first-contentful-paint")[0];
-			return {fcp: p ? p.startTime : 0, ready: ` + readyJS + `, tasks: s.tasks, probes: s.probes, missing: s.noLongTasks || "", now: performance.now()}; })()`
+			const marks = {}; for (const m of performance.getEntriesByType("mark")) if (m.name.startsWith("bloomlab:")) marks[m.name.slice(9)] = m.startTime;
+			return {fcp: p ? p.startTime : 0, ready: ` + readyJS + `, tasks: s.tasks, probes: s.probes, missing: s.noLongTasks || "", now: performance.now(), marks}; })()`
 		st, err := chromedp.Run(ctx, chromedp.Evaluate[state](expr))
 		if err != nil {
 			time.Sleep(probe)
 			continue
 		}
-		s.fcp, s.tasks, s.probes, s.missing = st.FCP, st.Tasks, st.Probes, st.Missing
+		s.fcp, s.tasks, s.probes, s.missing, s.marks = st.FCP, st.Tasks, st.Probes, st.Missing, st.Marks
 		if st.Ready && s.ready == 0 {
 			s.ready = st.Now
 		}

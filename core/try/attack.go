@@ -3,6 +3,7 @@ package try
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/bloomlab/bloomlab/core/keys"
@@ -82,7 +83,12 @@ func Candidates(list string) ([]string, error) {
 		}
 		return out, nil
 	}
-	return nil, fmt.Errorf("try: no candidate list %q; the lists are %s, %s and %s", list, ListWords, ListPINs, ListIDs)
+	return nil, noList(list)
+}
+
+// noList is the error for a candidate list that is none of CandidateLists.
+func noList(list string) error {
+	return fmt.Errorf("try: no candidate list %q; the lists are %s, %s and %s", list, ListWords, ListPINs, ListIDs)
 }
 
 // Attack asks the key panel to attack its filter: Kind is AttackForge,
@@ -113,8 +119,10 @@ func (a Attack) check(typed int) error {
 		if a.Keys != 0 {
 			return fmt.Errorf("try: a recover takes no keys")
 		}
-		if _, err := Candidates(a.List); err != nil {
-			return err
+		// Named, not built: a list of ten thousand PINs is made when the
+		// attack runs, not each time a request is checked.
+		if !slices.Contains(CandidateLists, a.List) {
+			return noList(a.List)
 		}
 	default:
 		return fmt.Errorf("try: no attack %q; the attacks are %s, %s and %s", a.Kind, AttackForge, AttackFill, AttackRecover)
