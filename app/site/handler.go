@@ -194,7 +194,9 @@ goappAfterFirstPaint(async () => {
   try {
     const showProgress = status.progress;
 `},
-		{"\n    go.run(wasm.instance);\n", "\n    status.started();\n    bloomlabWasmModule = wasm.module;\n    go.run(wasm.instance);\n"},
+		// Go's own start (its runtime, its packages' set-up) runs in a task
+		// of its own, after the one that made the WebAssembly's instance.
+		{"\n    go.run(wasm.instance);\n", "\n    status.started();\n    bloomlabWasmModule = wasm.module;\n    await new Promise((resume) => setTimeout(resume, 0));\n    go.run(wasm.instance);\n"},
 		{`    loaderIcon.className = "goapp-logo";
     loaderLabel.innerText = err;
     console.error("loading wasm failed: ", err);
