@@ -147,10 +147,7 @@ func TestParseErrors(t *testing.T) {
 // reading step, and a choice has 2 to 6 options, its answer the right
 // one's number (or, for two, a condition).
 func TestParseReadingAndChoices(t *testing.T) {
-	src := "# T\n\nIntro.\n\n## Read\n\nJust read this.\n\nshow: bits-per-key=6\n\n" +
-		"## Choose\n\nPick one.\n\nshow:\n\npredict: Which?\nchoice: A\nchoice: B\nchoice: C\nchoice: D\nanswer: 3\nwhy: C.\n\n" +
-		"## Two\n\nPick.\n\nshow:\ntask: Do it.\ndone: shown\n\npredict: Which?\nchoice: A\nchoice: B\nanswer: 2\nwhy: B.\n"
-	l, errs := Parse([]byte(src))
+	l, errs := Parse([]byte(reading))
 	if len(errs) > 0 {
 		t.Fatalf("errors:\n%s", errs.Format("x.txt"))
 	}
@@ -164,6 +161,12 @@ func TestParseReadingAndChoices(t *testing.T) {
 		t.Errorf("two choices by number: %+v", q)
 	}
 }
+
+// reading is a lesson with a step to read, one to read with a choice of
+// four, and a choice of two answered by number.
+const reading = "# T\n\nIntro.\n\n## Read\n\nJust read this.\n\nshow: bits-per-key=6\n\n" +
+	"## Choose\n\nPick one.\n\nshow:\n\npredict: Which?\nchoice: A\nchoice: B\nchoice: C\nchoice: D\nanswer: 3\nwhy: C.\n\n" +
+	"## Two\n\nPick.\n\nshow:\ntask: Do it.\ndone: shown\n\npredict: Which?\nchoice: A\nchoice: B\nanswer: 2\nwhy: B.\n"
 
 // TestParseErrorsBounded: a file of nothing but mistakes gives at most
 // MaxErrors and a last line saying more follow.
