@@ -51,7 +51,8 @@ type lessonStep struct {
 	// Audited says that Done reads the audit of Show's fault, so "show
 	// me" completes the task only once that audit has finished.
 	Audited bool
-	// Done is the task's predicate.
+	// Done is the task's predicate; a reading step's (Task "") always
+	// holds: it has nothing to do, and is recorded done once seen.
 	Done func(st lab.State) bool
 	// Question, if set, asks the learner to predict before the lab
 	// answers (questions.go).
@@ -110,13 +111,21 @@ func fromFile(l *lessonfile.Lesson) lesson {
 	return out
 }
 
+// reading reports that the step has no task: the learner reads it.
+func (s lessonStep) reading() bool { return s.Task == "" }
+
 // fromQuestion is a file's prediction as the page asks it: a slider's
-// answer its quantity's value, a choice's the first option (0) where its
-// condition holds and the second (1) where it does not.
+// answer its quantity's value, a choice's the option its answer numbers,
+// or the first option (0) where its condition holds and the second (1)
+// where it does not.
 func fromQuestion(q *lessonfile.Question) *question {
 	out := &question{
 		Prompt: q.Prompt, Min: q.Min, Step: q.Step, Start: q.Start, Tolerance: q.Tolerance, Steps: q.Steps,
 		Unit: q.Unit, Points: q.Points, Options: q.Options, Why: q.Why, Veil: veil(q.Veil),
+	}
+	if a := q.Answer; a > 0 {
+		out.Answer = func(lab.State) (float64, bool) { return float64(a - 1), true }
+		return out
 	}
 	if len(q.Options) > 0 {
 		right := q.Right

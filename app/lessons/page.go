@@ -135,7 +135,8 @@ func (c *Page) OnNav(ctx app.Context) {
 	li, si, notices := lessonPlace(q, c.list())
 	first, notice := guessMode(q)
 	opened := !c.placed
-	if opened || li != c.lesson || si != c.step {
+	arrived := opened || li != c.lesson || si != c.step
+	if arrived {
 		c.lesson, c.step, c.placed = li, si, true
 		c.ClearQueries()
 		c.done, c.quiet = false, nil
@@ -151,12 +152,17 @@ func (c *Page) OnNav(ctx app.Context) {
 	if opened {
 		c.hush()
 	}
+	if arrived && app.IsClient && c.shownStep().reading() {
+		c.record(ctx)
+	}
 	ctx.Page().SetTitle(fmt.Sprintf("%s, step %d · Bloom Lab lessons", c.list()[li].Title, si+1))
 	c.check(ctx)
 }
 
 // check re-reads the step's task on the lab as it stands, and records the
-// step done the moment it is so by the learner's doing (see quiet).
+// step done the moment it is so by the learner's doing (see quiet). A
+// step to read is recorded as the learner arrives at it (OnNav), not
+// here: a reset while on it stays reset.
 func (c *Page) check(ctx app.Context) {
 	if !c.placed {
 		return
@@ -166,14 +172,21 @@ func (c *Page) check(ctx app.Context) {
 		c.quiet = nil
 	}
 	c.done = c.shownStep().Done(st)
+	if c.done && c.quiet == nil && !c.shownStep().reading() {
+		c.record(ctx)
+	}
+	c.measureGuess(ctx)
+}
+
+// record records the shown step done, once.
+func (c *Page) record(ctx app.Context) {
 	switch {
-	case !c.done || c.quiet != nil || c.stepsDone()[stepKey(c.lesson, c.step)]:
+	case c.stepsDone()[stepKey(c.lesson, c.step)]:
 	case c.own.lesson != nil:
 		c.own.progress[stepKey(c.lesson, c.step)] = true
 	default:
 		c.progress, c.unkept = markDone(ctx, c.lesson, c.step, c.progress)
 	}
-	c.measureGuess(ctx)
 }
 
 // hush starts a quiet spell: nothing is recorded done until the lab
@@ -297,10 +310,14 @@ func (c *Page) renderLesson() app.UI {
 // sees it done, and the way on, from there.
 func (c *Page) renderBar() app.UI {
 	status, statusText := c.taskStatus()
+	label, task := "Your task: ", c.shownStep().Task
+	if c.shownStep().reading() {
+		label, task = "A step to read: ", "nothing to do in the lab."
+	}
 	return app.Section().ID(IDLessonBar).Class("lesson-bar").Aria("label", "The step's task").Body(
 		ui.Hidden(app.Div().ID(IDLessonTask).Class("lesson-task"), c.veiled() != "").DataSet("done", status).Body(
-			app.Span().Class("lesson-task-label").Text("Your task: "),
-			app.Span().ID("lesson-task-text").Text(c.shownStep().Task),
+			app.Span().Class("lesson-task-label").Text(label),
+			app.Span().ID("lesson-task-text").Text(task),
 			app.Span().ID("lesson-status").Class("lesson-status").Role("status").Aria("live", "polite").Text(statusText),
 		),
 		c.renderActions(),
@@ -309,9 +326,15 @@ func (c *Page) renderBar() app.UI {
 
 // taskStatus is the task's data-done value and the words that say
 // whether the shown step is done: now, before (the lab has moved on
-// since), or not yet (an audited step's audit still running).
+// since), or not yet (an audited step's audit still running). A step to
+// read is done once seen, whatever the lab does.
 func (c *Page) taskStatus() (done, text string) {
+	seen := c.stepsDone()[stepKey(c.lesson, c.step)]
 	switch {
+	case c.shownStep().reading() && seen:
+		return "true", "✓ Done."
+	case c.shownStep().reading():
+		return "false", "Read, then Next."
 	case c.done:
 		return "true", "✓ Done."
 	case c.stepsDone()[stepKey(c.lesson, c.step)]:

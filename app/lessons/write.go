@@ -140,9 +140,13 @@ func (c *Page) renderPreview() app.UI {
 		app.P().Class("lesson-intro").Body(richText(l.Intro)...),
 		app.Ol().Class("lesson-write-steps").Body(app.Range(l.Steps).Slice(func(i int) app.UI {
 			s := l.Steps[i]
+			task := app.P().Body(app.Strong().Text("Task: "), app.Text(s.Task))
+			if s.Task == "" {
+				task = app.P().Body(app.Strong().Text("A step to read."))
+			}
 			return app.Li().Body(
 				app.P().Body(richText(s.Text)...),
-				app.P().Body(app.Strong().Text("Task: "), app.Text(s.Task)),
+				task,
 				app.If(s.Question != nil, func() app.UI {
 					return app.P().Body(app.Strong().Text("Predict: "), app.Text(s.Question.Prompt))
 				}),

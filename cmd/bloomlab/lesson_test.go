@@ -31,7 +31,7 @@ func TestLessonCheck(t *testing.T) {
 	bad := write("bad.txt", "# T\n\nIntro.\n\n## Step\n\nText.\n\nshow: hashes=99\ntask: Do it.\ndone: fill > 90% or shown\n")
 	huge := write("huge.txt", "# T\n\n"+strings.Repeat("word ", 14000))
 	runCases(t, []cliCase{
-		{"new passes", []string{"lesson", "check", fresh}, 0, []string{fresh + `: "Your lesson's title", 2 steps, 2 predictions: ok`}, ""},
+		{"new passes", []string{"lesson", "check", fresh}, 0, []string{fresh + `: "Your lesson's title", 3 steps, 2 predictions: ok`}, ""},
 		{"a built-in lesson", []string{"lesson", "check", "../../app/lessons/text/05-the-beautiful-lie.txt"}, 0, []string{`"The beautiful lie", 3 steps, 1 prediction: ok`}, ""},
 		{"malformed", []string{"lesson", "check", bad}, 1, nil, bad + ":9: show: hashes: 99 is above the maximum"},
 		{"too big", []string{"lesson", "check", huge}, 1, nil, huge + ": the lesson is 65,537 bytes; a lesson is at most 65,536"},

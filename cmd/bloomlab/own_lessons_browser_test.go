@@ -3,6 +3,7 @@
 package main
 
 import (
+	"encoding/base64"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -182,4 +183,81 @@ func TestBrowserWriteLesson(t *testing.T) {
 	bwaitText(t, other, "#lesson-title", func(s string) bool { return s == "Fruit in a small filter" })
 	bdo(t, other, chromedp.Click(chromedp.CSS("#"+lessons.IDLessonNext)))
 	bwaitText(t, other, "#lesson-counter", func(s string) bool { return s == "Lesson 1 of 1 · step 2 of 2" })
+}
+
+// readingLesson is a teacher's lesson of two steps to read (no task:),
+// the second with a choice of four.
+const readingLesson = `# Reading first
+
+Two steps to read.
+
+## Read
+
+Fewer bits per key make a *fuller* array.
+
+show: bits-per-key=6
+
+## Choose
+
+Which answer can a Bloom filter never give wrongly?
+
+show:
+
+predict: Which answer is always true?
+choice: Maybe
+choice: Member
+choice: No
+choice: False positive
+answer: 3
+why: No: a zero among a key's bits proves it was never inserted.
+`
+
+// TestBrowserOwnLessonReading: a step without a task shows none, is done
+// once seen, and its Show me still sets its settings; a choice of four
+// shows its four options, and the right one scores; a lesson of steps
+// seen is done.
+func TestBrowserOwnLessonReading(t *testing.T) {
+	needBrowser(t)
+	base := labURL(t)
+	ctx := btab(t, 1280, 900)
+	text := base64.RawURLEncoding.EncodeToString([]byte(readingLesson))
+	bdo(t, ctx, chromedp.Navigate(lessonsURL(base, lessons.IDText+"="+text)), waitLab())
+	bwaitText(t, ctx, "#lesson-title", func(s string) bool { return s == "Reading first" })
+	task := `document.querySelector("#` + lessons.IDLessonTask + `").dataset.done`
+	bwaitEval(t, ctx, task, func(s string) bool { return s == "true" })
+	if got := btext(t, ctx, "#"+lessons.IDLessonTask); !strings.Contains(got, "A step to read") || strings.Contains(got, "Your task") {
+		t.Errorf("a step to read's bar says %q", got)
+	}
+	if done := beval[string](t, ctx, `document.querySelector("#lesson-step-1").dataset.done || ""`); done != "true" {
+		t.Errorf("step 1, seen, is not ticked (%q)", done)
+	}
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#"+lessons.IDLessonShow)))
+	bwaitEval(t, ctx, `location.search`, func(s string) bool { return strings.Contains(s, "bits-per-key=6") })
+
+	// The choice of four.
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#"+lessons.IDLessonNext)))
+	bwaitText(t, ctx, "#lesson-counter", func(s string) bool { return s == "Lesson 1 of 1 · step 2 of 2" })
+	options := beval[[]string](t, ctx, `[...document.querySelectorAll(".lesson-choice")].map(l => l.textContent.trim())`)
+	if strings.Join(options, "|") != "Maybe|Member|No|False positive" {
+		t.Errorf("the options are %q", options)
+	}
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#"+lessons.IDGuessChoice+"3")), chromedp.Click(chromedp.CSS("#"+lessons.IDGuessCheck)),
+		chromedp.Click(chromedp.CSS("#"+lessons.IDLessonShow)))
+	waitMeasured(t, ctx)
+	if got := btext(t, ctx, "#"+lessons.IDGuessScore); got != "Right." {
+		t.Errorf("the guess No scores %q", got)
+	}
+	if got := btext(t, ctx, "#"+lessons.IDGuessMeasured); !strings.Contains(got, "No") {
+		t.Errorf("the answer shows as %q", got)
+	}
+	bwaitEval(t, ctx, `document.querySelector("#lesson-link-1").parentElement.className`, func(s string) bool { return s == "done" })
+	// A reset stays reset on the step read until the learner comes to it
+	// again.
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#"+lessons.IDLessonReset)))
+	bwaitText(t, ctx, "#lesson-status", func(s string) bool { return s == "Read, then Next." })
+	if done := beval[string](t, ctx, `document.querySelector("#lesson-step-2").dataset.done || ""`); done != "" {
+		t.Errorf("after a reset step 2 is ticked (%q)", done)
+	}
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#"+lessons.IDLessonPrev)))
+	bwaitEval(t, ctx, `document.querySelector("#lesson-step-1").dataset.done || ""`, func(s string) bool { return s == "true" })
 }

@@ -16,6 +16,7 @@ import (
 // at MaxTerms.
 func FuzzParse(f *testing.F) {
 	f.Add([]byte(good))
+	f.Add([]byte(reading))
 	files, _ := filepath.Glob("../text/*.txt")
 	for _, name := range files {
 		src, err := os.ReadFile(name)
@@ -48,8 +49,18 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("title %q, %d steps", l.Title, len(l.Steps))
 		}
 		for _, s := range l.Steps {
-			if s.Text == "" || len(s.Text) > MaxLine || s.Task == "" || len(s.Done.Terms) == 0 || len(s.Done.Terms) > MaxTerms {
+			if s.Text == "" || len(s.Text) > MaxLine || (s.Task == "") != (len(s.Done.Terms) == 0) || len(s.Done.Terms) > MaxTerms {
 				t.Fatalf("step %+v", s)
+			}
+			if q := s.Question; q != nil && len(q.Options) > 0 {
+				if len(q.Options) < MinChoices || len(q.Options) > MaxChoices || q.Answer < 0 || q.Answer > len(q.Options) || (q.Answer == 0 && (len(q.Options) != 2 || len(q.Right.Terms) == 0)) {
+					t.Fatalf("choice %+v", q)
+				}
+				for _, o := range q.Options {
+					if o == "" || len(o) > MaxChoice {
+						t.Fatalf("choice %q", o)
+					}
+				}
 			}
 			if q := s.Question; q != nil && len(q.Options) == 0 && (q.Steps < 1 || q.Steps > MaxSliderPos || q.Step <= 0) {
 				t.Fatalf("slider %+v", q)

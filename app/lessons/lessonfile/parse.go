@@ -23,7 +23,9 @@ const (
 	MaxTitle     = 100  // bytes in the title
 	MaxErrors    = 20   // errors reported before the checker stops
 	MaxSliderPos = 100  // a slider's positions, as the page's range input has
-	MaxChoices   = 2
+	MinChoices   = 2
+	MaxChoices   = 6
+	MaxChoice    = 120 // bytes in one choice
 )
 
 // Veils: what of the lab a teacher's guess=first link hides until the
@@ -37,6 +39,8 @@ type Lesson struct {
 }
 
 // Step is one step of a lesson. Line is where its "## " heading stands.
+// A step without a task (Task "", Done without terms) is a reading step:
+// the learner reads it, and it is done once seen.
 type Step struct {
 	Line       int
 	Text, Task string
@@ -65,9 +69,11 @@ type Question struct {
 	Unit, Points                string
 	// Value is a slider's answer.
 	Value Expr
-	// Options are a choice's; the first is right when Right holds, the
-	// second when it does not.
+	// Options are a choice's. Answer is the right one's number, from 1;
+	// 0 when a two-option choice's answer is the condition Right, the
+	// first right when it holds, the second when it does not.
 	Options []string
+	Answer  int
 	Right   Condition
 	Why     string
 	Veil    string
@@ -347,8 +353,11 @@ func readStep(r *reader, h int, lines []line) Step {
 			if value == "" {
 				r.fail(ln.n, "choice: is empty")
 			}
+			if len(value) > MaxChoice {
+				r.fail(ln.n, "choice: is %s bytes; a choice is at most %d", group(len(value)), MaxChoice)
+			}
 			if len(q.Options) == MaxChoices {
-				r.fail(ln.n, "choice: a prediction has %d choices: the first right when the answer's condition holds, the second when not", MaxChoices)
+				r.fail(ln.n, "choice: a %dth choice; a prediction has %d to %d", MaxChoices+1, MinChoices, MaxChoices)
 				continue
 			}
 			q.Options = append(q.Options, value)
@@ -363,8 +372,11 @@ func readStep(r *reader, h int, lines []line) Step {
 			q.Veil = value
 		}
 	}
-	if seen["task"] == 0 || seen["done"] == 0 {
-		r.fail(h, "the step needs task: (what the learner does, in a sentence) and done: (the condition that says it is done)")
+	switch {
+	case seen["task"] > 0 && seen["done"] == 0:
+		r.fail(seen["task"], "task: needs done: after it, the condition that says it is done (a step without either is one to read)")
+	case seen["done"] > 0 && seen["task"] == 0:
+		r.fail(seen["done"], "done: needs task: before it, what the learner does in a sentence (a step without either is one to read)")
 	}
 	if showLine == 0 {
 		r.fail(h, "the step needs show: the lab's settings as a link's query, for its show me button (show: with nothing after it is the lab as it opens)")
@@ -502,22 +514,18 @@ func readAnswer(r *reader, n int, q *Question, sliderLine, answerLine int, answe
 		r.fail(n, "the prediction needs why: the sentence that says why the answer is what it is")
 	}
 	if answerLine == 0 {
-		r.fail(n, "the prediction needs answer: (a slider's quantity, or the condition under which a choice's first option is right)")
+		r.fail(n, "the prediction needs answer: (a slider's quantity, or the right choice's number)")
 	}
 	switch {
 	case sliderLine > 0 && len(q.Options) > 0:
 		r.fail(sliderLine, "slider: the prediction has choices too; it is one or the other")
 	case sliderLine == 0 && len(q.Options) == 0:
-		r.fail(n, "the prediction needs slider: MIN to MAX by STEP, or two choice: lines")
-	case len(q.Options) == 1:
-		r.fail(n, "the prediction has one choice: it needs two")
-	case len(q.Options) == MaxChoices:
+		r.fail(n, "the prediction needs slider: MIN to MAX by STEP, or %d to %d choice: lines", MinChoices, MaxChoices)
+	case len(q.Options) > 0 && len(q.Options) < MinChoices:
+		r.fail(n, "the prediction has one choice: it needs %d to %d", MinChoices, MaxChoices)
+	case len(q.Options) > 0:
 		if answerLine > 0 {
-			c, err := ParseCondition(answer)
-			if err != nil {
-				r.fail(answerLine, "answer: %v", err)
-			}
-			q.Right = c
+			readChoiceAnswer(r, answerLine, q, answer)
 		}
 	default:
 		if q.Unit == "" {
@@ -543,6 +551,27 @@ func readAnswer(r *reader, n int, q *Question, sliderLine, answerLine int, answe
 			q.Value = e
 		}
 	}
+}
+
+// readChoiceAnswer reads a choice's answer: the right option's number,
+// or, for two options, the condition under which the first is right.
+func readChoiceAnswer(r *reader, n int, q *Question, answer string) {
+	if i, err := strconv.Atoi(answer); err == nil {
+		if i < 1 || i > len(q.Options) {
+			r.fail(n, "answer: %d; the right choice's number is 1 to %d", i, len(q.Options))
+		}
+		q.Answer = i
+		return
+	}
+	if len(q.Options) != MinChoices {
+		r.fail(n, "answer: %s; with %d choices, answer: is the right one's number, 1 to %d", clip(answer), len(q.Options), len(q.Options))
+		return
+	}
+	c, err := ParseCondition(answer)
+	if err != nil {
+		r.fail(n, "answer: %v (or the right choice's number, 1 or 2)", err)
+	}
+	q.Right = c
 }
 
 // group writes n with thousands separators.

@@ -90,7 +90,8 @@ func TestParseErrors(t *testing.T) {
 		{step("show: large=on\ntask: Do it.\ndone: shown\n"), "x.txt:9: show: large=on: large type is the reader's"},
 		{step("show: %zz\ntask: Do it.\ndone: shown\n"), "x.txt:9: show: \"%zz\" is not a link's query"},
 		{step("task: Do it.\ndone: shown\n"), "x.txt:5: the step needs show:"},
-		{step("show:\ndone: shown\n"), "x.txt:5: the step needs task:"},
+		{step("show:\ndone: shown\n"), "x.txt:10: done: needs task: before it"},
+		{step("show:\ntask: Do it.\n"), "x.txt:10: task: needs done: after it"},
 		{step("show:\ntask: Do it.\ndone: fill > \n"), "x.txt:11: done: the condition ends where a quantity"},
 		{step("show:\ntask: Do it.\ndone: fil > 0.5\n"), "x.txt:11: done: \"fil\" is not a quantity of the lab"},
 		{step("show:\ntask: Do it.\ndone: fill > 0.5 or shown\n"), "x.txt:11: done: \"or\" after a test: tests are joined by and"},
@@ -120,7 +121,11 @@ func TestParseErrors(t *testing.T) {
 		{step(ok + "predict: How many?\nslider: 0 to 100 by 1\nunit: %\ntolerance: 1\nanswer: fault\nwhy: So.\n"), "x.txt:16: answer: fault is not a number"},
 		{step(ok + "predict: How many?\nslider: 0 to 100 by 1\nunit: %\ntolerance: 1\nanswer: 5\nwhy: So.\n"), "answer: an answer reads a quantity of the lab"},
 		{step(ok + "predict: Which?\nchoice: A\nanswer: shown\nwhy: So.\n"), "x.txt:12: the prediction has one choice"},
-		{step(ok + "predict: Which?\nchoice: A\nchoice: B\nchoice: C\nanswer: shown\nwhy: So.\n"), "x.txt:15: choice: a prediction has 2 choices"},
+		{step(ok + "predict: Which?\nchoice: A\nchoice: B\nchoice: C\nchoice: D\nchoice: E\nchoice: F\nchoice: G\nanswer: 1\nwhy: So.\n"), "x.txt:19: choice: a 7th choice; a prediction has 2 to 6"},
+		{step(ok + "predict: Which?\nchoice: A\nchoice: B\nchoice: C\nanswer: shown\nwhy: So.\n"), "x.txt:16: answer: \"shown\"; with 3 choices, answer: is the right one's number, 1 to 3"},
+		{step(ok + "predict: Which?\nchoice: A\nchoice: B\nchoice: C\nanswer: 4\nwhy: So.\n"), "x.txt:16: answer: 4; the right choice's number is 1 to 3"},
+		{step(ok + "predict: Which?\nchoice: A\nchoice: B\nanswer: 0\nwhy: So.\n"), "x.txt:15: answer: 0; the right choice's number is 1 to 2"},
+		{step(ok + "predict: Which?\nchoice: A\nchoice: " + strings.Repeat("b", MaxChoice+1) + "\nanswer: 1\nwhy: So.\n"), "x.txt:14: choice: is 121 bytes; a choice is at most 120"},
 		{step(ok + "predict: Which?\nchoice: A\nchoice: B\nanswer: shown\n"), "x.txt:12: the prediction needs why:"},
 		{step(ok + "predict: Which?\nchoice: A\nchoice: B\nanswer: shown\nwhy: A.\nveil: all\n"), "x.txt:17: veil: \"all\""},
 		{step("show:\nask: " + strings.Repeat("k,", 40) + "k\ntask: Do it.\ndone: shown\n"), "x.txt:10: the key panel cannot do this at show:'s settings"},
@@ -137,6 +142,31 @@ func TestParseErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestParseReadingAndChoices: a step without task: and done: is a
+// reading step, and a choice has 2 to 6 options, its answer the right
+// one's number (or, for two, a condition).
+func TestParseReadingAndChoices(t *testing.T) {
+	l, errs := Parse([]byte(reading))
+	if len(errs) > 0 {
+		t.Fatalf("errors:\n%s", errs.Format("x.txt"))
+	}
+	if s := l.Steps[0]; s.Task != "" || len(s.Done.Terms) != 0 || s.Show.Params.BitsPerKey != 6 || s.Question != nil {
+		t.Errorf("reading step: %+v", s)
+	}
+	if q := l.Steps[1].Question; q == nil || len(q.Options) != 4 || q.Options[3] != "D" || q.Answer != 3 || l.Steps[1].Task != "" {
+		t.Errorf("four choices: %+v", q)
+	}
+	if q := l.Steps[2].Question; q == nil || len(q.Options) != 2 || q.Answer != 2 || len(q.Right.Terms) != 0 {
+		t.Errorf("two choices by number: %+v", q)
+	}
+}
+
+// reading is a lesson with a step to read, one to read with a choice of
+// four, and a choice of two answered by number.
+const reading = "# T\n\nIntro.\n\n## Read\n\nJust read this.\n\nshow: bits-per-key=6\n\n" +
+	"## Choose\n\nPick one.\n\nshow:\n\npredict: Which?\nchoice: A\nchoice: B\nchoice: C\nchoice: D\nanswer: 3\nwhy: C.\n\n" +
+	"## Two\n\nPick.\n\nshow:\ntask: Do it.\ndone: shown\n\npredict: Which?\nchoice: A\nchoice: B\nanswer: 2\nwhy: B.\n"
 
 // TestParseErrorsBounded: a file of nothing but mistakes gives at most
 // MaxErrors and a last line saying more follow.
@@ -222,7 +252,7 @@ func TestInline(t *testing.T) {
 // TestTemplateParses: the template lesson new prints passes the checker.
 func TestTemplateParses(t *testing.T) {
 	l, errs := Parse([]byte(Template))
-	if len(errs) > 0 || len(l.Steps) != 2 || l.Steps[0].Question == nil || l.Steps[1].Question == nil {
+	if len(errs) > 0 || len(l.Steps) != 3 || l.Steps[0].Question == nil || l.Steps[1].Question == nil || l.Steps[2].Task != "" {
 		t.Fatalf("errors:\n%s", errs.Format("template"))
 	}
 }

@@ -2,15 +2,16 @@ package lessonfile
 
 // Template is the lesson "bloomlab lesson new" prints: two steps, one
 // with a slider and one with a choice, that pass the checker and whose
-// show-me states do their tasks (tested in app/lessons), for a teacher
-// to write over.
+// show-me states do their tasks (tested in app/lessons), and a step to
+// read, for a teacher to write over.
 const Template = `# Your lesson's title
 
 One paragraph on what the lesson is about. Every step below starts
 with ## and has its text, then its fields, one a line: show: (the
 lab's settings, as a link's query), task: and done: (a sentence and
-the condition that says it is done), and, if you like, a prediction
-from predict: on. Check it with: bloomlab lesson check FILE.
+the condition that says it is done; a step without them is one to
+read), and, if you like, a prediction from predict: on. Check it with:
+bloomlab lesson check FILE.
 
 ## Step 1
 
@@ -47,4 +48,11 @@ choice: Maybe
 answer: verdict("want") = no
 why: Maybe: other keys set each of its 7 bits.
 veil: answer
+
+## Step 3
+
+A step without task: and done: is one to read: it is done once the
+learner has seen it. This one puts the lab back as it opens.
+
+show:
 `
