@@ -219,6 +219,8 @@ func (c *Page) startFirstView() bool {
 	if fv == nil || !hasFirstView(s) {
 		return false
 	}
+	// Read, the view's run is made in a task of its own.
+	ui.LetBrowserIn()
 	r, err := engine.Simulate(s.Run(), s.Typed.List(), nil, nil)
 	if err != nil {
 		return false

@@ -268,7 +268,9 @@ func (c *Page) onReset(ctx app.Context, e app.Event) {
 // has since replaced, and "show me" asks the key panel on its button's.
 func (c *Page) Render() app.UI {
 	return ui.NewShell().Route(ui.RouteLessons).LargeType(c.Settings().Large).Body(
+		&ui.Yield{},
 		c.renderLesson(),
+		&ui.Yield{},
 		c.renderBar(),
 		c.Part(),
 		c.renderTeach(),
