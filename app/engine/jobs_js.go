@@ -140,48 +140,48 @@ func auditJob(j engineJob, tally *auditTally) error {
 	return nil
 }
 
-// simulateOnDesk runs the lab's simulation of p on the desk: on generated
-// and typed keys, or on the user's lists the desk holds. It returns
-// errNoEngines if the desk cannot start, and core.ErrCancelled once live
-// says a newer move replaced the run.
-func simulateOnDesk(p sim.Params, typed []string, own *OwnKeys, live func() bool, report func(done, total int)) (sim.KeysResult, BitStore, error) {
-	run := deskRun{Params: p, Typed: typed}
+// simulateOnWorker runs the lab's simulation of p on the lab's worker: on
+// generated and typed keys, or on the user's lists the lab's worker holds.
+// It returns errNoEngines if the lab's worker cannot start, and
+// core.ErrCancelled once live says a newer move replaced the run.
+func simulateOnWorker(p sim.Params, typed []string, own *OwnKeys, live func() bool, report func(done, total int)) (sim.KeysResult, BitStore, error) {
+	run := workerRun{Params: p, Typed: typed}
 	if own != nil {
-		run.Typed, run.Own = nil, own.desk
+		run.Typed, run.Own = nil, own.workerID
 	}
 	req, err := json.Marshal(run)
 	if err != nil {
 		return sim.KeysResult{}, BitStore{}, err
 	}
-	d, err := onDesk(map[string]any{"type": "simulate", "request": string(req)}, nil, live, report)
+	d, err := onLabWorker(map[string]any{"type": "simulate", "request": string(req)}, nil, live, report)
 	if err != nil {
 		return sim.KeysResult{}, BitStore{}, err
 	}
 	return decodeRun(d.Get("answer").String(), wordsFromJS(d.Get("words")))
 }
 
-// panelOnDesk answers a key panel request (see answerPanel) on the desk,
-// as simulateOnDesk runs a simulation.
-func panelOnDesk(req try.Request, find bool, live func() bool, report func(done, total int)) (try.Result, error) {
+// panelOnWorker answers a key panel request (see answerPanel) on the lab's
+// worker, as simulateOnWorker runs a simulation.
+func panelOnWorker(req try.Request, find bool, live func() bool, report func(done, total int)) (try.Result, error) {
 	raw, err := json.Marshal(req)
 	if err != nil {
 		return try.Result{}, err
 	}
-	d, err := onDesk(map[string]any{"type": "panel", "request": string(raw), "find": find}, nil, live, report)
+	d, err := onLabWorker(map[string]any{"type": "panel", "request": string(raw), "find": find}, nil, live, report)
 	if err != nil {
 		return try.Result{}, err
 	}
 	var res try.Result
 	if err := json.Unmarshal([]byte(d.Get("answer").String()), &res); err != nil {
-		return try.Result{}, fmt.Errorf("engine: the desk's answer: %w", err)
+		return try.Result{}, fmt.Errorf("engine: the answer from the lab's worker: %w", err)
 	}
 	return res, nil
 }
 
-// keysOnDesk has the desk read the user's lists and keep them for the runs
-// on them; only their counts come back. The lists' bytes move to the desk
-// without a copy.
-func keysOnDesk(in [2]OwnInput, live func() bool, report func(done, total int)) (*OwnKeys, error) {
+// keysOnWorker has the lab's worker read the user's lists and keep them for
+// the runs on them; only their counts come back. The lists' bytes move to
+// the lab's worker without a copy.
+func keysOnWorker(in [2]OwnInput, live func() bool, report func(done, total int)) (*OwnKeys, error) {
 	var lists [2]js.Value
 	for i, src := range in {
 		arr, err := inputArray(src)
@@ -191,24 +191,24 @@ func keysOnDesk(in [2]OwnInput, live func() bool, report func(done, total int)) 
 		lists[i] = jsOf(arr)
 	}
 	m := map[string]any{"type": "keys", "members": lists[ListMembers], "absent": lists[ListAbsent], "fromBox": in[ListAbsent].FromBox}
-	d, err := onDesk(m, []any{lists[ListMembers].Get("buffer"), lists[ListAbsent].Get("buffer")}, live, report)
+	d, err := onLabWorker(m, []any{lists[ListMembers].Get("buffer"), lists[ListAbsent].Get("buffer")}, live, report)
 	if err != nil {
 		return nil, err
 	}
-	var got deskKeys
+	var got workerKeys
 	if err := json.Unmarshal([]byte(d.Get("answer").String()), &got); err != nil {
-		return nil, fmt.Errorf("engine: the desk's lists: %w", err)
+		return nil, fmt.Errorf("engine: the lists' counts from the lab's worker: %w", err)
 	}
-	return &OwnKeys{desk: d.Get("id").Int(), Facts: got.Facts, AbsentMembers: got.AbsentMembers}, nil
+	return &OwnKeys{workerID: d.Get("id").Int(), Facts: got.Facts, AbsentMembers: got.AbsentMembers}, nil
 }
 
-// onDesk sends the desk the request m, moving the buffers in transfer to
-// it, and waits for its answer, reporting its progress. Once live says the
-// request was replaced, it tells the desk to drop it and returns
-// core.ErrCancelled.
-func onDesk(m map[string]any, transfer []any, live func() bool, report func(done, total int)) (js.Value, error) {
-	p := desk
-	startDesk()
+// onLabWorker sends the lab's worker the request m, moving the buffers in
+// transfer to it, and waits for its answer, reporting its progress. Once
+// live says the request was replaced, it tells the lab's worker to drop it
+// and returns core.ErrCancelled.
+func onLabWorker(m map[string]any, transfer []any, live func() bool, report func(done, total int)) (js.Value, error) {
+	p := labWorker
+	startLabWorker()
 	j, err := p.begin(live)
 	switch {
 	case errors.Is(err, experiment.ErrCancelled):
@@ -240,7 +240,7 @@ func onDesk(m map[string]any, transfer []any, live func() bool, report func(done
 				return d, nil
 			case "failed":
 				if d.Get("id").IsUndefined() {
-					p.restart(j) // the desk itself failed, not the request
+					p.restart(j) // the lab's worker itself failed, not the request
 				}
 				return js.Value{}, errors.New(d.Get("error").String())
 			case "lost":
@@ -250,7 +250,7 @@ func onDesk(m map[string]any, transfer []any, live func() bool, report func(done
 	}
 }
 
-// wordsFromJS copies a run's storage out of the bytes the desk sent.
+// wordsFromJS copies a run's storage out of the bytes the lab's worker sent.
 func wordsFromJS(v js.Value) []uint64 {
 	words := make([]uint64, v.Get("length").Int()/8)
 	if len(words) > 0 {

@@ -24,7 +24,7 @@ func Settled() bool { return true }
 
 func Status() string { return "" }
 
-func DeskWhere() string { return "in this process" }
+func RunsWhere() string { return "in this process" }
 
 func Changed() <-chan struct{} { return nil }
 
@@ -36,15 +36,15 @@ func auditOnEngines(target audit.Target, fault core.Fault, tally *auditTally) er
 	return errNoEngines
 }
 
-func simulateOnDesk(p sim.Params, typed []string, own *OwnKeys, live func() bool, report func(done, total int)) (sim.KeysResult, BitStore, error) {
+func simulateOnWorker(p sim.Params, typed []string, own *OwnKeys, live func() bool, report func(done, total int)) (sim.KeysResult, BitStore, error) {
 	return sim.KeysResult{}, BitStore{}, errNoEngines
 }
 
-func panelOnDesk(req try.Request, find bool, live func() bool, report func(done, total int)) (try.Result, error) {
+func panelOnWorker(req try.Request, find bool, live func() bool, report func(done, total int)) (try.Result, error) {
 	return try.Result{}, errNoEngines
 }
 
-func keysOnDesk(in [2]OwnInput, live func() bool, report func(done, total int)) (*OwnKeys, error) {
+func keysOnWorker(in [2]OwnInput, live func() bool, report func(done, total int)) (*OwnKeys, error) {
 	return nil, errNoEngines
 }
 

@@ -31,10 +31,10 @@ const (
 // instead of generated keys until the user goes back.
 type OwnKeys struct {
 	// Members and absent are the lists where the page holds them. Read by
-	// the lab's worker they stay there, empty here, and desk is their
+	// the lab's worker they stay there, empty here, and workerID is their
 	// name on it.
 	Members, Absent keys.List
-	desk            int
+	workerID        int
 	// Facts are what the page shows of each list.
 	Facts [2]listFacts
 	// AbsentMembers is how many absent keys were members, -1 until the
@@ -49,8 +49,8 @@ type listFacts struct{ Lines, Duplicates, Len int }
 
 func factsOf(l keys.List) listFacts { return listFacts{l.Lines, l.Duplicates, l.Len()} }
 
-// InDesk reports whether the lists are in the lab's worker, not here.
-func (o *OwnKeys) InDesk() bool { return o != nil && o.desk != 0 }
+// InWorker reports whether the lists are in the lab's worker, not here.
+func (o *OwnKeys) InWorker() bool { return o != nil && o.workerID != 0 }
 
 // N is the filter's key count: the distinct members.
 func (o *OwnKeys) N() int { return o.Facts[ListMembers].Len }
@@ -149,10 +149,10 @@ func TooLarge(list int, size int) error {
 		plan.FormatBytes(uint64(size)), format.Limit(KeyLimits.MaxBytes)))
 }
 
-// DeskKeyBytes is the most text the page reads itself, about where a run
+// PageKeyBytes is the most text the page reads itself, about where a run
 // on the lists grows past syncWork. Larger lists go to the lab's worker,
 // which reads them and keeps them for the runs on them.
-const DeskKeyBytes = 256 << 10
+const PageKeyBytes = 256 << 10
 
 // readOwnKeys copies both lists into Go and parses them.
 func readOwnKeys(in [2]OwnInput, step sim.Step) (*OwnKeys, error) {

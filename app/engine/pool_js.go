@@ -32,8 +32,8 @@ type enginePool struct {
 	changed chan struct{}          // closed when ready or failed changes
 	jobs    map[int]chan engineMsg // the running jobs' messages, by job id
 	lastJob int
-	// open are the desk's requests it has not yet answered or dropped,
-	// cancelled ones included, by job id: see settled.
+	// open are the requests to the lab's worker it has not yet answered or
+	// dropped, cancelled ones included, by job id: see settled.
 	open map[int]bool
 }
 
@@ -46,10 +46,10 @@ type engineMsg struct {
 }
 
 // engines are the workers of the experiments and the audit, one per core;
-// desk is the lab's one interactive worker (see wire.go).
+// labWorker is the lab's one interactive worker (see wire.go).
 var (
-	engines = newPool(func() int { return engineCount(js.Global().Get("navigator").Get("hardwareConcurrency").Int()) })
-	desk    = newPool(func() int { return 1 })
+	engines   = newPool(func() int { return engineCount(js.Global().Get("navigator").Get("hardwareConcurrency").Int()) })
+	labWorker = newPool(func() int { return 1 })
 )
 
 func newPool(size func() int) *enginePool {
@@ -60,8 +60,8 @@ func newPool(size func() int) *enginePool {
 // they run already.
 func StartWorkers() { engines.start() }
 
-// startDesk starts the lab's interactive worker unless it runs already.
-func startDesk() { desk.start() }
+// startLabWorker starts the lab's interactive worker unless it runs already.
+func startLabWorker() { labWorker.start() }
 
 // start starts p's workers unless they run already.
 func (p *enginePool) start() {
@@ -275,7 +275,7 @@ func (p *enginePool) restart(j engineJob) {
 func Hold(on bool) {
 	hold.Store(on)
 	go func() {
-		for _, p := range []*enginePool{engines, desk} {
+		for _, p := range []*enginePool{engines, labWorker} {
 			p.mu.Lock()
 			for _, w := range p.workers {
 				post(w, map[string]any{"type": "hold", "on": on})
@@ -289,9 +289,9 @@ func Hold(on bool) {
 // request the page sent it, those a newer move cancelled included: once it
 // has, no run of the past can come back.
 func Settled() bool {
-	desk.mu.Lock()
-	defer desk.mu.Unlock()
-	return len(desk.open) == 0
+	labWorker.mu.Lock()
+	defer labWorker.mu.Unlock()
+	return len(labWorker.open) == 0
 }
 
 // Changed returns a channel that is closed when the workers are all ready,
@@ -302,10 +302,10 @@ func Changed() <-chan struct{} {
 	return engines.changed
 }
 
-// DeskWhere says where the lab's large runs go: to its worker, or, if it
+// RunsWhere says where the lab's large runs go: to its worker, or, if it
 // cannot start, to the page's thread, and why.
-func DeskWhere() string {
-	p := desk
+func RunsWhere() string {
+	p := labWorker
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.failed != "" {

@@ -22,7 +22,7 @@ func Simulate(p sim.Params, typed []string, own *OwnKeys, step sim.Step) (sim.Ke
 	case own == nil:
 		r, err := sim.RunTyped(p, typed, step)
 		return sim.KeysResult{Result: r}, err
-	case own.InDesk():
+	case own.InWorker():
 		return sim.KeysResult{}, errKeysLost
 	}
 	return sim.RunKeyLists(p, own.Members, own.Absent, step)

@@ -8,15 +8,16 @@ import (
 )
 
 // The lab's three large jobs (a run, a key panel's answer, reading the
-// user's key lists) go to the desk when the caller asks, and otherwise, or
-// when the desk cannot start (a browser without workers, a native test),
-// run on the page's own thread in slices between paints (Run.OnPage). Each
-// stops with core.ErrCancelled once run is no longer live.
+// user's key lists) go to the lab's worker when the caller asks, and
+// otherwise, or when the lab's worker cannot start (a browser without
+// workers, a native test), run on the page's own thread in slices between
+// paints (Run.OnPage). Each stops with core.ErrCancelled once run is no
+// longer live.
 
 // SimulateRun runs the lab's simulation of p on the typed keys, or on own.
-func SimulateRun(onDesk bool, p sim.Params, typed []string, own *OwnKeys, run Run, report func(done, total int)) (sim.KeysResult, BitStore, error) {
-	if onDesk {
-		r, store, err := simulateOnDesk(p, typed, own, run.Live, report)
+func SimulateRun(onWorker bool, p sim.Params, typed []string, own *OwnKeys, run Run, report func(done, total int)) (sim.KeysResult, BitStore, error) {
+	if onWorker {
+		r, store, err := simulateOnWorker(p, typed, own, run.Live, report)
 		if !errors.Is(err, errNoEngines) {
 			return r, store, err
 		}
@@ -26,9 +27,9 @@ func SimulateRun(onDesk bool, p sim.Params, typed []string, own *OwnKeys, run Ru
 }
 
 // Answer answers a key panel request (see answerPanel).
-func Answer(onDesk bool, req try.Request, find bool, run Run, report func(done, total int)) (try.Result, error) {
-	if onDesk {
-		res, err := panelOnDesk(req, find, run.Live, report)
+func Answer(onWorker bool, req try.Request, find bool, run Run, report func(done, total int)) (try.Result, error) {
+	if onWorker {
+		res, err := panelOnWorker(req, find, run.Live, report)
 		if !errors.Is(err, errNoEngines) {
 			return res, err
 		}
@@ -36,11 +37,11 @@ func Answer(onDesk bool, req try.Request, find bool, run Run, report func(done, 
 	return answerPanel(req, find, run.OnPage(report))
 }
 
-// ReadKeys reads the user's two lists; on the desk, which keeps them for
-// the runs on them, only their counts come back.
-func ReadKeys(onDesk bool, in [2]OwnInput, run Run, report func(done, total int)) (*OwnKeys, error) {
-	if onDesk {
-		own, err := keysOnDesk(in, run.Live, report)
+// ReadKeys reads the user's two lists; on the lab's worker, which keeps them
+// for the runs on them, only their counts come back.
+func ReadKeys(onWorker bool, in [2]OwnInput, run Run, report func(done, total int)) (*OwnKeys, error) {
+	if onWorker {
+		own, err := keysOnWorker(in, run.Live, report)
 		if !errors.Is(err, errNoEngines) {
 			return own, err
 		}

@@ -120,31 +120,33 @@ func (r *relay) finished(i int, table string) (t experiment.Table, all bool, err
 	return t, true, err
 }
 
-// The desk is one more worker, for the lab's interactive work: a large
-// run and the key panel's searches. It is apart from the experiments' and
-// the audit's workers because a worker finishes what it is doing before it
-// reads its next message, and a slider move must not wait behind an audit
-// check. The page sends it a request and cancels it once a newer move
-// replaces it.
+// The lab's worker is one more worker, for the lab's interactive work: a
+// large run and the key panel's searches. It is apart from the
+// experiments' and the audit's workers because a worker finishes what it is
+// doing before it reads its next message, and a slider move must not wait
+// behind an audit check. The page sends it a request and cancels it once a
+// newer move replaces it.
 
-// deskRun is a lab run as the page asks the desk for it: the params
-// (runParams), and the typed keys, or the desk's name for the user's lists
-// it holds.
-type deskRun struct {
+// workerRun is a lab run as the page asks the lab's worker for it: the
+// params (runParams), and the typed keys, or the worker's name for the
+// user's lists it holds.
+type workerRun struct {
 	Params sim.Params `json:"params"`
 	Typed  []string   `json:"typed,omitempty"`
 	Own    int        `json:"own,omitempty"`
 }
 
-// deskKeys is what the page keeps of lists the desk read: their counts.
-type deskKeys struct {
+// workerKeys is what the page keeps of lists the lab's worker read: their
+// counts.
+type workerKeys struct {
 	Facts         [2]listFacts `json:"facts"`
 	AbsentMembers int          `json:"absentMembers"`
 }
 
-// wireRun is a finished lab run on its way back from the desk: the
+// wireRun is a finished lab run on its way back from the lab's worker: the
 // measurement and how to read the filter's storage, whose words travel
-// beside it as a transferred buffer. The filter itself stays in the desk.
+// beside it as a transferred buffer. The filter itself stays in the lab's
+// worker.
 type wireRun struct {
 	Result       sim.KeysResult `json:"result"`
 	LastInserted []uint64       `json:"lastInserted"`
@@ -152,7 +154,7 @@ type wireRun struct {
 	Store        BitStore       `json:"store"`
 }
 
-// encodeRun is the desk's side of a run's way back.
+// encodeRun is the worker's side of a run's way back.
 func encodeRun(r sim.KeysResult) (string, []uint64, error) {
 	s := StoreOf(r.Filter)
 	b, err := json.Marshal(wireRun{Result: r, LastInserted: r.LastInserted, FirstProbed: r.FirstProbed, Store: s})
@@ -164,11 +166,11 @@ func encodeRun(r sim.KeysResult) (string, []uint64, error) {
 func decodeRun(raw string, words []uint64) (sim.KeysResult, BitStore, error) {
 	var w wireRun
 	if err := json.Unmarshal([]byte(raw), &w); err != nil {
-		return sim.KeysResult{}, BitStore{}, fmt.Errorf("engine: the desk's run: %w", err)
+		return sim.KeysResult{}, BitStore{}, fmt.Errorf("engine: the run from the lab's worker: %w", err)
 	}
 	s := w.Store
 	if s.Stride < 1 || s.Stride > 64 || s.Group < 1 || s.M == 0 || uint64(len(words)) < (s.M*uint64(s.Stride)+63)/64 {
-		return sim.KeysResult{}, BitStore{}, fmt.Errorf("engine: the desk's run: %d words cannot hold %d positions of %d bits", len(words), s.M, s.Stride)
+		return sim.KeysResult{}, BitStore{}, fmt.Errorf("engine: the run from the lab's worker: %d words cannot hold %d positions of %d bits", len(words), s.M, s.Stride)
 	}
 	s.Words = words
 	r := w.Result

@@ -105,8 +105,8 @@ func TestEngineCount(t *testing.T) {
 	}
 }
 
-// TestWireRunRoundTrip: a lab run crosses from the desk to the page with
-// every figure bit for bit and the filter's storage whole, for every
+// TestWireRunRoundTrip: a lab run crosses from the lab's worker to the page
+// with every figure bit for bit and the filter's storage whole, for every
 // layout, with and without queries and typed keys.
 func TestWireRunRoundTrip(t *testing.T) {
 	t.Parallel()
@@ -129,11 +129,11 @@ func TestWireRunRoundTrip(t *testing.T) {
 			}
 			want := StoreOf(r.Filter)
 			if !reflect.DeepEqual(store, want) {
-				t.Errorf("%s: the store changed on its way from the desk", v)
+				t.Errorf("%s: the store changed on its way from the lab's worker", v)
 			}
 			sent.Filter = nil
 			if !reflect.DeepEqual(got, sent) {
-				t.Errorf("%s queries %d: the result changed on its way from the desk:\n%+v\n%+v", v, queries, got, sent)
+				t.Errorf("%s queries %d: the result changed on its way from the lab's worker:\n%+v\n%+v", v, queries, got, sent)
 			}
 			if _, _, err := decodeRun(raw, words[:len(words)-1]); err == nil {
 				t.Errorf("%s: a store short of a word was taken", v)

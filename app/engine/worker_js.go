@@ -41,14 +41,15 @@ func Serve() {
 }
 
 // engineWorker is a worker's side: the exchanges its run waits on, and
-// the desk's requests not yet cancelled. A worker runs the jobs the page
-// sends (a copy of a sharded experiment, a share of an audit's checks, a
-// lab run or a key panel answer on the desk) on goroutines of its own.
+// the lab's requests not yet cancelled. A worker runs the jobs the page
+// sends (a copy of a sharded experiment, a share of an audit's checks, and,
+// the lab's worker, a lab run or a key panel answer) on goroutines of its
+// own.
 type engineWorker struct {
 	mu      sync.Mutex
 	waiting map[int]chan []string // by exchange
 	live    map[int]bool          // by request
-	// own are the user's lists the desk read last, named by their
+	// own are the user's lists the lab's worker read last, named by their
 	// request's id, ownID.
 	own   *OwnKeys
 	ownID int
@@ -80,7 +81,7 @@ func (w *engineWorker) receive(msg js.Value) {
 		w.mu.Lock()
 		w.live[id] = true
 		w.mu.Unlock()
-		go w.desk(id, msg)
+		go w.answerLab(id, msg)
 	case "hold":
 		hold.Store(msg.Get("on").Bool())
 	case "cancel":
@@ -201,16 +202,17 @@ func (w *engineWorker) audit(id int, fault string, which []int) {
 	}
 }
 
-// deskYieldEvery spaces the desk's pauses, in which it reads its messages:
-// a cancel waits at most this long. A pause costs the 4 ms a browser
-// makes a repeated timer wait, so a shorter spacing slows every run.
-const deskYieldEvery = 50 * time.Millisecond
+// labYieldEvery spaces the pauses of the lab's requests, in which the
+// worker reads its messages: a cancel waits at most this long. A pause
+// costs the 4 ms a browser makes a repeated timer wait, so a shorter
+// spacing slows every run.
+const labYieldEvery = 50 * time.Millisecond
 
-// desk answers one of the lab's requests: a run ("simulate"), whose
+// answerLab answers one of the lab's requests: a run ("simulate"), whose
 // filter's words go back as a transferred buffer, a key panel answer
 // ("panel"), or the user's lists read and kept ("keys"). It pauses for
 // messages as it works and gives up once the page cancels it.
-func (w *engineWorker) desk(id int, msg js.Value) {
+func (w *engineWorker) answerLab(id int, msg js.Value) {
 	self := js.Global()
 	live := func() bool {
 		w.mu.Lock()
@@ -222,10 +224,10 @@ func (w *engineWorker) desk(id int, msg js.Value) {
 		delete(w.live, id)
 		w.mu.Unlock()
 	}()
-	step := Yielding(live, deskYieldEvery, throttled(func(done, total int) {
+	step := Yielding(live, labYieldEvery, throttled(func(done, total int) {
 		post(self, map[string]any{"type": "progress", "id": id, "done": done, "total": total})
 	}))
-	answer, words, err := w.deskAnswer(id, msg, step)
+	answer, words, err := w.labAnswer(id, msg, step)
 	if err != nil {
 		post(self, map[string]any{"type": "failed", "id": id, "error": err.Error()})
 		return
@@ -241,13 +243,13 @@ func (w *engineWorker) desk(id int, msg js.Value) {
 	self.Call("postMessage", js.ValueOf(m), transfer)
 }
 
-// deskAnswer works out desk request id: the answer in JSON, and a run's
+// labAnswer works out the lab's request id: the answer in JSON, and a run's
 // storage words.
-func (w *engineWorker) deskAnswer(id int, msg js.Value, step sim.Step) (string, []uint64, error) {
+func (w *engineWorker) labAnswer(id int, msg js.Value, step sim.Step) (string, []uint64, error) {
 	request := msg.Get("request").String()
 	switch msg.Get("type").String() {
 	case "simulate":
-		var req deskRun
+		var req workerRun
 		if err := json.Unmarshal([]byte(request), &req); err != nil {
 			return "", nil, fmt.Errorf("engine: the lab's run: %w", err)
 		}
@@ -278,7 +280,7 @@ func (w *engineWorker) deskAnswer(id int, msg js.Value, step sim.Step) (string, 
 			return "", nil, err
 		}
 		w.own, w.ownID = own, id
-		b, err := json.Marshal(deskKeys{Facts: own.Facts, AbsentMembers: own.AbsentMembers})
+		b, err := json.Marshal(workerKeys{Facts: own.Facts, AbsentMembers: own.AbsentMembers})
 		return string(b), nil, err
 	}
 	req := try.Request{Params: sim.Defaults()}

@@ -120,7 +120,7 @@ func (o *ownPanel) onUse(ctx app.Context, e app.Event) {
 	o.loading, o.progress = true, 0
 	read := o.runs.Start()
 	report := read.Reporter(ctx, engine.Fraction(func(f float64) { o.progress = f }))
-	large := size > engine.DeskKeyBytes
+	large := size > engine.PageKeyBytes
 	ctx.Async(func() {
 		own, err := engine.ReadKeys(large, in, read, report)
 		ctx.Dispatch(func(ctx app.Context) {

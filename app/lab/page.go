@@ -366,7 +366,7 @@ func (c *Page) recompute(ctx app.Context, t0 float64) {
 	c.charts.Clear()
 	c.overlap.clear()
 	c.audit = engine.Audits().Get(s.Params.Fault)
-	if c.work() <= syncWork && !own.InDesk() {
+	if c.work() <= syncWork && !own.InWorker() {
 		start := now()
 		r, err := engine.Simulate(p, typed, own, nil)
 		timings.Computes = keep(timings.Computes, now()-start)
@@ -377,8 +377,9 @@ func (c *Page) recompute(ctx app.Context, t0 float64) {
 	c.showSliders()
 	report := run.Reporter(ctx, engine.Fraction(func(f float64) { c.progress = f }))
 	ctx.Async(func() {
-		// Lists read on the page stay there; everything else goes to the desk.
-		r, store, err := engine.SimulateRun(own == nil || own.InDesk(), p, typed, own, run, report)
+		// Lists read on the page stay there; everything else goes to the
+		// lab's worker.
+		r, store, err := engine.SimulateRun(own == nil || own.InWorker(), p, typed, own, run, report)
 		ctx.Dispatch(func(ctx app.Context) { c.finish(ctx, run, r, store, err) })
 	})
 }
@@ -621,11 +622,11 @@ func (c *Page) renderProgress() app.UI {
 				" inserts and queries is larger than the page draws before the lab is live: it starts as soon as the lab is.")
 		}),
 		app.If(c.running, func() app.UI {
-			label := "Simulating " + format.Int(uint64(engine.WorkOf(c.settings.Run()))) + " inserts and queries " + engine.DeskWhere() + ": "
+			label := "Simulating " + format.Int(uint64(engine.WorkOf(c.settings.Run()))) + " inserts and queries " + engine.RunsWhere() + ": "
 			if own := c.own.keys; own != nil {
 				label = "Running your keys (" + format.Int(uint64(own.Work(c.settings.Params.DuplicatePasses))) + " keys sorted, inserted and queried)"
-				if own.InDesk() {
-					label += " " + engine.DeskWhere()
+				if own.InWorker() {
+					label += " " + engine.RunsWhere()
 				}
 				label += ": "
 			}

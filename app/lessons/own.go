@@ -94,7 +94,8 @@ func (c *Page) openSrc(ctx app.Context, q url.Values) {
 // fetchLesson fetches the lesson file at src, read against the page's
 // address, with the browser's fetch (Go's HTTP client would add
 // megabytes to the WebAssembly). A file its server says is over the
-// format's bound is refused unread; the checker refuses any other over it.
+// format's bound is refused unread, and any other is read only up to it
+// (readBody).
 func (c *Page) fetchLesson(ctx app.Context, src string) {
 	u, err := url.Parse(src)
 	if err == nil {
@@ -104,34 +105,99 @@ func (c *Page) fetchLesson(ctx app.Context, src string) {
 		c.fetched(ctx, src, nil, fmt.Errorf("%s: %s is not the address of a lesson file", IDSrc, settings.Quote(src)))
 		return
 	}
-	var onResponse, onText, onFail app.Func
+	notFetched := fmt.Errorf("%s: the lesson could not be fetched (the site may not allow it)", src)
+	var onResponse, onFail app.Func
 	done := func(text []byte, err error) {
 		onResponse.Release()
-		onText.Release()
 		onFail.Release()
 		ctx.Dispatch(func(ctx app.Context) { c.fetched(ctx, src, text, err) })
 	}
 	onFail = app.FuncOf(func(this app.Value, args []app.Value) any {
-		done(nil, fmt.Errorf("%s: the lesson could not be fetched (the site may not allow it)", src))
-		return nil
-	})
-	onText = app.FuncOf(func(this app.Value, args []app.Value) any {
-		done([]byte(args[0].String()), nil)
+		done(nil, notFetched)
 		return nil
 	})
 	onResponse = app.FuncOf(func(this app.Value, args []app.Value) any {
 		r := args[0]
-		if !r.Get("ok").Bool() {
-			done(nil, fmt.Errorf("%s: the site answered %d %s", src, r.Get("status").Int(), r.Get("statusText").String()))
-			return nil
+		body := r.Get("body")
+		// A body refused is let go of, not left to the browser to fetch.
+		refuse := func(err error) {
+			if body.Truthy() {
+				body.Call("cancel")
+			}
+			done(nil, err)
 		}
-		if n, err := strconv.Atoi(r.Get("headers").Call("get", "content-length").String()); err == nil && n > lessonfile.MaxBytes {
-			done(nil, fmt.Errorf("%s: the lesson is %s bytes; a lesson is at most 65,536 (64 KiB)", src, groupInt(n)))
-			return nil
+		switch n, err := strconv.Atoi(r.Get("headers").Call("get", "content-length").String()); {
+		case !r.Get("ok").Bool():
+			refuse(fmt.Errorf("%s: the site answered %d %s", src, r.Get("status").Int(), r.Get("statusText").String()))
+		case err == nil && n > lessonfile.MaxBytes:
+			refuse(errTooLong(src, groupInt(n)))
+		case !body.Truthy():
+			done(nil, nil)
+		default:
+			readBody(body, func(text []byte, over, ok bool) {
+				switch {
+				case over:
+					done(nil, errTooLong(src, "more than "+groupInt(lessonfile.MaxBytes)))
+				case !ok:
+					done(nil, notFetched)
+				default:
+					done(text, nil)
+				}
+			})
 		}
-		return r.Call("text").Call("then", onText, onFail)
+		return nil
 	})
 	app.Window().Call("fetch", u.String()).Call("then", onResponse).Call("catch", onFail)
+}
+
+// readBody reads a response's body as the browser receives it, chunk by
+// chunk, and cancels it at the first byte over lessonfile.MaxBytes, so
+// that a server that sends no length (or a small compressed one) is read
+// no further than a lesson can be. then gets the text, decoded as the
+// browser decodes a text (Response.text), or over for a body over the
+// bound, or !ok when the read failed.
+func readBody(body app.Value, then func(text []byte, over, ok bool)) {
+	reader := body.Call("getReader")
+	parts := app.Window().Get("Array").New()
+	size := 0
+	var onChunk, onText, onFail app.Func
+	finish := func(text []byte, over, ok bool) {
+		onChunk.Release()
+		onText.Release()
+		onFail.Release()
+		then(text, over, ok)
+	}
+	onFail = app.FuncOf(func(this app.Value, args []app.Value) any {
+		finish(nil, false, false)
+		return nil
+	})
+	onText = app.FuncOf(func(this app.Value, args []app.Value) any {
+		finish([]byte(args[0].String()), false, true)
+		return nil
+	})
+	onChunk = app.FuncOf(func(this app.Value, args []app.Value) any {
+		res := args[0]
+		if res.Get("done").Bool() {
+			app.Window().Get("Blob").New(parts).Call("text").Call("then", onText, onFail)
+			return nil
+		}
+		chunk := res.Get("value")
+		if size += chunk.Get("byteLength").Int(); size > lessonfile.MaxBytes {
+			reader.Call("cancel")
+			finish(nil, true, true)
+			return nil
+		}
+		parts.Call("push", chunk)
+		reader.Call("read").Call("then", onChunk, onFail)
+		return nil
+	})
+	reader.Call("read").Call("then", onChunk, onFail)
+}
+
+// errTooLong refuses the lesson name of size bytes (or what is known of
+// them), over the format's bound.
+func errTooLong(name, size string) error {
+	return fmt.Errorf("%s: the lesson is %s bytes; a lesson is at most %s (64 KiB)", name, size, groupInt(lessonfile.MaxBytes))
 }
 
 // fetched opens what a fetch of src brought, if src is still the one
@@ -208,7 +274,7 @@ func (c *Page) onPick(ctx app.Context, e app.Event) {
 func (c *Page) readFile(ctx app.Context, file app.Value) {
 	name := file.Get("name").String()
 	if size := file.Get("size").Int(); size > lessonfile.MaxBytes {
-		c.own.errs = []string{fmt.Sprintf("%s: the lesson is %s bytes; a lesson is at most 65,536 (64 KiB)", name, groupInt(size))}
+		c.own.errs = []string{errTooLong(name, groupInt(size)).Error()}
 		return
 	}
 	var then app.Func

@@ -154,7 +154,8 @@ func TestPresetsAreLegal(t *testing.T) {
 			t.Errorf("%s: %v", p.ID, err)
 		}
 	}
-	// RocksDB's 10 bits per key at k = 6: theory 0.8436% (SPEC section 6).
+	// RocksDB's 10 bits per key at k = 6: theory 0.8436%, the theory column
+	// of the rocksdb experiment (core/experiment).
 	for _, p := range Presets() {
 		if p.ID == "rocksdb" {
 			m, k := p.Settings.Params.Shape()

@@ -237,7 +237,7 @@ const keepProgressLabel = `new MutationObserver(() => {
   if (l) window.progressLabel = l.textContent;
 }).observe(document, {subtree: true, childList: true, characterData: true});`
 
-// TestBrowserLabDesk: a large lab run goes to the lab's own worker. The
+// TestBrowserLabWorker: a large lab run goes to the lab's own worker. The
 // page says so, its thread does none of the run's work (where there are no
 // workers it does it all, pausing), a slider moved during a run shows its
 // value while the run is still under way, and the figures and the filter
@@ -246,7 +246,7 @@ const keepProgressLabel = `new MutationObserver(() => {
 // key panel's search at a large size runs there too. Each large run is
 // held mid-way until the test has looked, so it is still going then on
 // any machine.
-func TestBrowserLabDesk(t *testing.T) {
+func TestBrowserLabWorker(t *testing.T) {
 	needBrowser(t)
 	base := labURL(t)
 	big, cells := params(settings.IDItems, "2000000", settings.IDQueries, "2000000"), params(settings.IDItems, "4000", settings.IDQueries, "3000000")

@@ -3,11 +3,14 @@
 package main
 
 import (
+	"context"
 	"encoding/base64"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/bloomlab/bloomlab/app/lessons"
@@ -46,8 +49,8 @@ done: fill > 80%
 `
 
 // teacherServer is the lab with a teacher's lesson files beside it, as a
-// site would hold them.
-func teacherServer(t *testing.T) string {
+// site would hold them, and the other files routes names.
+func teacherServer(t *testing.T, routes map[string]http.Handler) string {
 	t.Helper()
 	lab, err := labServer(webDir(t), "")
 	if err != nil {
@@ -55,11 +58,16 @@ func teacherServer(t *testing.T) string {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/", lab)
+	for path, h := range routes {
+		mux.Handle(path, h)
+	}
 	mux.HandleFunc("/teacher/fruit.txt", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(teacherLesson)) })
 	mux.HandleFunc("/teacher/broken.txt", func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte(strings.Replace(teacherLesson, "show: bits-per-key=4", "show: bits-per-key=4&hashes=99", 1)))
 	})
-	srv := httptest.NewServer(mux)
+	srv := httptest.NewUnstartedServer(mux)
+	srv.Config.ConnContext = func(ctx context.Context, c net.Conn) context.Context { return context.WithValue(ctx, connKey{}, c) }
+	srv.Start()
 	t.Cleanup(srv.Close)
 	return srv.URL
 }
@@ -70,7 +78,7 @@ func teacherServer(t *testing.T) string {
 // broken one shows its line and reason; "Back to the lessons" returns.
 func TestBrowserOwnLessonFromLink(t *testing.T) {
 	needBrowser(t)
-	base := teacherServer(t)
+	base := teacherServer(t, nil)
 	ctx := btab(t, 1280, 900)
 	bdo(t, ctx, chromedp.Navigate(lessonsURL(base, "src=/teacher/fruit.txt")), waitLab())
 	bwaitText(t, ctx, "#lesson-title", func(s string) bool { return s == "Fruit in a small filter" })
@@ -121,11 +129,100 @@ func TestBrowserOwnLessonFromLink(t *testing.T) {
 	}
 }
 
+// endlessLesson is a lesson file without end and without a length: it is
+// written chunk by chunk until the reader goes away, or up to its own cap,
+// so that a page that reads it whole still ends (and fails the test).
+type endlessLesson struct {
+	written  atomic.Int64
+	requests atomic.Int32
+	// ended is closed when the first request's answer ends.
+	ended chan struct{}
+}
+
+const (
+	endlessCap = 64 << 20
+	// endlessRead bounds what the server of an endless lesson may write
+	// before the page lets go of it. The page reads the lesson's bound and
+	// a chunk; the rest is what the buffers between the server and the
+	// page hold when it lets go (the browser's pipes and the client
+	// socket's, filled while the page is busy with its first run): 1.6 to
+	// 5 MB here. They are bounded, not timed, and a page that reads the
+	// lesson whole reaches endlessCap.
+	endlessRead = endlessCap / 2
+)
+
+// connKey keys a request's connection in its context.
+type connKey struct{}
+
+func newEndlessLesson() *endlessLesson { return &endlessLesson{ended: make(chan struct{})} }
+
+func (e *endlessLesson) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if e.requests.Add(1) == 1 {
+		defer close(e.ended)
+	}
+	// The server's own socket buffer is small, so that what it counts as
+	// written has gone to the browser's side.
+	r.Context().Value(connKey{}).(*net.TCPConn).SetWriteBuffer(16 << 10)
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	line := []byte("# An endless lesson\n\n")
+	chunk := []byte(strings.Repeat("A line of a lesson that goes on, and on, and on, and on, and on.\n", 256))
+	for e.written.Load() < endlessCap && r.Context().Err() == nil {
+		n, err := w.Write(line)
+		e.written.Add(int64(n))
+		if err != nil {
+			return
+		}
+		w.(http.Flusher).Flush()
+		line = chunk
+	}
+}
+
+// TestBrowserOwnLessonTooLong: a lesson over the format's bound is
+// refused with its size when its server says it, and, when it does not,
+// once the page has read past the bound: an endless lesson is let go of
+// after a bounded part of it.
+func TestBrowserOwnLessonTooLong(t *testing.T) {
+	needBrowser(t)
+	endless := newEndlessLesson()
+	base := teacherServer(t, map[string]http.Handler{
+		"/teacher/long.txt": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Length", "70000")
+			w.Write([]byte(strings.Repeat("x", 70000)))
+		}),
+		"/teacher/endless.txt": endless,
+	})
+	ctx := btab(t, 1280, 900)
+	opened := func(s string) bool { return strings.HasPrefix(s, "This lesson could not be opened:") }
+	for _, c := range []struct{ src, want string }{
+		{"/teacher/long.txt", "/teacher/long.txt: the lesson is 70,000 bytes; a lesson is at most 65,536 (64 KiB)"},
+		{"/teacher/endless.txt", "/teacher/endless.txt: the lesson is more than 65,536 bytes; a lesson is at most 65,536 (64 KiB)"},
+	} {
+		bdo(t, ctx, chromedp.Navigate(lessonsURL(base, "src="+c.src)), waitLab())
+		if got := bwaitText(t, ctx, "#lesson-own-notice", opened); !strings.Contains(got, c.want) {
+			t.Errorf("notice %q lacks %q", got, c.want)
+		}
+	}
+	// The server's answer ends once the page has let go of it.
+	select {
+	case <-endless.ended:
+	case <-ctx.Done():
+		t.Fatal(ctx.Err())
+	}
+	n := endless.written.Load()
+	t.Logf("the endless lesson's server wrote %d bytes", n)
+	if n >= endlessRead {
+		t.Errorf("the server of an endless lesson wrote %d bytes before the page let go of it, want under %d", n, endlessRead)
+	}
+	if r := endless.requests.Load(); r != 1 {
+		t.Errorf("the endless lesson was asked for %d times, want 1", r)
+	}
+}
+
 // TestBrowserOwnLessonFromFile: a lesson file dropped on the lesson panel
 // opens as from a link, without a src= in the link.
 func TestBrowserOwnLessonFromFile(t *testing.T) {
 	needBrowser(t)
-	base := teacherServer(t)
+	base := teacherServer(t, nil)
 	ctx := btab(t, 360, 800)
 	bdo(t, ctx, chromedp.Navigate(lessonsURL(base, "")), waitLab())
 	beval[bool](t, ctx, `(() => {
@@ -151,7 +248,7 @@ func TestBrowserOwnLessonFromFile(t *testing.T) {
 // link.
 func TestBrowserWriteLesson(t *testing.T) {
 	needBrowser(t)
-	base := teacherServer(t)
+	base := teacherServer(t, nil)
 	ctx := btab(t, 1280, 900)
 	bdo(t, ctx, chromedp.Navigate(lessonsURL(base, "")), waitLab(), chromedp.Click(chromedp.CSS("#"+lessons.IDLessonWriteOpen)))
 	preview := "#" + lessons.IDLessonWritePreview

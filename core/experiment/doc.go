@@ -1,17 +1,25 @@
 // Package experiment reproduces the classic Bloom filter measurements as
-// tables: theory against ten million queries, RocksDB's 10 bits per key, the
-// flat optimum of k, round against ceil, hashing schemes, overfilling, probes
-// per negative query, counting-filter overflow, memory against an exact set,
-// the blocked layout, small filters, and the blocked, cuckoo, semi-sorted
-// cuckoo, binary fuse and Ribbon filters beside the standard one in the same
-// memory, where the seed articles' claims are put to the test, and the space
-// frontier: each structure at the fewest bits that reach rates from 10% to
-// 10^-6, against the floor log2(1/p). Two more take the side of an
-// attacker who knows the hash key, as anyone with a lab link does
-// (try.Forge, try.Crafter, try.Recover, the key panel's own searches):
-// adversarial forges false positives and fills the array with crafted keys,
-// membership-inference recovers a filter's members from a list of
-// candidates.
+// tables, each with the name (in brackets here) that `bloomlab experiment`
+// and the experiments page know it by: the rate formula against ten million
+// queries (theory-vs-observed), RocksDB's 10 bits per key (rocksdb), the
+// rate over k by bits per key (grid), the flat optimum of k (k-sweep), round
+// against ceil (rounding), hashing schemes (hashing), overfilling (overfill),
+// probes per negative query (probes), counting-filter overflow (counting),
+// memory against an exact set (memory), the blocked layout (blocked),
+// small filters (small-m), the blocked, cuckoo, semi-sorted cuckoo, binary
+// fuse and Ribbon filters beside the standard one in the same memory, where
+// the seed articles' claims are put to the test (alternatives), and the
+// space frontier: each structure at the fewest bits that reach rates from
+// 10% to 10^-6, against the floor log2(1/p) (frontier). Two more take the
+// side of an attacker who knows the hash key, as anyone with a lab link
+// does (try.Forge, try.Crafter, try.Recover, the key panel's own searches):
+// one forges false positives and fills the array with crafted keys
+// (adversarial), the other recovers a filter's members from a list of
+// candidates (membership-inference). The last grows a scalable Bloom
+// filter (core.Scalable; Almeida, Baquero, Preguiça and Hutchison, 2007) to
+// 100 times its first capacity at Redis's tightening and the paper's
+// (scalable): its compounded rate against the bound p0/(1 - r), and its
+// memory against a filter sized right from the start.
 //
 // Every experiment is data: a name, a one-line summary, the sizes it uses
 // (Quick for the browser, Full for the published figures) and a Run that

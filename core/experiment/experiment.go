@@ -49,7 +49,9 @@ type Options struct {
 	Shard *Shard
 }
 
-// Experiment is one measurement of SPEC section 6.
+// Experiment is one of the package's measurements (see the package doc):
+// the name the command line and the experiments page know it by, its
+// sizes, and how it turns them into a Table.
 type Experiment struct {
 	Name    string `json:"name"`
 	Summary string `json:"summary"`
@@ -134,7 +136,10 @@ func (e Experiment) Run(s Sizes, o Options) (Table, error) {
 	return t, nil
 }
 
-// All lists the experiments in the order SPEC section 6 gives them.
+// All lists the experiments in the order the package doc tells them, which
+// is the order `bloomlab experiment --list` and the experiments page show:
+// the classic measurements, the alternatives beside the standard filter,
+// the attacker's two, and the scalable filter.
 func All() []Experiment {
 	return []Experiment{
 		theoryVsObserved, rocksdb, grid, kSweep, rounding, hashing,

@@ -229,6 +229,21 @@ func TestCatalogue(t *testing.T) {
 	if !reflect.DeepEqual(names, want) {
 		t.Errorf("experiments %v, want %v", names, want)
 	}
+	// The package doc tells every experiment, by its name in brackets, in
+	// All's order.
+	doc, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, at := strings.Join(strings.Fields(string(bytes.ReplaceAll(doc, []byte("//"), nil))), " "), 0
+	for _, name := range names {
+		i := strings.Index(text[at:], "("+name+")")
+		if i < 0 {
+			t.Errorf("the package doc does not tell %s, as (%s), after the experiments before it in All", name, name)
+			continue
+		}
+		at += i
+	}
 	if _, ok := Find("nope"); ok {
 		t.Error("Find found an experiment that does not exist")
 	}
