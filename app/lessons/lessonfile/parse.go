@@ -2,8 +2,10 @@ package lessonfile
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -458,7 +460,9 @@ func readShow(r *reader, n int, value string) settings.Lab {
 		return settings.DefaultLab()
 	}
 	known := knownKeys()
-	for k := range q {
+	// In the order of their names: a map's would change the report
+	// between two reads of the same file.
+	for _, k := range slices.Sorted(maps.Keys(q)) {
 		if !known[k] {
 			r.fail(n, "show: %s is not a setting of the lab; they are %s", clip(k), knownList())
 		}
