@@ -94,6 +94,8 @@ var labRows = []labRow{
 		answers: "2.1=82 3.1=59.27 4.1=#2 5.1=#1 6.2=0.8667"},
 	{name: "two duplicate passes", show: "duplicate-passes=2", done: "3.3",
 		answers: "2.1=92 3.1=50.17 4.1=#2 5.1=#1 6.2=0.7778"},
+	{name: "three duplicate passes", show: "duplicate-passes=3", done: "3.3",
+		answers: "2.1=92 3.1=50.17 4.1=#2 5.1=#1 6.2=0.7778"},
 	{name: "three duplicate passes, running", show: "duplicate-passes=3", with: "running",
 		answers: "2.1=92"},
 	{name: "three duplicate passes, clear-on-duplicate", show: "duplicate-passes=3&fault=clear-on-duplicate",
