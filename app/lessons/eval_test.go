@@ -15,7 +15,7 @@ import (
 // the vocabulary does not list.
 func TestReadingsCoverVocabulary(t *testing.T) {
 	t.Parallel()
-	states := goldenStates(t)
+	states := rowStates(t)
 	for _, q := range lessonfile.Vocabulary {
 		read, ok := readings[q.Name]
 		if !ok {

@@ -24,7 +24,8 @@ import (
 // slider. lessons_test.go builds every step's "show me" state from the
 // core and checks that it satisfies its own condition, and that the state
 // the step starts from (the previous step's, or the default lab for a
-// first step) does not.
+// first step) does not; conditions_test.go reads every condition and
+// answer over a table of states on both sides of their thresholds.
 //
 // Figures in the texts are those of the step's "show me" state, seed 1:
 // the default shape is m = 40,000 bits, n = 4000 keys, k = 7, theory

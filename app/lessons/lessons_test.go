@@ -211,8 +211,8 @@ func TestLessonShownIgnoresStaleRuns(t *testing.T) {
 		"k":         func(s *settings.Lab) { s.Params.Hashes = 9 },
 		"bits":      func(s *settings.Lab) { s.Params.BitsPerKey = 2.5 },
 		"items":     func(s *settings.Lab) { s.Params.Items = 8000 },
-		"typed":     func(s *settings.Lab) { s.Typed = settings.JoinTyped(threeKeys) },
-		"fault":     func(s *settings.Lab) { withFault(s, core.ShortRange) },
+		"typed":     func(s *settings.Lab) { s.Typed = settings.JoinTyped([]string{"apple"}) },
+		"fault":     func(s *settings.Lab) { *s, _ = s.WithFault(core.ShortRange) },
 		"player":    func(s *settings.Lab) { s.PlayAt = 2000 },
 		"no result": func(s *settings.Lab) {},
 		"layout":    func(s *settings.Lab) { *s, _ = s.WithVariant(core.BlockedVariant) },
@@ -332,7 +332,9 @@ func TestLessonFigures(t *testing.T) {
 		},
 		{8, 2}: func(_, st lab.State) []string {
 			a := st.Attack
-			twenty := stepAt(t, lessonStep{Show: labWith(func(s *settings.Lab) { s.Typed = settings.JoinTyped(sixPINs); s.Params.BitsPerKey = 20 }), Attack: pinList}).Attack
+			at20 := builtInLessons()[7].Steps[1]
+			at20.Show.Params.BitsPerKey = 20
+			twenty := stepAt(t, at20).Attack
 			return []string{fmt.Sprintf("%d PINs test positive, the six members among them, %s", a.Positive, pct(a.Precision(), 0)),
 				fmt.Sprintf("at 20, %d of which %d", twenty.Positive, twenty.Members)}
 		},

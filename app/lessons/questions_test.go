@@ -9,7 +9,6 @@ import (
 
 	"github.com/bloomlab/bloomlab/app/internal/linktest"
 	"github.com/bloomlab/bloomlab/app/lab"
-	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/core"
 	"github.com/bloomlab/bloomlab/core/try"
 )
@@ -24,9 +23,9 @@ func TestQuestions(t *testing.T) {
 	t.Parallel()
 	pct := func(p float64, decimals int) string { return fmt.Sprintf("%.*f%%", decimals, p*100) }
 	// figures are what each question's why says beside its answer, from
-	// the step's show-me state, by its prompt.
-	figures := map[string]func(st lab.State) []string{
-		askCherry.Prompt: func(st lab.State) []string {
+	// the step's show-me state, by its lesson and step.
+	figures := map[[2]int]func(st lab.State) []string{
+		{1, 3}: func(st lab.State) []string {
 			for _, q := range st.Queries {
 				if q.Key == "cherry" {
 					return []string{[]string{"", "first", "second", "third"}[min(q.FirstZero, 3)] + " probe finds a zero"}
@@ -34,7 +33,7 @@ func TestQuestions(t *testing.T) {
 			}
 			return []string{"cherry answered"}
 		},
-		askWordsToMaybe.Prompt: func(st lab.State) []string {
+		{2, 1}: func(st lab.State) []string {
 			q, _, err := try.FindFalsePositive(try.Request{Params: st.Settings.Run()}, nil)
 			if err != nil {
 				return []string{err.Error()}
@@ -42,32 +41,32 @@ func TestQuestions(t *testing.T) {
 			r := st.Result
 			return []string{fmt.Sprintf("one absent word in %.0f", 1/r.TheoryFPR), "(" + pct(r.TheoryFPR, 2) + ")", fmt.Sprintf("%q, comes after", q.Key)}
 		},
-		askFill.Prompt: func(st lab.State) []string {
+		{3, 1}: func(st lab.State) []string {
 			r := st.Result
 			load := float64(r.K) * float64(r.N) / float64(r.M)
 			return []string{fmt.Sprintf("%s keys set %d bits each in only %s bits", fmtInt(r.N), r.K, fmtInt(r.M)),
 				fmt.Sprintf("%.1f settings a bit", load), fmt.Sprintf("e^-%.1f ≈ %.0f%%", load, 100*math.Exp(-load))}
 		},
-		askRoundK.Prompt: func(st lab.State) []string {
+		{4, 1}: func(st lab.State) []string {
 			r := st.Result
 			return []string{fmt.Sprintf("(m/n) ln 2 = %.2f", float64(r.M)/float64(r.N)*math.Ln2),
 				pct(core.Rate(r.M, r.N, 4), 2) + " against " + pct(core.Rate(r.M, r.N, 5), 2) + " at k = 5"}
 		},
-		askFillKeys.Prompt: func(st lab.State) []string {
+		{7, 3}: func(st lab.State) []string {
 			a := st.Attack
 			return []string{fmt.Sprintf("all %d of every key", st.Result.K), fmt.Sprintf("best of %d keys", try.FillTries),
 				fmt.Sprintf("with %s of the bits still zero", pct(1-a.FillBefore, 0))}
 		},
-		askPINs.Prompt: func(st lab.State) []string {
+		{8, 1}: func(st lab.State) []string {
 			a := st.Attack
 			return []string{fmt.Sprintf("the %d members", a.Members), fmt.Sprintf("%d of the %s others", a.Positive-a.Members, fmtInt(uint64(a.Candidates-a.Members))),
 				fmt.Sprintf("near the %.0f that a %s rate", a.Expected, pct(st.Result.TheoryFPR, 2))}
 		},
-		askLooksFine.Prompt: func(st lab.State) []string {
+		{5, 1}: func(st lab.State) []string {
 			r := st.Result
 			return []string{"measured " + pct(r.EmpiricalFPR, 2), "theory's " + pct(r.TheoryFPR, 2), fmt.Sprintf("%s unused bits of %s", fmtInt(r.M/32), fmtInt(r.M))}
 		},
-		askOverfill.Prompt: func(st lab.State) []string {
+		{6, 2}: func(st lab.State) []string {
 			r := st.Result
 			return []string{"fill is now " + pct(r.Occupancy, 0), fmt.Sprintf("0.%.0f^%d ≈ %.0f%%", r.Occupancy*100, r.K, 100*math.Pow(math.Round(r.Occupancy*100)/100, float64(r.K))),
 				fmt.Sprintf("all %d probes", r.K), fmt.Sprintf("%.0f times the design's %s", r.EmpiricalFPR/core.Rate(r.M, r.N/2, r.K), pct(core.Rate(r.M, r.N/2, r.K), 1))}
@@ -104,7 +103,7 @@ func TestQuestions(t *testing.T) {
 			} else if !q.legal(a) || !strings.HasPrefix(q.Why, q.Options[int(a)]+":") {
 				t.Errorf("%s: answer %v; why %q does not start with it", name, a, q.Why)
 			}
-			if want := figures[q.Prompt]; want == nil {
+			if want := figures[[2]int{li + 1, si + 1}]; want == nil {
 				t.Errorf("%s: no figures checked", name)
 			} else {
 				for _, fig := range want(st) {
@@ -125,7 +124,9 @@ func TestQuestions(t *testing.T) {
 			if _, ok := q.measure(step.Show, running); ok {
 				t.Errorf("%s: answered before the lab's run finished", name)
 			}
-			moved := labAt(t, labWith(func(s *settings.Lab) { s.Params.Items = 1000 }), step.Ask, false)
+			elsewhere := step.Show
+			elsewhere.Params.Items = 1000
+			moved := labAt(t, elsewhere.Normalize(), step.Ask, false)
 			if _, ok := q.measure(step.Show, moved); ok {
 				t.Errorf("%s: answered from a lab at other settings", name)
 			}

@@ -2,8 +2,10 @@ package lessonfile
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -258,10 +260,38 @@ func field(t string) (name, value string, ok bool) {
 	return name, strings.TrimSpace(value), true
 }
 
-// readStep reads a step's lines after its heading at line h.
+// readStep reads a step's lines after its heading at line h: its text,
+// then its fields one a line, then the checks of the step as a whole.
 func readStep(r *reader, h int, lines []line) Step {
-	s := Step{Line: h}
-	// The text: the lines before the first field.
+	sr := &stepReader{r: r, s: Step{Line: h}, seen: map[string]int{}}
+	i := sr.text(lines)
+	for _, ln := range lines[i:] {
+		if ln.text != "" {
+			sr.field(ln)
+		}
+	}
+	sr.check()
+	return sr.s
+}
+
+// stepReader is the state of one step's read: the step and its question
+// as their fields fill them in, and where each field stood, for the
+// checks that need the whole step.
+type stepReader struct {
+	r    *reader
+	s    Step
+	q    *Question
+	seen map[string]int // a field's line, by name
+	// The lines of the fields the checks after the last one name, 0 where
+	// the field was not read; answer is answer:'s value, read once the
+	// question's other fields are known.
+	showLine, askLine, attackLine, sliderLine, answerLine int
+	answer                                                string
+}
+
+// text reads the step's text, the lines before its first field, and
+// returns the index of that field.
+func (sr *stepReader) text(lines []line) int {
 	i := 0
 	for i < len(lines) {
 		if _, _, ok := field(lines[i].text); ok {
@@ -269,135 +299,156 @@ func readStep(r *reader, h int, lines []line) Step {
 		}
 		i++
 	}
-	text, _ := paragraph(r, lines[:i], "the step's text")
-	s.Text = text
-	if s.Text == "" {
-		r.fail(h, "the step has no text: a paragraph after ## says what the learner does and sees")
+	sr.s.Text, _ = paragraph(sr.r, lines[:i], "the step's text")
+	if sr.s.Text == "" {
+		sr.r.fail(sr.s.Line, "the step has no text: a paragraph after ## says what the learner does and sees")
 	}
-	seen := map[string]int{}
-	var q *Question
-	var showLine, askLine, attackLine, sliderLine, answerLine int
-	var answer string
-	for _, ln := range lines[i:] {
-		if ln.text == "" {
-			continue
+	return i
+}
+
+// field reads one field's line: a field of the format, given once (but
+// choice:), a question's only after predict:.
+func (sr *stepReader) field(ln line) {
+	r := sr.r
+	name, value, ok := field(ln.text)
+	if !ok {
+		r.fail(ln.n, "%s is not a field; after the step's text come its fields (%s, and after predict: %s)",
+			clip(ln.text), strings.Join(stepFields, ":, ")+":", strings.Join(questionFields, ":, ")+":")
+		return
+	}
+	if at, dup := sr.seen[name]; dup && name != "choice" {
+		r.fail(ln.n, "%s: given twice (first at line %d)", name, at)
+		return
+	}
+	sr.seen[name] = ln.n
+	if !contains(questionFields, name) {
+		sr.stepField(ln.n, name, value)
+		return
+	}
+	if sr.q == nil {
+		r.fail(ln.n, "%s: belongs to a prediction, which starts with predict: and its question", name)
+		return
+	}
+	sr.questionField(ln.n, name, value)
+}
+
+// stepField reads a field of the step (stepFields) at line n.
+func (sr *stepReader) stepField(n int, name, value string) {
+	r, s := sr.r, &sr.s
+	switch name {
+	case "show":
+		sr.showLine = n
+		s.Show = readShow(r, n, value)
+	case "ask":
+		sr.askLine = n
+		s.Ask = keys.Split(value)
+		if len(s.Ask) == 0 {
+			r.fail(n, "ask: names keys, comma-separated: ask: cherry, grape")
 		}
-		name, value, ok := field(ln.text)
-		if !ok {
-			r.fail(ln.n, "%s is not a field; after the step's text come its fields (%s, and after predict: %s)",
-				clip(ln.text), strings.Join(stepFields, ":, ")+":", strings.Join(questionFields, ":, ")+":")
-			continue
+		for k := range s.Ask {
+			s.Ask[k] = strings.TrimSpace(s.Ask[k])
 		}
-		if at, dup := seen[name]; dup && name != "choice" {
-			r.fail(ln.n, "%s: given twice (first at line %d)", name, at)
-			continue
+	case "attack":
+		sr.attackLine = n
+		s.Attack = readAttack(r, n, value)
+	case "task":
+		s.Task = value
+		if value == "" {
+			r.fail(n, "task: is empty; it says in a sentence what the learner does")
 		}
-		seen[name] = ln.n
-		if contains(questionFields, name) && q == nil {
-			r.fail(ln.n, "%s: belongs to a prediction, which starts with predict: and its question", name)
-			continue
+	case "done":
+		c, err := ParseCondition(value)
+		if err != nil {
+			r.fail(n, "done: %v", err)
 		}
-		switch name {
-		case "show":
-			showLine = ln.n
-			s.Show = readShow(r, ln.n, value)
-		case "ask":
-			askLine = ln.n
-			s.Ask = keys.Split(value)
-			if len(s.Ask) == 0 {
-				r.fail(ln.n, "ask: names keys, comma-separated: ask: cherry, grape")
-			}
-			for k := range s.Ask {
-				s.Ask[k] = strings.TrimSpace(s.Ask[k])
-			}
-		case "attack":
-			attackLine = ln.n
-			s.Attack = readAttack(r, ln.n, value)
-		case "task":
-			s.Task = value
-			if value == "" {
-				r.fail(ln.n, "task: is empty; it says in a sentence what the learner does")
-			}
-		case "done":
-			c, err := ParseCondition(value)
-			if err != nil {
-				r.fail(ln.n, "done: %v", err)
-			}
-			s.Done, s.Audited = c, c.Reads("audit-failed")
-		case "predict":
-			q = &Question{Prompt: value, Veil: Veils[0]}
-			if value == "" {
-				r.fail(ln.n, "predict: is empty; it asks the question, in a sentence")
-			}
-		case "slider":
-			sliderLine = ln.n
-			readSlider(r, ln.n, value, q)
-		case "start", "tolerance":
-			v, err := number(value)
-			if err != nil || strings.HasSuffix(value, "%") || v < 0 {
-				r.fail(ln.n, "%s: %s is not a number of the slider's unit (0 or more, no %%)", name, clip(value))
-			}
-			if name == "start" {
-				q.Start = v
-			} else {
-				q.Tolerance = v
-			}
-		case "unit":
-			q.Unit = value
-			if value != "" && value[0] != '%' {
-				q.Unit = " " + value
-			}
-		case "points":
-			q.Points = value
-		case "choice":
-			if value == "" {
-				r.fail(ln.n, "choice: is empty")
-			}
-			if len(value) > MaxChoice {
-				r.fail(ln.n, "choice: is %s bytes; a choice is at most %d", group(len(value)), MaxChoice)
-			}
-			if len(q.Options) == MaxChoices {
-				r.fail(ln.n, "choice: a %dth choice; a prediction has %d to %d", MaxChoices+1, MinChoices, MaxChoices)
-				continue
-			}
-			q.Options = append(q.Options, value)
-		case "answer":
-			answerLine, answer = ln.n, value
-		case "why":
-			q.Why = value
-		case "veil":
-			if !contains(Veils, value) {
-				r.fail(ln.n, "veil: %s; a guess=first link hides the readouts (counters, charts), the key panel's answer, or both", clip(value))
-			}
-			q.Veil = value
+		s.Done, s.Audited = c, c.Reads("audit-failed")
+	case "predict":
+		sr.q = &Question{Prompt: value, Veil: Veils[0]}
+		if value == "" {
+			r.fail(n, "predict: is empty; it asks the question, in a sentence")
 		}
 	}
+}
+
+// questionField reads a field of the step's question (questionFields)
+// at line n; answer: waits for check, when the question is complete.
+func (sr *stepReader) questionField(n int, name, value string) {
+	r, q := sr.r, sr.q
+	switch name {
+	case "slider":
+		sr.sliderLine = n
+		readSlider(r, n, value, q)
+	case "start", "tolerance":
+		v, err := number(value)
+		if err != nil || strings.HasSuffix(value, "%") || v < 0 {
+			r.fail(n, "%s: %s is not a number of the slider's unit (0 or more, no %%)", name, clip(value))
+		}
+		if name == "start" {
+			q.Start = v
+		} else {
+			q.Tolerance = v
+		}
+	case "unit":
+		q.Unit = value
+		if value != "" && value[0] != '%' {
+			q.Unit = " " + value
+		}
+	case "points":
+		q.Points = value
+	case "choice":
+		if value == "" {
+			r.fail(n, "choice: is empty")
+		}
+		if len(value) > MaxChoice {
+			r.fail(n, "choice: is %s bytes; a choice is at most %d", group(len(value)), MaxChoice)
+		}
+		if len(q.Options) == MaxChoices {
+			r.fail(n, "choice: a %dth choice; a prediction has %d to %d", MaxChoices+1, MinChoices, MaxChoices)
+			return
+		}
+		q.Options = append(q.Options, value)
+	case "answer":
+		sr.answerLine, sr.answer = n, value
+	case "why":
+		q.Why = value
+	case "veil":
+		if !contains(Veils, value) {
+			r.fail(n, "veil: %s; a guess=first link hides the readouts (counters, charts), the key panel's answer, or both", clip(value))
+		}
+		q.Veil = value
+	}
+}
+
+// check checks the step once its fields are read:
+// task: and done: go together, show: is there, the key panel can do
+// what the step asks of it, and the question is whole.
+func (sr *stepReader) check() {
+	r, s, seen := sr.r, &sr.s, sr.seen
 	switch {
 	case seen["task"] > 0 && seen["done"] == 0:
 		r.fail(seen["task"], "task: needs done: after it, the condition that says it is done (a step without either is one to read)")
 	case seen["done"] > 0 && seen["task"] == 0:
 		r.fail(seen["done"], "done: needs task: before it, what the learner does in a sentence (a step without either is one to read)")
 	}
-	if showLine == 0 {
-		r.fail(h, "the step needs show: the lab's settings as a link's query, for its show me button (show: with nothing after it is the lab as it opens)")
+	if sr.showLine == 0 {
+		r.fail(s.Line, "the step needs show: the lab's settings as a link's query, for its show me button (show: with nothing after it is the lab as it opens)")
 	}
-	if askLine > 0 && attackLine > 0 {
-		r.fail(attackLine, "attack: the step asks keys at line %d; the key panel does one or the other", askLine)
+	if sr.askLine > 0 && sr.attackLine > 0 {
+		r.fail(sr.attackLine, "attack: the step asks keys at line %d; the key panel does one or the other", sr.askLine)
 	}
-	if showLine > 0 {
+	if sr.showLine > 0 {
 		req := try.Request{Params: s.Show.Run(), Insert: s.Show.Typed.List(), Query: s.Ask, Attack: s.Attack}
 		if err := req.Validate(); err != nil {
-			r.fail(max(askLine, attackLine, showLine), "the key panel cannot do this at show:'s settings: %v", err)
+			r.fail(max(sr.askLine, sr.attackLine, sr.showLine), "the key panel cannot do this at show:'s settings: %v", err)
 		}
 	}
-	if q != nil {
+	if q := sr.q; q != nil {
 		s.Question = q
 		if seen["start"] == 0 {
 			q.Start = q.Min
 		}
-		readAnswer(r, seen["predict"], q, sliderLine, answerLine, answer, seen["why"] > 0)
+		readAnswer(r, seen["predict"], q, sr.sliderLine, sr.answerLine, sr.answer, seen["why"] > 0)
 	}
-	return s
 }
 
 // readShow reads show:'s query as the lab reads a link, with every notice
@@ -409,7 +460,9 @@ func readShow(r *reader, n int, value string) settings.Lab {
 		return settings.DefaultLab()
 	}
 	known := knownKeys()
-	for k := range q {
+	// In the order of their names: a map's would change the report
+	// between two reads of the same file.
+	for _, k := range slices.Sorted(maps.Keys(q)) {
 		if !known[k] {
 			r.fail(n, "show: %s is not a setting of the lab; they are %s", clip(k), knownList())
 		}

@@ -178,6 +178,23 @@ func TestParseErrorsBounded(t *testing.T) {
 	}
 }
 
+// TestParseShowKeysInOrder: a show: line with several keys the lab does
+// not know names them in the order of their names, the same on every
+// read, so the checker's report does not change between two runs.
+func TestParseShowKeysInOrder(t *testing.T) {
+	t.Parallel()
+	_, errs := Parse([]byte("# T\n\nIntro.\n\n## S\n\nText.\n\nshow: zeta=1&eta=2&beta=3&delta=4&alpha=5&gamma=6\n"))
+	var named []string
+	for _, e := range errs {
+		if k, _, ok := strings.Cut(strings.TrimPrefix(e.What, "show: "), " is not a setting"); ok {
+			named = append(named, k)
+		}
+	}
+	if got := strings.Join(named, " "); got != `"alpha" "beta" "delta" "eta" "gamma" "zeta"` {
+		t.Errorf("the unknown keys are named in the order %s", got)
+	}
+}
+
 // TestVocabularyParses: every quantity can be written, in a condition and,
 // for a number, as a slider's answer.
 func TestVocabularyParses(t *testing.T) {
