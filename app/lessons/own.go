@@ -9,6 +9,7 @@ import (
 	"github.com/bloomlab/bloomlab/app/lessons/lessonfile"
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/app/ui"
+	"github.com/bloomlab/bloomlab/app/ui/format"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -130,14 +131,14 @@ func (c *Page) fetchLesson(ctx app.Context, src string) {
 		case !r.Get("ok").Bool():
 			refuse(fmt.Errorf("%s: the site answered %d %s", src, r.Get("status").Int(), r.Get("statusText").String()))
 		case err == nil && n > lessonfile.MaxBytes:
-			refuse(errTooLong(src, groupInt(n)))
+			refuse(errTooLong(src, format.Int(uint64(n))))
 		case !body.Truthy():
 			done(nil, nil)
 		default:
 			readBody(body, func(text []byte, over, ok bool) {
 				switch {
 				case over:
-					done(nil, errTooLong(src, "more than "+groupInt(lessonfile.MaxBytes)))
+					done(nil, errTooLong(src, "more than "+format.Int(uint64(lessonfile.MaxBytes))))
 				case !ok:
 					done(nil, notFetched)
 				default:
@@ -197,7 +198,7 @@ func readBody(body app.Value, then func(text []byte, over, ok bool)) {
 // errTooLong refuses the lesson name of size bytes (or what is known of
 // them), over the format's bound.
 func errTooLong(name, size string) error {
-	return fmt.Errorf("%s: the lesson is %s bytes; a lesson is at most %s (64 KiB)", name, size, groupInt(lessonfile.MaxBytes))
+	return fmt.Errorf("%s: the lesson is %s bytes; a lesson is at most %s (64 KiB)", name, size, format.Int(uint64(lessonfile.MaxBytes)))
 }
 
 // fetched opens what a fetch of src brought, if src is still the one
@@ -274,7 +275,7 @@ func (c *Page) onPick(ctx app.Context, e app.Event) {
 func (c *Page) readFile(ctx app.Context, file app.Value) {
 	name := file.Get("name").String()
 	if size := file.Get("size").Int(); size > lessonfile.MaxBytes {
-		c.own.errs = []string{errTooLong(name, groupInt(size)).Error()}
+		c.own.errs = []string{errTooLong(name, format.Int(uint64(size))).Error()}
 		return
 	}
 	var then app.Func
@@ -285,14 +286,6 @@ func (c *Page) readFile(ctx app.Context, file app.Value) {
 		return nil
 	})
 	file.Call("text").Call("then", then)
-}
-
-func groupInt(n int) string {
-	s := fmt.Sprint(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }
 
 // renderOwnNotices says what is wrong with a lesson that could not be

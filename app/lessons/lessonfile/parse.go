@@ -13,6 +13,7 @@ import (
 
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/core/keys"
+	"github.com/bloomlab/bloomlab/core/plan"
 	"github.com/bloomlab/bloomlab/core/try"
 )
 
@@ -627,11 +628,5 @@ func readChoiceAnswer(r *reader, n int, q *Question, answer string) {
 	q.Right = c
 }
 
-// group writes n with thousands separators.
-func group(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
+// group writes n with thousands separators, as every page writes figures.
+func group(n int) string { return plan.FormatCount(uint64(n)) }
