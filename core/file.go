@@ -76,7 +76,7 @@ func FileBytes(f Membership) int64 {
 func Save(w io.Writer, f Membership) error {
 	s, ok := f.(Shaped)
 	if !ok || s.Shape().Variant.record().file == nil {
-		return fmt.Errorf("%w: only the %s filters are saved", ErrCannotSave, savedNames())
+		return fmt.Errorf("%w: only the %s filters are saved", ErrCannotSave, SavedVariantNames())
 	}
 	shape := s.Shape()
 	var code uint8
@@ -117,8 +117,9 @@ func Save(w io.Writer, f Membership) error {
 	return err
 }
 
-// savedNames lists the layouts with a file format, for messages.
-func savedNames() string {
+// SavedVariantNames lists the layouts with a file format, for messages
+// and help: "standard, blocked and counting".
+func SavedVariantNames() string {
 	var names []string
 	for _, v := range Variants {
 		if v.record().file != nil {
