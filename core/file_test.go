@@ -299,19 +299,43 @@ func FuzzLoad(f *testing.F) {
 		f.Add(file[:len(file)/2])
 		f.Add(flip(file, 60))
 	}
+	// A header that claims the most and a file that holds a few bytes.
+	f.Add(header(saved(f, built(f, core.Standard, core.Spec{M: 640, K: 3}, nil))[:100], 8, func(b []byte) {
+		binary.LittleEndian.PutUint64(b, core.MaxM)
+		binary.LittleEndian.PutUint64(b[32:], core.MaxM/8)
+	}))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		got, err := loadAllocs(data)
-		if got > loadAllocBound(len(data)) {
-			t.Fatalf("%d bytes allocated for %d of input (%v)", got, len(data), err)
-		}
-		g, err := core.Load(bytes.NewReader(data))
-		if err != nil {
-			return
-		}
-		if back := saved(t, g); !bytes.Equal(back, data[:len(back)]) {
-			t.Fatalf("loaded %d bytes that save back to other bytes", len(back))
+		// As given, and with both checksums made to hold, so the
+		// fuzzer reaches the checks behind them.
+		for _, data := range [][]byte{data, summed(data)} {
+			got, err := loadAllocs(data)
+			if got > loadAllocBound(len(data)) {
+				t.Fatalf("%d bytes allocated for %d of input (%v)", got, len(data), err)
+			}
+			g, err := core.Load(bytes.NewReader(data))
+			if err != nil {
+				continue
+			}
+			if back := saved(t, g); !bytes.Equal(back, data[:len(back)]) {
+				t.Fatalf("loaded %d bytes that save back to other bytes", len(back))
+			}
 		}
 	})
+}
+
+// summed is file with its header's checksum, and the payload's where the
+// header's length fits the file, computed again.
+func summed(file []byte) []byte {
+	if len(file) < core.FileHeaderBytes {
+		return file
+	}
+	file = header(file, 0, func([]byte) {})
+	n := binary.LittleEndian.Uint64(file[40:])
+	if end := uint64(core.FileHeaderBytes) + n; n <= uint64(len(file)) && end+core.FileTrailerBytes <= uint64(len(file)) {
+		sum := crc32.Checksum(file[core.FileHeaderBytes:end], crc32.MakeTable(crc32.Castagnoli))
+		binary.LittleEndian.PutUint32(file[end:], sum)
+	}
+	return file
 }
 
 // benchFilter is a standard filter of n fresh distinct keys at 10 bits a

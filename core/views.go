@@ -103,7 +103,8 @@ var bitTerms = Terms{
 // keys it took: two filters of one Shape put a key at the same positions,
 // so they can be merged, and a file can carry the Shape and the positions
 // and nothing else (file.go). Inserted counts the Add calls behind it
-// (repeats included), the count a file keeps beside the positions.
+// (repeats included; a counting filter's less the keys it removed), the
+// count a file keeps beside the positions.
 type Shaped interface {
 	Shape() Shape
 	Inserted() uint64

@@ -11,6 +11,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 
 	"github.com/bloomlab/bloomlab/core"
 )
@@ -190,7 +191,7 @@ func loadFile(name string) (core.Membership, error) {
 // saveFile writes f to file name, through a file beside it renamed at
 // the end, so a failed save leaves no half file under the name.
 func saveFile(name string, f core.Membership) error {
-	tmp, err := os.CreateTemp(dirOf(name), ".bloomlab-filter-*")
+	tmp, err := os.CreateTemp(filepath.Dir(name), ".bloomlab-filter-*")
 	if err != nil {
 		return err
 	}
@@ -208,15 +209,6 @@ func saveFile(name string, f core.Membership) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), name)
-}
-
-func dirOf(name string) string {
-	for i := len(name) - 1; i >= 0; i-- {
-		if os.IsPathSeparator(name[i]) {
-			return name[:i+1]
-		}
-	}
-	return "."
 }
 
 func filterTest(args []string, stdout io.Writer) (int, error) {
