@@ -65,7 +65,7 @@ audit-node: build
 # with make fuzz (FUZZTIME=10m make fuzz for longer). Each is PACKAGE:FUZZER.
 # make test counts inputs rather than seconds: on a loaded machine a timed
 # run can end while a worker is mid-input and report a deadline, not a bug.
-FUZZERS  := ./core/keys:FuzzReadKeys ./core/plan:FuzzParseBits ./core/plan:FuzzSolve ./app/settings:FuzzLinks ./app/lessons/lessonfile:FuzzParse
+FUZZERS  := ./core:FuzzLoad ./core/keys:FuzzReadKeys ./core/plan:FuzzParseBits ./core/plan:FuzzSolve ./app/settings:FuzzLinks ./app/lessons/lessonfile:FuzzParse
 FUZZTIME ?= 2m
 
 fuzz:

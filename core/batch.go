@@ -68,6 +68,7 @@ func (f *Filter) AddBatch(keys [][]byte) {
 		}
 		return
 	}
+	f.added += uint64(len(keys))
 	var h1, h2 [BatchKeys]uint64
 	for len(keys) > 0 {
 		n := min(len(keys), BatchKeys)

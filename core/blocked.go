@@ -1,5 +1,7 @@
 package core
 
+import "math"
+
 // Blocked is a blocked Bloom filter (Putze, Sanders and Singler, 2007): h1
 // picks one 512-bit block, a cache line, and all k bits of a key fall inside
 // it, so a query touches one line of memory.
@@ -16,6 +18,8 @@ type Blocked struct {
 	k0, k1 uint64
 	words  []uint64
 	set    uint64
+	seed   uint64
+	added  uint64 // Add calls, repeats included
 }
 
 // NewBlocked returns an empty blocked filter of at least m bits, rounded up
@@ -26,7 +30,7 @@ func NewBlocked(m uint64, k int, seed uint64) (*Blocked, error) {
 	}
 	blocks := (m + BlockSize - 1) / BlockSize
 	k0, k1 := SipKey(seed)
-	return &Blocked{m: blocks * BlockSize, blocks: blocks, k: k, k0: k0, k1: k1,
+	return &Blocked{m: blocks * BlockSize, blocks: blocks, k: k, k0: k0, k1: k1, seed: seed,
 		words: make([]uint64, blocks*BlockSize/64)}, nil
 }
 
@@ -54,6 +58,7 @@ func (f *Blocked) block(key []byte) (*[BlockSize / 64]uint64, slots) {
 }
 
 func (f *Blocked) Add(key []byte) {
+	f.added++
 	b, s := f.block(key)
 	for i := 0; i < f.k; i++ {
 		j := s.next()
@@ -92,6 +97,70 @@ func (f *Blocked) SetBits() uint64     { return f.set }
 func (f *Blocked) Popcount() uint64    { return popcount(f.words) }
 func (f *Blocked) IsSet(i uint64) bool { return i < f.m && f.words[i>>6]&(1<<(i&63)) != 0 }
 func (f *Blocked) Words() []uint64     { return f.words }
+func (f *Blocked) Inserted() uint64    { return f.added }
+
+// Shape is the filter's layout, m, k and seed; its hashing is its own
+// in-block stream, recorded as the default scheme.
+func (f *Blocked) Shape() Shape {
+	return Shape{Variant: BlockedVariant, M: f.m, K: f.k, Hashing: DoubleHashing, Seed: f.seed}
+}
+
+// Merge ORs (or ANDs) the bits of f and other, a blocked filter of f's
+// Shape, into a new filter, as the standard filter's Merge.
+func (f *Blocked) Merge(other Membership, intersect bool) (Membership, uint64, error) {
+	o, err := partner(f, other)
+	if err != nil {
+		return nil, 0, err
+	}
+	g := *f
+	g.words, g.set = mergeBits(f.words, o.words, intersect)
+	g.added = mergedInserted(f.added, o.added, intersect)
+	return &g, 0, nil
+}
+
+// blockedWords is the payload of a blocked filter of m bits: whole blocks
+// only, as NewBlocked rounds m.
+func blockedWords(m uint64) (uint64, bool) { return m / 64, m%BlockSize == 0 }
+
+func restoreBlocked(s Shape, added uint64, words []uint64) (Membership, error) {
+	k0, k1 := SipKey(s.Seed)
+	return &Blocked{m: s.M, blocks: s.M / BlockSize, k: s.K, k0: k0, k1: k1, seed: s.Seed,
+		words: words, set: popcount(words), added: added}, nil
+}
+
+// blockedEstimate is the key count behind x set bits of m in 512-bit
+// blocks: with L a block's keys, Poisson of mean λ = n/B over the B
+// blocks, and s = (1 - 1/512)^k the chance a key leaves a given bit of its
+// block zero, a bit stays zero with chance E[s^L] = e^(-λ(1-s)), so
+//
+//	n̂ = -B ln(1 - x/m) / (1 - s)
+//
+// The standard formula -(m/k) ln(1 - x/m) would run low here (blocks
+// loaded above their mean share their bits among more keys): about 0.7% at
+// a 90% fill, k = 7. The deviation is the delta method's, with the
+// variance of the zero bits Z of one block over the Poisson loads, from
+// E[Z] = w z, z = e^(-λ(1-s)), and E[Z(Z-1)] = w(w-1) e^(-λ(1-s2)),
+// w = 512 and s2 = (1 - 2/512)^k, less the share the Poisson loads owe to
+// their total varying, which in a filter is n exactly (the conditional
+// variance given the total, Cov(X, N)²/Var N with Cov(Z, L) = λ dE[Z]/dλ):
+//
+//	Var X = B (w(w-1) e^(-λ(1-s2)) + w z - w² z² - λ (w (1-s) z)²)
+//	sd = sqrt(Var X) B / ((1 - s)(m - x))
+//
+// Without that correction the stated SD ran four times the spread the
+// test measures.
+func blockedEstimate(m uint64, k int, x uint64) (n, sd float64) {
+	const w = BlockSize
+	b := float64(m / BlockSize)
+	s := math.Pow(1-1.0/w, float64(k))
+	s2 := math.Pow(1-2.0/w, float64(k))
+	n = -b * math.Log1p(-float64(x)/float64(m)) / (1 - s)
+	lambda := n / b
+	zero := math.Exp(-lambda * (1 - s))
+	slope := w * (1 - s) * zero
+	variance := b * (w*(w-1)*math.Exp(-lambda*(1-s2)) + w*zero - w*w*zero*zero - lambda*slope*slope)
+	return n, math.Sqrt(max(variance, 0)) * b / ((1 - s) * float64(m-x))
+}
 
 // BlockedVariant is the blocked filter's variant.
 var BlockedVariant = Variant{&kind{
@@ -103,6 +172,8 @@ var BlockedVariant = Variant{&kind{
 	build:      func(s Spec) (Membership, error) { return NewBlocked(s.M, s.K, s.Seed) },
 	memoryBits: func(f Membership) uint64 { return f.M() },
 	moments:    blockedFilterMoments,
+	file:       &fileLayout{code: 2, words: blockedWords, restore: restoreBlocked},
+	estimate:   blockedEstimate,
 }}
 
 // blockedFilterMoments is the blocked filter's theory: the exact mixture of

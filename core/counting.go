@@ -15,6 +15,8 @@ type Counting struct {
 	overflow uint64
 	wrap     bool // the wrap-counters fault: 15 + 1 = 0
 	hashing  Hashing
+	seed     uint64
+	added    uint64 // Add calls less the Remove calls that removed
 }
 
 // CounterMax is the largest value a 4-bit counter holds.
@@ -27,7 +29,7 @@ func NewCounting(m uint64, k int, seed uint64) (*Counting, error) {
 		return nil, err
 	}
 	k0, k1 := SipKey(seed)
-	return &Counting{m: m, k: k, k0: k0, k1: k1, words: make([]uint64, (m+15)/16), hashing: DoubleHashing}, nil
+	return &Counting{m: m, k: k, k0: k0, k1: k1, words: make([]uint64, (m+15)/16), hashing: DoubleHashing, seed: seed}, nil
 }
 
 // Counter returns the value of counter i.
@@ -43,6 +45,7 @@ func (f *Counting) setCounter(i uint64, v uint8) {
 // Add increments key's k counters (a counter hit twice by one key counts
 // twice), saturating at CounterMax and counting each saturation in Overflows.
 func (f *Counting) Add(key []byte) {
+	f.added++
 	var buf [MaxK]uint64
 	for _, j := range f.Positions(buf[:0], key) {
 		c := f.Counter(j)
@@ -68,6 +71,7 @@ func (f *Counting) Remove(key []byte) bool {
 	if ok, _ := f.Contains(key); !ok {
 		return false
 	}
+	f.added--
 	var buf [MaxK]uint64
 	for _, j := range f.Positions(buf[:0], key) {
 		if c := f.Counter(j); c > 0 {
@@ -112,6 +116,59 @@ func (f *Counting) K() int              { return f.k }
 func (f *Counting) SetBits() uint64     { return f.set }
 func (f *Counting) Words() []uint64     { return f.words }
 func (f *Counting) IsSet(i uint64) bool { return i < f.m && f.Counter(i) != 0 }
+func (f *Counting) Inserted() uint64    { return f.added }
+
+// Shape is the filter's layout, m, k, hashing and seed.
+func (f *Counting) Shape() Shape {
+	return Shape{Variant: CountingVariant, M: f.m, K: f.k, Hashing: f.hashing, Seed: f.seed}
+}
+
+// Merge adds the counters of f and other, a counting filter of f's Shape,
+// into a new filter (or, to intersect, keeps the smaller of each pair). A
+// sum past CounterMax is kept at it, as Add keeps it: saturated counts
+// those counters, and the increments they lost go to Overflows beside the
+// two filters' own.
+func (f *Counting) Merge(other Membership, intersect bool) (Membership, uint64, error) {
+	o, err := partner(f, other)
+	if err != nil {
+		return nil, 0, err
+	}
+	g := *f
+	g.words, g.set = make([]uint64, len(f.words)), 0
+	g.overflow = f.overflow + o.overflow
+	g.added = mergedInserted(f.added, o.added, intersect)
+	var saturated uint64
+	for i := range f.m {
+		a, b := f.Counter(i), o.Counter(i)
+		c := min(a, b)
+		if !intersect {
+			c = a + b
+			if c > CounterMax {
+				saturated++
+				g.overflow += uint64(c - CounterMax)
+				c = CounterMax
+			}
+		}
+		if c != 0 {
+			g.set++
+			g.setCounter(i, c)
+		}
+	}
+	return &g, saturated, nil
+}
+
+// restoreCounting is a counting filter of Shape s read from a file: the
+// counters past m in the last word must be zero. What Overflows counted
+// is not kept.
+func restoreCounting(s Shape, added uint64, words []uint64) (Membership, error) {
+	if err := paddingClear(words, s.M, 4); err != nil {
+		return nil, err
+	}
+	k0, k1 := SipKey(s.Seed)
+	c := &Counting{m: s.M, k: s.K, k0: k0, k1: k1, words: words, hashing: s.Hashing, seed: s.Seed, added: added}
+	c.set = c.Popcount()
+	return c, nil
+}
 
 // Popcount counts the nonzero counters.
 func (f *Counting) Popcount() uint64 {
@@ -141,6 +198,8 @@ var CountingVariant = Variant{&kind{
 	},
 	memoryBits: func(f Membership) uint64 { return 4 * f.M() },
 	moments:    bloomMoments,
+	file:       &fileLayout{code: 3, words: func(m uint64) (uint64, bool) { return (m + 15) / 16, true }, restore: restoreCounting},
+	estimate:   bloomEstimate,
 }}
 
 // Arithmetic shows the counting filter's k probes, as the standard filter's.

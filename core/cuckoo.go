@@ -481,3 +481,17 @@ func (c *Cuckoo) KeyFingerprint(key []byte) (uint32, bool) {
 	fp, _, _ := c.locate(key)
 	return uint32(fp), true
 }
+
+// Keys is the count of fingerprints stored, the KeyCounter view: a key
+// added twice is there twice.
+func (c *Cuckoo) Keys() uint64 { return c.Count() }
+
+// Merge refuses: see the error.
+func (c *Cuckoo) Merge(Membership, bool) (Membership, uint64, error) {
+	v := CuckooVariant
+	if c.SemiSorted() {
+		v = SemiSortedVariant
+	}
+	return nil, 0, cannotMerge(v, "a fingerprint sits in whichever of its two buckets the relocations left it, so two tables do not line up slot by slot; "+
+		"merging means inserting one filter's fingerprints into the other, which fails once the table fills")
+}

@@ -19,7 +19,8 @@
 // (core/sim), the CLI, the audit and the lab loop over Variants and ask the record; what
 // a filter shows beyond Membership they ask of the filter through the views
 // of views.go (Explainer for a key's arithmetic, Valued, Fingerprinted,
-// Blocks, Linked, Counters, Sealer, Remover), never by its type. So a new
+// Blocks, Linked, Counters, Sealer, Remover, Shaped, Merger, KeyCounter),
+// never by its type. So a new
 // layout touches exactly: its own file (the filter, its Membership methods,
 // the views it has, its record with its Terms), its tests, and one line in
 // Variants. TestNewLayoutTouchesOnlyItsFile adds one from outside the
@@ -67,6 +68,29 @@
 //	p = 1 - Π(1 - f_i^k_i)                  over the links, f_i a link's fill
 //	p < p0 / (1 - r)                        however long the chain grows
 //	n = (m/k) Σ_{j=1..k} f^j / j            a link's keys at fill f (ChainFill)
+//
+// Systems (merge.go, estimate.go, file.go). Filters of one Shape (layout,
+// m, k, hashing, seed) merge: Union ORs the bits, the very filter of both
+// key sets, and Intersect ANDs them, which answers yes for every shared
+// key but sets, beyond the shared keys' own filter, the bits a key of each
+// side alone set (IntersectionFill; Broder and Mitzenmacher, section 2.2):
+//
+//	fill(A AND B) - fill(A∩B) = q(n∩) (1 - q(nA - n∩)) (1 - q(nB - n∩))
+//	q(x) = (1 - 1/m)^(kx)
+//
+// The counting filter adds its counters, saturating at CounterMax and
+// counting the counters that did. A layout that cannot merge implements
+// Merger to say why. EstimateKeys reads the keys a filter holds from its x
+// set positions (Swamidass and Baldi, 2007), with the delta method's
+// standard deviation, the variance of linear counting over k²:
+//
+//	n̂ = -(m/k) ln(1 - x/m)
+//	sd = (sqrt(m)/k) sqrt(m/(m - x) - 1 + ln(1 - x/m))
+//
+// (the blocked filter's own forms are at blockedEstimate), undefined when
+// x = m. Save and Load write and read the file format of FORMAT.md, whose
+// loader checks the header before it allocates and allocates no more than
+// twice what the file holds.
 //
 // Floats that other platforms must reproduce are computed as
 // Pow(-Expm1(-x), k) with integer k, which agrees to the last bit natively and

@@ -60,6 +60,8 @@ type Filter struct {
 	words   []uint64
 	set     uint64
 	hashing Hashing
+	seed    uint64
+	added   uint64 // Add calls, repeats included
 }
 
 // NewFilter returns an empty standard filter of m bits and k hashes, keyed
@@ -78,7 +80,7 @@ func NewFilterHashed(h Hashing, m uint64, k int, seed uint64) (*Filter, error) {
 		return nil, err
 	}
 	k0, k1 := SipKey(seed)
-	return &Filter{m: m, k: k, k0: k0, k1: k1, words: make([]uint64, (m+63)/64), hashing: h}, nil
+	return &Filter{m: m, k: k, k0: k0, k1: k1, words: make([]uint64, (m+63)/64), hashing: h, seed: seed}, nil
 }
 
 func checkShape(m uint64, k int) error {
@@ -95,6 +97,7 @@ func checkShape(m uint64, k int) error {
 // bits' old values, which in a half-full filter are a coin flip the CPU
 // cannot predict.
 func (f *Filter) Add(key []byte) {
+	f.added++
 	if f.hashing != DoubleHashing {
 		var buf [MaxK]uint64
 		for _, j := range f.hashing.positions(buf[:0], f.k0, f.k1, key, f.k, f.m) {
@@ -155,6 +158,37 @@ func (f *Filter) SetBits() uint64     { return f.set }
 func (f *Filter) Popcount() uint64    { return popcount(f.words) }
 func (f *Filter) IsSet(i uint64) bool { return i < f.m && f.words[i>>6]&(1<<(i&63)) != 0 }
 func (f *Filter) Words() []uint64     { return f.words }
+func (f *Filter) Inserted() uint64    { return f.added }
+
+// Shape is the filter's layout, m, k, hashing and seed.
+func (f *Filter) Shape() Shape {
+	return Shape{Variant: Standard, M: f.m, K: f.k, Hashing: f.hashing, Seed: f.seed}
+}
+
+// Merge ORs (or ANDs) the bits of f and other, a standard filter of f's
+// Shape, into a new filter: the union is the filter built from both key
+// sets, bit for bit.
+func (f *Filter) Merge(other Membership, intersect bool) (Membership, uint64, error) {
+	o, err := partner(f, other)
+	if err != nil {
+		return nil, 0, err
+	}
+	g := *f
+	g.words, g.set = mergeBits(f.words, o.words, intersect)
+	g.added = mergedInserted(f.added, o.added, intersect)
+	return &g, 0, nil
+}
+
+// restoreFilter is a standard filter of Shape s read from a file: the bits
+// past m in the last word must be zero, as a filter leaves them.
+func restoreFilter(s Shape, added uint64, words []uint64) (Membership, error) {
+	if err := paddingClear(words, s.M, 1); err != nil {
+		return nil, err
+	}
+	k0, k1 := SipKey(s.Seed)
+	return &Filter{m: s.M, k: s.K, k0: k0, k1: k1, words: words, set: popcount(words),
+		hashing: s.Hashing, seed: s.Seed, added: added}, nil
+}
 
 func popcount(words []uint64) uint64 {
 	n := 0
@@ -180,6 +214,8 @@ var Standard = Variant{&kind{
 	},
 	memoryBits: func(f Membership) uint64 { return f.M() },
 	moments:    bloomMoments,
+	file:       &fileLayout{code: 1, words: func(m uint64) (uint64, bool) { return (m + 63) / 64, true }, restore: restoreFilter},
+	estimate:   bloomEstimate,
 }}
 
 // Arithmetic shows the filter's k probes under its hashing scheme.

@@ -344,3 +344,8 @@ func (f *Fuse) KeyFingerprint(key []byte) (uint32, bool) {
 	h, _ := Sip128(f.k0, f.k1, key)
 	return uint32(f.fingerprint(fuseMix(h, f.mix))), true
 }
+
+// Merge refuses: see the error.
+func (f *Fuse) Merge(Membership, bool) (Membership, uint64, error) {
+	return nil, 0, cannotMerge(FuseVariant, staticNoMerge)
+}

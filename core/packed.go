@@ -165,3 +165,6 @@ func (c *keyCollector) retry(name, unit string, m uint64, maxRetries int, mix ui
 
 // Value is cell i's value, as a Valued layout shows it.
 func (p *packedCells) Value(i uint64) (uint32, bool) { return p.Cell(i), true }
+
+// staticNoMerge is why a static filter cannot merge.
+const staticNoMerge = "its cells solve one system of equations for the keys it was built from, so the cells of two filters combined answer for neither set; build one filter from both key sets"

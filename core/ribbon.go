@@ -530,3 +530,12 @@ func (f *Ribbon) Arithmetic(e *Explanation, key []byte) {
 // KeyFingerprint is key's r-bit result, which its selected rows xor to if
 // it is a member; false before the filter is built.
 func (f *Ribbon) KeyFingerprint(key []byte) (uint32, bool) { return f.fingerprint(key) }
+
+// Merge refuses: see the error.
+func (f *Ribbon) Merge(Membership, bool) (Membership, uint64, error) {
+	v := RibbonVariant
+	if f.width == RibbonWideWidth {
+		v = RibbonWideVariant
+	}
+	return nil, 0, cannotMerge(v, staticNoMerge)
+}

@@ -501,3 +501,8 @@ func (s *Scalable) Arithmetic(e *Explanation, key []byte) {
 	}
 	e.K0, e.K1, e.H1, e.H2 = e.Links[0].K0, e.Links[0].K1, e.Links[0].H1, e.Links[0].H2
 }
+
+// Merge refuses: see the error.
+func (s *Scalable) Merge(Membership, bool) (Membership, uint64, error) {
+	return nil, 0, cannotMerge(ScalableVariant, "a chain grows a link whenever the last one fills, so two chains' links hold different shares of their keys and do not line up link by link")
+}

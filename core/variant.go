@@ -73,6 +73,15 @@ type kind struct {
 	// theory for filter f holding n keys.
 	moments func(m, n uint64, k int) (rate, variance float64)
 	theory  func(f Membership, n uint64) Theory
+
+	// file, for a layout that can be saved, is its code in a file and how
+	// its storage is read back (file.go, FORMAT.md).
+	file *fileLayout
+
+	// estimate, for a layout whose nonzero positions tell how many keys
+	// set them, is that count's estimate and standard deviation from x
+	// nonzero positions of m, x < m (estimate.go).
+	estimate func(m uint64, k int, x uint64) (n, sd float64)
 }
 
 // Spec is what a layout is built from: m positions or, for layouts with
@@ -124,7 +133,15 @@ func VariantNames() string {
 	for i, v := range Variants {
 		names[i] = v.Name()
 	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	return joinList(names, "or")
+}
+
+// joinList joins words for a message: "a", "a or b", "a, b or c".
+func joinList(words []string, conj string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " " + conj + " " + words[len(words)-1]
 }
 
 func (v Variant) record() *kind {
@@ -298,10 +315,7 @@ func (v Variant) FingerprintWidths(conj string) string {
 		}
 		i = j + 1
 	}
-	if len(parts) < 2 {
-		return strings.Join(parts, "")
-	}
-	return strings.Join(parts[:len(parts)-1], ", ") + " " + conj + " " + parts[len(parts)-1]
+	return joinList(parts, conj)
 }
 
 // Build returns an empty filter of layout v (see Effective) for spec s.

@@ -98,3 +98,32 @@ var bitTerms = Terms{
 	SetBy: "Set by %s.", SetByShort: "set by %s",
 	No: "a probe reads a zero",
 }
+
+// Shaped is a filter whose answers are a function of its Shape and the
+// keys it took: two filters of one Shape put a key at the same positions,
+// so they can be merged, and a file can carry the Shape and the positions
+// and nothing else (file.go). Inserted counts the Add calls behind it
+// (repeats included; a counting filter's less the keys it removed), the
+// count a file keeps beside the positions.
+type Shaped interface {
+	Shape() Shape
+	Inserted() uint64
+}
+
+// Merger is a layout whose filters can be combined (merge.go): Merge
+// returns a new filter, the receiver's positions joined with other's
+// (union) or met (intersect), and how many positions reached their largest
+// value on the way (a counting filter's saturated counters; 0 for bits).
+// A layout that cannot merge has the method too and says why in its error;
+// a filter of another Shape is refused with ErrIncompatible.
+type Merger interface {
+	Merge(other Membership, intersect bool) (merged Membership, saturated uint64, err error)
+}
+
+// KeyCounter is a layout that counts the keys it holds itself, so its
+// count is read rather than estimated (estimate.go): a cuckoo filter its
+// fingerprints, a static filter the distinct keys it was built from, a
+// chain the keys its links took.
+type KeyCounter interface {
+	Keys() uint64
+}

@@ -109,7 +109,7 @@ func TestSizeAndSimulate(t *testing.T) {
 // own command, whose -h prints that command's usage and exits 0.
 func TestCommands(t *testing.T) {
 	t.Parallel()
-	want := []string{"audit", "experiment", "figure", "lesson", "serve", "simulate", "site", "size", "try", "version"}
+	want := []string{"audit", "experiment", "figure", "filter", "lesson", "serve", "simulate", "site", "size", "try", "version"}
 	code, _, errOut := run("help")
 	if code != 0 {
 		t.Fatalf("help: exit %d", code)

@@ -2,7 +2,7 @@
 
 // Command bloomlab is Bloom Lab: built for the browser it is the lab itself
 // (go-app routes, then RunWhenOnBrowser); built natively it is the command line:
-// serve, site, audit, size, simulate, try, experiment, lesson and figure. The command line is
+// serve, site, audit, size, simulate, try, experiment, lesson, figure and filter. The command line is
 // left out of the WebAssembly build, which never reaches it.
 package main
 
@@ -26,6 +26,7 @@ var commands = []command{
 	{"audit", "check the filter's contract (--format text|json|junit|tap, --variant, --fault, --hashing, --faults), or a program's filters (--exec -- CMD); exit 1 if a check fails", interruptible(runAudit)},
 	{"experiment", "reproduce a classic measurement as a table (--list names them)", interruptible(runExperiment)},
 	{"figure", "print a chart or the bit array as a figure for a slide: figure --chart k 'bits-per-key=6&hashes=3' (SVG, or --format csv)", runFigure},
+	{"filter", "a filter as a file: build, test, merge, intersect and info (filter -h); exit 2 on bad input", runFilter},
 	{"lesson", "check a lesson file as the lessons page reads it (check FILE), or print a template (new)", runLesson},
 	{"serve", "serve the lab on localhost (needs web/app.wasm: make wasm)", runServe},
 	{"simulate", "run the lab's simulation with its controls as flags", interruptible(runSimulate)},
