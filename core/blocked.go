@@ -103,6 +103,7 @@ var BlockedVariant = Variant{&kind{
 	build:      func(s Spec) (Membership, error) { return NewBlocked(s.M, s.K, s.Seed) },
 	memoryBits: func(f Membership) uint64 { return f.M() },
 	moments:    blockedFilterMoments,
+	cheapest:   cheapestBlocked,
 }}
 
 // blockedFilterMoments is the blocked filter's theory: the exact mixture of

@@ -73,6 +73,10 @@ type kind struct {
 	// theory for filter f holding n keys.
 	moments func(m, n uint64, k int) (rate, variance float64)
 	theory  func(f Membership, n uint64) Theory
+
+	// cheapest sizes n keys at rate p by the layout's own theory (see
+	// Variant.Cheapest); nil for a layout sized from its theory alone.
+	cheapest func(n uint64, p float64) Sizing
 }
 
 // Spec is what a layout is built from: m positions or, for layouts with
@@ -281,7 +285,13 @@ func (v Variant) CheckFingerprintBits(bits int) error {
 // help, a run of three or more as a range and the last two joined by conj:
 // "8, 12 or 16", "1 to 32". It is "" for a layout without fingerprints.
 func (v Variant) FingerprintWidths(conj string) string {
-	w := slices.Clone(v.Fingerprints())
+	return fingerprintWidths(v.Fingerprints(), conj)
+}
+
+// fingerprintWidths writes widths as FingerprintWidths does, for a
+// layout's record that cannot name its own Variant.
+func fingerprintWidths(widths []int, conj string) string {
+	w := slices.Clone(widths)
 	slices.Sort(w)
 	var parts []string
 	for i := 0; i < len(w); {
