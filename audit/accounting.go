@@ -1,6 +1,8 @@
 package audit
 
 import (
+	"fmt"
+
 	"github.com/bloomlab/bloomlab/core"
 )
 
@@ -10,10 +12,7 @@ import (
 // padding past m in the last word must stay clear. A stray write shows up
 // here even when no member goes missing.
 func accountingChecks() []Check {
-	grid := []struct {
-		name, contract string
-		s              shape
-	}{
+	grid := []accountingRow{
 		{"standard", "set bits = popcount = distinct positions written, at most min(m, kn), at the default shape",
 			standard(0, 10, 7, 4000)},
 		{"standard-m-1000", "the books close and the 24 padding bits past m = 1000 stay clear",
@@ -24,27 +23,57 @@ func accountingChecks() []Check {
 			standard(5, 0, 12, 20)},
 		{"standard-duplicate-passes-2", "the books close after every key is inserted twice",
 			standard(1000, 0, 7, 100).passes(2)},
-		{"blocked", "set bits = popcount = distinct positions written in the blocked filter",
-			standard(0, 10, 7, 4000).with(core.BlockedVariant)},
-		{"blocked-m-1000", "the blocked filter rounds m = 1000 up to whole blocks and its books close",
-			standard(1000, 0, 7, 100).with(core.BlockedVariant)},
-		{"counting", "nonzero counters = recount = distinct positions written in the counting filter",
-			standard(0, 10, 7, 4000).with(core.CountingVariant)},
-		{"counting-m-1000", "the counting filter's books close and its 8 padding counters stay zero",
-			standard(1000, 0, 7, 100).with(core.CountingVariant)},
-		{"counting-duplicate-passes-16", "the counting filter's books close after 16 passes saturate its counters",
-			standard(1000, 0, 7, 100).with(core.CountingVariant).passes(16)},
+	}
+	for _, l := range bitLayouts() {
+		grid = append(grid, accountingRows(l)...)
 	}
 	checks := make([]Check, 0, len(grid))
 	for _, g := range grid {
 		checks = append(checks, Check{ID: "accounting/" + g.name, Group: GroupAccounting, Contract: g.contract, Needs: append([]Need{NeedLab}, g.s.needsAs(NeedBloom)...),
-			Run: onLab(func(f *lab) Verdict { return books(g.s, f) })})
+			Run: onLab(func(f *labSetup) Verdict { return books(g.s, f) })})
 	}
 	return checks
 }
 
+// accountingRows are the books of layout l: at the default shape, at m =
+// 1000 (rounded up to whole blocks, or with padding past it that must stay
+// clear), and, for counters, after one pass more than a counter holds.
+func accountingRows(l bitLayout) []accountingRow {
+	recount := "popcount"
+	if l.maxCounter > 0 {
+		recount = "recount"
+	}
+	m1000 := "the " + l.Name() + " filter's books close at m = 1000"
+	switch {
+	case l.blocks:
+		m1000 = "the " + l.Name() + " filter rounds m = 1000 up to whole blocks and its books close"
+	case l.padding > 0 && l.maxCounter > 0:
+		m1000 = fmt.Sprintf("the %s filter's books close and its %d padding %ss stay zero", l.Name(), l.padding, l.Unit())
+	case l.padding > 0:
+		m1000 = fmt.Sprintf("the %s filter's books close and its %d padding %ss stay clear", l.Name(), l.padding, l.Unit())
+	}
+	rows := []accountingRow{
+		{l.Name(), l.Terms().Nonzero + " = " + recount + " = distinct positions written in the " + l.Name() + " filter",
+			standard(0, 10, 7, 4000).with(l.Variant)},
+		{l.Name() + "-m-1000", m1000, standard(1000, 0, 7, 100).with(l.Variant)},
+	}
+	if l.maxCounter > 0 {
+		passes := l.maxCounter + 1
+		rows = append(rows, accountingRow{fmt.Sprintf("%s-duplicate-passes-%d", l.Name(), passes),
+			fmt.Sprintf("the %s filter's books close after %d passes saturate its %ss", l.Name(), passes, l.Unit()),
+			standard(1000, 0, 7, 100).with(l.Variant).passes(passes)})
+	}
+	return rows
+}
+
+// accountingRow is one shape whose books the group closes.
+type accountingRow struct {
+	name, contract string
+	s              shape
+}
+
 // books fills the shape and reconciles its three counts of set positions.
-func books(s shape, f *lab) Verdict {
+func books(s shape, f *labSetup) Verdict {
 	flt, err := s.fill(f)
 	if err != nil {
 		return fail("%v", err)
@@ -88,22 +117,17 @@ func books(s shape, f *lab) Verdict {
 	return pass("%s", figures())
 }
 
-// paddingSet counts the nonzero positions in storage past m: bits for the
-// standard and blocked filters, 4-bit counters for the counting filter.
+// paddingSet counts the nonzero positions in storage past m: bits, or the
+// counters of a filter that shows them (core.Counters), each CounterBits
+// wide (4 for the counting filter's).
 func paddingSet(flt core.Membership) uint64 {
 	words := flt.Words()
-	m := flt.M()
+	per := positionsPerWord(flt)
+	width := 64 / per
+	mask := uint64(1)<<width - 1
 	n := uint64(0)
-	if _, counting := flt.(counter); counting {
-		for j := m; j < uint64(len(words))*16; j++ {
-			if words[j>>4]>>(4*(j&15))&0xf != 0 {
-				n++
-			}
-		}
-		return n
-	}
-	for j := m; j < uint64(len(words))*64; j++ {
-		if words[j>>6]>>(j&63)&1 != 0 {
+	for j := flt.M(); j < uint64(len(words))*per; j++ {
+		if words[j/per]>>(width*(j%per))&mask != 0 {
 			n++
 		}
 	}

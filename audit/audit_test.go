@@ -338,8 +338,8 @@ func TestHelpersCanFail(t *testing.T) {
 		{"rate rising in m", monotoneInM("x", func(m, n uint64, k int) float64 { return float64(m) / 1e6 })},
 		{"clumped counts", chiSquare([]uint64{900, 10, 10, 10, 10, 10, 10, 10, 10, 10}, "x")},
 		{"counts too even", chiSquare(slices.Repeat([]uint64{100}, 1000), "x")},
-		{"ceil k", bestK(&lab{Fault: core.KFromCeil}, 300000, 100000)},
-		{"wrong target", target(&lab{Fault: core.NoFault}, "0.01", "9.585", 8, "0.010039")},
+		{"ceil k", bestK(&labSetup{Fault: core.KFromCeil}, 300000, 100000)},
+		{"wrong target", target(&labSetup{Fault: core.NoFault}, "0.01", "9.585", 8, "0.010039")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

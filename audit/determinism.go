@@ -30,13 +30,13 @@ func determinismChecks() []Check {
 	for _, v := range core.Variants {
 		checks = append(checks, Check{ID: "determinism/same-digest/" + v.Name(), Needs: []Need{NeedLab, layoutNeed(v)},
 			Contract: "two " + v.Name() + " simulations of the same parameters give the same digest and storage",
-			Run:      onLab(func(f *lab) Verdict { return sameDigest(v, f) })})
+			Run:      onLab(func(f *labSetup) Verdict { return sameDigest(v, f) })})
 	}
 	for _, v := range core.Variants {
 		s := standard(0, 10, 7, 4000).with(v)
 		checks = append(checks, Check{ID: "determinism/new-seed-moves-bits/" + v.Name(), Needs: []Need{NeedLab, layoutNeed(v)},
 			Contract: "over the same members, seed 2 sets a different " + v.Name() + " filter from seed 1, about as different as chance",
-			Run:      onLab(func(f *lab) Verdict { return newSeed(s, f) })})
+			Run:      onLab(func(f *labSetup) Verdict { return newSeed(s, f) })})
 	}
 	checks = append(checks,
 		Check{ID: "determinism/golden-bits", Contract: "the default-shape bit array has the same digest on every platform",
@@ -76,7 +76,7 @@ func determinismChecks() []Check {
 	return checks
 }
 
-func sameDigest(v core.Variant, f *lab) Verdict {
+func sameDigest(v core.Variant, f *labSetup) Verdict {
 	p := sim.Defaults()
 	p.Variant = v
 	p = withFault(p, f)
@@ -101,7 +101,7 @@ func sameDigest(v core.Variant, f *lab) Verdict {
 // with the same members, seed 1's, and compares them (seedApart): only
 // the filter's own seed differs, so a layout that ignores it sets the very
 // same positions.
-func newSeed(s shape, f *lab) Verdict {
+func newSeed(s shape, f *labSetup) Verdict {
 	a, err := s.seed(1).fill(f)
 	if err != nil {
 		return fail("%v", err)
@@ -117,7 +117,7 @@ func newSeed(s shape, f *lab) Verdict {
 // for the layouts that keep fingerprints, whose cells are nearly all set).
 // Two independent fillings at fill q differ in about 2q(1-q) of them; a
 // seed that is ignored, or barely used, gives far fewer.
-func seedApart(s shape, f *lab, a, b core.Membership) Verdict {
+func seedApart(s shape, f *labSetup, a, b core.Membership) Verdict {
 	m, ones, what := a.M(), a.Popcount(), "positions"
 	x, y := nonzero(a), nonzero(b)
 	if !s.under(f).Variant.Bloom() {
@@ -284,7 +284,7 @@ func wordsDigest(words []uint64) string {
 	return d.Sum()
 }
 
-func golden(f *lab) Verdict {
+func golden(f *labSetup) Verdict {
 	s := standard(0, 10, 7, 4000).with(core.Standard)
 	flt, err := s.fill(f)
 	if err != nil {
@@ -294,7 +294,7 @@ func golden(f *lab) Verdict {
 	return verdict(got == want, "bit array digest %s, pinned %s (%s)", got, want, s.describe(f))
 }
 
-func simulationMatches(f *lab) Verdict {
+func simulationMatches(f *labSetup) Verdict {
 	p := defaults(f)
 	r, err := sim.Run(p)
 	if err != nil {
@@ -315,7 +315,7 @@ func simulationMatches(f *lab) Verdict {
 
 var errStop = errors.New("audit: stop")
 
-func stepsUnchanged(f *lab) Verdict {
+func stepsUnchanged(f *labSetup) Verdict {
 	p := defaults(f)
 	p.Items = 20000
 	whole, err := sim.Run(p)

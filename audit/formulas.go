@@ -49,7 +49,7 @@ func formulaChecks() []Check {
 		name := fmt.Sprintf("%g", b)
 		checks = append(checks, Check{ID: "formulas/k-minimizes/bits-per-key-" + name,
 			Contract: "the lab's k at " + name + " bits per key gives a lower rate than k - 1 and k + 1",
-			Run: onLab(func(f *lab) Verdict {
+			Run: onLab(func(f *labSetup) Verdict {
 				n := uint64(100000)
 				return bestK(f, uint64(math.Ceil(b*float64(n))), n)
 			})})
@@ -68,7 +68,7 @@ func formulaChecks() []Check {
 		checks = append(checks, Check{ID: "formulas/target-p-" + t.p,
 			Contract: fmt.Sprintf("500,000 keys at p = %s get %s bits per key, k = %d and theory %s, k the best integer",
 				t.p, t.bitsPerKey, t.k, t.theory),
-			Run: onLab(func(f *lab) Verdict { return target(f, t.p, t.bitsPerKey, t.k, t.theory) })})
+			Run: onLab(func(f *labSetup) Verdict { return target(f, t.p, t.bitsPerKey, t.k, t.theory) })})
 	}
 	checks = append(checks,
 		Check{ID: "formulas/sizing-1e8-at-1-percent",
@@ -241,7 +241,7 @@ func monotoneInM(name string, rate func(m, n uint64, k int) float64) Verdict {
 // neighbours. Rounding (m/n) ln 2 is the integer optimum except in slivers
 // just below a half, (m/n) ln 2 in about [j + 0.44, j + 0.5), where the
 // neighbour wins by under 2%; the shapes audited here sit clear of them.
-func bestK(f *lab, m, n uint64) Verdict {
+func bestK(f *labSetup, m, n uint64) Verdict {
 	k := f.ChooseK(m, n)
 	r := core.Rate(m, n, k)
 	var parts []string
@@ -260,7 +260,7 @@ func bestK(f *lab, m, n uint64) Verdict {
 		k, r, strings.Join(parts, " and "), m, n, float64(m)/float64(n)*math.Ln2)
 }
 
-func target(f *lab, p, bitsPerKey string, wantK int, theory string) Verdict {
+func target(f *labSetup, p, bitsPerKey string, wantK int, theory string) Verdict {
 	const n = 500000
 	pf, err := strconv.ParseFloat(p, 64)
 	if err != nil {
@@ -278,7 +278,7 @@ func target(f *lab, p, bitsPerKey string, wantK int, theory string) Verdict {
 	return verdict(ok, "m = %d, %s bits per key, k = %d, theory %s; %s", m, gotBits, k, gotRate, best.Detail)
 }
 
-func sizing1e8(f *lab) Verdict {
+func sizing1e8(f *labSetup) Verdict {
 	const n = 100000000
 	m, err := core.BitsFor(n, 0.01)
 	if err != nil {
@@ -288,7 +288,7 @@ func sizing1e8(f *lab) Verdict {
 	return verdict(m == 958505838 && k == 7, "m = %d, k = %d, %d bytes", m, k, (m+7)/8)
 }
 
-func rounding5(f *lab) Verdict {
+func rounding5(f *labSetup) Verdict {
 	const n = 500000
 	m, _ := core.BitsFor(n, 0.05)
 	var rates []string
@@ -301,7 +301,7 @@ func rounding5(f *lab) Verdict {
 		"rates for k = 3..6: %s; the lab picks k = %d (m = %d, n = %d)", got, k, m, n)
 }
 
-func defaultShape(f *lab) Verdict {
+func defaultShape(f *labSetup) Verdict {
 	p := sim.Defaults()
 	p.Fault, p.Hashes = f.Fault, 0
 	m, k := p.Shape()
@@ -313,7 +313,7 @@ func defaultShape(f *lab) Verdict {
 		m, k, (m+7)/8, approx, exact, bits)
 }
 
-func overfill(f *lab) Verdict {
+func overfill(f *labSetup) Verdict {
 	const n = 200000
 	m, _ := core.BitsFor(n, 0.01)
 	k := f.ChooseK(m, n)

@@ -20,11 +20,11 @@ func hashingChecks() []Check {
 		{ID: "hashing/siphash64/all-lengths", Contract: "SipHash-2-4 matches all 64 reference vectors, lengths 0 to 63",
 			Run: func(Target) Verdict { return sip64(0, 64) }},
 		{ID: "hashing/siphash128/empty", Contract: "the lab's 128-bit hash of the empty message matches the SipHash-2-4-128 vector",
-			Run: onLab(func(f *lab) Verdict { return sip128(f, 0, 1) })},
+			Run: onLab(func(f *labSetup) Verdict { return sip128(f, 0, 1) })},
 		{ID: "hashing/siphash128/00..0e", Contract: "the lab's 128-bit hash of 00..0e matches the SipHash-2-4-128 vector",
-			Run: onLab(func(f *lab) Verdict { return sip128(f, 15, 16) })},
+			Run: onLab(func(f *labSetup) Verdict { return sip128(f, 15, 16) })},
 		{ID: "hashing/siphash128/all-lengths", Contract: "the lab's 128-bit hash matches all 64 SipHash-2-4-128 vectors",
-			Run: onLab(func(f *lab) Verdict { return sip128(f, 0, 64) })},
+			Run: onLab(func(f *labSetup) Verdict { return sip128(f, 0, 64) })},
 	}
 	for _, u := range []struct {
 		text bool
@@ -36,7 +36,7 @@ func hashingChecks() []Check {
 		}
 		checks = append(checks, Check{ID: fmt.Sprintf("hashing/uniform/%s-keys-m-%d", kind, u.m),
 			Contract: fmt.Sprintf("positions of %d %s keys spread evenly over m = %d, by chi-square", uniformKeys, kind, u.m),
-			Run:      onLab(func(f *lab) Verdict { return positionsUniform(f, u.text, u.m) })})
+			Run:      onLab(func(f *labSetup) Verdict { return positionsUniform(f, u.text, u.m) })})
 	}
 	checks = append(checks,
 		Check{ID: "hashing/probe-pairs-independent",
@@ -44,10 +44,10 @@ func hashingChecks() []Check {
 			Run:      onLab(probePairs)},
 		Check{ID: "hashing/blocked-blocks-uniform",
 			Contract: "the blocked filter spreads keys evenly over its 1009 blocks, by chi-square",
-			Run:      onLab(func(f *lab) Verdict { return blockedUniform(f, false) })},
+			Run:      onLab(func(f *labSetup) Verdict { return blockedUniform(f, false) })},
 		Check{ID: "hashing/blocked-slots-uniform",
 			Contract: "the blocked filter spreads positions evenly over the 512 bits of a block, by chi-square",
-			Run:      onLab(func(f *lab) Verdict { return blockedUniform(f, true) })},
+			Run:      onLab(func(f *labSetup) Verdict { return blockedUniform(f, true) })},
 		Check{ID: "hashing/avalanche",
 			Contract: "flipping any one key bit flips each of the 128 hash bits half the time",
 			Run:      onLab(avalanche)},
@@ -93,7 +93,7 @@ func sip64(from, to int) Verdict {
 	return pass("%d of %d vectors match", to-from, to-from)
 }
 
-func sip128(f *lab, from, to int) Verdict {
+func sip128(f *labSetup, from, to int) Verdict {
 	bad, first := 0, -1
 	var lo, hi uint64
 	for n := from; n < to; n++ {
@@ -133,7 +133,7 @@ func chiSquare(counts []uint64, what string) Verdict {
 }
 
 // positionsUniform counts all k = 7 positions of each key over m cells.
-func positionsUniform(f *lab, text bool, m uint64) Verdict {
+func positionsUniform(f *labSetup, text bool, m uint64) Verdict {
 	const k = 7
 	k0, k1 := core.SipKey(1)
 	counts := make([]uint64, m)
@@ -159,7 +159,7 @@ func positionsUniform(f *lab, text bool, m uint64) Verdict {
 // probePairs histograms (first, last) position pairs of k = 7 probes into
 // m = 1024 on a 32x32 grid: double hashing must not tie the probes of a key
 // together.
-func probePairs(f *lab) Verdict {
+func probePairs(f *labSetup) Verdict {
 	const m, k, side = 1024, 7, 32
 	k0, k1 := core.SipKey(1)
 	counts := make([]uint64, side*side)
@@ -178,7 +178,7 @@ func probePairs(f *lab) Verdict {
 
 // blockedUniform histograms the blocked filter's positions by block (the
 // first position of each key) or by offset inside the block (all of them).
-func blockedUniform(f *lab, slots bool) Verdict {
+func blockedUniform(f *labSetup, slots bool) Verdict {
 	const blocks, k = 1009, 7
 	flt, err := core.New(core.BlockedVariant, f.Fault, blocks*core.BlockSize, k, 1)
 	if err != nil {
@@ -216,7 +216,7 @@ func blockedUniform(f *lab, slots bool) Verdict {
 // avalanche flips each of the 128 bits of 32 keys and counts, for each of
 // the 128 output bits, how often it flips. Each count is binomial with 4096
 // trials at one half if the hash avalanches; six sigma is 192.
-func avalanche(f *lab) Verdict {
+func avalanche(f *labSetup) Verdict {
 	const keys, keyBits = 32, 128
 	k0, k1 := core.SipKey(1)
 	var flips [128]uint64

@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/bloomlab/bloomlab/core"
@@ -11,11 +12,7 @@ import (
 // toggles or clears bits on a duplicate passes a fresh-keys test and loses
 // members the first time a stream repeats itself.
 func idempotentChecks() []Check {
-	replays := []struct {
-		name, contract string
-		s              shape
-		times          int
-	}{
+	replays := []replayRow{
 		{"replay", "replaying 4000 inserts changes no answer and no byte of storage",
 			standard(0, 10, 7, 4000), 1},
 		{"tiny-m", "replaying inserts into an overfilled 10-bit filter changes no answer and no byte",
@@ -26,21 +23,21 @@ func idempotentChecks() []Check {
 			standard(0, 64, 64, 500), 1},
 		{"replay-5", "replaying the inserts five more times changes no answer and no byte",
 			standard(0, 10, 7, 2000), 5},
-		{"blocked", "replaying inserts into the lab's blocked filter leaves it byte for byte the same",
-			standard(0, 10, 7, 4000).with(core.BlockedVariant), 1},
-		{"blocked-tiny-m", "replaying inserts into an overfilled single block leaves it the same",
-			standard(1, 0, 5, 200).with(core.BlockedVariant), 1},
-		{"counting", "replaying inserts into the lab's counting filter leaves the same counters nonzero",
-			standard(0, 10, 7, 4000).with(core.CountingVariant), 1},
-		{"counting-replay-15", "15 more passes, past the counters' 15, leave the same counters nonzero",
-			standard(0, 10, 7, 1000).with(core.CountingVariant), 15},
+	}
+	layouts := bitLayouts()
+	for _, l := range layouts {
+		replays = append(replays, replayRows(l)...)
 	}
 	var checks []Check
 	for _, r := range replays {
 		checks = append(checks, Check{ID: "idempotent/" + r.name, Group: GroupIdempotent, Contract: r.contract,
 			Needs: r.s.needsAs(NeedSet), Run: func(t Target) Verdict { return replay(r.s, r.times, t) }})
 	}
-	for _, v := range []core.Variant{{}, core.BlockedVariant, core.CountingVariant} {
+	order := []core.Variant{{}}
+	for _, l := range layouts {
+		order = append(order, l.Variant)
+	}
+	for _, v := range order {
 		s := standard(0, 10, 7, 4000).with(v)
 		name, whose := "order", "the filter's"
 		if !v.IsZero() {
@@ -51,6 +48,35 @@ func idempotentChecks() []Check {
 			Needs:    append(s.needsAs(NeedSet, NeedFixed), NeedStorage), Run: func(t Target) Verdict { return reverseOrder(s, t) }})
 	}
 	return checks
+}
+
+// replayRow is one shape the group fills and replays times more.
+type replayRow struct {
+	name, contract string
+	s              shape
+	times          int
+}
+
+// replayRows are the replays of layout l: at the default shape, into one
+// overfilled block where its positions come in blocks, and, for counters,
+// as many passes more as a counter holds.
+func replayRows(l bitLayout) []replayRow {
+	same := "leaves it byte for byte the same"
+	if l.removes {
+		same = "leaves the same " + l.Unit() + "s nonzero"
+	}
+	rows := []replayRow{{l.Name(), "replaying inserts into the lab's " + l.Name() + " filter " + same,
+		standard(0, 10, 7, 4000).with(l.Variant), 1}}
+	if l.blocks {
+		rows = append(rows, replayRow{l.Name() + "-tiny-m", "replaying inserts into an overfilled single block leaves it the same",
+			standard(1, 0, 5, 200).with(l.Variant), 1})
+	}
+	if c := l.maxCounter; c > 0 {
+		rows = append(rows, replayRow{fmt.Sprintf("%s-replay-%d", l.Name(), c),
+			fmt.Sprintf("%d more passes, past the %ss' %d, leave the same %ss nonzero", c, l.Unit(), c, l.Unit()),
+			standard(0, 10, 7, 1000).with(l.Variant), c})
+	}
+	return rows
 }
 
 // answers records flt's answer for each member and for as many absent

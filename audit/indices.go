@@ -29,7 +29,7 @@ func indexChecks() []Check {
 			contract += ", and every position is reached"
 		}
 		checks = append(checks, Check{ID: "index-range/m-" + a.name, Group: GroupIndices,
-			Contract: contract, Needs: []Need{NeedLab}, Run: onLab(func(f *lab) Verdict { return probeRange(a.m, a.name, f) })})
+			Contract: contract, Needs: []Need{NeedLab}, Run: onLab(func(f *labSetup) Verdict { return probeRange(a.m, a.name, f) })})
 	}
 	// Any filter that shows its positions, past 2^32 too: a filter whose
 	// h1 and h2 are kept in 32 bits is wrong only there. A filter that
@@ -49,8 +49,9 @@ func indexChecks() []Check {
 		checks = append(checks, Check{ID: "index-range/positions-m-" + a.name, Group: GroupIndices,
 			Contract: contract, Needs: needs, Run: func(t Target) Verdict { return filterRange(s, t) }})
 	}
-	for _, v := range []core.Variant{core.BlockedVariant, core.CountingVariant} {
+	for _, l := range bitLayouts() {
 		for _, m := range []uint64{1, 1000} {
+			v := l.Variant
 			s := standard(m, 0, 7, 2000).with(v)
 			checks = append(checks, Check{ID: "index-range/" + v.Name() + "-m-" + itoa(m), Group: GroupIndices,
 				Contract: "every position the lab's " + v.Name() + " filter reports for m = " + itoa(m) + " is below its size",
@@ -70,7 +71,7 @@ var probeEdges = [][2]uint64{{0, 0}, {math.MaxUint64, math.MaxUint64}, {1 << 63,
 // probeRange derives all MaxK probe positions for each key's hash under f
 // and checks they are in [0, m); for m up to 64 it also checks that every
 // position is reached.
-func probeRange(m uint64, name string, f *lab) Verdict {
+func probeRange(m uint64, name string, f *labSetup) Verdict {
 	k0, k1 := core.SipKey(1)
 	var key []byte
 	seen := uint64(0)
@@ -113,7 +114,7 @@ func probeRange(m uint64, name string, f *lab) Verdict {
 // filterRange builds the shape from t and checks the positions it reports
 // for 2000 keys against its size, and its size against the m asked for: a
 // filter may round m up, never down, and the lab's rounds only to whole
-// blocks.
+// blocks, where it shows blocks (core.Blocks).
 func filterRange(s shape, t Target) Verdict {
 	built, err := t.build(s)
 	if err != nil {
@@ -122,14 +123,18 @@ func filterRange(s shape, t Target) Verdict {
 	flt := built.(Positioner)
 	m, _ := t.dims(s)
 	size := flt.Size()
-	switch want, v := m, t.variant(s); {
+	var blocks core.Blocks
+	if lv, ok := built.(labView); ok {
+		blocks, _ = lv.membership().(core.Blocks)
+	}
+	switch {
 	case t.lab == nil && size < m:
 		return fail("asked for m = %d, the filter has %d positions, fewer (%s)", m, size, t.describe(s))
 	case t.lab == nil:
-	case v == core.BlockedVariant && (size != (m+core.BlockSize-1)/core.BlockSize*core.BlockSize):
+	case blocks != nil && !wholeBlocks(blocks, m, size):
 		return fail("asked for m = %d, the filter has %d positions, want whole blocks (%s)", m, size, t.describe(s))
-	case v != core.BlockedVariant && size != want:
-		return fail("asked for m = %d, the filter has %d positions, want %d (%s)", m, size, want, t.describe(s))
+	case blocks == nil && size != m:
+		return fail("asked for m = %d, the filter has %d positions, want %d (%s)", m, size, m, t.describe(s))
 	}
 	bad, total, example := 0, 0, uint64(0)
 	s.eachPosition(flt, func(j uint64) {
@@ -148,6 +153,13 @@ func filterRange(s shape, t Target) Verdict {
 		return spread(s, t, flt, size, total)
 	}
 	return pass("all %d positions below %d (%s)", total, size, t.describe(s))
+}
+
+// wholeBlocks reports whether size positions are m rounded up to whole
+// blocks of filter b: as many blocks as m needs, each as long as b's first.
+func wholeBlocks(b core.Blocks, m, size uint64) bool {
+	block := blockLength(b, size)
+	return block > 0 && size == (m+block-1)/block*block
 }
 
 // spreadSlices is how many equal slices of [0, m) spread counts positions in.

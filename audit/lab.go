@@ -7,25 +7,25 @@ import (
 	"github.com/bloomlab/bloomlab/core/sim"
 )
 
-// lab is the machinery behind one of the lab's own targets: its layout, a
+// labSetup is how one of the lab's own targets is set up: its layout, a
 // fault of the zoo switched on (core.NoFault for none) and a hashing scheme
 // for the standard and counting filters. A check that builds another
 // layout of the lab, or a filter under a fault that breaks double hashing,
 // builds it with double hashing, the only scheme it has.
-type lab struct {
+type labSetup struct {
 	core.Fault
 	Hashing core.Hashing
 	variant core.Variant
 }
 
 // build returns an empty filter of l's layout and fault for shape s.
-func (l *lab) build(s Shape) (core.Membership, error) {
+func (l *labSetup) build(s Shape) (core.Membership, error) {
 	return l.variant.Build(core.Spec{M: s.M, K: s.K, N: uint64(s.N), Seed: s.Seed, Fault: l.Fault,
 		Hashing: l.hashing(l.variant)})
 }
 
 // hashing is the scheme a filter of layout v under l uses.
-func (l *lab) hashing(v core.Variant) core.Hashing {
+func (l *labSetup) hashing(v core.Variant) core.Hashing {
 	if l.Hashing == "" || v.HashedBy(l.Fault, l.Hashing) != nil {
 		return core.DoubleHashing
 	}
@@ -55,7 +55,7 @@ func Lab(v core.Variant, f core.Fault, h core.Hashing) (Target, error) {
 	if err := variant.HashedBy(fault, hashing); err != nil {
 		return Target{}, fmt.Errorf("audit: %w", err)
 	}
-	l := &lab{Fault: fault, Hashing: hashing, variant: variant}
+	l := &labSetup{Fault: fault, Hashing: hashing, variant: variant}
 	name, about := "lab/"+variant.Name(), "the lab's "+variant.Name()+" filter"
 	if fault != core.NoFault {
 		name += "/" + string(fault)
@@ -156,6 +156,6 @@ func (t Target) reportedRate() (rate float64) {
 
 // onLab runs a check of the lab's machinery on the lab behind target t;
 // such a check needs NeedLab, so t.lab is set.
-func onLab(run func(*lab) Verdict) func(Target) Verdict {
+func onLab(run func(*labSetup) Verdict) func(Target) Verdict {
 	return func(t Target) Verdict { return run(t.lab) }
 }

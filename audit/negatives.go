@@ -93,12 +93,12 @@ func negativeChecks() []Check {
 		if v.Deletes() {
 			checks = append(checks, Check{ID: "no-false-negatives/" + v.Name() + "-remove", Group: GroupNegatives,
 				Contract: "removing half the members of a " + v.Name() + " filter leaves the other half found",
-				Needs:    []Need{NeedLab, layoutNeed(v)}, Run: onLab(func(f *lab) Verdict { return layoutRemove(v, f) })})
+				Needs:    []Need{NeedLab, layoutNeed(v)}, Run: onLab(func(f *labSetup) Verdict { return layoutRemove(v, f) })})
 		}
 		if v.Bounded() {
 			checks = append(checks, Check{ID: "no-false-negatives/" + v.Name() + "-full", Group: GroupNegatives,
 				Contract: "a " + v.Name() + " filter reports the inserts it cannot take, one key given until its buckets are full, and loses no member",
-				Needs:    []Need{NeedLab, layoutNeed(v)}, Run: onLab(func(f *lab) Verdict { return layoutFull(v, f) })})
+				Needs:    []Need{NeedLab, layoutNeed(v)}, Run: onLab(func(f *labSetup) Verdict { return layoutFull(v, f) })})
 		}
 	}
 	return append(checks,
@@ -198,7 +198,7 @@ func removeHalf(t Target) Verdict {
 // ones and looks for the even ones. In a counting filter no counter gets
 // near 15 at this load, so removal must never take a live key's counter to
 // zero; a cuckoo filter holds them at 80% of its slots.
-func layoutRemove(v core.Variant, f *lab) Verdict {
+func layoutRemove(v core.Variant, f *labSetup) Verdict {
 	s := standard(0, 10, 7, 4000).with(v)
 	flt, err := s.fill(f)
 	if err != nil {
@@ -232,7 +232,7 @@ func layoutRemove(v core.Variant, f *lab) Verdict {
 // over and over: its two buckets hold 2b = 8 copies, and the insert after
 // them must fail and say so (Fan et al., 2014, warn of exactly this), while
 // every member is still found.
-func layoutFull(v core.Variant, f *lab) Verdict {
+func layoutFull(v core.Variant, f *labSetup) Verdict {
 	s := standard(0, 20, 7, 1000).with(v)
 	flt, err := s.fill(f)
 	if err != nil {
@@ -257,7 +257,7 @@ func layoutFull(v core.Variant, f *lab) Verdict {
 
 // simulationNegatives runs the lab's own simulation at the default shape
 // with every query a member.
-func simulationNegatives(f *lab) Verdict {
+func simulationNegatives(f *labSetup) Verdict {
 	p := defaults(f)
 	p.PresentShare = 100
 	r, err := sim.Run(p)

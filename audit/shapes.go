@@ -150,18 +150,18 @@ func (t Target) rate(s shape) float64 {
 	return core.RateExact(m, uint64(s.Items), k)
 }
 
-func (s shape) with(v core.Variant) shape { s.Variant = v; return s }
-func (s shape) width(bits int) shape      { s.FingerprintBits = bits; return s }
-func (s shape) passes(p int) shape        { s.DuplicatePasses = p; return s }
-func (s shape) seed(seed uint64) shape    { s.Seed = seed; return s }
-func (s shape) keyBytes(b int) shape      { s.KeyBytes = b; return s }
-func (s shape) under(f *lab) sim.Params   { return withFault(sim.Params(s), f) }
+func (s shape) with(v core.Variant) shape    { s.Variant = v; return s }
+func (s shape) width(bits int) shape         { s.FingerprintBits = bits; return s }
+func (s shape) passes(p int) shape           { s.DuplicatePasses = p; return s }
+func (s shape) seed(seed uint64) shape       { s.Seed = seed; return s }
+func (s shape) keyBytes(b int) shape         { s.KeyBytes = b; return s }
+func (s shape) under(f *labSetup) sim.Params { return withFault(sim.Params(s), f) }
 
 // withFault sets lab target f's fault on p and the layout it lives in
 // (f's own layout when p names none), which a simulation requires (the
 // counter fault runs in the counting filter, the index and insert faults in
 // the standard one), and f's hashing where the filter has it.
-func withFault(p sim.Params, f *lab) sim.Params {
+func withFault(p sim.Params, f *labSetup) sim.Params {
 	if p.Variant.IsZero() {
 		p.Variant = f.variant
 	}
@@ -172,17 +172,17 @@ func withFault(p sim.Params, f *lab) sim.Params {
 
 // defaults is the lab's default simulation for lab target f: its own
 // layout, fault and hashing.
-func defaults(f *lab) sim.Params {
+func defaults(f *labSetup) sim.Params {
 	p := sim.Defaults()
 	p.Variant = core.Variant{}
 	return withFault(p, f)
 }
 
 // dims returns m and k under fault f.
-func (s shape) dims(f *lab) (uint64, int) { return s.under(f).Shape() }
+func (s shape) dims(f *labSetup) (uint64, int) { return s.under(f).Shape() }
 
 // describe names the shape under fault f in a detail line.
-func (s shape) describe(f *lab) string {
+func (s shape) describe(f *labSetup) string {
 	m, k := s.dims(f)
 	pass := "passes"
 	if s.DuplicatePasses == 1 {
@@ -217,7 +217,7 @@ func (s shape) absent(dst []byte, i int) []byte {
 }
 
 // build returns the empty filter of the shape under fault f.
-func (s shape) build(f *lab) (core.Membership, error) {
+func (s shape) build(f *labSetup) (core.Membership, error) {
 	m, k := s.dims(f)
 	v := s.under(f).Variant
 	return v.Build(core.Spec{M: m, K: k, N: uint64(s.Items), FingerprintBits: s.FingerprintBits, Seed: s.Seed, Fault: f.Fault, Hashing: f.hashing(v)})
@@ -225,11 +225,11 @@ func (s shape) build(f *lab) (core.Membership, error) {
 
 // fill builds the filter and inserts the n members, DuplicatePasses times,
 // then builds a static filter from them, as the simulation does.
-func (s shape) fill(f *lab) (core.Membership, error) { return s.fillKeyed(f, s.Seed) }
+func (s shape) fill(f *labSetup) (core.Membership, error) { return s.fillKeyed(f, s.Seed) }
 
 // fillKeyed is fill with the filter keyed by seed instead of the shape's
 // own, over the shape's members.
-func (s shape) fillKeyed(f *lab, seed uint64) (core.Membership, error) {
+func (s shape) fillKeyed(f *labSetup, seed uint64) (core.Membership, error) {
 	flt, err := s.seed(seed).build(f)
 	if err != nil {
 		return nil, err

@@ -86,7 +86,7 @@ func statisticsChecks() []Check {
 		checks = append(checks, Check{ID: "statistics/set-bits/" + c.name,
 			Needs:    append([]Need{NeedLab}, c.s.needsAs(NeedBloom)...),
 			Contract: "set positions after n inserts are within six sigma of m(1 - (1 - 1/m)^(kn))",
-			Run:      onLab(func(f *lab) Verdict { return setBitsMatch(c.s, f) })})
+			Run:      onLab(func(f *labSetup) Verdict { return setBitsMatch(c.s, f) })})
 	}
 	for _, c := range []struct {
 		name string
@@ -98,7 +98,7 @@ func statisticsChecks() []Check {
 	} {
 		checks = append(checks, Check{ID: "statistics/probes/" + c.name, Needs: []Need{NeedLab, NeedBloom},
 			Contract: "a negative query reads sum_{i<k} f^i positions on average, f the measured fill",
-			Run:      onLab(func(f *lab) Verdict { return probesMatch(c.s, f) })})
+			Run:      onLab(func(f *labSetup) Verdict { return probesMatch(c.s, f) })})
 	}
 	for _, m := range []uint64{100, 200, 1000} {
 		checks = append(checks, Check{ID: fmt.Sprintf("statistics/small-m/independent-m-%d", m),
@@ -303,7 +303,7 @@ func rateAt(s shape, over int, text bool, t Target) Verdict {
 
 // setBitsMatch compares the set positions with their expectation. Empty
 // positions are negatively associated, so m q (1 - q) bounds the variance.
-func setBitsMatch(s shape, f *lab) Verdict {
+func setBitsMatch(s shape, f *labSetup) Verdict {
 	flt, err := s.fill(f)
 	if err != nil {
 		return fail("%v", err)
@@ -321,7 +321,7 @@ func setBitsMatch(s shape, f *lab) Verdict {
 // probesMatch compares the mean positions read per absent query with
 // sum_{i<k} f^i at the filter's measured fill; the bound is five standard
 // errors of the mean, from the sample's own variance.
-func probesMatch(s shape, f *lab) Verdict {
+func probesMatch(s shape, f *labSetup) Verdict {
 	flt, err := s.fill(f)
 	if err != nil {
 		return fail("%v", err)
@@ -339,7 +339,7 @@ func probesMatch(s shape, f *lab) Verdict {
 
 // countingSaturates inserts 10 keys 40 times into 1000 counters: every
 // counter a key touches is hit at least 40 times and must stop at 15.
-func countingSaturates(f *lab) Verdict {
+func countingSaturates(f *labSetup) Verdict {
 	s := standard(1000, 0, 3, 10).with(core.CountingVariant).passes(40)
 	flt, err := s.fill(f)
 	if err != nil {
@@ -373,7 +373,7 @@ func countingSaturates(f *lab) Verdict {
 		core.CounterMax, top, over, s.describe(f))
 }
 
-func simulationRate(f *lab) Verdict {
+func simulationRate(f *labSetup) Verdict {
 	p := defaults(f)
 	r, err := sim.Run(p)
 	if err != nil {

@@ -76,7 +76,7 @@ type Target struct {
 	// lab is set on the lab's own targets: the hash, index derivation,
 	// k, layouts and simulation behind them, which the checks of the
 	// lab's machinery need.
-	lab *lab
+	lab *labSetup
 	// pause is set by Run for the length of a check: long checks call it
 	// every pauseEvery steps, and stop when it returns an error.
 	pause func() error

@@ -174,6 +174,7 @@ var BlockedVariant = Variant{&kind{
 	moments:    blockedFilterMoments,
 	file:       &fileLayout{code: 2, words: blockedWords, restore: restoreBlocked},
 	estimate:   blockedEstimate,
+	cheapest:   cheapestBlocked,
 }}
 
 // blockedFilterMoments is the blocked filter's theory: the exact mixture of

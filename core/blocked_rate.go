@@ -1,6 +1,9 @@
 package core
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // BlockedRateExact returns the blocked filter's rate without BlockedRate's
 // shortcut. BlockedRate raises a block's expected fill to the k-th power,
@@ -105,4 +108,47 @@ func blockedExact(m, n uint64, k int) (mean, variance float64, writes int) {
 	}
 	mean = clamp01(rate / mass)
 	return mean, max(0, square/mass-mean*mean), writes
+}
+
+// cheapestBlocked is the fewest whole blocks whose exact rate at its best
+// k reaches p, found by bisection: the best rate falls as blocks are added.
+func cheapestBlocked(n uint64, p float64) Sizing {
+	reaches := func(b uint64) bool {
+		m := b * BlockSize
+		return BlockedRateExact(m, n, BlockedBestK(m, n)) <= p
+	}
+	lo, hi := uint64(1), max(1, satMul(BitsPerKeyAtMaxK, n)/BlockSize)
+	if !reaches(hi) {
+		return notWithin()
+	}
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if reaches(mid) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	m := hi * BlockSize
+	k := BlockedBestK(m, n)
+	return Sizing{Spec: Spec{M: m, K: k, N: n}, Settings: fmt.Sprintf("k = %d, %s blocks", k, FormatCount(hi)),
+		Bits: m, Rate: BlockedRateExact(m, n, k), Reaches: true}
+}
+
+// BlockedBestK is the k whose exact blocked rate (BlockedRateExact) is
+// lowest at m bits for n keys: the rate is unimodal in k and its optimum
+// sits at or a little below the standard filter's, so the walk starts there.
+func BlockedBestK(m, n uint64) int {
+	k := OptimalK(m, n)
+	best := BlockedRateExact(m, n, k)
+	for _, step := range []int{-1, 1} {
+		for next := k + step; next >= 1 && next <= MaxK; next += step {
+			r := BlockedRateExact(m, n, next)
+			if r >= best {
+				break
+			}
+			k, best = next, r
+		}
+	}
+	return k
 }

@@ -22,6 +22,9 @@ type Counting struct {
 // CounterMax is the largest value a 4-bit counter holds.
 const CounterMax = 15
 
+// CounterBits is the width of a counter: four bits, sixteen to a word.
+func (f *Counting) CounterBits() int { return 4 }
+
 // NewCounting returns an empty counting filter of m counters and k hashes,
 // keyed by seed.
 func NewCounting(m uint64, k int, seed uint64) (*Counting, error) {
@@ -200,7 +203,19 @@ var CountingVariant = Variant{&kind{
 	moments:    bloomMoments,
 	file:       &fileLayout{code: 3, words: func(m uint64) (uint64, bool) { return (m + 15) / 16, true }, restore: restoreCounting},
 	estimate:   bloomEstimate,
+	cheapest:   cheapestCounting,
 }}
+
+// cheapestCounting is the standard filter's shape, a 4-bit counter for
+// each of its bits: the counters change the memory, not the rate.
+func cheapestCounting(n uint64, p float64) Sizing {
+	s := cheapestStandard(n, p)
+	if s.Reaches {
+		s.Settings += ", 4-bit counters"
+		s.Bits = satMul(s.Bits, 4)
+	}
+	return s
+}
 
 // Arithmetic shows the counting filter's k probes, as the standard filter's.
 func (c *Counting) Arithmetic(e *Explanation, key []byte) {

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"fmt"
 	"math"
 	"slices"
 )
@@ -19,6 +20,7 @@ var CuckooVariant = Variant{&kind{
 	formula:      "1 - (1 - load/(2^f - 1))^8: a query compares its f-bit fingerprint with the 8 slots of its two buckets",
 	fingerprints: CuckooFingerprints,
 	width:        func(m, n uint64) int { return cuckooWidth(m, n, CuckooFingerprints, false) },
+	cheapest:     func(n uint64, p float64) Sizing { return cheapestCuckoo(CuckooFingerprints, false, n, p) },
 	build: func(s Spec) (Membership, error) {
 		f := s.FingerprintBits
 		if f == 0 {
@@ -45,6 +47,7 @@ var SemiSortedVariant = Variant{&kind{
 	formula:      "1 - (1 - load/(2^f - 1))^8: a query compares its f-bit fingerprint with the 8 slots of its two buckets; semi-sorting saves space, not comparisons",
 	fingerprints: SemiSortedFingerprints,
 	width:        func(m, n uint64) int { return cuckooWidth(m, n, SemiSortedFingerprints, true) },
+	cheapest:     func(n uint64, p float64) Sizing { return cheapestCuckoo(SemiSortedFingerprints, true, n, p) },
 	build: func(s Spec) (Membership, error) {
 		f := s.FingerprintBits
 		if f == 0 {
@@ -100,4 +103,24 @@ func cuckooTheory(f Membership, n uint64) Theory {
 		probes = (1 - math.Pow(1-q, slots)) / q
 	}
 	return Theory{Rate: CuckooRate(c.FingerprintBits(), load), ExpectedSet: load * float64(c.M()), ExpectedProbes: probes}
+}
+
+// cheapestCuckoo is the narrowest of widths whose rate at the load the
+// filter is built for, 1 - (1 - load/(2^f - 1))^8, reaches p, in the
+// fewest buckets that hold n keys at that load: f bits a slot for the plain
+// filter, f - 1 for the semi-sorted one (Fan et al. 2014, section 5.2).
+func cheapestCuckoo(widths []int, semi bool, n uint64, p float64) Sizing {
+	widths = slices.Clone(widths)
+	slices.Sort(widths)
+	for _, f := range widths {
+		if CuckooRate(f, cuckooFull) > p {
+			continue
+		}
+		buckets := uint64(math.Ceil(float64(n) / (CuckooSlots * cuckooFull)))
+		bits := buckets * cuckooBucketBits(f, semi)
+		return Sizing{Spec: Spec{M: bits, N: n, FingerprintBits: f},
+			Settings: fmt.Sprintf("f = %d, %s buckets", f, FormatCount(buckets)), Bits: bits, Rate: CuckooRate(f, cuckooFull), Reaches: true}
+	}
+	f := widths[len(widths)-1]
+	return Sizing{Why: fmt.Sprintf("its widest fingerprint, %d bits, gives %.3g%% at full load", f, 100*CuckooRate(f, cuckooFull))}
 }

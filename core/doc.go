@@ -22,10 +22,18 @@
 // Blocks, Linked, Counters, Sealer, Remover, Shaped, Merger, KeyCounter),
 // never by its type. So a new
 // layout touches exactly: its own file (the filter, its Membership methods,
-// the views it has, its record with its Terms), its tests, and one line in
-// Variants. TestNewLayoutTouchesOnlyItsFile adds one from outside the
-// package that way and puts it through the simulation, Explain and the key
-// panel.
+// the views it has, its record with its Terms and, if it has one, its own
+// sizing for n keys at rate p, which Variant.Cheapest otherwise finds from
+// its theory), its tests, and one line in Variants. The calculator's table
+// and the frontier experiment size every layout through Cheapest, and the
+// audit gives the books, idempotence and index checks to every layout whose
+// positions are bits or counters (one that shows neither Valued nor
+// Linked). Register adds a layout from outside the package; package
+// coretest holds a throwaway one, the word filter, that tests of any
+// package register to see that their layer takes it:
+// TestNewLayoutTouchesOnlyItsFile puts it through the simulation, Explain
+// and the key panel, and the audit, plan and experiment tests through
+// theirs.
 //
 // Everything here is a pure function of its inputs. There is no wall clock,
 // no global random source and no syscall/js, so the same parameters give the

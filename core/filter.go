@@ -2,7 +2,9 @@ package core
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
+	"strconv"
 )
 
 // Limits on a filter's shape, checked by New and the constructors.
@@ -45,10 +47,14 @@ type Remover interface {
 }
 
 // Counters is a filter whose positions are counters: the counting filter.
+// Counter is counter i's value, MaxCounter the largest value held now,
+// Overflows the increments lost to a full counter, and CounterBits the
+// width of one counter in storage: it holds at most 2^CounterBits - 1.
 type Counters interface {
 	Counter(i uint64) uint8
 	MaxCounter() uint8
 	Overflows() uint64
+	CounterBits() int
 }
 
 // Filter is the standard Bloom filter: m bits in []uint64, k probes by
@@ -216,7 +222,41 @@ var Standard = Variant{&kind{
 	moments:    bloomMoments,
 	file:       &fileLayout{code: 1, words: func(m uint64) (uint64, bool) { return (m + 63) / 64, true }, restore: restoreFilter},
 	estimate:   bloomEstimate,
+	cheapest:   cheapestStandard,
 }}
+
+// cheapestStandard is the smallest m whose formula rate at the rounded
+// optimal k reaches p: from n log2(1/p) / ln 2 it steps up 0.1% at a time
+// until the rate reaches p, then bisects down to the edge (the rounding of
+// k makes the rate a little ragged in m, so the edge found is one where m
+// reaches p and m - 1 does not). A few thousand rates at most.
+func cheapestStandard(n uint64, p float64) Sizing {
+	reaches := func(m uint64) bool { return Rate(m, n, OptimalK(m, n)) <= p }
+	hi := max(1, uint64(math.Ceil(float64(n)*InfoFloor(p)/math.Ln2)))
+	limit := satMul(BitsPerKeyAtMaxK, n)
+	for hi <= limit && !reaches(hi) {
+		hi += max(1, hi/1000)
+	}
+	if hi > limit {
+		return notWithin()
+	}
+	lo := hi / 2
+	if lo < 1 || reaches(lo) {
+		lo = 0
+	}
+	for hi-lo > 1 { // reaches(hi), and lo is 0 or does not reach
+		mid := lo + (hi-lo)/2
+		if reaches(mid) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	m := hi
+	k := OptimalK(m, n)
+	return Sizing{Spec: Spec{M: m, K: k, N: n}, Settings: "k = " + strconv.Itoa(k),
+		Bits: m, Rate: Rate(m, n, k), Reaches: true}
+}
 
 // Arithmetic shows the filter's k probes under its hashing scheme.
 func (f *Filter) Arithmetic(e *Explanation, key []byte) {

@@ -1,5 +1,12 @@
 package core
 
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+)
+
 // FuseVariant is the binary fuse filter's variant: built once from the
 // whole key set, sized by n alone, with FuseDefaultBits-bit fingerprints
 // unless asked for another width from 1 to 32.
@@ -30,7 +37,30 @@ var FuseVariant = Variant{&kind{
 	},
 	memoryBits: func(f Membership) uint64 { return f.(*Fuse).MemoryBits() },
 	theory:     fuseTheory,
+	cheapest:   cheapestFuse,
 }}
+
+// cheapestFuse is the fuse filter with the narrowest fingerprint whose
+// rate, 2^-f, reaches p, in the array FuseSizeFactor gives n keys.
+func cheapestFuse(n uint64, p float64) Sizing {
+	f := int(math.Ceil(InfoFloor(p) - 1e-9))
+	if f != 0 && !slices.Contains(FuseFingerprints, f) { // 0 asks for the layout's choice, as CheckFingerprintBits reads it
+		return Sizing{Why: fmt.Sprintf("needs %d-bit fingerprints, past its %s", f, fingerprintWidths(FuseFingerprints, "and"))}
+	}
+	bits := uint64(math.Ceil(FuseSizeFactor(3, n)*float64(n))) * uint64(f)
+	return Sizing{Spec: Spec{N: n, FingerprintBits: f}, Settings: "f = " + strconv.Itoa(f), Bits: bits, Rate: FuseRate(f), Reaches: true}
+}
+
+// FuseSizeFactor is a binary fuse filter's slots per key for n keys: 1.125
+// (3-wise) or 1.075 (4-wise) for large n, more for small n, as the authors'
+// reference implementation sizes it (Graf and Lemire 2022, section 4).
+func FuseSizeFactor(arity int, n uint64) float64 {
+	ln := math.Log(float64(max(n, 2)))
+	if arity == 4 {
+		return math.Max(1.075, 0.77+0.305*math.Log(600000)/ln)
+	}
+	return math.Max(1.125, 0.875+0.25*math.Log(1000000)/ln)
+}
 
 // fuseTheory is FuseRate, which does not vary from filter to filter. Each
 // distinct key leaves one of its three cells nonzero unless its

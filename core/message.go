@@ -2,6 +2,7 @@ package core
 
 import (
 	"regexp"
+	"strconv"
 	"sync"
 )
 
@@ -17,3 +18,13 @@ var packagePrefix = sync.OnceValue(func() *regexp.Regexp {
 // tell Go callers where an error came from. The command line and the page
 // show every error through it.
 func Message(err error) string { return packagePrefix().ReplaceAllString(err.Error(), "$1") }
+
+// FormatCount writes a count with comma thousands separators, as every page
+// writes its figures: 1937108 is "1,937,108".
+func FormatCount(n uint64) string {
+	s := strconv.FormatUint(n, 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}

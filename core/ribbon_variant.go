@@ -1,6 +1,10 @@
 package core
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+	"slices"
+)
 
 // RibbonVariant is the standard Ribbon filter's variant at w = 64: built
 // once from the whole key set, sized by n alone, with RibbonDefaultBits-bit
@@ -44,7 +48,20 @@ func ribbonVariant(name string, w int) Variant {
 		},
 		memoryBits: func(f Membership) uint64 { return f.(*Ribbon).MemoryBits() },
 		theory:     ribbonTheory,
+		cheapest:   func(n uint64, p float64) Sizing { return cheapestRibbon(w, n, p) },
 	}}
+}
+
+// cheapestRibbon is the Ribbon filter of width w with the fewest result
+// bits whose rate, 2^-r, reaches p, in the rows it builds for n keys.
+func cheapestRibbon(w int, n uint64, p float64) Sizing {
+	r := int(math.Ceil(InfoFloor(p) - 1e-9))
+	if r != 0 && !slices.Contains(RibbonFingerprints, r) { // 0 asks for the layout's choice, as CheckFingerprintBits reads it
+		return Sizing{Why: fmt.Sprintf("needs %d-bit results, past its %s", r, fingerprintWidths(RibbonFingerprints, "and"))}
+	}
+	rows := RibbonRows(n, w)
+	return Sizing{Spec: Spec{N: n, FingerprintBits: r}, Settings: fmt.Sprintf("r = %d, %s rows", r, FormatCount(rows)),
+		Bits: satMul(rows, uint64(r)), Rate: RibbonRate(r), Reaches: true}
 }
 
 // ribbonTheory is RibbonRate, which does not vary from filter to filter

@@ -298,6 +298,7 @@ var ScalableVariant = Variant{&kind{
 		return NewScalable(m0, s.K, n0, ScalableGrowth, ScalableTightening, s.Seed)
 	},
 	memoryBits: func(f Membership) uint64 { return f.M() },
+	cheapest:   cheapestScalable,
 	theory:     scalableTheory,
 }}
 

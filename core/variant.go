@@ -82,6 +82,10 @@ type kind struct {
 	// set them, is that count's estimate and standard deviation from x
 	// nonzero positions of m, x < m (estimate.go).
 	estimate func(m uint64, k int, x uint64) (n, sd float64)
+
+	// cheapest sizes n keys at rate p by the layout's own theory (see
+	// Variant.Cheapest); nil for a layout sized from its theory alone.
+	cheapest func(n uint64, p float64) Sizing
 }
 
 // Spec is what a layout is built from: m positions or, for layouts with
@@ -298,7 +302,13 @@ func (v Variant) CheckFingerprintBits(bits int) error {
 // help, a run of three or more as a range and the last two joined by conj:
 // "8, 12 or 16", "1 to 32". It is "" for a layout without fingerprints.
 func (v Variant) FingerprintWidths(conj string) string {
-	w := slices.Clone(v.Fingerprints())
+	return fingerprintWidths(v.Fingerprints(), conj)
+}
+
+// fingerprintWidths writes widths as FingerprintWidths does, for a
+// layout's record that cannot name its own Variant.
+func fingerprintWidths(widths []int, conj string) string {
+	w := slices.Clone(widths)
 	slices.Sort(w)
 	var parts []string
 	for i := 0; i < len(w); {

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/bloomlab/bloomlab/core"
-	"github.com/bloomlab/bloomlab/core/plan"
 )
 
 var alternatives = Experiment{
@@ -73,7 +72,7 @@ func altSpec(l int, b, n, fuseCells uint64) (core.Spec, bool) {
 	case altBlocked:
 		// Whole blocks within the budget (a blocked filter rounds up).
 		m = max(1, m/core.BlockSize) * core.BlockSize
-		return core.Spec{M: m, K: plan.BlockedBestK(m, n), N: n}, true
+		return core.Spec{M: m, K: core.BlockedBestK(m, n), N: n}, true
 	case altCuckoo:
 		f, ok := widest(core.CuckooVariant, func(f int) bool {
 			slots := m / uint64(core.CuckooSlots*f) * core.CuckooSlots

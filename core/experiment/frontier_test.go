@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/coretest"
 	"github.com/bloomlab/bloomlab/core/plan"
 )
 
@@ -41,7 +42,7 @@ func TestFrontierSizing(t *testing.T) {
 		if !b.Reaches || core.BlockedRateExact(b.Spec.M, n, b.Spec.K) > p || b.Spec.M%core.BlockSize != 0 {
 			t.Errorf("blocked at %g: %+v", p, b)
 		}
-		if less := b.Spec.M - core.BlockSize; less > 0 && core.BlockedRateExact(less, n, plan.BlockedBestK(less, n)) <= p {
+		if less := b.Spec.M - core.BlockSize; less > 0 && core.BlockedRateExact(less, n, core.BlockedBestK(less, n)) <= p {
 			t.Errorf("blocked at %g: one block fewer, %d bits, reaches it too", p, less)
 		}
 		if w := f.Spec.FingerprintBits; !f.Reaches || core.FuseRate(w) > p || core.FuseRate(w-1) <= p {
@@ -102,5 +103,33 @@ func TestFrontierMeasures(t *testing.T) {
 				t.Errorf("notes %q: want the scalable chain's %q", tab.Notes, want)
 			}
 		}
+	}
+}
+
+// TestFrontierListsTheRegistry: a layout registered from outside core, the
+// word filter of core/coretest, is sized, built and measured at every
+// rate with the lab's own layouts, without an edit here. It changes the
+// registry, so it does not run in parallel.
+func TestFrontierListsTheRegistry(t *testing.T) {
+	_, unregister := coretest.RegisterWord()
+	defer unregister()
+	tab, err := frontier.Run(Sizes{Items: 2_000, Queries: 20_000, Seed: 3}, Options{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Its k stops at 10, so from 0.1% on its row says why it is not built.
+	target, structure, bpk, observed := tab.Column("target"), tab.Column("structure"), tab.Column("bitsPerKey"), tab.Column("observed")
+	rows := 0
+	for _, row := range tab.Rows {
+		if row[structure].Text != coretest.WordName {
+			continue
+		}
+		rows++
+		if row[target].Value >= 0.01 && (row[bpk].Missing || row[observed].Missing) {
+			t.Errorf("the word filter's row at %g is not measured: %+v", row[target].Value, row)
+		}
+	}
+	if rows != len(frontierRates) {
+		t.Errorf("%d rows of the word filter, want one a rate, %d", rows, len(frontierRates))
 	}
 }

@@ -134,7 +134,7 @@ func alternatives(n, m uint64, p float64, k int) ([]Alternative, int) {
 		id, name string
 		arity    int
 	}{{"fuse-3", "Binary fuse filter, 3-wise", 3}, {"fuse-4", "Binary fuse filter, 4-wise", 4}} {
-		factor := FuseSizeFactor(fuse.arity, n)
+		factor := core.FuseSizeFactor(fuse.arity, n)
 		bits := math.Ceil(factor * float64(n) * float64(f))
 		a := Alternative{
 			ID: fuse.id, Name: fuse.name, Bits: uint64(bits), Rate: fpRate, Static: true, Fingerprint: f,
@@ -175,17 +175,6 @@ func unbuilt(a Alternative) string {
 		return ""
 	}
 	return "the lab's " + a.Lab.Name() + " filter's fingerprints are " + a.Lab.FingerprintWidths("or") + " bits wide, not " + itoa(a.Fingerprint)
-}
-
-// FuseSizeFactor is a binary fuse filter's slots per key for n keys: 1.125
-// (3-wise) or 1.075 (4-wise) for large n, more for small n, as the authors'
-// reference implementation sizes it (Graf and Lemire 2022, section 4).
-func FuseSizeFactor(arity int, n uint64) float64 {
-	ln := math.Log(float64(max(n, 2)))
-	if arity == 4 {
-		return math.Max(1.075, 0.77+0.305*math.Log(600000)/ln)
-	}
-	return math.Max(1.125, 0.875+0.25*math.Log(1000000)/ln)
 }
 
 // blockedSearch finds blocked plans. Its searches walk core.BlockedRate,

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/coretest"
 )
 
 // TestCheapestFor: at 10^6 keys the static Ribbon filter at w = 128, fewer
@@ -73,7 +74,7 @@ func TestCheapestScalable(t *testing.T) {
 		n uint64
 		p float64
 	}{{20_000, 0.1}, {20_000, 0.01}, {1_000_000, 0.01}, {1_000_000, 0.001}, {1_000_000, 1e-6}} {
-		s, std := cheapestScalable(tc.n, tc.p), cheapestStandard(tc.n, tc.p)
+		s, std := sizedIn(core.ScalableVariant, tc.n, tc.p), sizedIn(core.Standard, tc.n, tc.p)
 		if !s.Reaches || s.Rate > tc.p || s.Spec.Capacity != tc.n/8 {
 			t.Fatalf("n = %d, p = %g: %+v", tc.n, tc.p, s)
 		}
@@ -111,7 +112,7 @@ func TestCheapestScalable(t *testing.T) {
 		p    float64
 		want string
 	}{{1_000_000, 1e-12, "not within"}, {1 << 30, 0.01, "cannot grow"}, {MaxN, 0.01, "not within"}} {
-		if s := cheapestScalable(tc.n, tc.p); s.Reaches || !strings.Contains(s.Why, tc.want) {
+		if s := sizedIn(core.ScalableVariant, tc.n, tc.p); s.Reaches || !strings.Contains(s.Why, tc.want) {
 			t.Errorf("n = %d, p = %g: %+v, want the reason %q", tc.n, tc.p, s, tc.want)
 		}
 	}
@@ -127,4 +128,48 @@ func cheapestBound(n uint64, p float64) uint64 {
 	}
 	o, _ := core.ScalableOutlook(m0, core.OptimalK((m0+63)&^63, n0), n0, n)
 	return o.M
+}
+
+// sizedIn is layout v's line of Cheapest for n keys at rate p.
+func sizedIn(v core.Variant, n uint64, p float64) Sized {
+	for _, s := range Cheapest(n, p) {
+		if s.Variant == v {
+			return s
+		}
+	}
+	panic("plan: no line for the " + v.Name() + " filter")
+}
+
+// TestCheapestListsTheRegistry: a layout registered from outside core, the
+// word filter of core/coretest, which brings no sizing of its own, has its
+// line in the calculator's table, sized from its theory: the fewest whole
+// words that reach p, where one word fewer does not.
+func TestCheapestListsTheRegistry(t *testing.T) {
+	v, unregister := coretest.RegisterWord()
+	defer unregister()
+	const n, p = 100_000, 0.01
+	sized := Cheapest(n, p)
+	if len(sized) != len(core.Variants) {
+		t.Fatalf("%d lines for %d layouts", len(sized), len(core.Variants))
+	}
+	w := sizedIn(v, n, p)
+	f, err := v.Build(w.Spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fewer := w.Spec
+	fewer.M -= 64
+	fewer.K = core.OptimalK(fewer.M, n)
+	g, err := v.Build(fewer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !w.Reaches || w.Name != "word" || w.Spec.M%64 != 0 || w.Bits != w.Spec.M || w.Rate > p ||
+		v.Theory(f, n).Rate != w.Rate || v.Theory(g, n).Rate <= p || !strings.HasSuffix(w.Settings, " words") {
+		t.Errorf("word at n = %d, p = %g: %+v; one word fewer gives %g", n, p, w, v.Theory(g, n).Rate)
+	}
+	// A rate no filter it builds reaches says why: here, past k = 10.
+	if s := sizedIn(v, n, MinP); s.Reaches || !strings.Contains(s.Why, "k in [1, 10]") {
+		t.Errorf("word at %g: %+v", MinP, s)
+	}
 }

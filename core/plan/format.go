@@ -31,13 +31,3 @@ func FormatBytes(b uint64) string {
 }
 
 func formatFixed(v float64, d int) string { return strconv.FormatFloat(v, 'f', d, 64) }
-
-// FormatCount writes a count with comma thousands separators, as every page
-// writes its figures: 1937108 is "1,937,108".
-func FormatCount(n uint64) string {
-	s := strconv.FormatUint(n, 10)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}

@@ -52,7 +52,7 @@ func TestMeasure(t *testing.T) {
 		}
 		// A layout that sizes itself takes the slots its formula gives
 		// the keys built, rounded up to whole segments (at most 5% here).
-		if want := FuseSizeFactor(3, m.Keys) * float64(a.Fingerprint); !a.Lab.UsesM() && (m.BitsPerKey < want || m.BitsPerKey > 1.05*want) {
+		if want := core.FuseSizeFactor(3, m.Keys) * float64(a.Fingerprint); !a.Lab.UsesM() && (m.BitsPerKey < want || m.BitsPerKey > 1.05*want) {
 			t.Errorf("%s: built %d keys at %.3f bits per key, its formula %.3f", a.ID, m.Keys, m.BitsPerKey, want)
 		}
 		if m.Low > m.Rate || m.Rate > m.High {

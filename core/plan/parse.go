@@ -18,11 +18,9 @@ const (
 	// MinP is the smallest rate a plan takes: its optimal k, log2(1/p), is
 	// 63 there, within the lab's [1, core.MaxK]; 5e-324 asked for k = 1023.
 	MinP = 1e-19
-	// BitsPerKeyAtMaxK is the most whole bits per key whose optimal k,
-	// (m/n) ln 2, stays at or below core.MaxK: floor(64 / ln 2) = 92. It is
-	// the most a plan sizes a structure to, and not core.MaxBitsPerKey, the
-	// most the lab's simulation takes (64).
-	BitsPerKeyAtMaxK = 92
+	// BitsPerKeyAtMaxK is the most a plan sizes a structure to:
+	// core.BitsPerKeyAtMaxK, 92.
+	BitsPerKeyAtMaxK = core.BitsPerKeyAtMaxK
 )
 
 // bitsPer maps a unit to the bits it stands for. Single letters are case

@@ -226,8 +226,8 @@ func TestFuseSizeFactor(t *testing.T) {
 		want  string
 	}{{3, 100_000_000, "1.125"}, {4, 100_000_000, "1.075"}, {3, 1000, "1.375"}, {4, 1, "6.624"}}
 	for _, tt := range tests {
-		if got := fmt.Sprintf("%.3f", FuseSizeFactor(tt.arity, tt.n)); got != tt.want {
-			t.Errorf("FuseSizeFactor(%d, %d) = %s, want %s", tt.arity, tt.n, got, tt.want)
+		if got := fmt.Sprintf("%.3f", core.FuseSizeFactor(tt.arity, tt.n)); got != tt.want {
+			t.Errorf("core.FuseSizeFactor(%d, %d) = %s, want %s", tt.arity, tt.n, got, tt.want)
 		}
 	}
 }

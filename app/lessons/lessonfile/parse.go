@@ -12,8 +12,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/bloomlab/bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/core"
 	"github.com/bloomlab/bloomlab/core/keys"
-	"github.com/bloomlab/bloomlab/core/plan"
 	"github.com/bloomlab/bloomlab/core/try"
 )
 
@@ -629,4 +629,4 @@ func readChoiceAnswer(r *reader, n int, q *Question, answer string) {
 }
 
 // group writes n with thousands separators, as every page writes figures.
-func group(n int) string { return plan.FormatCount(uint64(n)) }
+func group(n int) string { return core.FormatCount(uint64(n)) }

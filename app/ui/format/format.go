@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bloomlab/bloomlab/core"
 	"github.com/bloomlab/bloomlab/core/plan"
 )
 
@@ -46,7 +47,7 @@ func Percent(p float64) string {
 
 // Int writes an integer with comma thousands separators, as core/plan
 // writes the counts in its settings.
-func Int(n uint64) string { return plan.FormatCount(n) }
+func Int(n uint64) string { return core.FormatCount(n) }
 
 // Float writes v with d decimals.
 func Float(v float64, d int) string { return strconv.FormatFloat(v, 'f', d, 64) }
