@@ -2,6 +2,7 @@ package audit
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/bloomlab/bloomlab/core"
 )
@@ -47,6 +48,30 @@ type Remover interface {
 	Remove(key []byte) bool
 }
 
+// The views below are what a filter in a system offers: saved and loaded,
+// merged, counted. The checks of the system group (system.go) hold a target
+// to them where its filters show them.
+
+// Saver writes the filter in its target's own format, which the target's
+// Load reads back.
+type Saver interface {
+	Save(w io.Writer) error
+}
+
+// Merger takes another filter of the same target into this one, in place
+// (a union): afterwards it answers yes for every key either held. A filter
+// of another shape or seed it must refuse with an error; one it merges
+// anyway is held to the members it then loses.
+type Merger interface {
+	Merge(other Filter) error
+}
+
+// Counter estimates how many distinct keys the filter holds, with the
+// standard deviation it states for the estimate (0 when it states none).
+type Counter interface {
+	Count() (n, sd float64)
+}
+
 // Target is a named way to build filters of any shape: the lab's own filter
 // in each variant, each broken filter of the lab's zoo, or a library.
 type Target struct {
@@ -68,6 +93,9 @@ type Target struct {
 	// takes, 1 to 64 (0 means 64): New is only ever given seeds below
 	// 2^SeedBits, and every one of those bits must move the filter.
 	SeedBits int
+	// Load, when set, reads a filter its filters' Save wrote: the same
+	// answers, or an error for a file that is not one it wrote whole.
+	Load func(r io.Reader) (Filter, error)
 	// Done, when set, is called once a check no longer uses the filters
 	// New built for it: a target whose filters live in another process
 	// frees them there.
@@ -118,6 +146,9 @@ const (
 	NeedStorage   Need = "storage"   // the filter is a Storer
 	NeedRemoval   Need = "removal"   // the filter is a Remover
 	NeedSeed      Need = "seed"      // the target is Seeded
+	NeedSave      Need = "save"      // the filter is a Saver and the target has Load
+	NeedMerge     Need = "merge"     // the filter is a Merger
+	NeedCount     Need = "count"     // the filter is a Counter
 	// NeedLab marks checks of the lab's own machinery (its hash, index
 	// derivation, formulas, counters and simulation), run only on the
 	// lab's targets.
@@ -180,6 +211,10 @@ func discover(t Target) (views, error) {
 	_, v[NeedPositions] = flt.(Positioner)
 	_, v[NeedStorage] = flt.(Storer)
 	_, v[NeedRemoval] = flt.(Remover)
+	_, saves := flt.(Saver)
+	v[NeedSave] = saves && t.Load != nil
+	_, v[NeedMerge] = flt.(Merger)
+	_, v[NeedCount] = flt.(Counter)
 	return v, nil
 }
 
@@ -200,6 +235,12 @@ func (v views) missing(c Check, target string) (bool, string) {
 			what = "removal (Remove)"
 		case NeedSeed:
 			what = "a seed (Seeded)"
+		case NeedSave:
+			what = "saving and loading (Save and the target's Load)"
+		case NeedMerge:
+			what = "merging (Merge)"
+		case NeedCount:
+			what = "a count of its keys (Count)"
 		case NeedLab:
 			what = "the lab's internals"
 		default:
