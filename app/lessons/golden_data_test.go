@@ -172,7 +172,7 @@ var goldenLessons = []lesson{
 			},
 			Question: askLooksFine,
 		}, {
-			Text:    "The audit badge runs the filter's contract in your browser, the rate last. For short-range, 20 of the 131 checks that apply fail: positions are not uniform (chi-square 5.4 per degree of freedom where 1 is fair), and at a million keys the rate is 16% above theory.",
+			Text:    "The audit badge runs the filter's contract in your browser, the rate last. For short-range, the checks of its positions fail, then those of its rate: positions are not uniform (chi-square 5.4 per degree of freedom where 1 is fair), and at a million keys the rate is 16% above theory.",
 			Task:    "Keep the fault on, with the rate still looking fine, until the audit badge reports failed checks.",
 			Show:    labWith(func(s *settings.Lab) { withFault(s, core.ShortRange) }),
 			Audited: true,
