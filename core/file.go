@@ -211,11 +211,9 @@ func parseHeader(h *[FileHeaderBytes]byte) (s Shape, inserted, words uint64, fil
 }
 
 // readWords reads n little-endian words and the checksum after them. The
-// words go into chunks, the first of 512 words and each at most the size
-// of all before it (and at most fileChunkWords), allocated as the one
-// before it fills; one chunk is the answer, more are copied into one
-// array once the checksum holds. A reader that says it still holds the
-// whole payload and checksum gets the payload in one chunk at once.
+// words go into chunks of chunkWords each, allocated as the one before it
+// fills; one chunk is the answer, more are copied into one array once the
+// checksum holds.
 func readWords(r io.Reader, n uint64) ([]uint64, error) {
 	buf := make([]byte, fileBufBytes)
 	var chunks [][]uint64
@@ -256,8 +254,9 @@ func readWords(r io.Reader, n uint64) ([]uint64, error) {
 // all n at once for a reader that tells how many bytes it still holds
 // (Len, as bytes.Reader, bytes.Buffer and strings.Reader do) when they
 // cover the payload and its checksum, so a file in memory costs its
-// payload once and not twice; otherwise no more than was read before it,
-// so the bytes that arrive pay for the next chunk.
+// payload once and not twice; otherwise 512 words first, then at most
+// what was read before it (and at most fileChunkWords), so the bytes that
+// arrive pay for the next chunk.
 func chunkWords(r io.Reader, n, read uint64) uint64 {
 	if l, ok := r.(interface{ Len() int }); ok && read == 0 && uint64(max(l.Len(), 0)) >= 8*n+FileTrailerBytes {
 		return n
