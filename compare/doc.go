@@ -23,8 +23,10 @@
 // at 10^6 and 10^7 keys of 24 bytes, each filter sized for 1%; an insert
 // never re-adds a key to the filter it already holds, since a filter
 // refilled with the same keys sets no new bits and flatters every filter.
-// alternatives_bench_test.go times the lab's cuckoo and binary fuse filters
-// the same way beside github.com/seiflotfy/cuckoofilter and
+// system_bench_test.go times save, load and merge at the same two sizes
+// beside bits-and-blooms's WriteTo, ReadFrom and Merge (the README has the
+// table). alternatives_bench_test.go times the lab's cuckoo and binary
+// fuse filters the same way beside github.com/seiflotfy/cuckoofilter and
 // github.com/FastFilter/xorfilter, and the lab's semi-sorted cuckoo filter
 // beside the packed table of github.com/linvon/cuckoo-filter v0.4.0 (a Go
 // port of the paper authors' semi-sorted table), and alternatives_test.go

@@ -139,8 +139,11 @@ func (v Variant) Saves() bool { return v.record().file != nil }
 // (ErrLength). It then reads the payload in chunks, each allocated only
 // once the one before it is full, so a header that claims more than the
 // file holds costs at most the bytes that are there, twice, plus a
-// constant; and it answers with a filter only once the payload's checksum
-// and contents are checked. Every refusal wraps one of the errors above.
+// constant; a reader that tells how many bytes it still holds (Len, as a
+// bytes.Reader does) and holds the whole payload gets it in one array,
+// the payload's bytes once. It answers with a filter only once the
+// payload's checksum and contents are checked. Every refusal wraps one of
+// the errors above.
 func Load(r io.Reader) (Membership, error) {
 	var h [FileHeaderBytes]byte
 	if _, err := io.ReadFull(r, h[:]); err != nil {
@@ -208,16 +211,15 @@ func parseHeader(h *[FileHeaderBytes]byte) (s Shape, inserted, words uint64, fil
 }
 
 // readWords reads n little-endian words and the checksum after them. The
-// words go into chunks, the first of 512 words and each at most the size
-// of all before it (and at most fileChunkWords), allocated as the one
-// before it fills; one chunk is the answer, more are copied into one
-// array once the checksum holds.
+// words go into chunks of chunkWords each, allocated as the one before it
+// fills; one chunk is the answer, more are copied into one array once the
+// checksum holds.
 func readWords(r io.Reader, n uint64) ([]uint64, error) {
 	buf := make([]byte, fileBufBytes)
 	var chunks [][]uint64
 	var sum uint32
 	for read := uint64(0); read < n; {
-		c := make([]uint64, min(n-read, max(fileBufBytes/8, min(read, fileChunkWords))))
+		c := make([]uint64, chunkWords(r, n, read))
 		for i := 0; i < len(c); {
 			b := buf[:8*min(len(c)-i, fileBufBytes/8)]
 			if _, err := io.ReadFull(r, b); err != nil {
@@ -246,6 +248,20 @@ func readWords(r io.Reader, n uint64) ([]uint64, error) {
 		words = append(words, c...)
 	}
 	return words, nil
+}
+
+// chunkWords is the length of the chunk that follows read of n words:
+// all n at once for a reader that tells how many bytes it still holds
+// (Len, as bytes.Reader, bytes.Buffer and strings.Reader do) when they
+// cover the payload and its checksum, so a file in memory costs its
+// payload once and not twice; otherwise 512 words first, then at most
+// what was read before it (and at most fileChunkWords), so the bytes that
+// arrive pay for the next chunk.
+func chunkWords(r io.Reader, n, read uint64) uint64 {
+	if l, ok := r.(interface{ Len() int }); ok && read == 0 && uint64(max(l.Len(), 0)) >= 8*n+FileTrailerBytes {
+		return n
+	}
+	return min(n-read, max(fileBufBytes/8, min(read, fileChunkWords)))
 }
 
 // readError is ErrTruncated for a file that ended, else the reader's own

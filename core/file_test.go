@@ -254,9 +254,15 @@ func padded(file []byte) []byte {
 // list and the filter (doc of Load).
 func loadAllocBound(n int) uint64 { return 2*uint64(n) + 16<<10 }
 
-// loadAllocs is what Load allocates for file, and its error.
-func loadAllocs(file []byte) (uint64, error) {
-	r := bytes.NewReader(file)
+// loadAllocBoundInMemory is the most Load may allocate for a whole file
+// of n bytes from a reader that tells its length: the payload once.
+func loadAllocBoundInMemory(n int) uint64 { return uint64(n) + 16<<10 }
+
+// stream hides a reader's Len, as a file or a connection does.
+type stream struct{ io.Reader }
+
+// loadAllocs is what Load allocates reading r, and its error.
+func loadAllocs(r io.Reader) (uint64, error) {
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	_, err := core.Load(r)
@@ -269,21 +275,26 @@ func TestLoadAllocatesWhatTheFileHolds(t *testing.T) {
 	big := built(t, core.Standard, core.Spec{M: 1 << 22, K: 4, Seed: 3}, members)
 	good := saved(t, big)
 	le := binary.LittleEndian
+	lying := header(good[:4000], 8, func(b []byte) {
+		le.PutUint64(b, core.MaxM)
+		le.PutUint64(b[32:], core.MaxM/8)
+	})
 	for _, c := range []struct {
-		name string
-		file []byte
+		name  string
+		r     io.Reader
+		bytes int
+		bound uint64
 	}{
-		{"whole", good},
-		{"a lying header", header(good[:4000], 8, func(b []byte) {
-			le.PutUint64(b, core.MaxM)
-			le.PutUint64(b[32:], core.MaxM/8)
-		})},
-		{"cut in half", good[:len(good)/2]},
+		{"whole, in memory", bytes.NewReader(good), len(good), loadAllocBoundInMemory(len(good))},
+		{"whole, streamed", stream{bytes.NewReader(good)}, len(good), loadAllocBound(len(good))},
+		{"a lying header, in memory", bytes.NewReader(lying), len(lying), loadAllocBound(len(lying))},
+		{"a lying header, streamed", stream{bytes.NewReader(lying)}, len(lying), loadAllocBound(len(lying))},
+		{"cut in half, in memory", bytes.NewReader(good[:len(good)/2]), len(good) / 2, loadAllocBound(len(good) / 2)},
 	} {
-		got, err := loadAllocs(c.file)
-		t.Logf("%s: %d bytes allocated for %d bytes (%v)", c.name, got, len(c.file), err)
-		if got > loadAllocBound(len(c.file)) {
-			t.Errorf("%s: %d bytes allocated for a file of %d, the bound is %d", c.name, got, len(c.file), loadAllocBound(len(c.file)))
+		got, err := loadAllocs(c.r)
+		t.Logf("%s: %d bytes allocated for %d bytes (%v)", c.name, got, c.bytes, err)
+		if got > c.bound {
+			t.Errorf("%s: %d bytes allocated for a file of %d, the bound is %d", c.name, got, c.bytes, c.bound)
 		}
 	}
 }
@@ -308,9 +319,10 @@ func FuzzLoad(f *testing.F) {
 		// As given, and with both checksums made to hold, so the
 		// fuzzer reaches the checks behind them.
 		for _, data := range [][]byte{data, summed(data)} {
-			got, err := loadAllocs(data)
-			if got > loadAllocBound(len(data)) {
-				t.Fatalf("%d bytes allocated for %d of input (%v)", got, len(data), err)
+			for _, r := range []io.Reader{bytes.NewReader(data), stream{bytes.NewReader(data)}} {
+				if got, err := loadAllocs(r); got > loadAllocBound(len(data)) {
+					t.Fatalf("%d bytes allocated for %d of input (%T, %v)", got, len(data), r, err)
+				}
 			}
 			g, err := core.Load(bytes.NewReader(data))
 			if err != nil {
@@ -375,21 +387,32 @@ func BenchmarkSave(b *testing.B) {
 	}
 }
 
+// BenchmarkLoad reads a file from memory (a bytes.Reader, which tells
+// Load its length) and streamed (the same bytes without Len, as from a
+// file or a connection, read in chunks and copied once).
 func BenchmarkLoad(b *testing.B) {
 	for _, s := range benchSizes {
-		b.Run(s.name, func(b *testing.B) {
-			var file bytes.Buffer
-			if err := core.Save(&file, benchFilter(b, s.n, 1)); err != nil {
-				b.Fatal(err)
-			}
-			b.SetBytes(int64(file.Len()))
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := core.Load(bytes.NewReader(file.Bytes())); err != nil {
-					b.Fatal(err)
+		var file bytes.Buffer
+		if err := core.Save(&file, benchFilter(b, s.n, 1)); err != nil {
+			b.Fatal(err)
+		}
+		for _, r := range []struct {
+			name string
+			open func([]byte) io.Reader
+		}{
+			{"memory", func(p []byte) io.Reader { return bytes.NewReader(p) }},
+			{"stream", func(p []byte) io.Reader { return stream{bytes.NewReader(p)} }},
+		} {
+			b.Run(s.name+"/"+r.name, func(b *testing.B) {
+				b.SetBytes(int64(file.Len()))
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := core.Load(r.open(file.Bytes())); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
-		})
+			})
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package core
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"strings"
 )
 
@@ -135,20 +136,24 @@ func IntersectionFill(m uint64, k int, na, nb, nboth uint64) (and, own float64) 
 }
 
 // mergeBits is the OR (or AND) of two bit arrays of one length, in a new
-// array, and its set bits.
+// array, and its set bits, counted as each word is written rather than
+// in a second pass over an array that no longer fits a cache.
 func mergeBits(a, b []uint64, intersect bool) ([]uint64, uint64) {
 	out := make([]uint64, len(a))
 	b = b[:len(a)]
+	set := 0
 	if intersect {
 		for i := range out {
 			out[i] = a[i] & b[i]
+			set += bits.OnesCount64(out[i])
 		}
 	} else {
 		for i := range out {
 			out[i] = a[i] | b[i]
+			set += bits.OnesCount64(out[i])
 		}
 	}
-	return out, popcount(out)
+	return out, uint64(set)
 }
 
 // mergedInserted is the Add calls a merged filter counts: the sum for a
