@@ -181,12 +181,32 @@ func loadFile(name string) (core.Membership, error) {
 		return nil, err
 	}
 	defer file.Close()
-	f, err := core.Load(bufio.NewReader(file))
+	info, err := file.Stat()
+	if err != nil {
+		return nil, err
+	}
+	f, err := core.Load(&sizedReader{bufio.NewReader(file), info.Size()})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return f, nil
 }
+
+// sizedReader reads a file through a buffer and says how much of it is
+// left (Len, as a bytes.Reader does), so that core.Load reads a payload the
+// file holds whole into one array rather than in chunks copied together.
+type sizedReader struct {
+	r    *bufio.Reader
+	left int64
+}
+
+func (s *sizedReader) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	s.left -= int64(n)
+	return n, err
+}
+
+func (s *sizedReader) Len() int { return int(min(max(s.left, 0), math.MaxInt)) }
 
 // saveFile writes f to file name, through a file beside it renamed at
 // the end, so a failed save leaves no half file under the name.

@@ -5,8 +5,11 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/bloomlab/bloomlab/core"
 )
 
 // TestFilterCommand builds, tests, merges, intersects and describes
@@ -88,5 +91,31 @@ func TestFilterCommand(t *testing.T) {
 	}
 	if _, err := os.Stat(path("z.blmf")); err == nil {
 		t.Errorf("a refused merge wrote its output")
+	}
+}
+
+// TestLoadFileOnce: a filter file is read into one array the size of its
+// payload, not in chunks copied together, since the command knows how
+// long the file is.
+func TestLoadFileOnce(t *testing.T) {
+	f, err := core.Standard.Build(core.Spec{M: 8_000_000, K: 7, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join(t.TempDir(), "big.blmf")
+	if err := saveFile(name, f); err != nil {
+		t.Fatal(err)
+	}
+	size := core.FileBytes(f)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	if _, err := loadFile(name); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	// The payload once, bufio's 4 KiB, and a little for the file and the
+	// filter's own fields.
+	if got, limit := after.TotalAlloc-before.TotalAlloc, uint64(size)+64<<10; got > limit {
+		t.Errorf("loading a file of %d bytes allocated %d bytes, want at most %d", size, got, limit)
 	}
 }
