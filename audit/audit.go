@@ -117,13 +117,19 @@ func Run(t Target, progress Progress) (Report, error) { return RunOnly(t, nil, p
 // RunOnly is Run over the checks only keeps (every check when only is
 // nil): the report counts and digests those alone.
 func RunOnly(t Target, only func(Check) bool, progress Progress) (Report, error) {
-	have, err := discover(t)
-	if err != nil {
-		return Report{}, err
-	}
 	checks := Checks()
 	if only != nil {
 		checks = slices.DeleteFunc(checks, func(c Check) bool { return !only(c) })
+	}
+	return RunList(t, checks, progress)
+}
+
+// RunList is Run over the checks given, in their order: some of Checks,
+// and checks made for the run, as Against makes.
+func RunList(t Target, checks []Check, progress Progress) (Report, error) {
+	have, err := discover(t)
+	if err != nil {
+		return Report{}, err
 	}
 	var outcomes []Outcome
 	for i, c := range checks {

@@ -193,3 +193,37 @@ func TestSystemChecksCatchTheirBugs(t *testing.T) {
 		t.Logf("%s: %s; first failure: %s", c.target.Name, r.Summary(), first)
 	}
 }
+
+// Filters kept by one version and read by the next: the same target
+// keeps every member; a version whose hash changed (a salt before each
+// key) loads the files and loses nearly all of them.
+func TestAgainstCatchesAChangedHash(t *testing.T) {
+	t.Parallel()
+	kept, err := Keep(systemTarget{}.target("v1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(kept) != len(roundTrips()) {
+		t.Fatalf("kept %d filters, want %d", len(kept), len(roundTrips()))
+	}
+	for _, c := range []struct {
+		target Target
+		pass   bool
+		red    string
+	}{
+		{systemTarget{}.target("v2-same"), true, "0 of 4000 kept members answer no"},
+		{systemTarget{salt: 1}.target("v2-salted"), false, "3976 of 4000 kept members answer no"},
+	} {
+		r, err := RunList(c.target, Against(kept, "kept by v1"), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.AllPassed() != c.pass || r.Total != len(kept) || !strings.Contains(r.Checks[2].Detail, c.red) {
+			t.Errorf("%s: %s, want all passed %t; against/default: %s, want %q", c.target.Name, r.Summary(), c.pass, r.Checks[2].Detail, c.red)
+		}
+		t.Logf("%s: %s; %s: %s", c.target.Name, r.Summary(), r.Checks[2].ID, r.Checks[2].Detail)
+	}
+	if _, err := Keep(blackBox(MustLab(core.Standard, "", ""))); err == nil {
+		t.Error("a target that does not save kept filters")
+	}
+}
