@@ -95,7 +95,8 @@ type Report struct {
 	// because it does not show what they need (Outcome.Closed).
 	Open int `json:"open"`
 	// Narrowed, on a report of some of the checks, says which ("--group
-	// statistics: 16 of 207 checks"), where the command line sets it.
+	// statistics: N of M checks", N kept of the M), where the command
+	// line sets it.
 	Narrowed string `json:"narrowed,omitempty"`
 	// Lab names the lab that ran the audit, its version and the Go that
 	// built it ("bloomlab v1.2.0 (go1.26.8)"), where the command line
@@ -315,11 +316,12 @@ func (r Report) digest() string {
 	return d.Sum()
 }
 
-// Summary is the report's last line: "N/M checks passed" over the checks
-// that ran, and when some did not, ", S skipped" and how many of the
-// checks open to the target ran: "32/32 checks passed, 175 skipped (32 of
-// the 39 checks open to libbloom ran)", or "(all 203 checks open to
-// lab/standard ran)".
+// Summary is the report's last line: "N/M checks passed", M the checks
+// that ran, and when some did not, ", S skipped" and how many of the O
+// checks open to the target ran: "(M of the O checks open to libbloom
+// ran)" when the target refused a shape, or "(all M checks open to
+// lab/standard ran)". Letters, not figures: the figures grow with every
+// check.
 func (r Report) Summary() string {
 	if r.Skipped == 0 {
 		return r.Tally()

@@ -43,4 +43,12 @@
 // so a pass or a failure reproduces exactly. Run folds every verdict into a
 // digest that covers integers exactly and floats at six decimals, so the
 // same audit gives the same digest natively, under Node and in a browser.
+//
+// A new check is one entry in its group's list, in that group's file, with
+// a stable ID under the group's prefix; nothing else is written by hand.
+// make golden then rewrites every file that pins the list: the digests and
+// zoo tables of testdata/, the libraries' verdicts in compare/testdata/,
+// and the README's tables and counts. Its diff is the check's findings: a
+// fault it catches, a library it fails. No comment, example or test states
+// how many checks there are; each counts Checks.
 package audit

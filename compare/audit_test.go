@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -32,7 +31,7 @@ func TestLibraryVerdicts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			path := filepath.Join("testdata", target.Name+".verdicts")
+			path := verdictsPath(target.Name)
 			got := verdicts(r)
 			if *update {
 				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {

@@ -12,7 +12,8 @@
 // lab's own machinery (its hash, formulas and simulation) is skipped for a
 // library. Each library's verdicts are pinned in testdata/<name>.verdicts:
 // a library failing a check is a finding, and the test fails only when a
-// verdict moves.
+// verdict moves. The README's tables of them are read from those files
+// (readme_test.go); make golden, at the repository's root, rewrites both.
 //
 //	cd compare && go test ./...                         # the pinned verdicts, the example
 //	cd compare && go run ./cmd/auditlibraries           # passed, failed, skipped per group

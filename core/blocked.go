@@ -22,13 +22,16 @@ type Blocked struct {
 	added  uint64 // Add calls, repeats included
 }
 
+// blockedM is m rounded up to whole blocks.
+func blockedM(m uint64) uint64 { return (m + BlockSize - 1) / BlockSize * BlockSize }
+
 // NewBlocked returns an empty blocked filter of at least m bits, rounded up
 // to whole 512-bit blocks, with k bits per key, keyed by seed.
 func NewBlocked(m uint64, k int, seed uint64) (*Blocked, error) {
 	if err := checkShape(m, k); err != nil {
 		return nil, err
 	}
-	blocks := (m + BlockSize - 1) / BlockSize
+	blocks := blockedM(m) / BlockSize
 	k0, k1 := SipKey(seed)
 	return &Blocked{m: blocks * BlockSize, blocks: blocks, k: k, k0: k0, k1: k1, seed: seed,
 		words: make([]uint64, blocks*BlockSize/64)}, nil
@@ -174,6 +177,7 @@ var BlockedVariant = Variant{&kind{
 	moments:    blockedFilterMoments,
 	file:       &fileLayout{code: 2, words: blockedWords, restore: restoreBlocked},
 	estimate:   blockedEstimate,
+	rounds:     blockedM,
 	cheapest:   cheapestBlocked,
 }}
 

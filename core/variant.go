@@ -83,6 +83,10 @@ type kind struct {
 	// nonzero positions of m, x < m (estimate.go).
 	estimate func(m uint64, k int, x uint64) (n, sd float64)
 
+	// rounds, for a layout that builds whole units (blocks, words), is
+	// how many positions a filter built for m has; nil where it has m.
+	rounds func(m uint64) uint64
+
 	// cheapest sizes n keys at rate p by the layout's own theory (see
 	// Variant.Cheapest); nil for a layout sized from its theory alone.
 	cheapest func(n uint64, p float64) Sizing
@@ -351,6 +355,16 @@ func WithDefaults(f Fault, h Hashing) (Fault, Hashing) {
 		h = DoubleHashing
 	}
 	return f, h
+}
+
+// BuiltM is how many positions a filter of layout v built for m has: m,
+// or m rounded up to the layout's whole units (the blocked filter's 512-bit
+// blocks), so a run can be matched to the settings that asked for it.
+func (v Variant) BuiltM(m uint64) uint64 {
+	if r := v.record().rounds; r != nil {
+		return r(m)
+	}
+	return m
 }
 
 // MemoryBits is the storage of filter f of layout v in bits.

@@ -53,7 +53,8 @@ func (st State) Attacked(kind string) *try.AttackResult {
 // Shown is the run of the filter the settings describe, nil before it
 // finished: the result a slider's move left behind describes another
 // filter, and no task may be done by it. The run is matched by its layout,
-// fault, keys and, for the Bloom layouts, shape (m and k).
+// fault, keys and, for the Bloom layouts, shape (m as the layout builds it,
+// and k).
 func (st State) Shown() *sim.Result {
 	r := st.Result
 	if r == nil {
@@ -68,7 +69,7 @@ func (st State) Shown() *sim.Result {
 	if r.Fault != fault || r.Variant != p.Variant.Effective(fault) || r.Typed != typed || r.N != uint64(p.Items)+typed {
 		return nil
 	}
-	if m, k := p.Shape(); r.Variant.Bloom() && (r.M != m || r.K != k) {
+	if m, k := p.Shape(); r.Variant.Bloom() && (r.M != r.Variant.BuiltM(m) || r.K != k) {
 		return nil
 	}
 	return r

@@ -76,6 +76,8 @@ var labRows = []labRow{
 		answers: "2.1=2 3.1=52 4.1=#1 5.1=#1 6.2=14.31"},
 	{name: "small filter of fruit, cherry asked", show: smallFruit, ask: "cherry", done: "1.1",
 		answers: "1.3=#2 2.1=2 3.1=52 4.1=#1 5.1=#1 6.2=14.31"},
+	{name: "a blocked filter, m rounded up to whole blocks", show: "variant=blocked",
+		answers: "2.1=8 3.1=49.98 4.1=#2 5.1=#1 6.2=0.9111"},
 	{name: "2.5 bits per key", show: "bits-per-key=2.5", done: "3.1 6.2",
 		answers: "2.1=2 3.1=93.69 4.1=#1 5.1=#1 6.2=63.6"},
 	{name: "3 bits per key", show: "bits-per-key=3", done: "3.2 6.2",

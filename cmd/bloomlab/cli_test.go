@@ -69,10 +69,12 @@ func TestSizeAndSimulate(t *testing.T) {
 			[]string{"memory               22528 bytes, 45.056 bits per key", "false positives      0 of 4500", "false negatives      0 of 500"}, ""},
 		{"semi-sorted cuckoo", []string{"simulate", "--variant", "cuckoo-ss", "--fingerprint-bits", "12", "--bits-per-key", "16"}, 0,
 			[]string{"m                    5816 slots", "memory               7997 bytes, 15.994 bits per key", "load                 0.6878 of slots", "cuckoo-ss theory fpr 0.001343"}, ""},
+		// Exit 0 and "(all": every check open to it ran and passed. The
+		// counts are left out: they grow with every check.
 		{"semi-sorted cuckoo audit", []string{"audit", "--variant", "cuckoo-ss"}, 0, []string{
 			"Bloom Lab audit: the lab's cuckoo-ss filter (lab/cuckoo-ss)",
 			"PASS  no-false-negatives/cuckoo-ss-every-width: every member is found again in cuckoo-ss filters of every fingerprint width, 5 to 16 bits",
-			"PASS  statistics/fpr-cuckoo-ss/bits-per-key-10:", "173/173 checks passed, 34 skipped (all 173 checks open to lab/cuckoo-ss ran)"}, ""},
+			"PASS  statistics/fpr-cuckoo-ss/bits-per-key-10:", " skipped (all ", " checks open to lab/cuckoo-ss ran)\n"}, ""},
 		{"semi-sorted cuckoo fingerprint width", []string{"simulate", "--variant", "cuckoo-ss", "--fingerprint-bits", "4"}, 2, nil,
 			"bloomlab simulate: --fingerprint-bits: the cuckoo-ss filter's fingerprints are 5 to 16 bits wide (or 0 for its choice), got 4"},
 		{"cuckoo fingerprint width", []string{"simulate", "--variant", "cuckoo", "--fingerprint-bits", "7"}, 2, nil,

@@ -300,14 +300,17 @@ func filterInfo(args []string, stdout io.Writer) (int, error) {
 	row("seed", "%d", shape.Seed)
 	row("fill", "%d of %d %s (%.2f%%)", f.SetBits(), f.M(), shape.Variant.Terms().Nonzero, 100*float64(f.SetBits())/float64(f.M()))
 	row("inserted", "%d keys (repeats included)", inserted)
-	e, err := core.EstimateKeys(f)
-	if err != nil {
+	if e, err := core.EstimateKeys(f); err != nil {
 		row("estimated", "none: %s", userMessage(err))
-		row("rate", "%.6g at the %d keys inserted", shape.Variant.Theory(f, inserted).Rate, inserted)
-		return 0, nil
+	} else {
+		row("estimated", "%.1f ± %.1f distinct keys (one standard deviation)", e.N, e.SD)
 	}
-	row("estimated", "%.1f ± %.1f distinct keys (one standard deviation)", e.N, e.SD)
-	row("rate", "%.6g now, at the %.0f keys estimated; %.6g at the %d inserted",
-		shape.Variant.Theory(f, uint64(math.Round(e.N))).Rate, e.N, shape.Variant.Theory(f, inserted).Rate, inserted)
+	// The rate now is read off the bits: a query of an absent key is a
+	// false positive when its k probes all find a set position. The design
+	// size is the n this m and k are optimal for, n = m ln 2 / k.
+	fill := float64(f.SetBits()) / float64(f.M())
+	design := uint64(math.Round(float64(shape.M) * math.Ln2 / float64(shape.K)))
+	row("rate", "%.6g now (fill^k); %.6g at the design size, %d keys (m ln 2 / k, where this k is optimal)",
+		math.Pow(fill, float64(shape.K)), shape.Variant.Theory(f, design).Rate, design)
 	return 0, nil
 }

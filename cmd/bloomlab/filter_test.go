@@ -37,7 +37,7 @@ func TestFilterCommand(t *testing.T) {
 		{"intersect", []string{"filter", "intersect", a, u, "--out", in}, 0, []string{"the intersection of"}, ""},
 		{"the intersection holds the shared", []string{"filter", "test", in, k1}, 0, []string{"maybe\tcarol\n"}, ""},
 		{"info", []string{"filter", "info", u}, 0, []string{"layout         standard", "m              2000 bits", "k              5", "seed           7",
-			"inserted       5 keys", "estimated      5.0 ± 0.", "rate           "}, ""},
+			"inserted       5 keys", "estimated      5.0 ± 0.", "now (fill^k)", "at the design size, 277 keys"}, ""},
 		{"sized by n and p", []string{"filter", "build", "--n", "1000", "--p", "0.01", "--variant", "blocked", "--out", path("n.blmf"), k1}, 0, []string{"a blocked filter of 3 keys, m = 9728, k = 7"}, ""},
 		{"build counting", []string{"filter", "build", "--variant", "counting", "--out", path("c.blmf"), k1}, 0, []string{"a counting filter of 3 keys, m = 30, k = 7"}, ""},
 
