@@ -144,19 +144,16 @@ func damaged(t Target, d damage) Verdict {
 
 // measuredLoad loads file and measures what the Load allocated: again,
 // up to three times, while it is over bound, keeping the least.
-func (t Target) measuredLoad(file []byte, bound uint64) (Filter, error, uint64) {
-	least := uint64(math.MaxUint64)
-	for range 3 {
+func (t Target) measuredLoad(file []byte, bound uint64) (flt Filter, err error, least uint64) {
+	least = math.MaxUint64
+	for try := 0; try < 3 && least > bound && !errors.Is(err, errPanicked); try++ {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		flt, err := t.load(file)
+		flt, err = t.load(file)
 		runtime.ReadMemStats(&after)
 		least = min(least, after.TotalAlloc-before.TotalAlloc)
-		if least <= bound || errors.Is(err, errPanicked) {
-			return flt, err, least
-		}
 	}
-	return nil, nil, least
+	return flt, err, least
 }
 
 // truncations are file cut short at 11 points.

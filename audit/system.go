@@ -57,7 +57,7 @@ func systemChecks() []Check {
 	return checks
 }
 
-// roundTrip is a shape a saved filter must come back from whole.
+// roundTripShape is a shape a saved filter must come back from whole.
 type roundTripShape struct {
 	name, contract string
 	s              shape
@@ -210,8 +210,8 @@ func mergeDisjoint(t Target) Verdict {
 		lost, s.Items, fp, absentAsked, s.Items, want, limit, t.describe(s))
 }
 
-// mergeOther is a filter Merge must refuse or merge whole: built from
-// mergeShape changed by other.
+// mergeOtherShape is a filter Merge must refuse or merge whole: built
+// from mergeShape changed by other.
 type mergeOtherShape struct {
 	name, contract string
 	needs          []Need
@@ -273,7 +273,9 @@ const countM = 100000
 // 70% and 90% of their bits and holds each count to 5 SD + 1 of n: the
 // SD the target states, or where it states none (0) the lab's own for
 // the same shape and keys, so a count is never held to an SD it did not
-// earn. Past 5 SD a true estimate falls six times in ten million.
+// earn. Past 5 SD a true estimate falls six times in ten million. The
+// higher fills put more keys in m than a filter of bounded capacity (the
+// cuckoo filter's table) holds, so the checks need a set's semantics.
 func countFills(t Target, k int) Verdict {
 	worst, detail := 0.0, ""
 	ok := true
