@@ -462,7 +462,7 @@ func TestRateCheckCatchesTenPercent(t *testing.T) {
 	}{{0, true}, {0.02, false}, {-0.02, false}} {
 		short := Target{Name: fmt.Sprintf("short-%g", c.shrink), New: func(s Shape) (Filter, error) {
 			f, err := core.NewFilter(uint64(float64(s.M)*(1-c.shrink)), s.K, s.Seed)
-			return labFilter(f), err
+			return labFilter(f, labSystemViews{}), err
 		}}
 		o, err := RunCheck(short, check)
 		if err != nil {

@@ -4,9 +4,10 @@
 //
 // A Target is a named way to build a filter for a Shape (m positions, k
 // probes, the n keys it is meant for, a seed). Its filter needs only Add and
-// Test; what else it shows (its positions, its storage, removal) is
-// discovered, and a check that needs something the filter does not show is
-// skipped, with the reason, never counted as passed. The lab's targets
+// Test; what else it shows (its positions, its storage, removal, Save
+// with the target's Load, Merge, Count) is discovered, and a check that
+// needs something the filter does not show is skipped, with the reason,
+// never counted as passed. The lab's targets
 // (Lab) also open the lab's machinery (its hash, index derivation, formulas,
 // counters and simulation) to the checks of those. Package audittest runs
 // the checks as subtests of a user's own go test.
@@ -37,7 +38,16 @@
 //     filter that drops writes looks better than its design), fills and
 //     probes within honest bounds;
 //  8. determinism: the same build gives the same answers and the same
-//     digest; a new seed, and nothing else, moves the bits.
+//     digest; a new seed, and nothing else, moves the bits;
+//  9. the filter in a system (system.go, damage.go): saved and loaded it
+//     answers as before (a tiny m, an m not a multiple of 64, k = 64); a
+//     damaged file (truncated, flipped, a size that disagrees, a size
+//     past any bound) is refused or keeps every member, and its Load
+//     allocates at most 16 times the file's bytes and 1 MiB; a union of
+//     filters over disjoint keys keeps all of them, and one of another
+//     m, k or seed is refused or keeps them all; the estimated count is
+//     within 5 SD + 1 of n at fills of 10% to 90%. Keep and Against hold
+//     a later version of a target to the files an earlier one saved.
 //
 // Every check uses fixed seeds and bounds with a tail of 10^-6 or smaller,
 // so a pass or a failure reproduces exactly. Run folds every verdict into a

@@ -65,7 +65,7 @@ func (t Target) build(s shape) (Filter, error) {
 		if err != nil {
 			return nil, err
 		}
-		return labFilter(flt), nil
+		return labFilter(flt, labSystemViews{}), nil
 	}
 	m, k := t.dims(s)
 	flt, err := t.New(Shape{M: m, K: k, N: s.Items, Seed: t.seedOf(s.Seed)})

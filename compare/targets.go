@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"strconv"
 
 	"github.com/bloomlab/bloomlab/audit"
@@ -38,6 +39,13 @@ func BitsAndBlooms() audit.Target {
 			}
 			return bitsAndBlooms{bloom.New(uint(s.M), uint(s.K))}, nil
 		},
+		Load: func(r io.Reader) (audit.Filter, error) {
+			f := &bloom.BloomFilter{}
+			if _, err := f.ReadFrom(r); err != nil {
+				return nil, err
+			}
+			return bitsAndBlooms{f}, nil
+		},
 	}
 }
 
@@ -55,6 +63,24 @@ type bitsAndBlooms struct{ *bloom.BloomFilter }
 func (f bitsAndBlooms) Add(key []byte)  { f.BloomFilter.Add(key) }
 func (f bitsAndBlooms) Size() uint64    { return uint64(f.Cap()) }
 func (f bitsAndBlooms) Words() []uint64 { return f.BitSet().Words() }
+
+// Save is the library's WriteTo (m, k and the bitset, big-endian, with no
+// checksum), which Load reads back with ReadFrom.
+func (f bitsAndBlooms) Save(w io.Writer) error { _, err := f.WriteTo(w); return err }
+
+// Merge is the library's in-place union, which refuses another m or k;
+// the library has no seed to compare.
+func (f bitsAndBlooms) Merge(other audit.Filter) error {
+	o, ok := other.(bitsAndBlooms)
+	if !ok {
+		return fmt.Errorf("compare: bits-and-blooms merges only its own filters, got a %T", other)
+	}
+	return f.BloomFilter.Merge(o.BloomFilter)
+}
+
+// Count is the library's ApproximatedSize, -(m/k) ln(1 - x/m) rounded to
+// a uint32; it states no SD.
+func (f bitsAndBlooms) Count() (n, sd float64) { return float64(f.ApproximatedSize()), 0 }
 
 func (f bitsAndBlooms) Positions(dst []uint64, key []byte) []uint64 {
 	dst = dst[:0]

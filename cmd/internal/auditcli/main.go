@@ -32,12 +32,12 @@ var formats = map[string]func(audit.Report, io.Writer) error{
 const formatNames = "text, json, junit or tap"
 
 // flagList names every flag, for the errors that list them.
-const flagList = "--format FORMAT, --json, --run REGEX, --group NAME, --variant LAYOUT, --fault NAME, --hashing SCHEME, --faults, --exec and --exec-timeout"
+const flagList = "--format FORMAT, --json, --run REGEX, --group NAME, --variant LAYOUT, --fault NAME, --hashing SCHEME, --faults, --keep DIR, --against DIR, --exec and --exec-timeout"
 
 // Main runs the audit as the command prog with the arguments args:
 //
-//	PROG [--format FORMAT] [--json] [--run REGEX] [--group NAME] [--variant LAYOUT] [--fault NAME] [--hashing SCHEME] [--faults]
-//	PROG [--format FORMAT] [--json] [--run REGEX] [--group NAME] [--exec-timeout D] --exec -- CMD [ARGS...]
+//	PROG [--format FORMAT] [--json] [--run REGEX] [--group NAME] [--keep DIR] [--against DIR] [--variant LAYOUT] [--fault NAME] [--hashing SCHEME] [--faults]
+//	PROG [--format FORMAT] [--json] [--run REGEX] [--group NAME] [--keep DIR] [--against DIR] [--exec-timeout D] --exec -- CMD [ARGS...]
 //
 // It returns the exit status: 0 when every check that ran passed, 1 when
 // any failed (or the target refused the audit's first filter), 2 for bad
@@ -76,6 +76,8 @@ func MainWith(ctx context.Context, prog string, args []string, stdout, stderr io
 	timeout := fs.Duration("exec-timeout", 0, "")
 	runRegex := fs.String("run", "", "")
 	group := fs.String("group", "", "")
+	keep := fs.String("keep", "", "")
+	againstDir := fs.String("against", "", "")
 	bad := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, prog+": "+format+"\n", a...)
 		usage(stderr, prog)
@@ -107,9 +109,31 @@ func MainWith(ctx context.Context, prog string, args []string, stdout, stderr io
 		}
 		write = formats["json"]
 	}
-	only, narrowed, msg := narrow(fs, *runRegex, *group)
+	all := audit.Checks()
+	if set(fs, "against") {
+		kept, from, err := readKept(*againstDir)
+		if err != nil {
+			return bad("--against: %v", err)
+		}
+		all = append(all, audit.Against(kept, from)...)
+	}
+	if set(fs, "keep") && *keep == "" {
+		return bad("--keep needs the directory to keep the saved filters in")
+	}
+	checks, narrowed, msg := narrow(fs, all, *runRegex, *group)
 	if msg != "" {
 		return bad("%s", msg)
+	}
+	audited := func(t audit.Target) int {
+		code := runAudit(ctx, t, checks, narrowed, opts.Progress, write, prog, stdout, stderr)
+		if *keep == "" || ctx.Err() != nil {
+			return code
+		}
+		if err := writeKept(*keep, t, buildinfo.Read().String()); err != nil {
+			fmt.Fprintf(stderr, "%s: --keep: %s\n", prog, core.Message(err))
+			return 1
+		}
+		return code
 	}
 	if *execute {
 		if msg := execUsage(fs, *timeout); msg != "" {
@@ -126,7 +150,7 @@ func MainWith(ctx context.Context, prog string, args []string, stdout, stderr io
 			return unstarted(fs.Args(), err, write, prog, stdout, stderr)
 		}
 		defer end()
-		return runAudit(ctx, t, only, narrowed, opts.Progress, write, prog, stdout, stderr)
+		return audited(t)
 	}
 	t, msg := target(*variant, *faultName, *hashing)
 	if msg != "" {
@@ -135,7 +159,7 @@ func MainWith(ctx context.Context, prog string, args []string, stdout, stderr io
 	if set(fs, "exec-timeout") {
 		return bad("--exec-timeout bounds the requests of --exec, which is not given")
 	}
-	return runAudit(ctx, t, only, narrowed, opts.Progress, write, prog, stdout, stderr)
+	return audited(t)
 }
 
 // listFaults prints the zoo, one fault a line, or returns the usage error:
@@ -171,12 +195,12 @@ func unstarted(argv []string, err error, write func(audit.Report, io.Writer) err
 	return 2
 }
 
-// narrow reads --run and --group: which checks to run (nil for all), the
+// narrow reads --run and --group: which of all the checks to run, the
 // report's words for it, or the usage error. A narrowing that keeps no
 // check is an error: a CI job would pass on nothing.
-func narrow(fs *flag.FlagSet, runRegex, group string) (func(audit.Check) bool, string, string) {
+func narrow(fs *flag.FlagSet, all []audit.Check, runRegex, group string) ([]audit.Check, string, string) {
 	if !set(fs, "run") && !set(fs, "group") {
-		return nil, "", ""
+		return all, "", ""
 	}
 	var re *regexp.Regexp
 	if set(fs, "run") {
@@ -199,11 +223,10 @@ func narrow(fs *flag.FlagSet, runRegex, group string) (func(audit.Check) bool, s
 	only := func(c audit.Check) bool {
 		return (name == "" || c.Group == name) && (re == nil || re.MatchString(c.ID))
 	}
-	all := audit.Checks()
-	kept := 0
+	var kept []audit.Check
 	for _, c := range all {
 		if only(c) {
-			kept++
+			kept = append(kept, c)
 		}
 	}
 	var words []string
@@ -213,10 +236,10 @@ func narrow(fs *flag.FlagSet, runRegex, group string) (func(audit.Check) bool, s
 	if re != nil {
 		words = append(words, "--run "+runRegex)
 	}
-	if kept == 0 {
+	if len(kept) == 0 {
 		return nil, "", fmt.Sprintf("%s keeps none of the %d checks", strings.Join(words, " "), len(all))
 	}
-	return only, fmt.Sprintf("%s: %d of %d checks", strings.Join(words, " "), kept, len(all)), ""
+	return kept, fmt.Sprintf("%s: %d of %d checks", strings.Join(words, " "), len(kept), len(all)), ""
 }
 
 // groupNames lists what --group accepts: each group, its spaces as hyphens.
@@ -245,12 +268,12 @@ func parseError(err error) string {
 	return fmt.Sprintf("%s; the flags are %s", singleDash.ReplaceAllString(msg, "$1--$2"), flagList)
 }
 
-// runAudit audits the checks of t that only keeps (all if nil), reporting
+// runAudit audits t with checks, reporting
 // progress, writes the report with write and returns the exit status: 1
 // when the audit stopped, could not start or write, or a check failed. A
 // stop, asked for by progress or by the end of ctx, prints nothing; a
 // target that refuses the first filter gets a report of that one failure.
-func runAudit(ctx context.Context, t audit.Target, only func(audit.Check) bool, narrowed string, progress func(done, total int) error, write func(audit.Report, io.Writer) error, prog string, stdout, stderr io.Writer) int {
+func runAudit(ctx context.Context, t audit.Target, checks []audit.Check, narrowed string, progress func(done, total int) error, write func(audit.Report, io.Writer) error, prog string, stdout, stderr io.Writer) int {
 	var step audit.Progress
 	stopped := false
 	if progress != nil {
@@ -260,7 +283,7 @@ func runAudit(ctx context.Context, t audit.Target, only func(audit.Check) bool, 
 			return err
 		}
 	}
-	r, err := audit.RunOnly(t, only, step)
+	r, err := audit.RunList(t, checks, step)
 	if err != nil {
 		if stopped || ctx.Err() != nil {
 			return 1
@@ -353,6 +376,8 @@ func values(name string) string {
 		return "a regular expression over the check IDs"
 	case "group":
 		return groupNames()
+	case "keep", "against":
+		return "a directory"
 	}
 	return ""
 }
@@ -378,8 +403,10 @@ func faultNames() string {
 }
 
 func usage(w io.Writer, prog string) {
-	fmt.Fprintf(w, `usage: %s [--format FORMAT] [--json] [--run REGEX] [--group NAME] [--variant LAYOUT] [--fault NAME] [--hashing SCHEME] [--faults]
-       %[1]s [--format FORMAT] [--json] [--run REGEX] [--group NAME] [--exec-timeout D] --exec -- CMD [ARGS...]
+	fmt.Fprintf(w, `usage: %s [--format FORMAT] [--json] [--run REGEX] [--group NAME] [--keep DIR] [--against DIR]
+         [--variant LAYOUT] [--fault NAME] [--hashing SCHEME] [--faults]
+       %[1]s [--format FORMAT] [--json] [--run REGEX] [--group NAME] [--keep DIR] [--against DIR]
+         [--exec-timeout D] --exec -- CMD [ARGS...]
 Checks the Bloom filter's contract and prints every check, the digest and
 "N/M checks passed" (M counts the checks that ran, then ", S skipped" and
 how many of the checks open to the target ran, if any were skipped).
@@ -395,6 +422,11 @@ how many of the checks open to the target ran, if any were skipped).
   --hashing SCHEME  how the standard and counting filters find positions:
                     double (the default), enhanced or independent
   --faults          list the fault names, one a line
+  --keep DIR        also save the target's round-trip filters, with their
+                    keys, into DIR (through the target's Save)
+  --against DIR     also check that the target loads the filters kept in
+                    DIR by --keep and finds every key kept with them: a
+                    filter saved by one version, read by the next
   --exec            audit the filters of the program CMD, in any language,
                     through the protocol of audit/program/PROTOCOL.md
   --exec-timeout D  how long the program may take to answer a request

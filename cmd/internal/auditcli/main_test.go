@@ -309,6 +309,9 @@ func TestUsageErrors(t *testing.T) {
 		{"run not a regexp", []string{"--run", "fpr/("}, []string{"--run needs a regular expression over the check IDs", `"fpr/("`}},
 		{"run empty", []string{"--run", ""}, []string{"--run needs a regular expression"}},
 		{"run keeps nothing", []string{"--run", "^nothing$"}, []string{"--run ^nothing$ keeps none of the"}},
+		{"against nothing kept", []string{"--against", "testdata/none"}, []string{"--against: testdata/none holds no kept filters (kept.json from --keep)"}},
+		{"keep without a directory", []string{"--keep"}, []string{"--keep needs a value: a directory"}},
+		{"keep an empty name", []string{"--keep", ""}, []string{"--keep needs the directory"}},
 		{"group and run keep nothing", []string{"--group", "statistics", "--run", "seed-high"}, []string{"--group statistics --run seed-high keeps none of the"}},
 	}
 	for _, tt := range tests {
@@ -341,10 +344,10 @@ func TestHelp(t *testing.T) {
 		if code != 0 || out != "" {
 			t.Errorf("%s: exit %d, stdout %q", arg, code, out)
 		}
-		if want := "usage: " + prog + " [--format FORMAT] [--json] [--run REGEX] [--group NAME] [--variant LAYOUT] [--fault NAME] [--hashing SCHEME] [--faults]\n"; !strings.HasPrefix(errOut, want) {
+		if want := "usage: " + prog + " [--format FORMAT] [--json] [--run REGEX] [--group NAME] [--keep DIR] [--against DIR]\n"; !strings.HasPrefix(errOut, want) {
 			t.Errorf("%s: usage starts %q, want %q", arg, errOut[:min(len(errOut), len(want))], want)
 		}
-		for _, f := range []string{"--format", "junit", "tap", "--run", "--group", "--variant", "--fault", "--hashing", "--faults"} {
+		for _, f := range []string{"--format", "junit", "tap", "--run", "--group", "--variant", "--fault", "--hashing", "--faults", "--keep", "--against"} {
 			if !strings.Contains(errOut, f) {
 				t.Errorf("%s: usage does not mention %s", arg, f)
 			}
