@@ -3,15 +3,17 @@
 // runs each of them. m bits in a Uint8Array (m up to 2^32), k probes
 // (h1 + i*h2) mod m over the two 64-bit halves of HMAC-SHA-256 of the key,
 // keyed by the seed. Its file: "BLjs", m (8 bytes), k (4), seed (8), all
-// little-endian, then the bits; load checks the length against m before it
-// allocates. merge ORs the bits of a filter of the same m, k and seed; count
+// little-endian, then the bits, then the first 4 bytes of SHA-256 of all
+// before them; load checks the length against m before it allocates, and
+// the checksum before it answers. merge ORs the bits of a filter of the same m, k and seed; count
 // is -(m/k) ln(1 - x/m) from the x bits set (Swamidass and Baldi, 2007),
 // with the delta method's standard deviation.
-import { createHmac } from "node:crypto";
+import { createHash, createHmac } from "node:crypto";
 
 import { serve } from "./protocol.js";
 
 const HEADER = 24;
+const sum = (data) => createHash("sha256").update(data).digest().subarray(0, 4);
 
 class Filter {
   constructor(m, k, seed, bits) {
@@ -44,14 +46,16 @@ serve({
   save(f) {
     const head = Buffer.alloc(HEADER);
     head.write("BLjs"), head.writeBigUInt64LE(f.m, 4), head.writeUInt32LE(f.k, 12), head.writeBigUInt64LE(f.seed, 16);
-    return Buffer.concat([head, f.bits]);
+    const body = Buffer.concat([head, f.bits]);
+    return Buffer.concat([body, sum(body)]);
   },
   load(data) {
     if (data.length < HEADER || data.toString("latin1", 0, 4) !== "BLjs") return { refused: `not a file of this filter (${data.length} bytes)` };
     const m = data.readBigUInt64LE(4), k = data.readUInt32LE(12), seed = data.readBigUInt64LE(16);
     if (m < 1n || m > 2n ** 32n || k < 1) return { refused: `m = ${m}, k = ${k}: a file holds m from 1 to 2^32 and k of at least 1` };
-    if (BigInt(data.length - HEADER) !== (m + 7n) / 8n) return { refused: `${data.length} bytes, where m = ${m} needs ${(m + 7n) / 8n + BigInt(HEADER)}` };
-    return new Filter(m, k, seed, new Uint8Array(data.subarray(HEADER)));
+    if (BigInt(data.length - HEADER - 4) !== (m + 7n) / 8n) return { refused: `${data.length} bytes, where m = ${m} needs ${(m + 7n) / 8n + BigInt(HEADER + 4)}` };
+    if (!sum(data.subarray(0, -4)).equals(data.subarray(-4))) return { refused: "its checksum fails" };
+    return new Filter(m, k, seed, new Uint8Array(data.subarray(HEADER, -4)));
   },
   merge(f, g) {
     if (f.m !== g.m || f.k !== g.k || f.seed !== g.seed) return { refused: "m, k and seed must agree" };
