@@ -151,8 +151,8 @@ func buildOnce(src string, argv func(dir string) (cmd []string, out string)) (st
 	return once.(func() (string, error))()
 }
 
-// buildC compiles the C adapter at src, linked with the libraries link; it
-// returns the binary.
+// buildC compiles the C adapter at src, linked with the libraries link and
+// libm (C's own, for the kit's example's count); it returns the binary.
 func buildC(src string, link []string) (string, error) {
 	return buildOnce(src, func(dir string) ([]string, string) {
 		bin := filepath.Join(dir, "adapter")
@@ -160,7 +160,7 @@ func buildC(src string, link []string) (string, error) {
 		for _, l := range link {
 			args = append(args, "-l"+l)
 		}
-		return args, bin
+		return append(args, "-lm"), bin
 	})
 }
 

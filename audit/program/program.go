@@ -14,6 +14,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -40,10 +41,16 @@ const (
 // The longest answer line the audit reads, by what it answers (its
 // newline aside); PROTOCOL.md states them, and a test holds it to them.
 const (
-	lineLimit      = 4096    // a handshake line, and the answer to new
-	numberLimit    = 64      // ok to add and free, a size, a rate
+	lineLimit      = 4096    // a handshake line, and the answers to new, load and merge
+	numberLimit    = 64      // ok to add and free, a size, a rate, a count
 	positionsLimit = 1 << 16 // a key's positions
+	saveLimit      = 2 * fileLimit
 )
+
+// fileLimit is the most bytes a saved filter has, as save answers it and
+// load sends it: 16 MiB, a filter of about 1.3e8 bits, far past any the
+// audit saves, while the audit's reading of a hostile answer stays bounded.
+const fileLimit = 16 << 20
 
 // Program is a started program and the filters it holds. Its methods are
 // for one audit at a time: the audit calls a target from one goroutine.
@@ -66,6 +73,7 @@ type Program struct {
 type hello struct {
 	name, about             string
 	seed, remove, positions bool
+	save, merge, count      bool
 	seedBits                int    // the bits of seed it takes, 64 unless it says
 	rate                    string // "standard", "blocked 512" or "ask"
 }
@@ -109,6 +117,9 @@ func (p *Program) Target() audit.Target {
 		New: p.newFilter}
 	if h.about == "" {
 		t.About = strings.Join(p.argv, " ")
+	}
+	if h.save {
+		t.Load = p.load
 	}
 	switch {
 	case h.rate == "ask":
@@ -267,34 +278,61 @@ func (p *Program) keyLines(keys [][]byte) []byte {
 }
 
 func (p *Program) newFilter(s audit.Shape) (audit.Filter, error) {
+	f, refused, err := p.build(func(id uint64) string {
+		return fmt.Sprintf("new %d %d %d %d %d", id, s.M, s.K, s.N, s.Seed)
+	}, nil)
+	if refused != "" {
+		return nil, audit.Refusal{Reason: refused}
+	}
+	return f, err
+}
+
+// load reads a file its filters saved into a new filter of the program.
+// The program's refusal is the error; a program that exits or hangs on
+// the file fails the check, as it would anywhere: a crash is no refusal.
+func (p *Program) load(r io.Reader) (audit.Filter, error) {
+	file, err := io.ReadAll(io.LimitReader(r, fileLimit+1))
+	if err != nil {
+		return nil, fmt.Errorf("program: reading the file to load: %w", err)
+	}
+	if len(file) > fileLimit {
+		return nil, fmt.Errorf("program: a file past %d bytes does not travel in the protocol", fileLimit)
+	}
+	f, refused, err := p.build(func(id uint64) string { return fmt.Sprintf("load %d %d", id, len(file)) },
+		append(hex.AppendEncode(nil, file), '\n'))
+	if err != nil {
+		broken(err)
+	}
+	if refused != "" {
+		return nil, fmt.Errorf("program %s refused the file: %s", p.hello.name, refused)
+	}
+	return f, nil
+}
+
+// build asks the program for a new filter, by the request naming the next
+// ID (new or load) and the lines after it, and returns it with the views
+// the program declared, or the reason it refused.
+func (p *Program) build(request func(id uint64) string, lines []byte) (audit.Filter, string, error) {
 	if p.proc == nil {
 		if err := p.start(); err != nil {
-			return nil, err
+			return nil, "", err
 		}
 	}
 	p.nextID++
 	f := &filter{p: p, id: p.nextID, proc: p.proc}
-	request := fmt.Sprintf("new %d %d %d %d %d", f.id, s.M, s.K, s.N, s.Seed)
-	answer, err := p.call(request, nil, lineLimit)
+	req := request(f.id)
+	answer, err := p.call(req, lines, lineLimit)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if reason, ok := strings.CutPrefix(answer, "refused "); ok {
-		return nil, audit.Refusal{Reason: reason}
+		return nil, reason, nil
 	}
 	if answer != "ok" {
-		return nil, p.fault(f.proc.unexpected(request, answer, `"ok" or "refused REASON"`))
+		return nil, "", p.fault(f.proc.unexpected(req, answer, `"ok" or "refused REASON"`))
 	}
 	p.live = append(p.live, f)
-	switch h := p.hello; {
-	case h.remove && h.positions:
-		return removingPositioned{f}, nil
-	case h.remove:
-		return removing{f}, nil
-	case h.positions:
-		return positioned{f}, nil
-	}
-	return f, nil
+	return f.view(), "", nil
 }
 
 // freeAll frees every filter built since the last check ended; their
@@ -402,6 +440,12 @@ func (pr *process) handshake() error {
 			pr.hello.remove = true
 		case line == "can positions":
 			pr.hello.positions = true
+		case line == "can save":
+			pr.hello.save = true
+		case line == "can merge":
+			pr.hello.merge = true
+		case line == "can count":
+			pr.hello.count = true
 		case line == "rate standard", line == "rate ask", line == "rate blocked 512":
 			pr.hello.rate = rest
 		case line == "ready":
@@ -639,29 +683,12 @@ func (f *filter) answers(op string, keys [][]byte, found []bool) {
 	}
 }
 
-// The views a program may declare.
-type (
-	removing           struct{ *filter }
-	positioned         struct{ *filter }
-	removingPositioned struct{ *filter }
-)
-
-func (r removing) Remove(key []byte) bool           { return r.remove(key) }
-func (r removingPositioned) Remove(key []byte) bool { return r.remove(key) }
-
 func (f *filter) remove(key []byte) bool {
 	f.live()
 	var done [1]bool
 	f.answers("remove", [][]byte{key}, done[:])
 	return done[0]
 }
-
-func (p positioned) Positions(dst []uint64, key []byte) []uint64 { return p.positions(dst, key) }
-func (p positioned) Size() uint64                                { return p.size() }
-func (p removingPositioned) Positions(dst []uint64, key []byte) []uint64 {
-	return p.positions(dst, key)
-}
-func (p removingPositioned) Size() uint64 { return p.size() }
 
 func (f *filter) positions(dst []uint64, key []byte) []uint64 {
 	f.live()

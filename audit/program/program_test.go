@@ -6,6 +6,7 @@ package program
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/hex"
 	"fmt"
@@ -32,7 +33,7 @@ func TestMain(m *testing.M) {
 	if len(os.Args) == 4 && os.Args[1] == "adapter" {
 		mode := os.Args[2]
 		if _, err := os.Stat(os.Args[3]); err == nil && mode != "exit-always" {
-			mode = ""
+			mode = map[bool]string{true: "system"}[strings.HasPrefix(mode, "system")]
 		} else if err := os.WriteFile(os.Args[3], nil, 0o644); err != nil {
 			os.Exit(6)
 		}
@@ -46,7 +47,10 @@ func TestMain(m *testing.M) {
 const labName = "lab/standard"
 
 // serve is a small adapter in Go: the lab's standard filter, seeded, over
-// the protocol. mode makes it misbehave at its first test request:
+// the protocol. In mode "system" it declares save, merge and count, and
+// serves them from core (Save, Load, Union, EstimateKeys); "system:FAULT"
+// answers FAULT instead of the first answer to the request FAULT names
+// (systemFaults). Other modes make it misbehave at its first test request:
 // "exit" exits ("exit-always" in every process, not only the first),
 // "hang" stops answering, "garbage" answers a line of
 // nonsense, "short" answers one character too few, "huge" writes 64 MiB
@@ -61,6 +65,8 @@ func serve(mode string) int {
 	out := bufio.NewWriter(os.Stdout)
 	defer out.Flush()
 	filters := map[string]audit.Filter{}
+	fault, system := strings.CutPrefix(mode, "system")
+	fault = strings.TrimPrefix(fault, ":")
 	readKeys := func(n int) [][]byte {
 		keys := make([][]byte, n)
 		for i := range keys {
@@ -91,6 +97,10 @@ func serve(mode string) int {
 			case "counting":
 				fmt.Fprintf(out, "hello counting\ncan remove\nready\n")
 			default:
+				if system {
+					fmt.Fprintf(out, "hello system\ncan seed\ncan save\ncan merge\ncan count\nready\n")
+					break
+				}
 				fmt.Fprintf(out, "hello %s\nabout the lab's standard filter, behind the protocol\ncan seed\nready\n", labName)
 			}
 		case "new":
@@ -99,6 +109,11 @@ func serve(mode string) int {
 			n, _ := strconv.Atoi(f[4])
 			seed, _ := strconv.ParseUint(f[5], 10, 64)
 			flt, err := lab.New(audit.Shape{M: m, K: k, N: n, Seed: seed})
+			if system {
+				var mem core.Membership
+				mem, err = core.Standard.Build(core.Spec{M: m, K: k, N: uint64(n), Seed: seed})
+				flt = &member{mem}
+			}
 			if err != nil {
 				fmt.Fprintf(out, "refused %s\n", strings.ReplaceAll(err.Error(), "\n", " "))
 				break
@@ -151,6 +166,16 @@ func serve(mode string) int {
 				}
 			}
 			fmt.Fprintf(out, "%s\n", answer)
+		case "save", "load", "merge", "count":
+			answer, err := systemAnswer(f, filters, in)
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "adapter: %v\n", err)
+				return 8
+			}
+			if bad, ok := systemFaults[fault]; ok && strings.HasPrefix(fault, f[0]) {
+				answer, fault = bad, ""
+			}
+			fmt.Fprintln(out, answer)
 		case "free":
 			delete(filters, f[1])
 			fmt.Fprintln(out, "ok")
@@ -162,6 +187,76 @@ func serve(mode string) int {
 		}
 		out.Flush()
 	}
+}
+
+// member is a core filter served in mode "system": a pointer, so that a
+// merge replaces its filter in place.
+type member struct{ core.Membership }
+
+func (m *member) Test(key []byte) bool { ok, _ := m.Contains(key); return ok }
+
+// systemFaults are the answers mode "system:FAULT" gives to the first
+// request FAULT begins with, in place of the right one.
+var systemFaults = map[string]string{
+	"save-odd":       "abc",
+	"save-not-hex":   "00zz",
+	"save-huge":      strings.Repeat("00", fileLimit+1),
+	"load-garbage":   "loaded!",
+	"merge-garbage":  "merged!",
+	"count-word":     "many",
+	"count-negative": "-3",
+	"count-nan":      "nan",
+	"count-inf":      "inf 0",
+	"count-sd-nan":   "1000 nan",
+	"count-three":    "1000 30 2",
+	"count-empty":    "",
+}
+
+// systemAnswer answers save, load, merge and count from core.
+func systemAnswer(f []string, filters map[string]audit.Filter, in *bufio.Reader) (string, error) {
+	flt, _ := filters[f[1]].(*member)
+	if flt == nil && f[0] != "load" {
+		return "", fmt.Errorf("no filter %s", f[1])
+	}
+	switch f[0] {
+	case "save":
+		var b strings.Builder
+		if err := core.Save(&b, flt.Membership); err != nil {
+			return "", err
+		}
+		return hex.EncodeToString([]byte(b.String())), nil
+	case "load":
+		line, err := in.ReadString('\n')
+		if err != nil {
+			return "", err
+		}
+		file, err := hex.DecodeString(strings.TrimSuffix(line, "\n"))
+		if err != nil {
+			return "", err
+		}
+		mem, err := core.Load(bytes.NewReader(file))
+		if err != nil {
+			return "refused " + err.Error(), nil
+		}
+		filters[f[1]] = &member{mem}
+		return "ok", nil
+	case "merge":
+		other, _ := filters[f[2]].(*member)
+		if other == nil {
+			return "", fmt.Errorf("no filter %s", f[2])
+		}
+		merged, err := core.Union(flt.Membership, other.Membership)
+		if err != nil {
+			return "refused " + err.Error(), nil
+		}
+		flt.Membership = merged.Filter
+		return "ok", nil
+	}
+	e, err := core.EstimateKeys(flt.Membership)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%g %g", e.N, e.SD), nil
 }
 
 // adapter starts this binary as the program, in mode.
@@ -446,7 +541,9 @@ func TestProtocolStatesTheLimits(t *testing.T) {
 		fmt.Sprintf("At most %s keys come in one request", commas(batch)),
 		fmt.Sprintf("the longest the audit sends\n  is 1 MiB + %d byte", longest-1<<20),
 		fmt.Sprintf("up to %s more requests", map[int]string{8: "eight"}[unanswered]),
-		fmt.Sprintf("at most %s bytes for a handshake line and the answer to `new`, %d bytes for\n  `ok`, a `size` and a `rate`, and %s bytes for a key's positions", commas(lineLimit), numberLimit, commas(positionsLimit)),
+		fmt.Sprintf("at most %s bytes for a handshake line and the answers to `new`, `load` and\n  `merge`, %d bytes for `ok`, a `size`, a `rate` and a `count`, %s bytes for a key's positions, and\n  %s hex digits for `save` (a file of at most %s bytes, %d MiB)",
+			commas(lineLimit), numberLimit, commas(positionsLimit), commas(saveLimit), commas(fileLimit), fileLimit>>20),
+		fmt.Sprintf("at most %d MiB of bytes as for `save`", fileLimit>>20),
 		fmt.Sprintf("It starts a program at most %d times in one audit, the first start included", maxStarts),
 		fmt.Sprintf("(%d s a request, `--exec-timeout`)", int(DefaultTimeout.Seconds())),
 		fmt.Sprintf("\nbloomlab-audit %d\n", Version),

@@ -16,7 +16,8 @@
  * "can seed", 1 to 63 "can seed BITS" (the audit then sends SEED < 2^BITS),
  * 0 no seed; remove is "can remove"; positions and size together are "can
  * positions"; rate is "standard" (NULL says so too), "blocked 512" or
- * "ask" with rate_of.
+ * "ask" with rate_of; save and load together are "can save", merge "can
+ * merge", count "can count".
  *
  * create gets M, K, N and SEED as parsed, exactly (M reaches 2^63 + 1, SEED
  * 2^64 - 1); it returns the filter, or NULL with *reason set to a sentence
@@ -25,6 +26,14 @@
  * length 0 and a non-NULL pointer. positions reports each position with
  * bloomlab_put, in probe order. destroy gets every filter the kit frees,
  * at free, at bye and at the end of the input.
+ *
+ * save writes the filter's file, in its own format, with bloomlab_write
+ * (any number of calls; at most 16 MiB in all, BLOOMLAB_MAX_FILE). load
+ * reads such a file, data and len, valid for the call: it returns a new
+ * filter, or NULL with *reason set to refuse the file. merge takes other's
+ * keys into filter: 0, or non-zero with *reason set to refuse (another m, k
+ * or seed). count returns the keys the filter estimates it holds, and sets
+ * *sd, which comes as -1, where the library states a standard deviation.
  *
  * Lines are read with getline, so a key may be any length; an answer is
  * written and flushed once a request. What has no answer in the protocol
@@ -43,8 +52,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* bloomlab_positions is where positions reports a key's positions. */
+/* bloomlab_positions is where positions reports a key's positions, and
+ * bloomlab_file where save writes a file. */
 struct bloomlab_positions;
+struct bloomlab_file;
+
+enum { BLOOMLAB_MAX_FILE = 16 << 20 }; /* bytes of a saved filter (PROTOCOL.md) */
 
 struct bloomlab_adapter {
 	const char *name;  /* hello NAME: one word */
@@ -62,6 +75,10 @@ struct bloomlab_adapter {
 	void (*positions)(void *filter, const unsigned char *key, size_t len, struct bloomlab_positions *out);
 	uint64_t (*size)(void *filter);
 	double (*rate_of)(uint64_t m, uint64_t k, uint64_t n);
+	void (*save)(void *filter, struct bloomlab_file *out);
+	void *(*load)(const unsigned char *data, size_t len, const char **reason);
+	int (*merge)(void *filter, void *other, const char **reason); /* non-zero: refused */
+	double (*count)(void *filter, double *sd);
 };
 
 /* bloomlab_serve serves the protocol on stdin and stdout until bye or the
@@ -71,11 +88,15 @@ int bloomlab_serve(const struct bloomlab_adapter *adapter);
 /* bloomlab_put reports the next of a key's positions, from positions. */
 void bloomlab_put(struct bloomlab_positions *out, uint64_t position);
 
+/* bloomlab_write writes the next len bytes of a file, from save. */
+void bloomlab_write(struct bloomlab_file *out, const void *bytes, size_t len);
+
 #ifdef BLOOMLAB_PROTOCOL_IMPLEMENTATION
 
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,6 +106,10 @@ enum { BLOOMLAB_MAX_KEYS = 4096 }; /* keys in one request (PROTOCOL.md) */
 
 struct bloomlab_positions {
 	int count; /* positions put for the key so far */
+};
+
+struct bloomlab_file {
+	size_t len; /* bytes written so far */
 };
 
 struct bloomlab_filter {
@@ -107,6 +132,14 @@ static struct {
 void bloomlab_put(struct bloomlab_positions *out, uint64_t position)
 {
 	printf(out->count++ ? " %" PRIu64 : "%" PRIu64, position);
+}
+
+void bloomlab_write(struct bloomlab_file *out, const void *bytes, size_t len)
+{
+	const unsigned char *b = bytes;
+	for (size_t i = 0; i < len && out->len + i < BLOOMLAB_MAX_FILE; i++)
+		printf("%02x", b[i]);
+	out->len += len;
 }
 
 /* bloomlab_fail_ says why there is no answer, on stderr. */
@@ -190,6 +223,8 @@ static void bloomlab_drop_(struct bloomlab_filter *f)
 	*f = bloomlab_.filters[--bloomlab_.nfilters];
 }
 
+static int bloomlab_named_(const char *id, void *filter, const char *reason);
+
 /* bloomlab_new_ answers new ID M K N SEED. */
 static int bloomlab_new_(char **f)
 {
@@ -202,38 +237,130 @@ static int bloomlab_new_(char **f)
 		return bloomlab_fail_("seed %" PRIu64 " is not below 2^%d", seed, bits);
 	if (bloomlab_find_(f[1]))
 		return bloomlab_fail_("filter %s exists already", f[1]);
+	const char *reason = NULL;
+	void *filter = bloomlab_.a->create(m, k, n, seed, &reason); /* before reason is read */
+	return bloomlab_named_(f[1], filter, reason);
+}
+
+/* bloomlab_refused_ answers refused REASON, the reason on one line. */
+static int bloomlab_refused_(const char *reason)
+{
+	if (!reason || !reason[strspn(reason, " \t\r\n")])
+		reason = "no reason given";
+	fputs("refused", stdout);
+	for (const char *r = reason; *r;) { /* one line: each run of white space one space */
+		size_t space = strspn(r, " \t\r\n"), word = strcspn(r + space, " \t\r\n");
+		if (word)
+			printf(" %.*s", (int)word, r + space);
+		r += space + word;
+	}
+	putchar('\n');
+	return 0;
+}
+
+/* bloomlab_named_ answers a request that names a new filter (new, load):
+ * ok and the filter kept as id, or refused REASON. */
+static int bloomlab_named_(const char *id, void *filter, const char *reason)
+{
+	if (!filter)
+		return bloomlab_refused_(reason);
 	if (bloomlab_.nfilters == bloomlab_.capfilters) {
 		size_t cap = bloomlab_.capfilters ? 2 * bloomlab_.capfilters : 8;
 		struct bloomlab_filter *p = realloc(bloomlab_.filters, cap * sizeof *p);
-		if (!p)
+		if (!p) {
+			bloomlab_.a->destroy(filter);
 			return bloomlab_fail_("out of memory for %zu filters", cap);
+		}
 		bloomlab_.filters = p;
 		bloomlab_.capfilters = cap;
 	}
-	char *id = malloc(strlen(f[1]) + 1);
-	if (!id)
+	char *copy = malloc(strlen(id) + 1);
+	if (!copy) {
+		bloomlab_.a->destroy(filter);
 		return bloomlab_fail_("out of memory");
-	strcpy(id, f[1]);
-	const char *reason = NULL;
-	void *filter = bloomlab_.a->create(m, k, n, seed, &reason);
-	if (!filter) {
-		free(id);
-		if (!reason || !reason[strspn(reason, " \t\r\n")])
-			reason = "no reason given";
-		fputs("refused", stdout);
-		for (const char *r = reason; *r;) { /* one line: each run of white space one space */
-			size_t space = strspn(r, " \t\r\n"), word = strcspn(r + space, " \t\r\n");
-			if (word)
-				printf(" %.*s", (int)word, r + space);
-			r += space + word;
-		}
-		putchar('\n');
-		return 0;
 	}
-	bloomlab_.filters[bloomlab_.nfilters].id = id;
+	strcpy(copy, id);
+	bloomlab_.filters[bloomlab_.nfilters].id = copy;
 	bloomlab_.filters[bloomlab_.nfilters].filter = filter;
 	bloomlab_.nfilters++;
 	puts("ok");
+	return 0;
+}
+
+/* bloomlab_load_ answers load ID BYTES and the file's line. */
+static int bloomlab_load_(char **f)
+{
+	uint64_t size;
+	if (bloomlab_u64_(f[2], &size))
+		return -1;
+	if (size > BLOOMLAB_MAX_FILE)
+		return bloomlab_fail_("a file of %" PRIu64 " bytes, past %d", size, BLOOMLAB_MAX_FILE);
+	if (bloomlab_find_(f[1]))
+		return bloomlab_fail_("filter %s exists already", f[1]);
+	char *id = malloc(strlen(f[1]) + 1); /* f[1] lives in the line the file's replaces */
+	if (!id)
+		return bloomlab_fail_("out of memory");
+	strcpy(id, f[1]);
+	const unsigned char *data = NULL;
+	size_t len = 0;
+	int rc = bloomlab_key_(&data, &len);
+	if (rc == 0 && len != size)
+		rc = bloomlab_fail_("a file line of %zu bytes, not %" PRIu64, len, size);
+	if (rc == 0) {
+		const char *reason = NULL;
+		void *filter = bloomlab_.a->load(data, len, &reason); /* before reason is read */
+		rc = bloomlab_named_(id, filter, reason);
+	}
+	free(id);
+	return rc;
+}
+
+/* bloomlab_number_ writes x, the shortest of 15 to 17 digits that reads back. */
+static void bloomlab_number_(double x)
+{
+	char text[32];
+	for (int digits = 15; digits <= 17; digits++) {
+		snprintf(text, sizeof text, "%.*g", digits, x);
+		if (strtod(text, NULL) == x)
+			break;
+	}
+	fputs(text, stdout);
+}
+
+/* bloomlab_system_ answers save, merge and count ID. */
+static int bloomlab_system_(const char *op, char **f)
+{
+	const struct bloomlab_adapter *a = bloomlab_.a;
+	struct bloomlab_filter *flt = bloomlab_find_(f[1]);
+	if (!flt)
+		return bloomlab_fail_("no filter %s", f[1]);
+	if (!strcmp(op, "save")) {
+		struct bloomlab_file out = {0};
+		a->save(flt->filter, &out);
+		if (out.len > BLOOMLAB_MAX_FILE)
+			return bloomlab_fail_("save wrote %zu bytes, past the protocol's %d", out.len, BLOOMLAB_MAX_FILE);
+		putchar('\n');
+		return 0;
+	}
+	if (!strcmp(op, "merge")) {
+		struct bloomlab_filter *other = bloomlab_find_(f[2]);
+		if (!other)
+			return bloomlab_fail_("no filter %s", f[2]);
+		const char *reason = NULL;
+		if (a->merge(flt->filter, other->filter, &reason))
+			return bloomlab_refused_(reason);
+		puts("ok");
+		return 0;
+	}
+	double sd = -1, n = a->count(flt->filter, &sd);
+	if (!(n >= 0) || isinf(n) || isnan(sd) || isinf(sd))
+		return bloomlab_fail_("count is %g, sd %g: want finite numbers from 0 up", n, sd);
+	bloomlab_number_(n + 0.0); /* -0 is 0 */
+	if (sd >= 0) {
+		putchar(' ');
+		bloomlab_number_(sd + 0.0);
+	}
+	putchar('\n');
 	return 0;
 }
 
@@ -287,6 +414,8 @@ static int bloomlab_request_(void)
 		{"test", 3, "test ID COUNT"},    {"remove", 3, "remove ID COUNT"},
 		{"positions", 3, "positions ID COUNT"}, {"size", 2, "size ID"},
 		{"rate", 4, "rate M K N"},       {"free", 2, "free ID"},
+		{"save", 2, "save ID"},          {"load", 3, "load ID BYTES"},
+		{"merge", 3, "merge ID OTHER"},  {"count", 2, "count ID"},
 		{"bye", 1, "bye"},
 	};
 	const struct bloomlab_adapter *a = bloomlab_.a;
@@ -308,7 +437,9 @@ static int bloomlab_request_(void)
 	const char *op = usage[u].op;
 	int ask = a->rate && strcmp(a->rate, "ask") == 0;
 	if ((!strcmp(op, "remove") && !a->remove) || (!strcmp(op, "positions") && !a->positions) ||
-	    (!strcmp(op, "size") && !a->size) || (!strcmp(op, "rate") && !ask))
+	    (!strcmp(op, "size") && !a->size) || (!strcmp(op, "rate") && !ask) ||
+	    (!strcmp(op, "save") && !a->save) || (!strcmp(op, "load") && !a->load) ||
+	    (!strcmp(op, "merge") && !a->merge) || (!strcmp(op, "count") && !a->count))
 		return bloomlab_fail_("%s is not declared", op);
 
 	if (!strcmp(op, "new"))
@@ -324,16 +455,14 @@ static int bloomlab_request_(void)
 		uint64_t m, k, n;
 		if (bloomlab_u64_(f[1], &m) || bloomlab_u64_(f[2], &k) || bloomlab_u64_(f[3], &n))
 			return -1;
-		double r = a->rate_of(m, k, n);
-		char text[32];
-		for (int digits = 15; digits <= 17; digits++) { /* the shortest that reads back */
-			snprintf(text, sizeof text, "%.*g", digits, r);
-			if (strtod(text, NULL) == r)
-				break;
-		}
-		puts(text);
+		bloomlab_number_(a->rate_of(m, k, n));
+		putchar('\n');
 		return 0;
 	}
+	if (!strcmp(op, "load"))
+		return bloomlab_load_(f);
+	if (!strcmp(op, "save") || !strcmp(op, "merge") || !strcmp(op, "count"))
+		return bloomlab_system_(op, f);
 	if (!strcmp(op, "free")) { /* any ID: the audit may free one it named and was refused */
 		struct bloomlab_filter *flt = bloomlab_find_(f[1]);
 		if (flt)
@@ -363,6 +492,12 @@ static int bloomlab_handshake_(void)
 		puts("can remove");
 	if (a->positions)
 		puts("can positions");
+	if (a->save)
+		puts("can save");
+	if (a->merge)
+		puts("can merge");
+	if (a->count)
+		puts("can count");
 	printf("rate %s\nready\n", a->rate ? a->rate : "standard");
 	return 0;
 }
@@ -380,6 +515,8 @@ static const char *bloomlab_check_(const struct bloomlab_adapter *a)
 		return "seed_bits must be from 0 to 64";
 	if (!a->positions != !a->size)
 		return "positions and size come together";
+	if (!a->save != !a->load)
+		return "save and load come together";
 	int ask = a->rate && strcmp(a->rate, "ask") == 0;
 	if (a->rate && !ask && strcmp(a->rate, "standard") != 0 && strcmp(a->rate, "blocked 512") != 0)
 		return "rate must be NULL, \"standard\", \"blocked 512\" or \"ask\"";

@@ -17,20 +17,45 @@
  * The sums mod m never overflow (add_mod), so the probes are right for any
  * m up to 2^64 - 1; only the bits are bounded: MAX_M bits (512 MiB) is the
  * most this filter builds, and a larger m is refused, allocating nothing.
+ *
+ * Its file: the magic "BLc1", m (8 bytes), k (4) and the seed (8), all
+ * little-endian, the bits, and a CRC-32 of everything before it (4). load
+ * checks the header and the length against m before it allocates, and the
+ * checksum and the bits past m before it answers. merge ORs the bits of a
+ * filter of the same m, k and seed; count is the estimate from the set bits
+ * (Swamidass and Baldi, 2007), n = -(m/k) ln(1 - x/m), with the delta
+ * method's standard deviation, (sqrt(m)/k) sqrt(e^c - 1 - c), e^c = m/(m - x).
+ * It uses libm: gcc ... example.c -lm.
  */
 #define BLOOMLAB_PROTOCOL_IMPLEMENTATION
 #include "bloomlab_protocol.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define MAX_M (UINT64_C(1) << 32) /* bits in one allocation, 512 MiB */
 #define MAX_K 1024                /* probes a key: a positions line stays short */
+#define HEADER 24                 /* magic, m, k, seed */
 
 struct filter {
 	uint64_t m, k, k0, k1;
 	unsigned char *bits;
 };
+
+/* made is a filter of m bits, k probes and seed, its bits zero, or NULL. */
+static struct filter *made(uint64_t m, uint64_t k, uint64_t seed)
+{
+	struct filter *f = malloc(sizeof *f);
+	if (!f || !(f->bits = calloc((size_t)((m + 7) / 8), 1))) {
+		free(f);
+		return NULL;
+	}
+	f->m = m, f->k = k;
+	f->k0 = seed, f->k1 = seed ^ UINT64_C(0x6a09e667f3bcc909);
+	return f;
+}
 
 static uint64_t rotl(uint64_t x, int b) { return x << b | x >> (64 - b); }
 
@@ -122,14 +147,9 @@ static void *create(uint64_t m, uint64_t k, uint64_t n, uint64_t seed, const cha
 		*reason = "this filter takes at most 1024 probes a key";
 		return NULL;
 	}
-	struct filter *f = malloc(sizeof *f);
-	if (!f || !(f->bits = calloc((size_t)((m + 7) / 8), 1))) {
-		free(f);
+	struct filter *f = made(m, k, seed);
+	if (!f)
 		*reason = "out of memory";
-		return NULL;
-	}
-	f->m = m, f->k = k;
-	f->k0 = seed, f->k1 = seed ^ UINT64_C(0x6a09e667f3bcc909);
 	return f;
 }
 
@@ -149,6 +169,91 @@ static void destroy(void *p)
 	free(f);
 }
 
+/* crc32 continues crc, the CRC-32 of the bytes before p (0 for none), over
+ * len more bytes: zlib's and PNG's CRC (reflected 0xedb88320), bit by bit. */
+static uint32_t crc32(uint32_t crc, const unsigned char *p, size_t len)
+{
+	uint32_t c = ~crc;
+	while (len--)
+		for (int i = 0, b = *p++; i < 8; i++, b >>= 1)
+			c = c >> 1 ^ (0xedb88320 & -((c ^ (uint32_t)b) & 1));
+	return ~c;
+}
+
+static void put_le(unsigned char *p, uint64_t v, int bytes)
+{
+	for (int i = 0; i < bytes; i++)
+		p[i] = (unsigned char)(v >> 8 * i);
+}
+
+static uint64_t get_le(const unsigned char *p, int bytes)
+{
+	uint64_t v = 0;
+	for (int i = bytes - 1; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static void save(void *p, struct bloomlab_file *out)
+{
+	struct filter *f = p;
+	size_t n = (size_t)((f->m + 7) / 8);
+	unsigned char head[HEADER], sum[4];
+	memcpy(head, "BLc1", 4), put_le(head + 4, f->m, 8), put_le(head + 12, f->k, 4), put_le(head + 16, f->k0, 8);
+	put_le(sum, crc32(crc32(0, head, HEADER), f->bits, n), 4);
+	bloomlab_write(out, head, HEADER), bloomlab_write(out, f->bits, n), bloomlab_write(out, sum, 4);
+}
+
+static void *load(const unsigned char *data, size_t len, const char **reason)
+{
+	static char why[160];
+	*reason = why;
+	if (len < HEADER + 4 || memcmp(data, "BLc1", 4) != 0)
+		return snprintf(why, sizeof why, "not a file of this filter (%zu bytes)", len), NULL;
+	uint64_t m = get_le(data + 4, 8), k = get_le(data + 12, 4), n = (m + 7) / 8;
+	if (m < 1 || m > 8 * (uint64_t)BLOOMLAB_MAX_FILE || k < 1 || k > MAX_K)
+		return snprintf(why, sizeof why, "m = %llu, k = %llu: a file holds m from 1 to 2^27, k from 1 to %d",
+		                (unsigned long long)m, (unsigned long long)k, MAX_K), NULL;
+	if (len - HEADER - 4 != n)
+		return snprintf(why, sizeof why, "%zu bytes, where m = %llu needs %llu", len, (unsigned long long)m,
+		                (unsigned long long)(n + HEADER + 4)), NULL;
+	if (crc32(0, data, len - 4) != get_le(data + len - 4, 4))
+		return snprintf(why, sizeof why, "its checksum fails"), NULL;
+	if (m % 8 && data[HEADER + n - 1] >> m % 8)
+		return snprintf(why, sizeof why, "bits set past m = %llu", (unsigned long long)m), NULL;
+	struct filter *f = made(m, k, get_le(data + 16, 8));
+	if (!f)
+		return snprintf(why, sizeof why, "out of memory"), NULL;
+	memcpy(f->bits, data + HEADER, (size_t)n);
+	return f;
+}
+
+static int merge(void *p, void *q, const char **reason)
+{
+	struct filter *f = p, *g = q;
+	if (f->m != g->m || f->k != g->k || f->k0 != g->k0) {
+		*reason = "m, k and seed must agree";
+		return 1;
+	}
+	for (size_t i = 0; i < (size_t)((f->m + 7) / 8); i++)
+		f->bits[i] |= g->bits[i];
+	return 0;
+}
+
+static double count(void *p, double *sd)
+{
+	struct filter *f = p;
+	double x = 0, m = (double)f->m, k = (double)f->k;
+	for (size_t i = 0; i < (size_t)((f->m + 7) / 8); i++)
+		for (unsigned b = f->bits[i]; b; b &= b - 1)
+			x++;
+	if (x >= m) /* every bit set: the count is past any figure; half a bit unset is its lower bound */
+		x = m - 0.5;
+	double ec = m / (m - x); /* e^c, c = kn/m */
+	*sd = sqrt(m) / k * sqrt(fmax(ec - 1 - log(ec), 0));
+	return -(m / k) * log1p(-x / m);
+}
+
 static const struct bloomlab_adapter adapter = {
 	.name = "c/example",
 	.about = "a C Bloom filter: SipHash-2-4-128 of the key keyed by the seed, enhanced double hashing mod m, m up to 2^32",
@@ -159,6 +264,10 @@ static const struct bloomlab_adapter adapter = {
 	.destroy = destroy,
 	.positions = positions,
 	.size = size,
+	.save = save,
+	.load = load,
+	.merge = merge,
+	.count = count,
 };
 
 int main(void)

@@ -18,7 +18,7 @@ pass() { echo "ok:   $*"; }
 
 # build NAME SOURCE: warning-free as documented, and as strict C99.
 build() {
-	if gcc -std=c99 -pedantic -O2 -Wall -Wextra -I"$here" -o "$tmp/$1" "$2" 2>"$tmp/$1.warnings" &&
+	if gcc -std=c99 -pedantic -O2 -Wall -Wextra -I"$here" -o "$tmp/$1" "$2" -lm 2>"$tmp/$1.warnings" &&
 		[ ! -s "$tmp/$1.warnings" ]; then
 		pass "$1 builds as C99 -pedantic without warnings"
 	else
@@ -33,6 +33,7 @@ cat >"$tmp/toy.c" <<'EOF'
 #define BLOOMLAB_PROTOCOL_IMPLEMENTATION
 #include "bloomlab_protocol.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 struct toy { uint64_t m, seed; unsigned char set[257]; };
@@ -64,11 +65,50 @@ static void positions(void *t, const unsigned char *key, size_t len, struct bloo
 }
 static uint64_t size(void *t) { return ((struct toy *)t)->m; }
 static double rate_of(uint64_t m, uint64_t k, uint64_t n) { (void)m, (void)k, (void)n; return 0.1; }
+/* The file: m in 8 bytes, little-endian, then a bit a slot in 33 bytes. */
+static void save(void *p, struct bloomlab_file *out)
+{
+	struct toy *t = p;
+	unsigned char file[41] = {0};
+	for (int i = 0; i < 8; i++) file[i] = (unsigned char)(t->m >> 8 * i);
+	for (int s = 0; s < 257; s++) file[8 + s / 8] |= (unsigned char)(t->set[s] << s % 8);
+	bloomlab_write(out, file, 8), bloomlab_write(out, file + 8, 33); /* in two writes, as a library might */
+}
+static void *load(const unsigned char *data, size_t len, const char **reason)
+{
+	static char why[64];
+	struct toy *t = len == 41 ? calloc(1, sizeof *t) : NULL;
+	if (!t) { snprintf(why, sizeof why, "a toy file is 41 bytes, not %zu", len), *reason = why; return NULL; }
+	for (int i = 7; i >= 0; i--) t->m = t->m << 8 | data[i];
+	for (int s = 0; s < 257; s++) t->set[s] = data[8 + s / 8] >> s % 8 & 1;
+	return t;
+}
+static int merge(void *p, void *q, const char **reason)
+{
+	static char why[64];
+	struct toy *t = p, *u = q;
+	if (t->m != u->m) {
+		snprintf(why, sizeof why, "m differs: %llu and %llu", (unsigned long long)t->m, (unsigned long long)u->m);
+		*reason = why;
+		return 1;
+	}
+	for (int s = 0; s < 257; s++) t->set[s] |= u->set[s];
+	return 0;
+}
+static double count(void *p, double *sd)
+{
+	struct toy *t = p;
+	int n = 0;
+	(void)sd; /* the toy states no deviation */
+	for (int s = 0; s < 257; s++) n += t->set[s];
+	return n;
+}
 
 static const struct bloomlab_adapter toy = {
 	.name = "kit/toy", .about = "the kits' scripted test", .seed_bits = 20, .rate = "ask",
 	.create = create, .add = add, .test = test, .destroy = free,
 	.remove = removed, .positions = positions, .size = size, .rate_of = rate_of,
+	.save = save, .load = load, .merge = merge, .count = count,
 };
 
 int main(void) { return bloomlab_serve(&toy); }
@@ -101,7 +141,7 @@ int main(void)
 	return bad;
 }
 EOF
-if gcc -O2 -o "$tmp/vectors" "$tmp/vectors.c" && "$tmp/vectors" >"$tmp/vectors.out"; then
+if gcc -O2 -o "$tmp/vectors" "$tmp/vectors.c" -lm && "$tmp/vectors" >"$tmp/vectors.out"; then
 	pass "example's SipHash-2-4-128 matches the reference vectors"
 else
 	fail "SipHash vectors:"; cat "$tmp/vectors.out" >&2

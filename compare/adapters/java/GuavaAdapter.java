@@ -56,6 +56,15 @@
  * and every set agrees. Not declared: `can seed` (Guava has no seed; SEED
  * is read and ignored), `can remove`.
  *
+ * Declared besides, Guava's own systems operations: `can save` (writeTo,
+ * and readFrom for load: a file it throws on is refused with its message),
+ * `can merge` (putAll, which refuses what isCompatible refuses: another
+ * numHashFunctions, bitSize, strategy or funnel; Guava has no seed to
+ * compare) and `can count` (approximateElementCount, a long, with no
+ * deviation stated). readFrom allocates the array its header's int count
+ * of longs asks before it reads one of them: a heap that cannot hold it
+ * ends in OutOfMemoryError, which load answers as a refusal naming it.
+ *
  * Input is read in 64 KiB blocks into one line buffer that grows up to
  * lines of 32 MiB of hex (keys of 16 MiB; the audit's longest is 1 MiB and a
  * byte); answers are buffered and written whenever the adapter would wait
@@ -70,6 +79,7 @@ import com.google.common.hash.Funnel;
 import com.google.common.hash.Funnels;
 import com.google.common.hash.Hashing;
 import java.io.BufferedOutputStream;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
@@ -89,6 +99,7 @@ import java.util.Random;
 
 public final class GuavaAdapter {
     static final int MAX_KEYS = 4096;
+    static final int MAX_FILE = 16 << 20; // bytes of a saved filter (PROTOCOL.md)
     static final int MAX_LINE = 2 * (16 << 20) + 1; // a 16 MiB key's hex, and a \r
     static final int MAX_HASHES = 255; // BloomFilter's constructor
     static final long MAX_WORDS = Integer.MAX_VALUE;
@@ -418,6 +429,9 @@ public final class GuavaAdapter {
         if (declared) {
             answer("can positions");
         }
+        answer("can save");
+        answer("can merge");
+        answer("can count");
         answer("rate ask");
         answer("ready");
     }
@@ -455,6 +469,63 @@ public final class GuavaAdapter {
         }
     }
 
+    // ---- a filter in a system: writeTo, readFrom, putAll, approximateElementCount ----
+
+    Filter filter(String id) throws IOException {
+        Filter flt = filters.get(id);
+        if (flt == null) {
+            fail("no filter " + id);
+        }
+        return flt;
+    }
+
+    void save(String[] f) throws IOException {
+        ByteArrayOutputStream file = new ByteArrayOutputStream();
+        filter(f[1]).bloom.writeTo(file);
+        StringBuilder hex = new StringBuilder(2 * file.size());
+        for (byte b : file.toByteArray()) {
+            hex.append(Character.forDigit(b >> 4 & 15, 16)).append(Character.forDigit(b & 15, 16));
+        }
+        answer(hex.toString());
+    }
+
+    void load(String[] f) throws IOException {
+        String id = f[1];
+        BigInteger size = number(f[2]);
+        if (size.compareTo(BigInteger.valueOf(MAX_FILE)) > 0) {
+            fail("a file of " + size + " bytes, past " + MAX_FILE);
+        }
+        if (filters.containsKey(id)) {
+            fail("filter " + id + " exists already");
+        }
+        byte[] data = readKey();
+        if (data.length != size.intValue()) {
+            fail("a file line of " + data.length + " bytes, not " + size);
+        }
+        try {
+            BloomFilter<byte[]> bloom = BloomFilter.readFrom(new ByteArrayInputStream(data), FUNNEL);
+            // readFrom took the header as written: k a byte, then the int count of longs.
+            int k = data[1] & 0xff, words = ByteBuffer.wrap(data, 2, 4).getInt();
+            filters.put(id, new Filter(bloom, 64L * words, k));
+            answer("ok");
+        } catch (IOException e) {
+            answer("refused Guava's readFrom: " + String.valueOf(e.getMessage()).replaceAll("\\s+", " "));
+        } catch (OutOfMemoryError e) {
+            answer("refused Guava's readFrom ran out of the JVM's heap of " + (Runtime.getRuntime().maxMemory() >> 20)
+                    + " MiB (OutOfMemoryError: " + e.getMessage() + ")");
+        }
+    }
+
+    void merge(String[] f) throws IOException {
+        Filter flt = filter(f[1]), other = filter(f[2]);
+        try {
+            flt.bloom.putAll(other.bloom);
+            answer("ok");
+        } catch (IllegalArgumentException e) {
+            answer("refused Guava's putAll: " + String.valueOf(e.getMessage()).replaceAll("\\s+", " "));
+        }
+    }
+
     /** rate is the standard formula at the m Guava builds for M, whole 64-bit words. */
     String rate(String[] f) throws IOException {
         BigInteger m = number(f[1]).add(BigInteger.valueOf(63)).shiftRight(6).shiftLeft(6);
@@ -488,6 +559,10 @@ public final class GuavaAdapter {
                     answer(Long.toString(flt.bits));
                 }
                 case "rate/4" -> answer(rate(f));
+                case "save/2" -> save(f);
+                case "load/3" -> load(f);
+                case "merge/3" -> merge(f);
+                case "count/2" -> answer(Long.toString(filter(f[1]).bloom.approximateElementCount()));
                 case "free/2" -> {
                     filters.remove(f[1]); // a refused ID too: the audit may free all it named
                     answer("ok");

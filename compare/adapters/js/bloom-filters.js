@@ -10,6 +10,12 @@
 // reaches it. Past m = 2^32 it still
 // builds the filter, but its 32-bit hashes crowd the array's start (probe i
 // stays below (i + 1) * 2^32).
+//
+// It saves a filter as JSON (saveAsJSON: m, k, the seed and the bits in
+// base64), which the target sends as its UTF-8 bytes, and reads one back
+// with BloomFilter.fromJSON: "can save". It has no union of BloomFilters and
+// no estimate of their keys (its length is the bits set), so it declares
+// neither merge nor count.
 import pkg from "bloom-filters";
 
 import { serve } from "./protocol.js";
@@ -32,4 +38,7 @@ serve({
   // The indexes add and has compute, by the library's own call.
   positions: (f, key) => f._hashing.getIndexes(key, f.size, f._nbHashes, f.seed),
   size: (f) => f.size,
+  save: (f) => Buffer.from(JSON.stringify(f.saveAsJSON())),
+  // A file that is not JSON, or lacks a field, throws: refused with its message.
+  load: (data) => BloomFilter.fromJSON(JSON.parse(data.toString("utf8"))),
 });

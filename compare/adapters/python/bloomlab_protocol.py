@@ -19,6 +19,13 @@ What the adapter passes is what the handshake declares:
                     size(f) -> the filter's positions: "can positions"
     rate            "standard" (the default), "blocked 512", or "ask" with
                     rate_of(m, k, n) -> the filter's theory, a float
+    save, load      save(f) -> the filter's file, bytes in its own format;
+                    load(data) -> a filter read from those bytes, or raise
+                    Refused(reason) for a file it does not take: "can save"
+    merge           merge(f, other) takes other's keys into f, in place, or
+                    raises Refused(reason) (another m, k or seed): "can merge"
+    count           count(f) -> the keys f estimates it holds, a number, or
+                    (n, sd) with the estimate's standard deviation: "can count"
 
 create(m, k, n, seed) gets exact ints (m reaches 2^63 + 1, seed 2^64 - 1) and
 returns the filter, any object; it raises Refused(reason) for a shape it
@@ -40,6 +47,7 @@ __all__ = ["Refused", "serve"]
 VERSION = 1
 MAX_KEYS = 4096  # keys in one request (PROTOCOL.md)
 MAX_NUMBER = 1 << 64  # every number of the protocol is below
+MAX_FILE = 16 << 20  # bytes of a saved filter (PROTOCOL.md)
 
 # Each request's fields, by its first word.
 USAGE = {
@@ -50,6 +58,10 @@ USAGE = {
     b"positions": "positions ID COUNT",
     b"size": "size ID",
     b"rate": "rate M K N",
+    b"save": "save ID",
+    b"load": "load ID BYTES",
+    b"merge": "merge ID OTHER",
+    b"count": "count ID",
     b"free": "free ID",
     b"bye": "bye",
 }
@@ -79,7 +91,7 @@ def _number(field):
     return v
 
 
-def _hello(name, about, seed, remove, positions, rate):
+def _hello(name, about, seed, remove, positions, rate, save=False, merge=False, count=False):
     """The handshake's lines, checked: a wrong declaration is the adapter's
     bug, found before the audit sees it."""
     if not name or any(c.isspace() for c in name):
@@ -97,6 +109,7 @@ def _hello(name, about, seed, remove, positions, rate):
         lines.append("can remove")
     if positions:
         lines.append("can positions")
+    lines += ["can " + c for c, on in (("save", save), ("merge", merge), ("count", count)) if on]
     if rate not in ("standard", "blocked 512", "ask"):
         raise ValueError('bloomlab_protocol: rate must be "standard", "blocked 512" or "ask", got %r' % (rate,))
     lines.append("rate " + rate)
@@ -115,6 +128,7 @@ def _seed_bits(seed):
 
 def serve(*, name, create, add, test, about="", seed=False, remove=None,
           positions=None, size=None, rate="standard", rate_of=None,
+          save=None, load=None, merge=None, count=None,
           stdin=None, stdout=None, stderr=None):
     """Serves the protocol on stdin and stdout (binary streams; the process's
     by default) until bye or the end of the input, then returns; a request
@@ -123,7 +137,10 @@ def serve(*, name, create, add, test, about="", seed=False, remove=None,
         raise ValueError("bloomlab_protocol: positions and size come together")
     if (rate == "ask") != (rate_of is not None):
         raise ValueError('bloomlab_protocol: rate_of comes with rate="ask", and only then')
-    hello = _hello(name, about, seed, remove is not None, positions is not None, rate)
+    if (save is None) != (load is None):
+        raise ValueError("bloomlab_protocol: save and load come together")
+    hello = _hello(name, about, seed, remove is not None, positions is not None, rate,
+                   save is not None, merge is not None, count is not None)
     bits = _seed_bits(seed)
     stdin = stdin or sys.stdin.buffer
     stdout = stdout or sys.stdout.buffer
@@ -158,20 +175,55 @@ def serve(*, name, create, add, test, about="", seed=False, remove=None,
             _fail("no filter %s" % id_.decode("latin-1"))
         return f
 
-    def new(id_, m, k, n, s):
-        if id_ in filters:
-            _fail("filter %s exists already" % id_.decode("latin-1"))
-        m, k, n, s = _number(m), _number(k), _number(n), _number(s)
-        if bits and s >> bits:
-            _fail("seed %d is not below 2^%d" % (s, bits))
+    def refusable(work):
+        """ok when work() is done, refused REASON when it raises Refused
+        (or MemoryError)."""
         try:
-            filters[id_] = create(m, k, n, s)
+            work()
             return b"ok\n"
         except Refused as err:
             reason = " ".join(str(err).split()) or "no reason given"
         except MemoryError as err:
             reason = " ".join(("out of memory " + str(err)).split())
         return ("refused " + reason + "\n").encode()
+
+    def named(id_, make):
+        """Answers a request that names a new filter, made by make()."""
+        if id_ in filters:
+            _fail("filter %s exists already" % id_.decode("latin-1"))
+        return refusable(lambda: filters.__setitem__(id_, make()))
+
+    def new(id_, m, k, n, s):
+        m, k, n, s = _number(m), _number(k), _number(n), _number(s)
+        if bits and s >> bits:
+            _fail("seed %d is not below 2^%d" % (s, bits))
+        return named(id_, lambda: create(m, k, n, s))
+
+    def loaded(id_, size):
+        size = _number(size)
+        if size > MAX_FILE:
+            _fail("a file of %d bytes, past %d" % (size, MAX_FILE))
+        line = readline()
+        if not line:
+            _fail("the input ended inside a request")
+        try:
+            data = binascii.a2b_hex(strip(line))
+        except (binascii.Error, ValueError):
+            _fail('a file line that is not hex, "%s"' % clip(strip(line)))
+        if len(data) != size:
+            _fail("a file line of %d bytes, not %d" % (len(data), size))
+        return named(id_, lambda: load(data))
+
+    def number(x):
+        x = float(x) + 0.0  # -0.0 is 0
+        if not 0 <= x < float("inf"):  # nan is neither
+            raise ValueError("bloomlab_protocol: count must be a finite number from 0 up, got %r" % (x,))
+        text = repr(x)
+        return text[:-2] if text.endswith(".0") else text  # 2, not 2.0
+
+    def counted(f):
+        c = count(f)
+        return (" ".join(map(number, c if isinstance(c, tuple) else (c,))) + "\n").encode()
 
     def keyed(op, id_, count):
         f = filter_of(id_)
@@ -188,8 +240,10 @@ def serve(*, name, create, add, test, about="", seed=False, remove=None,
             return b"".join(b"1" if remove(f, key) else b"0" for key in keys(count)) + b"\n"
         return b"".join((" ".join(map(str, positions(f, key))) + "\n").encode() for key in keys(count))
 
-    declared = {b"remove": remove, b"positions": positions, b"size": size, b"rate": rate_of}
-    need = {b"remove": "can remove", b"positions": "can positions", b"size": "can positions", b"rate": "rate ask"}
+    declared = {b"remove": remove, b"positions": positions, b"size": size, b"rate": rate_of,
+                b"save": save, b"load": load, b"merge": merge, b"count": count}
+    need = {b"remove": "can remove", b"positions": "can positions", b"size": "can positions", b"rate": "rate ask",
+            b"save": "can save", b"load": "can save", b"merge": "can merge", b"count": "can count"}
 
     def answer(fields):
         op = fields[0]
@@ -208,6 +262,18 @@ def serve(*, name, create, add, test, about="", seed=False, remove=None,
             return b"%d\n" % size(filter_of(fields[1]))
         if op == b"rate":
             return (repr(float(rate_of(*map(_number, fields[1:])))) + "\n").encode()
+        if op == b"save":
+            data = bytes(save(filter_of(fields[1])))
+            if len(data) > MAX_FILE:
+                _fail("save wrote %d bytes, past the protocol's %d" % (len(data), MAX_FILE))
+            return binascii.b2a_hex(data) + b"\n"
+        if op == b"load":
+            return loaded(fields[1], fields[2])
+        if op == b"merge":
+            f, other = filter_of(fields[1]), filter_of(fields[2])
+            return refusable(lambda: merge(f, other))
+        if op == b"count":
+            return counted(filter_of(fields[1]))
         if op == b"free":  # any ID: the audit may free one it named and was refused
             filters.pop(fields[1], None)
             return b"ok\n"

@@ -12,23 +12,36 @@ keyed by the 64-bit seed (RFC 7693): another seed, another filter.
 Python's ints are exact, so the probes are right for any m; only the bits
 are bounded: MAX_M bits (512 MiB) is the most this filter builds, and a
 larger m is refused with the reason, without allocating anything.
+
+Its file: the magic b"BLpy", m (8 bytes), k (4) and the seed (8), all
+little-endian, the bits, and a CRC-32 of everything before it (4). load
+checks the header and the length against m before it allocates, and the
+checksum before it answers. merge ORs the bits of a filter of the same m,
+k and seed; count is the estimate from the set bits (Swamidass and Baldi,
+2007), n = -(m/k) ln(1 - x/m), with the delta method's standard deviation.
 """
 
 import hashlib
+import math
 import os
+import struct
 import sys
+import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bloomlab_protocol import Refused, serve  # noqa: E402
 
 MAX_M = 1 << 32  # bits in one bytearray, 512 MiB
 MAX_K = 1024  # probes a key: a positions line stays short (the audit's most is 64)
+MAGIC = b"BLpy"
+HEADER = struct.Struct("<4sQIQ")  # magic, m, k, seed
+MAX_FILE_M = 1 << 27  # bits a file may hold: 16 MiB, the protocol's bound on a file
 
 
 class Filter:
-    def __init__(self, m, k, seed):
-        self.m, self.k = m, k
-        self.bits = bytearray((m + 7) >> 3)
+    def __init__(self, m, k, seed, bits=None):
+        self.m, self.k, self.seed = m, k, seed
+        self.bits = bytearray((m + 7) >> 3) if bits is None else bits
         self.hasher = hashlib.blake2b(digest_size=16, key=seed.to_bytes(8, "little"))
 
     def probes(self, key):
@@ -56,6 +69,42 @@ class Filter:
         return True
 
 
+    def save(self):
+        data = HEADER.pack(MAGIC, self.m, self.k, self.seed) + self.bits
+        return data + struct.pack("<I", zlib.crc32(data))
+
+    def merge(self, other):
+        if (self.m, self.k, self.seed) != (other.m, other.k, other.seed):
+            raise Refused("m, k and seed must agree: m = %d and %d, k = %d and %d, seed %d and %d"
+                          % (self.m, other.m, self.k, other.k, self.seed, other.seed))
+        both = int.from_bytes(self.bits, "little") | int.from_bytes(other.bits, "little")
+        self.bits = bytearray(both.to_bytes(len(self.bits), "little"))
+
+    def count(self):
+        m, k = self.m, self.k
+        x = bin(int.from_bytes(self.bits, "little")).count("1")
+        if x >= m:  # every bit set: the count is past any figure; half a bit unset is its lower bound
+            x = m - 0.5
+        ec = m / (m - x)  # e^c, c = kn/m
+        return -(m / k) * math.log1p(-x / m), math.sqrt(m) / k * math.sqrt(max(ec - 1 - math.log(ec), 0))
+
+
+def load(data):
+    if len(data) < HEADER.size + 4 or data[:4] != MAGIC:
+        raise Refused("not a file of this filter: %d bytes, starting %r" % (len(data), data[:4]))
+    _, m, k, seed = HEADER.unpack_from(data)
+    if not 1 <= m <= MAX_FILE_M or not 1 <= k <= MAX_K:
+        raise Refused("m = %d, k = %d: a file holds m from 1 to 2^27 and k from 1 to %d" % (m, k, MAX_K))
+    if len(data) != HEADER.size + (m + 7) // 8 + 4:
+        raise Refused("%d bytes, where m = %d needs %d" % (len(data), m, HEADER.size + (m + 7) // 8 + 4))
+    if zlib.crc32(data[:-4]) != struct.unpack("<I", data[-4:])[0]:
+        raise Refused("its checksum fails")
+    bits = bytearray(data[HEADER.size:-4])
+    if m % 8 and bits[-1] >> (m % 8):
+        raise Refused("bits set past m = %d" % m)
+    return Filter(m, k, seed, bits)
+
+
 def create(m, k, n, seed):
     if m < 1 or k < 1:
         raise Refused("m = %d, k = %d: this filter needs at least one bit and one probe" % (m, k))
@@ -76,4 +125,8 @@ if __name__ == "__main__":
         test=Filter.test,
         positions=lambda f, key: list(f.probes(key)),
         size=lambda f: f.m,
+        save=Filter.save,
+        load=load,
+        merge=Filter.merge,
+        count=Filter.count,
     )

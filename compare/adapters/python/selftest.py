@@ -8,7 +8,8 @@ protocol (audit/program/PROTOCOL.md, version 1) and checks every answer:
 kit's test passes its example.c): a session answered exactly, ending
 without bye, and sessions with no answer, which must end the program with
 status 1 and a line on stderr. --toy is the kit test's own adapter, which
-declares everything (can seed 20, can remove, can positions, rate ask):
+declares everything (can seed 20, can remove, can positions, rate ask,
+can save, can merge, can count):
 this file's toy() by default, the C kit's twin from its test. The Python
 kit's declarations are checked in-process besides. Whether a filter finds
 its members is the audit's business; here only fixed answers are.
@@ -111,6 +112,53 @@ def example(cmd):
     check(rc == 0 and got[-1:] == ["ready"] and err == "", "bye: exit 0, nothing read after it", "exit %d, %r" % (rc, got[-2:]))
 
 
+def example_system(cmd):
+    """The example saved, loaded, merged and counted: a file read back
+    answers for its members, a damaged one is refused, a merge of another
+    seed or m is refused, and a count is one or two numbers."""
+    members = ["", "00", "00ff00ff", "deadbeef", "68656c6c6f", BIG]
+    rc, got, err = run(cmd, ["bloomlab-audit 1", "new 1 100000 7 10000 1", "add 1 6", *members, "save 1", "count 1"])
+    got = got[got.index("ready") + 1:] if "ready" in got else got
+    file = got[2] if len(got) == 4 else ""
+    check(rc == 0 and len(got) == 4 and len(file) % 2 == 0 and all(c in "0123456789abcdefABCDEF" for c in file) and file,
+          "save 1: one line of hex, %d bytes" % (len(file) // 2), "exit %d, %r, %s" % (rc, [l[:80] for l in got], err[-300:]))
+    fields = got[3].split(" ") if len(got) == 4 else []
+    numbers = [float(f) for f in fields if f.replace(".", "", 1).replace("e-", "", 1).isdigit()]
+    check(len(numbers) == len(fields) in (1, 2) and 5 <= numbers[0] <= 7, "count 1: about 6 keys: " + " ".join(fields), repr(got[3:]))
+    data = bytes.fromhex(file)
+    flipped = bytearray(data)
+    flipped[len(data) // 2] ^= 0x10
+    session = [
+        ("load 1 %d" % len(data), ["ok"]), file,
+        ("test 1 6", ["111111"]), *members,
+        ("new 2 100000 7 10000 1", ["ok"]),
+        ("add 2 1", ["ok"]), "6162",
+        ("merge 2 1", ["ok"]),
+        ("test 2 7", ["1111111"]), *members, "6162",
+        ("new 3 100000 7 10000 2", ["ok"]),
+        ("merge 2 3", ["refused"]),  # another seed
+        ("new 4 99999 7 10000 1", ["ok"]),
+        ("merge 2 4", ["refused"]),  # another m
+        ("load 5 %d" % len(data), ["refused"]), flipped.hex(),
+        ("load 6 %d" % (len(data) // 2), ["refused"]), data[: len(data) // 2].hex(),
+        ("load 7 0", ["refused"]), "",
+        ("load 8 %d" % (len(data) + 1), ["refused"]), (data + b"\0").hex(),
+    ]
+    lines, want = ["bloomlab-audit 1"], []
+    for item in session:
+        if isinstance(item, tuple):
+            lines.append(item[0])
+            want.append(item)
+        else:
+            lines.append(item)
+    rc, got, err = run(cmd, lines + ["bye"])
+    got = got[got.index("ready") + 1:] if "ready" in got else got
+    check(rc == 0 and len(got) == len(want), "load session: an answer a request", "exit %d, %r, %s" % (rc, got, err[-300:]))
+    for (request, answer), line in zip(want, got):
+        check(line.split(" ")[0] == answer[0] and (answer[0] != "refused" or len(line) > 8),
+              "%s: %s" % (request, line[:100]), repr(line[:100]))
+
+
 def bad(cmd, name, lines, handshake=True):
     """A session with no answer at its end: exit 1, a line on stderr, and
     no answer to the request at fault."""
@@ -159,17 +207,47 @@ def toy_session(cmd):
         "positions a 2", "41", "",
         "size a",
         "rate 1000 7 100",
+        "save a",
+        "load d 41", TOY_FILE.upper(),  # upper case hex, as any key
+        "test d 2", "", "41",
+        "new e 300 1 1 0",
+        "add e 1", "41",
+        "merge e d",
+        "test e 2", "41", "",
+        "new f 299 1 1 0",
+        "merge e f",
+        "count e",
+        "load g 3", "000102",
+        "load h 0", "",
+        "free g",
         "free b",
         "bye",
     ]
-    want = ["hello kit/toy", "about the kits' scripted test", "can seed 20", "can remove", "can positions", "rate ask", "ready",
+    want = ["hello kit/toy", "about the kits' scripted test", "can seed 20", "can remove", "can positions",
+            "can save", "can merge", "can count", "rate ask", "ready",
             "ok", "refused thirteen is unlucky", "refused no reason given", "ok", "110", "100", "0",
-            "65 1048575", "256 1048575", "300", "0.1", "ok"]
+            "65 1048575", "256 1048575", "300", "0.1",
+            TOY_FILE, "ok", "10", "ok", "ok", "ok", "11", "ok", "refused m differs: 300 and 299", "2",
+            "refused a toy file is 41 bytes, not 3", "refused a toy file is 41 bytes, not 0", "ok", "ok"]
     rc, got, err = run(cmd, lines)
-    check(rc == 0 and got == want and err == "", "toy session: can seed 20, remove, positions, rate ask, refusals on one line",
+    check(rc == 0 and got == want and err == "",
+          "toy session: can seed 20, remove, positions, rate ask, save, load, merge, count, refusals on one line",
           "exit %d, stderr %r, got %r" % (rc, err[-300:], got))
     bad(cmd, "toy: seed 2^20 under can seed 20", ["new a 300 2 10 1048576"])
     bad(cmd, "toy: a request on a refused ID", ["new b 13 1 1 0", "test b 1", "00"])
+    bad(cmd, "toy: a file line shorter than BYTES", ["load a 2", "00"])
+    bad(cmd, "toy: a file line that is not hex", ["load a 1", "zz"])
+    bad(cmd, "toy: a file past 16 MiB", ["load a 16777217"])
+    bad(cmd, "toy: the input ends before the file", ["load a 1"])
+    bad(cmd, "toy: load on an ID in use", ["new a 300 2 10 1", "load a 0", ""])
+    bad(cmd, "toy: merge with an unknown filter", ["new a 300 2 10 1", "merge a nosuch"])
+    bad(cmd, "toy: count of an unknown filter", ["count nosuch"])
+
+
+# TOY_FILE is what the toy saves of filter a after its session's removals:
+# m = 300 in 8 bytes, then a bit a slot, 257 of them in 33 bytes, slot 256
+# (the empty key) set.
+TOY_FILE = "2c01000000000000" + "00" * 32 + "01"
 
 
 def toy():
@@ -190,11 +268,27 @@ def toy():
         f["set"].discard(slot(key))
         return had
 
+    def save(f):
+        bits = sum(1 << s for s in f["set"])
+        return f["m"].to_bytes(8, "little") + bits.to_bytes(33, "little")
+
+    def load(data):
+        if len(data) != 41:
+            raise bloomlab_protocol.Refused("a toy file is 41 bytes, not %d" % len(data))
+        bits = int.from_bytes(data[8:], "little")
+        return {"m": int.from_bytes(data[:8], "little"), "seed": 0, "set": {s for s in range(257) if bits >> s & 1}}
+
+    def merge(f, other):
+        if f["m"] != other["m"]:
+            raise bloomlab_protocol.Refused("m differs: %d and %d" % (f["m"], other["m"]))
+        f["set"] |= other["set"]
+
     bloomlab_protocol.serve(
         name="kit/toy", about="the kits' scripted test", seed=20, create=create,
         add=lambda f, key: f["set"].add(slot(key)), test=lambda f, key: slot(key) in f["set"],
         remove=remove, positions=lambda f, key: [slot(key), f["seed"]], size=lambda f: f["m"],
-        rate="ask", rate_of=lambda m, k, n: 0.1)
+        rate="ask", rate_of=lambda m, k, n: 0.1,
+        save=save, load=load, merge=merge, count=lambda f: len(f["set"]))
 
 
 def declarations():
@@ -211,8 +305,11 @@ def declarations():
     check(hello(seed=64) == ["can seed", "rate standard"], "seed=64 is can seed")
     check(hello(seed=1) == ["can seed 1", "rate standard"], "seed=1 is can seed 1")
     check(hello(seed=False) == ["rate standard"], "seed=False declares nothing")
+    every = dict(save=lambda f: b"", load=lambda data: None, merge=lambda f, g: None, count=lambda f: 0)
+    check(hello(**every) == ["can save", "can merge", "can count", "rate standard"], "save with load, merge, count declare can save, can merge, can count")
     for wrong in (dict(seed=65), dict(seed=-1), dict(seed=0.5), dict(name="two words"), dict(name=""),
                   dict(positions=lambda f, k: []), dict(rate="ask"), dict(rate_of=lambda m, k, n: 0),
+                  dict(save=lambda f: b""), dict(load=lambda data: None),
                   dict(rate="blocked 64")):
         what = ", ".join("%s=%s" % (k, "a function" if callable(v) else repr(v)) for k, v in wrong.items())
         try:
@@ -234,6 +331,7 @@ def main(argv):
         argv = argv[2:]
     print("example: " + " ".join(opts["--example"]))
     example(opts["--example"])
+    example_system(opts["--example"])
     bad_sessions(opts["--example"])
     print("toy: " + " ".join(opts["--toy"]))
     toy_session(opts["--toy"])
