@@ -96,6 +96,7 @@ func TestReadmeFigures(t *testing.T) {
 	for _, f := range []struct{ pattern, library string }{
 		{"`bloom-filters` fails (\\w+),", "bloom-filters"},
 		{"Perl's `Bloom::Filter` fails (\\w+),", "bloom-filter-perl"},
+		{"Guava's `BloomFilter` fails (\\w+),", "guava"},
 	} {
 		m := regexp.MustCompile(f.pattern).FindStringSubmatch(want)
 		failed, err := tally(f.library)
