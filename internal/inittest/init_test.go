@@ -267,10 +267,4 @@ var pending = map[string]bool{
 	"app/lessons/lessonfile/vocab.go var Vocabulary variantNames()":                                                                      true,
 	"audit/system.go var mergeShape standard(80000, 0, 7, 8000)":                                                                         true,
 	"core/experiment/counting.go var countingScenarios fmt.Sprintf(\"hot key inserted %dx, rolled back %dx\", hotInserts, hotRollbacks)": true,
-	"core/fuse.go var FuseFingerprints fuseWidths()":                                                                                     true,
-	"core/ribbon.go var RibbonFingerprints fuseWidths()":                                                                                 true,
-	"core/ribbon_variant.go var RibbonVariant ribbonVariant(\"ribbon\", RibbonWidth)":                                                    true,
-	"core/ribbon_variant.go var RibbonWideVariant ribbonVariant(\"ribbon-128\", RibbonWideWidth)":                                        true,
-	"core/scalable.go var ScalableVariant fmt.Sprintf(\"the scalable filter's first link holds 1/%d of the items in 1/%d of m (the lab's bits per key) with the lab's k; \" + \"each next link holds %d times the last's keys at %v times its rate, sized for that rate\", ScalableShare, ScalableShare, ScalableGrowth, ScalableTightening)": true,
-	"core/sipbatch_amd64.go var sipVector hasAVX2()": true,
 }
