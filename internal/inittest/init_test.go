@@ -42,7 +42,6 @@ type listed struct {
 // build and fails on each package-level initializer that calls anything
 // but a declared-lazy wrapper, and on each func init.
 func TestNothingRunsAtInit(t *testing.T) {
-	seen := map[string]bool{}
 	for _, b := range builds {
 		name := "native"
 		if b.goos != "" {
@@ -68,11 +67,7 @@ func TestNothingRunsAtInit(t *testing.T) {
 					continue
 				}
 				for _, v := range violations(t, fset, imp, p) {
-					if pending[v.key] {
-						seen[v.key] = true
-						continue
-					}
-					t.Errorf("%s: %s; allowed at package level are literals and sync.OnceValue-style wrappers", v.at, v.what)
+					t.Errorf("%s; allowed at package level are literals and sync.OnceValue-style wrappers", v)
 				}
 				checked++
 			}
@@ -81,11 +76,6 @@ func TestNothingRunsAtInit(t *testing.T) {
 			}
 			t.Logf("checked %d packages", checked)
 		})
-	}
-	for key := range pending {
-		if !seen[key] {
-			t.Errorf("%s is no longer found: remove it from pending", key)
-		}
 	}
 }
 
@@ -124,7 +114,7 @@ func list(t *testing.T, goos, goarch string) []listed {
 
 // violations type-checks one package from its sources and returns, for each
 // initializer that runs code at init, its place and expression.
-func violations(t *testing.T, fset *token.FileSet, imp types.Importer, p listed) []violation {
+func violations(t *testing.T, fset *token.FileSet, imp types.Importer, p listed) []string {
 	t.Helper()
 	var files []*ast.File
 	for _, name := range p.GoFiles {
@@ -142,35 +132,25 @@ func violations(t *testing.T, fset *token.FileSet, imp types.Importer, p listed)
 	if _, err := conf.Check(p.ImportPath, fset, files, info); err != nil {
 		t.Fatalf("type-checking %s: %v", p.ImportPath, err)
 	}
-	file := func(pos token.Pos) token.Position {
+	where := func(pos token.Pos) string {
 		at := fset.Position(pos)
 		if rel, err := filepath.Rel(p.Module.Dir, at.Filename); err == nil {
 			at.Filename = filepath.ToSlash(rel)
 		}
-		return at
+		return fmt.Sprintf("%s:%d", at.Filename, at.Line)
 	}
-	var found []violation
+	var found []string
 	for _, f := range files {
 		for _, d := range f.Decls {
 			if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv == nil && fn.Name.Name == "init" {
-				at := file(fn.Pos())
-				found = append(found, violation{
-					at:   fmt.Sprintf("%s:%d", at.Filename, at.Line),
-					key:  at.Filename + " init",
-					what: "func init runs at package set-up; make its work lazy or a literal table",
-				})
+				found = append(found, where(fn.Pos())+": func init runs at package set-up; make its work lazy or a literal table")
 			}
 		}
 	}
 	for _, in := range info.InitOrder {
 		ast.Inspect(in.Rhs, func(n ast.Node) bool {
 			if why := runs(info, n); why != "" {
-				at := file(n.Pos())
-				found = append(found, violation{
-					at:   fmt.Sprintf("%s:%d", at.Filename, at.Line),
-					key:  fmt.Sprintf("%s %s %s", at.Filename, lhs(in), types.ExprString(n.(ast.Expr))),
-					what: fmt.Sprintf("%s %s at init: %s", lhs(in), why, types.ExprString(n.(ast.Expr))),
-				})
+				found = append(found, fmt.Sprintf("%s: %s %s at init: %s", where(n.Pos()), lhs(in), why, types.ExprString(n.(ast.Expr))))
 				return false
 			}
 			_, fn := n.(*ast.FuncLit)
@@ -179,10 +159,6 @@ func violations(t *testing.T, fset *token.FileSet, imp types.Importer, p listed)
 	}
 	return found
 }
-
-// violation is one piece of code run at init: where, what, and the key
-// pending knows it by (a file, the variable and the expression, no line).
-type violation struct{ at, key, what string }
 
 // runs says why a node of an initializer runs code at init, or "" if it
 // does not.
@@ -247,24 +223,4 @@ func lhs(in *types.Initializer) string {
 		names[i] = v.Name()
 	}
 	return "var " + strings.Join(names, ", ")
-}
-
-// pending lists the initializers that still run code at init, each to be
-// made lazy. The list only shrinks: an entry no longer found fails the test.
-var pending = map[string]bool{
-	"app/engine/pool_js.go var engines newPool((func() int literal))":                                                                    true,
-	"app/engine/pool_js.go var labWorker newPool((func() int literal))":                                                                  true,
-	"app/lessons/eval.go var readings answered(try.VerdictFalseNegative)":                                                                true,
-	"app/lessons/eval.go var readings answered(try.VerdictFalsePositive)":                                                                true,
-	"app/lessons/eval.go var readings answered(try.VerdictMember)":                                                                       true,
-	"app/lessons/eval.go var readings answered(try.VerdictNo)":                                                                           true,
-	"app/lessons/eval.go var readings ofAttack(try.AttackFill, (func(a *try.AttackResult) any literal))":                                 true,
-	"app/lessons/eval.go var readings ofAttack(try.AttackForge, (func(a *try.AttackResult) any literal))":                                true,
-	"app/lessons/eval.go var readings ofAttack(try.AttackRecover, (func(a *try.AttackResult) any literal))":                              true,
-	"app/lessons/eval.go var readings ofRun((func(_ lab.State, r *sim.Result) any literal))":                                             true,
-	"app/lessons/eval.go var readings ofRun((func(st lab.State, r *sim.Result) any literal))":                                            true,
-	"app/lessons/lessonfile/vocab.go var Vocabulary faultNames()":                                                                        true,
-	"app/lessons/lessonfile/vocab.go var Vocabulary variantNames()":                                                                      true,
-	"audit/system.go var mergeShape standard(80000, 0, 7, 8000)":                                                                         true,
-	"core/experiment/counting.go var countingScenarios fmt.Sprintf(\"hot key inserted %dx, rolled back %dx\", hotInserts, hotRollbacks)": true,
 }
