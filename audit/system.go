@@ -164,7 +164,7 @@ func addRange(flt Filter, s shape, lo, hi int) {
 
 // mergeShape is the shape of the merge checks: m = 80,000 and k = 7 for
 // the 8,000 keys of both filters together.
-var mergeShape = standard(80000, 0, 7, 8000)
+func mergeShape() shape { return standard(80000, 0, 7, 8000) }
 
 // mergeDisjoint fills one filter with members 0 to 3,999 and another with
 // members 4,000 to 7,999, merges the second into the first, and asks the
@@ -174,7 +174,8 @@ var mergeShape = standard(80000, 0, 7, 8000)
 // same bits, and any other may answer yes a little more often, at most
 // 10% and 4 SD of the count more.
 func mergeDisjoint(t Target) Verdict {
-	s, half := mergeShape, mergeShape.Items/2
+	s := mergeShape()
+	half := s.Items / 2
 	a, err := t.build(s)
 	if err != nil {
 		return fail("%v", err)
@@ -234,7 +235,8 @@ var mergeOthers = []mergeOtherShape{
 // for all 8,000, and a merge of filters that put a key in different places
 // seldom does.
 func mergeOther(t Target, o mergeOtherShape) Verdict {
-	s, half := mergeShape, mergeShape.Items/2
+	s := mergeShape()
+	half := s.Items / 2
 	a, err := t.build(s)
 	if err != nil {
 		return fail("%v", err)

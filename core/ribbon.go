@@ -94,7 +94,7 @@ func RibbonOverhead(n uint64, w int) (thousandths uint64) {
 
 // RibbonFingerprints lists the result widths allowed, 1 to 32 bits as the
 // fuse filter's: memory is exactly m r bits (rounded up to whole words).
-var RibbonFingerprints = fuseWidths()
+var RibbonFingerprints = FuseFingerprints
 
 // RibbonDefaultBits is the width taken when none is asked for: 7 bits,
 // 2^-7 = 0.78%, RocksDB's Ribbon for a 1% filter.

@@ -8,49 +8,67 @@ import (
 
 // RibbonVariant is the standard Ribbon filter's variant at w = 64: built
 // once from the whole key set, sized by n alone, with RibbonDefaultBits-bit
-// results unless asked for another width from 1 to 32.
-var RibbonVariant = ribbonVariant("ribbon", RibbonWidth)
+// results unless asked for another width from 1 to 32. Its texts name the
+// width as written (TestRibbonTextsNameWidth holds them to RibbonWidth), so
+// the record is a literal, not built at the program's start.
+var RibbonVariant = Variant{&kind{
+	name: "ribbon", label: "Ribbon (static, w = 64)", unit: "row",
+	about:        "built once from the whole key set: the rows a key's 64-bit coefficient selects xor to its fingerprint (Dillinger and Walzer, 2021)",
+	static:       true,
+	ownSize:      true,
+	terms:        ribbonTerms,
+	positions:    "selects its rows by a 64-bit coefficient from a start drawn from one hash",
+	places:       "a key selects about half the 64 rows from its start",
+	sizes:        "the Ribbon filter sizes itself from n, about 1.1 n rows of r bits",
+	formula:      ribbonFormula,
+	fingerprints: RibbonFingerprints,
+	build:        func(s Spec) (Membership, error) { return ribbonFor(s, RibbonWidth) },
+	memoryBits:   ribbonMemoryBits,
+	theory:       ribbonTheory,
+	cheapest:     func(n uint64, p float64) Sizing { return cheapestRibbon(RibbonWidth, n, p) },
+}}
 
 // RibbonWideVariant is the same filter at w = 128, RocksDB's width: about
 // 0.05 n fewer rows (RibbonOverhead) for queries that read twice the rows.
-var RibbonWideVariant = ribbonVariant("ribbon-128", RibbonWideWidth)
+var RibbonWideVariant = Variant{&kind{
+	name: "ribbon-128", label: "Ribbon (static, w = 128)", unit: "row",
+	about:        "built once from the whole key set: the rows a key's 128-bit coefficient selects xor to its fingerprint (Dillinger and Walzer, 2021)",
+	static:       true,
+	ownSize:      true,
+	terms:        ribbonTerms,
+	positions:    "selects its rows by a 128-bit coefficient from a start drawn from one hash",
+	places:       "a key selects about half the 128 rows from its start",
+	sizes:        "the Ribbon filter sizes itself from n, about 1.05 n rows of r bits",
+	formula:      ribbonFormula,
+	fingerprints: RibbonFingerprints,
+	build:        func(s Spec) (Membership, error) { return ribbonFor(s, RibbonWideWidth) },
+	memoryBits:   ribbonMemoryBits,
+	theory:       ribbonTheory,
+	cheapest:     func(n uint64, p float64) Sizing { return cheapestRibbon(RibbonWideWidth, n, p) },
+}}
 
-// ribbonVariant is the record of the Ribbon filter of width w.
-func ribbonVariant(name string, w int) Variant {
-	rows := "about 1.1 n rows of r bits"
-	if w == RibbonWideWidth {
-		rows = "about 1.05 n rows of r bits"
+// ribbonTerms is what the lab says of a Ribbon filter's rows. A query reads
+// the rows its coefficient selects, about half of the w in its window.
+var ribbonTerms = Terms{Nonzero: "nonzero rows", Dark: "dark when it is nonzero", Share: "that are nonzero",
+	Reads: "rows a query may read", SetBy: "Solved from the keys whose coefficients select it: %s.", SetByShort: "solved from %s",
+	No: "its rows do not xor to its fingerprint"}
+
+const ribbonFormula = "2^-r: the rows an absent key selects xor to its r-bit fingerprint by chance"
+
+// ribbonFor is the Ribbon filter of width w for s, with room for s.N
+// keys' hashes.
+func ribbonFor(s Spec, w int) (Membership, error) {
+	if s.FingerprintBits == 0 {
+		s.FingerprintBits = RibbonDefaultBits
 	}
-	return Variant{&kind{
-		name: name, label: fmt.Sprintf("Ribbon (static, w = %d)", w), unit: "row",
-		about:   fmt.Sprintf("built once from the whole key set: the rows a key's %d-bit coefficient selects xor to its fingerprint (Dillinger and Walzer, 2021)", w),
-		static:  true,
-		ownSize: true,
-		// A query reads the rows its coefficient selects, about half of
-		// the w in its window.
-		terms: Terms{Nonzero: "nonzero rows", Dark: "dark when it is nonzero", Share: "that are nonzero",
-			Reads: "rows a query may read", SetBy: "Solved from the keys whose coefficients select it: %s.", SetByShort: "solved from %s",
-			No: "its rows do not xor to its fingerprint"},
-		positions:    fmt.Sprintf("selects its rows by a %d-bit coefficient from a start drawn from one hash", w),
-		places:       fmt.Sprintf("a key selects about half the %d rows from its start", w),
-		sizes:        "the Ribbon filter sizes itself from n, " + rows,
-		formula:      "2^-r: the rows an absent key selects xor to its r-bit fingerprint by chance",
-		fingerprints: RibbonFingerprints,
-		build: func(s Spec) (Membership, error) {
-			if s.FingerprintBits == 0 {
-				s.FingerprintBits = RibbonDefaultBits
-			}
-			f, err := NewRibbonWidth(s.FingerprintBits, w, s.Seed)
-			if err == nil {
-				f.hashes = make([]uint64, 0, min(s.N, MaxItems))
-			}
-			return f, err
-		},
-		memoryBits: func(f Membership) uint64 { return f.(*Ribbon).MemoryBits() },
-		theory:     ribbonTheory,
-		cheapest:   func(n uint64, p float64) Sizing { return cheapestRibbon(w, n, p) },
-	}}
+	f, err := NewRibbonWidth(s.FingerprintBits, w, s.Seed)
+	if err == nil {
+		f.hashes = make([]uint64, 0, min(s.N, MaxItems))
+	}
+	return f, err
 }
+
+func ribbonMemoryBits(f Membership) uint64 { return f.(*Ribbon).MemoryBits() }
 
 // cheapestRibbon is the Ribbon filter of width w with the fewest result
 // bits whose rate, 2^-r, reaches p, in the rows it builds for n keys.

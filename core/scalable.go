@@ -283,9 +283,10 @@ var ScalableVariant = Variant{&kind{
 	about: "a chain of Bloom filters, each twice the last at half its rate, that grows as keys come (Almeida, Baquero, Preguiça and Hutchison, 2007)",
 	usesK: true, chain: true, terms: chainTerms,
 	positions: "has a seed of its own in each link of its chain",
-	sizes: fmt.Sprintf("the scalable filter's first link holds 1/%d of the items in 1/%d of m (the lab's bits per key) with the lab's k; "+
-		"each next link holds %d times the last's keys at %v times its rate, sized for that rate",
-		ScalableShare, ScalableShare, ScalableGrowth, ScalableTightening),
+	// Written out, not formatted at the program's start;
+	// TestScalableSizesNamesItsConstants holds it to them.
+	sizes: "the scalable filter's first link holds 1/8 of the items in 1/8 of m (the lab's bits per key) with the lab's k; " +
+		"each next link holds 2 times the last's keys at 0.5 times its rate, sized for that rate",
 	formula: "1 - Π(1 - f_i^k_i) over the links, f_i a link's share of bits set; at most p0/(1 - r)",
 	build: func(s Spec) (Membership, error) {
 		if err := checkShape(s.M, s.K); err != nil {

@@ -37,7 +37,7 @@ func sipLast(key []byte) uint64 {
 // alone.
 func sipBatch(k0, k1 uint64, keys [][]byte, h1, h2 []uint64) {
 	h1, h2 = h1[:len(keys)], h2[:len(keys)]
-	if !sipVector {
+	if !sipVector() {
 		for i, key := range keys {
 			h1[i], h2[i] = Sip128(k0, k1, key)
 		}

@@ -1,8 +1,11 @@
 package core
 
+import "sync"
+
 // sipVector is whether sipBatch has the vector kernel: AVX2, where the CPU
-// has it and the OS saves its registers.
-var sipVector = hasAVX2()
+// has it and the OS saves its registers. Asked on the first batch, not at
+// the program's start.
+var sipVector = sync.OnceValue(hasAVX2)
 
 // sip8 hashes eight keys of at least full 8-byte blocks each from the
 // initial state v: their first full blocks, then last[i], key i's last

@@ -32,7 +32,7 @@ func TestSipBatchMatchesSip128(t *testing.T) {
 				for i, k := range keys {
 					if a, b := Sip128(k0, k1, k); a != h1[i] || b != h2[i] {
 						t.Fatalf("key %d of %d bytes (%x) in a batch of %d: batched %#x %#x, Sip128 %#x %#x (vector %v)",
-							i, len(k), k, size, h1[i], h2[i], a, b, sipVector)
+							i, len(k), k, size, h1[i], h2[i], a, b, sipVector())
 					}
 				}
 			}

@@ -85,22 +85,22 @@ func (t tables) with(r settings.Solved) settings.Solved {
 }
 
 // solveDefault solves the default form (a few milliseconds of formulas)
-// and takes its tables from default_tables.json, once; every page reads
-// the result and none writes to it (each change of the form solves anew).
+// and takes its tables from default_tables.json; every page reads the
+// result and none writes to it (each change of the form solves anew).
 // Should the file not read, the tables are measured.
-func solveDefault() func() settings.Solved {
-	return sync.OnceValue(func() settings.Solved {
-		f := settings.DefaultCalculator()
-		r := f.Solve()
-		var t tables
-		if err := json.Unmarshal(defaultTablesJSON, &t); err != nil || !r.OK || len(t.Measured) != len(r.Plan.Alternatives) || len(t.Cheapest) == 0 {
-			return measure(f)
-		}
-		return t.with(r)
-	})
+func solveDefault() settings.Solved {
+	f := settings.DefaultCalculator()
+	r := f.Solve()
+	var t tables
+	if err := json.Unmarshal(defaultTablesJSON, &t); err != nil || !r.OK || len(t.Measured) != len(r.Plan.Alternatives) || len(t.Cheapest) == 0 {
+		return measure(f)
+	}
+	return t.with(r)
 }
 
-var defaultSolved = solveDefault()
+// defaultSolved is solveDefault's result, made on the first default form
+// shown rather than at every page's start.
+var defaultSolved = sync.OnceValue(solveDefault)
 
 // The first view's tables: for a link other than the default, the server
 // measured the form's tables to draw the page's first view, and writes

@@ -282,8 +282,8 @@ func textOf(html, id string) string {
 func TestDefaultNeverMeasured(t *testing.T) {
 	counted, calls := measure, 0
 	measure = func(f settings.Calculator) settings.Solved { calls++; return counted(f) }
-	defaultSolved = solveDefault()
-	t.Cleanup(func() { measure, defaultSolved = counted, solveDefault() })
+	defaultSolved = sync.OnceValue(solveDefault)
+	t.Cleanup(func() { measure, defaultSolved = counted, sync.OnceValue(solveDefault) })
 	first := renderCalculator(t, "")
 	for range 4 {
 		if renderCalculator(t, "") == "" {
@@ -323,7 +323,7 @@ func TestDefaultTables(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	taken := solveDefault()()
+	taken := solveDefault()
 	if !reflect.DeepEqual(taken, fresh) {
 		t.Fatalf("the default tables in default_tables.json are not what measuring the default form gives now; run go test ./app/calculator -run TestDefaultTables -update\ntaken %+v\nfresh %+v",
 			tablesOf(taken), tablesOf(fresh))

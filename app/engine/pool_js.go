@@ -46,15 +46,18 @@ type engineMsg struct {
 }
 
 // engines are the workers of the experiments and the audit, one per core;
-// labWorker is the lab's one interactive worker (see wire.go).
+// labWorker is the lab's one interactive worker (see wire.go). Literals,
+// so that nothing runs for them at the program's start.
 var (
-	engines   = newPool(func() int { return engineCount(js.Global().Get("navigator").Get("hardwareConcurrency").Int()) })
-	labWorker = newPool(func() int { return 1 })
+	engines = &enginePool{
+		size:    func() int { return engineCount(js.Global().Get("navigator").Get("hardwareConcurrency").Int()) },
+		changed: make(chan struct{}), jobs: map[int]chan engineMsg{}, open: map[int]bool{},
+	}
+	labWorker = &enginePool{
+		size:    func() int { return 1 },
+		changed: make(chan struct{}), jobs: map[int]chan engineMsg{}, open: map[int]bool{},
+	}
 )
-
-func newPool(size func() int) *enginePool {
-	return &enginePool{size: size, changed: make(chan struct{}), jobs: map[int]chan engineMsg{}, open: map[int]bool{}}
-}
 
 // StartWorkers starts the experiments' and the audit's workers unless
 // they run already.

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/bloomlab/bloomlab/app/lab"
 	"github.com/bloomlab/bloomlab/app/lessons/lessonfile"
@@ -88,88 +89,91 @@ func turned(a *try.AttackResult) float64 {
 }
 
 // readings are the vocabulary's readings, by name (lessonfile.Vocabulary
-// lists the words; a test checks each has its reading).
-var readings = map[string]reading{
-	"shown":         func(st lab.State, _ string) (any, bool) { return st.Shown() != nil, true },
-	"fill":          ofRun(func(_ lab.State, r *sim.Result) any { return r.Occupancy }),
-	"theory":        ofRun(func(_ lab.State, r *sim.Result) any { return r.TheoryFPR }),
-	"measured":      ofRun(func(_ lab.State, r *sim.Result) any { return r.EmpiricalFPR }),
-	"measured-low":  ofRun(func(_ lab.State, r *sim.Result) any { return r.WholeCILow }),
-	"measured-high": ofRun(func(_ lab.State, r *sim.Result) any { return r.WholeCIHigh }),
-	"theory-inside": ofRun(func(_ lab.State, r *sim.Result) any {
-		return r.WholeCILow <= r.TheoryFPR && r.TheoryFPR <= r.WholeCIHigh
-	}),
-	"false-negatives":     ofRun(func(_ lab.State, r *sim.Result) any { return float64(r.FalseNegatives) }),
-	"n":                   ofRun(func(_ lab.State, r *sim.Result) any { return float64(r.N) }),
-	"m":                   ofRun(func(_ lab.State, r *sim.Result) any { return float64(r.M) }),
-	"k":                   ofRun(func(_ lab.State, r *sim.Result) any { return float64(r.K) }),
-	"optimal-k":           ofRun(func(_ lab.State, r *sim.Result) any { return float64(core.OptimalK(r.M, r.N)) }),
-	"ceil-k":              ofRun(func(_ lab.State, r *sim.Result) any { return float64(core.CeilK(r.M, r.N)) }),
-	"theory-at-optimal-k": ofRun(func(_ lab.State, r *sim.Result) any { return core.Rate(r.M, r.N, core.OptimalK(r.M, r.N)) }),
-	"theory-at": func(st lab.State, arg string) (any, bool) {
-		r := st.Shown()
-		k, err := strconv.Atoi(arg)
-		if r == nil || err != nil {
-			return nil, false
-		}
-		return core.Rate(r.M, r.N, k), true
-	},
-	"load": ofRun(func(_ lab.State, r *sim.Result) any { return load(r.M, r.N, r.K) }),
-	"end-load": ofRun(func(st lab.State, r *sim.Result) any {
-		m, k := st.Settings.Params.Shape()
-		return load(m, uint64(st.Settings.Params.Items)+r.Typed, k)
-	}),
-	"design-rate": ofRun(func(_ lab.State, r *sim.Result) any { return designRate(r.M, r.K) }),
-	"bloom":       ofRun(func(_ lab.State, r *sim.Result) any { return r.Variant.Bloom() }),
-	"words-to-maybe": func(st lab.State, _ string) (any, bool) {
-		_, tried, err := try.FindFalsePositive(try.Request{Params: st.Settings.Run(), Insert: st.Settings.Typed.List()}, nil)
-		if err != nil || tried == 0 {
-			return nil, false
-		}
-		return float64(tried), true
-	},
-	"typed":            func(st lab.State, _ string) (any, bool) { return float64(len(st.Settings.Typed.List())), true },
-	"duplicate-passes": func(st lab.State, _ string) (any, bool) { return float64(st.Settings.Params.DuplicatePasses), true },
-	"playing":          func(st lab.State, _ string) (any, bool) { return st.Settings.Playing(), true },
-	"fault":            func(st lab.State, _ string) (any, bool) { return string(st.Fault()), true },
-	"variant": func(st lab.State, _ string) (any, bool) {
-		return st.Settings.Params.Variant.Effective(st.Fault()).Name(), true
-	},
-	"answered-no":             answered(try.VerdictNo),
-	"answered-member":         answered(try.VerdictMember),
-	"answered-false-positive": answered(try.VerdictFalsePositive),
-	"answered-false-negative": answered(try.VerdictFalseNegative),
-	"verdict": func(st lab.State, key string) (any, bool) {
-		for _, q := range st.Queries {
-			if q.Key == key {
-				return q.Verdict, true
+// lists the words; a test checks each has its reading). Made on the first
+// condition read, not at the program's start.
+var readings = sync.OnceValue(func() map[string]reading {
+	return map[string]reading{
+		"shown":         func(st lab.State, _ string) (any, bool) { return st.Shown() != nil, true },
+		"fill":          ofRun(func(_ lab.State, r *sim.Result) any { return r.Occupancy }),
+		"theory":        ofRun(func(_ lab.State, r *sim.Result) any { return r.TheoryFPR }),
+		"measured":      ofRun(func(_ lab.State, r *sim.Result) any { return r.EmpiricalFPR }),
+		"measured-low":  ofRun(func(_ lab.State, r *sim.Result) any { return r.WholeCILow }),
+		"measured-high": ofRun(func(_ lab.State, r *sim.Result) any { return r.WholeCIHigh }),
+		"theory-inside": ofRun(func(_ lab.State, r *sim.Result) any {
+			return r.WholeCILow <= r.TheoryFPR && r.TheoryFPR <= r.WholeCIHigh
+		}),
+		"false-negatives":     ofRun(func(_ lab.State, r *sim.Result) any { return float64(r.FalseNegatives) }),
+		"n":                   ofRun(func(_ lab.State, r *sim.Result) any { return float64(r.N) }),
+		"m":                   ofRun(func(_ lab.State, r *sim.Result) any { return float64(r.M) }),
+		"k":                   ofRun(func(_ lab.State, r *sim.Result) any { return float64(r.K) }),
+		"optimal-k":           ofRun(func(_ lab.State, r *sim.Result) any { return float64(core.OptimalK(r.M, r.N)) }),
+		"ceil-k":              ofRun(func(_ lab.State, r *sim.Result) any { return float64(core.CeilK(r.M, r.N)) }),
+		"theory-at-optimal-k": ofRun(func(_ lab.State, r *sim.Result) any { return core.Rate(r.M, r.N, core.OptimalK(r.M, r.N)) }),
+		"theory-at": func(st lab.State, arg string) (any, bool) {
+			r := st.Shown()
+			k, err := strconv.Atoi(arg)
+			if r == nil || err != nil {
+				return nil, false
 			}
-		}
-		return nil, false
-	},
-	"forged":              func(st lab.State, _ string) (any, bool) { return st.Attacked(try.AttackForge) != nil, true },
-	"algebraic":           ofAttack(try.AttackForge, func(a *try.AttackResult) any { return a.Algebraic }),
-	"filled-bits":         ofAttack(try.AttackFill, func(a *try.AttackResult) any { return turned(a) }),
-	"random-bits":         ofAttack(try.AttackFill, func(a *try.AttackResult) any { return a.RandomNew }),
-	"recovered-list":      ofAttack(try.AttackRecover, func(a *try.AttackResult) any { return a.List }),
-	"recovered-positives": ofAttack(try.AttackRecover, func(a *try.AttackResult) any { return float64(a.Positive) }),
-	"recovered-members":   ofAttack(try.AttackRecover, func(a *try.AttackResult) any { return float64(a.Members) }),
-	"recovered-precision": ofAttack(try.AttackRecover, func(a *try.AttackResult) any { return a.Precision() }),
-	"audit-failed": func(st lab.State, _ string) (any, bool) {
-		a := st.Audit
-		if a == nil || !strings.HasSuffix(a.Target, "/"+string(st.Fault())) {
+			return core.Rate(r.M, r.N, k), true
+		},
+		"load": ofRun(func(_ lab.State, r *sim.Result) any { return load(r.M, r.N, r.K) }),
+		"end-load": ofRun(func(st lab.State, r *sim.Result) any {
+			m, k := st.Settings.Params.Shape()
+			return load(m, uint64(st.Settings.Params.Items)+r.Typed, k)
+		}),
+		"design-rate": ofRun(func(_ lab.State, r *sim.Result) any { return designRate(r.M, r.K) }),
+		"bloom":       ofRun(func(_ lab.State, r *sim.Result) any { return r.Variant.Bloom() }),
+		"words-to-maybe": func(st lab.State, _ string) (any, bool) {
+			_, tried, err := try.FindFalsePositive(try.Request{Params: st.Settings.Run(), Insert: st.Settings.Typed.List()}, nil)
+			if err != nil || tried == 0 {
+				return nil, false
+			}
+			return float64(tried), true
+		},
+		"typed":            func(st lab.State, _ string) (any, bool) { return float64(len(st.Settings.Typed.List())), true },
+		"duplicate-passes": func(st lab.State, _ string) (any, bool) { return float64(st.Settings.Params.DuplicatePasses), true },
+		"playing":          func(st lab.State, _ string) (any, bool) { return st.Settings.Playing(), true },
+		"fault":            func(st lab.State, _ string) (any, bool) { return string(st.Fault()), true },
+		"variant": func(st lab.State, _ string) (any, bool) {
+			return st.Settings.Params.Variant.Effective(st.Fault()).Name(), true
+		},
+		"answered-no":             answered(try.VerdictNo),
+		"answered-member":         answered(try.VerdictMember),
+		"answered-false-positive": answered(try.VerdictFalsePositive),
+		"answered-false-negative": answered(try.VerdictFalseNegative),
+		"verdict": func(st lab.State, key string) (any, bool) {
+			for _, q := range st.Queries {
+				if q.Key == key {
+					return q.Verdict, true
+				}
+			}
 			return nil, false
-		}
-		return float64(a.Failed), true
-	},
-}
+		},
+		"forged":              func(st lab.State, _ string) (any, bool) { return st.Attacked(try.AttackForge) != nil, true },
+		"algebraic":           ofAttack(try.AttackForge, func(a *try.AttackResult) any { return a.Algebraic }),
+		"filled-bits":         ofAttack(try.AttackFill, func(a *try.AttackResult) any { return turned(a) }),
+		"random-bits":         ofAttack(try.AttackFill, func(a *try.AttackResult) any { return a.RandomNew }),
+		"recovered-list":      ofAttack(try.AttackRecover, func(a *try.AttackResult) any { return a.List }),
+		"recovered-positives": ofAttack(try.AttackRecover, func(a *try.AttackResult) any { return float64(a.Positive) }),
+		"recovered-members":   ofAttack(try.AttackRecover, func(a *try.AttackResult) any { return float64(a.Members) }),
+		"recovered-precision": ofAttack(try.AttackRecover, func(a *try.AttackResult) any { return a.Precision() }),
+		"audit-failed": func(st lab.State, _ string) (any, bool) {
+			a := st.Audit
+			if a == nil || !strings.HasSuffix(a.Target, "/"+string(st.Fault())) {
+				return nil, false
+			}
+			return float64(a.Failed), true
+		},
+	}
+})
 
 // value reads an operand: its number, or its factor times its quantity.
 func value(o lessonfile.Operand, st lab.State) (float64, bool) {
 	if o.Quantity == "" {
 		return o.Number, true
 	}
-	v, ok := readings[o.Quantity](st, o.Arg)
+	v, ok := readings()[o.Quantity](st, o.Arg)
 	f, isNum := v.(float64)
 	if !ok || !isNum {
 		return 0, false
@@ -199,11 +203,11 @@ func holds(c lessonfile.Condition, st lab.State) bool {
 func term(t lessonfile.Term, st lab.State) (bool, bool) {
 	switch {
 	case t.Flag != "":
-		v, ok := readings[t.Flag](st, "")
+		v, ok := readings()[t.Flag](st, "")
 		b, isFlag := v.(bool)
 		return ok && isFlag && b != t.Not, ok && isFlag
 	case t.Word != "":
-		v, ok := readings[t.Left.Quantity](st, t.Left.Arg)
+		v, ok := readings()[t.Left.Quantity](st, t.Left.Arg)
 		w, isName := v.(string)
 		return ok && isName && (w == t.Word) == (t.Op == "="), ok && isName
 	}

@@ -16,8 +16,8 @@ import (
 func TestReadingsCoverVocabulary(t *testing.T) {
 	t.Parallel()
 	states := rowStates(t)
-	for _, q := range lessonfile.Vocabulary {
-		read, ok := readings[q.Name]
+	for _, q := range lessonfile.Vocabulary() {
+		read, ok := readings()[q.Name]
 		if !ok {
 			t.Errorf("%s has no reading", q.Name)
 			continue
@@ -49,8 +49,8 @@ func TestReadingsCoverVocabulary(t *testing.T) {
 			t.Errorf("%s is known in none of the lessons' states", q.Name)
 		}
 	}
-	if len(readings) != len(lessonfile.Vocabulary) {
-		t.Errorf("%d readings for %d words", len(readings), len(lessonfile.Vocabulary))
+	if len(readings()) != len(lessonfile.Vocabulary()) {
+		t.Errorf("%d readings for %d words", len(readings()), len(lessonfile.Vocabulary()))
 	}
 }
 

@@ -64,7 +64,7 @@ func TestReadmeListsVocabulary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, q := range lessonfile.Vocabulary {
+	for _, q := range lessonfile.Vocabulary() {
 		if !strings.Contains(string(src), "| `"+q.Name) && !strings.Contains(string(src), ", `"+q.Name+"`") && !strings.Contains(string(src), ", `"+q.Name+"(") {
 			t.Errorf("the README's table of quantities lacks %s", q.Name)
 		}

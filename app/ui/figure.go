@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // A figure is a chart or a picture as a file for a slide or a handout: an
@@ -125,11 +126,16 @@ func figureStyle(classes []string) string {
 }
 
 // classedTag is the start of an element the chart renderer writes with a
-// class: the renderer always writes class first.
-var classedTag = regexp.MustCompile(`<([a-z]+) class="([^"]*)"([^>]*)>`)
+// class: the renderer always writes class first. Compiled on the first
+// figure saved, not at every page's start.
+var classedTag = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`<([a-z]+) class="([^"]*)"([^>]*)>`)
+})
 
 // svgSize is the root element's size, as Chart.SVG writes it.
-var svgSize = regexp.MustCompile(`^<svg class="[^"]*" width="([0-9.]+)" height="([0-9.]+)"`)
+var svgSize = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^<svg class="[^"]*" width="([0-9.]+)" height="([0-9.]+)"`)
+})
 
 // Figure is the chart as a self-contained SVG file (see above), its title
 // followed by link. In large type (the projector mode) the chart is drawn
@@ -150,7 +156,7 @@ func (c Chart) Figure(link string, large bool) string {
 // root to width (its viewBox kept), adds a white ground and the font, and
 // puts link in the title.
 func selfContained(svg, title, link string, width float64) string {
-	root := svgSize.FindStringSubmatch(svg)
+	root := svgSize().FindStringSubmatch(svg)
 	if root == nil {
 		return svg
 	}
@@ -161,8 +167,8 @@ func selfContained(svg, title, link string, width float64) string {
 		width, math.Ceil(vh*scale), vw, vh, esc(FigureFont))
 	_, body, _ := strings.Cut(svg, ">")
 	body = strings.Replace(body, "<title>"+esc(title)+"</title>", "<title>"+esc(figureTitle(title, link))+"</title>", 1)
-	body = classedTag.ReplaceAllStringFunc(body, func(tag string) string {
-		m := classedTag.FindStringSubmatch(tag)
+	body = classedTag().ReplaceAllStringFunc(body, func(tag string) string {
+		m := classedTag().FindStringSubmatch(tag)
 		classes := strings.Fields(m[2])
 		rest := m[3]
 		if m[1] == "circle" && hasClass(classes, "current") {

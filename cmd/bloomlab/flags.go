@@ -10,6 +10,7 @@ import (
 	"io"
 	"regexp"
 	"strconv"
+	"sync"
 
 	"github.com/bloomlab/bloomlab/core"
 	"github.com/bloomlab/bloomlab/core/plan"
@@ -46,21 +47,24 @@ func parse(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
-// The flag package's own errors, which name a flag as -name.
-var (
-	flagUndefined = regexp.MustCompile(`^flag provided but not defined: -+(.*)$`)
-	flagNoValue   = regexp.MustCompile(`^flag needs an argument: -+(.*)$`)
-	flagBadValue  = regexp.MustCompile(`^invalid (?:boolean )?value (".*") for (?:flag )?-+([^:]*): .*$`)
-)
+// flagErrors are the flag package's own errors, which name a flag as
+// -name; compiled on the first bad command line, not at start.
+var flagErrors = sync.OnceValue(func() (e struct{ undefined, noValue, badValue *regexp.Regexp }) {
+	e.undefined = regexp.MustCompile(`^flag provided but not defined: -+(.*)$`)
+	e.noValue = regexp.MustCompile(`^flag needs an argument: -+(.*)$`)
+	e.badValue = regexp.MustCompile(`^invalid (?:boolean )?value (".*") for (?:flag )?-+([^:]*): .*$`)
+	return e
+})
 
 func flagMessage(fs *flag.FlagSet, msg string) string {
-	if m := flagUndefined.FindStringSubmatch(msg); m != nil {
+	re := flagErrors()
+	if m := re.undefined.FindStringSubmatch(msg); m != nil {
 		return fmt.Sprintf("unknown flag --%s", m[1])
 	}
-	if m := flagNoValue.FindStringSubmatch(msg); m != nil {
+	if m := re.noValue.FindStringSubmatch(msg); m != nil {
 		return fmt.Sprintf("--%s needs a value", m[1])
 	}
-	if m := flagBadValue.FindStringSubmatch(msg); m != nil {
+	if m := re.badValue.FindStringSubmatch(msg); m != nil {
 		if f := fs.Lookup(m[2]); f != nil {
 			return fmt.Sprintf("--%s: %s is not a valid value (%s)", m[2], m[1], f.Usage)
 		}

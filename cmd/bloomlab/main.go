@@ -23,16 +23,16 @@ type command struct {
 // commands names every subcommand once, in the order usage lists them.
 // Adding a subcommand is a line here and its own file.
 var commands = []command{
-	{"audit", "check the filter's contract (--format text|json|junit|tap, --variant, --fault, --hashing, --faults), or a program's filters (--exec -- CMD); exit 1 if a check fails", interruptible(runAudit)},
-	{"experiment", "reproduce a classic measurement as a table (--list names them)", interruptible(runExperiment)},
+	{"audit", "check the filter's contract (--format text|json|junit|tap, --variant, --fault, --hashing, --faults), or a program's filters (--exec -- CMD); exit 1 if a check fails", interruptible(runAudit).run},
+	{"experiment", "reproduce a classic measurement as a table (--list names them)", interruptible(runExperiment).run},
 	{"figure", "print a chart or the bit array as a figure for a slide: figure --chart k 'bits-per-key=6&hashes=3' (SVG, or --format csv)", runFigure},
 	{"filter", "a filter as a file: build, test, merge, intersect and info (filter -h); exit 2 on bad input", runFilter},
 	{"lesson", "check a lesson file as the lessons page reads it (check FILE), or print a template (new)", runLesson},
 	{"serve", "serve the lab on localhost (needs web/app.wasm: make wasm)", runServe},
-	{"simulate", "run the lab's simulation with its controls as flags", interruptible(runSimulate)},
+	{"simulate", "run the lab's simulation with its controls as flags", interruptible(runSimulate).run},
 	{"site", "write the lab as a static site: site -o DIR [--prefix /path]", runSite},
 	{"size", "size a filter from two of n, p and m (with units), or rate m, n and k", runSize},
-	{"try", "insert and query your own keys: the positions they light up, and why a key answers maybe", interruptible(runTry)},
+	{"try", "insert and query your own keys: the positions they light up, and why a key answers maybe", interruptible(runTry).run},
 	{"version", "print the lab's module version and the Go it was built with", runVersion},
 }
 

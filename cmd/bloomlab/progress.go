@@ -23,14 +23,16 @@ const redraw = 100 * time.Millisecond
 // interruptible gives a long command a context that ends at the first
 // Ctrl-C (SIGINT). The command then stops its run and exits with
 // statusInterrupted; a second Ctrl-C finds the default handler back and
-// kills the process at once.
-func interruptible(run func(ctx context.Context, args []string, stdout, stderr io.Writer) int) func(args []string, stdout, stderr io.Writer) int {
-	return func(args []string, stdout, stderr io.Writer) int {
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-		defer stop()
-		context.AfterFunc(ctx, stop)
-		return run(ctx, args, stdout, stderr)
-	}
+// kills the process at once. A type rather than a wrapping function, so
+// the command table names interruptible(runX).run without a call at init.
+type interruptible func(ctx context.Context, args []string, stdout, stderr io.Writer) int
+
+// run is the command's entry point as the command table takes it.
+func (r interruptible) run(args []string, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	context.AfterFunc(ctx, stop)
+	return r(ctx, args, stdout, stderr)
 }
 
 // forcedTerminal is a writer to treat as a terminal: tests wrap a buffer in

@@ -304,7 +304,7 @@ func TestSecondInterruptKills(t *testing.T) {
 				time.Sleep(10 * time.Millisecond)
 			}
 			return 0
-		})(nil, io.Discard, io.Discard)
+		}).run(nil, io.Discard, io.Discard)
 		os.Exit(0)
 	}
 	t.Parallel()

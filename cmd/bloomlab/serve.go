@@ -262,18 +262,16 @@ func readOnly(h http.Handler) http.Handler {
 //
 // Nothing comes from elsewhere and no plugin runs. ancestors are the sites
 // that may frame the page: 'self' for every page but the embed, which any
-// site may show (the lab inside an article).
-func contentSecurityPolicy(ancestors string) string {
-	return "default-src 'self'; " +
-		"script-src 'self' 'wasm-unsafe-eval'; " +
-		"style-src 'self'; style-src-attr 'unsafe-inline'; " +
-		"img-src 'self' data:; worker-src 'self'; manifest-src 'self'; connect-src 'self'; " +
-		"object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors " + ancestors
-}
+// site may show (the lab inside an article); they end the policy.
+const contentSecurityPolicy = "default-src 'self'; " +
+	"script-src 'self' 'wasm-unsafe-eval'; " +
+	"style-src 'self'; style-src-attr 'unsafe-inline'; " +
+	"img-src 'self' data:; worker-src 'self'; manifest-src 'self'; connect-src 'self'; " +
+	"object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors "
 
 // securityHeaders go on every response, errors included.
 var securityHeaders = map[string]string{
-	"Content-Security-Policy": contentSecurityPolicy("'self'"),
+	"Content-Security-Policy": contentSecurityPolicy + "'self'",
 	"X-Content-Type-Options":  "nosniff",
 	"Referrer-Policy":         "no-referrer",
 	// For browsers that predate frame-ancestors.
@@ -284,7 +282,7 @@ var securityHeaders = map[string]string{
 // frame-ancestors, and without X-Frame-Options, which has no value that
 // allows every site.
 var framedHeaders = map[string]string{
-	"Content-Security-Policy": contentSecurityPolicy("*"),
+	"Content-Security-Policy": contentSecurityPolicy + "*",
 	"X-Content-Type-Options":  "nosniff",
 	"Referrer-Policy":         "no-referrer",
 }

@@ -22,6 +22,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -207,7 +208,7 @@ func readNames(r *reader, names map[int]string) {
 
 // sanitized is how the linker writes a name in the name section: every
 // character but letters, digits, '_' and '.' becomes '_'.
-var sanitized = regexp.MustCompile(`[^\w.]`)
+var sanitized = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^\w.]`) })
 
 // goNames maps the name section's names back to Go's own, which the data
 // section holds NUL-terminated in the runtime's table of function names:
@@ -222,7 +223,7 @@ func goNames(data []byte) map[string]string {
 		if strings.ContainsFunc(s, func(r rune) bool { return r < ' ' || r == 0x7f }) {
 			continue
 		}
-		names[sanitized.ReplaceAllString(s, "_")] = s
+		names[sanitized().ReplaceAllString(s, "_")] = s
 	}
 	return names
 }

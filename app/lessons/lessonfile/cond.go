@@ -345,7 +345,7 @@ func (p *parser) operand() (Operand, error) {
 // flagNames lists the flags.
 func flagNames() string {
 	var out []string
-	for _, q := range Vocabulary {
+	for _, q := range Vocabulary() {
 		if q.Kind == Flag {
 			out = append(out, q.Name)
 		}

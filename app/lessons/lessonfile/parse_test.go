@@ -198,7 +198,7 @@ func TestParseShowKeysInOrder(t *testing.T) {
 // TestVocabularyParses: every quantity can be written, in a condition and,
 // for a number, as a slider's answer.
 func TestVocabularyParses(t *testing.T) {
-	for _, q := range Vocabulary {
+	for _, q := range Vocabulary() {
 		w := q.Name
 		switch q.Arg {
 		case KeyArg:

@@ -2,6 +2,7 @@ package lessonfile
 
 import (
 	"slices"
+	"sync"
 
 	"github.com/bloomlab/bloomlab/core"
 	"github.com/bloomlab/bloomlab/core/try"
@@ -76,59 +77,63 @@ func variantNames() []string {
 // run of the settings shown has finished; an attack's until the key
 // panel's attack of that kind ran on the filter shown; the audit's until
 // it finished. A comparison that reads an unknown quantity does not hold,
-// and neither does its "not".
-var Vocabulary = []Quantity{
-	// The filter shown.
-	{Name: "shown", Kind: Flag, Doc: "the run of the settings shown has finished"},
-	{Name: "fill", Doc: "the share of bits set, 0 to 1"},
-	{Name: "theory", Doc: "the theory false-positive rate, 0 to 1"},
-	{Name: "measured", Doc: "the measured false-positive rate, 0 to 1"},
-	{Name: "measured-low", Doc: "the low end of the measured rate's 95% interval"},
-	{Name: "measured-high", Doc: "the high end of the measured rate's 95% interval"},
-	{Name: "theory-inside", Kind: Flag, Doc: "the theory rate lies inside the measured rate's interval"},
-	{Name: "false-negatives", Doc: "members the filter answered no for (a broken filter's)"},
-	{Name: "n", Doc: "the keys the filter holds (at a player's stop, those played in)"},
-	{Name: "m", Doc: "the filter's bits"},
-	{Name: "k", Doc: "the filter's hashes"},
-	{Name: "optimal-k", Doc: "(m/n) ln 2 rounded: the best k for m and n"},
-	{Name: "ceil-k", Doc: "the ceiling of (m/n) ln 2, the k many libraries take"},
-	{Name: "theory-at", Arg: KArg, Doc: "theory-at(K): the theory rate of m and n with K hashes"},
-	{Name: "theory-at-optimal-k", Doc: "the theory rate of m and n at optimal-k"},
-	{Name: "load", Doc: "kn / (m ln 2): 1 where k is the optimum for n (the design load)"},
-	{Name: "end-load", Doc: "the load once the player has put every key in"},
-	{Name: "design-rate", Doc: "the theory rate of m and k at their design load"},
-	{Name: "bloom", Kind: Flag, Doc: "the filter shown is one of the Bloom layouts (bits and k hashes)"},
-	{Name: "words-to-maybe", Doc: "how many of the key panel's common words are queried until the first maybe"},
-	// The settings.
-	{Name: "typed", Doc: "the keys typed into the lab's filter"},
-	{Name: "duplicate-passes", Doc: "how many times every key is inserted"},
-	{Name: "playing", Kind: Flag, Doc: "the player stopped before the last key"},
-	{Name: "fault", Kind: Name, Words: faultNames(), Doc: "the fault switched on (none: the real filter)"},
-	{Name: "variant", Kind: Name, Words: variantNames(), Doc: "the filter's layout"},
-	// The key panel.
-	{Name: "answered-no", Arg: FilterArg, Doc: "distinct keys the key panel answered no, in this step"},
-	{Name: "answered-member", Arg: FilterArg, Doc: "distinct keys answered maybe that are members"},
-	{Name: "answered-false-positive", Arg: FilterArg, Doc: "distinct keys answered maybe that were never inserted"},
-	{Name: "answered-false-negative", Arg: FilterArg, Doc: "distinct members answered no (a broken filter's)"},
-	{Name: "verdict", Kind: Name, Arg: KeyArg, Words: Verdicts, Doc: "verdict(\"KEY\"): the key panel's answer for KEY"},
-	// The key panel's attacks.
-	{Name: "forged", Kind: Flag, Doc: "a forge found a false positive in the filter shown"},
-	{Name: "algebraic", Kind: Flag, Doc: "that forge needed no search: the twin of a member under the weak hash"},
-	{Name: "filled-bits", Doc: "the bits a fill's crafted keys turned on"},
-	{Name: "random-bits", Doc: "the bits as many random keys are expected to turn on"},
-	{Name: "recovered-list", Kind: Name, Words: Lists, Doc: "the candidate list a recover ran through"},
-	{Name: "recovered-positives", Doc: "the candidates that tested positive"},
-	{Name: "recovered-members", Doc: "the members among them"},
-	{Name: "recovered-precision", Doc: "the share of the positives that are members, 0 to 1"},
-	// The audit.
-	{Name: "audit-failed", Doc: "the failed checks of the audit of the fault switched on (a step that reads it waits for the audit)"},
-}
+// and neither does its "not". Made on first use: the fault and layout
+// names it lists are read from core, not at the program's start.
+var Vocabulary = sync.OnceValue(func() []Quantity {
+	return []Quantity{
+		// The filter shown.
+		{Name: "shown", Kind: Flag, Doc: "the run of the settings shown has finished"},
+		{Name: "fill", Doc: "the share of bits set, 0 to 1"},
+		{Name: "theory", Doc: "the theory false-positive rate, 0 to 1"},
+		{Name: "measured", Doc: "the measured false-positive rate, 0 to 1"},
+		{Name: "measured-low", Doc: "the low end of the measured rate's 95% interval"},
+		{Name: "measured-high", Doc: "the high end of the measured rate's 95% interval"},
+		{Name: "theory-inside", Kind: Flag, Doc: "the theory rate lies inside the measured rate's interval"},
+		{Name: "false-negatives", Doc: "members the filter answered no for (a broken filter's)"},
+		{Name: "n", Doc: "the keys the filter holds (at a player's stop, those played in)"},
+		{Name: "m", Doc: "the filter's bits"},
+		{Name: "k", Doc: "the filter's hashes"},
+		{Name: "optimal-k", Doc: "(m/n) ln 2 rounded: the best k for m and n"},
+		{Name: "ceil-k", Doc: "the ceiling of (m/n) ln 2, the k many libraries take"},
+		{Name: "theory-at", Arg: KArg, Doc: "theory-at(K): the theory rate of m and n with K hashes"},
+		{Name: "theory-at-optimal-k", Doc: "the theory rate of m and n at optimal-k"},
+		{Name: "load", Doc: "kn / (m ln 2): 1 where k is the optimum for n (the design load)"},
+		{Name: "end-load", Doc: "the load once the player has put every key in"},
+		{Name: "design-rate", Doc: "the theory rate of m and k at their design load"},
+		{Name: "bloom", Kind: Flag, Doc: "the filter shown is one of the Bloom layouts (bits and k hashes)"},
+		{Name: "words-to-maybe", Doc: "how many of the key panel's common words are queried until the first maybe"},
+		// The settings.
+		{Name: "typed", Doc: "the keys typed into the lab's filter"},
+		{Name: "duplicate-passes", Doc: "how many times every key is inserted"},
+		{Name: "playing", Kind: Flag, Doc: "the player stopped before the last key"},
+		{Name: "fault", Kind: Name, Words: faultNames(), Doc: "the fault switched on (none: the real filter)"},
+		{Name: "variant", Kind: Name, Words: variantNames(), Doc: "the filter's layout"},
+		// The key panel.
+		{Name: "answered-no", Arg: FilterArg, Doc: "distinct keys the key panel answered no, in this step"},
+		{Name: "answered-member", Arg: FilterArg, Doc: "distinct keys answered maybe that are members"},
+		{Name: "answered-false-positive", Arg: FilterArg, Doc: "distinct keys answered maybe that were never inserted"},
+		{Name: "answered-false-negative", Arg: FilterArg, Doc: "distinct members answered no (a broken filter's)"},
+		{Name: "verdict", Kind: Name, Arg: KeyArg, Words: Verdicts, Doc: "verdict(\"KEY\"): the key panel's answer for KEY"},
+		// The key panel's attacks.
+		{Name: "forged", Kind: Flag, Doc: "a forge found a false positive in the filter shown"},
+		{Name: "algebraic", Kind: Flag, Doc: "that forge needed no search: the twin of a member under the weak hash"},
+		{Name: "filled-bits", Doc: "the bits a fill's crafted keys turned on"},
+		{Name: "random-bits", Doc: "the bits as many random keys are expected to turn on"},
+		{Name: "recovered-list", Kind: Name, Words: Lists, Doc: "the candidate list a recover ran through"},
+		{Name: "recovered-positives", Doc: "the candidates that tested positive"},
+		{Name: "recovered-members", Doc: "the members among them"},
+		{Name: "recovered-precision", Doc: "the share of the positives that are members, 0 to 1"},
+		// The audit.
+		{Name: "audit-failed", Doc: "the failed checks of the audit of the fault switched on (a step that reads it waits for the audit)"},
+	}
+})
 
 // Lookup finds a quantity by name.
 func Lookup(name string) (Quantity, bool) {
-	i := slices.IndexFunc(Vocabulary, func(q Quantity) bool { return q.Name == name })
+	vocab := Vocabulary()
+	i := slices.IndexFunc(vocab, func(q Quantity) bool { return q.Name == name })
 	if i < 0 {
 		return Quantity{}, false
 	}
-	return Vocabulary[i], true
+	return vocab[i], true
 }

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/bloomlab/bloomlab/audit"
@@ -265,7 +266,7 @@ func parseError(err error) string {
 			return fmt.Sprintf("--%s needs a value: %s", name, allowed)
 		}
 	}
-	return fmt.Sprintf("%s; the flags are %s", singleDash.ReplaceAllString(msg, "$1--$2"), flagList)
+	return fmt.Sprintf("%s; the flags are %s", singleDash().ReplaceAllString(msg, "$1--$2"), flagList)
 }
 
 // runAudit audits t with checks, reporting
@@ -391,7 +392,7 @@ func set(fs *flag.FlagSet, name string) bool {
 
 // singleDash finds a flag named as -name in the flag package's errors;
 // the audit names every flag as --name.
-var singleDash = regexp.MustCompile(`(^|\s)-(\w[\w-]*)`)
+var singleDash = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|\s)-(\w[\w-]*)`) })
 
 // faultNames lists what --fault accepts.
 func faultNames() string {
