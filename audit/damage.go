@@ -87,13 +87,9 @@ func loadBound(size int) uint64 { return 16*uint64(size) + 1<<20 }
 // each damaged file and holds it to the contract above.
 func damaged(t Target, d damage) Verdict {
 	s := standard(0, 10, 7, 4000)
-	flt, err := t.fill(s)
+	flt, file, err := t.filledFile(s)
 	if err != nil {
 		return fail("%v", err)
-	}
-	file, err := saved(flt)
-	if err != nil {
-		return fail("%v (%s)", err, t.describe(s))
 	}
 	m, _ := t.dims(s)
 	ms := []uint64{m}

@@ -31,11 +31,7 @@ func Keep(t Target) ([]Kept, error) {
 	defer t.done()
 	var kept []Kept
 	for _, r := range roundTrips() {
-		flt, err := t.fill(r.s)
-		if err != nil {
-			return nil, fmt.Errorf("audit: %s: %w", r.name, err)
-		}
-		file, err := saved(flt)
+		_, file, err := t.filledFile(r.s)
 		if err != nil {
 			return nil, fmt.Errorf("audit: %s: %w", r.name, err)
 		}

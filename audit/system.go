@@ -77,13 +77,18 @@ func roundTrips() []roundTripShape {
 // absentAsked is how many absent keys a round trip compares.
 const absentAsked = 100000
 
-// saved is flt's file, written by its Save.
-func saved(flt Filter) ([]byte, error) {
+// filledFile fills the filter of shape s and returns it with the file its
+// Save wrote.
+func (t Target) filledFile(s shape) (Filter, []byte, error) {
+	flt, err := t.fill(s)
+	if err != nil {
+		return nil, nil, err
+	}
 	var b bytes.Buffer
 	if err := flt.(Saver).Save(&b); err != nil {
-		return nil, fmt.Errorf("Save: %w", err)
+		return nil, nil, fmt.Errorf("Save: %w (%s)", err, t.describe(s))
 	}
-	return b.Bytes(), nil
+	return flt, b.Bytes(), nil
 }
 
 // load is the target's Load of file, with a panic turned into an error: a
@@ -111,13 +116,9 @@ var errPanicked = errors.New("panicked")
 // compares the answers of the two for every member and absentAsked absent
 // keys.
 func roundTrip(t Target, s shape) Verdict {
-	flt, err := t.fill(s)
+	flt, file, err := t.filledFile(s)
 	if err != nil {
 		return fail("%v", err)
-	}
-	file, err := saved(flt)
-	if err != nil {
-		return fail("%v (%s)", err, t.describe(s))
 	}
 	back, err := t.load(file)
 	if err != nil {
