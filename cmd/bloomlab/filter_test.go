@@ -3,6 +3,7 @@
 package main
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -107,15 +108,21 @@ func TestLoadFileOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	size := core.FileBytes(f)
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	if _, err := loadFile(name); err != nil {
-		t.Fatal(err)
+	// TotalAlloc counts every goroutine's allocation, so the load is
+	// measured three times and held to the least: other work only adds.
+	got := uint64(math.MaxUint64)
+	for range 3 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		if _, err := loadFile(name); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		got = min(got, after.TotalAlloc-before.TotalAlloc)
 	}
-	runtime.ReadMemStats(&after)
 	// The payload once, bufio's 4 KiB, and a little for the file and the
 	// filter's own fields.
-	if got, limit := after.TotalAlloc-before.TotalAlloc, uint64(size)+64<<10; got > limit {
+	if limit := uint64(size) + 64<<10; got > limit {
 		t.Errorf("loading a file of %d bytes allocated %d bytes, want at most %d", size, got, limit)
 	}
 }
