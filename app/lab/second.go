@@ -71,8 +71,12 @@ func (sv *secondView) clear() {
 	sv.res, sv.err, sv.busy = nil, "", false
 }
 
+// onToggle opens or closes the view. The page's own commit of the link
+// does not rerun what a link's change would (Page.OnNav): the view builds
+// here.
 func (sv *secondView) onToggle(ctx app.Context, e app.Event) {
 	sv.lab.showSecond(ctx, settings.Second{On: !sv.on()})
+	sv.build(ctx)
 }
 
 // onStory switches one story of the open view.
@@ -81,6 +85,7 @@ func (sv *secondView) onStory(flip func(*settings.Second)) app.EventHandler {
 		s := sv.lab.current().Second
 		flip(&s)
 		sv.lab.showSecond(ctx, s)
+		sv.build(ctx)
 	}
 }
 
