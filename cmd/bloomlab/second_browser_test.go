@@ -112,3 +112,9 @@ func TestBrowserSecondFromLink(t *testing.T) {
 	}
 	secondData(t, ctx, "second-salt", "lost")
 }
+
+// The second view with its three stories.
+func TestBrowserSecondShots(t *testing.T) {
+	shootPart(t, "second", "/?"+params(settings.IDSecond, "salt,stale,replicas"), "second",
+		chromedp.WaitVisible(chromedp.CSS("#second-replicas")))
+}
