@@ -138,10 +138,10 @@ func (lc *labControls) onPreset(p settings.Preset) app.EventHandler {
 }
 
 // start opens a shape (a preset, the small start): the type size, the
-// overlap view and the typed keys stay.
+// overlap and second views and the typed keys stay.
 func (lc *labControls) start(ctx app.Context, e app.Event, s settings.Lab) {
 	cur := lc.lab.current()
-	s.Large, s.Overlap, s.Typed = cur.Large, cur.Overlap, cur.Typed
+	s.Large, s.Overlap, s.Second, s.Typed = cur.Large, cur.Overlap, cur.Second, cur.Typed
 	lc.lab.change(ctx, s, e.Get("timeStamp").Float())
 	lc.lab.commit(ctx)
 }

@@ -63,6 +63,7 @@ type Page struct {
 	bits     labBits
 	charts   charts.Charts
 	overlap  overlapView
+	second   secondView
 	glance   glance
 
 	audit      engine.AuditRun
@@ -90,7 +91,7 @@ func New() *Page {
 
 // Init wires the parts to the page.
 func (c *Page) Init() {
-	c.controls.lab, c.panel.lab, c.player.lab, c.bits.lab, c.overlap.lab = c, c, c, c, c
+	c.controls.lab, c.panel.lab, c.player.lab, c.bits.lab, c.overlap.lab, c.second.lab = c, c, c, c, c, c
 	c.bits.pointed, c.bits.cursor, c.panel.step = -1, -1, -1
 	c.charts.Figure = c.figure
 	c.own.use = func(ctx app.Context, t0 float64) {
@@ -175,6 +176,13 @@ func (c *Page) restyle(ctx app.Context, large bool) {
 // the same filter, so nothing reruns.
 func (c *Page) showOverlap(ctx app.Context, on bool) {
 	c.settings.Overlap = on
+	c.commit(ctx)
+}
+
+// showSecond opens, closes or switches the stories of the second view,
+// in the link.
+func (c *Page) showSecond(ctx app.Context, s settings.Second) {
+	c.settings.Second = s
 	c.commit(ctx)
 }
 
@@ -276,7 +284,7 @@ func (c *Page) OnMount(ctx app.Context) {
 }
 
 func (c *Page) OnDismount() {
-	for _, rs := range []*engine.Runs{&c.runs, &c.own.runs, &c.panel.runs, &c.overlap.runs, &c.bits.who} {
+	for _, rs := range []*engine.Runs{&c.runs, &c.own.runs, &c.panel.runs, &c.overlap.runs, &c.second.runs, &c.bits.who} {
 		rs.Cancel()
 	}
 	c.charts.Stop()
@@ -326,13 +334,16 @@ func (c *Page) OnNav(ctx app.Context) {
 	if c.loaded && s.Params == c.settings.Params && s.OptimalK == c.settings.OptimalK && s.Typed == c.settings.Typed && s.PlayAt == c.settings.PlayAt {
 		// Only the type size or the overlap view changed: the same
 		// filter, redrawn to the new width, counted if the view opened.
-		overlap := s.Overlap != c.settings.Overlap
-		c.settings.Large, c.settings.Overlap = s.Large, s.Overlap
+		overlap, second := s.Overlap != c.settings.Overlap, s.Second != c.settings.Second
+		c.settings.Large, c.settings.Overlap, c.settings.Second = s.Large, s.Overlap, s.Second
 		c.bits.resized()
 		c.glance.resized()
 		if app.IsClient {
 			if overlap && c.showing() {
 				c.overlap.count(ctx)
+			}
+			if second {
+				c.second.build(ctx)
 			}
 			ctx.Defer(c.draw)
 		}
@@ -365,6 +376,7 @@ func (c *Page) recompute(ctx app.Context, t0 float64) {
 	c.errText = ""
 	c.charts.Clear()
 	c.overlap.clear()
+	c.second.clear()
 	c.audit = engine.Audits().Get(s.Params.Fault)
 	if c.work() <= syncWork && !own.InWorker() {
 		start := now()
@@ -439,6 +451,7 @@ func (c *Page) finish(ctx app.Context, run engine.Run, r sim.KeysResult, store e
 func (c *Page) follow(ctx app.Context, run engine.Run) {
 	c.draw(ctx)
 	c.overlap.count(ctx)
+	c.second.build(ctx)
 	c.panel.afterRun(ctx)
 	c.player.ran(ctx)
 	c.tell(ctx)
@@ -597,6 +610,7 @@ func (c *Page) body(title app.UI, newcomer bool) app.UI {
 				c.panel.render(),
 				c.bits.render(c.result, marks),
 				c.overlap.render(c.result == nil || c.bits.layout(c.result).Cells),
+				c.second.render(),
 				&ui.Yield{},
 				c.charts.Render(c.variant(), c.result, c.own.keys != nil, c.player.chartPlay()),
 			),

@@ -134,6 +134,10 @@ var readings = sync.OnceValue(func() map[string]reading {
 		"typed":            func(st lab.State, _ string) (any, bool) { return float64(len(st.Settings.Typed.List())), true },
 		"duplicate-passes": func(st lab.State, _ string) (any, bool) { return float64(st.Settings.Params.DuplicatePasses), true },
 		"playing":          func(st lab.State, _ string) (any, bool) { return st.Settings.Playing(), true },
+		"second":           func(st lab.State, _ string) (any, bool) { return st.Settings.Second.On, true },
+		"salts-changed":    func(st lab.State, _ string) (any, bool) { return st.Settings.Second.Salt, true },
+		"stale-snapshot":   func(st lab.State, _ string) (any, bool) { return st.Settings.Second.Stale, true },
+		"replicas-diverge": func(st lab.State, _ string) (any, bool) { return st.Settings.Second.Replicas, true },
 		"fault":            func(st lab.State, _ string) (any, bool) { return string(st.Fault()), true },
 		"variant": func(st lab.State, _ string) (any, bool) {
 			return st.Settings.Params.Variant.Effective(st.Fault()).Name(), true

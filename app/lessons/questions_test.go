@@ -10,6 +10,7 @@ import (
 	"github.com/bloomlab/bloomlab/app/internal/linktest"
 	"github.com/bloomlab/bloomlab/app/lab"
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/system"
 	"github.com/bloomlab/bloomlab/core/try"
 )
 
@@ -65,6 +66,13 @@ func TestQuestions(t *testing.T) {
 		{5, 1}: func(st lab.State) []string {
 			r := st.Result
 			return []string{"measured " + pct(r.EmpiricalFPR, 2), "theory's " + pct(r.TheoryFPR, 2), fmt.Sprintf("%s unused bits of %s", fmtInt(r.M/32), fmtInt(r.M))}
+		},
+		{9, 2}: func(st lab.State) []string {
+			r, err := system.Build(system.Params{Lab: st.Settings.Run(), Stories: system.Stories{Salt: true}}, nil)
+			if err != nil {
+				return []string{err.Error()}
+			}
+			return []string{fmt.Sprintf("%s of %s read a zero", fmtInt(r.Salt.Lost), fmtInt(r.Salt.Members)), fmt.Sprintf("where seed %d put them", r.Salt.Seed)}
 		},
 		{6, 2}: func(st lab.State) []string {
 			r := st.Result

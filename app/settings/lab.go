@@ -24,8 +24,10 @@ type Lab struct {
 	Large    bool
 	// Overlap is the overlap view: set bits coloured by the keys on them.
 	Overlap bool
-	Typed   TypedKeys
-	PlayAt  int
+	// Second is the second filter's view (second.go).
+	Second Second
+	Typed  TypedKeys
+	PlayAt int
 }
 
 // Run is the params of the filter the lab shows: the designed one, or at
@@ -371,8 +373,10 @@ func (s Lab) readView(q url.Values) (Lab, []string) {
 		}
 		*flag.dst = b
 	}
+	var more []string
+	s.Second, more = readSecond(q)
+	notices = append(notices, more...)
 	if raw, ok := Lookup(q, IDTry); ok {
-		var more []string
 		s.Typed, more = parseTyped(raw)
 		notices = append(notices, more...)
 	}
@@ -610,6 +614,9 @@ func (s Lab) Query() url.Values {
 	}
 	if s.Overlap {
 		q.Set(IDOverlap, "on")
+	}
+	if v := s.Second.query(); v != "" {
+		q.Set(IDSecond, v)
 	}
 	if s.Typed != "" {
 		q.Set(IDTry, string(s.Typed))

@@ -142,3 +142,35 @@ func TestSmallStart(t *testing.T) {
 		t.Errorf("round trip: %+v, notices %q", got, notices)
 	}
 }
+
+// TestSecondInTheLink: the second view and its stories go into the link
+// and come back; a word that is none of them is left out with a notice.
+func TestSecondInTheLink(t *testing.T) {
+	t.Parallel()
+	if q := DefaultLab().Query(); q.Has(IDSecond) {
+		t.Errorf("a closed second view is in the link: %q", q.Encode())
+	}
+	for raw, want := range map[string]Second{
+		"on":                  {On: true},
+		"":                    {On: true},
+		"off":                 {},
+		"salt":                {On: true, Salt: true},
+		"stale|replicas":      {On: true, Stale: true, Replicas: true},
+		"Salt,stale,replicas": {On: true, Salt: true, Stale: true, Replicas: true},
+		"off,salt":            {On: true, Salt: true},
+	} {
+		q, _ := url.ParseQuery(linktest.Query(IDSecond, raw))
+		got, notices := LabFromQuery(q)
+		if got.Second != want || len(notices) > 0 {
+			t.Errorf("second=%s: %+v, notices %q; want %+v", raw, got.Second, notices, want)
+		}
+		if back, _ := LabFromQuery(got.Query()); back != got {
+			t.Errorf("second=%s: the round trip gives %+v, want %+v", raw, back.Second, got.Second)
+		}
+	}
+	q, _ := url.ParseQuery(linktest.Query(IDSecond, "salt,purple"))
+	got, notices := LabFromQuery(q)
+	if got.Second != (Second{On: true, Salt: true}) || len(notices) != 1 || !strings.Contains(notices[0], `second: "purple" is not on, off, salt, stale or replicas`) {
+		t.Errorf("second=salt,purple: %+v, notices %q", got.Second, notices)
+	}
+}

@@ -106,6 +106,10 @@ var Vocabulary = sync.OnceValue(func() []Quantity {
 		{Name: "typed", Doc: "the keys typed into the lab's filter"},
 		{Name: "duplicate-passes", Doc: "how many times every key is inserted"},
 		{Name: "playing", Kind: Flag, Doc: "the player stopped before the last key"},
+		{Name: "second", Kind: Flag, Doc: "the second filter's view is open"},
+		{Name: "salts-changed", Kind: Flag, Doc: "the second view's salts-changed story is on"},
+		{Name: "stale-snapshot", Kind: Flag, Doc: "the second view's stale-snapshot story is on"},
+		{Name: "replicas-diverge", Kind: Flag, Doc: "the second view's replicas-diverge story is on"},
 		{Name: "fault", Kind: Name, Words: faultNames(), Doc: "the fault switched on (none: the real filter)"},
 		{Name: "variant", Kind: Name, Words: variantNames(), Doc: "the filter's layout"},
 		// The key panel.

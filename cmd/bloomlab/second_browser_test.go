@@ -1,0 +1,120 @@
+package main
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/bloomlab/bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/sim"
+	"github.com/bloomlab/bloomlab/core/system"
+
+	"github.com/chromedp/chromedp"
+)
+
+// secondData reads data attribute name of the element id as a count.
+func secondData(t *testing.T, ctx context.Context, id, name string) uint64 {
+	t.Helper()
+	raw := bwaitEval(t, ctx, `document.getElementById("`+id+`")?.dataset[`+strconv.Quote(name)+`] ?? ""`, func(s string) bool { return s != "" })
+	v, err := strconv.ParseUint(raw, 10, 64)
+	if err != nil {
+		t.Fatalf("#%s's data-%s is %q, not a count", id, name, raw)
+	}
+	return v
+}
+
+// labFilter is a filter of the lab's shape p hashed with seed holding
+// members first to last-1, built key by key with core alone.
+func labFilter(t *testing.T, p sim.Params, seed, first, last uint64) core.Membership {
+	t.Helper()
+	m, k := p.Shape()
+	f, err := p.Variant.Build(core.Spec{M: m, K: k, N: uint64(p.Items), Seed: seed, Hashing: p.Hashing, Fault: core.NoFault})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := first; i < last; i++ {
+		f.Add(core.Key(nil, core.Members, i, p.Seed, p.KeyBytes))
+	}
+	return f
+}
+
+// TestBrowserSecondFromClick: closed, the second view is one button and
+// nothing of it is built; a click opens it in the link, and at the
+// default shape its union has the set bits of one filter over both key
+// sets, built here with core.
+func TestBrowserSecondFromClick(t *testing.T) {
+	needBrowser(t)
+	ctx := btab(t, 1280, 900)
+	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/"), waitLab())
+	if n := beval[int](t, ctx, `document.querySelectorAll("#second canvas, #second-figures").length`); n != 0 {
+		t.Fatalf("closed, the second view has %d pictures in the page", n)
+	}
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#second-toggle")))
+	bwaitEval(t, ctx, `location.search`, func(s string) bool { return strings.Contains(s, params(settings.IDSecond, "on")) })
+	p := settings.DefaultLab().Run()
+	n := uint64(p.Items)
+	both := labFilter(t, p, p.Seed, 0, 2*n).SetBits()
+	union, whole := secondData(t, ctx, "second-figures", "unionSet"), secondData(t, ctx, "second-figures", "bothSet")
+	if union != both || whole != both {
+		t.Errorf("the page's union has %d set bits and its filter over both sets %d; core's filter over both key sets has %d", union, whole, both)
+	}
+	if got := btext(t, ctx, "#second-rates"); !strings.Contains(got, "A ∩ B") {
+		t.Errorf("the rates' table %q has no intersection row", got)
+	}
+	t.Logf("union %d set bits, one filter over both sets %d", union, both)
+}
+
+// TestBrowserSecondFromLink: second=salt,stale opens the view with both
+// stories; the salted merge loses the members core counts, and the stale
+// snapshot's lost keys and its lucky ones make the writes it missed; a
+// word that is no story is said in the notices.
+func TestBrowserSecondFromLink(t *testing.T) {
+	needBrowser(t)
+	ctx := btab(t, 1280, 900)
+	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/?"+params(settings.IDSecond, "salt,stale")), waitLab())
+	p := settings.DefaultLab().Run()
+	n := uint64(p.Items)
+	a := labFilter(t, p, p.Seed, 0, n)
+	salted := labFilter(t, p, system.OtherSeed(p.Seed), n, 2*n)
+	lost := uint64(0)
+	for i := n; i < 2*n; i++ {
+		for _, j := range a.Positions(nil, core.Key(nil, core.Members, i, p.Seed, p.KeyBytes)) {
+			if !a.IsSet(j) && !salted.IsSet(j) {
+				lost++
+				break
+			}
+		}
+	}
+	if got := secondData(t, ctx, "second-salt", "lost"); got != lost {
+		t.Errorf("salts changed: the page counts %d of B's members lost, core %d", got, lost)
+	}
+	if got := btext(t, ctx, "#second-salt"); !strings.Contains(got, "seeds differ") {
+		t.Errorf("salts changed: %q does not say why core refuses the merge", got)
+	}
+	w := system.Missed(n)
+	snap := labFilter(t, p, p.Seed, 0, n-w)
+	lucky := uint64(0)
+	for i := n - w; i < n; i++ {
+		if yes, _ := snap.Contains(core.Key(nil, core.Members, i, p.Seed, p.KeyBytes)); yes {
+			lucky++
+		}
+	}
+	missed, staleLost, staleLucky := secondData(t, ctx, "second-stale", "missed"), secondData(t, ctx, "second-stale", "lost"), secondData(t, ctx, "second-stale", "lucky")
+	if missed != w || staleLost != w-lucky || staleLucky != lucky {
+		t.Errorf("stale snapshot: the page says %d missed, %d lost, %d by false positive; core: %d missed, %d of them false positives", missed, staleLost, staleLucky, w, lucky)
+	}
+	t.Logf("salt: %d of %d lost; stale: %d missed, %d lost, %d false positives", lost, n, w, staleLost, lucky)
+	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/?"+params(settings.IDSecond, "salt|purple")), waitLab())
+	if got := btext(t, ctx, "#notices"); !strings.Contains(got, `second: "purple" is not on, off, salt, stale or replicas`) {
+		t.Errorf("second=salt|purple: the notices say %q", got)
+	}
+	secondData(t, ctx, "second-salt", "lost")
+}
+
+// The second view with its three stories.
+func TestBrowserSecondShots(t *testing.T) {
+	shootPart(t, "second", "/?"+params(settings.IDSecond, "salt,stale,replicas"), "second",
+		chromedp.WaitVisible(chromedp.CSS("#second-replicas")))
+}
