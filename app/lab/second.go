@@ -103,7 +103,8 @@ func (sv *secondView) build(ctx app.Context) {
 	}
 	run := sv.runs.Start()
 	sv.busy = true
-	p := system.Params{Lab: s.Run(), Stories: system.Stories{Salt: s.Second.Salt, Stale: s.Second.Stale, Replicas: s.Second.Replicas}}
+	p := system.Params{Lab: s.Run(), Shared: s.Second.SharedKeys(s.Params.Items),
+		Stories: system.Stories{Salt: s.Second.Salt, Stale: s.Second.Stale, Replicas: s.Second.Replicas}}
 	ctx.Async(func() {
 		r, err := system.Build(p, engine.Yielding(run.Live, 5*time.Millisecond, func(int, int) {}))
 		ctx.Dispatch(func(ctx app.Context) {
@@ -132,7 +133,7 @@ func (sv *secondView) pictures() []secondPicture {
 	}
 	ps := []secondPicture{
 		{"a", "A, the lab's filter", r.A},
-		{"b", "B, over the next " + format.Plural(int(r.NB), "key"), r.B},
+		{"b", "B, over " + sv.bKeys(), r.B},
 		{"union", "A ∪ B (OR)", r.Union},
 		{"intersection", "A ∩ B (AND)", r.Intersection},
 	}
@@ -189,6 +190,12 @@ func (sv *secondView) render() app.UI {
 		app.Button().ID(idSecondToggle).Class("chip toggle").Aria("pressed", open).
 			Text("A second filter: union, intersection and a system's false negatives").OnClick(sv.onToggle),
 	}
+	if open {
+		// The controls stay in the page while the view is open: a build's
+		// answer comes back through the context of the control that asked
+		// for it, which go-app drops once that control is gone.
+		body = append(body, sv.renderControls())
+	}
 	switch {
 	case !open:
 	case sv.err != "":
@@ -203,8 +210,8 @@ func (sv *secondView) render() app.UI {
 
 func (sv *secondView) renderResult() []app.UI {
 	r, s := sv.res, sv.lab.current()
-	note := "B has A's shape (m = " + format.Int(r.M) + ", k = " + strconv.Itoa(r.K) + ") and seed, over the next " +
-		format.Plural(int(r.NB), "key") + " after A's. Their union is the OR of the bits, their intersection the AND."
+	note := "B has A's shape (m = " + format.Int(r.M) + ", k = " + strconv.Itoa(r.K) + ") and seed, over " +
+		sv.bKeys() + ". Their union is the OR of the bits, their intersection the AND."
 	if s.Typed != "" {
 		note += " The keys you typed are left out: A holds the generated keys only."
 	}
@@ -227,6 +234,50 @@ func (sv *secondView) renderResult() []app.UI {
 	}
 }
 
+// bKeys says which keys B holds: the next n after A's, or some of A's
+// last keys and the ones after them.
+func (sv *secondView) bKeys() string {
+	r := sv.res
+	if r.Shared == 0 {
+		return "the next " + format.Plural(int(r.NB), "key") + " after A's"
+	}
+	return format.Plural(int(r.NB), "key") + ", " + format.Int(r.Shared) + " of them A's last and the rest the next after A's"
+}
+
+// renderControls is the slider of the keys both filters hold (the share
+// of A's keys B holds too: at 0 the intersection holds no key, and its
+// false positives are the AND's alone) and the stories' switches.
+func (sv *secondView) renderControls() app.UI {
+	s := sv.lab.current()
+	sl, sh := settings.SecondShared, s.Second.Shared
+	sw := func(name, label string, on bool, flip func(*settings.Second)) app.UI {
+		return app.Button().ID(idSecondPrefix+name+"-toggle").Class("chip toggle").Aria("pressed", on).Text(label).OnClick(sv.onStory(flip))
+	}
+	return app.Div().Class("second-controls").Body(
+		app.Label().Class("second-shared small").Body(
+			app.Span().Text(sl.Label+": "+strconv.Itoa(sh)+"% ("+format.Plural(s.Second.SharedKeys(s.Params.Items), "key")+")"),
+			app.Input().ID(settings.IDSecondShared).Type("range").
+				Min(int(sl.Min)).Max(int(sl.Max)).Step(sl.Step).Value(strconv.Itoa(sh)).Title(sl.Help).
+				OnChange(sv.onShared),
+		),
+		app.H4().Text("Where the contract leaks: a system's false negatives"),
+		app.Div().Class("second-switches").Body(
+			sw(settings.StorySalt, "Salts changed", s.Second.Salt, func(s *settings.Second) { s.Salt = !s.Salt }),
+			sw(settings.StoryStale, "Stale snapshot", s.Second.Stale, func(s *settings.Second) { s.Stale = !s.Stale }),
+			sw(settings.StoryReplicas, "Replicas diverge", s.Second.Replicas, func(s *settings.Second) { s.Replicas = !s.Replicas }),
+		),
+	)
+}
+
+// onShared moves the keys both filters hold.
+func (sv *secondView) onShared(ctx app.Context, e app.Event) {
+	v, _ := settings.SecondShared.Parse(ctx.JSSrc().Get("value").String(), 0)
+	s := sv.lab.current().Second
+	s.Shared = int(v)
+	sv.lab.showSecond(ctx, s)
+	sv.build(ctx)
+}
+
 // renderPicture is a picture with its caption. The set bits are counted
 // from storage: the careless OR writes into storage behind its filter's
 // count.
@@ -247,7 +298,8 @@ func (sv *secondView) renderRates() app.UI {
 			app.Td().Text(format.Int(x.FalsePositives)+" of "+format.Int(r.Absent)+" = "+format.Rate(x.Measured)),
 			app.Td().Text(format.Rate(x.Theory)+" "+theory))
 	}
-	return app.Table().ID(idSecondRates).Class("second-table small").Body(
+	return app.Table().ID(idSecondRates).Class("second-table small").
+		DataSet("intersection-fp", r.RateIntersection.FalsePositives).DataSet("shared-fp", r.RateShared.FalsePositives).Body(
 		app.Caption().Text("False positives over the lab's absent queries"),
 		app.Tr().Body(app.Th().Scope("col").Text("filter"), app.Th().Scope("col").Text("measured"), app.Th().Scope("col").Text("theory")),
 		row("A", r.RateA, ""),
@@ -275,21 +327,10 @@ func (sv *secondView) renderKeys() app.UI {
 	)
 }
 
-// renderStories is the stories' switches and, for each switched on, its
-// counts.
+// renderStories is the counts of each story switched on.
 func (sv *secondView) renderStories() app.UI {
-	r, s := sv.res, sv.lab.current().Second
-	sw := func(name, label string, on bool, flip func(*settings.Second)) app.UI {
-		return app.Button().ID(idSecondPrefix+name+"-toggle").Class("chip toggle").Aria("pressed", on).Text(label).OnClick(sv.onStory(flip))
-	}
-	body := []app.UI{
-		app.H4().Text("Where the contract leaks: a system's false negatives"),
-		app.Div().Class("second-switches").Body(
-			sw(settings.StorySalt, "Salts changed", s.Salt, func(s *settings.Second) { s.Salt = !s.Salt }),
-			sw(settings.StoryStale, "Stale snapshot", s.Stale, func(s *settings.Second) { s.Stale = !s.Stale }),
-			sw(settings.StoryReplicas, "Replicas diverge", s.Replicas, func(s *settings.Second) { s.Replicas = !s.Replicas }),
-		),
-	}
+	r := sv.res
+	var body []app.UI
 	if st := r.Salt; st != nil {
 		body = append(body, app.Div().ID(idSecondPrefix+settings.StorySalt).Class("second-story").
 			DataSet("lost", st.Lost).DataSet("members", st.Members).Body(

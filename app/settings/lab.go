@@ -617,6 +617,9 @@ func (s Lab) Query() url.Values {
 	}
 	if v := s.Second.query(); v != "" {
 		q.Set(IDSecond, v)
+		if s.Second.Shared > 0 {
+			q.Set(IDSecondShared, strconv.Itoa(s.Second.Shared))
+		}
 	}
 	if s.Typed != "" {
 		q.Set(IDTry, string(s.Typed))

@@ -173,4 +173,30 @@ func TestSecondInTheLink(t *testing.T) {
 	if got.Second != (Second{On: true, Salt: true}) || len(notices) != 1 || !strings.Contains(notices[0], `second: "purple" is not on, off, salt, stale or replicas`) {
 		t.Errorf("second=salt,purple: %+v, notices %q", got.Second, notices)
 	}
+	// The keys both hold: kept in the link, clamped and rounded with a
+	// notice, and nothing while the view is closed.
+	for _, tc := range []struct {
+		link   string
+		want   int
+		notice string
+	}{
+		{"second=on&second-shared=25", 25, ""},
+		{"second=on&second-shared=150", 100, "second-shared: 150 is above the maximum, so it was lowered to 100"},
+		{"second=on&second-shared=-3", 0, "second-shared: -3 is below the minimum, so it was raised to 0"},
+		{"second=on&second-shared=12.4", 12, "second-shared: 12.4 was rounded to 12"},
+		{"second=on&second-shared=half", 0, `second-shared: "half" is not a number, so it stays at 0`},
+		{"second-shared=50", 0, ""},
+	} {
+		q, _ := url.ParseQuery(tc.link)
+		got, notices := LabFromQuery(q)
+		if got.Second.Shared != tc.want || strings.Join(notices, "; ") != tc.notice {
+			t.Errorf("%s: shared %d, notices %q; want %d, %q", tc.link, got.Second.Shared, notices, tc.want, tc.notice)
+		}
+		if back, _ := LabFromQuery(got.Query()); back != got {
+			t.Errorf("%s: the round trip gives %+v, want %+v", tc.link, back.Second, got.Second)
+		}
+	}
+	if got := (Second{On: true, Shared: 25}).SharedKeys(4000); got != 1000 {
+		t.Errorf("25%% of 4,000 keys shared is %d", got)
+	}
 }

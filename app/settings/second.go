@@ -11,6 +11,15 @@ import (
 // switched on.
 const IDSecond = "second"
 
+// IDSecondShared is the link key of the share of A's keys that B holds
+// too, in percent: 0 (B over the next n keys) to 100 (B is A).
+const IDSecondShared = "second-shared"
+
+// SecondShared is the shared keys' control, a slider like the lab's, so a
+// link's value is clamped and rounded with the lab's notices.
+var SecondShared = Slider{ID: IDSecondShared, Label: "Keys both hold %", Help: "share of A's keys that B holds too",
+	Min: 0, Max: 100, Step: 5, Int: true}
+
 // The second view's stories, as the link names them.
 const (
 	StorySalt     = "salt"
@@ -22,6 +31,9 @@ const (
 // the system's false negatives it tells (core/system's stories).
 type Second struct {
 	On, Salt, Stale, Replicas bool
+	// Shared is the percent of A's keys B holds too (SecondShared's
+	// range); B's other keys are the ones after A's.
+	Shared int
 }
 
 // stories are the view's switches with their link names, in the order the
@@ -64,11 +76,21 @@ func readSecond(q url.Values) (Second, []string) {
 	if raw == "" {
 		s.On = true
 	}
+	if raw, ok := Lookup(q, IDSecondShared); ok && s.On {
+		v, notice := SecondShared.Parse(raw, 0)
+		s.Shared = int(v)
+		if notice != "" {
+			notices = append(notices, notice)
+		}
+	}
 	if !s.On {
 		s = Second{}
 	}
 	return s, notices
 }
+
+// SharedKeys is how many of n keys B holds too.
+func (s Second) SharedKeys(n int) int { return int(int64(n) * int64(s.Shared) / 100) }
 
 // query is second='s value, "" for a closed view.
 func (s Second) query() string {

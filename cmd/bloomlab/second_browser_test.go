@@ -118,3 +118,42 @@ func TestBrowserSecondShots(t *testing.T) {
 	shootPart(t, "second", "/?"+params(settings.IDSecond, "salt,stale,replicas"), "second",
 		chromedp.WaitVisible(chromedp.CSS("#second-replicas")))
 }
+
+// TestBrowserSecondShared: the slider of the keys both filters hold goes
+// into the link and rebuilds B, and a story's switch tells its story; at 4 bits per key, with half of A's keys
+// in B, the intersection answers yes for the absent queries at least as
+// often as the filter of the keys both hold, and both counts are core's.
+func TestBrowserSecondShared(t *testing.T) {
+	needBrowser(t)
+	ctx := btab(t, 1280, 900)
+	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/?"+params(settings.IDSecond, "on", settings.IDBitsPerKey, "4")), waitLab())
+	secondData(t, ctx, "second-rates", "sharedFp")
+	beval[bool](t, ctx, `(() => {
+		const s = document.getElementById("second-shared");
+		s.value = "50";
+		return s.dispatchEvent(new Event("change", {bubbles: true}));
+	})()`)
+	bwaitEval(t, ctx, `location.search`, func(s string) bool { return strings.Contains(s, params(settings.IDSecondShared, "50")) })
+	bwaitEval(t, ctx, `document.getElementById("second-note")?.textContent ?? ""`, func(s string) bool { return strings.Contains(s, "2,000 of them A's") })
+	s := settings.DefaultLab()
+	s.Params.BitsPerKey = 4
+	want, err := system.Build(system.Params{Lab: s.Run(), Shared: s.Params.Items / 2}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inter, shared := secondData(t, ctx, "second-rates", "intersectionFp"), secondData(t, ctx, "second-rates", "sharedFp")
+	if inter != want.RateIntersection.FalsePositives || shared != want.RateShared.FalsePositives {
+		t.Errorf("half the keys shared: the page counts %d false positives of A ∩ B and %d of the shared keys' filter; core %d and %d",
+			inter, shared, want.RateIntersection.FalsePositives, want.RateShared.FalsePositives)
+	}
+	if inter < shared || shared == 0 {
+		t.Errorf("half the keys shared: A ∩ B has %d false positives, the shared keys' filter %d: want at least as many, and some", inter, shared)
+	}
+	t.Logf("half shared at 4 bits per key: A ∩ B %d false positives, the shared keys' filter %d", inter, shared)
+	// A story switched by a click is built and told: the switch stays in
+	// the page while B is rebuilt, so the build's answer comes back.
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#second-stale-toggle")))
+	if got := secondData(t, ctx, "second-stale", "missed"); got != system.Missed(uint64(s.Params.Items)) {
+		t.Errorf("stale snapshot switched on: %d writes missed, want %d", got, system.Missed(uint64(s.Params.Items)))
+	}
+}
