@@ -151,7 +151,7 @@ async function bloomlabCompiled(script, status) {
     worker.onerror = (e) => {
       e.preventDefault();
       worker.terminate();
-      if (heard) reject(new Error("the compiling worker failed: " + e.message));
+      if (heard) reject(bloomlabError("the browser stopped the worker that compiles the lab's program (" + e.message + ")"));
       else resolve(onPage());
     };
     worker.postMessage(job);
