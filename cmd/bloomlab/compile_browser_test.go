@@ -6,6 +6,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -202,3 +203,69 @@ const liveOrFailed = `(() => {
   const s = document.getElementById("app-wasm-loader");
   return s && (s.dataset.state === "failed" || s.dataset.state === "stopped") ? s.dataset.state + " " + s.textContent.trim() : "";
 })()`
+
+// keepErrors keeps, from the document's start, what the page writes with
+// console.error, and notes the exit code of the page's Go program when it
+// ends (window.__exited), in Go's own exit, which the page's start calls
+// before its own.
+const keepErrors = `
+window.__errors = [];
+{
+  const error = console.error;
+  console.error = (...args) => {
+    window.__errors.push(args.map(String).join(" "));
+    error.apply(console, args);
+  };
+}
+addEventListener("DOMContentLoaded", () => {
+  globalThis.Go = class extends Go {
+    constructor() {
+      super();
+      const exit = this.exit;
+      this.exit = (code) => { window.__exited = code; exit(code); };
+    }
+  };
+});`
+
+// TestBrowserPanicSaysSo: a Go panic once the lab is live (forced through
+// go-app's own goappNav, which panics when called without its path, so
+// no hook of ours is needed) ends the program; the page says so in words,
+// above its content, with a Reload, and the panic's message goes to the
+// console's errors. The Reload brings the lab live again.
+func TestBrowserPanicSaysSo(t *testing.T) {
+	needBrowser(t)
+	ctx := compileTab(t, keepErrors)
+	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/"), waitLab())
+	if got := beval[bool](t, ctx, `!!document.getElementById("app-wasm-loader")`); got {
+		t.Fatal("the starting status is still there once the lab is live")
+	}
+	beval[bool](t, ctx, `(setTimeout(() => goappNav()), true)`)
+	bwaitEval(t, ctx, `String(window.__exited)`, func(s string) bool { return s != "undefined" })
+	got := beval[string](t, ctx, stateAndText)
+	t.Logf("after the panic the page says %q", got)
+	if !strings.HasPrefix(got, "stopped ") || !strings.Contains(got, "The lab stopped working") {
+		t.Errorf("after a panic the page says %q, not that the lab stopped", got)
+	}
+	for _, raw := range []string{"panic", "runtime error", "index out of range", "goroutine"} {
+		if strings.Contains(got, raw) {
+			t.Errorf("the notice shows Go's own text %q: %q", raw, got)
+		}
+	}
+	if got := beval[string](t, ctx, statusShown); got != "" {
+		t.Errorf("the notice is not on screen: %s", got)
+	}
+	if above := beval[bool](t, ctx, `document.getElementById("app-wasm-loader").nextElementSibling === document.getElementById("main")`); !above {
+		t.Error("the notice is not above the page's content")
+	}
+	errors := beval[[]string](t, ctx, `window.__errors`)
+	if !slices.ContainsFunc(errors, func(e string) bool {
+		return strings.Contains(e, "panic: ") && strings.Contains(e, "index out of range")
+	}) {
+		t.Errorf("the console's errors do not have the panic's message: %q", errors)
+	}
+	reload := `#app-wasm-loader button.goapp-retry`
+	if got := btext(t, ctx, reload); got != "Reload" {
+		t.Fatalf("the notice has no Reload button (%q)", got)
+	}
+	bdo(t, ctx, chromedp.Click(chromedp.CSS(reload)), waitLab())
+}
