@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -109,8 +110,9 @@ func compileTab(t *testing.T, script string) context.Context {
 // a worker compiled and posted to it; the page itself never compiles (no
 // instantiateStreaming, compileStreaming, compile, nor instantiate from
 // bytes). The lab's worker, started by a move of a slider, and the
-// experiments' workers, after a step to that page, start from that same
-// module: app.wasm is asked for once in all.
+// experiments' workers, which run an experiment after a step inside the
+// page to that page, start from that same module: app.wasm is asked for
+// once in all.
 func TestBrowserCompiledInAWorker(t *testing.T) {
 	needBrowser(t)
 	base, asked := wasmCounter(t, false)
@@ -126,14 +128,22 @@ func TestBrowserCompiledInAWorker(t *testing.T) {
 	if w := pageWork(t, ctx); w != (engine.PageWork{}) {
 		t.Errorf("the page's thread ran the lab's run itself (%+v): the lab's worker did not start", w)
 	}
-	bdo(t, ctx, chromedp.Click(chromedp.CSS(`nav a[href="/experiments"]`)), waitExp("idle"))
+	// A step, inside the page, to a small experiment, run on the
+	// experiments' workers.
+	exp := "/experiments?" + params(settings.ExpName, "rocksdb", settings.ExpItems, "5000", settings.ExpQueries, "50000")
+	beval[bool](t, ctx, `(goappNav(`+strconv.Quote(exp)+`), true)`)
+	bdo(t, ctx, waitExp("idle"))
 	if status := waitEngines(t, ctx); strings.Contains(status, "thread") {
 		t.Fatalf("no workers: %q", status)
 	}
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#exp-run")), waitExp("done"))
 	seen = beval[compileSeen](t, ctx, readCompile)
 	t.Logf("the page's workers were booted with %v; app.wasm asked for %d times", seen.Booted, asked.Load())
-	if len(seen.Booted) < 2 {
-		t.Errorf("the page booted %d workers, want the lab's and the experiments'", len(seen.Booted))
+	// On one core the lab's worker and the experiments' one may be one
+	// (see app/engine): every worker booted counts, and there is one at
+	// least.
+	if len(seen.Booted) == 0 {
+		t.Error("the page booted no worker")
 	}
 	for _, b := range seen.Booted {
 		if b != "the page's" {
