@@ -37,7 +37,8 @@ func NewHandler(prefix, version string) *app.Handler {
 			SVG:     "/web/icon.svg",
 		},
 		Styles: styles(),
-		// Keeps the moves made before the lab is live (see the file).
+		// early.js keeps the moves made before the lab is live; start.js
+		// is the page's start, after go-app's app.js (see doc.go).
 		Scripts:               []string{"defer /web/early.js", "defer /web/start.js"},
 		CacheableResources:    cached,
 		Resources:             resources,
