@@ -5,7 +5,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -226,5 +228,60 @@ func TestBigLinkBounded(t *testing.T) {
 		if route != ui.RouteAbout && !strings.Contains(big, `class="notice"`) && !strings.Contains(big, `id="find-notice"`) {
 			t.Errorf("%s says nothing of a 200 KB link", route)
 		}
+	}
+}
+
+// TestAppJSKeepsToGoApp holds the lab's splice into go-app's app.js
+// honest: go-app's script as this go-app sends it has the two calls the
+// lab takes out, once each, and declares every name of go-app's that
+// web/start.js reads; the page has the loader's elements start.js reads,
+// and loads start.js after app.js. A go-app that changed any of these
+// fails AppJS, and so this test.
+func TestAppJSKeepsToGoApp(t *testing.T) {
+	goapp := get(t, "", "/app.js")
+	js, err := AppJS([]byte(goapp))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, call := range startCalls {
+		if strings.Contains(string(js), call) {
+			t.Errorf("the lab's app.js still makes %q as it runs", strings.TrimSpace(call))
+		}
+	}
+	start, err := os.ReadFile("../../web/start.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range regexp.MustCompile(`\bgoapp\w+`).FindAllString(string(start), -1) {
+		if !slices.Contains(startNames[:], name) {
+			t.Errorf("web/start.js reads %s of go-app's app.js, which startNames does not list", name)
+		}
+	}
+	for _, name := range startNames {
+		if !strings.Contains(string(start), name) {
+			t.Errorf("startNames lists %s, which web/start.js does not read", name)
+		}
+	}
+	// Each change of go-app's script that start.js could not live with
+	// is refused.
+	for _, old := range append(startCalls[:], "\nconst goappLoadingLabel = ", "\nasync function goappInitServiceWorker()", "\nfunction goappGetenv(k)") {
+		if _, err := AppJS([]byte(strings.Replace(goapp, old, "\n// gone\n", 1))); err == nil {
+			t.Errorf("AppJS took a go-app app.js without %q", strings.TrimSpace(old))
+		}
+	}
+	page := get(t, "", "/")
+	for _, id := range []string{"app-wasm-loader", "app-wasm-loader-icon", "app-wasm-loader-label"} {
+		if !strings.Contains(page, `id="`+id+`"`) || !strings.Contains(string(start), `getElementById("`+id+`")`) {
+			t.Errorf("the page or web/start.js lacks the loader's element %s", id)
+		}
+	}
+	var order []string
+	for _, tag := range regexp.MustCompile(`<script[^>]*>`).FindAllString(page, -1) {
+		if src := regexp.MustCompile(`\bsrc="([^"]+)"`).FindStringSubmatch(tag); src != nil && strings.Contains(tag, " defer") {
+			order = append(order, src[1])
+		}
+	}
+	if i, j := slices.Index(order, "/app.js"), slices.Index(order, "/web/start.js"); i < 0 || j < i {
+		t.Errorf("the page's deferred scripts run in the order %v: web/start.js must come after app.js", order)
 	}
 }

@@ -51,18 +51,25 @@ func TestAuditPagePrerendersEveryCheck(t *testing.T) {
 }
 
 // TestAppJSStartsAfterPaint: serve and the static site both send the
-// lab's app.js, which starts the WebAssembly from goappAfterFirstPaint
-// rather than as the script runs, registers the service worker after it,
-// and keeps the compiled module for the workers.
+// lab's app.js, which leaves the start to web/start.js (it neither starts
+// the WebAssembly nor registers the service worker as it runs), and both
+// send web/start.js, which starts them after the first paint.
 func TestAppJSStartsAfterPaint(t *testing.T) {
 	routesOnceForServe()
 	web, _ := fakeWeb(t)
+	start, err := os.ReadFile("../../web/start.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(web, "start.js"), start, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	h, err := labServer(web, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	scripts := map[string][]byte{}
-	for _, path := range []string{"/app.js", "/goapp.js"} {
+	for _, path := range []string{"/app.js", "/goapp.js", "/web/start.js"} {
 		res, body := get(t, h, "GET", path)
 		if res.StatusCode != 200 {
 			t.Fatalf("GET %s: %s", path, res.Status)
@@ -74,21 +81,26 @@ func TestAppJSStartsAfterPaint(t *testing.T) {
 	if code := dispatch([]string{"site", "-o", out, "--web", web}, &stdout, &stderr); code != 0 {
 		t.Fatalf("site: exit %d: %s", code, stderr.String())
 	}
-	site, err := os.ReadFile(filepath.Join(out, "app.js"))
-	if err != nil {
-		t.Fatal(err)
+	for _, name := range []string{"app.js", "web/start.js"} {
+		b, err := os.ReadFile(filepath.Join(out, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		scripts["site /"+name] = b
 	}
-	scripts["site app.js"] = site
 	for name, js := range scripts {
 		s := string(js)
-		if !strings.Contains(s, "\ngoappAfterFirstPaint(async () => {\n  await goappInitWebAssembly();\n  goappInitServiceWorker();\n});\n") || !strings.Contains(s, "function goappAfterFirstPaint(start)") {
-			t.Errorf("%s does not start the WebAssembly after the first paint, and the service worker after it", name)
+		if strings.HasSuffix(name, "/start.js") {
+			if s != string(start) {
+				t.Errorf("%s is not the lab's web/start.js", name)
+			}
+			continue
 		}
 		if strings.Contains(s, "\ngoappInitWebAssembly();\n") || strings.Contains(s, "\ngoappInitServiceWorker();\n") {
 			t.Errorf("%s still starts the WebAssembly or the service worker as it runs", name)
 		}
-		if !strings.Contains(s, "bloomlabWasmModule = wasm.module;") {
-			t.Errorf("%s does not keep the compiled module for the workers", name)
+		if !strings.Contains(s, "function goappInitWebAssembly()") {
+			t.Errorf("%s is not go-app's app.js", name)
 		}
 	}
 }
