@@ -284,7 +284,7 @@ func mergeTable(s Sizes, m uint64, trials []mergeTrial) Table {
 		"A holds members 0..n-1 and B members n-s..2n-s-1 of one seed, s = shared x n the keys both hold; all three filters answer the same absent keys.",
 		"A∪B theory is one filter over both sets, (1 - (1 - 1/m)^(k n∪))^k: the OR of the bits is that very filter. "+
 			"A AND B theory is and^k, and = own + (1 - own) fill(n - s) fill(n - s) with own = fill(s) (core.IntersectionFill; Broder and Mitzenmacher, 2004, section 2.2): "+
-			"the AND keeps, beyond the shared keys' own bits, those a key of each side alone set, so it answers yes at least wherever the filter of A∩B does (AND false pos >= A∩B false pos, query by query).",
+			"the AND keeps, beyond the shared keys' own bits, those a key of each side alone set, so it answers yes at least wherever the filter of A∩B does: AND false pos is at least A∩B false pos, query by query.",
 		"The union's keys are estimated from its bits; the intersection's by inclusion and exclusion, n̂(A) + n̂(B) - n̂(A∪B), its SD the sum of the three (core.EstimateIntersection).")
 	return t
 }
