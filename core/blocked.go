@@ -181,6 +181,7 @@ var BlockedVariant = Variant{&kind{
 	moments:    blockedFilterMoments,
 	file:       &fileLayout{code: 2, words: blockedWords, restore: restoreBlocked},
 	estimate:   blockedEstimate,
+	unionWhole: true,
 	rounds:     blockedM,
 	cheapest:   cheapestBlocked,
 }}
