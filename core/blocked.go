@@ -159,9 +159,13 @@ func blockedEstimate(m uint64, k int, x uint64) (n, sd float64) {
 	s2 := math.Pow(1-2.0/w, float64(k))
 	n = -b * math.Log1p(-float64(x)/float64(m)) / (1 - s)
 	lambda := n / b
-	zero := math.Exp(-lambda * (1 - s))
+	// z = e^(-λ(1-s)) is 1 - x/m by the line above, read exactly from
+	// the counts; the other exponential goes through Expm1, written in Go
+	// on every platform where Exp is assembly on amd64, so the browser's
+	// estimate is the command line's to the last bit.
+	zero := float64(m-x) / float64(m)
 	slope := w * (1 - s) * zero
-	variance := b * (w*(w-1)*math.Exp(-lambda*(1-s2)) + w*zero - w*w*zero*zero - lambda*slope*slope)
+	variance := b * (w*(w-1)*(math.Expm1(-lambda*(1-s2))+1) + w*zero - w*w*zero*zero - lambda*slope*slope)
 	return n, math.Sqrt(max(variance, 0)) * b / ((1 - s) * float64(m-x))
 }
 
@@ -177,6 +181,7 @@ var BlockedVariant = Variant{&kind{
 	moments:    blockedFilterMoments,
 	file:       &fileLayout{code: 2, words: blockedWords, restore: restoreBlocked},
 	estimate:   blockedEstimate,
+	unionWhole: true,
 	rounds:     blockedM,
 	cheapest:   cheapestBlocked,
 }}

@@ -203,6 +203,7 @@ var CountingVariant = Variant{&kind{
 	moments:    bloomMoments,
 	file:       &fileLayout{code: 3, words: func(m uint64) (uint64, bool) { return (m + 15) / 16, true }, restore: restoreCounting},
 	estimate:   bloomEstimate,
+	unionWhole: true,
 	cheapest:   cheapestCounting,
 }}
 

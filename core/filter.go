@@ -222,6 +222,7 @@ var Standard = Variant{&kind{
 	moments:    bloomMoments,
 	file:       &fileLayout{code: 1, words: func(m uint64) (uint64, bool) { return (m + 63) / 64, true }, restore: restoreFilter},
 	estimate:   bloomEstimate,
+	unionWhole: true,
 	cheapest:   cheapestStandard,
 }}
 

@@ -97,6 +97,17 @@ type Merged struct {
 // counters, saturated at CounterMax.
 func Union(a, b Membership) (Merged, error) { return merge(a, b, false) }
 
+// UnionIsWhole reports whether filters of layout v built with fault from
+// parts of a key set and merged by Union are, position for position, the
+// filter built from the whole set: the standard and blocked filters' OR;
+// the counting filter's sum, which saturates at CounterMax as Add does, so
+// that min(a, 15) + min(b, 15) kept at 15 is min(a + b, 15), the counters
+// and the increments lost alike. A fault breaks it (a counter that wraps
+// forgets what a sum keeps), except KFromCeil, which only chooses k.
+func (v Variant) UnionIsWhole(fault Fault) bool {
+	return v.record().unionWhole && (fault == NoFault || fault == KFromCeil)
+}
+
 // Intersect returns a new filter answering yes for every key of both a
 // and b, as Union, with the AND of the bits (the smaller counter for the
 // counting filter). It answers yes more often than the filter built from

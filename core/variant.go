@@ -83,6 +83,12 @@ type kind struct {
 	// nonzero positions of m, x < m (estimate.go).
 	estimate func(m uint64, k int, x uint64) (n, sd float64)
 
+	// unionWhole, for a layout whose Union of two filters of one Shape is,
+	// position for position, the filter built from both key sets (bits
+	// ORed, counters added), says so: such a filter can be built in parts
+	// and merged (Variant.UnionIsWhole).
+	unionWhole bool
+
 	// rounds, for a layout that builds whole units (blocks, words), is
 	// how many positions a filter built for m has; nil where it has m.
 	rounds func(m uint64) uint64

@@ -160,6 +160,99 @@ func simulateOnWorker(p sim.Params, typed []string, own *OwnKeys, live func() bo
 	return decodeRun(d.Get("answer").String(), wordsFromJS(d.Get("words")))
 }
 
+// partsOnWorkers runs the lab's simulation of p with its filter built in
+// parts (sim.BuildPart), one a shared worker, whose files the lab's worker
+// loads, merges by core.Union and queries (sim.RunMerged): the same result
+// as the run built whole, bit for bit. It returns the parts, and
+// errNoEngines when p does not build in parts on this browser's workers
+// (sim.Params.InParts) or they cannot start.
+func partsOnWorkers(p sim.Params, typed []string, live func() bool, report func(done, total int)) (sim.KeysResult, BitStore, int, error) {
+	count := engines.size()
+	if !p.InParts(count) {
+		return sim.KeysResult{}, BitStore{}, 0, errNoEngines
+	}
+	req, err := json.Marshal(workerRun{Params: p, Typed: typed})
+	if err != nil {
+		return sim.KeysResult{}, BitStore{}, 0, err
+	}
+	building.Store(int64(count))
+	// A run that replaced one building its parts may open its job on the
+	// workers the replaced run's cancel then restarts: it starts again on
+	// the fresh ones.
+	files, err := buildParts(string(req), live, report)
+	for errors.Is(err, errLost) && live() {
+		files, err = buildParts(string(req), live, report)
+	}
+	if err != nil {
+		return sim.KeysResult{}, BitStore{}, 0, err
+	}
+	list, transfer := make([]any, len(files)), make([]any, len(files))
+	for i, f := range files {
+		list[i], transfer[i] = f, f.Get("buffer")
+	}
+	d, err := onLabWorker(map[string]any{"type": "simulate", "request": string(req), "parts": list}, transfer, live, report)
+	if err != nil {
+		return sim.KeysResult{}, BitStore{}, 0, err
+	}
+	r, store, err := decodeRun(d.Get("answer").String(), wordsFromJS(d.Get("words")))
+	return r, store, len(files), err
+}
+
+// buildParts has each shared worker build its part of the lab's run req
+// and returns the parts' files, in order, reporting the inserts done
+// between them.
+func buildParts(req string, live func() bool, report func(done, total int)) ([]js.Value, error) {
+	p := engines
+	StartWorkers()
+	j, err := p.begin(live)
+	switch {
+	case errors.Is(err, experiment.ErrCancelled):
+		return nil, sim.ErrCancelled
+	case err != nil:
+		return nil, err
+	}
+	defer p.end(j)
+	for i := range j.workers {
+		j.post(i, map[string]any{"type": "part", "request": req, "index": i, "count": len(j.workers)})
+	}
+	rl := newRelay(len(j.workers))
+	files, got := make([]js.Value, len(j.workers)), 0
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for got < len(files) {
+		var m engineMsg
+		select {
+		case m = <-j.msgs:
+		case <-tick.C:
+			if !live() {
+				p.restart(j)
+				return nil, sim.ErrCancelled
+			}
+			continue
+		}
+		d, i := m.data, m.worker
+		switch d.Get("type").String() {
+		case "progress":
+			// The parts' totals add up to the whole run's, which each
+			// sends beside its own done.
+			if done, err := rl.progress(i, d.Get("done").Int(), d.Get("total").Int()); err == nil {
+				report(done, rl.total)
+			}
+		case "part":
+			if files[i].IsUndefined() {
+				got++
+			}
+			files[i] = d.Get("file")
+		case "failed":
+			p.restart(j)
+			return nil, errors.New(d.Get("error").String())
+		case "lost":
+			return nil, errLost
+		}
+	}
+	return files, nil
+}
+
 // panelOnWorker answers a key panel request (see answerPanel) on the lab's
 // worker, as simulateOnWorker runs a simulation.
 func panelOnWorker(req try.Request, find bool, live func() bool, report func(done, total int)) (try.Result, error) {

@@ -36,6 +36,10 @@ func auditOnEngines(target audit.Target, fault core.Fault, tally *auditTally) er
 	return errNoEngines
 }
 
+func partsOnWorkers(p sim.Params, typed []string, live func() bool, report func(done, total int)) (sim.KeysResult, BitStore, int, error) {
+	return sim.KeysResult{}, BitStore{}, 0, errNoEngines
+}
+
 func simulateOnWorker(p sim.Params, typed []string, own *OwnKeys, live func() bool, report func(done, total int)) (sim.KeysResult, BitStore, error) {
 	return sim.KeysResult{}, BitStore{}, errNoEngines
 }

@@ -314,6 +314,9 @@ func RunsWhere() string {
 	if p.failed != "" {
 		return "on this page's thread (" + p.failed + ")"
 	}
+	if n := building.Load(); n > 0 {
+		return fmt.Sprintf("on %d workers, the filter built in %d parts and merged in the lab's worker", n, n)
+	}
 	return "in the lab's worker"
 }
 

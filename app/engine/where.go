@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"sync/atomic"
 
 	"github.com/bloomlab/bloomlab/core/sim"
 	"github.com/bloomlab/bloomlab/core/try"
@@ -15,15 +16,57 @@ import (
 // longer live.
 
 // SimulateRun runs the lab's simulation of p on the typed keys, or on own.
+// A large run on generated keys (sim.Params.InParts) builds its filter in
+// parts, one a shared worker, merged and queried in the lab's worker.
 func SimulateRun(onWorker bool, p sim.Params, typed []string, own *OwnKeys, run Run, report func(done, total int)) (sim.KeysResult, BitStore, error) {
+	building.Store(0)
+	if onWorker && own == nil {
+		r, store, parts, err := partsOnWorkers(p, typed, run.Live, report)
+		if !errors.Is(err, errNoEngines) {
+			ran(r, parts, err)
+			return r, store, err
+		}
+		building.Store(0)
+	}
 	if onWorker {
 		r, store, err := simulateOnWorker(p, typed, own, run.Live, report)
 		if !errors.Is(err, errNoEngines) {
+			ran(r, 1, err)
 			return r, store, err
 		}
 	}
 	r, err := Simulate(p, typed, own, run.OnPage(report))
+	ran(r, 1, err)
 	return r, StoreOfRun(r, err), err
+}
+
+// building is the parts the run under way builds its filter in, 0 when it
+// builds it whole: RunsWhere says so.
+var building atomic.Int64
+
+// LabRun is what the lab's last finished run was: the parts its filter was
+// built in (1 for whole) and its digest, which folds the filter's storage
+// (sim.Result.Digest). A test reads it through bloomlab.lastRun.
+type LabRun struct {
+	Parts  int    `json:"parts"`
+	Digest string `json:"digest"`
+}
+
+var lastRun atomic.Pointer[LabRun]
+
+// ran records a finished run for LastRun.
+func ran(r sim.KeysResult, parts int, err error) {
+	if err == nil {
+		lastRun.Store(&LabRun{Parts: parts, Digest: r.Digest})
+	}
+}
+
+// LastRun is the lab's last finished run, the zero LabRun before one.
+func LastRun() LabRun {
+	if r := lastRun.Load(); r != nil {
+		return *r
+	}
+	return LabRun{}
 }
 
 // Answer answers a key panel request (see answerPanel).

@@ -3,6 +3,7 @@
 package engine
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -76,6 +77,8 @@ func (w *engineWorker) receive(msg js.Value) {
 		go w.run(id, msg.Get("name").String(), s, msg.Get("index").Int(), msg.Get("count").Int())
 	case "audit":
 		go w.audit(msg.Get("id").Int(), msg.Get("fault").String(), ints(msg.Get("checks")))
+	case "part":
+		go w.part(msg.Get("id").Int(), msg.Get("request").String(), msg.Get("index").Int(), msg.Get("count").Int())
 	case "simulate", "panel", "keys":
 		id := msg.Get("id").Int()
 		w.mu.Lock()
@@ -144,6 +147,39 @@ func (w *engineWorker) run(id int, name string, s experiment.Sizes, index, count
 		}
 	}
 	say(map[string]any{"type": "failed", "error": err.Error()})
+}
+
+// part builds part index of count of the lab's run request (sim.BuildPart)
+// and posts it as a file (core.Save), its buffer transferred to the page,
+// with its progress on the way: done of its own inserts, and as total the
+// whole run's operations, so that the page can add the parts' up.
+func (w *engineWorker) part(id int, request string, index, count int) {
+	self := js.Global()
+	err := func() error {
+		var req workerRun
+		if err := json.Unmarshal([]byte(request), &req); err != nil {
+			return fmt.Errorf("engine: the lab's run: %w", err)
+		}
+		total := WorkOf(req.Params) + len(req.Typed)
+		step := Yielding(Always, labYieldEvery, throttled(func(done, _ int) {
+			post(self, map[string]any{"type": "progress", "id": id, "index": index, "done": done, "total": total})
+		}))
+		f, err := sim.BuildPart(req.Params, req.Typed, index, count, step)
+		if err != nil {
+			return err
+		}
+		var file bytes.Buffer
+		if err := core.Save(&file, f); err != nil {
+			return err
+		}
+		buf := js.Global().Get("Uint8Array").New(file.Len())
+		js.CopyBytesToJS(buf, file.Bytes())
+		self.Call("postMessage", js.ValueOf(map[string]any{"type": "part", "id": id, "index": index, "file": buf}), []any{buf.Get("buffer")})
+		return nil
+	}()
+	if err != nil {
+		post(self, map[string]any{"type": "failed", "id": id, "error": err.Error()})
+	}
 }
 
 // engineReportEvery spaces a worker's progress messages.
@@ -253,6 +289,9 @@ func (w *engineWorker) labAnswer(id int, msg js.Value, step sim.Step) (string, [
 		if err := json.Unmarshal([]byte(request), &req); err != nil {
 			return "", nil, fmt.Errorf("engine: the lab's run: %w", err)
 		}
+		if parts := msg.Get("parts"); !parts.IsUndefined() {
+			return mergeParts(req, parts, step)
+		}
 		if req.Own == 0 {
 			r, err := sim.RunTyped(req.Params, req.Typed, step)
 			if err != nil {
@@ -293,6 +332,26 @@ func (w *engineWorker) labAnswer(id int, msg js.Value, step sim.Step) (string, [
 	}
 	b, err := json.Marshal(res)
 	return string(b), nil, err
+}
+
+// mergeParts loads the files of a run's parts, merges and queries them
+// (sim.RunMerged), and answers as a run built here does.
+func mergeParts(req workerRun, files js.Value, step sim.Step) (string, []uint64, error) {
+	parts := make([]core.Membership, files.Length())
+	for i := range parts {
+		b := make([]byte, files.Index(i).Length())
+		js.CopyBytesToGo(b, files.Index(i))
+		f, err := core.Load(bytes.NewReader(b))
+		if err != nil {
+			return "", nil, fmt.Errorf("engine: part %d of the run: %w", i, err)
+		}
+		parts[i] = f
+	}
+	r, err := sim.RunMerged(req.Params, req.Typed, parts, step)
+	if err != nil {
+		return "", nil, err
+	}
+	return encodeRun(sim.KeysResult{Result: r})
 }
 
 // yieldToRuns is an audit's pause between two checks. Go on wasm runs a

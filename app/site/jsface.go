@@ -25,6 +25,7 @@ import (
 //	bloomlab.hold(on)          -> holds every run mid-way, or lets them go
 //	bloomlab.settled()         -> Promise, once the lab's worker has ended every run it was sent
 //	bloomlab.pageWork()        -> {runs, work, pauses, largest}: what the page's own thread did of runs a worker takes when there is one
+//	bloomlab.lastRun()         -> {parts, digest}: the lab's last finished run, the parts its filter was built in and its digest
 //
 // The report and the results are plain objects with the same fields as the
 // command line's --json output (bloomlab audit, simulate and try). params
@@ -78,6 +79,9 @@ func InstallJSFace() {
 	}))
 	face.Set("pageWork", app.FuncOf(func(this app.Value, args []app.Value) any {
 		return toJS(engine.PageWorkSoFar())
+	}))
+	face.Set("lastRun", app.FuncOf(func(this app.Value, args []app.Value) any {
+		return toJS(engine.LastRun())
 	}))
 	app.Window().Set("bloomlab", face)
 }

@@ -622,3 +622,62 @@ func TestBrowserExperimentCLIWraps(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserExperimentSystem runs the two experiments of filters in a
+// system in the page, its workers sharing them: the table is the command
+// line's cell for cell as its text table prints them, with its title, and
+// the page's JSON is the command line's --json byte for byte.
+func TestBrowserExperimentSystem(t *testing.T) {
+	needBrowser(t)
+	for _, tc := range []struct {
+		sizes experiment.Sizes
+		name  string
+		says  []string // in the notes
+	}{
+		{experiment.Sizes{Items: 2000, Replicates: 6, Seed: 7}, "estimate", []string{"rms error in SDs is their root mean square"}},
+		{experiment.Sizes{Items: 2000, Queries: 20000, Seed: 7}, "merge", []string{"core.IntersectionFill", "AND false pos is at least A∩B false pos"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := btab(t, 1280, 900)
+			query := []string{settings.ExpName, tc.name}
+			var args []string
+			for _, knob := range []struct {
+				flag, key string
+				v         int
+			}{{"--items", settings.ExpItems, tc.sizes.Items}, {"--queries", settings.ExpQueries, tc.sizes.Queries}, {"--replicates", settings.ExpReplicates, tc.sizes.Replicates}} {
+				if knob.v > 0 {
+					query = append(query, knob.key, strconv.Itoa(knob.v))
+					args = append(args, knob.flag, strconv.Itoa(knob.v))
+				}
+			}
+			seed := strconv.FormatUint(tc.sizes.Seed, 10)
+			query, args = append(query, settings.ExpSeed, seed), append(args, "--seed", seed)
+			bdo(t, ctx, chromedp.Navigate(labURL(t)+"/experiments?"+params(query...)), waitExp("idle"))
+			if got, want := btext(t, ctx, "#exp-cli"), "bloomlab experiment "+tc.name+" "+strings.Join(args, " "); got != want {
+				t.Errorf("command line %q, want %q", got, want)
+			}
+			bdo(t, ctx, chromedp.Click(chromedp.CSS("#exp-run")), waitExp("done"))
+			shoot(t, ctx, "experiment-"+tc.name)
+
+			var out, errs bytes.Buffer
+			if code := dispatch(append([]string{"experiment", tc.name, "--json"}, args...), &out, &errs); code != 0 {
+				t.Fatalf("bloomlab experiment %s: exit %d: %s", tc.name, code, errs.String())
+			}
+			page := beval[string](t, ctx, `document.getElementById("exp-json").textContent`)
+			compareJSON(t, "the page's JSON", []byte(page), out.Bytes())
+			if page != out.String() {
+				t.Error("the page's JSON is not byte for byte the command line's")
+			}
+			native := nativeTable(t, tc.name, tc.sizes)
+			sameCells(t, ctx, native)
+			if got := btext(t, ctx, "#exp-title"); got != native.Title {
+				t.Errorf("title %q, want %q", got, native.Title)
+			}
+			for _, say := range tc.says {
+				if !strings.Contains(page, say) {
+					t.Errorf("the page's notes lack %q", say)
+				}
+			}
+		})
+	}
+}

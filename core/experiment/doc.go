@@ -19,7 +19,13 @@
 // filter (core.Scalable; Almeida, Baquero, Preguiça and Hutchison, 2007) to
 // 100 times its first capacity at Redis's tightening and the paper's
 // (scalable): its compounded rate against the bound p0/(1 - r), and its
-// memory against a filter sized right from the start.
+// memory against a filter sized right from the start. The last two take
+// filters into a system (core's merge.go and estimate.go): the keys a
+// filter holds estimated from its set bits at fills 10% to 90%, the error
+// in the estimate's own SDs (estimate), and two filters of one shape
+// sharing some of their keys, their union's rate against one filter over
+// both sets and their intersection's against IntersectionFill and the
+// filter of the shared keys, its lower bound (merge).
 //
 // Every experiment is data: a name, a one-line summary, the sizes it uses
 // (Quick for the browser, Full for the published figures) and a Run that

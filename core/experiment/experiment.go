@@ -139,12 +139,13 @@ func (e Experiment) Run(s Sizes, o Options) (Table, error) {
 // All lists the experiments in the order the package doc tells them, which
 // is the order `bloomlab experiment --list` and the experiments page show:
 // the classic measurements, the alternatives beside the standard filter,
-// the attacker's two, and the scalable filter.
+// the attacker's two, the scalable filter, and the two of filters in a
+// system.
 func All() []Experiment {
 	return []Experiment{
 		theoryVsObserved, rocksdb, grid, kSweep, rounding, hashing,
 		overfill, probes, counting, memory, blocked, smallM, alternatives, frontier,
-		adversarial, membershipInference, scalable,
+		adversarial, membershipInference, scalable, estimate, merge,
 	}
 }
 

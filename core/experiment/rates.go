@@ -27,6 +27,8 @@ const (
 	saltInference
 	saltFrontier
 	saltScalable
+	saltEstimate
+	saltMerge
 )
 
 // sized returns m and the optimal k for n keys at target rate p.

@@ -211,41 +211,68 @@ func RunSteps(p Params, step Step) (Result, error) { return RunTyped(p, nil, ste
 // them; the queries stay the generated ones. At most MaxTypedKeys keys of 1
 // to MaxTypedKeyBytes bytes of UTF-8.
 func RunTyped(p Params, typed []string, step Step) (Result, error) {
-	if len(typed) > keys.MaxTyped {
-		return Result{}, fmt.Errorf("sim: %d keys typed, at most %d", len(typed), keys.MaxTyped)
-	}
-	if err := keys.CheckTyped("insert", typed); err != nil {
+	typedKeys, err := typedBytes(typed)
+	if err != nil {
 		return Result{}, err
 	}
 	r, err := p.Start()
 	if err != nil {
 		return Result{}, err
 	}
-	n := r.N
-	r.PresentQueries = uint64(p.Queries) * uint64(p.PresentShare) / 100
-	r.AbsentQueries = uint64(p.Queries) - r.PresentQueries
-	pr := &Pace{Step: step, Total: p.Items*p.DuplicatePasses + len(typed) + p.Queries}
-	pick := core.SplitMix(p.Seed ^ 0x13198a2e03707344)
-	typedKeys := make([][]byte, len(typed))
-	for i, key := range typed {
-		typedKeys[i] = []byte(key)
-	}
-	probes, err := r.measure(p.DuplicatePasses, typedKeys, pr,
-		func(dst [][]byte, first uint64) { core.Keys(dst, core.Members, first, p.Seed, p.KeyBytes) },
-		func(dst [][]byte, first uint64) {
-			for j := range dst {
-				dst[j] = core.Key(dst[j], core.Members, core.Reduce(core.SplitMix(pick+first+uint64(j)), n), p.Seed, p.KeyBytes)
-			}
-		},
-		func(dst [][]byte, first uint64) { core.Keys(dst, core.Absent, first, p.Seed, p.KeyBytes) })
+	pr := r.plan(p, len(typed), step)
+	member, present, absent := p.lists()
+	probes, err := r.measure(p.DuplicatePasses, typedKeys, pr, member, present, absent)
 	if err != nil {
 		return Result{}, err
 	}
-	r.Typed = uint64(len(typed))
-	r.N += r.Typed
-	r.ExactSetBytes = core.ExactSetBytes(n, p.KeyBytes)
-	r.finish(probes)
+	r.end(p, len(typed), probes)
 	return r, nil
+}
+
+// typedBytes checks the key panel's typed keys and returns them as keys.
+func typedBytes(typed []string) ([][]byte, error) {
+	if len(typed) > keys.MaxTyped {
+		return nil, fmt.Errorf("sim: %d keys typed, at most %d", len(typed), keys.MaxTyped)
+	}
+	if err := keys.CheckTyped("insert", typed); err != nil {
+		return nil, err
+	}
+	out := make([][]byte, len(typed))
+	for i, key := range typed {
+		out[i] = []byte(key)
+	}
+	return out, nil
+}
+
+// plan sets the run's queries and returns its Pace for step: every insert
+// of the members' passes and of the typed keys, and every query.
+func (r *Result) plan(p Params, typed int, step Step) *Pace {
+	r.PresentQueries = uint64(p.Queries) * uint64(p.PresentShare) / 100
+	r.AbsentQueries = uint64(p.Queries) - r.PresentQueries
+	return &Pace{Step: step, Total: p.Items*p.DuplicatePasses + typed + p.Queries}
+}
+
+// lists are the run's generated keys: the members, the members queried
+// (drawn from the first Items), and the absent keys.
+func (p Params) lists() (member, present, absent keysAt) {
+	n := uint64(p.Items)
+	pick := core.SplitMix(p.Seed ^ 0x13198a2e03707344)
+	member = func(dst [][]byte, first uint64) { core.Keys(dst, core.Members, first, p.Seed, p.KeyBytes) }
+	present = func(dst [][]byte, first uint64) {
+		for j := range dst {
+			dst[j] = core.Key(dst[j], core.Members, core.Reduce(core.SplitMix(pick+first+uint64(j)), n), p.Seed, p.KeyBytes)
+		}
+	}
+	absent = func(dst [][]byte, first uint64) { core.Keys(dst, core.Absent, first, p.Seed, p.KeyBytes) }
+	return member, present, absent
+}
+
+// end counts the typed keys in N and measures the filled filter.
+func (r *Result) end(p Params, typed int, probes uint64) {
+	r.Typed = uint64(typed)
+	r.N += r.Typed
+	r.ExactSetBytes = core.ExactSetBytes(uint64(p.Items), p.KeyBytes)
+	r.finish(probes)
 }
 
 // finish fills in what follows from the filled filter and the counts:
@@ -334,60 +361,78 @@ func (pr *Pace) Advance(n int) error {
 
 // measure fills r.Filter and measures it, the one procedure behind
 // generated keys and a user's lists: it inserts r.N members passes times,
-// then the typed keys once each, queries r.PresentQueries members (a miss is a false negative) and
-// r.AbsentQueries absent keys (a hit is a false positive), and returns the
-// bits the absent queries read. It records the last member's and the
-// first absent query's positions for the bit array. Every insert and query
-// counts one operation in pr; a Step's error stops the run.
+// then the typed keys once each (fill), and queries the filter (query).
+// Every insert and query counts one operation in pr; a Step's error stops
+// the run.
 //
 // Keys go to the filter in batches (AddBatch, ContainsBatch), each ending
 // where a Step is due, so the Step sees the same counts as it would key by
 // key and a cancelled run stops at the same key.
 func (r *Result) measure(passes int, typed [][]byte, pr *Pace, member, present, absent keysAt) (probes uint64, err error) {
-	f := r.Filter
-	var (
-		keys  [core.BatchKeys][]byte
-		found [core.BatchKeys]bool
-		read  [core.BatchKeys]int
-	)
-	// batches hands do keys 0 to count-1 of list, a batch at a time, with
-	// the index of each batch's first key.
-	batches := func(count uint64, list keysAt, do func(first uint64, keys [][]byte)) error {
-		for first := uint64(0); first < count; {
-			n := int(min(core.BatchKeys, count-first, uint64(pr.Room())))
-			list(keys[:n], first)
-			do(first, keys[:n])
-			first += uint64(n)
-			if err := pr.Advance(n); err != nil {
-				return err
-			}
-		}
-		return nil
+	last, err := fill(r.Filter, 0, r.N, passes, typed, pr, member)
+	if err != nil {
+		return 0, err
 	}
-	var last []byte
+	return r.query(last, pr, present, absent)
+}
+
+// fill inserts members lo..hi-1 into f passes times, then the typed keys
+// once each, and returns the last key inserted (nil for none).
+func fill(f core.Membership, lo, hi uint64, passes int, typed [][]byte, pr *Pace, member keysAt) (last []byte, err error) {
+	var keys [core.BatchKeys][]byte
 	for pass := 0; pass < passes; pass++ {
-		err := batches(r.N, member, func(_ uint64, keys [][]byte) {
+		err := batches(pr, &keys, lo, hi, member, func(_ uint64, keys [][]byte) {
 			core.AddBatch(f, keys)
 			last = keys[len(keys)-1]
 		})
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
 	}
 	for _, key := range typed {
 		f.Add(key)
 		last = key
 		if err := pr.Tick(); err != nil {
-			return 0, err
+			return nil, err
 		}
 	}
+	return last, nil
+}
+
+// batches hands do keys lo to hi-1 of list, a batch at a time in keys,
+// with the index of each batch's first key, counting them in pr.
+func batches(pr *Pace, keys *[core.BatchKeys][]byte, lo, hi uint64, list keysAt, do func(first uint64, keys [][]byte)) error {
+	for first := lo; first < hi; {
+		n := int(min(core.BatchKeys, hi-first, uint64(pr.Room())))
+		list(keys[:n], first)
+		do(first, keys[:n])
+		first += uint64(n)
+		if err := pr.Advance(n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// query seals a static filter, records the positions of last, the last
+// key inserted, and of the first absent query for the bit array, queries
+// r.PresentQueries members (a miss is a false negative) and r.AbsentQueries
+// absent keys (a hit is a false positive), and returns the bits the absent
+// queries read.
+func (r *Result) query(last []byte, pr *Pace, present, absent keysAt) (probes uint64, err error) {
+	f := r.Filter
+	var (
+		keys  [core.BatchKeys][]byte
+		found [core.BatchKeys]bool
+		read  [core.BatchKeys]int
+	)
 	if s, ok := f.(core.Sealer); ok {
 		if err := s.Seal(); err != nil {
 			r.BuildError = err.Error()
 		}
 	}
 	r.LastInserted = f.Positions(nil, last)
-	err = batches(r.PresentQueries, present, func(_ uint64, keys [][]byte) {
+	err = batches(pr, &keys, 0, r.PresentQueries, present, func(_ uint64, keys [][]byte) {
 		core.ContainsBatch(f, keys, found[:], read[:])
 		for j := range keys {
 			if !found[j] {
@@ -398,7 +443,7 @@ func (r *Result) measure(passes int, typed [][]byte, pr *Pace, member, present, 
 	if err != nil {
 		return 0, err
 	}
-	err = batches(r.AbsentQueries, absent, func(first uint64, keys [][]byte) {
+	err = batches(pr, &keys, 0, r.AbsentQueries, absent, func(first uint64, keys [][]byte) {
 		core.ContainsBatch(f, keys, found[:], read[:])
 		for j := range keys {
 			if found[j] {
