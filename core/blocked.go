@@ -160,9 +160,9 @@ func blockedEstimate(m uint64, k int, x uint64) (n, sd float64) {
 	n = -b * math.Log1p(-float64(x)/float64(m)) / (1 - s)
 	lambda := n / b
 	// z = e^(-λ(1-s)) is 1 - x/m by the line above, read exactly from
-	// the counts; the other exponential goes through Expm1, written in Go
-	// on every platform where Exp is assembly on amd64, so the browser's
-	// estimate is the command line's to the last bit.
+	// the counts. The other exponential goes through Expm1, which is Go on
+	// every platform (Exp is assembly on amd64), so the browser's estimate
+	// is the command line's to the last bit.
 	zero := float64(m-x) / float64(m)
 	slope := w * (1 - s) * zero
 	variance := b * (w*(w-1)*(math.Expm1(-lambda*(1-s2))+1) + w*zero - w*w*zero*zero - lambda*slope*slope)
