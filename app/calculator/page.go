@@ -38,11 +38,13 @@ type Page struct {
 	// (measureTables): runs replaces the measurement of a form a newer
 	// one replaced; measuring is set until the current form's tables are
 	// in, done of total the structures measured so far; measureErr says
-	// why they could not be.
+	// why they could not be; tablesFor is the link of the form whose
+	// tables the page holds.
 	runs        engine.Runs
 	measuring   bool
 	done, total int
 	measureErr  string
+	tablesFor   string
 }
 
 // New makes the page. In the browser, the first time, it keeps the tables
@@ -91,11 +93,15 @@ func (c *Page) OnNav(ctx app.Context) {
 // at once if they are known (see known), else when the lab's worker has
 // measured them (see measureTables).
 func (c *Page) solve(ctx app.Context, f settings.Calculator) {
+	if c.res.OK && (c.measuring || c.res.Measured != nil) && f.Query().Encode() == c.form.Query().Encode() {
+		return // the form shown, as a link records it after it was typed
+	}
 	c.form = f
 	c.res, c.from = known(f)
-	c.measuring, c.measureErr = false, ""
+	c.measuring, c.measureErr, c.tablesFor = false, "", ""
 	if c.from != "" || !c.res.OK {
 		c.runs.Cancel()
+		c.tablesFor = f.Query().Encode()
 		return
 	}
 	c.measureTables(ctx)
@@ -108,7 +114,7 @@ func (c *Page) solve(ctx app.Context, f settings.Calculator) {
 // dropped, never drawn.
 func (c *Page) measureTables(ctx app.Context) {
 	run := c.runs.Start()
-	pl := c.res.Plan
+	pl, form := c.res.Plan, c.form.Query().Encode()
 	c.measuring, c.done, c.total = true, 0, 0
 	report := run.Reporter(ctx, func(done, total int) { c.done, c.total = done, total })
 	ctx.Async(func() {
@@ -122,7 +128,7 @@ func (c *Page) measureTables(ctx app.Context) {
 				c.measureErr = err.Error()
 				return
 			}
-			c.res, c.from = withTables(c.res, t), "measured"
+			c.res, c.from, c.tablesFor = withTables(c.res, t), "measured", form
 		})
 	})
 }
@@ -187,9 +193,10 @@ func (c *Page) Render() app.UI {
 	}
 	// data-measure says whether the tables shown are the form's own
 	// ("done") or still being measured ("measuring"); data-measured is
-	// the link of the form whose tables are shown, "" while they are
-	// measured, for a test that watches which tables were ever drawn.
-	measure, measured := "done", c.form.Query().Encode()
+	// the link of the form whose tables are shown (tablesFor), "" while
+	// they are measured, for a test that watches which tables were ever
+	// drawn.
+	measure, measured := "done", c.tablesFor
 	if c.measuring {
 		measure = "measuring"
 	}
