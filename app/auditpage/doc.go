@@ -14,7 +14,9 @@
 //
 // Where the next thing goes: a new check belongs in package audit's list,
 // and the page shows it with no edit here, in its group's <details>
-// (groups.go: the groups and their counts, the filter, a check's row as
-// checkRow draws it, ran or pending); what a fault's link says is in OnNav
+// (groups.go: the groups and their counts, the filter, the list, a
+// component that adds its own rows a few at a time after the start and
+// redraws nothing else, and a check's row as checkRow draws it, ran or
+// pending); what a fault's link says is in OnNav
 // and renderSummary.
 package auditpage

@@ -5,7 +5,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/bloomlab/bloomlab/app/engine"
 	"github.com/bloomlab/bloomlab/app/ui"
 	"github.com/bloomlab/bloomlab/audit"
 
@@ -78,13 +80,13 @@ type group struct {
 	passed, failed, skipped, pending int
 }
 
-// rows are every check, in the audit's order, as far as the run has come.
-func (p *Page) rows() []row {
+// rowsOf are every check, in the audit's order, as far as run has come.
+func rowsOf(run engine.AuditRun) []row {
 	checks := auditChecks()
 	rows := make([]row, len(checks))
 	for i, c := range checks {
-		if i < len(p.run.Checks) && p.run.Checks[i].ID == c.ID {
-			rows[i] = row{Outcome: p.run.Checks[i]}
+		if i < len(run.Checks) && run.Checks[i].ID == c.ID {
+			rows[i] = row{Outcome: run.Checks[i]}
 			continue
 		}
 		rows[i] = row{Outcome: audit.Outcome{ID: c.ID, Group: c.Group, Contract: c.Contract}, pending: true}
@@ -123,15 +125,9 @@ func groups(rows []row) []group {
 	return gs
 }
 
-// filtering reports whether the learner narrowed the list.
-func (p *Page) filtering() bool { return filtering(p.filter, p.show) }
-
 func filtering(filter string, show view) bool {
 	return show != viewAll || strings.TrimSpace(filter) != ""
 }
-
-// matches reports whether r is one the filter shows.
-func (p *Page) matches(r row) bool { return matches(r, p.filter, p.show) }
 
 func matches(r row, filter string, show view) bool {
 	if !r.is(show) {
@@ -152,7 +148,7 @@ func (p *Page) onView(v view) app.EventHandler {
 // renderFilter is the filter: the text box and the verdict buttons, each
 // with its count.
 func (p *Page) renderFilter() app.UI {
-	rows := p.rows()
+	rows := rowsOf(p.run)
 	counts := map[view]int{}
 	for _, r := range rows {
 		for _, v := range views {
@@ -175,32 +171,98 @@ func (p *Page) renderFilter() app.UI {
 	)
 }
 
-// renderGroups is the list: a <details> a group, and a line when the
-// filter matches nothing.
+// renderGroups is the list (see checkList).
 func (p *Page) renderGroups() app.UI {
-	gs := groups(p.rows())
+	return &checkList{Run: p.run, Filter: p.filter, Show: p.show, stepping: p.stepping, quietParent: p.quiet}
+}
+
+// checkList is the list of checks, a component of its own: a <details> a
+// group, and a line when the filter matches nothing. On the live page it
+// draws the closed groups' rows a few at a time after its start
+// (drawMoreRows), which a reader cannot see, the groups being closed, and
+// which keeps the start's long task short and each step's too; each step
+// updates the list alone, not the page around it. The page sets the
+// exported fields at each of its renders; stepping, quietParent and upTo
+// are the list's own from its first.
+type checkList struct {
+	app.Compo
+	Run    engine.AuditRun
+	Filter string
+	Show   view
+
+	// stepping says the rows come a step at a time; upTo is how many of
+	// them, in the groups' order, are drawn so far.
+	stepping bool
+	upTo     int
+	// quietParent withdraws the update of the enclosing component (the
+	// page) that a step's Dispatch asks for: go-app flags every enclosing
+	// component with the one that dispatches.
+	quietParent func()
+}
+
+func (l *checkList) OnMount(ctx app.Context) {
+	if l.stepping {
+		l.afterFrame(ctx)
+	}
+}
+
+// rowsAStep is the rows drawn a step: a row takes about 8 ms to draw at a
+// slow laptop's pace (Lighthouse's 4x slowed CPU), so a step stays near
+// the 50 ms past which a click waits.
+const rowsAStep = 6
+
+// drawMoreRows draws rowsAStep more rows of the closed groups, then, once
+// that frame is drawn and the browser has had its turn, the next ones. It
+// runs as a Dispatch of the list's own context, which flags the list and
+// the page for an update; it withdraws the page's.
+func (l *checkList) drawMoreRows(ctx app.Context) {
+	if l.quietParent != nil {
+		l.quietParent()
+	}
+	if l.upTo >= len(auditChecks()) {
+		return
+	}
+	l.upTo += rowsAStep
+	l.afterFrame(ctx)
+}
+
+// afterFrame calls drawMoreRows in a task of its own after this frame:
+// the goroutine runs once the page's has drawn the frame and waits, and
+// its sleep hands the thread back to the browser, which paints and
+// answers what the reader did meanwhile.
+func (l *checkList) afterFrame(ctx app.Context) {
+	ctx.Async(func() {
+		time.Sleep(time.Millisecond)
+		ctx.Dispatch(l.drawMoreRows)
+	})
+}
+
+func (l *checkList) Render() app.UI {
+	gs := groups(rowsOf(l.Run))
 	shown := 0
 	for _, g := range gs {
 		for _, r := range g.rows {
-			if p.matches(r) {
+			if matches(r, l.Filter, l.Show) {
 				shown++
 			}
 		}
 	}
-	// data-filter and data-show say what the list shows, for a test to
-	// wait on.
-	return app.Div().ID("audit-checks").Class("audit-groups").DataSet("filter", p.filter).DataSet("show", string(p.show)).Body(
-		app.Range(gs).Slice(func(i int) app.UI {
-			rows := len(gs[i].rows)
-			if p.stepping {
-				before := 0
-				for _, g := range gs[:i] {
-					before += len(g.rows)
-				}
-				rows = min(max(p.rowsUpTo-before, 0), rows)
-			}
-			return &groupView{G: gs[i], Filter: p.filter, Show: p.show, Rows: rows}
-		}),
+	// data-filter and data-show say what the list shows, and data-rows
+	// how many rows it has drawn, for a test to wait on.
+	drawn, before := 0, 0
+	views := make([]app.UI, len(gs))
+	for i, g := range gs {
+		rows := len(g.rows)
+		if l.stepping {
+			rows = min(max(l.upTo-before, 0), rows)
+		}
+		before += len(g.rows)
+		drawn += rows
+		views[i] = &groupView{G: g, Filter: l.Filter, Show: l.Show, Rows: rows}
+	}
+	return app.Div().ID("audit-checks").Class("audit-groups").DataSet("filter", l.Filter).DataSet("show", string(l.Show)).
+		DataSet("rows", drawn).Body(
+		app.Range(views).Slice(func(i int) app.UI { return views[i] }),
 		ui.Hidden(app.P().ID("audit-no-match").Class("muted"), shown > 0).Text("No check matches the filter."),
 	)
 }
@@ -212,10 +274,8 @@ func (p *Page) renderGroups() app.UI {
 // of the list (a second and more a news at a slow laptop's pace, with a
 // hundred and more rows).
 //
-// Rows is how many of its rows a closed group draws: the live page draws
-// them a few at a time after its start (see Page.drawMoreRows), which a
-// reader cannot see, the groups being closed, and which keeps the start's
-// long task short and each step's too. An open group draws them all.
+// Rows is how many of its rows a closed group draws (see checkList); an
+// open group draws them all.
 type groupView struct {
 	app.Compo
 	G      group

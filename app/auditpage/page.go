@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/bloomlab/bloomlab/app/engine"
 	"github.com/bloomlab/bloomlab/app/settings"
@@ -35,16 +34,17 @@ type Page struct {
 	filter string
 	show   view
 
-	// stepping is set on the live page, which draws the rows of the
-	// closed groups a few at a time after its start (drawMoreRows), the
-	// first rowsUpTo of them in the groups' order so far; the prerendered
-	// page draws every row.
+	// stepping is set on the live page, whose list draws the rows of the
+	// closed groups a few at a time after its start (see checkList); the
+	// prerendered page draws every row.
 	stepping bool
-	rowsUpTo int
+	// preventUpdate is PreventUpdate of the page's own context, once
+	// mounted (see quiet).
+	preventUpdate func()
 }
 
-// New makes the page; in the browser it draws the closed groups' rows a
-// few at a time from its first frame on (see drawMoreRows).
+// New makes the page; in the browser its list draws the closed groups'
+// rows a few at a time from its first frame on (see checkList).
 func New() *Page { return &Page{stepping: app.IsClient} }
 
 // auditChecks is the audit's list of checks, made once: the table shows a
@@ -52,39 +52,18 @@ func New() *Page { return &Page{stepping: app.IsClient} }
 var auditChecks = sync.OnceValue(audit.Checks)
 
 func (p *Page) OnMount(ctx app.Context) {
+	p.preventUpdate = ctx.PreventUpdate
 	p.stopListen = engine.Audits().Listen(func() {
 		ctx.Dispatch(func(ctx app.Context) { p.run = engine.Audits().Get(p.fault) })
 	})
-	if p.stepping {
-		p.afterFrame(ctx)
-	}
 }
 
-// drawMoreRows draws rowsAStep more rows of the closed groups, then, once
-// that frame is drawn and the browser has had its turn, the next ones.
-func (p *Page) drawMoreRows(ctx app.Context) {
-	if p.rowsUpTo >= len(auditChecks()) {
-		return
+// quiet withdraws the update of the page that a step of its list asks
+// for (see checkList.drawMoreRows).
+func (p *Page) quiet() {
+	if p.preventUpdate != nil {
+		p.preventUpdate()
 	}
-	p.rowsUpTo += rowsAStep
-	p.afterFrame(ctx)
-}
-
-// rowsAStep is the rows drawn a step: a row takes about 8 ms to draw at a
-// slow laptop's pace (Lighthouse's 4x slowed CPU), so a step stays near
-// the 50 ms past which a click waits.
-const rowsAStep = 6
-
-// afterFrame calls drawMoreRows in a task of its own after this frame:
-// the sleep hands the thread back to the browser, which paints and
-// answers what the reader did meanwhile.
-func (p *Page) afterFrame(ctx app.Context) {
-	ctx.Defer(func(ctx app.Context) {
-		ctx.Async(func() {
-			time.Sleep(time.Millisecond)
-			ctx.Dispatch(p.drawMoreRows)
-		})
-	})
 }
 
 func (p *Page) OnDismount() {
@@ -137,7 +116,12 @@ func (p *Page) onFault(ctx app.Context, e app.Event) {
 	ctx.NavigateTo(&u)
 }
 
+// pageRenders counts the page's renders since the program started, for a
+// test.
+var pageRenders int
+
 func (p *Page) Render() app.UI {
+	pageRenders++
 	r := p.run
 	total := r.Total
 	if total == 0 {

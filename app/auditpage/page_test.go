@@ -27,20 +27,21 @@ func TestAuditPageRenders(t *testing.T) {
 	}
 }
 
-// listHolder draws a page's list of checks for the run and the filter
-// it holds; loading a new one updates the one mounted, as a news of the
-// audit book updates the page.
+// Outside a browser go-app mounts no component (it calls no OnMount) but
+// calls OnPreRender: in the tests the page and its list mount there.
+func (p *Page) OnPreRender(ctx app.Context)      { p.OnMount(ctx) }
+func (l *checkList) OnPreRender(ctx app.Context) { l.OnMount(ctx) }
+
+// listHolder draws a list of checks for the run and the filter it holds;
+// loading a new one updates the one mounted, as a news of the audit book
+// updates the page.
 type listHolder struct {
 	app.Compo
-	Run      engine.AuditRun
-	Filter   string
-	Stepping bool
-	RowsUpTo int
+	Run    engine.AuditRun
+	Filter string
 }
 
-func (h *listHolder) Render() app.UI {
-	return (&Page{fault: h.Run.Fault, run: h.Run, filter: h.Filter, stepping: h.Stepping, rowsUpTo: h.RowsUpTo}).renderGroups()
-}
+func (h *listHolder) Render() app.UI { return &checkList{Run: h.Run, Filter: h.Filter} }
 
 // TestAuditNewsRedrawsItsRows: a news of the run (one more check done)
 // redraws that check's row and no other; a change of the filter redraws
@@ -55,7 +56,7 @@ func TestAuditNewsRedrawsItsRows(t *testing.T) {
 	load := func(run engine.AuditRun, filter string) int {
 		t.Helper()
 		before := rowsDrawn
-		if err := e.Load(&listHolder{Run: run, Filter: filter, Stepping: true, RowsUpTo: len(audit.Checks())}); err != nil {
+		if err := e.Load(&listHolder{Run: run, Filter: filter}); err != nil {
 			t.Fatal(err)
 		}
 		e.ConsumeAll()
@@ -76,30 +77,33 @@ func TestAuditNewsRedrawsItsRows(t *testing.T) {
 }
 
 // TestAuditRowsAFewAtATime: the live page starts with the closed groups'
-// rows left out, and each step draws the next rowsAStep rows in the
-// groups' order and no other, until every row is drawn; a group the
-// filter opens draws its rows at once.
+// rows left out, and each step of its list draws the next rowsAStep rows
+// in the groups' order and no other, without drawing the page again,
+// until every row is drawn; a group the filter opens draws its rows at
+// once.
 func TestAuditRowsAFewAtATime(t *testing.T) {
-	e := app.NewTestEngine()
 	run := engine.AuditRun{Fault: core.NoFault, Total: len(audit.Checks()), Running: true}
-	load := func(upTo int, filter string) int {
-		t.Helper()
-		before := rowsDrawn
-		if err := e.Load(&listHolder{Run: run, Filter: filter, Stepping: true, RowsUpTo: upTo}); err != nil {
-			t.Fatal(err)
-		}
-		e.ConsumeAll()
-		return rowsDrawn - before
+	e := app.NewTestEngine()
+	before := rowsDrawn
+	if err := e.Load(&Page{stepping: true, run: run}); err != nil {
+		t.Fatal(err)
 	}
-	if n := load(0, ""); n != 0 {
+	e.ConsumeNext() // the page mounts
+	e.ConsumeNext() // its list mounts, and starts its steps
+	if n := rowsDrawn - before; n != 0 {
 		t.Fatalf("the live page's first frame drew %d rows, want none", n)
 	}
 	all := len(audit.Checks())
 	total, steps := 0, 0
-	for upTo := rowsAStep; total < all; upTo += rowsAStep {
-		n := load(upTo, "")
+	for total < all {
+		rows, pages := rowsDrawn, pageRenders
+		e.ConsumeNext()
+		n := rowsDrawn - rows
 		if want := min(rowsAStep, all-total); n != want {
 			t.Errorf("step %d drew %d rows, want %d", steps+1, n, want)
+		}
+		if pageRenders != pages {
+			t.Errorf("step %d drew the page again, %d times, want only its list", steps+1, pageRenders-pages)
 		}
 		total += n
 		if steps++; steps > all {
@@ -109,8 +113,14 @@ func TestAuditRowsAFewAtATime(t *testing.T) {
 	if steps != (all+rowsAStep-1)/rowsAStep {
 		t.Errorf("%d steps for %d rows", steps, all)
 	}
+	e.ConsumeNext() // the last step finds every row drawn and stops
+
 	e = app.NewTestEngine()
-	if n := load(0, "fpr"); n != all {
+	before = rowsDrawn
+	if err := e.Load(&Page{stepping: true, run: run, filter: "fpr"}); err != nil {
+		t.Fatal(err)
+	}
+	if n := rowsDrawn - before; n != all {
 		t.Errorf("with a filter the first frame drew %d rows, want every open group's, %d", n, all)
 	}
 }

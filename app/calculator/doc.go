@@ -13,9 +13,13 @@
 // the measured columns the link fuzzer is spared). The live page measures
 // nothing as it starts: the default form's tables come with the program
 // (default_tables.json, held to a fresh measurement by a test), and
-// another link's come in its first view, written there by the server. It imports core/plan,
-// settings, ui and ui/format, and no other page: the link into the lab is
-// a URL built from settings.Lab.
+// another link's come in its first view, written there by the server.
+// Every other form the live page shows answers at once with its figures
+// (the formulas' few milliseconds) while the lab's worker measures its
+// tables (engine.MeasurePlan), which follow; a newer form cancels the
+// measurement of the one it replaced, whose tables are never drawn. It
+// imports core/plan, engine, settings, ui and ui/format, and no other
+// page: the link into the lab is a URL built from settings.Lab.
 //
 // Where the next thing goes: a new field of the form is a settings.CalcField
 // (and its parse in settings); a new figure is computed in core/plan and

@@ -8,22 +8,14 @@ import (
 	"sync"
 
 	"github.com/bloomlab/bloomlab/app/settings"
-	"github.com/bloomlab/bloomlab/core"
 	"github.com/bloomlab/bloomlab/core/plan"
 )
 
-// solveAndMeasure solves the form and, when it solves, builds and queries
-// the alternatives and finds the cheapest of each structure. The default
-// form, the page most often opened, is never measured in the page: its
-// tables depend on no link, and building them took a tenth of a second
-// natively and over a second at the start of the page on a slow laptop's
-// browser, so they come with the program (defaultSolved).
-func solveAndMeasure(f settings.Calculator) settings.Solved {
-	if isDefault(f) {
-		return defaultSolved()
-	}
-	return measure(f)
-}
+// A solved form's tables build and query the alternatives and find the
+// cheapest of each structure. The default form, the page most often
+// opened, is never measured: its tables depend on no link, and building
+// them took a tenth of a second natively and over a second at a slow
+// laptop's pace, so they come with the program (defaultSolved).
 
 // isDefault reports whether f is the form the page opens with.
 func isDefault(f settings.Calculator) bool {
@@ -31,56 +23,36 @@ func isDefault(f settings.Calculator) bool {
 	return f.Find == d.Find && maps.Equal(f.Values, d.Values)
 }
 
-// measure is solveAndMeasure's work; a test counts its calls.
+// measure solves f and measures its tables in place: the server's, for
+// the first view, and a test's; the live page measures on the lab's
+// worker (Page.measureTables). A test counts its calls.
 var measure = func(f settings.Calculator) settings.Solved {
 	r := f.Solve()
 	if r.OK {
-		r.Measured = plan.Measure(r.Plan)
-		r.Cheapest = plan.Cheapest(r.Plan.N, r.Plan.P)
-		r.CheapestFor = plan.CheapestFor(r.Cheapest)
+		t, _ := plan.MeasureTables(r.Plan, nil) // no step, so no error
+		r = withTables(r, t)
 	}
 	return r
 }
 
-// defaultTablesJSON is the default form's measured tables, written by
-// `go test ./app/calculator -run TestDefaultTables -update`;
-// TestDefaultTables fails when they are no longer what measure gives.
+// defaultTablesJSON is the default form's measured tables (plan.Tables'
+// JSON), written by `go test ./app/calculator -run TestDefaultTables
+// -update`; TestDefaultTables fails when they are no longer what measure
+// gives.
 //
 //go:embed default_tables.json
 var defaultTablesJSON []byte
 
-// tables are the measured parts of a solved form (the slow ones: building
-// and querying each alternative, and searching each structure's cheapest
-// size), as default_tables.json keeps them.
-type tables struct {
-	Measured    []plan.Measured `json:"measured"`
-	Cheapest    []sizedSpec     `json:"cheapest"`
-	CheapestFor []int           `json:"cheapestFor"`
+// tablesOf is the measured parts of a solved form (the slow ones:
+// building and querying each alternative, and searching each structure's
+// cheapest size).
+func tablesOf(r settings.Solved) plan.Tables {
+	return plan.Tables{Measured: r.Measured, Cheapest: r.Cheapest, CheapestFor: r.CheapestFor}
 }
 
-// sizedSpec is a plan.Sized with its Spec, which plan.Sized leaves out of
-// its JSON.
-type sizedSpec struct {
-	plan.Sized
-	Spec core.Spec `json:"spec"`
-}
-
-func tablesOf(r settings.Solved) tables {
-	t := tables{Measured: r.Measured, CheapestFor: r.CheapestFor}
-	for _, s := range r.Cheapest {
-		t.Cheapest = append(t.Cheapest, sizedSpec{Sized: s, Spec: s.Spec})
-	}
-	return t
-}
-
-// with is r with t's tables.
-func (t tables) with(r settings.Solved) settings.Solved {
-	r.Measured, r.CheapestFor = t.Measured, t.CheapestFor
-	r.Cheapest = make([]plan.Sized, len(t.Cheapest))
-	for i, s := range t.Cheapest {
-		r.Cheapest[i] = s.Sized
-		r.Cheapest[i].Spec = s.Spec
-	}
+// withTables is r with t's tables.
+func withTables(r settings.Solved, t plan.Tables) settings.Solved {
+	r.Measured, r.Cheapest, r.CheapestFor = t.Measured, t.Cheapest, t.CheapestFor
 	return r
 }
 
@@ -91,11 +63,11 @@ func (t tables) with(r settings.Solved) settings.Solved {
 func solveDefault() settings.Solved {
 	f := settings.DefaultCalculator()
 	r := f.Solve()
-	var t tables
+	var t plan.Tables
 	if err := json.Unmarshal(defaultTablesJSON, &t); err != nil || !r.OK || len(t.Measured) != len(r.Plan.Alternatives) || len(t.Cheapest) == 0 {
 		return measure(f)
 	}
-	return t.with(r)
+	return withTables(r, t)
 }
 
 // defaultSolved is solveDefault's result, made on the first default form
@@ -113,8 +85,8 @@ var defaultSolved = sync.OnceValue(solveDefault)
 // firstView is the tables of the form whose link is form, as the first
 // view carries them.
 type firstView struct {
-	Form   string `json:"form"`
-	Tables tables `json:"tables"`
+	Form   string      `json:"form"`
+	Tables plan.Tables `json:"tables"`
 }
 
 // firstViewJSON is what the first view carries for the solved form f: ""
@@ -150,18 +122,29 @@ func readFirstView(raw func() string) {
 	})
 }
 
-// solveTaking is solveAndMeasure for the live page: a form whose tables
-// the first view carried takes them over instead of measuring them. It
-// says where the tables came from: "program", "first view" or
-// "measured".
-func solveTaking(f settings.Calculator) (settings.Solved, string) {
+// known solves f and takes its tables where they need no measuring: the
+// default form's come with the program, and the form of the first view
+// from there. It says where they came from, "program" or "first view",
+// or "" when f's tables are still to be measured (or f did not solve).
+func known(f settings.Calculator) (settings.Solved, string) {
 	if isDefault(f) {
 		return defaultSolved(), "program"
 	}
+	r := f.Solve()
 	if v := taken.view; v.Form != "" && v.Form == f.Query().Encode() {
-		if r := f.Solve(); r.OK && len(v.Tables.Measured) == len(r.Plan.Alternatives) {
-			return v.Tables.with(r), "first view"
+		if r.OK && len(v.Tables.Measured) == len(r.Plan.Alternatives) {
+			return withTables(r, v.Tables), "first view"
 		}
+	}
+	return r, ""
+}
+
+// solveTaking solves f for the server's first view (and a test): a form
+// whose tables are known (see known) takes them; another is measured in
+// place, "measured".
+func solveTaking(f settings.Calculator) (settings.Solved, string) {
+	if r, from := known(f); from != "" {
+		return r, from
 	}
 	return measure(f), "measured"
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/bloomlab/bloomlab/app/engine"
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/app/ui"
 	"github.com/bloomlab/bloomlab/app/ui/format"
@@ -32,6 +33,18 @@ type Page struct {
 	// firstView the JSON of the tables the server writes into the first
 	// view (see firstViewJSON).
 	from, firstView string
+
+	// The live page measures a form's tables on the lab's worker
+	// (measureTables): runs replaces the measurement of a form a newer
+	// one replaced; measuring is set until the current form's tables are
+	// in, done of total the structures measured so far; measureErr says
+	// why they could not be; tablesFor is the link of the form whose
+	// tables the page holds.
+	runs        engine.Runs
+	measuring   bool
+	done, total int
+	measureErr  string
+	tablesFor   string
 }
 
 // New makes the page. In the browser, the first time, it keeps the tables
@@ -55,21 +68,72 @@ func New() *Page {
 }
 
 // OnNav reads the form from the URL and solves it: a few milliseconds of
-// formulas, so the prerendered page carries the answer too. The tables
-// are measured on the server, or come with the program (the default
-// form) or from the first view (see solveTaking); the server writes them
-// into the first view for the live page.
+// formulas, so the prerendered page carries the answer too. The server
+// measures the tables, unless they come with the program (the default
+// form), and writes them into the first view; the live page takes them
+// from there (see known) or has the lab's worker measure them (solve).
 func (c *Page) OnNav(ctx app.Context) {
 	ctx.Page().SetTitle("Calculator · Bloom Lab")
 	q := ctx.Page().URL().Query()
-	c.form, c.notice = settings.CalculatorFromQuery(q)
+	var f settings.Calculator
+	f, c.notice = settings.CalculatorFromQuery(q)
 	c.large = settings.LargeType(q)
-	c.res, c.from = solveTaking(c.form)
 	c.firstView = ""
 	if !app.IsClient {
-		c.firstView = firstViewJSON(c.form, c.res)
+		c.form = f
+		c.res, c.from = solveTaking(f)
+		c.firstView = firstViewJSON(f, c.res)
+		return
 	}
+	c.solve(ctx, f)
 }
+
+// solve shows the form f in the live page: its figures, the formulas'
+// few milliseconds, at once, and its tables as soon as they are there:
+// at once if they are known (see known), else when the lab's worker has
+// measured them (see measureTables).
+func (c *Page) solve(ctx app.Context, f settings.Calculator) {
+	if c.res.OK && (c.measuring || c.res.Measured != nil) && f.Query().Encode() == c.form.Query().Encode() {
+		return // the form shown, as a link records it after it was typed
+	}
+	c.form = f
+	c.res, c.from = known(f)
+	c.measuring, c.measureErr, c.tablesFor = false, "", ""
+	if c.from != "" || !c.res.OK {
+		c.runs.Cancel()
+		c.tablesFor = f.Query().Encode()
+		return
+	}
+	c.measureTables(ctx)
+}
+
+// measureTables measures the current form's tables on the lab's worker
+// (or, in a browser without workers, on the page's thread in slices), and
+// shows them once they are in, unless a newer form replaced this one by
+// then: its measurement is cancelled, and whatever it sends back is
+// dropped, never drawn.
+func (c *Page) measureTables(ctx app.Context) {
+	run := c.runs.Start()
+	pl, form := c.res.Plan, c.form.Query().Encode()
+	c.measuring, c.done, c.total = true, 0, 0
+	report := run.Reporter(ctx, func(done, total int) { c.done, c.total = done, total })
+	ctx.Async(func() {
+		t, err := engine.MeasurePlan(true, pl, run, report)
+		ctx.Dispatch(func(ctx app.Context) {
+			if !run.Live() {
+				return
+			}
+			c.measuring = false
+			if err != nil {
+				c.measureErr = err.Error()
+				return
+			}
+			c.res, c.from, c.tablesFor = withTables(c.res, t), "measured", form
+		})
+	})
+}
+
+func (c *Page) OnDismount() { c.runs.Cancel() }
 
 func (c *Page) OnMount(ctx app.Context) {
 	c.live = app.IsClient
@@ -86,8 +150,7 @@ func (c *Page) onInput(id string) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
 		f := c.form.Clone()
 		f.Values[id] = e.Get("target").Get("value").String()
-		c.form = f
-		c.res = solveAndMeasure(f)
+		c.solve(ctx, f)
 	}
 }
 
@@ -114,8 +177,8 @@ func (c *Page) onFind(u plan.Unknown) app.EventHandler {
 			f.Values[string(f.Find)] = settings.SolvedText(c.res.Plan, string(f.Find))
 		}
 		f.Find = u
-		c.form, c.notice = f, ""
-		c.res = solveAndMeasure(f)
+		c.notice = ""
+		c.solve(ctx, f)
 		c.commit(ctx, e)
 	}
 }
@@ -128,8 +191,21 @@ func (c *Page) Render() app.UI {
 	case !c.res.OK:
 		state = "error"
 	}
+	// data-measure says whether the tables shown are the form's own
+	// ("done") or still being measured ("measuring"); data-measured is
+	// the link of the form whose tables are shown (tablesFor), "" while
+	// they are measured, for a test that watches which tables were ever
+	// drawn.
+	measure, measured := "done", c.tablesFor
+	if c.measuring {
+		measure = "measuring"
+	}
+	if c.measuring || !c.res.OK {
+		measured = ""
+	}
 	return ui.NewShell().Route(ui.RouteCalculator).LargeType(c.large).Body(
 		app.Div().ID("calculator").Class("calc").DataSet("state", state).DataSet("from", c.from).
+			DataSet("measure", measure).DataSet("measured", measured).
 			Attr("data-tables", c.firstView).Body(
 			app.H1().Text("Calculator"),
 			app.P().Class("lede").Text("Size a real filter. Give two of n, p and m and the calculator finds the third, then sets out what the answer costs: the hashes, the memory against an exact set and against other filters, what happens when the set outgrows the filter, and what its false positives cost you."),
@@ -450,6 +526,17 @@ func (c *Page) renderTables() app.UI {
 // the plan's p, the figures the frontier experiment measures, each marked
 // with the needs it is the cheapest for.
 func (c *Page) renderCheapest() app.UI {
+	if c.measuring || c.measureErr != "" {
+		return app.Section().Class("table-box").Aria("labelledby", "cheapest-title").Body(
+			app.H2().ID("cheapest-title").Text("The cheapest structure for what you need"),
+			app.If(c.measureErr != "", func() app.UI {
+				return app.P().ID("calc-measure-error").Class("notice error").Text("The measured columns could not be made: " + c.measureErr)
+			}).Else(func() app.UI {
+				return ui.Progress("calc-progress", "Measuring the structures: "+strconv.Itoa(c.done)+" of "+strconv.Itoa(max(c.total, c.done)),
+					float64(c.done), float64(max(c.total, 1)), false)
+			}),
+		)
+	}
 	sized, n := c.res.Cheapest, c.res.Plan.N
 	for_, notes := make([][]string, len(sized)), make([][]string, len(sized))
 	for ni, i := range c.res.CheapestFor {
@@ -504,6 +591,9 @@ func (c *Page) renderCheapest() app.UI {
 func (c *Page) measuredCell(i int) app.UI {
 	td := app.Td().DataSet("label", "measured")
 	if i >= len(c.res.Measured) {
+		if c.measuring {
+			return td.Class("num measured pending").Aria("label", "being measured").Text("…")
+		}
 		return td.Class("num measured none").Text("—")
 	}
 	m := c.res.Measured[i]

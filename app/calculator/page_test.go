@@ -158,7 +158,7 @@ func renderCalculator(t *testing.T, query string) string {
 	}
 	c := New()
 	c.form, c.notice = settings.CalculatorFromQuery(q)
-	c.res = solveAndMeasure(c.form)
+	c.res, _ = solveTaking(c.form)
 	e := app.NewTestEngine()
 	if err := e.Load(c); err != nil {
 		t.Fatal(err)

@@ -1,11 +1,11 @@
 // Package engine runs the lab's work away from what draws it: the Web
 // Workers that share an experiment or an audit (the pool), the lab's own
 // worker for its large runs (the largest built in parts on the pool and
-// merged in the lab's worker: sim.BuildPart, sim.RunMerged), key searches
-// and key lists, the session's audit book, runs that a newer move cancels
-// and that yield to the browser between
+// merged in the lab's worker: sim.BuildPart, sim.RunMerged), key searches,
+// key lists and the calculator's tables, the session's audit book, runs
+// that a newer move cancels and that yield to the browser between
 // slices, reading a user's key lists, and the bit store a run hands back for
-// the picture. It speaks in core, experiment and audit types only and knows
+// the picture. It speaks in core, experiment, plan and audit types only and knows
 // no page; outside a browser (native.go) there are no workers and every run
 // takes the page's own path.
 //

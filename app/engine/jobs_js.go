@@ -14,6 +14,7 @@ import (
 	"github.com/bloomlab/bloomlab/audit"
 	"github.com/bloomlab/bloomlab/core"
 	"github.com/bloomlab/bloomlab/core/experiment"
+	"github.com/bloomlab/bloomlab/core/plan"
 	"github.com/bloomlab/bloomlab/core/sim"
 	"github.com/bloomlab/bloomlab/core/try"
 
@@ -269,6 +270,20 @@ func panelOnWorker(req try.Request, find bool, live func() bool, report func(don
 		return try.Result{}, fmt.Errorf("engine: the answer from the lab's worker: %w", err)
 	}
 	return res, nil
+}
+
+// tablesOnWorker measures the tables of the plan of shape s (see
+// MeasurePlan) on the lab's worker, as simulateOnWorker runs a simulation.
+func tablesOnWorker(s plan.Shape, live func() bool, report func(done, total int)) (plan.Tables, error) {
+	req, err := encodeShape(s)
+	if err != nil {
+		return plan.Tables{}, err
+	}
+	d, err := onLabWorker(map[string]any{"type": "tables", "request": req}, nil, live, report)
+	if err != nil {
+		return plan.Tables{}, err
+	}
+	return decodeTables(d.Get("answer").String())
 }
 
 // keysOnWorker has the lab's worker read the user's lists and keep them for

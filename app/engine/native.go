@@ -6,6 +6,7 @@ import (
 	"github.com/bloomlab/bloomlab/audit"
 	"github.com/bloomlab/bloomlab/core"
 	"github.com/bloomlab/bloomlab/core/experiment"
+	"github.com/bloomlab/bloomlab/core/plan"
 	"github.com/bloomlab/bloomlab/core/sim"
 	"github.com/bloomlab/bloomlab/core/try"
 )
@@ -50,6 +51,10 @@ func panelOnWorker(req try.Request, find bool, live func() bool, report func(don
 
 func keysOnWorker(in [2]OwnInput, live func() bool, report func(done, total int)) (*OwnKeys, error) {
 	return nil, errNoEngines
+}
+
+func tablesOnWorker(s plan.Shape, live func() bool, report func(done, total int)) (plan.Tables, error) {
+	return plan.Tables{}, errNoEngines
 }
 
 // waitIdle: a process has no frames to keep free.

@@ -86,7 +86,7 @@ func yielding(live func() bool, every time.Duration, report func(done, total int
 			since += done - seen
 			seen = done
 		}
-		if time.Since(last) < every {
+		if time.Since(last) < every && !heldAt(done, total) {
 			return nil
 		}
 		if counted {
@@ -167,17 +167,23 @@ func Always() bool { return true }
 
 // hold is the hook bloomlab.hold sets, for tests and for anyone who wants
 // to look at a run mid-way: while it is on, every run that has done at
-// least a hundredth of its work, but not all, waits at its next pause,
-// live, until it is off (so a percentage shows it begun).
-// A test that must see a run still going holds it there, on any machine,
-// however fast; a cancel still ends a held run. The page tells its workers
-// (see pool_js.go), which hold their runs the same way.
+// least a hundredth of its work, but not all, pauses at its next step,
+// however soon after its last pause, and waits there, live, until it is
+// off (so a percentage shows it begun). A test that must see a run still
+// going holds it there, on any machine, however fast, and for a run of any
+// size; a cancel still ends a held run. The page tells its workers (see
+// pool_js.go), which hold their runs the same way.
 var hold atomic.Bool
 
-// waitWhileHeld waits, at a pause after done of total units, while hold is on
-// and live says the run is still wanted.
+// heldAt reports whether the hold stops a run at done of total units.
+func heldAt(done, total int) bool {
+	return hold.Load() && done > 0 && done*100 >= total && done < total
+}
+
+// waitWhileHeld waits, at a pause after done of total units, while the
+// hold stops the run there and live says the run is still wanted.
 func waitWhileHeld(done, total int, live func() bool) {
-	for hold.Load() && done > 0 && done*100 >= total && done < total && live() {
+	for heldAt(done, total) && live() {
 		time.Sleep(4 * time.Millisecond)
 	}
 }

@@ -49,8 +49,9 @@ func TestYieldingStopsAtOnce(t *testing.T) {
 	}
 }
 
-// A held run waits at its pause, still asking whether it is live, until
-// the hold is off; a cancel ends it there; a run with less than a
+// A held run waits at its next step, however soon after its last pause
+// (here the pauses are an hour apart), still asking whether it is live,
+// until the hold is off; a cancel ends it there; a run with less than a
 // hundredth of its work done, or all of it, does not wait.
 func TestHoldWaitsAtThePause(t *testing.T) {
 	hold.Store(true)
@@ -58,7 +59,7 @@ func TestHoldWaitsAtThePause(t *testing.T) {
 	asked := make(chan bool)
 	returned := make(chan error)
 	live := func() bool { return <-asked }
-	step := Yielding(live, 0, func(int, int) {})
+	step := Yielding(live, time.Hour, func(int, int) {})
 	go func() { returned <- step(1, 100) }()
 	for i := range 5 { // the step asks again and again: it is held
 		select {

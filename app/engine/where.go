@@ -4,12 +4,13 @@ import (
 	"errors"
 	"sync/atomic"
 
+	"github.com/bloomlab/bloomlab/core/plan"
 	"github.com/bloomlab/bloomlab/core/sim"
 	"github.com/bloomlab/bloomlab/core/try"
 )
 
-// The lab's three large jobs (a run, a key panel's answer, reading the
-// user's key lists) go to the lab's worker when the caller asks, and
+// The lab's large jobs (a run, a key panel's answer, reading the user's
+// key lists, and the calculator's tables) go to the lab's worker when the caller asks, and
 // otherwise, or when the lab's worker cannot start (a browser without
 // workers, a native test), run on the page's own thread in slices between
 // paints (Run.OnPage). Each stops with core.ErrCancelled once run is no
@@ -90,4 +91,16 @@ func ReadKeys(onWorker bool, in [2]OwnInput, run Run, report func(done, total in
 		}
 	}
 	return readOwnKeys(in, run.OnPage(report))
+}
+
+// MeasurePlan measures the tables of the calculator's plan pl
+// (plan.MeasureTables); on the lab's worker, only pl's shape goes there.
+func MeasurePlan(onWorker bool, pl plan.Plan, run Run, report func(done, total int)) (plan.Tables, error) {
+	if onWorker {
+		t, err := tablesOnWorker(pl.Shape(), run.Live, report)
+		if !errors.Is(err, errNoEngines) {
+			return t, err
+		}
+	}
+	return plan.MeasureTables(pl, run.OnPage(report))
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/bloomlab/bloomlab/core/experiment"
+	"github.com/bloomlab/bloomlab/core/plan"
 	"github.com/bloomlab/bloomlab/core/sim"
 	"github.com/bloomlab/bloomlab/core/try"
 )
@@ -176,6 +177,36 @@ func decodeRun(raw string, words []uint64) (sim.KeysResult, BitStore, error) {
 	r := w.Result
 	r.LastInserted, r.FirstProbed = w.LastInserted, w.FirstProbed
 	return r, s, nil
+}
+
+// A calculator plan's tables go to the lab's worker as the plan's shape
+// (plan.Shape), from which the worker finds the alternatives again, and
+// come back as plan.Tables' JSON, each layout's size with its Spec.
+
+func encodeShape(s plan.Shape) (string, error) {
+	b, err := json.Marshal(s)
+	return string(b), err
+}
+
+func decodeShape(raw string) (plan.Shape, error) {
+	var s plan.Shape
+	if err := json.Unmarshal([]byte(raw), &s); err != nil {
+		return plan.Shape{}, fmt.Errorf("engine: the plan sent to the lab's worker: %w", err)
+	}
+	return s, nil
+}
+
+func encodeTables(t plan.Tables) (string, error) {
+	b, err := json.Marshal(t)
+	return string(b), err
+}
+
+func decodeTables(raw string) (plan.Tables, error) {
+	var t plan.Tables
+	if err := json.Unmarshal([]byte(raw), &t); err != nil {
+		return plan.Tables{}, fmt.Errorf("engine: the tables from the lab's worker: %w", err)
+	}
+	return t, nil
 }
 
 // answerPanel answers a key panel request: the typed keys' positions and

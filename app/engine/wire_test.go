@@ -8,6 +8,7 @@ import (
 
 	"github.com/bloomlab/bloomlab/core"
 	"github.com/bloomlab/bloomlab/core/experiment"
+	"github.com/bloomlab/bloomlab/core/plan"
 	"github.com/bloomlab/bloomlab/core/sim"
 )
 
@@ -139,5 +140,43 @@ func TestWireRunRoundTrip(t *testing.T) {
 				t.Errorf("%s: a store short of a word was taken", v)
 			}
 		}
+	}
+}
+
+// TestWireTablesRoundTrip: a calculator plan's shape reaches the lab's
+// worker whole, and the tables it measures there reach the page unchanged,
+// each layout's Spec included; the page's own path measures the same.
+func TestWireTablesRoundTrip(t *testing.T) {
+	t.Parallel()
+	pl, err := plan.Solve(plan.Input{Find: plan.FindM, N: 500_000, P: 0.05})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := encodeShape(pl.Shape())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := decodeShape(raw)
+	if err != nil || s != pl.Shape() {
+		t.Fatalf("the shape %+v came back as %+v (%v)", pl.Shape(), s, err)
+	}
+	tables, err := plan.MeasureTables(s.Plan(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if raw, err = encodeTables(tables); err != nil {
+		t.Fatal(err)
+	}
+	back, err := decodeTables(raw)
+	if err != nil || !reflect.DeepEqual(back, tables) {
+		t.Errorf("the tables changed on their way from the lab's worker (%v)", err)
+	}
+	var rs Runs
+	onPage, err := MeasurePlan(true, pl, rs.Start(), func(int, int) {})
+	if err != nil || !reflect.DeepEqual(onPage, tables) {
+		t.Errorf("the page's own path measured other tables than the worker's (%v)", err)
+	}
+	if _, err := decodeTables("{"); err == nil || !strings.HasPrefix(err.Error(), "engine: ") {
+		t.Errorf("a broken answer: %v, want an engine error", err)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/bloomlab/bloomlab/audit"
 	"github.com/bloomlab/bloomlab/core"
 	"github.com/bloomlab/bloomlab/core/experiment"
+	"github.com/bloomlab/bloomlab/core/plan"
 	"github.com/bloomlab/bloomlab/core/sim"
 	"github.com/bloomlab/bloomlab/core/try"
 )
@@ -79,7 +80,7 @@ func (w *engineWorker) receive(msg js.Value) {
 		go w.audit(msg.Get("id").Int(), msg.Get("fault").String(), ints(msg.Get("checks")))
 	case "part":
 		go w.part(msg.Get("id").Int(), msg.Get("request").String(), msg.Get("index").Int(), msg.Get("count").Int())
-	case "simulate", "panel", "keys":
+	case "simulate", "panel", "keys", "tables":
 		id := msg.Get("id").Int()
 		w.mu.Lock()
 		w.live[id] = true
@@ -246,7 +247,8 @@ const labYieldEvery = 50 * time.Millisecond
 
 // answerLab answers one of the lab's requests: a run ("simulate"), whose
 // filter's words go back as a transferred buffer, a key panel answer
-// ("panel"), or the user's lists read and kept ("keys"). It pauses for
+// ("panel"), the user's lists read and kept ("keys"), or a calculator
+// plan's tables ("tables"). It pauses for
 // messages as it works and gives up once the page cancels it.
 func (w *engineWorker) answerLab(id int, msg js.Value) {
 	self := js.Global()
@@ -321,6 +323,17 @@ func (w *engineWorker) labAnswer(id int, msg js.Value, step sim.Step) (string, [
 		w.own, w.ownID = own, id
 		b, err := json.Marshal(workerKeys{Facts: own.Facts, AbsentMembers: own.AbsentMembers})
 		return string(b), nil, err
+	case "tables":
+		s, err := decodeShape(request)
+		if err != nil {
+			return "", nil, err
+		}
+		t, err := plan.MeasureTables(s.Plan(), step)
+		if err != nil {
+			return "", nil, err
+		}
+		answer, err := encodeTables(t)
+		return answer, nil, err
 	}
 	req := try.Request{Params: sim.Defaults()}
 	if err := json.Unmarshal([]byte(request), &req); err != nil {

@@ -4,6 +4,8 @@ package main
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -120,5 +122,82 @@ func TestBrowserAuditGroups(t *testing.T) {
 		if len(split) > 0 {
 			t.Errorf("%d IDs break inside a word at %d px, %q first", len(split), width, split[0])
 		}
+	}
+}
+
+// TestBrowserAuditHeldAnswers: with the audit held mid-way (bloomlab.hold,
+// from the page's first frame: each worker stops after its first check),
+// the list has drawn every row, in the
+// groups' order, and the rows with a verdict are the audit's first checks,
+// as many as the progress says, in the audit's order; a click on a closed
+// group opens it and a verdict button narrows the list while the run
+// stands held; let go, the run ends with every row's verdict in place and
+// the group the reader opened still open.
+func TestBrowserAuditHeldAnswers(t *testing.T) {
+	needBrowser(t)
+	ctx := btab(t, 1280, 900)
+	defer holdFromStart(t, ctx)()
+	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/audit"))
+	checks := audit.Checks()
+	// Each of the audit's workers holds after its first check, so the run
+	// stands at one check a worker.
+	workers := beval[int](t, ctx, `Math.min(Math.max(navigator.hardwareConcurrency, 1), 8)`)
+	bwaitEval(t, ctx, `String(document.getElementById("audit-progress")?.value)`, func(s string) bool { return s == strconv.Itoa(workers) })
+	bwaitEval(t, ctx, `document.getElementById("audit-checks")?.dataset.rows ?? ""`, func(s string) bool { return s == strconv.Itoa(len(checks)) })
+	done := beval[int](t, ctx, `document.getElementById("audit-progress").value`)
+	if state := beval[string](t, ctx, `document.getElementById("audit").dataset.state`); state != "running" || done >= len(checks) {
+		t.Fatalf("state %q with %d of %d checks done, want the run held mid-way", state, done, len(checks))
+	}
+
+	// The rows drawn, in the groups' order.
+	var inGroups []string
+	for _, g := range audit.Groups {
+		for _, c := range checks {
+			if c.Group == g {
+				inGroups = append(inGroups, c.ID)
+			}
+		}
+	}
+	if got := beval[[]string](t, ctx, `[...document.querySelectorAll('#audit-checks tr[id^="check-"]')].map(tr => tr.id.slice(6))`); strings.Join(got, " ") != strings.Join(inGroups, " ") {
+		t.Errorf("rows drawn:\n%q\nwant every check in the groups' order:\n%q", got, inGroups)
+	}
+	// The verdicts so far: the audit's first checks, in its order.
+	ran := beval[[]string](t, ctx, `[...document.querySelectorAll('#audit-checks tr[id^="check-"]:not(.pending)')].map(tr => tr.id.slice(6))`)
+	index := map[string]int{}
+	for i, c := range checks {
+		index[c.ID] = i
+	}
+	slices.SortFunc(ran, func(a, b string) int { return index[a] - index[b] })
+	var first []string
+	for _, c := range checks[:done] {
+		first = append(first, c.ID)
+	}
+	if strings.Join(ran, " ") != strings.Join(first, " ") {
+		t.Errorf("rows with a verdict while held: %q, want the first %d checks: %q", ran, done, first)
+	}
+
+	// A click on a verdict button, and on a closed group, while held (a
+	// verdict button opens the groups it shows and closes them again).
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#audit-show-skipped")))
+	bwaitEval(t, ctx, `document.getElementById("audit-checks").dataset.show ?? ""`, func(s string) bool { return s == "skipped" })
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#audit-show-all")))
+	bwaitEval(t, ctx, `document.getElementById("audit-checks").dataset.show ?? ""`, func(s string) bool { return s == "" })
+	last := "group-" + strings.ReplaceAll(audit.Groups[len(audit.Groups)-1], " ", "-")
+	if beval[bool](t, ctx, `document.getElementById("`+last+`").open`) {
+		t.Fatalf("#%s is open before the click", last)
+	}
+	bdo(t, ctx, chromedp.Click(chromedp.CSS("#"+last+" summary")))
+	bwaitEval(t, ctx, `String(document.getElementById("`+last+`").open)`, func(s string) bool { return s == "true" })
+	if now := beval[int](t, ctx, `document.getElementById("audit-progress").value`); now != done {
+		t.Fatalf("%d checks done after the clicks, %d before: the run was not held", now, done)
+	}
+
+	holdRuns(t, ctx, false)
+	bdo(t, ctx, waitAudit())
+	if n := beval[int](t, ctx, `document.querySelectorAll('#audit-checks tr.pending').length`); n != 0 {
+		t.Errorf("%d rows still pending once the audit is done", n)
+	}
+	if !beval[bool](t, ctx, `document.getElementById("`+last+`").open`) {
+		t.Errorf("#%s, opened during the run, closed as the run went on", last)
 	}
 }

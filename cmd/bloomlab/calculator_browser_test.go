@@ -9,7 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bloomlab/bloomlab/app/engine"
 	"github.com/bloomlab/bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/app/ui/format"
 	"github.com/bloomlab/bloomlab/core/plan"
 
 	"github.com/chromedp/chromedp"
@@ -20,6 +22,12 @@ import (
 // prerendered copy) and shows a plan, or an error when state is "error".
 func waitCalc(state string) chromedp.Action[chromedp.Void] {
 	return chromedp.WaitVisible(chromedp.CSS(`#calculator[data-state="` + state + `"]`))
+}
+
+// waitCalcTables waits until the calculator shows the measured tables of
+// the form it shows, not a measurement still under way.
+func waitCalcTables() chromedp.Action[chromedp.Void] {
+	return chromedp.WaitVisible(chromedp.CSS(`#calculator[data-measure="done"]`))
 }
 
 // typeInto replaces the text of the field id as a user would: focus,
@@ -109,6 +117,7 @@ func TestBrowserCalculatorMeasured(t *testing.T) {
 	typeInto(t, ctx, settings.CalcN, "500,000")
 	typeInto(t, ctx, settings.CalcP, "1 in 256")
 	bwaitText(t, ctx, "#calc-out-m", func(s string) bool { return s == "5,770,781" })
+	bdo(t, ctx, waitCalcTables())
 	checkAltMeasured(t, ctx, plan.Input{Find: plan.FindM, N: 500_000, P: 1.0 / 256})
 	if got := beval[string](t, ctx, `document.querySelector("#alt-fuse-3 .measured").dataset.fp || ""`); got == "" {
 		t.Error("the 3-wise fuse filter with 8-bit fingerprints was not measured")
@@ -284,6 +293,79 @@ func TestBrowserCalculatorCheapest(t *testing.T) {
 	check(0.01, map[string]string{"ribbon-128": plan.Needs[0].Name, "cuckoo-ss": plan.Needs[1].Name + "; " + plan.Needs[2].Name, "scalable": grows})
 	typeInto(t, ctx, settings.CalcP, "0.00001")
 	bwaitText(t, ctx, "#cheapest-cuckoo-ss td.best", func(s string) bool { return s == "-" })
+	bdo(t, ctx, waitCalcTables())
 	check(1e-5, map[string]string{"ribbon-128": plan.Needs[0].Name, "standard": plan.Needs[1].Name, "counting": plan.Needs[2].Name, "scalable": grows})
 	shoot(t, ctx, "calculator-cheapest")
+}
+
+// drawnTables starts a log of the links whose tables the calculator
+// draws, each as it is replaced (a MutationObserver's old values), so no
+// tables drawn for a moment escape it; drawnSoFar reads it with the
+// tables shown now.
+const (
+	drawnTables = `(() => {
+  const el = document.getElementById("calculator");
+  window.calcDrawn = [];
+  new MutationObserver(rs => { for (const r of rs) window.calcDrawn.push(r.oldValue ?? ""); })
+    .observe(el, {attributes: true, attributeFilter: ["data-measured"], attributeOldValue: true});
+  return true;
+})()`
+	drawnSoFar = `[...window.calcDrawn, document.getElementById("calculator").dataset.measured].filter(v => v !== "")`
+)
+
+// TestBrowserCalculatorOnWorker: a typed form is answered at once with its
+// figures while the lab's worker measures its tables, held mid-way there
+// (bloomlab.hold); a form typed meanwhile is answered at once too, and
+// replaces the measurement under way, whose tables are never drawn: the
+// tables drawn are the default form's, then the last form's, and they are
+// what core/plan measures natively. None of the work is on the page's
+// thread.
+func TestBrowserCalculatorOnWorker(t *testing.T) {
+	needBrowser(t)
+	ctx := btab(t, 1280, 900)
+	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/calculator"), waitCalc("ready"), waitCalcTables())
+	beval[bool](t, ctx, drawnTables)
+	holdRuns(t, ctx, true)
+
+	first := settings.DefaultCalculator()
+	first.Values[settings.CalcN] = "500,000"
+	firstPlan := first.Solve().Plan
+	typeInto(t, ctx, settings.CalcN, "500,000")
+	bwaitText(t, ctx, "#calc-out-m", func(s string) bool { return s == format.Int(firstPlan.M) })
+	// The first form's measurement stands held, some of it done.
+	bwaitEval(t, ctx, `String(document.getElementById("calc-progress")?.value > 0)`, func(s string) bool { return s == "true" })
+	if got := beval[string](t, ctx, `document.getElementById("calculator").dataset.measure`); got != "measuring" {
+		t.Fatalf("data-measure %q while the first form's tables are held mid-way, want measuring", got)
+	}
+	if n := beval[int](t, ctx, `document.querySelectorAll("#alternatives td.measured.pending").length`); n != len(firstPlan.Alternatives) {
+		t.Errorf("%d measured cells wait for the worker, want every row's, %d", n, len(firstPlan.Alternatives))
+	}
+
+	second := first.Clone()
+	second.Values[settings.CalcP] = "1 in 256"
+	secondPlan := second.Solve().Plan
+	typeInto(t, ctx, settings.CalcP, "1 in 256")
+	// Answered while the first form's measurement is still held.
+	bwaitText(t, ctx, "#calc-out-m", func(s string) bool { return s == format.Int(secondPlan.M) })
+	if got := btext(t, ctx, "#k-round .k"); got != strconv.Itoa(secondPlan.KRound) {
+		t.Errorf("the second form's k by round %q, want %d", got, secondPlan.KRound)
+	}
+	if got := beval[string](t, ctx, `document.getElementById("calculator").dataset.measure`); got != "measuring" {
+		t.Fatalf("data-measure %q with the hold still on, want measuring", got)
+	}
+
+	holdRuns(t, ctx, false)
+	bdo(t, ctx, waitCalcTables())
+	checkAltMeasured(t, ctx, plan.Input{Find: plan.FindM, N: secondPlan.N, P: secondPlan.P})
+	// Once the lab's worker has ended every request it was sent, the
+	// replaced one has had every chance to come back.
+	beval[bool](t, ctx, `bloomlab.settled()`)
+	drawn := beval[[]string](t, ctx, drawnSoFar)
+	want := []string{settings.DefaultCalculator().Query().Encode(), second.Query().Encode()}
+	if strings.Join(drawn, "\n") != strings.Join(want, "\n") {
+		t.Errorf("tables drawn for:\n%s\nwant the default form's, then the last form's:\n%s", strings.Join(drawn, "\n"), strings.Join(want, "\n"))
+	}
+	if got := pageWork(t, ctx); got != (engine.PageWork{}) {
+		t.Errorf("the page's thread measured tables itself: %+v, want all of it on the lab's worker", got)
+	}
 }

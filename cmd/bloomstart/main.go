@@ -9,7 +9,7 @@
 // input waits for the main thread. Per page it prints the first paint, the
 // longest task after it, the blocking time (each task's time over 50 ms,
 // summed after the first paint, as Lighthouse counts it), when the page's
-// own answer shows (-ready), and the inputs' waits: the first after the
+// own answer shows (or -ready), and the inputs' waits: the first after the
 // first paint, the longest, and from when on every input is answered
 // within 50 ms.
 //
@@ -92,6 +92,8 @@ func main() {
 	height := flag.Int("height", 823, "viewport height, CSS px")
 	chromium := flag.String("chromium", "/usr/bin/chromium", "the browser")
 	verbose := flag.Bool("v", false, "print every long task of every load")
+	readyExpr := flag.String("ready", "", "a JavaScript expression true once the page has answered, in place of each page's own state (say, once a form typed with -early has its tables)")
+	early := flag.String("early", "", "JavaScript run in each page once its first view is parsed, as a reader acting while the page starts (say, typing into a field)")
 	profile := flag.Int("profile", 0, "sample the main thread's JavaScript and WebAssembly during each load and print its N costliest functions, by time inclusive of what they call (serve a WebAssembly built without -s for Go's names; the sampling slows the page, so the other figures of such a run are not comparable)")
 	flag.Parse()
 	*runs = max(1, min(*runs, 20))
@@ -114,7 +116,11 @@ func main() {
 	for _, p := range strings.Split(*pages, ",") {
 		var got []sample
 		for r := 0; r < *runs; r++ {
-			s, err := load(browser, strings.TrimRight(*base, "/")+p, readyFor[strings.SplitN(p, "?", 2)[0]], *cpu, *probe, *quiet, *limit, *width, *height, *profile)
+			ready := readyFor[strings.SplitN(p, "?", 2)[0]]
+			if *readyExpr != "" {
+				ready = *readyExpr
+			}
+			s, err := load(browser, strings.TrimRight(*base, "/")+p, ready, *early, *cpu, *probe, *quiet, *limit, *width, *height, *profile)
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "bloomstart: %s: %v\n", p, err)
 				continue
@@ -156,7 +162,7 @@ func main() {
 }
 
 // load opens url in a fresh browser context, slowed, and watches it start.
-func load(browser context.Context, url, ready string, cpu float64, probe, quiet, limit time.Duration, w, h, profile int) (sample, error) {
+func load(browser context.Context, url, ready, early string, cpu float64, probe, quiet, limit time.Duration, w, h, profile int) (sample, error) {
 	ctx, cancel := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
 	defer cancel()
 	ctx, cancelT := context.WithTimeout(ctx, limit+30*time.Second)
@@ -164,7 +170,11 @@ func load(browser context.Context, url, ready string, cpu float64, probe, quiet,
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(int64(w), int64(h))); err != nil {
 		return sample{}, err
 	}
-	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: observe}); err != nil {
+	script := observe
+	if early != "" {
+		script += "\naddEventListener(\"DOMContentLoaded\", () => {\n" + early + "\n});"
+	}
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: script}); err != nil {
 		return sample{}, err
 	}
 	if _, err := chromedp.Call(ctx, emulation.SetCPUThrottlingRate, emulation.SetCPUThrottlingRateParams{Rate: cpu}); err != nil {

@@ -38,10 +38,15 @@ func (s Sized) BitsPerKey(n uint64) float64 { return float64(s.Bits) / float64(n
 func Cheapest(n uint64, p float64) []Sized {
 	out := make([]Sized, len(core.Variants))
 	for i, v := range core.Variants {
-		s := v.Cheapest(n, p)
-		out[i] = Sized{Name: v.Name(), Variant: v, Spec: s.Spec, Settings: s.Settings, Bits: s.Bits, Rate: s.Rate, Reaches: s.Reaches, Why: s.Why}
+		out[i] = sized(v, n, p)
 	}
 	return out
+}
+
+// sized is Cheapest's sizing of one layout.
+func sized(v core.Variant, n uint64, p float64) Sized {
+	s := v.Cheapest(n, p)
+	return Sized{Name: v.Name(), Variant: v, Spec: s.Spec, Settings: s.Settings, Bits: s.Bits, Rate: s.Rate, Reaches: s.Reaches, Why: s.Why}
 }
 
 // Need is what a user needs of a structure besides answering membership;

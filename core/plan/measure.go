@@ -52,39 +52,52 @@ const (
 // structure gets the same keys (seed 1), so the same plan measures the same
 // everywhere, natively, under Node and in the browser.
 func Measure(pl Plan) []Measured {
-	n := min(pl.N, MeasureKeys)
 	out := make([]Measured, len(pl.Alternatives))
 	for i, a := range pl.Alternatives {
-		out[i] = measure(a, pl.N, n)
+		out[i], _ = measure(a, pl.N, nil)
 	}
 	return out
 }
 
-// measure builds a's filter for keys instead of the n it was sized for,
-// scaling its m (bits, or positions) to keep its bits per key, and measures it.
-func measure(a Alternative, n, keys uint64) Measured {
+// measure builds a's filter for min(n, MeasureKeys) keys instead of the n
+// it was sized for, scaling its m (bits, or positions) to keep its bits per
+// key, and measures it. step, if not nil, is the simulation's Step; an
+// error it returns stops the build and is returned (an error of the build
+// itself is the row's Why).
+func measure(a Alternative, n uint64, step sim.Step) (Measured, error) {
+	keys := min(n, MeasureKeys)
 	out := Measured{ID: a.ID}
 	switch {
 	case a.Unreachable:
 		out.Why = "no size tried reaches p, so there is nothing to build"
-		return out
+		return out, nil
 	case a.Lab.IsZero() || a.Unbuilt != "":
 		out.Why = a.Unbuilt
-		return out
+		return out, nil
 	}
 	s := a.Spec
 	m := uint64(1) // a layout that sizes itself from n ignores it
 	if s.M > 0 {
 		m = max(1, uint64(math.Round(float64(s.M)/float64(n)*float64(keys))))
 	}
-	r, err := sim.Run(sim.Params{M: m, Hashes: s.K, Items: int(keys), Queries: MeasureQueries,
-		KeyBytes: measureKeyLen, DuplicatePasses: 1, Seed: measureSeed, Variant: a.Lab, FingerprintBits: s.FingerprintBits})
+	var stopped error
+	watched := func(done, total int) error {
+		if step != nil {
+			stopped = step(done, total)
+		}
+		return stopped
+	}
+	r, err := sim.RunSteps(sim.Params{M: m, Hashes: s.K, Items: int(keys), Queries: MeasureQueries,
+		KeyBytes: measureKeyLen, DuplicatePasses: 1, Seed: measureSeed, Variant: a.Lab, FingerprintBits: s.FingerprintBits}, watched)
+	if stopped != nil {
+		return out, stopped
+	}
 	if err != nil {
 		out.Why = core.Message(err)
-		return out
+		return out, nil
 	}
 	out.Built, out.Keys, out.Queries, out.FalsePositives = true, keys, r.AbsentQueries, r.FalsePositives
 	out.Rate, out.Low, out.High = r.EmpiricalFPR, r.QueryCILow, r.QueryCIHigh
 	out.Theory, out.BitsPerKey, out.InsertFailures = r.TheoryFPRVariant, r.MemoryBitsPerKey, r.InsertFailures
-	return out
+	return out, nil
 }

@@ -111,7 +111,7 @@ func TestMeasureSmallAndUnreachable(t *testing.T) {
 			t.Errorf("bloom: %d keys at %v bits per key, want 4000 at 10", m.Keys, m.BitsPerKey)
 		}
 	}
-	got := measure(Alternative{ID: "blocked-same-p", Unreachable: true, Lab: core.BlockedVariant}, 10, 10)
+	got, _ := measure(Alternative{ID: "blocked-same-p", Unreachable: true, Lab: core.BlockedVariant}, 10, nil)
 	if got.Built || !strings.Contains(got.Why, "no size tried reaches p") {
 		t.Errorf("unreachable row: %+v", got)
 	}
