@@ -24,8 +24,10 @@ type Lab struct {
 	Large    bool
 	// Overlap is the overlap view: set bits coloured by the keys on them.
 	Overlap bool
-	Typed   TypedKeys
-	PlayAt  int
+	// File is the file view: the lab's filter saved, a filter file opened.
+	File   bool
+	Typed  TypedKeys
+	PlayAt int
 }
 
 // Run is the params of the filter the lab shows: the designed one, or at
@@ -114,6 +116,8 @@ const (
 	IDLarge           = "large"
 	// IDOverlap is the link key of the overlap view, on when shown.
 	IDOverlap = "overlap"
+	// IDFile is the link key of the file view, on when shown.
+	IDFile = "file"
 )
 
 // Sliders are the lab's range controls, in the order the page shows them.
@@ -359,7 +363,7 @@ func (s Lab) readView(q url.Values) (Lab, []string) {
 	for _, flag := range []struct {
 		id  string
 		dst *bool
-	}{{IDOptimalK, &s.OptimalK}, {IDLarge, &s.Large}, {IDOverlap, &s.Overlap}} {
+	}{{IDOptimalK, &s.OptimalK}, {IDLarge, &s.Large}, {IDOverlap, &s.Overlap}, {IDFile, &s.File}} {
 		raw, ok := Lookup(q, flag.id)
 		if !ok {
 			continue
@@ -610,6 +614,9 @@ func (s Lab) Query() url.Values {
 	}
 	if s.Overlap {
 		q.Set(IDOverlap, "on")
+	}
+	if s.File {
+		q.Set(IDFile, "on")
 	}
 	if s.Typed != "" {
 		q.Set(IDTry, string(s.Typed))
