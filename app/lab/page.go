@@ -63,6 +63,7 @@ type Page struct {
 	bits     labBits
 	charts   charts.Charts
 	overlap  overlapView
+	file     fileView
 	glance   glance
 
 	audit      engine.AuditRun
@@ -90,7 +91,7 @@ func New() *Page {
 
 // Init wires the parts to the page.
 func (c *Page) Init() {
-	c.controls.lab, c.panel.lab, c.player.lab, c.bits.lab, c.overlap.lab = c, c, c, c, c
+	c.controls.lab, c.panel.lab, c.player.lab, c.bits.lab, c.overlap.lab, c.file.lab = c, c, c, c, c, c
 	c.bits.pointed, c.bits.cursor, c.panel.step = -1, -1, -1
 	c.charts.Figure = c.figure
 	c.own.use = func(ctx app.Context, t0 float64) {
@@ -178,6 +179,18 @@ func (c *Page) showOverlap(ctx app.Context, on bool) {
 	c.commit(ctx)
 }
 
+// showFile opens or closes the file view, in the link.
+func (c *Page) showFile(ctx app.Context, on bool) {
+	c.settings.File = on
+	c.commit(ctx)
+}
+
+// shown is the result shown, nil before the first run ends.
+func (c *Page) shown() *sim.Result { return c.result }
+
+// openFile is the filter file the key panel answers from, nil for none.
+func (c *Page) openFile() *openedFile { return c.file.openFile() }
+
 func (c *Page) typeKeys(ctx app.Context, keys settings.TypedKeys) {
 	s := c.settings
 	s.Typed = keys
@@ -228,7 +241,7 @@ func (c *Page) State() State {
 // Show puts the lab in settings s, as a lesson's "show me" does, and then
 // has the key panel query ask in order, or run attack (nil for none).
 func (c *Page) Show(ctx app.Context, s settings.Lab, ask []string, attack *try.Attack) {
-	s.Large, s.Overlap = c.settings.Large, c.settings.Overlap
+	s.Large, s.Overlap, s.File = c.settings.Large, c.settings.Overlap, c.settings.File
 	c.own.drop()
 	c.player.pause()
 	c.panel.ask, c.panel.attacked = askNone, nil
@@ -276,7 +289,7 @@ func (c *Page) OnMount(ctx app.Context) {
 }
 
 func (c *Page) OnDismount() {
-	for _, rs := range []*engine.Runs{&c.runs, &c.own.runs, &c.panel.runs, &c.overlap.runs, &c.bits.who} {
+	for _, rs := range []*engine.Runs{&c.runs, &c.own.runs, &c.panel.runs, &c.overlap.runs, &c.file.runs, &c.bits.who} {
 		rs.Cancel()
 	}
 	c.charts.Stop()
@@ -324,10 +337,10 @@ func (c *Page) OnNav(ctx app.Context) {
 	}
 	c.notices = notices
 	if c.loaded && s.Params == c.settings.Params && s.OptimalK == c.settings.OptimalK && s.Typed == c.settings.Typed && s.PlayAt == c.settings.PlayAt {
-		// Only the type size or the overlap view changed: the same
+		// Only the type size or the overlap or file view changed: the same
 		// filter, redrawn to the new width, counted if the view opened.
 		overlap := s.Overlap != c.settings.Overlap
-		c.settings.Large, c.settings.Overlap = s.Large, s.Overlap
+		c.settings.Large, c.settings.Overlap, c.settings.File = s.Large, s.Overlap, s.File
 		c.bits.resized()
 		c.glance.resized()
 		if app.IsClient {
@@ -597,6 +610,7 @@ func (c *Page) body(title app.UI, newcomer bool) app.UI {
 				c.panel.render(),
 				c.bits.render(c.result, marks),
 				c.overlap.render(c.result == nil || c.bits.layout(c.result).Cells),
+				c.file.render(),
 				&ui.Yield{},
 				c.charts.Render(c.variant(), c.result, c.own.keys != nil, c.player.chartPlay()),
 			),
