@@ -335,7 +335,7 @@ func renderFileAnswer(a *fileAnswer) app.UI {
 		verdict, class = "no: “"+a.key+"” was never inserted into the file's filter; a position it reads is zero.", "verdict no"
 	}
 	return app.Div().ID("try-answer").Class("try-answer").Body(
-		app.P().ID("try-file-label").Class("small").Text("Answered by the opened file “"+a.file+"”, not the lab's filter: positions "+positionsText(a.positions)+"."),
+		app.P().ID("try-file-label").Class("small").Text("“"+a.key+"”, answered by the opened file “"+a.file+"”, not by the lab's filter: it reads positions "+positionsText(a.positions)+"."),
 		app.P().ID(idTryVerdict).Class(class).DataSet("file", "yes").Text(verdict),
 		renderArithmetic(a.key, a.explain),
 	)
