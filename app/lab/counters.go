@@ -80,7 +80,7 @@ func counterRows(th theory, v core.Variant) counterList {
 	return counterList{
 		{id: "out-m", label: "m " + unit + "s", value: dash},
 		{id: "out-n", label: "n keys", value: format.Int(th.N)},
-		{id: idEstimate, label: "n estimated, ± 2 SD", value: dash, hidden: !v.Estimates(), title: estimateTitle},
+		{id: idEstimate, label: "n estimated, ± " + strconv.Itoa(EstimateSDs) + " SD", value: dash, hidden: !v.Estimates(), title: estimateTitle},
 		{id: "out-k", label: kLabel, value: dash},
 		{id: "out-bytes", label: "filter size", value: dash},
 		{id: "memory-bits-per-key", label: "memory bits per key", value: dash, hidden: !fingerprints && !v.Chain(),

@@ -12,9 +12,9 @@ import (
 // idEstimate is the counter of the estimated keys, beside n.
 const idEstimate = "out-estimate"
 
-// estimateSDs is how many standard deviations the estimate's interval
+// EstimateSDs is how many standard deviations the estimate's interval
 // spans either side: about 95% of filters hold a count inside it.
-const estimateSDs = 2
+const EstimateSDs = 2
 
 // estimateTitle says where the counter's figure comes from.
 const estimateTitle = "n̂ = -(m/k) ln(1 - x/m) from the x nonzero positions of m, ± 2 standard deviations (the delta method): how many keys the filter holds, read off its fill by one who never counted them"
@@ -36,5 +36,5 @@ func estimateWords(e core.Estimate, err error) string {
 	case err != nil:
 		return "none for this layout"
 	}
-	return format.Int(uint64(math.Round(e.N))) + " ± " + format.Int(uint64(math.Round(estimateSDs*e.SD)))
+	return format.Int(uint64(math.Round(e.N))) + " ± " + format.Int(uint64(math.Round(EstimateSDs*e.SD)))
 }

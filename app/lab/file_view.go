@@ -263,7 +263,7 @@ func (fv *fileView) renderEstimate() app.UI {
 			"s do not tell how many keys set them: its keys are not estimated from its fill.")
 	}
 	e, err := estimateOf(r)
-	note := "Read off the fill alone, the filter holds " + estimateWords(e, err) + " keys (2 SD); it holds " + format.Int(r.N) + "."
+	note := "Read off the fill alone, the filter holds " + estimateWords(e, err) + " keys (" + strconv.Itoa(EstimateSDs) + " SD); it holds " + format.Int(r.N) + "."
 	if err != nil {
 		note = "Every position is set: any number of keys past the point of filling it could be behind it, so the fill tells none."
 	}
@@ -314,7 +314,7 @@ func (fv *fileView) renderOpened() app.UI {
 		{"hashing", string(d.Shape.Hashing)},
 		{"fill", format.Int(d.Nonzero) + " of " + format.Int(d.Shape.M) + " " + v.Terms().Nonzero + " (" + format.Percent(d.Fill) + ")"},
 		{"keys inserted", format.Int(d.Inserted) + " (repeats included)"},
-		{"keys estimated", estimateWords(d.Estimate, d.EstimateErr) + " (2 SD)"},
+		{"keys estimated", estimateWords(d.Estimate, d.EstimateErr) + " (" + strconv.Itoa(EstimateSDs) + " SD)"},
 	}
 	return app.Div().Body(
 		app.Dl().ID(idFileShape).Class("counters").Body(

@@ -10,6 +10,7 @@ import (
 	"github.com/bloomlab/bloomlab/app/internal/linktest"
 	"github.com/bloomlab/bloomlab/app/lab"
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/sim"
 	"github.com/bloomlab/bloomlab/core/try"
 )
 
@@ -65,6 +66,10 @@ func TestQuestions(t *testing.T) {
 		{5, 1}: func(st lab.State) []string {
 			r := st.Result
 			return []string{"measured " + pct(r.EmpiricalFPR, 2), "theory's " + pct(r.TheoryFPR, 2), fmt.Sprintf("%s unused bits of %s", fmtInt(r.M/32), fmtInt(r.M))}
+		},
+		{9, 2}: func(st lab.State) []string {
+			r := st.Result
+			return []string{fmt.Sprintf("the lab reads %.0f keys", estimated(t, r)), fmt.Sprintf("About %s", fmtInt(r.N))}
 		},
 		{6, 2}: func(st lab.State) []string {
 			r := st.Result
@@ -283,4 +288,15 @@ func TestGuessMode(t *testing.T) {
 			t.Errorf("%q: a notice of %d bytes", tc.query, len(notice))
 		}
 	}
+}
+
+// estimated is the estimate of the keys in r's filter, as the counters
+// show it.
+func estimated(t *testing.T, r *sim.Result) float64 {
+	t.Helper()
+	e, err := core.EstimateKeys(r.Filter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e.N
 }
