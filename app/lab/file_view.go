@@ -293,8 +293,10 @@ func (fv *fileView) renderSave() app.UI {
 // the file opened.
 func (fv *fileView) renderOpen() app.UI {
 	return app.Div().Class("file-open").Body(
-		app.Label().For(idFileOpen).Text("Open a filter file (or drop one here), at most 64 MiB"),
-		app.Input().Type("file").ID(idFileOpen).Accept(".blmf,application/octet-stream").OnChange(fv.onPick),
+		app.Div().Class("try-row").Body(
+			app.Label().For(idFileOpen).Text("Open a filter file (or drop one here), at most 64 MiB"),
+			app.Input().Type("file").ID(idFileOpen).Accept(".blmf,application/octet-stream").OnChange(fv.onPick),
+		),
 		app.P().ID(idFileError).Class("try-error").Role("alert").Text(fv.err),
 		app.If(fv.opened != nil, fv.renderOpened),
 	)
