@@ -48,16 +48,33 @@ func EstimateKeys(f Membership) (Estimate, error) {
 		return Estimate{N: float64(c.Keys()), Counted: true}, nil
 	}
 	s, ok := f.(Shaped)
-	if !ok || s.Shape().Variant.record().estimate == nil {
+	if !ok {
 		return Estimate{}, ErrNoEstimate
 	}
-	m, x := f.M(), f.SetBits()
+	return s.Shape().Variant.EstimateFrom(f.M(), f.K(), f.SetBits())
+}
+
+// EstimateFrom is EstimateKeys from the counts alone: the keys behind x
+// nonzero positions of m in a filter of layout v whose keys set k each.
+// It serves a view that holds a filter's counts and not the filter (the
+// lab's, kept on its worker for a large run), and a chart of the
+// estimate's spread at every fill. ErrNoEstimate for a layout whose
+// nonzero positions tell no count (a cuckoo filter counts its keys
+// instead, which only the filter knows); ErrFull for x >= m.
+func (v Variant) EstimateFrom(m uint64, k int, x uint64) (Estimate, error) {
+	if v.IsZero() || v.record().estimate == nil {
+		return Estimate{}, ErrNoEstimate
+	}
 	if x >= m {
 		return Estimate{}, fmt.Errorf("%w (%d of %d)", ErrFull, x, m)
 	}
-	n, sd := s.Shape().Variant.record().estimate(m, f.K(), x)
+	n, sd := v.record().estimate(m, k, x)
 	return Estimate{N: n, SD: sd}, nil
 }
+
+// Estimates reports whether the keys of a filter of layout v are
+// estimated from its nonzero positions (EstimateFrom).
+func (v Variant) Estimates() bool { return v.record().estimate != nil }
 
 // bloomEstimate is EstimateKeys' formula for the layouts whose k probes
 // fall anywhere in m positions.

@@ -85,3 +85,36 @@ func TestEstimateUnionAndIntersection(t *testing.T) {
 	}
 	t.Logf("union %.0f ± %.0f of 7000, intersection %.0f ± %.0f of 4000", u.N, u.SD, in.N, in.SD)
 }
+
+// TestEstimateFromCountsAlone: the estimate from a filter's counts alone
+// (what a page holding only its picture has) is EstimateKeys' to the bit,
+// and Describe gives the same beside the shape, the inserts and the fill.
+func TestEstimateFromCountsAlone(t *testing.T) {
+	t.Parallel()
+	spec := core.Spec{M: 1 << 14, K: 5, Seed: 7}
+	for _, v := range []core.Variant{core.Standard, core.BlockedVariant, core.CountingVariant} {
+		t.Run(v.Name(), func(t *testing.T) {
+			t.Parallel()
+			f := built(t, v, spec, keyRange(0, 1500, 7))
+			want, err := core.EstimateKeys(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := v.EstimateFrom(f.M(), f.K(), f.SetBits())
+			if err != nil || got != want || !v.Estimates() {
+				t.Errorf("EstimateFrom = %+v, %v; EstimateKeys = %+v", got, err, want)
+			}
+			d := core.Describe(f)
+			if d.Estimate != want || d.EstimateErr != nil || d.Inserted != 1500 || d.Nonzero != f.SetBits() ||
+				d.Fill != float64(f.SetBits())/float64(f.M()) || d.Shape.Variant != v || d.Shape.K != 5 || d.Shape.Seed != 7 {
+				t.Errorf("Describe = %+v", d)
+			}
+		})
+	}
+	if _, err := core.Standard.EstimateFrom(64, 3, 64); !errors.Is(err, core.ErrFull) {
+		t.Errorf("every position set: %v, want ErrFull", err)
+	}
+	if _, err := core.CuckooVariant.EstimateFrom(64, 2, 10); !errors.Is(err, core.ErrNoEstimate) || core.CuckooVariant.Estimates() {
+		t.Errorf("cuckoo from counts: %v, want ErrNoEstimate", err)
+	}
+}

@@ -178,6 +178,10 @@ func inputBytes(src OwnInput) ([]byte, error) {
 	return b, nil
 }
 
+// ReadFile reads a browser File's bytes into Go, blocking the calling
+// goroutine, never the page's, until the browser has read them.
+func ReadFile(file app.Value) ([]byte, error) { return inputBytes(OwnInput{File: file}) }
+
 // inputArray returns a list's bytes as they are, a Uint8Array: a file's
 // raw bytes (so a binary file shows as one, not as replacement
 // characters), or the box's text in UTF-8.

@@ -141,7 +141,7 @@ func (lc *labControls) onPreset(p settings.Preset) app.EventHandler {
 // overlap and second views and the typed keys stay.
 func (lc *labControls) start(ctx app.Context, e app.Event, s settings.Lab) {
 	cur := lc.lab.current()
-	s.Large, s.Overlap, s.Second, s.Typed = cur.Large, cur.Overlap, cur.Second, cur.Typed
+	s.Large, s.Overlap, s.Second, s.File, s.Typed = cur.Large, cur.Overlap, cur.Second, cur.File, cur.Typed
 	lc.lab.change(ctx, s, e.Get("timeStamp").Float())
 	lc.lab.commit(ctx)
 }

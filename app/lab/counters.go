@@ -80,6 +80,7 @@ func counterRows(th theory, v core.Variant) counterList {
 	return counterList{
 		{id: "out-m", label: "m " + unit + "s", value: dash},
 		{id: "out-n", label: "n keys", value: format.Int(th.N)},
+		{id: idEstimate, label: "n estimated, ± " + strconv.Itoa(EstimateSDs) + " SD", value: dash, hidden: !v.Estimates(), title: estimateTitle},
 		{id: "out-k", label: kLabel, value: dash},
 		{id: "out-bytes", label: "filter size", value: dash},
 		{id: "memory-bits-per-key", label: "memory bits per key", value: dash, hidden: !fingerprints && !v.Chain(),
@@ -127,6 +128,7 @@ func (out counterList) measured(v core.Variant, fingerprintBits int, r *sim.Resu
 	set("out-m", format.Int(r.M))
 	set("out-n", format.Int(r.N))
 	set("out-k", strconv.Itoa(r.K))
+	set(idEstimate, estimateWords(estimateOf(r)))
 	set("out-bytes", plan.FormatBytes(r.FilterBytes))
 	set("memory-bits-per-key", format.Float(r.MemoryBitsPerKey, 2))
 	fp := strconv.Itoa(r.FingerprintBits)

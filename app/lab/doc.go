@@ -14,8 +14,8 @@
 // The Page holds the settings and the filter they make, and wires the
 // parts that show them. Each part is a type with its own state in a file
 // of its own (controls, own keys, key panel, player, counters, glance,
-// bits, overlap), and reaches the page only through a small interface of what
-// it needs (labEditor, keyLab, playLab, bitsLab, overlapLab), so a part can be read,
+// bits, overlap, the file view), and reaches the page only through a small interface of what
+// it needs (labEditor, keyLab, playLab, bitsLab, overlapLab, fileLab), so a part can be read,
 // and tested, without the rest. A part that needs nothing of the page
 // lives in a package of its own under app/lab, exporting what the page
 // calls: the charts (app/lab/charts) and the painter of the bit array

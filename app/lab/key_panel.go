@@ -57,6 +57,9 @@ type keyLab interface {
 	typeKeys(ctx app.Context, keys settings.TypedKeys)
 	// answered hears that the panel's answer changed.
 	answered(ctx app.Context)
+	// openFile is a filter file opened, which answers the typed
+	// queries in the lab's stead; nil for none (file_view.go).
+	openFile() *openedFile
 }
 
 // What the panel shows: the last thing asked of it.
@@ -90,6 +93,9 @@ type keyPanel struct {
 	// every query answered since the page opened, oldest first.
 	answer  *try.Result
 	answers []try.Query
+	// fileAnswer is an opened file's answer to the typed query, shown
+	// in the lab's stead while the file is open.
+	fileAnswer *fileAnswer
 	// queue are keys to query next, one after the other (a lesson's).
 	queue []string
 	// attack is the attack askAttack runs; attacked what the last one
@@ -225,6 +231,7 @@ func (kp *keyPanel) onInsert(ctx app.Context, e app.Event) {
 		return
 	}
 	kp.ask, kp.key, kp.animate, kp.attacked = askInsert, key, true, nil
+	kp.fileAnswer = nil
 	if s.Typed.Has(key) {
 		kp.refresh(ctx, false)
 		return
@@ -238,6 +245,12 @@ func (kp *keyPanel) onQuery(ctx app.Context, e app.Event) {
 	if kp.err != "" {
 		return
 	}
+	if of := kp.lab.openFile(); of != nil {
+		a := of.answer(key)
+		kp.fileAnswer = &a
+		kp.lab.answered(ctx)
+		return
+	}
 	kp.animate = true
 	kp.query(ctx, key)
 }
@@ -245,6 +258,7 @@ func (kp *keyPanel) onQuery(ctx app.Context, e app.Event) {
 // query asks the filter about key.
 func (kp *keyPanel) query(ctx app.Context, key string) {
 	kp.ask, kp.key, kp.attacked = askQuery, key, nil
+	kp.fileAnswer = nil
 	kp.refresh(ctx, true)
 }
 
@@ -259,6 +273,7 @@ func (kp *keyPanel) onKey(ctx app.Context, e app.Event) {
 func (kp *keyPanel) onFind(ctx app.Context, e app.Event) {
 	kp.err, kp.note = "", ""
 	kp.ask, kp.key, kp.attacked = askFind, "", nil
+	kp.fileAnswer = nil
 	kp.refresh(ctx, true)
 }
 
@@ -278,12 +293,14 @@ func (kp *keyPanel) onAttack(ctx app.Context, e app.Event) {
 		a.List = app.Window().GetElementByID(idTryRecoverList).Get("value").String()
 	}
 	kp.ask, kp.key, kp.attack, kp.attacked = askAttack, "", a, nil
+	kp.fileAnswer = nil
 	kp.refresh(ctx, true)
 }
 
 func (kp *keyPanel) onClear(ctx app.Context, e app.Event) {
 	kp.err, kp.note = "", ""
 	kp.ask, kp.key, kp.answer, kp.queue, kp.attacked = askNone, "", nil, nil, nil
+	kp.fileAnswer = nil
 	kp.lab.typeKeys(ctx, "")
 }
 
@@ -453,8 +470,7 @@ func (kp *keyPanel) render() app.UI {
 			return ui.Progress("try-progress", "Rebuilding the filter for the panel: "+format.Percent(kp.progress), kp.progress, 1, false)
 		}),
 		kp.renderAttack(),
-		kp.renderInsert(),
-		kp.renderQuery(),
+		kp.renderAnswer(),
 	)
 }
 
@@ -474,6 +490,15 @@ func positionsText(ps []uint64) string {
 		words[i] = format.Int(p)
 	}
 	return format.List(words, "and")
+}
+
+// renderAnswer is the opened file's answer to the typed query while a
+// file is open, else the lab's answer.
+func (kp *keyPanel) renderAnswer() app.UI {
+	if a := kp.fileAnswer; a != nil && kp.lab.openFile() != nil && a.file == kp.lab.openFile().name {
+		return renderFileAnswer(a)
+	}
+	return app.Div().Body(kp.renderInsert(), kp.renderQuery())
 }
 
 func (kp *keyPanel) renderInsert() app.UI {

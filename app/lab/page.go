@@ -64,6 +64,7 @@ type Page struct {
 	charts   charts.Charts
 	overlap  overlapView
 	second   secondView
+	file     fileView
 	glance   glance
 
 	audit      engine.AuditRun
@@ -91,7 +92,7 @@ func New() *Page {
 
 // Init wires the parts to the page.
 func (c *Page) Init() {
-	c.controls.lab, c.panel.lab, c.player.lab, c.bits.lab, c.overlap.lab, c.second.lab = c, c, c, c, c, c
+	c.controls.lab, c.panel.lab, c.player.lab, c.bits.lab, c.overlap.lab, c.second.lab, c.file.lab = c, c, c, c, c, c, c
 	c.bits.pointed, c.bits.cursor, c.panel.step = -1, -1, -1
 	c.charts.Figure = c.figure
 	c.own.use = func(ctx app.Context, t0 float64) {
@@ -186,6 +187,18 @@ func (c *Page) showSecond(ctx app.Context, s settings.Second) {
 	c.commit(ctx)
 }
 
+// showFile opens or closes the file view, in the link.
+func (c *Page) showFile(ctx app.Context, on bool) {
+	c.settings.File = on
+	c.commit(ctx)
+}
+
+// shown is the result shown, nil before the first run ends.
+func (c *Page) shown() *sim.Result { return c.result }
+
+// openFile is the filter file the key panel answers from, nil for none.
+func (c *Page) openFile() *openedFile { return c.file.openFile() }
+
 func (c *Page) typeKeys(ctx app.Context, keys settings.TypedKeys) {
 	s := c.settings
 	s.Typed = keys
@@ -236,7 +249,7 @@ func (c *Page) State() State {
 // Show puts the lab in settings s, as a lesson's "show me" does, and then
 // has the key panel query ask in order, or run attack (nil for none).
 func (c *Page) Show(ctx app.Context, s settings.Lab, ask []string, attack *try.Attack) {
-	s.Large, s.Overlap = c.settings.Large, c.settings.Overlap
+	s.Large, s.Overlap, s.File = c.settings.Large, c.settings.Overlap, c.settings.File
 	c.own.drop()
 	c.player.pause()
 	c.panel.ask, c.panel.attacked = askNone, nil
@@ -284,7 +297,7 @@ func (c *Page) OnMount(ctx app.Context) {
 }
 
 func (c *Page) OnDismount() {
-	for _, rs := range []*engine.Runs{&c.runs, &c.own.runs, &c.panel.runs, &c.overlap.runs, &c.second.runs, &c.bits.who} {
+	for _, rs := range []*engine.Runs{&c.runs, &c.own.runs, &c.panel.runs, &c.overlap.runs, &c.second.runs, &c.file.runs, &c.bits.who} {
 		rs.Cancel()
 	}
 	c.charts.Stop()
@@ -332,10 +345,10 @@ func (c *Page) OnNav(ctx app.Context) {
 	}
 	c.notices = notices
 	if c.loaded && s.Params == c.settings.Params && s.OptimalK == c.settings.OptimalK && s.Typed == c.settings.Typed && s.PlayAt == c.settings.PlayAt {
-		// Only the type size or the overlap view changed: the same
+		// Only the type size or the overlap or file view changed: the same
 		// filter, redrawn to the new width, counted if the view opened.
 		overlap, second := s.Overlap != c.settings.Overlap, s.Second != c.settings.Second
-		c.settings.Large, c.settings.Overlap, c.settings.Second = s.Large, s.Overlap, s.Second
+		c.settings.Large, c.settings.Overlap, c.settings.Second, c.settings.File = s.Large, s.Overlap, s.Second, s.File
 		c.bits.resized()
 		c.glance.resized()
 		if app.IsClient {
@@ -611,6 +624,7 @@ func (c *Page) body(title app.UI, newcomer bool) app.UI {
 				c.bits.render(c.result, marks),
 				c.overlap.render(c.result == nil || c.bits.layout(c.result).Cells),
 				c.second.render(),
+				c.file.render(),
 				&ui.Yield{},
 				c.charts.Render(c.variant(), c.result, c.own.keys != nil, c.player.chartPlay()),
 			),

@@ -88,6 +88,23 @@ func turned(a *try.AttackResult) float64 {
 	return float64(n)
 }
 
+// ofEstimate reads the estimate of the keys in the filter shown, sds of
+// its standard deviations off it, as the counters show it (unknown where
+// they show none).
+func ofEstimate(sds float64) reading {
+	return func(st lab.State, _ string) (any, bool) {
+		r := st.Shown()
+		if r == nil {
+			return nil, false
+		}
+		e, err := r.Variant.EstimateFrom(r.M, r.K, r.SetBits)
+		if err != nil {
+			return nil, false
+		}
+		return e.N + sds*e.SD, true
+	}
+}
+
 // readings are the vocabulary's readings, by name (lessonfile.Vocabulary
 // lists the words; a test checks each has its reading). Made on the first
 // condition read, not at the program's start.
@@ -104,6 +121,9 @@ var readings = sync.OnceValue(func() map[string]reading {
 		}),
 		"false-negatives":     ofRun(func(_ lab.State, r *sim.Result) any { return float64(r.FalseNegatives) }),
 		"n":                   ofRun(func(_ lab.State, r *sim.Result) any { return float64(r.N) }),
+		"estimated":           ofEstimate(0),
+		"estimated-low":       ofEstimate(-lab.EstimateSDs),
+		"estimated-high":      ofEstimate(lab.EstimateSDs),
 		"m":                   ofRun(func(_ lab.State, r *sim.Result) any { return float64(r.M) }),
 		"k":                   ofRun(func(_ lab.State, r *sim.Result) any { return float64(r.K) }),
 		"optimal-k":           ofRun(func(_ lab.State, r *sim.Result) any { return float64(core.OptimalK(r.M, r.N)) }),

@@ -10,6 +10,7 @@ import (
 	"github.com/bloomlab/bloomlab/app/internal/linktest"
 	"github.com/bloomlab/bloomlab/app/lab"
 	"github.com/bloomlab/bloomlab/core"
+	"github.com/bloomlab/bloomlab/core/sim"
 	"github.com/bloomlab/bloomlab/core/system"
 	"github.com/bloomlab/bloomlab/core/try"
 )
@@ -73,6 +74,10 @@ func TestQuestions(t *testing.T) {
 				return []string{err.Error()}
 			}
 			return []string{fmt.Sprintf("%s of %s read a zero", fmtInt(r.Salt.Lost), fmtInt(r.Salt.Members)), fmt.Sprintf("where seed %d put them", r.Salt.Seed)}
+		},
+		{10, 2}: func(st lab.State) []string {
+			r := st.Result
+			return []string{fmt.Sprintf("the lab reads %.0f keys", estimated(t, r)), fmt.Sprintf("About %s", fmtInt(r.N))}
 		},
 		{6, 2}: func(st lab.State) []string {
 			r := st.Result
@@ -291,4 +296,15 @@ func TestGuessMode(t *testing.T) {
 			t.Errorf("%q: a notice of %d bytes", tc.query, len(notice))
 		}
 	}
+}
+
+// estimated is the estimate of the keys in r's filter, as the counters
+// show it.
+func estimated(t *testing.T, r *sim.Result) float64 {
+	t.Helper()
+	e, err := core.EstimateKeys(r.Filter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e.N
 }

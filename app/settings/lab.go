@@ -26,6 +26,8 @@ type Lab struct {
 	Overlap bool
 	// Second is the second filter's view (second.go).
 	Second Second
+	// File is the file view: the lab's filter saved, a filter file opened.
+	File   bool
 	Typed  TypedKeys
 	PlayAt int
 }
@@ -116,6 +118,8 @@ const (
 	IDLarge           = "large"
 	// IDOverlap is the link key of the overlap view, on when shown.
 	IDOverlap = "overlap"
+	// IDFile is the link key of the file view, on when shown.
+	IDFile = "file"
 )
 
 // Sliders are the lab's range controls, in the order the page shows them.
@@ -361,7 +365,7 @@ func (s Lab) readView(q url.Values) (Lab, []string) {
 	for _, flag := range []struct {
 		id  string
 		dst *bool
-	}{{IDOptimalK, &s.OptimalK}, {IDLarge, &s.Large}, {IDOverlap, &s.Overlap}} {
+	}{{IDOptimalK, &s.OptimalK}, {IDLarge, &s.Large}, {IDOverlap, &s.Overlap}, {IDFile, &s.File}} {
 		raw, ok := Lookup(q, flag.id)
 		if !ok {
 			continue
@@ -620,6 +624,9 @@ func (s Lab) Query() url.Values {
 		if s.Second.Shared > 0 {
 			q.Set(IDSecondShared, strconv.Itoa(s.Second.Shared))
 		}
+	}
+	if s.File {
+		q.Set(IDFile, "on")
 	}
 	if s.Typed != "" {
 		q.Set(IDTry, string(s.Typed))

@@ -99,33 +99,44 @@ func TestSliderParse(t *testing.T) {
 	}
 }
 
-// TestOverlapInTheLink: the overlap view goes into the link when it is
-// open, comes back from it, and a value that is not on or off leaves it
-// closed with a notice.
-func TestOverlapInTheLink(t *testing.T) {
+// TestViewsInTheLink: each view the lab opens on its filter (the overlap
+// view, the file view) goes into the link when it is open, comes back from
+// it, and a value that is not on or off leaves it closed with a notice.
+func TestViewsInTheLink(t *testing.T) {
 	t.Parallel()
-	s := DefaultLab()
-	if q := s.Query(); q.Has(IDOverlap) {
-		t.Errorf("a closed overlap view is in the link: %q", q.Encode())
-	}
-	s.Overlap = true
-	q := s.Query()
-	if got := q.Get(IDOverlap); got != "on" {
-		t.Errorf("overlap = %q in the link, want on", got)
-	}
-	if got, notices := LabFromQuery(q); got != s || len(notices) > 0 {
-		t.Errorf("round trip: %+v, notices %q", got, notices)
-	}
-	for raw, want := range map[string]bool{"on": true, "1": true, "off": false, "0": false} {
-		q, _ := url.ParseQuery(linktest.Query(IDOverlap, raw))
-		if got, notices := LabFromQuery(q); got.Overlap != want || len(notices) > 0 {
-			t.Errorf("overlap=%s: open %v, notices %q; want %v", raw, got.Overlap, notices, want)
-		}
-	}
-	q, _ = url.ParseQuery(linktest.Query(IDOverlap, "purple"))
-	got, notices := LabFromQuery(q)
-	if got.Overlap || len(notices) != 1 || !strings.Contains(notices[0], `overlap: "purple" is not on or off`) {
-		t.Errorf("overlap=purple: open %v, notices %q", got.Overlap, notices)
+	for _, view := range []struct {
+		id   string
+		open func(*Lab) *bool
+	}{
+		{IDOverlap, func(s *Lab) *bool { return &s.Overlap }},
+		{IDFile, func(s *Lab) *bool { return &s.File }},
+	} {
+		t.Run(view.id, func(t *testing.T) {
+			t.Parallel()
+			s := DefaultLab()
+			if q := s.Query(); q.Has(view.id) {
+				t.Errorf("a closed view is in the link: %q", q.Encode())
+			}
+			*view.open(&s) = true
+			q := s.Query()
+			if got := q.Get(view.id); got != "on" {
+				t.Errorf("%s = %q in the link, want on", view.id, got)
+			}
+			if got, notices := LabFromQuery(q); got != s || len(notices) > 0 {
+				t.Errorf("round trip: %+v, notices %q", got, notices)
+			}
+			for raw, want := range map[string]bool{"on": true, "1": true, "off": false, "0": false} {
+				q, _ := url.ParseQuery(linktest.Query(view.id, raw))
+				if got, notices := LabFromQuery(q); *view.open(&got) != want || len(notices) > 0 {
+					t.Errorf("%s=%s: open %v, notices %q; want %v", view.id, raw, *view.open(&got), notices, want)
+				}
+			}
+			q, _ = url.ParseQuery(linktest.Query(view.id, "purple"))
+			got, notices := LabFromQuery(q)
+			if *view.open(&got) || len(notices) != 1 || !strings.Contains(notices[0], view.id+`: "purple" is not on or off`) {
+				t.Errorf("%s=purple: open %v, notices %q", view.id, *view.open(&got), notices)
+			}
+		})
 	}
 }
 

@@ -89,6 +89,14 @@ func Download(name, mime, text string) {
 	save(name, w.Get("Blob").New([]any{text}, map[string]any{"type": mime}))
 }
 
+// DownloadBytes offers data as a file, as Download offers text.
+func DownloadBytes(name, mime string, data []byte) {
+	w := app.Window()
+	arr := w.Get("Uint8Array").New(len(data))
+	app.CopyBytesToJS(arr, data)
+	save(name, w.Get("Blob").New([]any{arr}, map[string]any{"type": mime}))
+}
+
 // save offers blob as the file name through a link made for the purpose,
 // and lets the blob go once the browser has taken its copy.
 func save(name string, blob app.Value) {

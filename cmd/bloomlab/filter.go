@@ -308,8 +308,8 @@ func filterInfo(args []string, stdout io.Writer) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	s := f.(core.Shaped)
-	shape, inserted := s.Shape(), s.Inserted()
+	d := core.Describe(f)
+	shape := d.Shape
 	row := func(name, format string, args ...any) {
 		fmt.Fprintf(stdout, "%-14s %s\n", name, fmt.Sprintf(format, args...))
 	}
@@ -318,17 +318,17 @@ func filterInfo(args []string, stdout io.Writer) (int, error) {
 	row("k", "%d", shape.K)
 	row("hashing", "%s", shape.Hashing)
 	row("seed", "%d", shape.Seed)
-	row("fill", "%d of %d %s (%.2f%%)", f.SetBits(), f.M(), shape.Variant.Terms().Nonzero, 100*float64(f.SetBits())/float64(f.M()))
-	row("inserted", "%d keys (repeats included)", inserted)
-	if e, err := core.EstimateKeys(f); err != nil {
-		row("estimated", "none: %s", userMessage(err))
+	row("fill", "%d of %d %s (%.2f%%)", d.Nonzero, f.M(), shape.Variant.Terms().Nonzero, 100*d.Fill)
+	row("inserted", "%d keys (repeats included)", d.Inserted)
+	if d.EstimateErr != nil {
+		row("estimated", "none: %s", userMessage(d.EstimateErr))
 	} else {
-		row("estimated", "%.1f ± %.1f distinct keys (one standard deviation)", e.N, e.SD)
+		row("estimated", "%.1f ± %.1f distinct keys (one standard deviation)", d.Estimate.N, d.Estimate.SD)
 	}
 	// The rate now is read off the bits: a query of an absent key is a
 	// false positive when its k probes all find a set position. The design
 	// size is the n this m and k are optimal for, n = m ln 2 / k.
-	fill := float64(f.SetBits()) / float64(f.M())
+	fill := d.Fill
 	design := uint64(math.Round(float64(shape.M) * math.Ln2 / float64(shape.K)))
 	row("rate", "%.6g now (fill^k); %.6g at the design size, %d keys (m ln 2 / k, where this k is optimal)",
 		math.Pow(fill, float64(shape.K)), shape.Variant.Theory(f, design).Rate, design)

@@ -484,7 +484,7 @@ func knownKeys() map[string]bool {
 	for k := range settings.DefaultLab().Query() {
 		out[k] = true
 	}
-	for _, k := range []string{settings.IDLarge, settings.IDOverlap, settings.IDSecond, settings.IDTry, settings.IDPlayAt, settings.IDHashing, settings.IDFingerprintBits} {
+	for _, k := range []string{settings.IDLarge, settings.IDOverlap, settings.IDSecond, settings.IDFile, settings.IDTry, settings.IDPlayAt, settings.IDHashing, settings.IDFingerprintBits} {
 		out[k] = true
 	}
 	return out
