@@ -92,6 +92,7 @@ func New() *Page {
 func (c *Page) Init() {
 	c.controls.lab, c.panel.lab, c.player.lab, c.bits.lab, c.overlap.lab = c, c, c, c, c
 	c.bits.pointed, c.bits.cursor, c.panel.step = -1, -1, -1
+	c.panel.later.id, c.player.later.id, c.own.later.id = idKeyPanel, idPlayer, idOwnBody
 	c.charts.Figure = c.figure
 	c.own.use = func(ctx app.Context, t0 float64) {
 		c.notices = nil
@@ -229,6 +230,7 @@ func (c *Page) State() State {
 // has the key panel query ask in order, or run attack (nil for none).
 func (c *Page) Show(ctx app.Context, s settings.Lab, ask []string, attack *try.Attack) {
 	s.Large, s.Overlap = c.settings.Large, c.settings.Overlap
+	c.panel.later.show()
 	c.own.drop()
 	c.player.pause()
 	c.panel.ask, c.panel.attacked = askNone, nil
@@ -259,10 +261,15 @@ func (c *Page) ClearQueries() { c.panel.clearAnswers() }
 func (c *Page) OnMount(ctx app.Context) {
 	c.panel.motion = !reducedMotion()
 	// The moves made on the prerendered page, before the lab was live,
-	// are made again now (web/early.js).
-	ctx.Defer(func(app.Context) {
-		if live := app.Window().Get("bloomlabLive"); live.Truthy() {
-			live.Invoke()
+	// are made again (web/early.js) once the parts left out of the first
+	// tree are in: a move may be on one of them.
+	var replay app.Value
+	if live := app.Window().Get("bloomlabLive"); live.Truthy() {
+		replay = live.Invoke(true)
+	}
+	c.reveal(ctx, func(app.Context) {
+		if replay != nil && replay.Truthy() {
+			replay.Invoke()
 		}
 	})
 	c.stopListen = engine.Audits().Listen(func() {
@@ -291,6 +298,7 @@ func (c *Page) OnDismount() {
 // prerendered one showed: same counters, picture and charts.
 func (c *Page) OnInit() {
 	if app.IsClient {
+		c.measureLaters()
 		c.started = c.startFirstView()
 		if c.started {
 			// The run made, the page's tree is built in tasks of its own.
@@ -591,10 +599,10 @@ func (c *Page) body(title app.UI, newcomer bool) app.UI {
 			app.Div().Class("lab-out").Body(
 				c.own.renderReport(),
 				c.renderProgress(),
-				c.player.render(),
+				c.player.later.render(c.settings.PlayAt > 0, c.player.render),
 				c.counters.render(c.counterList(), c.result, auditBadge(c.settings.Params.Fault, c.audit, c.variant())),
 				&ui.Yield{},
-				c.panel.render(),
+				c.panel.later.render(c.settings.Typed != "", c.panel.render),
 				c.bits.render(c.result, marks),
 				c.overlap.render(c.result == nil || c.bits.layout(c.result).Cells),
 				&ui.Yield{},
