@@ -3,6 +3,7 @@ package lab
 import (
 	"strconv"
 
+	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/app/ui"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -20,7 +21,7 @@ import (
 //
 // A new part that can wait is a later field of the page, listed in laters,
 // and rendered through its render; one behind a click calls show in the
-// click's handler.
+// click's handler, one a link opens is shown in openLaters.
 
 // later is a part that mounts after the page's first tree.
 type later struct {
@@ -45,14 +46,11 @@ func (l *later) measure() {
 // show mounts the part from the next render on, and for good.
 func (l *later) show() { l.shown = true }
 
-// render is part, or, until the part is shown and unless need says it is
-// wanted now, the box in its place. The server renders every part: the
-// prerendered page is whole, and is what the box is measured on.
-func (l *later) render(need bool, part func() app.UI) app.UI {
-	if need || app.IsServer {
-		l.shown = true
-	}
-	if l.shown {
+// render is part, or, until the part is shown, the box in its place. The
+// server renders every part: the prerendered page is whole, and is what
+// the box is measured on.
+func (l *later) render(part func() app.UI) app.UI {
+	if l.shown || app.IsServer {
 		return part()
 	}
 	box := app.Div().Class("later").DataSet("later", l.id).Aria("hidden", true)
@@ -67,8 +65,22 @@ func (c *Page) laters() []*later {
 	return []*later{&c.player.later, &c.panel.later, &c.own.later}
 }
 
-// measureLaters reads, before the first render, the heights the boxes keep.
-func (c *Page) measureLaters() {
+// openLaters shows at once the parts the settings s open: the key panel
+// of a link with typed keys, the player of a link at one of its stops.
+func (c *Page) openLaters(s settings.Lab) {
+	if s.Typed != "" {
+		c.panel.later.show()
+	}
+	if s.Playing() {
+		c.player.later.show()
+	}
+}
+
+// startLaters, before the first render, shows the parts the link opens
+// and reads the heights the boxes of the others keep.
+func (c *Page) startLaters() {
+	s, _ := settings.LabFromQuery(app.Window().URL().Query())
+	c.openLaters(s)
 	for _, l := range c.laters() {
 		l.measure()
 	}
@@ -89,7 +101,12 @@ func (c *Page) reveal(ctx app.Context, then func(ctx app.Context)) {
 			ui.LetBrowserIn()
 			ctx.Dispatch(func(ctx app.Context) {
 				l.show()
-				ctx.Defer(func(ctx app.Context) { c.reveal(ctx, then) })
+				ctx.Defer(func(ctx app.Context) {
+					// What draw writes straight into the page, the
+					// part just in missed: the player's position.
+					c.player.sync()
+					c.reveal(ctx, then)
+				})
 			})
 		})
 		return

@@ -222,7 +222,7 @@ func (o *ownPanel) render() app.UI {
 			app.Span().Class("own-title").Text("Your own keys"),
 			app.Span().Class("muted own-sub").Text(" paste or upload real keys; they stay in this page, not in the link"),
 		),
-		o.later.render(active || o.loading, func() app.UI { return o.renderBody(active) }),
+		o.later.render(func() app.UI { return o.renderBody(active) }),
 	)
 }
 

@@ -298,7 +298,7 @@ func (c *Page) OnDismount() {
 // prerendered one showed: same counters, picture and charts.
 func (c *Page) OnInit() {
 	if app.IsClient {
-		c.measureLaters()
+		c.startLaters()
 		c.started = c.startFirstView()
 		if c.started {
 			// The run made, the page's tree is built in tasks of its own.
@@ -316,8 +316,10 @@ func (c *Page) OnNav(ctx app.Context) {
 	ctx.Page().SetTitle("Bloom Lab: watch a Bloom filter fill")
 	if c.started && s == c.settings {
 		// The first view's run, made before the first render: what
-		// follows a run follows now.
+		// follows a run follows now, in a task of its own after the
+		// first tree's (the picture shows the first view meanwhile).
 		c.started = false
+		ui.LetBrowserIn()
 		c.follow(ctx, c.runs.Start())
 		return
 	}
@@ -571,45 +573,67 @@ func (c *Page) body(title app.UI, newcomer bool) app.UI {
 	case c.running || c.own.loading || c.result == nil:
 		state = "running"
 	}
+	c.openLaters(c.settings)
+	// The parts render as they mount (ui.Part), so that the Yields
+	// between them split the first tree's render as well as its mount;
+	// the key panel, the player and the own keys' body wait for the page
+	// to be live (later.go).
+	return app.Div().ID("lab").Class("lab").DataSet("state", state).Body(
+		&ui.Yield{},
+		ui.Part(func() app.UI { return c.renderHead(title, newcomer) }),
+		ui.Part(c.renderNotices),
+		ui.Part(c.own.render),
+		&ui.Yield{},
+		app.Div().Class("lab-grid").Body(
+			// The glance at the foot of the controls' column, in view
+			// while a control is in use.
+			ui.Part(func() app.UI {
+				return app.Div().Class("lab-side").Body(
+					c.controls.renderControls(c.own.renderSlidersNote()),
+					c.glance.render(c.counterList()),
+				)
+			}),
+			&ui.Yield{},
+			app.Div().Class("lab-out").Body(
+				ui.Part(c.own.renderReport),
+				ui.Part(c.renderProgress),
+				ui.Part(func() app.UI { return c.player.later.render(c.player.render) }),
+				ui.Part(func() app.UI {
+					return c.counters.render(c.counterList(), c.result, auditBadge(c.settings.Params.Fault, c.audit, c.variant()))
+				}),
+				&ui.Yield{},
+				ui.Part(func() app.UI { return c.panel.later.render(c.panel.render) }),
+				ui.Part(c.renderBits),
+				ui.Part(func() app.UI { return c.overlap.render(c.result == nil || c.bits.layout(c.result).Cells) }),
+				&ui.Yield{},
+				ui.Part(func() app.UI {
+					return c.charts.Render(c.variant(), c.result, c.own.keys != nil, c.player.chartPlay())
+				}),
+			),
+		),
+	)
+}
+
+// renderHead is the lab's title, lede and the tools above the controls.
+func (c *Page) renderHead(title app.UI, newcomer bool) app.UI {
+	return app.Div().Class("lab-head").Body(
+		title,
+		app.P().Class("lede").Text("Move a slider and watch the filter fill: the bit array, the counters and the charts follow on every change, and the address bar keeps the settings for a link."),
+		app.If(newcomer, c.controls.renderSmallStart),
+		app.Div().Class("head-tools").Body(
+			c.controls.renderPresets(),
+			c.controls.renderViewTools(renderEmbedBox(c.settings, c.embedAs)),
+		),
+	)
+}
+
+// renderBits is the bit array with the marks of the key panel's answer.
+func (c *Page) renderBits() app.UI {
 	var marks painter.Marks
 	if c.result != nil {
 		marks = c.panel.playing(c.bits.marks(c.result, c.panel.marks()))
 	}
-	return app.Div().ID("lab").Class("lab").DataSet("state", state).Body(
-		&ui.Yield{},
-		app.Div().Class("lab-head").Body(
-			title,
-			app.P().Class("lede").Text("Move a slider and watch the filter fill: the bit array, the counters and the charts follow on every change, and the address bar keeps the settings for a link."),
-			app.If(newcomer, c.controls.renderSmallStart),
-			app.Div().Class("head-tools").Body(
-				c.controls.renderPresets(),
-				c.controls.renderViewTools(renderEmbedBox(c.settings, c.embedAs)),
-			),
-		),
-		c.renderNotices(),
-		c.own.render(),
-		app.Div().Class("lab-grid").Body(
-			// The glance at the foot of the controls' column, in view
-			// while a control is in use.
-			app.Div().Class("lab-side").Body(
-				c.controls.renderControls(c.own.renderSlidersNote()),
-				c.glance.render(c.counterList()),
-			),
-			&ui.Yield{},
-			app.Div().Class("lab-out").Body(
-				c.own.renderReport(),
-				c.renderProgress(),
-				c.player.later.render(c.settings.PlayAt > 0, c.player.render),
-				c.counters.render(c.counterList(), c.result, auditBadge(c.settings.Params.Fault, c.audit, c.variant())),
-				&ui.Yield{},
-				c.panel.later.render(c.settings.Typed != "", c.panel.render),
-				c.bits.render(c.result, marks),
-				c.overlap.render(c.result == nil || c.bits.layout(c.result).Cells),
-				&ui.Yield{},
-				c.charts.Render(c.variant(), c.result, c.own.keys != nil, c.player.chartPlay()),
-			),
-		),
-	)
+	return c.bits.render(c.result, marks)
 }
 
 func (c *Page) renderNotices() app.UI {
