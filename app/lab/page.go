@@ -268,6 +268,7 @@ func (c *Page) OnMount(ctx app.Context) {
 		replay = live.Invoke(true)
 	}
 	c.reveal(ctx, func(app.Context) {
+		ui.MarkStart("whole")
 		if replay != nil && replay.Truthy() {
 			replay.Invoke()
 		}

@@ -42,7 +42,8 @@ func LetBrowserIn() {
 }
 
 // MarkStart marks a moment of the page's start in the browser's performance
-// timeline as bloomlab:name (main, first-view, live), where a profile
+// timeline as bloomlab:name (main, first-view, live, and the lab's whole
+// once the parts it mounts after live are in), where a profile
 // shows it among the tasks and a test can see what ran between two marks.
 func MarkStart(name string) {
 	if app.IsClient {
