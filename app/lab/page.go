@@ -544,7 +544,7 @@ func (c *Page) Render() app.UI {
 // Body is the lab without the page around it, titled with the page's h1.
 func (c *Page) Body() app.UI {
 	c.setPart(false)
-	return c.body(app.H1().Text(labTitle), true)
+	return c.body(func() app.UI { return app.H1().Text(labTitle) }, true)
 }
 
 // Part is the lab as a part of another page (the lessons'), whose title is
@@ -552,7 +552,7 @@ func (c *Page) Body() app.UI {
 // its readers itself, so the lab's start for newcomers is left out.
 func (c *Page) Part() app.UI {
 	c.setPart(true)
-	return c.body(app.H2().Class("lab-title").Text(labTitle), false)
+	return c.body(func() app.UI { return app.H2().Class("lab-title").Text(labTitle) }, false)
 }
 
 // setPart says whether the lab is a part of another page, under that
@@ -565,7 +565,7 @@ const labTitle = "The lab"
 
 // body is the lab under its title, an h1 or an h2, with the start for
 // newcomers if newcomer.
-func (c *Page) body(title app.UI, newcomer bool) app.UI {
+func (c *Page) body(title func() app.UI, newcomer bool) app.UI {
 	state := "ready"
 	switch {
 	case app.IsServer:
@@ -616,9 +616,11 @@ func (c *Page) body(title app.UI, newcomer bool) app.UI {
 }
 
 // renderHead is the lab's title, lede and the tools above the controls.
-func (c *Page) renderHead(title app.UI, newcomer bool) app.UI {
+// The title is made afresh at every render: a Part may render again on
+// its own, and an element is never handed to go-app twice.
+func (c *Page) renderHead(title func() app.UI, newcomer bool) app.UI {
 	return app.Div().Class("lab-head").Body(
-		title,
+		title(),
 		app.P().Class("lede").Text("Move a slider and watch the filter fill: the bit array, the counters and the charts follow on every change, and the address bar keeps the settings for a link."),
 		app.If(newcomer, c.controls.renderSmallStart),
 		app.Div().Class("head-tools").Body(
