@@ -57,10 +57,13 @@
     return notes.length;
   };
 
-  window.bloomlabLive = () => {
-    if (live) return;
+  // bloomlabLive ends the keeping and makes the moves again, or, given
+  // hold, returns the function that makes them: a page whose parts mount
+  // after it is live calls it once they are in, as a move may be on one.
+  window.bloomlabLive = (hold) => {
+    if (live) return undefined;
     live = true;
-    setTimeout(() => {
+    const replay = () => setTimeout(() => {
       for (const m of moves) {
         const el = document.getElementById(m.id);
         if (!el) continue;
@@ -74,6 +77,9 @@
       }
       moves.length = 0;
     });
+    if (hold) return replay;
+    replay();
+    return undefined;
   };
 })();
 

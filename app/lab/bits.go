@@ -382,9 +382,14 @@ func (b *labBits) render(r *sim.Result, marks painter.Marks) app.UI {
 			canvas,
 			app.If(b.first != nil && !b.firstGone, func() app.UI {
 				fv := b.first
-				return app.Div().ID(idBitArrayFirst).Class("bits-first").Attr("elementtiming", "first-view").
-					Style("--first-wide", "url("+fv.Wide+")").Style("--first-narrow", "url("+fv.Narrow+")").
-					DataSet("first-view", fv.encode())
+				first := app.Div().ID(idBitArrayFirst).Class("bits-first").Attr("elementtiming", "first-view").
+					Style("--first-wide", "url("+fv.Wide+")").Style("--first-narrow", "url("+fv.Narrow+")")
+				if app.IsServer {
+					// Only the live page's start reads the view back
+					// (readFirstView): the live page has no use for it.
+					first = first.DataSet("first-view", fv.encode())
+				}
+				return first
 			}),
 		),
 		app.FigCaption().ID("bit-caption").Body(

@@ -44,5 +44,6 @@
 // never from a comparison here; a new part with state of its own is a
 // package under app/lab when it needs nothing of the page, otherwise a
 // file with its type and its interface of the page; either way one field
-// of Page.
+// of Page. A part below the fold or behind a click waits out of the
+// page's first tree (later.go): a later field in it, listed in laters.
 package lab

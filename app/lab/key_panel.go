@@ -78,6 +78,8 @@ const (
 type keyPanel struct {
 	lab  keyLab
 	runs engine.Runs
+	// later mounts the panel after the page's first tree (later.go).
+	later later
 	// inPart is set where the lab is a part of another page: its heading
 	// is then an h3.
 	inPart bool

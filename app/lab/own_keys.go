@@ -19,6 +19,7 @@ import (
 // Element IDs of the "Your own keys" section.
 const (
 	idOwnKeys     = "own-keys"
+	idOwnBody     = "own-keys-body"
 	idOwnMembers  = "own-members"
 	idOwnAbsent   = "own-absent"
 	idOwnUse      = "own-use"
@@ -49,6 +50,9 @@ type ownPanel struct {
 	loading  bool
 	progress float64
 	use      func(ctx app.Context, t0 float64)
+	// later mounts what the panel holds under its title once the page
+	// is live, or when it is opened (later.go).
+	later later
 }
 
 // ownSource is a file chosen for one list; a list without one comes from
@@ -212,17 +216,32 @@ func ownReport(o *engine.OwnKeys) string {
 }
 
 func (o *ownPanel) render() app.UI {
-	lim := engine.KeyLimits
 	active := o.keys != nil
-	back := app.Button().ID(idOwnBack).Class("chip").Text("Back to generated keys").OnClick(o.onBack)
-	if !active && !o.loading {
-		back = back.Disabled(true)
-	}
-	return app.Details().ID(idOwnKeys).Class("own-keys").Body(
+	return app.Details().ID(idOwnKeys).Class("own-keys").OnToggle(o.onToggle).Body(
 		app.Summary().Body(
 			app.Span().Class("own-title").Text("Your own keys"),
 			app.Span().Class("muted own-sub").Text(" paste or upload real keys; they stay in this page, not in the link"),
 		),
+		o.later.render(func() app.UI { return o.renderBody(active) }),
+	)
+}
+
+// onToggle mounts the panel's body as the panel opens, if the page has
+// not mounted it yet.
+func (o *ownPanel) onToggle(ctx app.Context, e app.Event) {
+	if e.Get("target").Get("open").Bool() {
+		o.later.show()
+	}
+}
+
+// renderBody is what the panel holds under its title.
+func (o *ownPanel) renderBody(active bool) app.UI {
+	lim := engine.KeyLimits
+	back := app.Button().ID(idOwnBack).Class("chip").Text("Back to generated keys").OnClick(o.onBack)
+	if !active && !o.loading {
+		back = back.Disabled(true)
+	}
+	return app.Div().ID(idOwnBody).Body(
 		app.P().Class("own-help").Text("Build the filter from your keys, with the bits per key, k, passes, seed, variant and fault set below, and measure the false-positive rate on queries you know were never inserted. "+
 			"One key per line; blank lines are skipped and nothing else is trimmed, so \"a\" and \"a \" are two keys. "+
 			"A list holds at most "+format.Int(uint64(lim.MaxKeys))+" keys and "+format.Limit(lim.MaxBytes)+", a key at most "+format.Limit(int64(lim.MaxLineBytes))+"; past a few megabytes, upload a file, since a browser's text box grows slow. "+

@@ -94,6 +94,7 @@ func New() *Page {
 func (c *Page) Init() {
 	c.controls.lab, c.panel.lab, c.player.lab, c.bits.lab, c.overlap.lab, c.second.lab, c.file.lab = c, c, c, c, c, c, c
 	c.bits.pointed, c.bits.cursor, c.panel.step = -1, -1, -1
+	c.panel.later.id, c.player.later.id, c.own.later.id = idKeyPanel, idPlayer, idOwnBody
 	c.charts.Figure = c.figure
 	c.own.use = func(ctx app.Context, t0 float64) {
 		c.notices = nil
@@ -250,6 +251,7 @@ func (c *Page) State() State {
 // has the key panel query ask in order, or run attack (nil for none).
 func (c *Page) Show(ctx app.Context, s settings.Lab, ask []string, attack *try.Attack) {
 	s.Large, s.Overlap, s.File = c.settings.Large, c.settings.Overlap, c.settings.File
+	c.panel.later.show()
 	c.own.drop()
 	c.player.pause()
 	c.panel.ask, c.panel.attacked = askNone, nil
@@ -280,10 +282,16 @@ func (c *Page) ClearQueries() { c.panel.clearAnswers() }
 func (c *Page) OnMount(ctx app.Context) {
 	c.panel.motion = !reducedMotion()
 	// The moves made on the prerendered page, before the lab was live,
-	// are made again now (web/early.js).
-	ctx.Defer(func(app.Context) {
-		if live := app.Window().Get("bloomlabLive"); live.Truthy() {
-			live.Invoke()
+	// are made again (web/early.js) once the parts left out of the first
+	// tree are in: a move may be on one of them.
+	var replay app.Value
+	if live := app.Window().Get("bloomlabLive"); live.Truthy() {
+		replay = live.Invoke(true)
+	}
+	c.reveal(ctx, func(app.Context) {
+		ui.MarkStart("whole")
+		if replay != nil && replay.Truthy() {
+			replay.Invoke()
 		}
 	})
 	c.stopListen = engine.Audits().Listen(func() {
@@ -312,6 +320,7 @@ func (c *Page) OnDismount() {
 // prerendered one showed: same counters, picture and charts.
 func (c *Page) OnInit() {
 	if app.IsClient {
+		c.startLaters()
 		c.started = c.startFirstView()
 		if c.started {
 			// The run made, the page's tree is built in tasks of its own.
@@ -329,8 +338,10 @@ func (c *Page) OnNav(ctx app.Context) {
 	ctx.Page().SetTitle("Bloom Lab: watch a Bloom filter fill")
 	if c.started && s == c.settings {
 		// The first view's run, made before the first render: what
-		// follows a run follows now.
+		// follows a run follows now, in a task of its own after the
+		// first tree's (the picture shows the first view meanwhile).
 		c.started = false
+		ui.LetBrowserIn()
 		c.follow(ctx, c.runs.Start())
 		return
 	}
@@ -559,7 +570,7 @@ func (c *Page) Render() app.UI {
 // Body is the lab without the page around it, titled with the page's h1.
 func (c *Page) Body() app.UI {
 	c.setPart(false)
-	return c.body(app.H1().Text(labTitle), true)
+	return c.body(func() app.UI { return app.H1().Text(labTitle) }, true)
 }
 
 // Part is the lab as a part of another page (the lessons'), whose title is
@@ -567,7 +578,7 @@ func (c *Page) Body() app.UI {
 // its readers itself, so the lab's start for newcomers is left out.
 func (c *Page) Part() app.UI {
 	c.setPart(true)
-	return c.body(app.H2().Class("lab-title").Text(labTitle), false)
+	return c.body(func() app.UI { return app.H2().Class("lab-title").Text(labTitle) }, false)
 }
 
 // setPart says whether the lab is a part of another page, under that
@@ -580,7 +591,7 @@ const labTitle = "The lab"
 
 // body is the lab under its title, an h1 or an h2, with the start for
 // newcomers if newcomer.
-func (c *Page) body(title app.UI, newcomer bool) app.UI {
+func (c *Page) body(title func() app.UI, newcomer bool) app.UI {
 	state := "ready"
 	switch {
 	case app.IsServer:
@@ -589,47 +600,71 @@ func (c *Page) body(title app.UI, newcomer bool) app.UI {
 	case c.running || c.own.loading || c.result == nil:
 		state = "running"
 	}
+	c.openLaters(c.settings)
+	// The parts render as they mount (ui.Part), so that the Yields
+	// between them split the first tree's render as well as its mount;
+	// the key panel, the player and the own keys' body wait for the page
+	// to be live (later.go).
+	return app.Div().ID("lab").Class("lab").DataSet("state", state).Body(
+		&ui.Yield{},
+		ui.Part(func() app.UI { return c.renderHead(title, newcomer) }),
+		ui.Part(c.renderNotices),
+		ui.Part(c.own.render),
+		&ui.Yield{},
+		app.Div().Class("lab-grid").Body(
+			// The glance at the foot of the controls' column, in view
+			// while a control is in use.
+			ui.Part(func() app.UI {
+				return app.Div().Class("lab-side").Body(
+					c.controls.renderControls(c.own.renderSlidersNote()),
+					c.glance.render(c.counterList()),
+				)
+			}),
+			&ui.Yield{},
+			app.Div().Class("lab-out").Body(
+				ui.Part(c.own.renderReport),
+				ui.Part(c.renderProgress),
+				ui.Part(func() app.UI { return c.player.later.render(c.player.render) }),
+				ui.Part(func() app.UI {
+					return c.counters.render(c.counterList(), c.result, auditBadge(c.settings.Params.Fault, c.audit, c.variant()))
+				}),
+				&ui.Yield{},
+				ui.Part(func() app.UI { return c.panel.later.render(c.panel.render) }),
+				ui.Part(c.renderBits),
+				ui.Part(func() app.UI { return c.overlap.render(c.result == nil || c.bits.layout(c.result).Cells) }),
+				ui.Part(c.second.render),
+				ui.Part(c.file.render),
+				&ui.Yield{},
+				ui.Part(func() app.UI {
+					return c.charts.Render(c.variant(), c.result, c.own.keys != nil, c.player.chartPlay())
+				}),
+			),
+		),
+	)
+}
+
+// renderHead is the lab's title, lede and the tools above the controls.
+// The title is made afresh at every render: a Part may render again on
+// its own, and an element is never handed to go-app twice.
+func (c *Page) renderHead(title func() app.UI, newcomer bool) app.UI {
+	return app.Div().Class("lab-head").Body(
+		title(),
+		app.P().Class("lede").Text("Move a slider and watch the filter fill: the bit array, the counters and the charts follow on every change, and the address bar keeps the settings for a link."),
+		app.If(newcomer, c.controls.renderSmallStart),
+		app.Div().Class("head-tools").Body(
+			c.controls.renderPresets(),
+			c.controls.renderViewTools(renderEmbedBox(c.settings, c.embedAs)),
+		),
+	)
+}
+
+// renderBits is the bit array with the marks of the key panel's answer.
+func (c *Page) renderBits() app.UI {
 	var marks painter.Marks
 	if c.result != nil {
 		marks = c.panel.playing(c.bits.marks(c.result, c.panel.marks()))
 	}
-	return app.Div().ID("lab").Class("lab").DataSet("state", state).Body(
-		&ui.Yield{},
-		app.Div().Class("lab-head").Body(
-			title,
-			app.P().Class("lede").Text("Move a slider and watch the filter fill: the bit array, the counters and the charts follow on every change, and the address bar keeps the settings for a link."),
-			app.If(newcomer, c.controls.renderSmallStart),
-			app.Div().Class("head-tools").Body(
-				c.controls.renderPresets(),
-				c.controls.renderViewTools(renderEmbedBox(c.settings, c.embedAs)),
-			),
-		),
-		c.renderNotices(),
-		c.own.render(),
-		app.Div().Class("lab-grid").Body(
-			// The glance at the foot of the controls' column, in view
-			// while a control is in use.
-			app.Div().Class("lab-side").Body(
-				c.controls.renderControls(c.own.renderSlidersNote()),
-				c.glance.render(c.counterList()),
-			),
-			&ui.Yield{},
-			app.Div().Class("lab-out").Body(
-				c.own.renderReport(),
-				c.renderProgress(),
-				c.player.render(),
-				c.counters.render(c.counterList(), c.result, auditBadge(c.settings.Params.Fault, c.audit, c.variant())),
-				&ui.Yield{},
-				c.panel.render(),
-				c.bits.render(c.result, marks),
-				c.overlap.render(c.result == nil || c.bits.layout(c.result).Cells),
-				c.second.render(),
-				c.file.render(),
-				&ui.Yield{},
-				c.charts.Render(c.variant(), c.result, c.own.keys != nil, c.player.chartPlay()),
-			),
-		),
-	)
+	return c.bits.render(c.result, marks)
 }
 
 func (c *Page) renderNotices() app.UI {

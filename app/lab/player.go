@@ -17,6 +17,7 @@ import (
 
 // Element IDs of the player.
 const (
+	idPlayer    = "player"
 	idPlay      = "play"
 	idPlayStep  = "play-step"
 	idPlayBack  = "play-back"
@@ -81,6 +82,8 @@ type playLab interface {
 type player struct {
 	lab     playLab
 	playing bool
+	// later mounts the player after the page's first tree (later.go).
+	later later
 	// speed is stops a second.
 	speed int
 	// step is a step by the buttons, whose key's positions play when it
@@ -257,7 +260,7 @@ func (pl *player) render() app.UI {
 	if off != "" {
 		help = off
 	}
-	return app.Section().ID("player").Class(offClass("player", off != "")).Aria("label", "Play the fill").Body(
+	return app.Section().ID(idPlayer).Class(offClass("player", off != "")).Aria("label", "Play the fill").Body(
 		app.Div().Class("player-row").Body(
 			buttons[0], buttons[1], buttons[2],
 			app.Label().For(settings.IDPlayAt).Class("player-label").Body(

@@ -42,7 +42,8 @@ func LetBrowserIn() {
 }
 
 // MarkStart marks a moment of the page's start in the browser's performance
-// timeline as bloomlab:name (main, first-view, live), where a profile
+// timeline as bloomlab:name (main, first-view, live, and the lab's whole
+// once the parts it mounts after live are in), where a profile
 // shows it among the tasks and a test can see what ran between two marks.
 func MarkStart(name string) {
 	if app.IsClient {
@@ -60,3 +61,21 @@ type liveMark struct{ app.Compo }
 func (l *liveMark) OnMount(app.Context) { MarkStart("live") }
 
 func (l *liveMark) Render() app.UI { return app.Text("") }
+
+// Part renders a page's part when it mounts rather than when its page
+// renders. go-app renders a page's whole tree before it mounts any of it,
+// so the render of every part fell in the first task, before the first
+// Yield; a Part's render and mount fall together between two Yields. It
+// updates with its page: render is a new func at every render of the
+// page, so go-app renders the Part again each time, as it would the
+// elements inline.
+func Part(render func() app.UI) app.UI { return &part{Of: render} }
+
+type part struct {
+	app.Compo
+	// Of is exported, as go-app hands a component's new render only
+	// through its exported fields.
+	Of func() app.UI
+}
+
+func (p *part) Render() app.UI { return p.Of() }

@@ -238,9 +238,10 @@ func bdo(t *testing.T, ctx context.Context, actions ...chromedp.Action[chromedp.
 	}
 }
 
-// waitLab waits until the lab has drawn its first result.
+// waitLab waits until the lab has drawn its first result and every part
+// left out of its first tree is in (app/lab/later.go).
 func waitLab() chromedp.Action[chromedp.Void] {
-	return chromedp.WaitVisible(chromedp.CSS(`#lab[data-state="ready"]`))
+	return chromedp.WaitVisible(chromedp.CSS(`#lab[data-state="ready"]:not(:has(.later))`))
 }
 
 // waitAudit waits until the audit page has its report.

@@ -77,7 +77,7 @@ type sample struct {
 	tasks   [][2]float64       // start, duration
 	probes  [][2]float64       // made, handled
 	missing string             // why there are no long tasks, if the browser has none
-	marks   map[string]float64 // the page's marks of its start (bloomlab:main, first-view, live)
+	marks   map[string]float64 // the page's marks of its start (bloomlab:main, first-view, live, whole)
 }
 
 func main() {
@@ -133,7 +133,7 @@ func main() {
 				for _, t := range s.tasks {
 					fmt.Printf(" %.0f+%.0f", t[0], t[1])
 				}
-				for _, m := range []string{"main", "first-view", "live"} {
+				for _, m := range []string{"main", "first-view", "live", "whole"} {
 					if at, ok := s.marks[m]; ok {
 						fmt.Printf("; %s at %.0f", m, at)
 					}
