@@ -99,6 +99,11 @@ func TestBrowserEveryPage(t *testing.T) {
 	for _, route := range site.PageRoutes() {
 		bdo(t, ctx, chromedp.Navigate(base+route))
 		waitLive(t, ctx)
+		want := map[string]string{ui.RouteLab: "H2", ui.RouteLessons: "H3"}[route]
+		if want != "" {
+			// The key panel mounts once the lab is live.
+			bdo(t, ctx, waitLab())
+		}
 		hs := beval[[]string](t, ctx, `[...document.querySelectorAll("h1, h2, h3, h4, h5, h6")].map(h => h.tagName + " " + h.textContent.trim())`)
 		h1 := 0
 		level := 0
@@ -116,7 +121,6 @@ func TestBrowserEveryPage(t *testing.T) {
 		if h1 != 1 {
 			t.Errorf("%s has %d h1, want one: %q", route, h1, hs)
 		}
-		want := map[string]string{ui.RouteLab: "H2", ui.RouteLessons: "H3"}[route]
 		for _, part := range []string{"One key at a time", "The bit array", "Charts"} {
 			if want != "" && !slices.Contains(hs, want+" "+part) {
 				t.Errorf("%s: no %s %q among %q", route, want, part, hs)
