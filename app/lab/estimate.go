@@ -36,5 +36,11 @@ func estimateWords(e core.Estimate, err error) string {
 	case err != nil:
 		return "none for this layout"
 	}
-	return format.Int(uint64(math.Round(e.N))) + " ± " + format.Int(uint64(math.Round(EstimateSDs*e.SD)))
+	// An intersection's estimate, by inclusion and exclusion, can fall
+	// below zero.
+	n := format.Int(uint64(math.Round(math.Abs(e.N))))
+	if math.Round(e.N) < 0 {
+		n = "−" + n
+	}
+	return n + " ± " + format.Int(uint64(math.Round(EstimateSDs*e.SD)))
 }

@@ -47,3 +47,20 @@ func TestEstimateCounter(t *testing.T) {
 		t.Errorf("cuckoo: the estimate is shown")
 	}
 }
+
+// TestEstimateWordsBelowZero: an intersection's estimate, by inclusion and
+// exclusion, may fall below zero, and says so rather than wrapping round.
+func TestEstimateWordsBelowZero(t *testing.T) {
+	for _, tc := range []struct {
+		e    core.Estimate
+		want string
+	}{
+		{core.Estimate{N: -12.4, SD: 30}, "−12 ± 60"},
+		{core.Estimate{N: 1026.2, SD: 46.3}, "1,026 ± 93"},
+		{core.Estimate{N: -0.2, SD: 1}, "0 ± 2"},
+	} {
+		if got := estimateWords(tc.e, nil); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.e, got, tc.want)
+		}
+	}
+}

@@ -316,13 +316,13 @@ func (sv *secondView) renderKeys() app.UI {
 	row := func(name string, c system.Counted) app.UI {
 		est := c.Err
 		if est == "" {
-			est = format.Float(c.Estimate.N, 1) + " ± " + format.Float(c.Estimate.SD, 1)
+			est = estimateWords(c.Estimate, nil)
 		}
 		return app.Tr().Body(app.Th().Scope("row").Text(name), app.Td().Text(format.Int(c.True)), app.Td().Text(est))
 	}
 	return app.Table().ID(idSecondKeys).Class("second-table small").Body(
 		app.Caption().Text("How many keys: true and estimated from the set bits"),
-		app.Tr().Body(app.Th().Scope("col").Text("filter"), app.Th().Scope("col").Text("keys"), app.Th().Scope("col").Text("estimated")),
+		app.Tr().Body(app.Th().Scope("col").Text("filter"), app.Th().Scope("col").Text("keys"), app.Th().Scope("col").Text("estimated, ± "+strconv.Itoa(EstimateSDs)+" SD")),
 		row("A", r.KeysA), row("B", r.KeysB), row("A ∪ B", r.KeysUnion), row("A ∩ B", r.KeysIntersection),
 	)
 }

@@ -117,7 +117,7 @@ func TestBrowserSecondFromLink(t *testing.T) {
 
 // The second view with its three stories.
 func TestBrowserSecondShots(t *testing.T) {
-	shootPart(t, "second", "/?"+params(settings.IDSecond, "salt,stale,replicas"), "second",
+	shootPart(t, "second", "/?"+params(settings.IDSecond, "salt,stale,replicas", settings.IDSecondShared, "25", settings.IDBitsPerKey, "6"), "second",
 		chromedp.WaitVisible(chromedp.CSS("#second-replicas")))
 }
 
