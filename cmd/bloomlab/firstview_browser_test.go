@@ -115,14 +115,17 @@ func (w *headWriter) Flush() { http.NewResponseController(w.ResponseWriter).Flus
 // holdInstantiate holds the page's start once app.wasm is all in and
 // compiled, with its starting status at 100%, until the test calls
 // bloomlabStart(): the last stage of a start, which a fast machine passes
-// within a frame and a busy one shows for a while.
+// within a frame and a busy one shows for a while. web/start.js compiles
+// app.wasm in a worker (or on the page when it has none) and makes the
+// instance on the page from the compiled module, so the hold is on the
+// page's WebAssembly.instantiate of a Module: the step after 100% on
+// either path.
 const holdInstantiate = `if (self.document) {
   const gate = new Promise((go) => { self.bloomlabStart = go; });
-  const instantiate = WebAssembly.instantiateStreaming;
-  WebAssembly.instantiateStreaming = async (...args) => {
-    const out = await instantiate.apply(WebAssembly, args);
-    await gate;
-    return out;
+  const instantiate = WebAssembly.instantiate;
+  WebAssembly.instantiate = async function (src, ...rest) {
+    if (src instanceof WebAssembly.Module) await gate;
+    return instantiate.call(this, src, ...rest);
   };
 }`
 
