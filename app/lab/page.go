@@ -479,6 +479,13 @@ func (c *Page) follow(ctx app.Context, run engine.Run) {
 	c.panel.afterRun(ctx)
 	c.player.ran(ctx)
 	c.tell(ctx)
+	// No sweep to wait for when the first view brought the charts' points
+	// or the player shows no measured points: the line under the charts
+	// says so at once.
+	noSweep := c.settings.Playing() || c.charts.Measured()
+	if noSweep {
+		c.charts.NoSweep()
+	}
 	ctx.After(restDelay, func(ctx app.Context) {
 		if !run.Live() {
 			return
@@ -488,9 +495,7 @@ func (c *Page) follow(ctx app.Context, run engine.Run) {
 				engine.Audits().StartWhenIdle(c.settings.Params.Fault, run.Live)
 			}
 		}
-		if c.settings.Playing() || c.charts.Measured() {
-			// No sweep to wait for: the first view brought the charts'
-			// points, or the player shows no measured points.
+		if noSweep {
 			audit()
 			return
 		}

@@ -327,17 +327,26 @@ type Charts struct {
 	kSVG, bpkSVG string
 	kPts, bpkPts []ui.Point
 	sampled      bool
-	sweeping     bool
-	runs         engine.Runs
+	// sweeping is true from Clear until the points of the run drawn
+	// are in, or the page says none are coming (NoSweep): the line under
+	// the charts must not call points measured that are not there yet,
+	// while the controls rest before the sweep starts.
+	sweeping bool
+	runs     engine.Runs
 }
 
 // Clear drops the measured points and stops a sweep in flight: the
-// filter changed.
+// filter changed, and its points are to come (Sweep), or NoSweep says
+// they are not.
 func (ch *Charts) Clear() {
 	ch.runs.Cancel()
 	ch.kPts, ch.bpkPts = nil, nil
-	ch.sweeping = false
+	ch.sweeping = true
 }
+
+// NoSweep says no sweep follows the run drawn: the first view brought
+// its points, or the player shows none.
+func (ch *Charts) NoSweep() { ch.sweeping = false }
 
 // chartSweep is what a sweep measures for a filter: the sample params, the
 // k axis and the bits-per-key samples, and which charts a layout has.
