@@ -265,19 +265,7 @@ func TestBrowserExperimentRunAttacks(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := btab(t, 1280, 900)
-			query := []string{settings.ExpName, tc.name}
-			var args []string
-			for _, knob := range []struct {
-				flag, key string
-				v         int
-			}{{"--items", settings.ExpItems, tc.sizes.Items}, {"--queries", settings.ExpQueries, tc.sizes.Queries}, {"--replicates", settings.ExpReplicates, tc.sizes.Replicates}} {
-				if knob.v > 0 {
-					query = append(query, knob.key, strconv.Itoa(knob.v))
-					args = append(args, knob.flag, strconv.Itoa(knob.v))
-				}
-			}
-			seed := strconv.FormatUint(tc.sizes.Seed, 10)
-			query, args = append(query, settings.ExpSeed, seed), append(args, "--seed", seed)
+			query, args := expLink(tc.name, tc.sizes)
 			bdo(t, ctx, chromedp.Navigate(labURL(t)+"/experiments?"+params(query...)), waitExp("idle"))
 			if got, want := btext(t, ctx, "#exp-cli"), "bloomlab experiment "+tc.name+" "+strings.Join(args, " "); got != want {
 				t.Errorf("command line %q, want %q", got, want)
@@ -639,19 +627,7 @@ func TestBrowserExperimentSystem(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := btab(t, 1280, 900)
-			query := []string{settings.ExpName, tc.name}
-			var args []string
-			for _, knob := range []struct {
-				flag, key string
-				v         int
-			}{{"--items", settings.ExpItems, tc.sizes.Items}, {"--queries", settings.ExpQueries, tc.sizes.Queries}, {"--replicates", settings.ExpReplicates, tc.sizes.Replicates}} {
-				if knob.v > 0 {
-					query = append(query, knob.key, strconv.Itoa(knob.v))
-					args = append(args, knob.flag, strconv.Itoa(knob.v))
-				}
-			}
-			seed := strconv.FormatUint(tc.sizes.Seed, 10)
-			query, args = append(query, settings.ExpSeed, seed), append(args, "--seed", seed)
+			query, args := expLink(tc.name, tc.sizes)
 			bdo(t, ctx, chromedp.Navigate(labURL(t)+"/experiments?"+params(query...)), waitExp("idle"))
 			if got, want := btext(t, ctx, "#exp-cli"), "bloomlab experiment "+tc.name+" "+strings.Join(args, " "); got != want {
 				t.Errorf("command line %q, want %q", got, want)
@@ -680,4 +656,21 @@ func TestBrowserExperimentSystem(t *testing.T) {
 			}
 		})
 	}
+}
+
+// expLink is the experiments page's link to run name at sizes, as
+// key-value pairs for params, and the command line's flags for the same.
+func expLink(name string, sizes experiment.Sizes) (query, args []string) {
+	query = []string{settings.ExpName, name}
+	for _, knob := range []struct {
+		flag, key string
+		v         int
+	}{{"--items", settings.ExpItems, sizes.Items}, {"--queries", settings.ExpQueries, sizes.Queries}, {"--replicates", settings.ExpReplicates, sizes.Replicates}} {
+		if knob.v > 0 {
+			query = append(query, knob.key, strconv.Itoa(knob.v))
+			args = append(args, knob.flag, strconv.Itoa(knob.v))
+		}
+	}
+	seed := strconv.FormatUint(sizes.Seed, 10)
+	return append(query, settings.ExpSeed, seed), append(args, "--seed", seed)
 }
