@@ -20,7 +20,7 @@ func runWhenOnBrowser() {
 		ui.LetBrowserIn()
 		site.InstallJSFace()
 		// go-app's start (its engine, the page's route and first render,
-		// the mount up to the page's first Yield) is a task of its own.
+		// up to the shell's pause) is a task of its own.
 		ui.LetBrowserIn()
 	}
 	app.RunWhenOnBrowser()
