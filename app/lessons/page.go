@@ -266,12 +266,14 @@ func (c *Page) onReset(ctx app.Context, e app.Event) {
 // next (a part that comes and goes is hidden, or has a container of its
 // own): go-app drops an answer dispatched on the context of an element it
 // has since replaced, and "show me" asks the key panel on its button's.
+// The lesson panel and the bar render as they mount (ui.Part), each after
+// a pause, so their render is not all in the page's first task.
 func (c *Page) Render() app.UI {
 	return ui.NewShell().Route(ui.RouteLessons).LargeType(c.Settings().Large).Body(
 		&ui.Yield{},
-		c.renderLesson(),
+		ui.Part(c.renderLesson),
 		&ui.Yield{},
-		c.renderBar(),
+		ui.Part(c.renderBar),
 		c.Part(),
 		c.renderTeach(),
 	)

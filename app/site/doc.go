@@ -39,11 +39,14 @@
 //  5. The worker posts the compiled module; the page makes its instance
 //     (WebAssembly.instantiate, one task), keeps the module as
 //     bloomlabWasmModule for its own workers, and pauses.
-//  6. Go's runtime and package set-up, then main: Routes, InstallJSFace,
-//     app.RunWhenOnBrowser, which mounts the page. The page's own start
-//     (the lab's, the calculator's) yields between its parts (app/ui's
-//     yield.go): a pause at each. start.js removes the loader once main
-//     has blocked, and registers the service worker.
+//  6. Go's runtime and package set-up, then main: Routes (bloomlab:main),
+//     a pause, InstallJSFace, a pause, app.RunWhenOnBrowser, which makes
+//     go-app's engine and renders the page, and mounts it. The shell
+//     pauses before its first element, and the page's own start (the
+//     lab's, the lessons', the calculator's, the about page's) yields
+//     between its parts (app/ui's yield.go): a pause at each
+//     (bloomlab:pause). start.js removes the loader once main has
+//     blocked, and registers the service worker.
 //  7. Live: the page calls window.bloomlabLive and the moves kept are made
 //     again. The lab's worker and the experiments' and the audit's
 //     workers (app/engine) start from bloomlabWasmModule when first needed:

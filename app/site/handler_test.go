@@ -297,3 +297,19 @@ func lessonFiles(t *testing.T) int {
 	}
 	return len(files)
 }
+
+// TestPageUnderItsFolder: a static server that redirects /audit to
+// /audit/ lands on the same page, not on go-app's page not found.
+func TestPageUnderItsFolder(t *testing.T) {
+	for _, route := range PageRoutes() {
+		if route == ui.RouteLab {
+			continue
+		}
+		// go-app writes attributes in no fixed order: the title says which
+		// page it is.
+		title := regexp.MustCompile(`<title>[^<]*</title>`)
+		if got, want := title.FindString(get(t, "", route+"/")), title.FindString(get(t, "", route)); got != want {
+			t.Errorf("%s/ is %s, not the page %s (%s)", route, got, route, want)
+		}
+	}
+}

@@ -215,3 +215,37 @@ func TestChartOffChart(t *testing.T) {
 		t.Errorf("arrows or their legend on a chart with every value inside:\n%s", in)
 	}
 }
+
+// benchChart is a chart as the lab draws one: a theory line of 77 points
+// on a log axis, two measured series of 20 points with intervals, a point
+// off the chart, and a mark.
+func benchChart() Chart {
+	c := Chart{
+		Title: "False-positive rate against k", XLabel: "k, hashes per key", YLabel: "rate (log scale)",
+		XMin: 1, XMax: 20, YMin: 1e-4, YMax: 1, LogY: true, IntX: true, Width: 480,
+		Marks: []Mark{{X: 10 * math.Ln2, Label: "optimum k = 6.93", Class: "optimum"}},
+	}
+	theory := Series{Name: "theory", Class: "theory", Line: true}
+	for k := 1.0; k <= 20.0001; k += 0.25 {
+		theory.Points = append(theory.Points, Point{X: k, Y: math.Pow(-math.Expm1(-k/10), k)})
+	}
+	c.Series = append(c.Series, theory)
+	for i, shape := range []Shape{Circle, Square} {
+		s := Series{Name: "measured " + strconv.Itoa(i), Class: "measured", Shape: shape}
+		for k := 1.0; k <= 20; k++ {
+			y := math.Pow(-math.Expm1(-k/10), k) * (1 + 0.1*float64(i))
+			s.Points = append(s.Points, Point{X: k, Y: y, Lo: y * 0.8, Hi: y * 1.2})
+		}
+		s.Points[19].Y = 0
+		c.Series = append(c.Series, s)
+	}
+	return c
+}
+
+func BenchmarkChartSVG(b *testing.B) {
+	c := benchChart()
+	b.ReportAllocs()
+	for b.Loop() {
+		c.SVG()
+	}
+}

@@ -46,6 +46,10 @@ func (s *Shell) Body(content ...app.UI) app.UI {
 		class += " large-type"
 	}
 	return app.Div().Class(class).Body(
+		// A pause before the page's first element: go-app's start (its
+		// engine, the page's route and first render) and the mount of the
+		// shell are then two tasks.
+		&Yield{},
 		// The skip link is the first stop of Tab: it moves the focus to the
 		// page's content, past the navigation. web/early.js follows it, as
 		// go-app would take it for a navigation.

@@ -15,9 +15,12 @@ import "github.com/maxence-charriere/go-app/v10/pkg/app"
 // page, never in a part that comes and goes with a move.
 type Yield struct{ app.Compo }
 
-// OnInit pauses, in the browser only.
+// OnInit pauses, in the browser only, and marks the pause
+// (bloomlab:pause), where a profile shows the page's start cut and a test
+// can act while the page is half built.
 func (y *Yield) OnInit() {
 	if app.IsClient {
+		MarkStart("pause")
 		LetBrowserIn()
 	}
 }
@@ -42,9 +45,10 @@ func LetBrowserIn() {
 }
 
 // MarkStart marks a moment of the page's start in the browser's performance
-// timeline as bloomlab:name (main, first-view, live, and the lab's whole
-// once the parts it mounts after live are in), where a profile
-// shows it among the tasks and a test can see what ran between two marks.
+// timeline as bloomlab:name (main, first-view, live, the lab's whole
+// once the parts it mounts after live are in, and each Yield's pause),
+// where a profile shows it among the tasks and a test can see what ran
+// between two marks.
 func MarkStart(name string) {
 	if app.IsClient {
 		app.Window().Get("performance").Call("mark", "bloomlab:"+name)
@@ -79,3 +83,20 @@ type part struct {
 }
 
 func (p *part) Render() app.UI { return p.Of() }
+
+// Still renders a part of a page once, when it mounts, and never again: a
+// part that depends on nothing its page changes (the about page's
+// sections). A Part renders again, and go-app compares its tree again, at
+// every render of its page, and a page renders again as soon as it is
+// mounted (go-app calls its OnNav), so a page of Parts was built twice in
+// its start, the second time in one task.
+func Still(render func() app.UI) app.UI { return &still{of: render} }
+
+type still struct {
+	app.Compo
+	// of is unexported, so go-app, finding a still where its page's new
+	// render has one, hands it nothing and does not render it again.
+	of func() app.UI
+}
+
+func (s *still) Render() app.UI { return s.of() }

@@ -19,6 +19,9 @@ func runWhenOnBrowser() {
 		ui.MarkStart("main")
 		ui.LetBrowserIn()
 		site.InstallJSFace()
+		// go-app's start (its engine, the page's route and first render,
+		// up to the shell's pause) is a task of its own.
+		ui.LetBrowserIn()
 	}
 	app.RunWhenOnBrowser()
 }
