@@ -329,6 +329,9 @@ func (c *Page) OnDismount() {
 // prerendered one showed: same counters, picture and charts.
 func (c *Page) OnInit() {
 	if app.IsClient {
+		// go-app's own start is a task; reading the prerendered page,
+		// a forced layout among it, is the next.
+		ui.LetBrowserIn()
 		c.startLaters()
 		c.started = c.startFirstView()
 		if c.started {
@@ -628,12 +631,11 @@ func (c *Page) body(title func() app.UI, newcomer bool) app.UI {
 		app.Div().Class("lab-grid").Body(
 			// The glance at the foot of the controls' column, in view
 			// while a control is in use.
-			ui.Part(func() app.UI {
-				return app.Div().Class("lab-side").Body(
-					c.controls.renderControls(c.own.renderSlidersNote()),
-					c.glance.render(c.counterList()),
-				)
-			}),
+			app.Div().Class("lab-side").Body(
+				ui.Part(func() app.UI { return c.controls.renderControls(c.own.renderSlidersNote()) }),
+				&ui.Yield{},
+				ui.Part(func() app.UI { return c.glance.render(c.counterList()) }),
+			),
 			&ui.Yield{},
 			app.Div().Class("lab-out").Body(
 				ui.Part(c.own.renderReport),
@@ -645,6 +647,7 @@ func (c *Page) body(title func() app.UI, newcomer bool) app.UI {
 				&ui.Yield{},
 				ui.Part(func() app.UI { return c.panel.later.render(c.panel.render) }),
 				ui.Part(c.renderBits),
+				&ui.Yield{},
 				ui.Part(func() app.UI { return c.overlap.render(c.result == nil || c.bits.layout(c.result).Cells) }),
 				ui.Part(c.second.render),
 				ui.Part(c.file.render),
