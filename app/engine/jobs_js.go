@@ -124,13 +124,19 @@ func auditJob(j engineJob, tally *auditTally) error {
 	for !tally.complete() {
 		d := (<-j.msgs).data
 		switch d.Get("type").String() {
-		case "outcome":
-			var o audit.Outcome
-			if err := json.Unmarshal([]byte(d.Get("outcome").String()), &o); err != nil {
-				return fmt.Errorf("engine: a worker's outcome: %w", err)
+		case "outcomes":
+			var got []audit.Outcome
+			if err := json.Unmarshal([]byte(d.Get("outcomes").String()), &got); err != nil {
+				return fmt.Errorf("engine: a worker's outcomes: %w", err)
 			}
-			if err := tally.take(d.Get("check").Int(), o); err != nil {
-				return err
+			checks := ints(d.Get("checks"))
+			if len(checks) != len(got) {
+				return fmt.Errorf("engine: a worker's %d outcomes for %d checks", len(got), len(checks))
+			}
+			for k, o := range got {
+				if err := tally.take(checks[k], o); err != nil {
+					return err
+				}
 			}
 		case "failed":
 			return errors.New(d.Get("error").String())

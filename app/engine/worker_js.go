@@ -213,9 +213,29 @@ func (w *engineWorker) measure(name string, s experiment.Sizes, shard *experimen
 }
 
 // audit runs the checks numbered which of the lab's audit for fault and
-// posts each outcome.
+// posts their outcomes, a few at a time: every message costs the page's
+// thread a task (at 4x slowed CPU, with 200 checks one a check kept it
+// busy for seconds after the lab was whole), and the page shows the news
+// no oftener than newsEvery anyway. The outcomes held are posted after
+// outcomesEvery, before the worker pauses for a run or a hold, and at the
+// end.
 func (w *engineWorker) audit(id int, fault string, which []int) {
 	self := js.Global()
+	var checks []any
+	var outcomes []audit.Outcome
+	var since time.Time
+	flush := func() error {
+		if len(checks) == 0 {
+			return nil
+		}
+		b, err := json.Marshal(outcomes)
+		if err != nil {
+			return err
+		}
+		post(self, map[string]any{"type": "outcomes", "id": id, "checks": checks, "outcomes": string(b)})
+		checks, outcomes = nil, nil
+		return nil
+	}
 	err := func() error {
 		f, err := core.ParseFault(fault)
 		if err != nil {
@@ -225,19 +245,32 @@ func (w *engineWorker) audit(id int, fault string, which []int) {
 		if err != nil {
 			return err
 		}
-		return audit.RunChecks(target, which, func(i int, o audit.Outcome) error {
-			b, err := json.Marshal(o)
-			if err == nil {
-				post(self, map[string]any{"type": "outcome", "id": id, "check": i, "outcome": string(b)})
-				w.yieldToRuns()
+		err = audit.RunChecks(target, which, func(i int, o audit.Outcome) error {
+			if len(checks) == 0 {
+				since = time.Now()
 			}
-			return err
+			checks, outcomes = append(checks, i), append(outcomes, o)
+			if time.Since(since) >= outcomesEvery || w.paused() {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
+			w.yieldToRuns()
+			return nil
 		})
+		if err != nil {
+			return err
+		}
+		return flush()
 	}()
 	if err != nil {
 		post(self, map[string]any{"type": "failed", "id": id, "error": err.Error()})
 	}
 }
+
+// outcomesEvery is how long an audit's worker holds its outcomes at most
+// before it posts them.
+const outcomesEvery = 100 * time.Millisecond
 
 // labYieldEvery spaces the pauses of the lab's requests, in which the
 // worker reads its messages: a cancel waits at most this long. A pause
@@ -376,15 +409,17 @@ func mergeParts(req workerRun, files js.Value, step sim.Step) (string, []uint64,
 // runs.go) waits here too.
 func (w *engineWorker) yieldToRuns() {
 	time.Sleep(time.Millisecond)
-	for {
-		w.mu.Lock()
-		busy := w.running > 0 || hold.Load()
-		w.mu.Unlock()
-		if !busy {
-			return
-		}
+	for w.paused() {
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// paused reports whether the audit's checks wait: for a run here, or a
+// hold.
+func (w *engineWorker) paused() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.running > 0 || hold.Load()
 }
 
 func ints(v js.Value) []int {

@@ -225,6 +225,8 @@ type counterBox struct {
 	// inPart is set when the lab is a part of another page, its title an
 	// h2: the counters' heading is then an h3.
 	inPart bool
+	// ctx is the counters' part's, mounted: the badge's news leaves it.
+	ctx app.Context
 }
 
 // idCountersTitle is the counters' heading.
@@ -311,9 +313,51 @@ var badgeRoom = sync.OnceValue(func() string {
 	return "✗ " + n + "/" + n + " checks passed, " + n + " skipped"
 })
 
-// auditBadge is the badge of audit a, the lab's filter with fault f, for
-// a page that shows layout shown.
-func auditBadge(f core.Fault, a engine.AuditRun, shown core.Variant) app.UI {
+// auditBadge is the badge of the audit of the lab's filter with fault
+// Fault, on a page that shows layout Shown. In the browser it reads the
+// session's audit book and hears it itself, and updates alone as the
+// checks come in: neither the counters around it nor the lab render
+// again for them (Page.OnMount). The server's badge says the audit has
+// not run.
+type auditBadge struct {
+	app.Compo
+	Fault core.Fault
+	Shown core.Variant
+
+	// above is the context of the part the badge is in, which the news
+	// leaves alone (ui.DispatchBelow); run is the audit shown.
+	above *app.Context
+	run   engine.AuditRun
+	stop  func()
+}
+
+func (b *auditBadge) OnInit() { b.read() }
+
+func (b *auditBadge) OnUpdate(app.Context) { b.read() }
+
+func (b *auditBadge) read() {
+	if app.IsClient {
+		b.run = engine.Audits().Get(b.Fault)
+	}
+}
+
+func (b *auditBadge) OnMount(ctx app.Context) {
+	b.stop = engine.Audits().Listen(func() {
+		ui.DispatchBelow(ctx, b.above, func(app.Context) { b.read() })
+	})
+}
+
+func (b *auditBadge) OnDismount() {
+	if b.stop != nil {
+		b.stop()
+	}
+}
+
+func (b *auditBadge) Render() app.UI { return renderAuditBadge(b.Fault, b.run, b.Shown) }
+
+// renderAuditBadge is the badge of audit a, the lab's filter with fault
+// f, for a page that shows layout shown.
+func renderAuditBadge(f core.Fault, a engine.AuditRun, shown core.Variant) app.UI {
 	text, class := "audit not run yet", "badge"
 	switch {
 	case a.Finished():

@@ -30,6 +30,9 @@ type later struct {
 	id     string
 	shown  bool
 	height float64
+	// view is the context of the part's place (laterView) once mounted:
+	// showing the part updates it, not the page around it.
+	view app.Context
 }
 
 // measure reads the part's height on the prerendered page, still in the
@@ -50,9 +53,35 @@ func (l *later) show() { l.shown = true }
 // server renders every part: the prerendered page is whole, and is what
 // the box is measured on.
 func (l *later) render(part func() app.UI) app.UI {
-	if l.shown || app.IsServer {
+	if app.IsServer {
 		return part()
 	}
+	return &laterView{Of: part, l: l}
+}
+
+// laterView is a later part's place in the live page: the part once
+// shown, the box before.
+type laterView struct {
+	app.Compo
+	// Of is exported, as go-app hands a component's new render only
+	// through its exported fields (as ui.Part's).
+	Of func() app.UI
+	l  *later
+}
+
+func (v *laterView) OnMount(ctx app.Context) { v.l.view = ctx }
+
+func (v *laterView) OnDismount() { v.l.view = app.Context{} }
+
+func (v *laterView) Render() app.UI {
+	if v.l.shown {
+		return v.Of()
+	}
+	return v.l.box()
+}
+
+// box is what stands in the part's place until it is shown.
+func (l *later) box() app.UI {
 	box := app.Div().Class("later").DataSet("later", l.id).Aria("hidden", true)
 	if l.height > 0 {
 		box = box.Style("height", strconv.FormatFloat(l.height, 'f', 2, 64)+"px")
@@ -87,11 +116,12 @@ func (c *Page) startLaters() {
 }
 
 // reveal mounts the parts not yet shown, one a task and each in an update
-// of its own, then calls then. It starts once the page is live (OnMount):
-// a part waits for the browser to be let in, is shown, and the next waits
-// for that update to be done (ctx.Defer runs after the frame's updates).
-// A page taken away before the end stops the chain: go-app runs no
-// dispatch or defer of a page no longer mounted.
+// of its own, then calls then. It starts once the page is live (OnMount),
+// ctx the page's: a part waits for the browser to be let in, is shown,
+// and the next waits for that update to be done (ctx.Defer runs after the
+// frame's updates). The update is the part's place alone (laterView), not
+// the whole page. A page taken away before the end stops the chain:
+// go-app runs no dispatch or defer of a page no longer mounted.
 func (c *Page) reveal(ctx app.Context, then func(ctx app.Context)) {
 	for _, l := range c.laters() {
 		if l.shown {
@@ -99,7 +129,7 @@ func (c *Page) reveal(ctx app.Context, then func(ctx app.Context)) {
 		}
 		ctx.Async(func() {
 			ui.LetBrowserIn()
-			ctx.Dispatch(func(ctx app.Context) {
+			show := func(app.Context) {
 				l.show()
 				ctx.Defer(func(ctx app.Context) {
 					// What draw writes straight into the page, the
@@ -107,7 +137,12 @@ func (c *Page) reveal(ctx app.Context, then func(ctx app.Context)) {
 					c.player.sync()
 					c.reveal(ctx, then)
 				})
-			})
+			}
+			if l.view.Src() == nil {
+				ctx.Dispatch(show)
+				return
+			}
+			ui.DispatchBelow(l.view, &c.ctx, show)
 		})
 		return
 	}

@@ -67,7 +67,10 @@ type Page struct {
 	file     fileView
 	glance   glance
 
-	audit      engine.AuditRun
+	audit engine.AuditRun
+	// ctx is the page's context once mounted, which a part's own news
+	// leaves alone (ui.DispatchBelow).
+	ctx        app.Context
 	stopListen func()
 	// started is set while the first view's run waits for OnNav.
 	started bool
@@ -280,6 +283,7 @@ func (c *Page) OnChange(fn func(ctx app.Context)) { c.changed = fn }
 func (c *Page) ClearQueries() { c.panel.clearAnswers() }
 
 func (c *Page) OnMount(ctx app.Context) {
+	c.ctx = ctx
 	c.panel.motion = !reducedMotion()
 	// The moves made on the prerendered page, before the lab was live,
 	// are made again (web/early.js) once the parts left out of the first
@@ -294,12 +298,17 @@ func (c *Page) OnMount(ctx app.Context) {
 			replay.Invoke()
 		}
 	})
+	// The badge shows the audit's news itself (auditBadge): the page
+	// keeps the audit for State, and once it has ended tells its listener
+	// and renders again for it (a lesson's task may be done).
 	c.stopListen = engine.Audits().Listen(func() {
 		ctx.Dispatch(func(ctx app.Context) {
 			c.audit = engine.Audits().Get(c.settings.Params.Fault)
-			if c.audit.Finished() {
-				c.tell(ctx)
+			if !c.audit.Finished() || c.changed == nil {
+				ctx.PreventUpdate()
+				return
 			}
+			c.tell(ctx)
 		})
 	})
 }
@@ -320,6 +329,9 @@ func (c *Page) OnDismount() {
 // prerendered one showed: same counters, picture and charts.
 func (c *Page) OnInit() {
 	if app.IsClient {
+		// go-app's own start is a task; reading the prerendered page,
+		// a forced layout among it, is the next.
+		ui.LetBrowserIn()
 		c.startLaters()
 		c.started = c.startFirstView()
 		if c.started {
@@ -619,23 +631,23 @@ func (c *Page) body(title func() app.UI, newcomer bool) app.UI {
 		app.Div().Class("lab-grid").Body(
 			// The glance at the foot of the controls' column, in view
 			// while a control is in use.
-			ui.Part(func() app.UI {
-				return app.Div().Class("lab-side").Body(
-					c.controls.renderControls(c.own.renderSlidersNote()),
-					c.glance.render(c.counterList()),
-				)
-			}),
+			app.Div().Class("lab-side").Body(
+				ui.Part(func() app.UI { return c.controls.renderControls(c.own.renderSlidersNote()) }),
+				&ui.Yield{},
+				ui.Part(func() app.UI { return c.glance.render(c.counterList()) }),
+			),
 			&ui.Yield{},
 			app.Div().Class("lab-out").Body(
 				ui.Part(c.own.renderReport),
 				ui.Part(c.renderProgress),
 				ui.Part(func() app.UI { return c.player.later.render(c.player.render) }),
-				ui.Part(func() app.UI {
-					return c.counters.render(c.counterList(), c.result, auditBadge(c.settings.Params.Fault, c.audit, c.variant()))
+				ui.PartAt(&c.counters.ctx, func() app.UI {
+					return c.counters.render(c.counterList(), c.result, &auditBadge{Fault: c.settings.Params.Fault, Shown: c.variant(), above: &c.counters.ctx})
 				}),
 				&ui.Yield{},
 				ui.Part(func() app.UI { return c.panel.later.render(c.panel.render) }),
 				ui.Part(c.renderBits),
+				&ui.Yield{},
 				ui.Part(func() app.UI { return c.overlap.render(c.result == nil || c.bits.layout(c.result).Cells) }),
 				ui.Part(c.second.render),
 				ui.Part(c.file.render),

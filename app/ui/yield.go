@@ -75,11 +75,29 @@ func (l *liveMark) Render() app.UI { return app.Text("") }
 // elements inline.
 func Part(render func() app.UI) app.UI { return &part{Of: render} }
 
+// PartAt is Part, and keeps the part's context in *at while it is mounted:
+// a component in the part whose news the part's render does not show
+// updates alone (DispatchBelow with at).
+func PartAt(at *app.Context, render func() app.UI) app.UI { return &part{Of: render, At: at} }
+
 type part struct {
 	app.Compo
 	// Of is exported, as go-app hands a component's new render only
 	// through its exported fields.
 	Of func() app.UI
+	At *app.Context
+}
+
+func (p *part) OnMount(ctx app.Context) {
+	if p.At != nil {
+		*p.At = ctx
+	}
+}
+
+func (p *part) OnDismount() {
+	if p.At != nil {
+		*p.At = app.Context{}
+	}
 }
 
 func (p *part) Render() app.UI { return p.Of() }
