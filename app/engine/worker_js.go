@@ -80,7 +80,7 @@ func (w *engineWorker) receive(msg js.Value) {
 		go w.audit(msg.Get("id").Int(), msg.Get("fault").String(), ints(msg.Get("checks")))
 	case "part":
 		go w.part(msg.Get("id").Int(), msg.Get("request").String(), msg.Get("index").Int(), msg.Get("count").Int())
-	case "simulate", "panel", "keys", "tables":
+	case "simulate", "panel", "keys", "alternatives", "tables":
 		id := msg.Get("id").Int()
 		w.mu.Lock()
 		w.live[id] = true
