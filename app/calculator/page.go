@@ -88,10 +88,10 @@ func (c *Page) OnNav(ctx app.Context) {
 	c.solve(ctx, f)
 }
 
-// solve shows the form f in the live page: its figures, the formulas'
-// few milliseconds, at once, and its tables as soon as they are there:
-// at once if they are known (see known), else when the lab's worker has
-// measured them (see measureTables).
+// solve shows the form f in the live page: its figures (SolveFigures,
+// microseconds) at once, and its alternatives and tables as soon as they
+// are there: at once if they are known (see known), else when the lab's
+// worker has found and measured them (see measureTables).
 func (c *Page) solve(ctx app.Context, f settings.Calculator) {
 	if c.res.OK && (c.measuring || c.res.Measured != nil) && f.Query().Encode() == c.form.Query().Encode() {
 		return // the form shown, as a link records it after it was typed
