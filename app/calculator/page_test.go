@@ -427,3 +427,18 @@ func withoutSpecs(r settings.Solved) settings.Solved {
 	}
 	return r
 }
+
+// TestKnownLeavesAlternatives: a typed form answers with its figures
+// alone, its alternatives left to the lab's worker (measureTables), while
+// the default form and the first view's bring theirs whole.
+func TestKnownLeavesAlternatives(t *testing.T) {
+	f, _ := settings.CalculatorFromQuery(url.Values{settings.CalcN: {"4000"}, settings.CalcP: {"1e-19"}})
+	r, from := known(f)
+	if !r.OK || from != "" || r.Plan.Alternatives != nil || r.Plan.M == 0 {
+		t.Errorf("a typed form: from %q, %d alternatives, m = %d, want its figures and no alternatives yet", from, len(r.Plan.Alternatives), r.Plan.M)
+	}
+	d, from := known(settings.DefaultCalculator())
+	if from != "program" || len(d.Plan.Alternatives) == 0 || len(d.Measured) != len(d.Plan.Alternatives) {
+		t.Errorf("the default form: from %q, %d alternatives, %d measured, want them whole from the program", from, len(d.Plan.Alternatives), len(d.Measured))
+	}
+}
