@@ -15,9 +15,13 @@
 // (default_tables.json, held to a fresh measurement by a test), and
 // another link's come in its first view, written there by the server.
 // Every other form the live page shows answers at once with its figures
-// (the formulas' few milliseconds) while the lab's worker measures its
-// tables (engine.MeasurePlan), which follow; a newer form cancels the
-// measurement of the one it replaced, whose tables are never drawn. It
+// (settings.Calculator.SolveFigures, microseconds) while the lab's worker
+// finds its alternatives (engine.PlanAlternatives: the blocked rows'
+// searches, up to a second at a slow laptop's pace), shown as soon as
+// they are in, then measures its tables (engine.MeasurePlan), which
+// follow; a newer form cancels the work of the one it replaced, whose
+// alternatives and tables are never drawn. The default form's
+// alternatives and a first view's come with their tables. It
 // imports core/plan, engine, settings, ui and ui/format, and no other
 // page: the link into the lab is a URL built from settings.Lab.
 //

@@ -35,10 +35,10 @@ var measure = func(f settings.Calculator) settings.Solved {
 	return r
 }
 
-// defaultTablesJSON is the default form's measured tables (plan.Tables'
-// JSON), written by `go test ./app/calculator -run TestDefaultTables
-// -update`; TestDefaultTables fails when they are no longer what measure
-// gives.
+// defaultTablesJSON is the default form's alternatives and measured
+// tables, as a first view carries them (firstView's JSON), written by `go
+// test ./app/calculator -run TestDefaultTables -update`; TestDefaultTables
+// fails when they are no longer what measure gives.
 //
 //go:embed default_tables.json
 var defaultTablesJSON []byte
@@ -56,18 +56,19 @@ func withTables(r settings.Solved, t plan.Tables) settings.Solved {
 	return r
 }
 
-// solveDefault solves the default form (a few milliseconds of formulas)
-// and takes its tables from default_tables.json; every page reads the
-// result and none writes to it (each change of the form solves anew).
-// Should the file not read, the tables are measured.
+// solveDefault solves the default form's figures (microseconds of
+// formulas) and takes its alternatives and tables from
+// default_tables.json; every page reads the result and none writes to it
+// (each change of the form solves anew). Should the file not read, the
+// form is solved and measured.
 func solveDefault() settings.Solved {
 	f := settings.DefaultCalculator()
-	r := f.Solve()
-	var t plan.Tables
-	if err := json.Unmarshal(defaultTablesJSON, &t); err != nil || !r.OK || len(t.Measured) != len(r.Plan.Alternatives) || len(t.Cheapest) == 0 {
+	r := f.SolveFigures()
+	var v firstView
+	if err := json.Unmarshal(defaultTablesJSON, &v); err != nil || !r.OK || !v.whole() {
 		return measure(f)
 	}
-	return withTables(r, t)
+	return withView(r, v)
 }
 
 // defaultSolved is solveDefault's result, made on the first default form
@@ -82,11 +83,33 @@ var defaultSolved = sync.OnceValue(solveDefault)
 // form again, a second or more at a slow laptop's pace. They are read
 // once, before the live page replaces the first view (New runs first).
 
-// firstView is the tables of the form whose link is form, as the first
-// view carries them.
+// firstView is the alternatives and tables of the form whose link is
+// form, as the first view carries them: the parts of a solved form that
+// take the page's thread from milliseconds to a second and more (see
+// plan.SolveFigures). The alternatives come without their Spec, which
+// the page never reads once the tables are measured.
 type firstView struct {
-	Form   string      `json:"form"`
-	Tables plan.Tables `json:"tables"`
+	Form         string             `json:"form"`
+	Alternatives []plan.Alternative `json:"alternatives"`
+	Tables       plan.Tables        `json:"tables"`
+}
+
+// viewOf is what a first view carries of the solved form f.
+func viewOf(f settings.Calculator, r settings.Solved) firstView {
+	return firstView{Form: f.Query().Encode(), Alternatives: r.Plan.Alternatives, Tables: tablesOf(r)}
+}
+
+// whole reports whether v has a form's alternatives, each measured, and
+// its cheapest structures.
+func (v firstView) whole() bool {
+	return len(v.Alternatives) > 0 && len(v.Tables.Measured) == len(v.Alternatives) && len(v.Tables.Cheapest) > 0
+}
+
+// withView is the figures r (settings.Calculator.SolveFigures) with v's
+// alternatives and tables.
+func withView(r settings.Solved, v firstView) settings.Solved {
+	r.Plan.Alternatives = v.Alternatives
+	return withTables(r, v.Tables)
 }
 
 // firstViewJSON is what the first view carries for the solved form f: ""
@@ -96,7 +119,7 @@ func firstViewJSON(f settings.Calculator, r settings.Solved) string {
 	if isDefault(f) || !r.OK {
 		return ""
 	}
-	b, err := json.Marshal(firstView{Form: f.Query().Encode(), Tables: tablesOf(r)})
+	b, err := json.Marshal(viewOf(f, r))
 	if err != nil {
 		return ""
 	}
@@ -122,19 +145,18 @@ func readFirstView(raw func() string) {
 	})
 }
 
-// known solves f and takes its tables where they need no measuring: the
-// default form's come with the program, and the form of the first view
-// from there. It says where they came from, "program" or "first view",
-// or "" when f's tables are still to be measured (or f did not solve).
+// known solves f's figures and takes its alternatives and tables where
+// they need no work: the default form's come with the program, and the
+// form of the first view from there. It says where they came from,
+// "program" or "first view", or "" when f's alternatives and tables are
+// still to be found (Plan.Alternatives is nil) or f did not solve.
 func known(f settings.Calculator) (settings.Solved, string) {
 	if isDefault(f) {
 		return defaultSolved(), "program"
 	}
-	r := f.Solve()
-	if v := taken.view; v.Form != "" && v.Form == f.Query().Encode() {
-		if r.OK && len(v.Tables.Measured) == len(r.Plan.Alternatives) {
-			return withTables(r, v.Tables), "first view"
-		}
+	r := f.SolveFigures()
+	if v := taken.view; r.OK && v.Form != "" && v.Form == f.Query().Encode() && v.whole() {
+		return withView(r, v), "first view"
 	}
 	return r, ""
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/bloomlab/bloomlab/app/internal/linktest"
 	"github.com/bloomlab/bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/core"
 	"github.com/bloomlab/bloomlab/core/plan"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -315,7 +316,7 @@ var update = flag.Bool("update", false, "rewrite default_tables.json with the de
 func TestDefaultTables(t *testing.T) {
 	fresh := measure(settings.DefaultCalculator())
 	if *update {
-		b, err := json.MarshalIndent(tablesOf(fresh), "", "\t")
+		b, err := json.MarshalIndent(viewOf(settings.DefaultCalculator(), fresh), "", "\t")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -324,7 +325,7 @@ func TestDefaultTables(t *testing.T) {
 		}
 	}
 	taken := solveDefault()
-	if !reflect.DeepEqual(taken, fresh) {
+	if !reflect.DeepEqual(taken, withoutSpecs(fresh)) {
 		t.Fatalf("the default tables in default_tables.json are not what measuring the default form gives now; run go test ./app/calculator -run TestDefaultTables -update\ntaken %+v\nfresh %+v",
 			tablesOf(taken), tablesOf(fresh))
 	}
@@ -408,11 +409,36 @@ func TestFirstViewTables(t *testing.T) {
 	if calls != 0 || from != "first view" {
 		t.Errorf("the live page measured %d times, its tables from %q, want none and the first view", calls, from)
 	}
-	if !reflect.DeepEqual(got, fresh) {
+	if !reflect.DeepEqual(got, withoutSpecs(fresh)) {
 		t.Errorf("the tables taken over are not what measuring gives:\ntaken %+v\nfresh %+v", tablesOf(got), tablesOf(fresh))
 	}
 	other, _ := settings.CalculatorFromQuery(url.Values{settings.CalcN: {"5000"}, settings.CalcP: {"0.01"}})
 	if _, from := solveTaking(other); from != "measured" || calls != 1 {
 		t.Errorf("another form's tables came from %q after %d measurements, want measured once", from, calls)
+	}
+}
+
+// withoutSpecs is r with each alternative's Spec left out, as a first view
+// (and default_tables.json) carries them: the page never reads them.
+func withoutSpecs(r settings.Solved) settings.Solved {
+	r.Plan.Alternatives = slices.Clone(r.Plan.Alternatives)
+	for i := range r.Plan.Alternatives {
+		r.Plan.Alternatives[i].Spec = core.Spec{}
+	}
+	return r
+}
+
+// TestKnownLeavesAlternatives: a typed form answers with its figures
+// alone, its alternatives left to the lab's worker (measureTables), while
+// the default form and the first view's bring theirs whole.
+func TestKnownLeavesAlternatives(t *testing.T) {
+	f, _ := settings.CalculatorFromQuery(url.Values{settings.CalcN: {"4000"}, settings.CalcP: {"1e-19"}})
+	r, from := known(f)
+	if !r.OK || from != "" || r.Plan.Alternatives != nil || r.Plan.M == 0 {
+		t.Errorf("a typed form: from %q, %d alternatives, m = %d, want its figures and no alternatives yet", from, len(r.Plan.Alternatives), r.Plan.M)
+	}
+	d, from := known(settings.DefaultCalculator())
+	if from != "program" || len(d.Plan.Alternatives) == 0 || len(d.Measured) != len(d.Plan.Alternatives) {
+		t.Errorf("the default form: from %q, %d alternatives, %d measured, want them whole from the program", from, len(d.Plan.Alternatives), len(d.Measured))
 	}
 }

@@ -292,6 +292,20 @@ func tablesOnWorker(s plan.Shape, live func() bool, report func(done, total int)
 	return decodeTables(d.Get("answer").String())
 }
 
+// alternativesOnWorker finds the alternatives of the plan of shape s (see
+// PlanAlternatives) on the lab's worker.
+func alternativesOnWorker(s plan.Shape, live func() bool) ([]plan.Alternative, error) {
+	req, err := encodeShape(s)
+	if err != nil {
+		return nil, err
+	}
+	d, err := onLabWorker(map[string]any{"type": "alternatives", "request": req}, nil, live, func(int, int) {})
+	if err != nil {
+		return nil, err
+	}
+	return decodeAlternatives(d.Get("answer").String())
+}
+
 // keysOnWorker has the lab's worker read the user's lists and keep them for
 // the runs on them; only their counts come back. The lists' bytes move to
 // the lab's worker without a copy.

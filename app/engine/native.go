@@ -53,6 +53,10 @@ func keysOnWorker(in [2]OwnInput, live func() bool, report func(done, total int)
 	return nil, errNoEngines
 }
 
+func alternativesOnWorker(s plan.Shape, live func() bool) ([]plan.Alternative, error) {
+	return nil, errNoEngines
+}
+
 func tablesOnWorker(s plan.Shape, live func() bool, report func(done, total int)) (plan.Tables, error) {
 	return plan.Tables{}, errNoEngines
 }

@@ -93,14 +93,28 @@ func ReadKeys(onWorker bool, in [2]OwnInput, run Run, report func(done, total in
 	return readOwnKeys(in, run.OnPage(report))
 }
 
-// MeasurePlan measures the tables of the calculator's plan pl
-// (plan.MeasureTables); on the lab's worker, only pl's shape goes there.
-func MeasurePlan(onWorker bool, pl plan.Plan, run Run, report func(done, total int)) (plan.Tables, error) {
+// PlanAlternatives finds the alternatives of the calculator's plan of
+// shape s (Shape.Plan: the blocked rows' searches, up to a tenth of a
+// second natively), on the lab's worker if there is one. Their Spec is
+// left out on the way back (see encodeAlternatives).
+func PlanAlternatives(onWorker bool, s plan.Shape, run Run) ([]plan.Alternative, error) {
 	if onWorker {
-		t, err := tablesOnWorker(pl.Shape(), run.Live, report)
+		alts, err := alternativesOnWorker(s, run.Live)
+		if !errors.Is(err, errNoEngines) {
+			return alts, err
+		}
+	}
+	return s.Plan().Alternatives, nil
+}
+
+// MeasurePlan measures the tables of the calculator's plan of shape s
+// (plan.MeasureTables); on the lab's worker, only the shape goes there.
+func MeasurePlan(onWorker bool, s plan.Shape, run Run, report func(done, total int)) (plan.Tables, error) {
+	if onWorker {
+		t, err := tablesOnWorker(s, run.Live, report)
 		if !errors.Is(err, errNoEngines) {
 			return t, err
 		}
 	}
-	return plan.MeasureTables(pl, run.OnPage(report))
+	return plan.MeasureTables(s.Plan(), run.OnPage(report))
 }

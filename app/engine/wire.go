@@ -196,6 +196,23 @@ func decodeShape(raw string) (plan.Shape, error) {
 	return s, nil
 }
 
+// A plan's alternatives come back as their JSON, which leaves out the
+// filter each would build (Alternative.Spec): the page shows them, and
+// its tables are measured from the shape (MeasurePlan).
+
+func encodeAlternatives(alts []plan.Alternative) (string, error) {
+	b, err := json.Marshal(alts)
+	return string(b), err
+}
+
+func decodeAlternatives(raw string) ([]plan.Alternative, error) {
+	var alts []plan.Alternative
+	if err := json.Unmarshal([]byte(raw), &alts); err != nil {
+		return nil, fmt.Errorf("engine: the alternatives from the lab's worker: %w", err)
+	}
+	return alts, nil
+}
+
 func encodeTables(t plan.Tables) (string, error) {
 	b, err := json.Marshal(t)
 	return string(b), err

@@ -172,11 +172,32 @@ func TestWireTablesRoundTrip(t *testing.T) {
 		t.Errorf("the tables changed on their way from the lab's worker (%v)", err)
 	}
 	var rs Runs
-	onPage, err := MeasurePlan(true, pl, rs.Start(), func(int, int) {})
+	onPage, err := MeasurePlan(true, pl.Shape(), rs.Start(), func(int, int) {})
 	if err != nil || !reflect.DeepEqual(onPage, tables) {
 		t.Errorf("the page's own path measured other tables than the worker's (%v)", err)
+	}
+	// The alternatives come back as the page shows them: every figure but
+	// the filter each would build, which the page never reads.
+	if raw, err = encodeAlternatives(s.Plan().Alternatives); err != nil {
+		t.Fatal(err)
+	}
+	alts, err := decodeAlternatives(raw)
+	if err != nil || !reflect.DeepEqual(alts, withoutSpecs(pl.Alternatives)) {
+		t.Errorf("the alternatives changed on their way from the lab's worker (%v):\n%+v\nwant\n%+v", err, alts, pl.Alternatives)
+	}
+	if onPage, err := PlanAlternatives(true, pl.Shape(), rs.Start()); err != nil || !reflect.DeepEqual(onPage, pl.Alternatives) {
+		t.Errorf("the page's own path found other alternatives than Solve (%v)", err)
 	}
 	if _, err := decodeTables("{"); err == nil || !strings.HasPrefix(err.Error(), "engine: ") {
 		t.Errorf("a broken answer: %v, want an engine error", err)
 	}
+}
+
+// withoutSpecs is alts with each Spec left out, as their JSON leaves it.
+func withoutSpecs(alts []plan.Alternative) []plan.Alternative {
+	out := slices.Clone(alts)
+	for i := range out {
+		out[i].Spec = core.Spec{}
+	}
+	return out
 }

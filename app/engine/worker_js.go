@@ -80,7 +80,7 @@ func (w *engineWorker) receive(msg js.Value) {
 		go w.audit(msg.Get("id").Int(), msg.Get("fault").String(), ints(msg.Get("checks")))
 	case "part":
 		go w.part(msg.Get("id").Int(), msg.Get("request").String(), msg.Get("index").Int(), msg.Get("count").Int())
-	case "simulate", "panel", "keys", "tables":
+	case "simulate", "panel", "keys", "alternatives", "tables":
 		id := msg.Get("id").Int()
 		w.mu.Lock()
 		w.live[id] = true
@@ -281,7 +281,7 @@ const labYieldEvery = 50 * time.Millisecond
 // answerLab answers one of the lab's requests: a run ("simulate"), whose
 // filter's words go back as a transferred buffer, a key panel answer
 // ("panel"), the user's lists read and kept ("keys"), or a calculator
-// plan's tables ("tables"). It pauses for
+// plan's alternatives ("alternatives") or tables ("tables"). It pauses for
 // messages as it works and gives up once the page cancels it.
 func (w *engineWorker) answerLab(id int, msg js.Value) {
 	self := js.Global()
@@ -356,6 +356,13 @@ func (w *engineWorker) labAnswer(id int, msg js.Value, step sim.Step) (string, [
 		w.own, w.ownID = own, id
 		b, err := json.Marshal(workerKeys{Facts: own.Facts, AbsentMembers: own.AbsentMembers})
 		return string(b), nil, err
+	case "alternatives":
+		s, err := decodeShape(request)
+		if err != nil {
+			return "", nil, err
+		}
+		answer, err := encodeAlternatives(s.Plan().Alternatives)
+		return answer, nil, err
 	case "tables":
 		s, err := decodeShape(request)
 		if err != nil {

@@ -119,12 +119,28 @@ func Solve(in Input) (Plan, error) {
 // solve is Solve with its work, in the blocked searches' units of about
 // 100 ns (everything else it computes is a closed form or a short walk).
 func solve(in Input) (Plan, int, error) {
+	pl, err := SolveFigures(in)
+	if err != nil {
+		return Plan{}, 0, err
+	}
+	var work int
+	pl.Alternatives, work = alternatives(pl.N, pl.M, pl.P, pl.K)
+	return pl, work, nil
+}
+
+// SolveFigures is Solve without the alternatives (Alternatives is nil):
+// its closed forms and short walks take microseconds, where the blocked
+// rows' searches take from milliseconds to a tenth of a second and more
+// (BenchmarkSolve100M, BenchmarkSolveTinyRate1M), so a page answers a
+// key with these at once and has the alternatives found elsewhere
+// (Shape.Plan).
+func SolveFigures(in Input) (Plan, error) {
 	if in.KeyBytes == 0 {
 		in.KeyBytes = DefaultKeyBytes
 	}
 	pl, err := solveUnknown(in)
 	if err != nil {
-		return Plan{}, 0, err
+		return Plan{}, err
 	}
 	return figures(pl, in)
 }
@@ -202,16 +218,16 @@ func checkM(m uint64) error {
 
 // figures fills in everything the calculator shows around a solved n, p
 // and m: the ks and their rates, the fill, the memory against the
-// information floor and an exact set, the alternatives, the overfill
-// and the cost; with the alternatives' work. It refuses a shape whose
-// optimal k is past core.MaxK.
-func figures(pl Plan, in Input) (Plan, int, error) {
+// information floor and an exact set, the overfill and the cost (not the
+// alternatives: see solve). It refuses a shape whose optimal k is past
+// core.MaxK.
+func figures(pl Plan, in Input) (Plan, error) {
 	m, n := pl.M, pl.N
 	pl.Bytes = (m + 7) / 8
 	pl.BitsPerKey = float64(m) / float64(n)
 	pl.KStar = pl.BitsPerKey * math.Ln2
 	if math.Ceil(pl.KStar) > core.MaxK {
-		return Plan{}, 0, fmt.Errorf("plan: %s bits per key (m = %d, n = %d) want k = %.0f, past %d, the most the lab's filters take; use at most %d bits per key",
+		return Plan{}, fmt.Errorf("plan: %s bits per key (m = %d, n = %d) want k = %.0f, past %d, the most the lab's filters take; use at most %d bits per key",
 			trim3(pl.BitsPerKey), m, n, math.Round(pl.KStar), core.MaxK, BitsPerKeyAtMaxK)
 	}
 	pl.KRound, pl.KCeil = core.OptimalK(m, n), core.CeilK(m, n)
@@ -226,11 +242,9 @@ func figures(pl Plan, in Input) (Plan, int, error) {
 	pl.Overhead = pl.BitsPerKey / pl.InfoFloor
 	pl.KeyBytes = in.KeyBytes
 	pl.ExactSetBytes = core.ExactSetBytes(n, in.KeyBytes)
-	var work int
-	pl.Alternatives, work = alternatives(n, m, pl.P, pl.K)
 	pl.Overfill = overfill(m, n, pl.K)
 	pl.Cost = Price(pl.Rate, in.Cost)
-	return pl, work, nil
+	return pl, nil
 }
 
 // KeysFor returns the largest n whose m for rate p (core.BitsFor) fits in m

@@ -3,6 +3,7 @@ package plan
 import (
 	"encoding/json"
 	"math"
+	"reflect"
 	"testing"
 
 	"github.com/bloomlab/bloomlab/core"
@@ -74,5 +75,38 @@ func BenchmarkSolveTinyRate1M(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		Solve(Input{Find: FindM, N: 1_000_000, P: 1e-19})
+	}
+}
+
+// TestSolveFigures: SolveFigures is Solve without the alternatives, and a
+// plan's shape finds the same alternatives again (Shape.Plan), so a page
+// can show the figures at once and have the alternatives found elsewhere.
+func TestSolveFigures(t *testing.T) {
+	t.Parallel()
+	for _, in := range []Input{
+		{Find: FindM, N: 100_000_000, P: 0.01},
+		{Find: FindM, N: 1_000_000, P: 1e-19},
+		{Find: FindP, N: 500_000, M: 4_000_000, K: 3},
+		{Find: FindN, M: 1 << 20, P: 0.05},
+	} {
+		full, err := Solve(in)
+		if err != nil {
+			t.Fatal(in, err)
+		}
+		figs, err := SolveFigures(in)
+		if err != nil {
+			t.Fatal(in, err)
+		}
+		if figs.Alternatives != nil {
+			t.Errorf("%+v: SolveFigures found %d alternatives, want none", in, len(figs.Alternatives))
+		}
+		alts := full.Alternatives
+		full.Alternatives = nil
+		if !reflect.DeepEqual(figs, full) {
+			t.Errorf("%+v: SolveFigures\n%+v\nwant Solve's figures\n%+v", in, figs, full)
+		}
+		if got := figs.Shape().Plan().Alternatives; !reflect.DeepEqual(got, alts) {
+			t.Errorf("%+v: the shape's alternatives differ from Solve's", in)
+		}
 	}
 }
