@@ -355,8 +355,10 @@ func TestBrowserExperimentBeforeAudit(t *testing.T) {
 	bdo(t, ctx, waitExp("done"))
 	holdRuns(t, ctx, true)
 	took := time.Since(start)
+	// The audit page mounts in parts; its progress is read once it is in,
+	// the audit still held.
 	bdo(t, ctx, chromedp.Click(chromedp.CSS(`nav a[href="/audit"]`)))
-	during := btext(t, ctx, progress)
+	during := bwaitText(t, ctx, progress, func(s string) bool { return strings.HasPrefix(s, "Checks run: ") })
 	holdRuns(t, ctx, false)
 	bdo(t, ctx, waitAudit())
 	t.Logf("the experiment took %v while the audit ran; back on the audit: %q; the audit ended %v after the experiment began",

@@ -21,7 +21,11 @@ func TestBrowserNavigatesBetweenPages(t *testing.T) {
 	bdo(t, ctx, chromedp.Navigate(labURL(t)+"/about"))
 	bwaitEval(t, ctx, `String(!!window.bloomlab)`, func(s string) bool { return s == "true" })
 	for _, page := range []string{"Lab", "Audit", "Calculator", "Lab", "Experiments", "Lab"} {
-		bdo(t, ctx, chromedp.Click(chromedp.Search(`//header//nav//a[normalize-space(.)="`+page+`"]`)))
+		bdo(t, ctx, chromedp.Click(chromedp.Search(`//header//nav//a[normalize-space(.)="`+page+`"]`)),
+			// The new page mounts in parts, a task each (the shell's
+			// pause), and is put in place whole: its own entry marked
+			// current says it is in.
+			chromedp.WaitVisible(chromedp.Search(`//header//nav//a[@aria-current="page" and normalize-space(.)="`+page+`"]`)))
 		if page == "Lab" {
 			bdo(t, ctx, waitLab())
 			if ink := beval[int](t, ctx, bitArrayInk); ink == 0 {
