@@ -227,8 +227,7 @@ func (c *Page) Render() app.UI {
 			app.H1().Text("Calculator"),
 			app.P().Class("lede").Text("Size a real filter. Give two of n, p and m and the calculator finds the third, then sets out what the answer costs: the hashes, the memory against an exact set and against other filters, what happens when the set outgrows the filter, and what its false positives cost you."),
 			// The page mounts in three tasks (ui.Yield): the form, the
-			// plan's figures, and the tables, each under 100 ms at a slow
-			// laptop's pace where the whole was over 500.
+			// plan's figures, and the tables.
 			app.Div().Class("calc-grid").Body(
 				c.renderForm(),
 				&ui.Yield{},
