@@ -91,6 +91,7 @@ async function bloomlabRun(script, status) {
     bloomlabWasmModule = module;
     await new Promise((resume) => setTimeout(resume, 0));
     bloomlabWatch(go, status);
+    bloomlabKeepLinks(go);
     go.run(instance);
     status.remove();
     return true;
@@ -120,6 +121,25 @@ function bloomlabWatch(go, status) {
     console.error("the lab stopped (exit code " + code + "): " + (panic >= 0 ? said.slice(panic) : said || "it wrote nothing"));
     status.stopped();
   };
+}
+
+// bloomlabKeepLinks keeps a click on a link inside the app while its
+// program is mid-task. go-app's handler (window.onclick) puts the click in
+// its program's queue and returns; it turns the browser's default off only
+// when the queue gets to it, at once when the program is idle, but only
+// after the pause when a page is mounting (a Yield). Meanwhile the browser
+// followed the link and loaded the page afresh. This turns the default off
+// at the click, by go-app's own rule: a link, without Meta or Ctrl held,
+// not a download, not for a new tab.
+function bloomlabKeepLinks(go) {
+  window.addEventListener("click", (e) => {
+    if (go.exited || typeof window.goappNav !== "function" || e.metaKey || e.ctrlKey) return;
+    for (let el = e.target; el && el.tagName !== "BODY"; el = el.parentElement) {
+      if (el.tagName !== "A") continue;
+      if (!el.hasAttribute("download") && el.target !== "_blank") e.preventDefault();
+      return;
+    }
+  });
 }
 
 // bloomlabCompiled is app.wasm compiled: by a worker (this script, started
