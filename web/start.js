@@ -130,10 +130,11 @@ function bloomlabWatch(go, status) {
 // after the pause when a page is mounting (a Yield). Meanwhile the browser
 // followed the link and loaded the page afresh. This turns the default off
 // at the click, by go-app's own rule: a link, without Meta or Ctrl held,
-// not a download, not for a new tab.
+// not a download, not for a new tab; and only once go-app's handler is in
+// place, as until then nothing would follow the link.
 function bloomlabKeepLinks(go) {
   window.addEventListener("click", (e) => {
-    if (go.exited || typeof window.goappNav !== "function" || e.metaKey || e.ctrlKey) return;
+    if (go.exited || typeof window.onclick !== "function" || e.metaKey || e.ctrlKey) return;
     for (let el = e.target; el && el.tagName !== "BODY"; el = el.parentElement) {
       if (el.tagName !== "A") continue;
       if (!el.hasAttribute("download") && el.target !== "_blank") e.preventDefault();

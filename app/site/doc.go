@@ -46,7 +46,9 @@
 //     lab's, the lessons', the calculator's, the about page's) yields
 //     between its parts (app/ui's yield.go): a pause at each
 //     (bloomlab:pause). start.js removes the loader once main has
-//     blocked, and registers the service worker.
+//     blocked, and registers the service worker. A link clicked in a
+//     pause is held for go-app, which follows it once the mount is done
+//     (bloomlabKeepLinks); the browser would load the page afresh.
 //  7. Live: the page calls window.bloomlabLive and the moves kept are made
 //     again. The lab's worker and the experiments' and the audit's
 //     workers (app/engine) start from bloomlabWasmModule when first needed:
