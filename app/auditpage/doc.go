@@ -18,5 +18,6 @@
 // component that adds its own rows a few at a time after the start and
 // redraws nothing else, and a check's row as checkRow draws it, ran or
 // pending); what a fault's link says is in OnNav
-// and renderSummary.
+// and renderSummary; a part that shows the run as it comes in is a
+// livePart, which each news of the run renders alone (Page.news).
 package auditpage

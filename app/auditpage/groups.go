@@ -173,7 +173,7 @@ func (p *Page) renderFilter() app.UI {
 
 // renderGroups is the list (see checkList).
 func (p *Page) renderGroups() app.UI {
-	return &checkList{Run: p.run, Filter: p.filter, Show: p.show, stepping: p.stepping, quietParent: p.quiet}
+	return &checkList{Run: p.run, Filter: p.filter, Show: p.show, stepping: p.stepping, above: &p.live[liveList]}
 }
 
 // checkList is the list of checks, a component of its own: a <details> a
@@ -182,8 +182,8 @@ func (p *Page) renderGroups() app.UI {
 // (drawMoreRows), which a reader cannot see, the groups being closed, and
 // which keeps the start's long task short and each step's too; each step
 // updates the list alone, not the page around it. The page sets the
-// exported fields at each of its renders; stepping, quietParent and upTo
-// are the list's own from its first.
+// exported fields at each of its renders and of the list's part (see
+// Page.news); stepping, above and upTo are the list's own from its first.
 type checkList struct {
 	app.Compo
 	Run    engine.AuditRun
@@ -194,10 +194,9 @@ type checkList struct {
 	// them, in the groups' order, are drawn so far.
 	stepping bool
 	upTo     int
-	// quietParent withdraws the update of the enclosing component (the
-	// page) that a step's Dispatch asks for: go-app flags every enclosing
-	// component with the one that dispatches.
-	quietParent func()
+	// above is the context of the part the list is in, which a step
+	// leaves alone (ui.DispatchBelow), and the page with it.
+	above *app.Context
 }
 
 func (l *checkList) OnMount(ctx app.Context) {
@@ -213,12 +212,8 @@ const rowsAStep = 6
 
 // drawMoreRows draws rowsAStep more rows of the closed groups, then, once
 // that frame is drawn and the browser has had its turn, the next ones. It
-// runs as a Dispatch of the list's own context, which flags the list and
-// the page for an update; it withdraws the page's.
+// updates the list alone.
 func (l *checkList) drawMoreRows(ctx app.Context) {
-	if l.quietParent != nil {
-		l.quietParent()
-	}
 	if l.upTo >= len(auditChecks()) {
 		return
 	}
@@ -233,7 +228,7 @@ func (l *checkList) drawMoreRows(ctx app.Context) {
 func (l *checkList) afterFrame(ctx app.Context) {
 	ctx.Async(func() {
 		time.Sleep(time.Millisecond)
-		ctx.Dispatch(l.drawMoreRows)
+		ui.DispatchBelow(ctx, l.above, l.drawMoreRows)
 	})
 }
 
@@ -268,11 +263,11 @@ func (l *checkList) Render() app.UI {
 }
 
 // groupView is one group as a component of its own, and rowView one
-// check's row: while the audit runs, the page re-renders at each news of
-// it, and go-app redraws a component only when its fields changed, so
-// each news redraws the groups and rows it changed rather than every row
-// of the list (a second and more a news at a slow laptop's pace, with a
-// hundred and more rows).
+// check's row: while the audit runs, the list re-renders at each news of
+// it (see Page.news), and go-app redraws a component only when its
+// fields changed, so each news redraws the groups and rows it changed
+// rather than every row of the list (a second and more a news at a slow
+// laptop's pace, with a hundred and more rows).
 //
 // Rows is how many of its rows a closed group draws (see checkList); an
 // open group draws them all.
