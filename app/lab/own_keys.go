@@ -29,9 +29,12 @@ const (
 	idOwnProgress = "own-progress"
 )
 
+// ownLists are the two key lists. A placeholder is one line: go-app
+// prerenders an attribute in Go's quoting, which writes a line break as
+// the two characters \n.
 var ownLists = [2]struct{ id, name, label, placeholder string }{
-	{idOwnMembers, "members", "Members: the keys to insert", "alice@example.com\nbob@example.com\n…"},
-	{idOwnAbsent, "absent queries", "Absent queries (optional): keys to look up that you never inserted", "mallory@example.com\n…"},
+	{idOwnMembers, "members", "Members: the keys to insert", "One key per line, such as alice@example.com"},
+	{idOwnAbsent, "absent queries", "Absent queries (optional): keys to look up that you never inserted", "One key per line, such as mallory@example.com"},
 }
 
 // ownSliders are the sliders the key lists decide: off while own keys are
