@@ -309,15 +309,13 @@ func (b *labBits) askWho(ctx app.Context, pos uint64) {
 	}
 	s := b.lab.current()
 	req := try.Request{Params: s.Run(), Insert: s.Typed.List(), Setters: []uint64{pos}}
-	run := b.who.Start()
-	ctx.Async(func() {
-		res, err := engine.Answer(engine.WorkOf(req.Params) > syncWork, req, false, run, func(int, int) {})
-		ctx.Dispatch(func(ctx app.Context) {
-			if !run.Live() || err != nil || len(res.Setters) != 1 || b.said != said {
-				return
-			}
-			b.say(ctx, said+". "+whoText(res.Setters[0], r.Variant, b.store.Value(pos) != 0))
-		})
+	startRun(ctx, &b.who, func(run engine.Run) (try.Result, error) {
+		return engine.Answer(engine.WorkOf(req.Params) > syncWork, req, false, run, func(int, int) {})
+	}, func(ctx app.Context, res try.Result, err error) {
+		if err != nil || len(res.Setters) != 1 || b.said != said {
+			return
+		}
+		b.say(ctx, said+". "+whoText(res.Setters[0], r.Variant, b.store.Value(pos) != 0))
 	})
 }
 

@@ -63,8 +63,12 @@ func renderEmbedBox(s settings.Lab, choose EmbedChoice) app.UI {
 			app.Code().Text(settings.IDPanel+"="+settings.PanelTry),
 			app.Text(" the key panel. The script sizes the frame to the lab, so it never scrolls."),
 		),
+		// The snippet is the textarea's text, as HTML holds a textarea's
+		// text: go-app's Text sets a value attribute, which it prerenders
+		// in Go's quoting (the snippet's first \" ended it). The box is
+		// read-only, so its text stays what the page sets.
 		app.Textarea().ID(idEmbedSnippet).ReadOnly(true).Rows(7).Spellcheck(false).
-			Aria("label", "The embed's snippet").Text(snippet),
+			Aria("label", "The embed's snippet").Body(app.Text(snippet)),
 		app.Div().Class("embed-actions").Body(
 			app.Button().ID(idEmbedCopy).Class("chip primary").Text("Copy").OnClick(onCopySnippet),
 			app.Output().ID(idEmbedCopied).Class("muted small").For(idEmbedSnippet),

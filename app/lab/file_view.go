@@ -112,21 +112,16 @@ func (fv *fileView) onSave(ctx app.Context, e app.Event) {
 		return
 	}
 	s, own := fv.lab.current(), fv.lab.ownKeys()
-	run := fv.runs.Start()
 	fv.busy = true
-	ctx.Async(func() {
-		k, err := engine.Simulate(runParams(s, own), s.Typed.List(), own, run.OnPage(func(int, int) {}))
-		ctx.Dispatch(func(ctx app.Context) {
-			if !run.Live() {
-				return
-			}
-			fv.busy = false
-			if err != nil {
-				fv.err = core.Message(err)
-				return
-			}
-			fv.save(k.Filter)
-		})
+	startRun(ctx, &fv.runs, func(run engine.Run) (sim.KeysResult, error) {
+		return engine.Simulate(runParams(s, own), s.Typed.List(), own, run.OnPage(func(int, int) {}))
+	}, func(ctx app.Context, k sim.KeysResult, err error) {
+		fv.busy = false
+		if err != nil {
+			fv.err = core.Message(err)
+			return
+		}
+		fv.save(k.Filter)
 	})
 }
 
@@ -176,26 +171,21 @@ func (fv *fileView) open(ctx app.Context, file app.Value) {
 		fv.err = err.Error()
 		return
 	}
-	run := fv.runs.Start()
 	fv.busy = true
-	ctx.Async(func() {
+	startRun(ctx, &fv.runs, func(engine.Run) (*openedFile, error) {
 		b, err := engine.ReadFile(file)
-		var of *openedFile
-		if err == nil {
-			of, err = openFilter(name, b)
+		if err != nil {
+			return nil, err
 		}
-		ctx.Dispatch(func(ctx app.Context) {
-			if !run.Live() {
-				return
-			}
-			fv.busy = false
-			if err != nil {
-				fv.err = err.Error()
-				return
-			}
-			fv.opened = of
-			fv.lab.answered(ctx)
-		})
+		return openFilter(name, b)
+	}, func(ctx app.Context, of *openedFile, err error) {
+		fv.busy = false
+		if err != nil {
+			fv.err = err.Error()
+			return
+		}
+		fv.opened = of
+		fv.lab.answered(ctx)
 	})
 }
 

@@ -328,46 +328,41 @@ func (kp *keyPanel) refresh(ctx app.Context, fresh bool) {
 		a := kp.attack
 		req.Attack = &a
 	}
-	run := kp.runs.Start()
 	kp.busy, kp.progress = true, 0
-	report := run.Reporter(ctx, engine.Fraction(func(f float64) { kp.progress = f }))
-	ctx.Async(func() {
-		res, err := engine.Answer(engine.WorkOf(req.Params) > syncWork, req, ask == askFind, run, report)
-		ctx.Dispatch(func(ctx app.Context) {
-			if !run.Live() {
-				return
+	startRun(ctx, &kp.runs, func(run engine.Run) (try.Result, error) {
+		report := run.Reporter(ctx, engine.Fraction(func(f float64) { kp.progress = f }))
+		return engine.Answer(engine.WorkOf(req.Params) > syncWork, req, ask == askFind, run, report)
+	}, func(ctx app.Context, res try.Result, err error) {
+		kp.busy = false
+		switch {
+		case errors.Is(err, sim.ErrCancelled):
+			return
+		case err != nil:
+			kp.err, kp.answer = core.Message(err), nil
+			return
+		}
+		kp.answer = &res
+		if res.Attack != nil {
+			kp.attacked, kp.attackedOn = res.Attack, s
+			if res.Attack.Kind == try.AttackFill {
+				// The crafted keys join the typed ones: the filter
+				// the lab shows is the one they filled.
+				kp.ask = askNone
+				kp.lab.typeKeys(ctx, settings.JoinTyped(append(req.Insert, res.Attack.Keys...)))
 			}
-			kp.busy = false
-			switch {
-			case errors.Is(err, sim.ErrCancelled):
-				return
-			case err != nil:
-				kp.err, kp.answer = core.Message(err), nil
-				return
+		}
+		if fresh && len(res.Queries) > 0 {
+			kp.answers = append(kp.answers, res.Queries[0])
+			if over := len(kp.answers) - keys.MaxTyped; over > 0 {
+				kp.answers = kp.answers[over:]
 			}
-			kp.answer = &res
-			if res.Attack != nil {
-				kp.attacked, kp.attackedOn = res.Attack, s
-				if res.Attack.Kind == try.AttackFill {
-					// The crafted keys join the typed ones: the filter
-					// the lab shows is the one they filled.
-					kp.ask = askNone
-					kp.lab.typeKeys(ctx, settings.JoinTyped(append(req.Insert, res.Attack.Keys...)))
-				}
-			}
-			if fresh && len(res.Queries) > 0 {
-				kp.answers = append(kp.answers, res.Queries[0])
-				if over := len(kp.answers) - keys.MaxTyped; over > 0 {
-					kp.answers = kp.answers[over:]
-				}
-			}
-			if kp.animate {
-				kp.animate = false
-				kp.play(ctx)
-			}
-			kp.lab.answered(ctx)
-			kp.next(ctx)
-		})
+		}
+		if kp.animate {
+			kp.animate = false
+			kp.play(ctx)
+		}
+		kp.lab.answered(ctx)
+		kp.next(ctx)
 	})
 }
 

@@ -31,7 +31,6 @@ const (
 // gives up when the filter changes.
 type overlapView struct {
 	lab  overlapLab
-	busy bool
 	o    *sim.Overlap
 	err  string
 	runs engine.Runs
@@ -75,7 +74,7 @@ func (ov *overlapView) counts() []uint8 {
 // clear forgets the counts: the filter changed.
 func (ov *overlapView) clear() {
 	ov.runs.Cancel()
-	ov.o, ov.err, ov.busy = nil, "", false
+	ov.o, ov.err = nil, ""
 }
 
 // onToggle turns the view on or off, counts if a filter is shown, and
@@ -103,26 +102,19 @@ func (ov *overlapView) count(ctx app.Context) {
 		ov.err = "A " + s.Params.Variant.Name() + " filter's " + s.Params.Variant.Unit() + "s hold fingerprints, not bits that keys share: there is no overlap to colour."
 		return
 	}
-	run := ov.runs.Start()
-	ov.busy = true
 	p, typed := s.Run(), s.Typed.List()
-	ctx.Async(func() {
-		o, err := sim.OverlapOf(p, typed, engine.Yielding(run.Live, 5*time.Millisecond, func(int, int) {}))
-		ctx.Dispatch(func(ctx app.Context) {
-			if !run.Live() {
-				return
-			}
-			ov.busy = false
-			switch {
-			case errors.Is(err, sim.ErrCancelled):
-				return
-			case err != nil:
-				ov.err = core.Message(err)
-				return
-			}
-			ov.o = &o
-			ov.lab.draw(ctx)
-		})
+	startRun(ctx, &ov.runs, func(run engine.Run) (sim.Overlap, error) {
+		return sim.OverlapOf(p, typed, engine.Yielding(run.Live, 5*time.Millisecond, func(int, int) {}))
+	}, func(ctx app.Context, o sim.Overlap, err error) {
+		switch {
+		case errors.Is(err, sim.ErrCancelled):
+			return
+		case err != nil:
+			ov.err = core.Message(err)
+			return
+		}
+		ov.o = &o
+		ov.lab.draw(ctx)
 	})
 }
 

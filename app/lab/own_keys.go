@@ -29,9 +29,12 @@ const (
 	idOwnProgress = "own-progress"
 )
 
+// ownLists are the two key lists. A placeholder is one line: go-app
+// prerenders an attribute in Go's quoting, which writes a line break as
+// the two characters \n.
 var ownLists = [2]struct{ id, name, label, placeholder string }{
-	{idOwnMembers, "members", "Members: the keys to insert", "alice@example.com\nbob@example.com\n…"},
-	{idOwnAbsent, "absent queries", "Absent queries (optional): keys to look up that you never inserted", "mallory@example.com\n…"},
+	{idOwnMembers, "members", "Members: the keys to insert", "One key per line, such as alice@example.com"},
+	{idOwnAbsent, "absent queries", "Absent queries (optional): keys to look up that you never inserted", "One key per line, such as mallory@example.com"},
 }
 
 // ownSliders are the sliders the key lists decide: off while own keys are
@@ -122,25 +125,20 @@ func (o *ownPanel) onUse(ctx app.Context, e app.Event) {
 		size += n
 	}
 	o.loading, o.progress = true, 0
-	read := o.runs.Start()
-	report := read.Reporter(ctx, engine.Fraction(func(f float64) { o.progress = f }))
 	large := size > engine.PageKeyBytes
-	ctx.Async(func() {
-		own, err := engine.ReadKeys(large, in, read, report)
-		ctx.Dispatch(func(ctx app.Context) {
-			if !read.Live() {
-				return
+	startRun(ctx, &o.runs, func(read engine.Run) (*engine.OwnKeys, error) {
+		report := read.Reporter(ctx, engine.Fraction(func(f float64) { o.progress = f }))
+		return engine.ReadKeys(large, in, read, report)
+	}, func(ctx app.Context, own *engine.OwnKeys, err error) {
+		o.loading = false
+		if err != nil {
+			if !errors.Is(err, sim.ErrCancelled) {
+				o.err = core.Message(err)
 			}
-			o.loading = false
-			if err != nil {
-				if !errors.Is(err, sim.ErrCancelled) {
-					o.err = core.Message(err)
-				}
-				return
-			}
-			o.keys = own
-			o.use(ctx, 0)
-		})
+			return
+		}
+		o.keys = own
+		o.use(ctx, 0)
 	})
 }
 

@@ -322,6 +322,9 @@ func (c *Page) OnDismount() {
 	if c.stopListen != nil {
 		c.stopListen()
 	}
+	// A late callback that reaches the page through ctx finds no page
+	// to leave alone (ui.DispatchBelow) or to update.
+	c.ctx = app.Context{}
 }
 
 // OnInit starts the live page on the prerendered page's first view when

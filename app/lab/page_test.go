@@ -72,3 +72,20 @@ func counterValue(c *Page, id string) string {
 	}
 	return ""
 }
+
+// TestDismountForgetsContext: the page gone, it keeps no context of its
+// own for a late callback to update.
+func TestDismountForgetsContext(t *testing.T) {
+	e := app.NewTestEngine()
+	h := &runHost{}
+	if err := e.Load(h); err != nil {
+		t.Fatal(err)
+	}
+	e.ConsumeAll()
+	c := New()
+	c.ctx = h.ctx
+	c.OnDismount()
+	if c.ctx.Src() != nil {
+		t.Errorf("the dismounted lab keeps the context of %T", c.ctx.Src())
+	}
+}

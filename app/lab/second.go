@@ -46,7 +46,6 @@ type secondView struct {
 	lab  secondLab
 	res  *system.Result
 	err  string
-	busy bool
 	runs engine.Runs
 	// canvases are the pictures' painters by element ID, each keeping
 	// its pixel array between draws.
@@ -68,7 +67,7 @@ func (sv *secondView) on() bool { return sv.lab.current().Second.On }
 // clear forgets the build: the filter changed.
 func (sv *secondView) clear() {
 	sv.runs.Cancel()
-	sv.res, sv.err, sv.busy = nil, "", false
+	sv.res, sv.err = nil, ""
 }
 
 // onToggle opens or closes the view. The page's own commit of the link
@@ -101,27 +100,20 @@ func (sv *secondView) build(ctx app.Context) {
 		sv.err = "The second filter is built over generated keys: go back to generated keys to see it."
 		return
 	}
-	run := sv.runs.Start()
-	sv.busy = true
 	p := system.Params{Lab: s.Run(), Shared: s.Second.SharedKeys(s.Params.Items),
 		Stories: system.Stories{Salt: s.Second.Salt, Stale: s.Second.Stale, Replicas: s.Second.Replicas}}
-	ctx.Async(func() {
-		r, err := system.Build(p, engine.Yielding(run.Live, 5*time.Millisecond, func(int, int) {}))
-		ctx.Dispatch(func(ctx app.Context) {
-			if !run.Live() {
-				return
-			}
-			sv.busy = false
-			switch {
-			case errors.Is(err, sim.ErrCancelled):
-				return
-			case err != nil:
-				sv.err = core.Message(err)
-				return
-			}
-			sv.res = &r
-			ctx.Defer(sv.paint)
-		})
+	startRun(ctx, &sv.runs, func(run engine.Run) (system.Result, error) {
+		return system.Build(p, engine.Yielding(run.Live, 5*time.Millisecond, func(int, int) {}))
+	}, func(ctx app.Context, r system.Result, err error) {
+		switch {
+		case errors.Is(err, sim.ErrCancelled):
+			return
+		case err != nil:
+			sv.err = core.Message(err)
+			return
+		}
+		sv.res = &r
+		ctx.Defer(sv.paint)
 	})
 }
 
