@@ -16,9 +16,9 @@
 // another link's come in its first view, written there by the server.
 // Every other form the live page shows answers at once with its figures
 // (settings.Calculator.SolveFigures, microseconds) while the lab's worker
-// finds its alternatives (engine.PlanAlternatives: the blocked rows'
-// searches, up to a second at a slow laptop's pace), shown as soon as
-// they are in, then measures its tables (engine.MeasurePlan), which
+// finds its alternatives (the blocked rows' searches, up to a second at
+// a slow laptop's pace), shown as soon as they are in, then measures its
+// tables from them (engine.MeasurePlan, one search a form), which
 // follow; a newer form cancels the work of the one it replaced, whose
 // alternatives and tables are never drawn. The default form's
 // alternatives and a first view's come with their tables. It

@@ -108,41 +108,31 @@ func (c *Page) solve(ctx app.Context, f settings.Calculator) {
 }
 
 // measureTables has the lab's worker find the current form's
-// alternatives, and shows them as soon as they are in, then measure its
-// tables, shown once they are in (in a browser without workers, both on
-// the page's thread, the tables in slices); unless a newer form replaced
-// this one by then: its work is cancelled, and whatever it sends back is
+// alternatives, shown as soon as they are in, and measure its tables from
+// them, shown once they are in (in a browser without workers, both on the
+// page's thread, the tables in slices); unless a newer form replaced this
+// one by then: its work is cancelled, and whatever it sends back is
 // dropped, never drawn.
 func (c *Page) measureTables(ctx app.Context) {
 	run := c.runs.Start()
 	shape, form := c.res.Plan.Shape(), c.form.Query().Encode()
 	c.measuring, c.done, c.total = true, 0, 0
 	report := run.Reporter(ctx, func(done, total int) { c.done, c.total = done, total })
-	ctx.Async(func() {
-		failed := func(err error) {
-			ctx.Dispatch(func(ctx app.Context) {
-				if run.Live() {
-					c.measuring, c.measureErr = false, err.Error()
-				}
-			})
-		}
-		alts, err := engine.PlanAlternatives(true, shape, run)
-		if err != nil {
-			failed(err)
-			return
-		}
+	found := func(alts []plan.Alternative) {
 		ctx.Dispatch(func(ctx app.Context) {
 			if run.Live() {
 				c.res.Plan.Alternatives = alts
 			}
 		})
-		t, err := engine.MeasurePlan(true, shape, run, report)
-		if err != nil {
-			failed(err)
-			return
-		}
+	}
+	ctx.Async(func() {
+		t, err := engine.MeasurePlan(true, shape, run, found, report)
 		ctx.Dispatch(func(ctx app.Context) {
-			if run.Live() {
+			switch {
+			case !run.Live():
+			case err != nil:
+				c.measuring, c.measureErr = false, err.Error()
+			default:
 				c.measuring = false
 				c.res, c.from, c.tablesFor = withTables(c.res, t), "measured", form
 			}
