@@ -12,8 +12,10 @@
 // without a browser; this package only shows and wires (measure.go adds
 // the measured columns the link fuzzer is spared). The live page measures
 // nothing as it starts: the default form's tables come with the program
-// (default_tables.json, held to a fresh measurement by a test), and
-// another link's come in its first view, written there by the server.
+// (default_tables.go, a Go literal a test holds to a fresh measurement
+// and rewrites with -update), and another link's come in its first view,
+// written there by the server. The live page's first render is the
+// answer (Page.start), so OnNav, right after the mount, changes nothing.
 // Every other form the live page shows answers at once with its figures
 // (settings.Calculator.SolveFigures, microseconds) while the lab's worker
 // finds its alternatives (the blocked rows' searches, up to a second at

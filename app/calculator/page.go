@@ -2,6 +2,7 @@ package calculator
 
 import (
 	"math"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -47,24 +48,34 @@ type Page struct {
 	tablesFor   string
 }
 
-// New makes the page. In the browser, the first time, it keeps the tables
-// the first view carries (see readFirstView): go-app calls it before it
-// replaces the first view with the live page.
+// New makes the page. In the browser, when the page opened is the
+// calculator, it readies the first render (see start): go-app calls New
+// before it replaces the first view with the live page.
 func New() *Page {
+	c := &Page{form: settings.DefaultCalculator()}
 	if app.IsClient {
-		readFirstView(func() string {
-			el := app.Window().GetElementByID("calculator")
-			if !el.Truthy() {
+		if el := app.Window().GetElementByID("calculator"); el.Truthy() {
+			c.start(app.Window().URL().Query(), func() string {
+				if v := el.Get("dataset").Get("tables"); v.Truthy() {
+					return v.String()
+				}
 				return ""
-			}
-			v := el.Get("dataset").Get("tables")
-			if !v.Truthy() {
-				return ""
-			}
-			return v.String()
-		})
+			})
+		}
 	}
-	return &Page{form: settings.DefaultCalculator()}
+	return c
+}
+
+// start readies the live page's first render from the link's query q:
+// it keeps the tables the first view carries (raw, see readFirstView),
+// and shows q's form as OnNav will, its tables taken where they need no
+// work (known: the default form's, a Go literal, and the first view's).
+// So the first render is the answer, mounted in the page's parts between
+// its pauses (ui.Yield), and OnNav, which go-app calls right after the
+// mount, finds it shown and changes nothing.
+func (c *Page) start(q url.Values, raw func() string) {
+	readFirstView(raw)
+	c.show(c.read(q))
 }
 
 // OnNav reads the form from the URL and solves it: a few milliseconds of
@@ -74,10 +85,7 @@ func New() *Page {
 // from there (see known) or has the lab's worker measure them (solve).
 func (c *Page) OnNav(ctx app.Context) {
 	ctx.Page().SetTitle("Calculator · Bloom Lab")
-	q := ctx.Page().URL().Query()
-	var f settings.Calculator
-	f, c.notice = settings.CalculatorFromQuery(q)
-	c.large = settings.LargeType(q)
+	f := c.read(ctx.Page().URL().Query())
 	c.firstView = ""
 	if !app.IsClient {
 		c.form = f
@@ -88,6 +96,14 @@ func (c *Page) OnNav(ctx app.Context) {
 	c.solve(ctx, f)
 }
 
+// read is the form of the link's query q; it keeps q's notice and
+// projector mode.
+func (c *Page) read(q url.Values) settings.Calculator {
+	f, notice := settings.CalculatorFromQuery(q)
+	c.notice, c.large = notice, settings.LargeType(q)
+	return f
+}
+
 // solve shows the form f in the live page: its figures (SolveFigures,
 // microseconds) at once, and its alternatives and tables as soon as they
 // are there: at once if they are known (see known), else when the lab's
@@ -96,15 +112,25 @@ func (c *Page) solve(ctx app.Context, f settings.Calculator) {
 	if c.res.OK && (c.measuring || c.res.Measured != nil) && f.Query().Encode() == c.form.Query().Encode() {
 		return // the form shown, as a link records it after it was typed
 	}
+	if c.show(f) {
+		c.measureTables(ctx)
+	}
+}
+
+// show shows the form f: its figures, and its alternatives and tables if
+// they are known (see known); it reports whether they are still to be
+// found and measured. Whatever was measured for the form shown before is
+// cancelled.
+func (c *Page) show(f settings.Calculator) bool {
 	c.form = f
 	c.res, c.from = known(f)
 	c.measuring, c.measureErr, c.tablesFor = false, "", ""
 	if c.from != "" || !c.res.OK {
 		c.runs.Cancel()
 		c.tablesFor = f.Query().Encode()
-		return
+		return false
 	}
-	c.measureTables(ctx)
+	return true
 }
 
 // measureTables has the lab's worker find the current form's

@@ -1,11 +1,8 @@
 package calculator
 
 import (
-	"encoding/json"
-	"flag"
 	stdhtml "html"
 	"net/url"
-	"os"
 	"reflect"
 	"regexp"
 	"slices"
@@ -307,43 +304,6 @@ func TestDefaultNeverMeasured(t *testing.T) {
 	}
 }
 
-var update = flag.Bool("update", false, "rewrite default_tables.json with the default form's tables as measured now")
-
-// TestDefaultTables: the default form's tables that come with the program
-// are what measuring the form gives here, field for field (so the page
-// can never show tables the core would not make), and rendering them
-// gives the same page as rendering a fresh measurement.
-func TestDefaultTables(t *testing.T) {
-	fresh := measure(settings.DefaultCalculator())
-	if *update {
-		b, err := json.MarshalIndent(viewOf(settings.DefaultCalculator(), fresh), "", "\t")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile("default_tables.json", append(b, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	taken := solveDefault()
-	if !reflect.DeepEqual(taken, withoutSpecs(fresh)) {
-		t.Fatalf("the default tables in default_tables.json are not what measuring the default form gives now; run go test ./app/calculator -run TestDefaultTables -update\ntaken %+v\nfresh %+v",
-			tablesOf(taken), tablesOf(fresh))
-	}
-	page := func(r settings.Solved) string {
-		c := New()
-		c.res = r
-		e := app.NewTestEngine()
-		if err := e.Load(c); err != nil {
-			t.Fatal(err)
-		}
-		e.ConsumeAll()
-		return app.HTMLString(c)
-	}
-	if a, b := sortedAttrs(page(taken)), sortedAttrs(page(fresh)); a != b {
-		t.Errorf("the page from the tables taken differs from the page of a fresh measurement:\n%s\n%s", a, b)
-	}
-}
-
 var (
 	tagRe  = regexp.MustCompile(`<([a-z0-9]+)((?:\s+[a-z-]+(?:="[^"]*")?)*)\s*(/?)>`)
 	attrRe = regexp.MustCompile(`[a-z-]+(?:="[^"]*")?`)
@@ -419,7 +379,7 @@ func TestFirstViewTables(t *testing.T) {
 }
 
 // withoutSpecs is r with each alternative's Spec left out, as a first view
-// (and default_tables.json) carries them: the page never reads them.
+// carries them: the page never reads them.
 func withoutSpecs(r settings.Solved) settings.Solved {
 	r.Plan.Alternatives = slices.Clone(r.Plan.Alternatives)
 	for i := range r.Plan.Alternatives {
