@@ -240,8 +240,10 @@ func (c *Page) Render() app.UI {
 		app.Div().ID("calculator").Class("calc").DataSet("state", state).DataSet("from", c.from).
 			DataSet("measure", measure).DataSet("measured", measured).
 			Attr("data-tables", c.firstView).Body(
-			app.H1().Text("Calculator"),
-			app.P().Class("lede").Text("Size a real filter. Give two of n, p and m and the calculator finds the third, then sets out what the answer costs: the hashes, the memory against an exact set and against other filters, what happens when the set outgrows the filter, and what its false positives cost you."),
+			still(func() app.UI { return app.H1().Text("Calculator") }),
+			still(func() app.UI {
+				return app.P().Class("lede").Text("Size a real filter. Give two of n, p and m and the calculator finds the third, then sets out what the answer costs: the hashes, the memory against an exact set and against other filters, what happens when the set outgrows the filter, and what its false positives cost you.")
+			}),
 			// The page mounts in three tasks (ui.Yield): the form, the
 			// plan's figures, and the tables.
 			app.Div().Class("calc-grid").Body(
@@ -258,7 +260,7 @@ func (c *Page) Render() app.UI {
 func (c *Page) renderForm() app.UI {
 	return app.Section().Class("controls calc-form").Aria("label", "Inputs").Body(
 		app.Div().Role("radiogroup").Class("find").Aria("labelledby", "find-legend").Body(
-			app.P().ID("find-legend").Class("find-legend").Text("Find"),
+			still(func() app.UI { return app.P().ID("find-legend").Class("find-legend").Text("Find") }),
 			app.Range(settings.FindLabels).Slice(func(i int) app.UI {
 				fl := settings.FindLabels[i]
 				id := "find-" + string(fl.Find)
@@ -275,7 +277,7 @@ func (c *Page) renderForm() app.UI {
 			}),
 		),
 		app.Range(settings.SizeFields).Slice(func(i int) app.UI { return c.renderField(settings.SizeFields[i]) }),
-		app.H2().Class("form-sub").Text("The exact set and the cost model"),
+		still(func() app.UI { return app.H2().Class("form-sub").Text("The exact set and the cost model") }),
 		app.Range(settings.CostFields).Slice(func(i int) app.UI { return c.renderField(settings.CostFields[i]) }),
 	)
 }
@@ -323,7 +325,7 @@ func (c *Page) renderField(fl settings.CalcField) app.UI {
 		}).ElseIf(read != "", func() app.UI {
 			return app.Small().ID(fl.ID + "-read").Class("read").Text(read)
 		}),
-		app.Small().ID(fl.ID+"-help").Text(fl.Help),
+		still(func() app.UI { return app.Small().ID(fl.ID + "-help").Text(fl.Help) }),
 	)
 }
 
@@ -398,7 +400,7 @@ func renderKCompare(pl plan.Plan) app.UI {
 		verdict = "here ceil happens to be lower"
 	}
 	return app.Section().Class("counters-box").Aria("labelledby", "k-compare-title").Body(
-		app.H2().ID("k-compare-title").Class("box-title").Text("k: round, not ceil"),
+		still(func() app.UI { return app.H2().ID("k-compare-title").Class("box-title").Text("k: round, not ceil") }),
 		app.Table().ID("k-compare").Class("plan-table compact").Body(
 			app.Caption().Text("(m/n) ln 2 = "+format.Float(pl.KStar, 3)),
 			app.THead().Body(app.Tr().Body(app.Th().Text("rule"), app.Th().Text("k"), app.Th().Text("rate"))),
@@ -424,7 +426,9 @@ func renderKCompare(pl plan.Plan) app.UI {
 func renderFloor(pl plan.Plan) app.UI {
 	floorW := 100 * pl.InfoFloor / pl.BitsPerKey
 	return app.Section().Class("counters-box").Aria("labelledby", "floor-title").Body(
-		app.H2().ID("floor-title").Class("box-title").Text("Bits per key against the floor"),
+		still(func() app.UI {
+			return app.H2().ID("floor-title").Class("box-title").Text("Bits per key against the floor")
+		}),
 		app.Div().Class("floor-bars").Aria("hidden", "true").Body(
 			app.Div().Class("bar spent").Style("width", "100%").Text(format.Float(pl.BitsPerKey, 3)+" bits per key"),
 			app.Div().Class("bar floor").Style("width", format.Float(floorW, 1)+"%").Text("floor "+format.Float(pl.InfoFloor, 3)),
@@ -484,15 +488,19 @@ func (c *Page) renderTables() app.UI {
 	alts := pl.Alternatives
 	return app.Div().Class("calc-tables").Body(
 		app.Section().Class("table-box").Aria("labelledby", "alternatives-title").Body(
-			app.H2().ID("alternatives-title").Text("The same n and p in other structures"),
-			app.P().Class("muted small").Text("The rate is each paper's formula, and for the blocked filter the exact mixture of its block fills. Fingerprint filters use whole fingerprint bits, so they reach the rate shown, which may be below p. "+
-				"The measured column builds each structure the lab has at the same bits per key with "+format.Int(plan.MeasureKeys)+" keys (or n, if fewer) and asks "+
-				format.Int(plan.MeasureQueries)+" absent keys: a quick check of the formula, with its 95% interval. A dash marks a structure the lab cannot build; its title says why."),
+			still(func() app.UI { return app.H2().ID("alternatives-title").Text("The same n and p in other structures") }),
+			still(func() app.UI {
+				return app.P().Class("muted small").Text("The rate is each paper's formula, and for the blocked filter the exact mixture of its block fills. Fingerprint filters use whole fingerprint bits, so they reach the rate shown, which may be below p. " +
+					"The measured column builds each structure the lab has at the same bits per key with " + format.Int(plan.MeasureKeys) + " keys (or n, if fewer) and asks " +
+					format.Int(plan.MeasureQueries) + " absent keys: a quick check of the formula, with its 95% interval. A dash marks a structure the lab cannot build; its title says why.")
+			}),
 			app.Table().ID("alternatives").Class("plan-table").Body(
-				app.THead().Body(app.Tr().Body(
-					app.Th().Text("structure"), app.Th().Text("bits per key"), app.Th().Text("memory"),
-					app.Th().Text("rate"), app.Th().Text("measured"), app.Th().Text("removal"), app.Th().Text("how, and the source"),
-				)),
+				still(func() app.UI {
+					return app.THead().Body(app.Tr().Body(
+						app.Th().Text("structure"), app.Th().Text("bits per key"), app.Th().Text("memory"),
+						app.Th().Text("rate"), app.Th().Text("measured"), app.Th().Text("removal"), app.Th().Text("how, and the source"),
+					))
+				}),
 				app.TBody().Body(app.Range(alts).Slice(func(i int) app.UI {
 					a := alts[i]
 					bpk, mem, rate := format.Float(a.BitsPerKey, 3), plan.FormatSize(a.Bits), calcRate(a.Rate)
@@ -526,12 +534,16 @@ func (c *Page) renderTables() app.UI {
 		),
 		c.renderCheapest(),
 		app.Section().Class("table-box").Aria("labelledby", "overfill-title").Body(
-			app.H2().ID("overfill-title").Text("Overfill: the same filter, more keys"),
-			app.P().Class("muted small").Text("The filter keeps its m and k; the set keeps growing. Watch the occupancy as the warning sign."),
+			still(func() app.UI { return app.H2().ID("overfill-title").Text("Overfill: the same filter, more keys") }),
+			still(func() app.UI {
+				return app.P().Class("muted small").Text("The filter keeps its m and k; the set keeps growing. Watch the occupancy as the warning sign.")
+			}),
 			app.Table().ID("overfill").Class("plan-table").Body(
-				app.THead().Body(app.Tr().Body(
-					app.Th().Text("keys"), app.Th().Text("n"), app.Th().Text("rate"), app.Th().Text("bits set"), app.Th().Text("against design"),
-				)),
+				still(func() app.UI {
+					return app.THead().Body(app.Tr().Body(
+						app.Th().Text("keys"), app.Th().Text("n"), app.Th().Text("rate"), app.Th().Text("bits set"), app.Th().Text("against design"),
+					))
+				}),
 				app.TBody().Body(
 					app.Tr().ID("overfill-1").Class("this").Body(
 						app.Td().DataSet("label", "keys").Text("1x, as designed"),
@@ -559,13 +571,25 @@ func (c *Page) renderTables() app.UI {
 	)
 }
 
+// still renders a part of the page once, when it mounts (ui.Still): the
+// headings, explanations and table heads, which no form changes, so that
+// the page's renders after a form (OnNav's, right after the mount, among
+// them) compare only what a form changes. A test counts its renders.
+var still = ui.Still
+
+// cheapestTitle is the cheapest table's heading, over its progress while
+// it is measured and over the table once it is in.
+func cheapestTitle() app.UI {
+	return still(func() app.UI { return app.H2().ID("cheapest-title").Text("The cheapest structure for what you need") })
+}
+
 // renderCheapest is the lab's structures at the fewest bits that reach
 // the plan's p, the figures the frontier experiment measures, each marked
 // with the needs it is the cheapest for.
 func (c *Page) renderCheapest() app.UI {
 	if c.measuring || c.measureErr != "" {
 		return app.Section().Class("table-box").Aria("labelledby", "cheapest-title").Body(
-			app.H2().ID("cheapest-title").Text("The cheapest structure for what you need"),
+			cheapestTitle(),
 			app.If(c.measureErr != "", func() app.UI {
 				return app.P().ID("calc-measure-error").Class("notice error").Text("The measured columns could not be made: " + c.measureErr)
 			}).Else(func() app.UI {
@@ -585,15 +609,19 @@ func (c *Page) renderCheapest() app.UI {
 		}
 	}
 	return app.Section().Class("table-box").Aria("labelledby", "cheapest-title").Body(
-		app.H2().ID("cheapest-title").Text("The cheapest structure for what you need"),
-		app.P().Class("muted small").Text("Each of the lab's structures at the fewest bits its own theory needs for this n and p (the frontier experiment builds and measures the same): "+
-			"a set known in advance can go into a static filter, keys that arrive over time need inserts, keys that leave need removal, "+
-			"and keys that keep coming past the planned n need a structure that grows. The scalable chain is set up as for keys not known in advance: it starts at n/8 keys, each link twice the last at half its rate, and its memory is every link it has grown to at n keys."),
+		cheapestTitle(),
+		still(func() app.UI {
+			return app.P().Class("muted small").Text("Each of the lab's structures at the fewest bits its own theory needs for this n and p (the frontier experiment builds and measures the same): " +
+				"a set known in advance can go into a static filter, keys that arrive over time need inserts, keys that leave need removal, " +
+				"and keys that keep coming past the planned n need a structure that grows. The scalable chain is set up as for keys not known in advance: it starts at n/8 keys, each link twice the last at half its rate, and its memory is every link it has grown to at n keys.")
+		}),
 		app.Table().ID("cheapest").Class("plan-table").Body(
-			app.THead().Body(app.Tr().Body(
-				app.Th().Text("structure"), app.Th().Text("settings"), app.Th().Text("bits per key"), app.Th().Text("memory"),
-				app.Th().Text("rate"), app.Th().Text("cheapest for"),
-			)),
+			still(func() app.UI {
+				return app.THead().Body(app.Tr().Body(
+					app.Th().Text("structure"), app.Th().Text("settings"), app.Th().Text("bits per key"), app.Th().Text("memory"),
+					app.Th().Text("rate"), app.Th().Text("cheapest for"),
+				))
+			}),
 			app.TBody().Body(app.Range(sized).Slice(func(i int) app.UI {
 				s := sized[i]
 				settings, bpk, mem, rate := s.Settings, format.Float(s.BitsPerKey(n), 3), plan.FormatSize(s.Bits), calcRate(s.Rate)
@@ -674,8 +702,10 @@ func (c *Page) renderCost() app.UI {
 		{"cost-break-even", "break-even rate", calcRate(r.BreakEven)},
 	}
 	return app.Section().Class("table-box").Aria("labelledby", "cost-title").Body(
-		app.H2().ID("cost-title").Text("What a false positive costs"),
-		app.P().Class("muted small").Text("Expected cost = p x the cost of a \"maybe\" on an absent key x absent queries per second, against what the filter's \"no\" answers save: (1 - p) x the cost of the lookup spared x the same queries. The unit is yours."),
+		still(func() app.UI { return app.H2().ID("cost-title").Text("What a false positive costs") }),
+		still(func() app.UI {
+			return app.P().Class("muted small").Text("Expected cost = p x the cost of a \"maybe\" on an absent key x absent queries per second, against what the filter's \"no\" answers save: (1 - p) x the cost of the lookup spared x the same queries. The unit is yours.")
+		}),
 		app.Dl().ID("cost").Class("counters").Body(
 			app.Range(rows).Slice(func(i int) app.UI {
 				return app.Div().Class("counter").Body(app.Dt().Text(rows[i].label), app.Dd().ID(rows[i].id).Text(rows[i].value))

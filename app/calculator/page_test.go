@@ -402,3 +402,50 @@ func TestKnownLeavesAlternatives(t *testing.T) {
 		t.Errorf("the default form: from %q, %d alternatives, %d measured, want them whole from the program", from, len(d.Plan.Alternatives), len(d.Measured))
 	}
 }
+
+// heldPage is the page with its context kept, for a test to dispatch a
+// new form as the page's own events do.
+type heldPage struct {
+	*Page
+	ctx app.Context
+}
+
+// OnPreRender, as the test engine is the server's, where OnMount is not called.
+func (p *heldPage) OnPreRender(ctx app.Context) { p.ctx = ctx }
+
+// TestStillPartsRenderOnce: a new form renders the page again, its figures
+// and tables anew, and its still parts (headings, explanations, table
+// heads) not. The test counts their renders (so it runs alone, not in
+// parallel).
+func TestStillPartsRenderOnce(t *testing.T) {
+	counted, renders := still, 0
+	still = func(render func() app.UI) app.UI {
+		return counted(func() app.UI { renders++; return render() })
+	}
+	t.Cleanup(func() { still = counted })
+	p := &heldPage{Page: New()}
+	p.show(settings.DefaultCalculator())
+	e := app.NewTestEngine()
+	if err := e.Load(p); err != nil {
+		t.Fatal(err)
+	}
+	e.ConsumeAll()
+	first := renders
+	if first == 0 || !strings.Contains(app.HTMLString(p), `id="alternatives-title"`) {
+		t.Fatalf("the page rendered %d still parts, its headings among them", first)
+	}
+	f := settings.DefaultCalculator()
+	f.Values[settings.CalcN] = "4000"
+	p.ctx.Dispatch(func(app.Context) { p.show(f) })
+	e.ConsumeAll()
+	html := app.HTMLString(p)
+	if got := textOf(html, "calc-out-n"); got != "4,000" {
+		t.Errorf("after a new form n shows %q, want 4,000", got)
+	}
+	if !strings.Contains(html, `id="alternatives-title"`) {
+		t.Error("after a new form the tables' heading is gone")
+	}
+	if renders != first {
+		t.Errorf("a new form rendered the still parts %d more times, want none", renders-first)
+	}
+}
