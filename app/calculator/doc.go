@@ -30,8 +30,9 @@
 // Where the next thing goes: a new field of the form is a settings.CalcField
 // (and its parse in settings); a new figure is computed in core/plan and
 // shown in one of renderOutput's sections (renderPlanCounters,
-// renderKCompare, renderFloor) or in renderTables; a new section is a
-// render function called from Render, or from renderOutput if it shows
-// the plan, in the order a reader meets it. Its styles are in
+// renderKCompare, renderFloor) or in one of the tables (renderAlternatives,
+// renderCheapest, renderOverfill, renderCost); a new section is a render
+// function called from Render (a table through Page.table), or from
+// renderOutput if it shows the plan, in the order a reader meets it. Its styles are in
 // web/plan.css, which the about page shares.
 package calculator

@@ -244,15 +244,25 @@ func (c *Page) Render() app.UI {
 			still(func() app.UI {
 				return app.P().Class("lede").Text("Size a real filter. Give two of n, p and m and the calculator finds the third, then sets out what the answer costs: the hashes, the memory against an exact set and against other filters, what happens when the set outgrows the filter, and what its false positives cost you.")
 			}),
-			// The page mounts in three tasks (ui.Yield): the form, the
-			// plan's figures, and the tables.
+			// The page mounts in five tasks (ui.Yield): the form, the
+			// plan's figures, the alternatives, the cheapest structures,
+			// and the rest of the tables. The pauses mount with the page,
+			// outside the tables, which come and go with the form.
 			app.Div().Class("calc-grid").Body(
 				c.renderForm(),
 				&ui.Yield{},
 				ui.Part(func() app.UI { return app.Div().Class("calc-out").Body(c.renderOutput()...) }),
 			),
 			&ui.Yield{},
-			app.If(c.res.OK, func() app.UI { return ui.Part(c.renderTables) }),
+			app.Div().Class("calc-tables").Body(
+				c.table(c.renderAlternatives),
+				&ui.Yield{},
+				c.table(c.renderCheapest),
+				&ui.Yield{},
+				c.table(c.renderOverfill),
+				c.table(c.renderCost),
+				c.table(c.renderLabLink),
+			),
 		),
 	)
 }
@@ -483,91 +493,98 @@ func amount(v float64) string {
 	return strconv.FormatFloat(v, 'g', 4, 64)
 }
 
-func (c *Page) renderTables() app.UI {
-	pl := c.res.Plan
-	alts := pl.Alternatives
-	return app.Div().Class("calc-tables").Body(
-		app.Section().Class("table-box").Aria("labelledby", "alternatives-title").Body(
-			still(func() app.UI { return app.H2().ID("alternatives-title").Text("The same n and p in other structures") }),
+// table is one of the plan's tables, rendered as it mounts (ui.Part),
+// shown while the form solves.
+func (c *Page) table(render func() app.UI) app.UI {
+	return app.If(c.res.OK, func() app.UI { return ui.Part(render) })
+}
+
+// renderAlternatives is the same n and p in the other structures, each
+// with its measured rate.
+func (c *Page) renderAlternatives() app.UI {
+	alts := c.res.Plan.Alternatives
+	return app.Section().Class("table-box").Aria("labelledby", "alternatives-title").Body(
+		still(func() app.UI { return app.H2().ID("alternatives-title").Text("The same n and p in other structures") }),
+		still(func() app.UI {
+			return app.P().Class("muted small").Text("The rate is each paper's formula, and for the blocked filter the exact mixture of its block fills. Fingerprint filters use whole fingerprint bits, so they reach the rate shown, which may be below p. " +
+				"The measured column builds each structure the lab has at the same bits per key with " + format.Int(plan.MeasureKeys) + " keys (or n, if fewer) and asks " +
+				format.Int(plan.MeasureQueries) + " absent keys: a quick check of the formula, with its 95% interval. A dash marks a structure the lab cannot build; its title says why.")
+		}),
+		app.Table().ID("alternatives").Class("plan-table").Body(
 			still(func() app.UI {
-				return app.P().Class("muted small").Text("The rate is each paper's formula, and for the blocked filter the exact mixture of its block fills. Fingerprint filters use whole fingerprint bits, so they reach the rate shown, which may be below p. " +
-					"The measured column builds each structure the lab has at the same bits per key with " + format.Int(plan.MeasureKeys) + " keys (or n, if fewer) and asks " +
-					format.Int(plan.MeasureQueries) + " absent keys: a quick check of the formula, with its 95% interval. A dash marks a structure the lab cannot build; its title says why.")
+				return app.THead().Body(app.Tr().Body(
+					app.Th().Text("structure"), app.Th().Text("bits per key"), app.Th().Text("memory"),
+					app.Th().Text("rate"), app.Th().Text("measured"), app.Th().Text("removal"), app.Th().Text("how, and the source"),
+				))
 			}),
-			app.Table().ID("alternatives").Class("plan-table").Body(
-				still(func() app.UI {
-					return app.THead().Body(app.Tr().Body(
-						app.Th().Text("structure"), app.Th().Text("bits per key"), app.Th().Text("memory"),
-						app.Th().Text("rate"), app.Th().Text("measured"), app.Th().Text("removal"), app.Th().Text("how, and the source"),
-					))
-				}),
-				app.TBody().Body(app.Range(alts).Slice(func(i int) app.UI {
-					a := alts[i]
-					bpk, mem, rate := format.Float(a.BitsPerKey, 3), plan.FormatSize(a.Bits), calcRate(a.Rate)
-					if a.Unreachable {
-						bpk, mem, rate = "-", "-", "-"
-					}
-					removal := "no"
-					switch {
-					case a.Deletes:
-						removal = "yes"
-					case a.Static:
-						removal = "no; built once"
-					}
-					class := ""
-					if a.ID == "bloom" {
-						class = "this"
-					}
-					return app.Tr().ID("alt-"+a.ID).Class(class).Body(
-						app.Td().DataSet("label", "structure").Class("name").Text(a.Name),
-						app.Td().DataSet("label", "bits per key").Class("num").Text(bpk),
-						app.Td().DataSet("label", "memory").Class("num").Text(mem),
-						app.Td().DataSet("label", "rate").Class("num").Text(rate),
-						c.measuredCell(i),
-						app.Td().DataSet("label", "removal").Text(removal),
-						app.Td().DataSet("label", "source").Class("source").Body(
-							app.Text(a.Note+". "), app.Cite().Text(a.Source),
-						),
-					)
-				})),
-			),
-		),
-		c.renderCheapest(),
-		app.Section().Class("table-box").Aria("labelledby", "overfill-title").Body(
-			still(func() app.UI { return app.H2().ID("overfill-title").Text("Overfill: the same filter, more keys") }),
-			still(func() app.UI {
-				return app.P().Class("muted small").Text("The filter keeps its m and k; the set keeps growing. Watch the occupancy as the warning sign.")
-			}),
-			app.Table().ID("overfill").Class("plan-table").Body(
-				still(func() app.UI {
-					return app.THead().Body(app.Tr().Body(
-						app.Th().Text("keys"), app.Th().Text("n"), app.Th().Text("rate"), app.Th().Text("bits set"), app.Th().Text("against design"),
-					))
-				}),
-				app.TBody().Body(
-					app.Tr().ID("overfill-1").Class("this").Body(
-						app.Td().DataSet("label", "keys").Text("1x, as designed"),
-						app.Td().DataSet("label", "n").Class("num").Text(format.Int(pl.N)),
-						app.Td().DataSet("label", "rate").Class("num rate").Text(calcRate(pl.Rate)),
-						app.Td().DataSet("label", "bits set").Class("num").Text(format.Percent(pl.Fill)),
-						app.Td().DataSet("label", "against design").Class("num").Text("1x"),
+			app.TBody().Body(app.Range(alts).Slice(func(i int) app.UI {
+				a := alts[i]
+				bpk, mem, rate := format.Float(a.BitsPerKey, 3), plan.FormatSize(a.Bits), calcRate(a.Rate)
+				if a.Unreachable {
+					bpk, mem, rate = "-", "-", "-"
+				}
+				removal := "no"
+				switch {
+				case a.Deletes:
+					removal = "yes"
+				case a.Static:
+					removal = "no; built once"
+				}
+				class := ""
+				if a.ID == "bloom" {
+					class = "this"
+				}
+				return app.Tr().ID("alt-"+a.ID).Class(class).Body(
+					app.Td().DataSet("label", "structure").Class("name").Text(a.Name),
+					app.Td().DataSet("label", "bits per key").Class("num").Text(bpk),
+					app.Td().DataSet("label", "memory").Class("num").Text(mem),
+					app.Td().DataSet("label", "rate").Class("num").Text(rate),
+					c.measuredCell(i),
+					app.Td().DataSet("label", "removal").Text(removal),
+					app.Td().DataSet("label", "source").Class("source").Body(
+						app.Text(a.Note+". "), app.Cite().Text(a.Source),
 					),
-					app.Range(pl.Overfill).Slice(func(i int) app.UI {
-						o := pl.Overfill[i]
-						f := format.Plain(o.Factor)
-						return app.Tr().ID("overfill-"+f).Body(
-							app.Td().DataSet("label", "keys").Text(f+"x"),
-							app.Td().DataSet("label", "n").Class("num").Text(format.Int(o.N)),
-							app.Td().DataSet("label", "rate").Class("num rate").Text(calcRate(o.Rate)),
-							app.Td().DataSet("label", "bits set").Class("num").Text(format.Percent(o.Fill)),
-							app.Td().DataSet("label", "against design").Class("num").Text(format.Float(o.Rate/pl.Rate, 1)+"x the rate"),
-						)
-					}),
+				)
+			})),
+		),
+	)
+}
+
+// renderOverfill is the plan's filter as the set outgrows it.
+func (c *Page) renderOverfill() app.UI {
+	pl := c.res.Plan
+	return app.Section().Class("table-box").Aria("labelledby", "overfill-title").Body(
+		still(func() app.UI { return app.H2().ID("overfill-title").Text("Overfill: the same filter, more keys") }),
+		still(func() app.UI {
+			return app.P().Class("muted small").Text("The filter keeps its m and k; the set keeps growing. Watch the occupancy as the warning sign.")
+		}),
+		app.Table().ID("overfill").Class("plan-table").Body(
+			still(func() app.UI {
+				return app.THead().Body(app.Tr().Body(
+					app.Th().Text("keys"), app.Th().Text("n"), app.Th().Text("rate"), app.Th().Text("bits set"), app.Th().Text("against design"),
+				))
+			}),
+			app.TBody().Body(
+				app.Tr().ID("overfill-1").Class("this").Body(
+					app.Td().DataSet("label", "keys").Text("1x, as designed"),
+					app.Td().DataSet("label", "n").Class("num").Text(format.Int(pl.N)),
+					app.Td().DataSet("label", "rate").Class("num rate").Text(calcRate(pl.Rate)),
+					app.Td().DataSet("label", "bits set").Class("num").Text(format.Percent(pl.Fill)),
+					app.Td().DataSet("label", "against design").Class("num").Text("1x"),
 				),
+				app.Range(pl.Overfill).Slice(func(i int) app.UI {
+					o := pl.Overfill[i]
+					f := format.Plain(o.Factor)
+					return app.Tr().ID("overfill-"+f).Body(
+						app.Td().DataSet("label", "keys").Text(f+"x"),
+						app.Td().DataSet("label", "n").Class("num").Text(format.Int(o.N)),
+						app.Td().DataSet("label", "rate").Class("num rate").Text(calcRate(o.Rate)),
+						app.Td().DataSet("label", "bits set").Class("num").Text(format.Percent(o.Fill)),
+						app.Td().DataSet("label", "against design").Class("num").Text(format.Float(o.Rate/pl.Rate, 1)+"x the rate"),
+					)
+				}),
 			),
 		),
-		c.renderCost(),
-		c.renderLabLink(),
 	)
 }
 
