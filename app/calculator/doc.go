@@ -12,13 +12,15 @@
 // without a browser; this package only shows and wires (measure.go adds
 // the measured columns the link fuzzer is spared). The live page measures
 // nothing as it starts: the default form's tables come with the program
-// (default_tables.json, held to a fresh measurement by a test), and
-// another link's come in its first view, written there by the server.
+// (default_tables.go, a Go literal a test holds to a fresh measurement
+// and rewrites with -update), and another link's come in its first view,
+// written there by the server. The live page's first render is the
+// answer (Page.start), so OnNav, right after the mount, changes nothing.
 // Every other form the live page shows answers at once with its figures
 // (settings.Calculator.SolveFigures, microseconds) while the lab's worker
-// finds its alternatives (engine.PlanAlternatives: the blocked rows'
-// searches, up to a second at a slow laptop's pace), shown as soon as
-// they are in, then measures its tables (engine.MeasurePlan), which
+// finds its alternatives (the blocked rows' searches, up to a second at
+// a slow laptop's pace), shown as soon as they are in, then measures its
+// tables from them (engine.MeasurePlan, one search a form), which
 // follow; a newer form cancels the work of the one it replaced, whose
 // alternatives and tables are never drawn. The default form's
 // alternatives and a first view's come with their tables. It
@@ -28,8 +30,9 @@
 // Where the next thing goes: a new field of the form is a settings.CalcField
 // (and its parse in settings); a new figure is computed in core/plan and
 // shown in one of renderOutput's sections (renderPlanCounters,
-// renderKCompare, renderFloor) or in renderTables; a new section is a
-// render function called from Render, or from renderOutput if it shows
-// the plan, in the order a reader meets it. Its styles are in
+// renderKCompare, renderFloor) or in one of the tables (renderAlternatives,
+// renderCheapest, renderOverfill, renderCost); a new section is a render
+// function called from Render (a table through Page.table), or from
+// renderOutput if it shows the plan, in the order a reader meets it. Its styles are in
 // web/plan.css, which the about page shares.
 package calculator

@@ -1,13 +1,13 @@
 package calculator
 
 import (
-	_ "embed"
 	"encoding/base64"
 	"encoding/json"
 	"maps"
 	"sync"
 
 	"github.com/bloomlab/bloomlab/app/settings"
+	"github.com/bloomlab/bloomlab/core"
 	"github.com/bloomlab/bloomlab/core/plan"
 )
 
@@ -35,14 +35,6 @@ var measure = func(f settings.Calculator) settings.Solved {
 	return r
 }
 
-// defaultTablesJSON is the default form's alternatives and measured
-// tables, as a first view carries them (firstView's JSON), written by `go
-// test ./app/calculator -run TestDefaultTables -update`; TestDefaultTables
-// fails when they are no longer what measure gives.
-//
-//go:embed default_tables.json
-var defaultTablesJSON []byte
-
 // tablesOf is the measured parts of a solved form (the slow ones:
 // building and querying each alternative, and searching each structure's
 // cheapest size).
@@ -57,18 +49,19 @@ func withTables(r settings.Solved, t plan.Tables) settings.Solved {
 }
 
 // solveDefault solves the default form's figures (microseconds of
-// formulas) and takes its alternatives and tables from
-// default_tables.json; every page reads the result and none writes to it
-// (each change of the form solves anew). Should the file not read, the
-// form is solved and measured.
+// formulas) and takes its alternatives and tables from defaultView, a Go
+// literal (default_tables.go), so the live page's first render has them
+// without decoding anything; every page reads the result and none writes
+// to it (each change of the form solves anew).
 func solveDefault() settings.Solved {
-	f := settings.DefaultCalculator()
-	r := f.SolveFigures()
-	var v firstView
-	if err := json.Unmarshal(defaultTablesJSON, &v); err != nil || !r.OK || !v.whole() {
-		return measure(f)
-	}
-	return withView(r, v)
+	return withView(settings.DefaultCalculator().SolveFigures(), defaultView())
+}
+
+// variant is the layout named name, for defaultView; a name no layout has
+// gives the zero Variant, which TestDefaultTables would catch.
+func variant(name string) core.Variant {
+	v, _ := core.ParseVariant(name)
+	return v
 }
 
 // defaultSolved is solveDefault's result, made on the first default form
@@ -128,6 +121,10 @@ func firstViewJSON(f settings.Calculator, r settings.Solved) string {
 	return base64.StdEncoding.EncodeToString(b)
 }
 
+// decodeView is json.Unmarshal, for a first view's tables, the page's
+// only decoding; a test counts its calls.
+var decodeView = func(b []byte, v *firstView) error { return json.Unmarshal(b, v) }
+
 // taken is the first view's tables once read (see readFirstView).
 var taken struct {
 	once sync.Once
@@ -139,7 +136,7 @@ func readFirstView(raw func() string) {
 	taken.once.Do(func() {
 		var v firstView
 		b, err := base64.StdEncoding.DecodeString(raw())
-		if err == nil && len(b) > 0 && json.Unmarshal(b, &v) == nil {
+		if err == nil && len(b) > 0 && decodeView(b, &v) == nil {
 			taken.view = v
 		}
 	})

@@ -2,6 +2,7 @@ package calculator
 
 import (
 	"math"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -47,24 +48,34 @@ type Page struct {
 	tablesFor   string
 }
 
-// New makes the page. In the browser, the first time, it keeps the tables
-// the first view carries (see readFirstView): go-app calls it before it
-// replaces the first view with the live page.
+// New makes the page. In the browser, when the page opened is the
+// calculator, it readies the first render (see start): go-app calls New
+// before it replaces the first view with the live page.
 func New() *Page {
+	c := &Page{form: settings.DefaultCalculator()}
 	if app.IsClient {
-		readFirstView(func() string {
-			el := app.Window().GetElementByID("calculator")
-			if !el.Truthy() {
+		if el := app.Window().GetElementByID("calculator"); el.Truthy() {
+			c.start(app.Window().URL().Query(), func() string {
+				if v := el.Get("dataset").Get("tables"); v.Truthy() {
+					return v.String()
+				}
 				return ""
-			}
-			v := el.Get("dataset").Get("tables")
-			if !v.Truthy() {
-				return ""
-			}
-			return v.String()
-		})
+			})
+		}
 	}
-	return &Page{form: settings.DefaultCalculator()}
+	return c
+}
+
+// start readies the live page's first render from the link's query q:
+// it keeps the tables the first view carries (raw, see readFirstView),
+// and shows q's form as OnNav will, its tables taken where they need no
+// work (known: the default form's, a Go literal, and the first view's).
+// So the first render is the answer, mounted in the page's parts between
+// its pauses (ui.Yield), and OnNav, which go-app calls right after the
+// mount, finds it shown and changes nothing.
+func (c *Page) start(q url.Values, raw func() string) {
+	readFirstView(raw)
+	c.show(c.read(q))
 }
 
 // OnNav reads the form from the URL and solves it: a few milliseconds of
@@ -74,10 +85,7 @@ func New() *Page {
 // from there (see known) or has the lab's worker measure them (solve).
 func (c *Page) OnNav(ctx app.Context) {
 	ctx.Page().SetTitle("Calculator · Bloom Lab")
-	q := ctx.Page().URL().Query()
-	var f settings.Calculator
-	f, c.notice = settings.CalculatorFromQuery(q)
-	c.large = settings.LargeType(q)
+	f := c.read(ctx.Page().URL().Query())
 	c.firstView = ""
 	if !app.IsClient {
 		c.form = f
@@ -88,6 +96,14 @@ func (c *Page) OnNav(ctx app.Context) {
 	c.solve(ctx, f)
 }
 
+// read is the form of the link's query q; it keeps q's notice and
+// projector mode.
+func (c *Page) read(q url.Values) settings.Calculator {
+	f, notice := settings.CalculatorFromQuery(q)
+	c.notice, c.large = notice, settings.LargeType(q)
+	return f
+}
+
 // solve shows the form f in the live page: its figures (SolveFigures,
 // microseconds) at once, and its alternatives and tables as soon as they
 // are there: at once if they are known (see known), else when the lab's
@@ -96,53 +112,53 @@ func (c *Page) solve(ctx app.Context, f settings.Calculator) {
 	if c.res.OK && (c.measuring || c.res.Measured != nil) && f.Query().Encode() == c.form.Query().Encode() {
 		return // the form shown, as a link records it after it was typed
 	}
+	if c.show(f) {
+		c.measureTables(ctx)
+	}
+}
+
+// show shows the form f: its figures, and its alternatives and tables if
+// they are known (see known); it reports whether they are still to be
+// found and measured. Whatever was measured for the form shown before is
+// cancelled.
+func (c *Page) show(f settings.Calculator) bool {
 	c.form = f
 	c.res, c.from = known(f)
 	c.measuring, c.measureErr, c.tablesFor = false, "", ""
 	if c.from != "" || !c.res.OK {
 		c.runs.Cancel()
 		c.tablesFor = f.Query().Encode()
-		return
+		return false
 	}
-	c.measureTables(ctx)
+	return true
 }
 
 // measureTables has the lab's worker find the current form's
-// alternatives, and shows them as soon as they are in, then measure its
-// tables, shown once they are in (in a browser without workers, both on
-// the page's thread, the tables in slices); unless a newer form replaced
-// this one by then: its work is cancelled, and whatever it sends back is
+// alternatives, shown as soon as they are in, and measure its tables from
+// them, shown once they are in (in a browser without workers, both on the
+// page's thread, the tables in slices); unless a newer form replaced this
+// one by then: its work is cancelled, and whatever it sends back is
 // dropped, never drawn.
 func (c *Page) measureTables(ctx app.Context) {
 	run := c.runs.Start()
 	shape, form := c.res.Plan.Shape(), c.form.Query().Encode()
 	c.measuring, c.done, c.total = true, 0, 0
 	report := run.Reporter(ctx, func(done, total int) { c.done, c.total = done, total })
-	ctx.Async(func() {
-		failed := func(err error) {
-			ctx.Dispatch(func(ctx app.Context) {
-				if run.Live() {
-					c.measuring, c.measureErr = false, err.Error()
-				}
-			})
-		}
-		alts, err := engine.PlanAlternatives(true, shape, run)
-		if err != nil {
-			failed(err)
-			return
-		}
+	found := func(alts []plan.Alternative) {
 		ctx.Dispatch(func(ctx app.Context) {
 			if run.Live() {
 				c.res.Plan.Alternatives = alts
 			}
 		})
-		t, err := engine.MeasurePlan(true, shape, run, report)
-		if err != nil {
-			failed(err)
-			return
-		}
+	}
+	ctx.Async(func() {
+		t, err := engine.MeasurePlan(true, shape, run, found, report)
 		ctx.Dispatch(func(ctx app.Context) {
-			if run.Live() {
+			switch {
+			case !run.Live():
+			case err != nil:
+				c.measuring, c.measureErr = false, err.Error()
+			default:
 				c.measuring = false
 				c.res, c.from, c.tablesFor = withTables(c.res, t), "measured", form
 			}
@@ -224,17 +240,29 @@ func (c *Page) Render() app.UI {
 		app.Div().ID("calculator").Class("calc").DataSet("state", state).DataSet("from", c.from).
 			DataSet("measure", measure).DataSet("measured", measured).
 			Attr("data-tables", c.firstView).Body(
-			app.H1().Text("Calculator"),
-			app.P().Class("lede").Text("Size a real filter. Give two of n, p and m and the calculator finds the third, then sets out what the answer costs: the hashes, the memory against an exact set and against other filters, what happens when the set outgrows the filter, and what its false positives cost you."),
-			// The page mounts in three tasks (ui.Yield): the form, the
-			// plan's figures, and the tables.
+			still(func() app.UI { return app.H1().Text("Calculator") }),
+			still(func() app.UI {
+				return app.P().Class("lede").Text("Size a real filter. Give two of n, p and m and the calculator finds the third, then sets out what the answer costs: the hashes, the memory against an exact set and against other filters, what happens when the set outgrows the filter, and what its false positives cost you.")
+			}),
+			// The page mounts in five tasks (ui.Yield): the form, the
+			// plan's figures, the alternatives, the cheapest structures,
+			// and the rest of the tables. The pauses mount with the page,
+			// outside the tables, which come and go with the form.
 			app.Div().Class("calc-grid").Body(
 				c.renderForm(),
 				&ui.Yield{},
 				ui.Part(func() app.UI { return app.Div().Class("calc-out").Body(c.renderOutput()...) }),
 			),
 			&ui.Yield{},
-			app.If(c.res.OK, func() app.UI { return ui.Part(c.renderTables) }),
+			app.Div().Class("calc-tables").Body(
+				c.table(c.renderAlternatives),
+				&ui.Yield{},
+				c.table(c.renderCheapest),
+				&ui.Yield{},
+				c.table(c.renderOverfill),
+				c.table(c.renderCost),
+				c.table(c.renderLabLink),
+			),
 		),
 	)
 }
@@ -242,7 +270,7 @@ func (c *Page) Render() app.UI {
 func (c *Page) renderForm() app.UI {
 	return app.Section().Class("controls calc-form").Aria("label", "Inputs").Body(
 		app.Div().Role("radiogroup").Class("find").Aria("labelledby", "find-legend").Body(
-			app.P().ID("find-legend").Class("find-legend").Text("Find"),
+			still(func() app.UI { return app.P().ID("find-legend").Class("find-legend").Text("Find") }),
 			app.Range(settings.FindLabels).Slice(func(i int) app.UI {
 				fl := settings.FindLabels[i]
 				id := "find-" + string(fl.Find)
@@ -259,7 +287,7 @@ func (c *Page) renderForm() app.UI {
 			}),
 		),
 		app.Range(settings.SizeFields).Slice(func(i int) app.UI { return c.renderField(settings.SizeFields[i]) }),
-		app.H2().Class("form-sub").Text("The exact set and the cost model"),
+		still(func() app.UI { return app.H2().Class("form-sub").Text("The exact set and the cost model") }),
 		app.Range(settings.CostFields).Slice(func(i int) app.UI { return c.renderField(settings.CostFields[i]) }),
 	)
 }
@@ -307,7 +335,7 @@ func (c *Page) renderField(fl settings.CalcField) app.UI {
 		}).ElseIf(read != "", func() app.UI {
 			return app.Small().ID(fl.ID + "-read").Class("read").Text(read)
 		}),
-		app.Small().ID(fl.ID+"-help").Text(fl.Help),
+		still(func() app.UI { return app.Small().ID(fl.ID + "-help").Text(fl.Help) }),
 	)
 }
 
@@ -382,7 +410,7 @@ func renderKCompare(pl plan.Plan) app.UI {
 		verdict = "here ceil happens to be lower"
 	}
 	return app.Section().Class("counters-box").Aria("labelledby", "k-compare-title").Body(
-		app.H2().ID("k-compare-title").Class("box-title").Text("k: round, not ceil"),
+		still(func() app.UI { return app.H2().ID("k-compare-title").Class("box-title").Text("k: round, not ceil") }),
 		app.Table().ID("k-compare").Class("plan-table compact").Body(
 			app.Caption().Text("(m/n) ln 2 = "+format.Float(pl.KStar, 3)),
 			app.THead().Body(app.Tr().Body(app.Th().Text("rule"), app.Th().Text("k"), app.Th().Text("rate"))),
@@ -408,7 +436,9 @@ func renderKCompare(pl plan.Plan) app.UI {
 func renderFloor(pl plan.Plan) app.UI {
 	floorW := 100 * pl.InfoFloor / pl.BitsPerKey
 	return app.Section().Class("counters-box").Aria("labelledby", "floor-title").Body(
-		app.H2().ID("floor-title").Class("box-title").Text("Bits per key against the floor"),
+		still(func() app.UI {
+			return app.H2().ID("floor-title").Class("box-title").Text("Bits per key against the floor")
+		}),
 		app.Div().Class("floor-bars").Aria("hidden", "true").Body(
 			app.Div().Class("bar spent").Style("width", "100%").Text(format.Float(pl.BitsPerKey, 3)+" bits per key"),
 			app.Div().Class("bar floor").Style("width", format.Float(floorW, 1)+"%").Text("floor "+format.Float(pl.InfoFloor, 3)),
@@ -463,84 +493,111 @@ func amount(v float64) string {
 	return strconv.FormatFloat(v, 'g', 4, 64)
 }
 
-func (c *Page) renderTables() app.UI {
-	pl := c.res.Plan
-	alts := pl.Alternatives
-	return app.Div().Class("calc-tables").Body(
-		app.Section().Class("table-box").Aria("labelledby", "alternatives-title").Body(
-			app.H2().ID("alternatives-title").Text("The same n and p in other structures"),
-			app.P().Class("muted small").Text("The rate is each paper's formula, and for the blocked filter the exact mixture of its block fills. Fingerprint filters use whole fingerprint bits, so they reach the rate shown, which may be below p. "+
-				"The measured column builds each structure the lab has at the same bits per key with "+format.Int(plan.MeasureKeys)+" keys (or n, if fewer) and asks "+
-				format.Int(plan.MeasureQueries)+" absent keys: a quick check of the formula, with its 95% interval. A dash marks a structure the lab cannot build; its title says why."),
-			app.Table().ID("alternatives").Class("plan-table").Body(
-				app.THead().Body(app.Tr().Body(
+// table is one of the plan's tables, rendered as it mounts (ui.Part),
+// shown while the form solves.
+func (c *Page) table(render func() app.UI) app.UI {
+	return app.If(c.res.OK, func() app.UI { return ui.Part(render) })
+}
+
+// renderAlternatives is the same n and p in the other structures, each
+// with its measured rate.
+func (c *Page) renderAlternatives() app.UI {
+	alts := c.res.Plan.Alternatives
+	return app.Section().Class("table-box").Aria("labelledby", "alternatives-title").Body(
+		still(func() app.UI { return app.H2().ID("alternatives-title").Text("The same n and p in other structures") }),
+		still(func() app.UI {
+			return app.P().Class("muted small").Text("The rate is each paper's formula, and for the blocked filter the exact mixture of its block fills. Fingerprint filters use whole fingerprint bits, so they reach the rate shown, which may be below p. " +
+				"The measured column builds each structure the lab has at the same bits per key with " + format.Int(plan.MeasureKeys) + " keys (or n, if fewer) and asks " +
+				format.Int(plan.MeasureQueries) + " absent keys: a quick check of the formula, with its 95% interval. A dash marks a structure the lab cannot build; its title says why.")
+		}),
+		app.Table().ID("alternatives").Class("plan-table").Body(
+			still(func() app.UI {
+				return app.THead().Body(app.Tr().Body(
 					app.Th().Text("structure"), app.Th().Text("bits per key"), app.Th().Text("memory"),
 					app.Th().Text("rate"), app.Th().Text("measured"), app.Th().Text("removal"), app.Th().Text("how, and the source"),
-				)),
-				app.TBody().Body(app.Range(alts).Slice(func(i int) app.UI {
-					a := alts[i]
-					bpk, mem, rate := format.Float(a.BitsPerKey, 3), plan.FormatSize(a.Bits), calcRate(a.Rate)
-					if a.Unreachable {
-						bpk, mem, rate = "-", "-", "-"
-					}
-					removal := "no"
-					switch {
-					case a.Deletes:
-						removal = "yes"
-					case a.Static:
-						removal = "no; built once"
-					}
-					class := ""
-					if a.ID == "bloom" {
-						class = "this"
-					}
-					return app.Tr().ID("alt-"+a.ID).Class(class).Body(
-						app.Td().DataSet("label", "structure").Class("name").Text(a.Name),
-						app.Td().DataSet("label", "bits per key").Class("num").Text(bpk),
-						app.Td().DataSet("label", "memory").Class("num").Text(mem),
-						app.Td().DataSet("label", "rate").Class("num").Text(rate),
-						c.measuredCell(i),
-						app.Td().DataSet("label", "removal").Text(removal),
-						app.Td().DataSet("label", "source").Class("source").Body(
-							app.Text(a.Note+". "), app.Cite().Text(a.Source),
-						),
-					)
-				})),
-			),
-		),
-		c.renderCheapest(),
-		app.Section().Class("table-box").Aria("labelledby", "overfill-title").Body(
-			app.H2().ID("overfill-title").Text("Overfill: the same filter, more keys"),
-			app.P().Class("muted small").Text("The filter keeps its m and k; the set keeps growing. Watch the occupancy as the warning sign."),
-			app.Table().ID("overfill").Class("plan-table").Body(
-				app.THead().Body(app.Tr().Body(
-					app.Th().Text("keys"), app.Th().Text("n"), app.Th().Text("rate"), app.Th().Text("bits set"), app.Th().Text("against design"),
-				)),
-				app.TBody().Body(
-					app.Tr().ID("overfill-1").Class("this").Body(
-						app.Td().DataSet("label", "keys").Text("1x, as designed"),
-						app.Td().DataSet("label", "n").Class("num").Text(format.Int(pl.N)),
-						app.Td().DataSet("label", "rate").Class("num rate").Text(calcRate(pl.Rate)),
-						app.Td().DataSet("label", "bits set").Class("num").Text(format.Percent(pl.Fill)),
-						app.Td().DataSet("label", "against design").Class("num").Text("1x"),
+				))
+			}),
+			app.TBody().Body(app.Range(alts).Slice(func(i int) app.UI {
+				a := alts[i]
+				bpk, mem, rate := format.Float(a.BitsPerKey, 3), plan.FormatSize(a.Bits), calcRate(a.Rate)
+				if a.Unreachable {
+					bpk, mem, rate = "-", "-", "-"
+				}
+				removal := "no"
+				switch {
+				case a.Deletes:
+					removal = "yes"
+				case a.Static:
+					removal = "no; built once"
+				}
+				class := ""
+				if a.ID == "bloom" {
+					class = "this"
+				}
+				return app.Tr().ID("alt-"+a.ID).Class(class).Body(
+					app.Td().DataSet("label", "structure").Class("name").Text(a.Name),
+					app.Td().DataSet("label", "bits per key").Class("num").Text(bpk),
+					app.Td().DataSet("label", "memory").Class("num").Text(mem),
+					app.Td().DataSet("label", "rate").Class("num").Text(rate),
+					c.measuredCell(i),
+					app.Td().DataSet("label", "removal").Text(removal),
+					app.Td().DataSet("label", "source").Class("source").Body(
+						app.Text(a.Note+". "), app.Cite().Text(a.Source),
 					),
-					app.Range(pl.Overfill).Slice(func(i int) app.UI {
-						o := pl.Overfill[i]
-						f := format.Plain(o.Factor)
-						return app.Tr().ID("overfill-"+f).Body(
-							app.Td().DataSet("label", "keys").Text(f+"x"),
-							app.Td().DataSet("label", "n").Class("num").Text(format.Int(o.N)),
-							app.Td().DataSet("label", "rate").Class("num rate").Text(calcRate(o.Rate)),
-							app.Td().DataSet("label", "bits set").Class("num").Text(format.Percent(o.Fill)),
-							app.Td().DataSet("label", "against design").Class("num").Text(format.Float(o.Rate/pl.Rate, 1)+"x the rate"),
-						)
-					}),
+				)
+			})),
+		),
+	)
+}
+
+// renderOverfill is the plan's filter as the set outgrows it.
+func (c *Page) renderOverfill() app.UI {
+	pl := c.res.Plan
+	return app.Section().Class("table-box").Aria("labelledby", "overfill-title").Body(
+		still(func() app.UI { return app.H2().ID("overfill-title").Text("Overfill: the same filter, more keys") }),
+		still(func() app.UI {
+			return app.P().Class("muted small").Text("The filter keeps its m and k; the set keeps growing. Watch the occupancy as the warning sign.")
+		}),
+		app.Table().ID("overfill").Class("plan-table").Body(
+			still(func() app.UI {
+				return app.THead().Body(app.Tr().Body(
+					app.Th().Text("keys"), app.Th().Text("n"), app.Th().Text("rate"), app.Th().Text("bits set"), app.Th().Text("against design"),
+				))
+			}),
+			app.TBody().Body(
+				app.Tr().ID("overfill-1").Class("this").Body(
+					app.Td().DataSet("label", "keys").Text("1x, as designed"),
+					app.Td().DataSet("label", "n").Class("num").Text(format.Int(pl.N)),
+					app.Td().DataSet("label", "rate").Class("num rate").Text(calcRate(pl.Rate)),
+					app.Td().DataSet("label", "bits set").Class("num").Text(format.Percent(pl.Fill)),
+					app.Td().DataSet("label", "against design").Class("num").Text("1x"),
 				),
+				app.Range(pl.Overfill).Slice(func(i int) app.UI {
+					o := pl.Overfill[i]
+					f := format.Plain(o.Factor)
+					return app.Tr().ID("overfill-"+f).Body(
+						app.Td().DataSet("label", "keys").Text(f+"x"),
+						app.Td().DataSet("label", "n").Class("num").Text(format.Int(o.N)),
+						app.Td().DataSet("label", "rate").Class("num rate").Text(calcRate(o.Rate)),
+						app.Td().DataSet("label", "bits set").Class("num").Text(format.Percent(o.Fill)),
+						app.Td().DataSet("label", "against design").Class("num").Text(format.Float(o.Rate/pl.Rate, 1)+"x the rate"),
+					)
+				}),
 			),
 		),
-		c.renderCost(),
-		c.renderLabLink(),
 	)
+}
+
+// still renders a part of the page once, when it mounts (ui.Still): the
+// headings, explanations and table heads, which no form changes, so that
+// the page's renders after a form (OnNav's, right after the mount, among
+// them) compare only what a form changes. A test counts its renders.
+var still = ui.Still
+
+// cheapestTitle is the cheapest table's heading, over its progress while
+// it is measured and over the table once it is in.
+func cheapestTitle() app.UI {
+	return still(func() app.UI { return app.H2().ID("cheapest-title").Text("The cheapest structure for what you need") })
 }
 
 // renderCheapest is the lab's structures at the fewest bits that reach
@@ -549,7 +606,7 @@ func (c *Page) renderTables() app.UI {
 func (c *Page) renderCheapest() app.UI {
 	if c.measuring || c.measureErr != "" {
 		return app.Section().Class("table-box").Aria("labelledby", "cheapest-title").Body(
-			app.H2().ID("cheapest-title").Text("The cheapest structure for what you need"),
+			cheapestTitle(),
 			app.If(c.measureErr != "", func() app.UI {
 				return app.P().ID("calc-measure-error").Class("notice error").Text("The measured columns could not be made: " + c.measureErr)
 			}).Else(func() app.UI {
@@ -569,15 +626,19 @@ func (c *Page) renderCheapest() app.UI {
 		}
 	}
 	return app.Section().Class("table-box").Aria("labelledby", "cheapest-title").Body(
-		app.H2().ID("cheapest-title").Text("The cheapest structure for what you need"),
-		app.P().Class("muted small").Text("Each of the lab's structures at the fewest bits its own theory needs for this n and p (the frontier experiment builds and measures the same): "+
-			"a set known in advance can go into a static filter, keys that arrive over time need inserts, keys that leave need removal, "+
-			"and keys that keep coming past the planned n need a structure that grows. The scalable chain is set up as for keys not known in advance: it starts at n/8 keys, each link twice the last at half its rate, and its memory is every link it has grown to at n keys."),
+		cheapestTitle(),
+		still(func() app.UI {
+			return app.P().Class("muted small").Text("Each of the lab's structures at the fewest bits its own theory needs for this n and p (the frontier experiment builds and measures the same): " +
+				"a set known in advance can go into a static filter, keys that arrive over time need inserts, keys that leave need removal, " +
+				"and keys that keep coming past the planned n need a structure that grows. The scalable chain is set up as for keys not known in advance: it starts at n/8 keys, each link twice the last at half its rate, and its memory is every link it has grown to at n keys.")
+		}),
 		app.Table().ID("cheapest").Class("plan-table").Body(
-			app.THead().Body(app.Tr().Body(
-				app.Th().Text("structure"), app.Th().Text("settings"), app.Th().Text("bits per key"), app.Th().Text("memory"),
-				app.Th().Text("rate"), app.Th().Text("cheapest for"),
-			)),
+			still(func() app.UI {
+				return app.THead().Body(app.Tr().Body(
+					app.Th().Text("structure"), app.Th().Text("settings"), app.Th().Text("bits per key"), app.Th().Text("memory"),
+					app.Th().Text("rate"), app.Th().Text("cheapest for"),
+				))
+			}),
 			app.TBody().Body(app.Range(sized).Slice(func(i int) app.UI {
 				s := sized[i]
 				settings, bpk, mem, rate := s.Settings, format.Float(s.BitsPerKey(n), 3), plan.FormatSize(s.Bits), calcRate(s.Rate)
@@ -658,8 +719,10 @@ func (c *Page) renderCost() app.UI {
 		{"cost-break-even", "break-even rate", calcRate(r.BreakEven)},
 	}
 	return app.Section().Class("table-box").Aria("labelledby", "cost-title").Body(
-		app.H2().ID("cost-title").Text("What a false positive costs"),
-		app.P().Class("muted small").Text("Expected cost = p x the cost of a \"maybe\" on an absent key x absent queries per second, against what the filter's \"no\" answers save: (1 - p) x the cost of the lookup spared x the same queries. The unit is yours."),
+		still(func() app.UI { return app.H2().ID("cost-title").Text("What a false positive costs") }),
+		still(func() app.UI {
+			return app.P().Class("muted small").Text("Expected cost = p x the cost of a \"maybe\" on an absent key x absent queries per second, against what the filter's \"no\" answers save: (1 - p) x the cost of the lookup spared x the same queries. The unit is yours.")
+		}),
 		app.Dl().ID("cost").Class("counters").Body(
 			app.Range(rows).Slice(func(i int) app.UI {
 				return app.Div().Class("counter").Body(app.Dt().Text(rows[i].label), app.Dd().ID(rows[i].id).Text(rows[i].value))

@@ -1,11 +1,8 @@
 package calculator
 
 import (
-	"encoding/json"
-	"flag"
 	stdhtml "html"
 	"net/url"
-	"os"
 	"reflect"
 	"regexp"
 	"slices"
@@ -307,43 +304,6 @@ func TestDefaultNeverMeasured(t *testing.T) {
 	}
 }
 
-var update = flag.Bool("update", false, "rewrite default_tables.json with the default form's tables as measured now")
-
-// TestDefaultTables: the default form's tables that come with the program
-// are what measuring the form gives here, field for field (so the page
-// can never show tables the core would not make), and rendering them
-// gives the same page as rendering a fresh measurement.
-func TestDefaultTables(t *testing.T) {
-	fresh := measure(settings.DefaultCalculator())
-	if *update {
-		b, err := json.MarshalIndent(viewOf(settings.DefaultCalculator(), fresh), "", "\t")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile("default_tables.json", append(b, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	taken := solveDefault()
-	if !reflect.DeepEqual(taken, withoutSpecs(fresh)) {
-		t.Fatalf("the default tables in default_tables.json are not what measuring the default form gives now; run go test ./app/calculator -run TestDefaultTables -update\ntaken %+v\nfresh %+v",
-			tablesOf(taken), tablesOf(fresh))
-	}
-	page := func(r settings.Solved) string {
-		c := New()
-		c.res = r
-		e := app.NewTestEngine()
-		if err := e.Load(c); err != nil {
-			t.Fatal(err)
-		}
-		e.ConsumeAll()
-		return app.HTMLString(c)
-	}
-	if a, b := sortedAttrs(page(taken)), sortedAttrs(page(fresh)); a != b {
-		t.Errorf("the page from the tables taken differs from the page of a fresh measurement:\n%s\n%s", a, b)
-	}
-}
-
 var (
 	tagRe  = regexp.MustCompile(`<([a-z0-9]+)((?:\s+[a-z-]+(?:="[^"]*")?)*)\s*(/?)>`)
 	attrRe = regexp.MustCompile(`[a-z-]+(?:="[^"]*")?`)
@@ -419,7 +379,7 @@ func TestFirstViewTables(t *testing.T) {
 }
 
 // withoutSpecs is r with each alternative's Spec left out, as a first view
-// (and default_tables.json) carries them: the page never reads them.
+// carries them: the page never reads them.
 func withoutSpecs(r settings.Solved) settings.Solved {
 	r.Plan.Alternatives = slices.Clone(r.Plan.Alternatives)
 	for i := range r.Plan.Alternatives {
@@ -440,5 +400,52 @@ func TestKnownLeavesAlternatives(t *testing.T) {
 	d, from := known(settings.DefaultCalculator())
 	if from != "program" || len(d.Plan.Alternatives) == 0 || len(d.Measured) != len(d.Plan.Alternatives) {
 		t.Errorf("the default form: from %q, %d alternatives, %d measured, want them whole from the program", from, len(d.Plan.Alternatives), len(d.Measured))
+	}
+}
+
+// heldPage is the page with its context kept, for a test to dispatch a
+// new form as the page's own events do.
+type heldPage struct {
+	*Page
+	ctx app.Context
+}
+
+// OnPreRender, as the test engine is the server's, where OnMount is not called.
+func (p *heldPage) OnPreRender(ctx app.Context) { p.ctx = ctx }
+
+// TestStillPartsRenderOnce: a new form renders the page again, its figures
+// and tables anew, and its still parts (headings, explanations, table
+// heads) not. The test counts their renders (so it runs alone, not in
+// parallel).
+func TestStillPartsRenderOnce(t *testing.T) {
+	counted, renders := still, 0
+	still = func(render func() app.UI) app.UI {
+		return counted(func() app.UI { renders++; return render() })
+	}
+	t.Cleanup(func() { still = counted })
+	p := &heldPage{Page: New()}
+	p.show(settings.DefaultCalculator())
+	e := app.NewTestEngine()
+	if err := e.Load(p); err != nil {
+		t.Fatal(err)
+	}
+	e.ConsumeAll()
+	first := renders
+	if first == 0 || !strings.Contains(app.HTMLString(p), `id="alternatives-title"`) {
+		t.Fatalf("the page rendered %d still parts, its headings among them", first)
+	}
+	f := settings.DefaultCalculator()
+	f.Values[settings.CalcN] = "4000"
+	p.ctx.Dispatch(func(app.Context) { p.show(f) })
+	e.ConsumeAll()
+	html := app.HTMLString(p)
+	if got := textOf(html, "calc-out-n"); got != "4,000" {
+		t.Errorf("after a new form n shows %q, want 4,000", got)
+	}
+	if !strings.Contains(html, `id="alternatives-title"`) {
+		t.Error("after a new form the tables' heading is gone")
+	}
+	if renders != first {
+		t.Errorf("a new form rendered the still parts %d more times, want none", renders-first)
 	}
 }

@@ -278,10 +278,11 @@ func panelOnWorker(req try.Request, find bool, live func() bool, report func(don
 	return res, nil
 }
 
-// tablesOnWorker measures the tables of the plan of shape s (see
-// MeasurePlan) on the lab's worker, as simulateOnWorker runs a simulation.
-func tablesOnWorker(s plan.Shape, live func() bool, report func(done, total int)) (plan.Tables, error) {
-	req, err := encodeShape(s)
+// tablesOnWorker measures the tables of pl, its alternatives found
+// before (see MeasurePlan), on the lab's worker, as simulateOnWorker runs
+// a simulation.
+func tablesOnWorker(pl plan.Plan, live func() bool, report func(done, total int)) (plan.Tables, error) {
+	req, err := encodePlan(pl)
 	if err != nil {
 		return plan.Tables{}, err
 	}
@@ -293,7 +294,7 @@ func tablesOnWorker(s plan.Shape, live func() bool, report func(done, total int)
 }
 
 // alternativesOnWorker finds the alternatives of the plan of shape s (see
-// PlanAlternatives) on the lab's worker.
+// MeasurePlan) on the lab's worker.
 func alternativesOnWorker(s plan.Shape, live func() bool) ([]plan.Alternative, error) {
 	req, err := encodeShape(s)
 	if err != nil {

@@ -57,7 +57,7 @@ func alternativesOnWorker(s plan.Shape, live func() bool) ([]plan.Alternative, e
 	return nil, errNoEngines
 }
 
-func tablesOnWorker(s plan.Shape, live func() bool, report func(done, total int)) (plan.Tables, error) {
+func tablesOnWorker(pl plan.Plan, live func() bool, report func(done, total int)) (plan.Tables, error) {
 	return plan.Tables{}, errNoEngines
 }
 

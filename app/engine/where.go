@@ -93,28 +93,41 @@ func ReadKeys(onWorker bool, in [2]OwnInput, run Run, report func(done, total in
 	return readOwnKeys(in, run.OnPage(report))
 }
 
-// PlanAlternatives finds the alternatives of the calculator's plan of
-// shape s (Shape.Plan: the blocked rows' searches, up to a tenth of a
-// second natively), on the lab's worker if there is one. Their Spec is
-// left out on the way back (see encodeAlternatives).
-func PlanAlternatives(onWorker bool, s plan.Shape, run Run) ([]plan.Alternative, error) {
-	if onWorker {
-		alts, err := alternativesOnWorker(s, run.Live)
-		if !errors.Is(err, errNoEngines) {
-			return alts, err
-		}
+// MeasurePlan finds the alternatives of the calculator's plan of shape
+// s (Shape.Plan: the blocked rows' searches, up to a tenth of a second
+// natively) and measures its tables (plan.MeasureTables), on the lab's
+// worker if there is one. found is given the alternatives as soon as they
+// are in, for the page to show before the tables; the tables are measured
+// from those very alternatives, which go back to the lab's worker whole
+// (see wirePlan), so the searches run once a form.
+func MeasurePlan(onWorker bool, s plan.Shape, run Run, found func([]plan.Alternative), report func(done, total int)) (plan.Tables, error) {
+	pl, err := planAlternatives(onWorker, s, run)
+	if err != nil {
+		return plan.Tables{}, err
 	}
-	return s.Plan().Alternatives, nil
-}
-
-// MeasurePlan measures the tables of the calculator's plan of shape s
-// (plan.MeasureTables); on the lab's worker, only the shape goes there.
-func MeasurePlan(onWorker bool, s plan.Shape, run Run, report func(done, total int)) (plan.Tables, error) {
+	found(pl.Alternatives)
 	if onWorker {
-		t, err := tablesOnWorker(s, run.Live, report)
+		t, err := tablesOnWorker(pl, run.Live, report)
 		if !errors.Is(err, errNoEngines) {
 			return t, err
 		}
 	}
-	return plan.MeasureTables(s.Plan(), run.OnPage(report))
+	return plan.MeasureTables(pl, run.OnPage(report))
 }
+
+// planAlternatives is as much of the plan of shape s as its tables need
+// (Shape.Plan), its alternatives found on the lab's worker if there is
+// one.
+func planAlternatives(onWorker bool, s plan.Shape, run Run) (plan.Plan, error) {
+	if onWorker {
+		alts, err := alternativesOnWorker(s, run.Live)
+		if !errors.Is(err, errNoEngines) {
+			return s.With(alts), err
+		}
+	}
+	return findPlan(s), nil
+}
+
+// findPlan is Shape.Plan, where the page's thread or the lab's worker
+// finds a plan's alternatives; a test counts its calls.
+var findPlan = func(s plan.Shape) plan.Plan { return s.Plan() }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/bloomlab/bloomlab/core"
 	"github.com/bloomlab/bloomlab/core/experiment"
 	"github.com/bloomlab/bloomlab/core/plan"
 	"github.com/bloomlab/bloomlab/core/sim"
@@ -179,9 +180,12 @@ func decodeRun(raw string, words []uint64) (sim.KeysResult, BitStore, error) {
 	return r, s, nil
 }
 
-// A calculator plan's tables go to the lab's worker as the plan's shape
-// (plan.Shape), from which the worker finds the alternatives again, and
-// come back as plan.Tables' JSON, each layout's size with its Spec.
+// A calculator plan goes to the lab's worker twice (see MeasurePlan): its
+// shape (plan.Shape), from which the worker finds the alternatives, which
+// come back as their JSON, each with the filter it would build
+// (Alternative.Spec, which the alternatives' own JSON leaves out); then
+// the shape with those alternatives (wirePlan), whose tables come back as
+// plan.Tables' JSON, each layout's size with its Spec.
 
 func encodeShape(s plan.Shape) (string, error) {
 	b, err := json.Marshal(s)
@@ -196,21 +200,59 @@ func decodeShape(raw string) (plan.Shape, error) {
 	return s, nil
 }
 
-// A plan's alternatives come back as their JSON, which leaves out the
-// filter each would build (Alternative.Spec): the page shows them, and
-// its tables are measured from the shape (MeasurePlan).
+// wireAlternative is an alternative with its Spec.
+type wireAlternative struct {
+	plan.Alternative
+	Spec core.Spec `json:"spec"`
+}
+
+// wirePlan is a plan as its tables need it: its shape and alternatives.
+type wirePlan struct {
+	plan.Shape
+	Alternatives []wireAlternative `json:"alternatives"`
+}
+
+func wireAlternatives(alts []plan.Alternative) []wireAlternative {
+	w := make([]wireAlternative, len(alts))
+	for i, a := range alts {
+		w[i] = wireAlternative{Alternative: a, Spec: a.Spec}
+	}
+	return w
+}
+
+func fromWire(w []wireAlternative) []plan.Alternative {
+	alts := make([]plan.Alternative, len(w))
+	for i, a := range w {
+		alts[i] = a.Alternative
+		alts[i].Spec = a.Spec
+	}
+	return alts
+}
 
 func encodeAlternatives(alts []plan.Alternative) (string, error) {
-	b, err := json.Marshal(alts)
+	b, err := json.Marshal(wireAlternatives(alts))
 	return string(b), err
 }
 
 func decodeAlternatives(raw string) ([]plan.Alternative, error) {
-	var alts []plan.Alternative
-	if err := json.Unmarshal([]byte(raw), &alts); err != nil {
+	var w []wireAlternative
+	if err := json.Unmarshal([]byte(raw), &w); err != nil {
 		return nil, fmt.Errorf("engine: the alternatives from the lab's worker: %w", err)
 	}
-	return alts, nil
+	return fromWire(w), nil
+}
+
+func encodePlan(pl plan.Plan) (string, error) {
+	b, err := json.Marshal(wirePlan{Shape: pl.Shape(), Alternatives: wireAlternatives(pl.Alternatives)})
+	return string(b), err
+}
+
+func decodePlan(raw string) (plan.Plan, error) {
+	var w wirePlan
+	if err := json.Unmarshal([]byte(raw), &w); err != nil {
+		return plan.Plan{}, fmt.Errorf("engine: the plan sent to the lab's worker: %w", err)
+	}
+	return w.Shape.With(fromWire(w.Alternatives)), nil
 }
 
 func encodeTables(t plan.Tables) (string, error) {

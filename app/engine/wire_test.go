@@ -172,32 +172,51 @@ func TestWireTablesRoundTrip(t *testing.T) {
 		t.Errorf("the tables changed on their way from the lab's worker (%v)", err)
 	}
 	var rs Runs
-	onPage, err := MeasurePlan(true, pl.Shape(), rs.Start(), func(int, int) {})
+	onPage, err := MeasurePlan(true, pl.Shape(), rs.Start(), func([]plan.Alternative) {}, func(int, int) {})
 	if err != nil || !reflect.DeepEqual(onPage, tables) {
 		t.Errorf("the page's own path measured other tables than the worker's (%v)", err)
 	}
-	// The alternatives come back as the page shows them: every figure but
-	// the filter each would build, which the page never reads.
+	// The alternatives come back whole, the filter each would build
+	// included, and go back to the lab's worker so for the tables.
 	if raw, err = encodeAlternatives(s.Plan().Alternatives); err != nil {
 		t.Fatal(err)
 	}
 	alts, err := decodeAlternatives(raw)
-	if err != nil || !reflect.DeepEqual(alts, withoutSpecs(pl.Alternatives)) {
+	if err != nil || !reflect.DeepEqual(alts, pl.Alternatives) {
 		t.Errorf("the alternatives changed on their way from the lab's worker (%v):\n%+v\nwant\n%+v", err, alts, pl.Alternatives)
 	}
-	if onPage, err := PlanAlternatives(true, pl.Shape(), rs.Start()); err != nil || !reflect.DeepEqual(onPage, pl.Alternatives) {
-		t.Errorf("the page's own path found other alternatives than Solve (%v)", err)
+	if raw, err = encodePlan(s.With(alts)); err != nil {
+		t.Fatal(err)
+	}
+	if back, err := decodePlan(raw); err != nil || !reflect.DeepEqual(back, s.Plan()) {
+		t.Errorf("the plan changed on its way to the lab's worker (%v):\n%+v\nwant\n%+v", err, back, s.Plan())
 	}
 	if _, err := decodeTables("{"); err == nil || !strings.HasPrefix(err.Error(), "engine: ") {
 		t.Errorf("a broken answer: %v, want an engine error", err)
 	}
 }
 
-// withoutSpecs is alts with each Spec left out, as their JSON leaves it.
-func withoutSpecs(alts []plan.Alternative) []plan.Alternative {
-	out := slices.Clone(alts)
-	for i := range out {
-		out[i].Spec = core.Spec{}
+// TestMeasurePlanFindsOnce: a form's alternatives are found once, and
+// its tables measured from the alternatives found, not found again. The
+// test counts findPlan's calls (so it runs alone, not in parallel).
+func TestMeasurePlanFindsOnce(t *testing.T) {
+	counted, calls := findPlan, 0
+	findPlan = func(s plan.Shape) plan.Plan { calls++; return counted(s) }
+	t.Cleanup(func() { findPlan = counted })
+	pl, err := plan.Solve(plan.Input{Find: plan.FindM, N: 500_000, P: 0.05})
+	if err != nil {
+		t.Fatal(err)
 	}
-	return out
+	var rs Runs
+	var found []plan.Alternative
+	tables, err := MeasurePlan(true, pl.Shape(), rs.Start(), func(alts []plan.Alternative) { found = alts }, func(int, int) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls != 1 {
+		t.Errorf("one form's tables found its alternatives %d times, want 1", calls)
+	}
+	if !reflect.DeepEqual(found, pl.Alternatives) || len(tables.Measured) != len(found) {
+		t.Errorf("found %d alternatives and measured %d, want the plan's %d", len(found), len(tables.Measured), len(pl.Alternatives))
+	}
 }

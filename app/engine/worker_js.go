@@ -361,14 +361,14 @@ func (w *engineWorker) labAnswer(id int, msg js.Value, step sim.Step) (string, [
 		if err != nil {
 			return "", nil, err
 		}
-		answer, err := encodeAlternatives(s.Plan().Alternatives)
+		answer, err := encodeAlternatives(findPlan(s).Alternatives)
 		return answer, nil, err
 	case "tables":
-		s, err := decodeShape(request)
+		pl, err := decodePlan(request)
 		if err != nil {
 			return "", nil, err
 		}
-		t, err := plan.MeasureTables(s.Plan(), step)
+		t, err := plan.MeasureTables(pl, step)
 		if err != nil {
 			return "", nil, err
 		}

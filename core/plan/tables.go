@@ -71,8 +71,14 @@ func (pl Plan) Shape() Shape { return Shape{N: pl.N, M: pl.M, P: pl.P, K: pl.K} 
 
 // Plan is as much of the plan of s as its tables need: n, m, p, k and
 // the alternatives, as Solve found them.
-func (s Shape) Plan() Plan {
-	return Plan{N: s.N, M: s.M, P: s.P, K: s.K, Alternatives: Alternatives(s.N, s.M, s.P, s.K)}
+func (s Shape) Plan() Plan { return s.With(Alternatives(s.N, s.M, s.P, s.K)) }
+
+// With is the plan of s with the alternatives alts, found before (Plan),
+// for the tables measured where the alternatives were not found: the
+// calculator's page finds them on a worker and has them measured there
+// in a second job.
+func (s Shape) With(alts []Alternative) Plan {
+	return Plan{N: s.N, M: s.M, P: s.P, K: s.K, Alternatives: alts}
 }
 
 // tablesJSON is Tables as JSON keeps them, each layout's size with its
