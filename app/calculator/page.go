@@ -254,7 +254,9 @@ func (c *Page) Render() app.UI {
 				ui.Part(func() app.UI { return app.Div().Class("calc-out").Body(c.renderOutput()...) }),
 			),
 			&ui.Yield{},
-			app.Div().Class("calc-tables").Body(
+			// Hidden while the form does not solve: empty, it kept its
+			// margin.
+			ui.Hidden(app.Div().Class("calc-tables"), !c.res.OK).Body(
 				c.table(c.renderAlternatives),
 				&ui.Yield{},
 				c.table(c.renderCheapest),
@@ -308,7 +310,7 @@ func (c *Page) renderField(fl settings.CalcField) app.UI {
 	}
 	describedBy := fl.ID + "-help"
 	class := "control calc-field"
-	input := app.Input().Type("text").ID(fl.ID).Value(value).
+	input := ui.Value(app.Input().Type("text").ID(fl.ID), value).
 		AutoComplete(false).Spellcheck(false).Attr("inputmode", "decimal")
 	switch {
 	case solved:

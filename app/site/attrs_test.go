@@ -29,8 +29,8 @@ var rawText = regexp.MustCompile(`(?s)<(script|style)\b[^>]*>.*?</(?:script|styl
 // attrPages are the pages whose attributes TestAttributesReadAsWritten
 // reads: every page, under the site's root and under a prefix as the
 // static site is written, each built-in lesson, and typed keys with a
-// quote, a tab and a backslash in the lab and in an embed with the key
-// panel. (A lesson in a link, text=, opens only in the browser.)
+// quote, a tab and a backslash in the lab, in an embed with the key
+// panel and in the calculator's fields. (A lesson in a link, text=, opens only in the browser.)
 func attrPages(t *testing.T) (pages [][2]string) {
 	for _, prefix := range []string{"", "/bloomlab"} {
 		for _, route := range PageRoutes() {
@@ -44,6 +44,7 @@ func attrPages(t *testing.T) (pages [][2]string) {
 	pages = append(pages,
 		[2]string{"", ui.RouteLab + "?" + url.Values{settings.IDTry: {odd}}.Encode()},
 		[2]string{"", ui.RouteEmbed + "?" + url.Values{settings.IDPanel: {settings.PanelTry}, settings.IDTry: {odd}}.Encode()},
+		[2]string{"", ui.RouteCalculator + "?" + url.Values{settings.CalcN: {odd}, settings.CalcKeyBytes: {odd}}.Encode()},
 	)
 	return pages
 }

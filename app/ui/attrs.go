@@ -1,6 +1,11 @@
 package ui
 
-import "github.com/maxence-charriere/go-app/v10/pkg/app"
+import (
+	"strconv"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
 
 // Boolean attributes. go-app writes an attribute's value as text, and in
 // HTML a boolean attribute's presence is what counts: a prerendered
@@ -35,6 +40,24 @@ func Checked[T interface{ Checked(bool) T }](e T, on bool) T {
 		return e.Checked(on)
 	}
 	return e
+}
+
+// Value sets a field's value as typed, a link's for one. go-app writes a
+// prerendered attribute with Go's quoting (strconv.Quote), which HTML does
+// not read: a quote ends the value early, and a tab or a backslash shows
+// as its escape. On the prerendered page each character that quoting
+// escapes shows as U+FFFD, the sign of a character not shown; the browser
+// sets the value whole as the page goes live.
+func Value[T interface{ Value(any) T }](e T, v string) T {
+	if app.IsClient {
+		return e.Value(v)
+	}
+	return e.Value(strings.Map(func(r rune) rune {
+		if r == '"' || r == '\\' || !strconv.IsPrint(r) {
+			return '\uFFFD'
+		}
+		return r
+	}, v))
 }
 
 // PartHeading is the heading of a part of a page: an h2 under the page's
