@@ -121,15 +121,22 @@ func (p *Page) Render() app.UI {
 				p.form.renderLarge(),
 			),
 			ui.Notices("exp-notices", "clamp-notice", "Some settings were changed to legal values:", p.notices),
+			// The form and the results render as they mount, each in a
+			// task of its own after the shell's pause (ui.Yield): built
+			// with the page's tree, they fell in go-app's start, and their
+			// mount in one task of 255 to 331 ms at a slow laptop's pace.
 			app.Div().Class("exp-grid").Body(
-				p.form.render(p.runner.renderButton()),
-				app.Div().Class("exp-out").Body(
-					p.runner.renderProgress(),
-					p.runner.renderStatus(res),
-					p.result.renderCLI(p.sel),
-					p.result.renderMemoryNote(p.sel),
-					app.If(res != nil, func() app.UI { return p.result.render(res) }),
-				),
+				ui.Part(func() app.UI { return p.form.render(p.runner.renderButton()) }),
+				&ui.Yield{},
+				ui.Part(func() app.UI {
+					return app.Div().Class("exp-out").Body(
+						p.runner.renderProgress(),
+						p.runner.renderStatus(res),
+						p.result.renderCLI(p.sel),
+						p.result.renderMemoryNote(p.sel),
+						app.If(res != nil, func() app.UI { return p.result.render(res) }),
+					)
+				}),
 			),
 		),
 	)

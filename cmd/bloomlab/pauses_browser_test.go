@@ -39,9 +39,9 @@ func startInParts(root string, ids []string) string {
 })();`, strconv.Quote(root), jsList(ids...), strconv.Quote(ui.IDSkipLink))
 }
 
-// TestBrowserPagesStartInParts: the about page and the lessons pause
-// while they mount (their shell, then between their parts), and the page
-// answers in a pause: the skip link clicked then moves the focus, before
+// TestBrowserPagesStartInParts: the about page, the lessons and the
+// experiments pause while they mount (their shell, then between their
+// parts), and the page answers in a pause: the skip link clicked then moves the focus, before
 // the page is live. Once it marks itself live, the new page is in place
 // whole, every part of it.
 func TestBrowserPagesStartInParts(t *testing.T) {
@@ -54,6 +54,7 @@ func TestBrowserPagesStartInParts(t *testing.T) {
 		{"/about", "about", []string{"bits", "formula", "proof", "leaks", "questions", "sources",
 			"formula-zero", "formula-rate", "formula-log", "formula-opt", "formula-bits", "formula-per-key", "about-chart", "about-calculator"}},
 		{"/lessons", lessons.IDLessonPanel, []string{lessons.IDLessonPanel, lessons.IDLessonBar, lessons.IDLessonNext, "lab"}},
+		{"/experiments", "experiments", []string{"exp-name", "exp-summary", "exp-run", "exp-engine", "exp-progress-row", "exp-status", "exp-cli"}},
 	} {
 		t.Run(c.path, func(t *testing.T) {
 			ctx := btab(t, 1280, 900)
