@@ -188,7 +188,10 @@ func chromium(dataDir string) (context.Context, context.CancelFunc) {
 // busy core.
 const tabLife = 10 * time.Minute
 
-// btab opens a new headless Chromium tab, width x height CSS pixels.
+// btab opens a new headless Chromium tab, width x height CSS pixels, in
+// a browser context of its own: a test's server may get a port an earlier
+// test's had, and the tab must not find that origin's service worker,
+// cache or storage (TestBrowserTabsShareNothing).
 func btab(t *testing.T, width, height int) context.Context {
 	t.Helper()
 	browserOnce.Do(func() {
@@ -201,7 +204,7 @@ func btab(t *testing.T, width, height int) context.Context {
 		browserCtx = ctx
 		browserClose = func() { cancel(); cancelAlloc(); os.RemoveAll(dataDir) }
 	})
-	ctx, cancel := chromedp.NewContext(browserCtx)
+	ctx, cancel := chromedp.NewContext(browserCtx, chromedp.WithNewBrowserContext())
 	ctx, cancelTimeout := context.WithTimeout(ctx, tabLife)
 	bdo(t, ctx, chromedp.EmulateViewport(int64(width), int64(height)))
 	// The page's console goes to the test log when the test fails.

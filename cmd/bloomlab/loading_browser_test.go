@@ -4,6 +4,7 @@ package main
 
 import (
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -269,5 +270,49 @@ func TestBrowserFailedStartOnTheSite(t *testing.T) {
 	}
 	if got := btext(t, ctx, "#app-wasm-loader button.goapp-retry"); got != "Retry" {
 		t.Errorf("the site's failed status has no Retry (%q)", got)
+	}
+}
+
+// TestBrowserTabsShareNothing: each test's tab starts with nothing of an
+// earlier tab's: no service worker, no cache, no storage. A test's server
+// takes a free port, and the system may give it one an earlier test's
+// server had, the same origin to the browser; a tab in the shared profile
+// then ran the earlier lab from that origin's service worker, and a test
+// of a failing download saw the lab go live ("no status").
+func TestBrowserTabsShareNothing(t *testing.T) {
+	needBrowser(t)
+	h, err := labServer(webDir(t), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	first := &http.Server{Handler: h}
+	go first.Serve(ln)
+	bdo(t, btab(t, 800, 800), chromedp.Navigate("http://"+addr+"/"), waitLab())
+	first.Close()
+
+	// The same port, now without app.wasm.
+	ln, err = net.Listen("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/app.wasm") {
+			http.NotFound(w, r)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})}
+	go second.Serve(ln)
+	t.Cleanup(func() { second.Close() })
+	ctx := btab(t, 800, 800)
+	bdo(t, ctx, chromedp.Navigate("http://"+addr+"/"))
+	got := bwaitEval(t, ctx, stateAndText, func(s string) bool { return strings.HasPrefix(s, "failed ") || s == "no status" })
+	if !strings.Contains(got, "404") {
+		t.Errorf("a new tab on a port an earlier tab used ran the earlier lab: the status is %q, not the 404", got)
 	}
 }
