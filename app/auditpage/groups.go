@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/bloomlab/bloomlab/app/engine"
 	"github.com/bloomlab/bloomlab/app/ui"
@@ -223,11 +222,11 @@ func (l *checkList) drawMoreRows(ctx app.Context) {
 
 // afterFrame calls drawMoreRows in a task of its own after this frame:
 // the goroutine runs once the page's has drawn the frame and waits, and
-// its sleep hands the thread back to the browser, which paints and
-// answers what the reader did meanwhile.
+// hands the thread back to the browser (ui.LetBrowserIn), which paints
+// and answers what the reader did meanwhile.
 func (l *checkList) afterFrame(ctx app.Context) {
 	ctx.Async(func() {
-		time.Sleep(time.Millisecond)
+		ui.LetBrowserIn()
 		ui.DispatchBelow(ctx, l.above, l.drawMoreRows)
 	})
 }

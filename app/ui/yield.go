@@ -1,6 +1,10 @@
 package ui
 
-import "github.com/maxence-charriere/go-app/v10/pkg/app"
+import (
+	"runtime"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
 
 // Yield lets the browser in while a page mounts. go-app builds a page's
 // whole tree in one go, and on a slow laptop that one task held the lab
@@ -31,8 +35,14 @@ func (y *Yield) Render() app.UI { return app.Text("") }
 // of 0 ms, after what the browser had waiting. It waits for the browser's
 // own timer: a goroutine merely asleep (time.Sleep) hands the thread back
 // only if nothing else runs meanwhile, and at start Go's collector often
-// does, so the sleeper woke in the same task.
+// does, so the sleeper woke in the same task. Outside a browser (go-app
+// in a test) there is no browser to let in: it gives the other goroutines
+// a turn.
 func LetBrowserIn() {
+	if !app.IsClient {
+		runtime.Gosched()
+		return
+	}
 	resumed := make(chan struct{})
 	var f app.Func
 	f = app.FuncOf(func(app.Value, []app.Value) any {
