@@ -32,6 +32,7 @@ if (typeof document === "undefined") {
 // bloomlabStartPage starts the page's WebAssembly once the page is painted,
 // then the service worker.
 function bloomlabStartPage(script) {
+  bloomlabKeepDrops();
   const loader = document.getElementById("app-wasm-loader");
   if (!loader) return;
   if (!goappCanLoadWebAssembly()) {
@@ -141,6 +142,21 @@ function bloomlabKeepLinks(go) {
       return;
     }
   });
+}
+
+// bloomlabKeepDrops keeps the page when a file is dropped on it. The
+// browser's default opens the file in the tab, in place of the page, and
+// the lab and its moves were lost: so it was before the page is live (the
+// prerendered page has none of the app's handlers), in a pause of a
+// page's mount (go-app's handlers wait in its queue, and turn the default
+// off too late), and anywhere beside the drop zones. The drop zones' own
+// handlers still read the files.
+function bloomlabKeepDrops() {
+  for (const type of ["dragover", "drop"]) {
+    window.addEventListener(type, (e) => {
+      if (e.dataTransfer && Array.from(e.dataTransfer.types).includes("Files")) e.preventDefault();
+    });
+  }
 }
 
 // bloomlabCompiled is app.wasm compiled: by a worker (this script, started

@@ -27,6 +27,9 @@
 //     Go class), app.js (go-app's, from which AppJS took out the two calls
 //     that started it as the script ran), web/early.js (keeps the moves
 //     made before the lab is live), web/start.js. Pause.
+//     From here on, a file dropped on the page is never opened by the
+//     browser in the tab, in place of the page (bloomlabKeepDrops); a drop
+//     zone of the live page reads it.
 //  3. start.js waits for the first contentful paint (or startLimit, or
 //     the next frame of a page in the background). Pause.
 //  4. start.js starts web/start.js again as a worker, which downloads
