@@ -1,14 +1,12 @@
 package lab
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/bloomlab/bloomlab/core/keys"
-	"github.com/bloomlab/bloomlab/core/sim"
 
 	"github.com/bloomlab/bloomlab/app/engine"
 	"github.com/bloomlab/bloomlab/app/lab/painter"
@@ -334,10 +332,7 @@ func (kp *keyPanel) refresh(ctx app.Context, fresh bool) {
 		return engine.Answer(engine.WorkOf(req.Params) > syncWork, req, ask == askFind, run, report)
 	}, func(ctx app.Context, res try.Result, err error) {
 		kp.busy = false
-		switch {
-		case errors.Is(err, sim.ErrCancelled):
-			return
-		case err != nil:
+		if err != nil {
 			kp.err, kp.answer = core.Message(err), nil
 			return
 		}

@@ -1,7 +1,6 @@
 package lab
 
 import (
-	"errors"
 	"strconv"
 	"time"
 
@@ -106,10 +105,7 @@ func (ov *overlapView) count(ctx app.Context) {
 	startRun(ctx, &ov.runs, func(run engine.Run) (sim.Overlap, error) {
 		return sim.OverlapOf(p, typed, engine.Yielding(run.Live, 5*time.Millisecond, func(int, int) {}))
 	}, func(ctx app.Context, o sim.Overlap, err error) {
-		switch {
-		case errors.Is(err, sim.ErrCancelled):
-			return
-		case err != nil:
+		if err != nil {
 			ov.err = core.Message(err)
 			return
 		}

@@ -1,7 +1,6 @@
 package lab
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -132,9 +131,7 @@ func (o *ownPanel) onUse(ctx app.Context, e app.Event) {
 	}, func(ctx app.Context, own *engine.OwnKeys, err error) {
 		o.loading = false
 		if err != nil {
-			if !errors.Is(err, sim.ErrCancelled) {
-				o.err = core.Message(err)
-			}
+			o.err = core.Message(err)
 			return
 		}
 		o.keys = own

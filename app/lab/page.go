@@ -1,7 +1,6 @@
 package lab
 
 import (
-	"errors"
 	"net/url"
 	"time"
 
@@ -466,10 +465,7 @@ func (c *Page) finish(ctx app.Context, run engine.Run, r sim.KeysResult, store e
 		return
 	}
 	c.running = false
-	switch {
-	case errors.Is(err, sim.ErrCancelled):
-		return
-	case err != nil:
+	if err != nil {
 		c.errText = core.Message(err)
 		c.result = nil
 		c.player.pause()

@@ -10,7 +10,8 @@ import (
 // one in flight, does work on a goroutine of its own, and hands the
 // answer to done on the page's goroutine, unless a newer run or a cancel
 // replaced the run meanwhile: a late answer never lands on settings it
-// was not made for.
+// was not made for. Nor does done see sim.ErrCancelled, which the engine
+// returns only for a run no longer live.
 func startRun[T any](ctx app.Context, runs *engine.Runs, work func(run engine.Run) (T, error), done func(ctx app.Context, v T, err error)) {
 	run := runs.Start()
 	ctx.Async(func() {

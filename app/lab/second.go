@@ -1,7 +1,6 @@
 package lab
 
 import (
-	"errors"
 	"strconv"
 	"time"
 
@@ -10,7 +9,6 @@ import (
 	"github.com/bloomlab/bloomlab/app/settings"
 	"github.com/bloomlab/bloomlab/app/ui/format"
 	"github.com/bloomlab/bloomlab/core"
-	"github.com/bloomlab/bloomlab/core/sim"
 	"github.com/bloomlab/bloomlab/core/system"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -105,10 +103,7 @@ func (sv *secondView) build(ctx app.Context) {
 	startRun(ctx, &sv.runs, func(run engine.Run) (system.Result, error) {
 		return system.Build(p, engine.Yielding(run.Live, 5*time.Millisecond, func(int, int) {}))
 	}, func(ctx app.Context, r system.Result, err error) {
-		switch {
-		case errors.Is(err, sim.ErrCancelled):
-			return
-		case err != nil:
+		if err != nil {
 			sv.err = core.Message(err)
 			return
 		}
