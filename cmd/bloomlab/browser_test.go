@@ -283,13 +283,14 @@ func bwaitText(t *testing.T, ctx context.Context, sel string, ok func(string) bo
 // or a core shared with the rest of the suite, must not reach it.
 const waitFor = 3 * time.Minute
 
-// bwaitEval polls a script until its string value satisfies ok.
+// bwaitEval polls a script until its string value (a promise's, awaited)
+// satisfies ok.
 func bwaitEval(t *testing.T, ctx context.Context, js string, ok func(string) bool) string {
 	t.Helper()
 	deadline := time.Now().Add(waitFor)
 	var last string
 	for time.Now().Before(deadline) {
-		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](js))
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](js, chromedp.EvalAwaitPromise))
 		if err == nil {
 			last = v
 			if ok(v) {
