@@ -626,6 +626,21 @@ func holdRuns(t *testing.T, ctx context.Context, on bool) {
 // hold on, it stands there.
 const labHeld = `String(document.getElementById("lab-progress")?.value > 0)`
 
+// swHolds is a script whose value is "cached" once the service worker
+// controls the page and one of its caches holds every path.
+func swHolds(paths ...string) string {
+	quoted, _ := json.Marshal(paths)
+	return `(async () => {
+  if (!navigator.serviceWorker.controller) return "";
+  for (const k of await caches.keys()) {
+    const c = await caches.open(k);
+    const held = await Promise.all(` + string(quoted) + `.map((p) => c.match(p)));
+    if (held.every(Boolean)) return "cached";
+  }
+  return "";
+})()`
+}
+
 // TestBrowserOfflineSite loads the static site once, waits for the service
 // worker to cache it, stops the server, and opens the lab and the audit
 // again: both must work offline, with a query in the link.
@@ -634,21 +649,7 @@ func TestBrowserOfflineSite(t *testing.T) {
 	base, srv := siteServer(t, "/bloomlab")
 	ctx := btab(t, 1280, 900)
 	bdo(t, ctx, chromedp.Navigate(base+"/"), waitLab())
-	cached := `(async () => {
-	  if (!navigator.serviceWorker.controller) return "";
-	  for (const k of await caches.keys()) {
-	    const c = await caches.open(k);
-	    if (await c.match("/bloomlab/web/app.wasm") && await c.match("/bloomlab/index.html")) return "cached";
-	  }
-	  return "";
-	})()`
-	deadline := time.Now().Add(waitFor)
-	for beval[string](t, ctx, cached) != "cached" {
-		if time.Now().After(deadline) {
-			t.Fatal("the service worker never cached the site")
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	bwaitEval(t, ctx, swHolds("/bloomlab/web/app.wasm", "/bloomlab/index.html"), func(s string) bool { return s == "cached" })
 	srv.Close()
 	bdo(t, ctx, chromedp.Navigate(base+"/?"+params(settings.IDBitsPerKey, "12", settings.IDHashes, "5")), waitLab())
 	if got := btext(t, ctx, "#out-m"); got != "48,000" {

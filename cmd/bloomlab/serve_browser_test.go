@@ -135,15 +135,7 @@ func TestBrowserLinkPrerenderedUnderServiceWorker(t *testing.T) {
 	base := labURL(t)
 	ctx := btab(t, 1280, 900)
 	bdo(t, ctx, chromedp.Navigate(base+"/"), waitLab())
-	cached := `(async () => {
-	  if (!navigator.serviceWorker.controller) return "";
-	  for (const k of await caches.keys()) {
-	    const c = await caches.open(k);
-	    if (await c.match("/")) return "cached";
-	  }
-	  return "";
-	})()`
-	bwaitEval(t, ctx, cached, func(s string) bool { return s == "cached" })
+	bwaitEval(t, ctx, swHolds("/"), func(s string) bool { return s == "cached" })
 	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: firstLab}); err != nil {
 		t.Fatal(err)
 	}
