@@ -19,7 +19,8 @@ import (
 // page, its icon before its label, and a browser may draw a frame between
 // the two (a slow machine did, in CI: a layout shift). The test holds the
 // page's HTML just before the label and has the browser lay out what it
-// has read, then lets the rest through: the status's box is the same.
+// has read, then lets the rest through: the status's box and its icon's
+// are where they were.
 func TestBrowserStatusBoxWhileParsed(t *testing.T) {
 	needBrowser(t)
 	h, err := labServer(webDir(t), "")
@@ -72,10 +73,10 @@ func TestBrowserStatusBoxWhileParsed(t *testing.T) {
 	// The box as the browser lays the page out, once its styles are in:
 	// asking for it lays out what has been read so far.
 	const box = `(() => {
-  const el = document.getElementById("app-wasm-loader");
-  if (!el || [...document.querySelectorAll("link[rel=stylesheet]")].some((l) => !l.sheet)) return "";
-  const r = el.getBoundingClientRect();
-  return [r.x, r.y, r.width, r.height].join(" ") + (document.getElementById("app-wasm-loader-label") ? " label" : "");
+  const el = document.getElementById("app-wasm-loader"), icon = document.getElementById("app-wasm-loader-icon");
+  if (!icon || [...document.querySelectorAll("link[rel=stylesheet]")].some((l) => !l.sheet)) return "";
+  const at = (e) => { const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height].join(" "); };
+  return "status " + at(el) + ", icon " + at(icon) + (document.getElementById("app-wasm-loader-label") ? " label" : "");
 })()`
 	held := bwaitEval(t, ctx, box, func(s string) bool { return s != "" })
 	if strings.HasSuffix(held, "label") {
@@ -84,6 +85,6 @@ func TestBrowserStatusBoxWhileParsed(t *testing.T) {
 	release()
 	whole := bwaitEval(t, ctx, box, func(s string) bool { return strings.HasSuffix(s, " label") })
 	if want := held + " label"; whole != want {
-		t.Errorf("the starting status's box moved as its label was read: %q, then %q", held, whole)
+		t.Errorf("the starting status moved as its label was read: %q, then %q", held, whole)
 	}
 }
