@@ -73,10 +73,6 @@ func (c *Page) InitFramed() {
 // changed in e's own keys of the link; they are shown with the lab's.
 func (c *Page) Compact(e settings.Embed, notices []string) app.UI {
 	lc := labControls{lab: framed{c}}
-	state := "ready"
-	if c.running || c.result == nil {
-		state = "running"
-	}
 	var marks painter.Marks
 	if c.result != nil {
 		marks = c.panel.playing(c.bits.marks(c.result, c.panel.marks()))
@@ -87,7 +83,7 @@ func (c *Page) Compact(e settings.Embed, notices []string) app.UI {
 			counters = append(counters, ct)
 		}
 	}
-	return app.Div().ID("lab").Class("lab compact").DataSet("state", state).Body(
+	return app.Div().ID("lab").Class("lab compact").DataSet("state", c.state()).Body(
 		ui.Notices("notices", "clamp-notice", "Some settings in the link were changed to legal values:", append(slices.Clone(c.notices), notices...)),
 		app.If(c.errText != "", func() app.UI { return ui.Failure("lab-error", c.errText) }),
 		app.If(len(e.Sliders) > 0, func() app.UI {

@@ -605,23 +605,27 @@ func (c *Page) setPart(part bool) {
 
 const labTitle = "The lab"
 
+// state is the lab's data-state, for the page and the embed alike:
+// prerendered (drawn, but nothing answers a move yet), running, or ready.
+func (c *Page) state() string {
+	switch {
+	case app.IsServer:
+		return "prerendered"
+	case c.running || c.own.loading || c.result == nil:
+		return "running"
+	}
+	return "ready"
+}
+
 // body is the lab under its title, an h1 or an h2, with the start for
 // newcomers if newcomer.
 func (c *Page) body(title func() app.UI, newcomer bool) app.UI {
-	state := "ready"
-	switch {
-	case app.IsServer:
-		// The first view: drawn, but nothing answers a move yet.
-		state = "prerendered"
-	case c.running || c.own.loading || c.result == nil:
-		state = "running"
-	}
 	c.openLaters(c.settings)
 	// The parts render as they mount (ui.Part), so that the Yields
 	// between them split the first tree's render as well as its mount;
 	// the key panel, the player and the own keys' body wait for the page
 	// to be live (later.go).
-	return app.Div().ID("lab").Class("lab").DataSet("state", state).Body(
+	return app.Div().ID("lab").Class("lab").DataSet("state", c.state()).Body(
 		&ui.Yield{},
 		ui.Part(func() app.UI { return c.renderHead(title, newcomer) }),
 		ui.Part(c.renderNotices),
