@@ -152,6 +152,11 @@ func TestPrerenderedFirstView(t *testing.T) {
 	if !strings.Contains(lesson, `id="bit-array-first"`) {
 		t.Error("the first lesson's lab has no first view")
 	}
+	// The embed's too: a page or a test that waits for the lab to be
+	// ready must not take the prerendered embed for the live one.
+	if embed := get(t, "", ui.RouteEmbed); !strings.Contains(embed, `id="bit-array-first"`) || !strings.Contains(embed, `data-state="prerendered"`) {
+		t.Error(`the prerendered embed has no first view, or its lab is not data-state="prerendered"`)
+	}
 }
 
 // TestPrerenderedLessons checks the page a browser gets before the wasm
