@@ -50,11 +50,12 @@ func NewHandler(prefix, version string) *app.Handler {
 // serviceWorker is go-app's worker with two changes for offline use. It
 // caches what it can one resource at a time, so one missing page (a server
 // without an index.html) cannot cost the whole offline copy, and it caches
-// the start page under ROOT + "/" too. And since a
-// page opened from a link carries a query (the lab's settings) and may be a
-// route the cache holds under another name, navigations match the cache
-// ignoring the query and, offline, fall back to the cached start page, from
-// which the app renders the route itself. root is the site's path prefix.
+// the start page under ROOT + "/" too. And a page opened from a link
+// carries a query (the lab's settings), which the server's prerendered
+// page shows and the cache's does not: such a navigation goes to the
+// server first and, offline, takes the page from the cache ignoring the
+// query, or else the cached start page, from which the app renders the
+// route itself. root is the site's path prefix.
 func serviceWorker(root string) string {
 	swaps := []struct{ old, new string }{
 		{`async function installWorker() {
@@ -94,20 +95,26 @@ function unredirect(response) {
   });
 }
 
+// A link with settings in its query is asked of the server first, which
+// prerenders the page for them; the cache holds each page without them,
+// which showed the default figures until the app was live.
 async function fetchWithCache(request) {
   const navigate = request.mode === "navigate";
-  const cachedResponse = await caches.match(request, { ignoreSearch: navigate });
-  if (cachedResponse) {
-    return unredirect(cachedResponse);
+  const linked = navigate && new URL(request.url).search !== "";
+  if (!linked) {
+    const cachedResponse = await caches.match(request);
+    if (cachedResponse) {
+      return unredirect(cachedResponse);
+    }
   }
   try {
     return await fetch(request);
   } catch (err) {
     if (navigate) {
-      for (const page of startPages) {
-        const start = await caches.match(page);
-        if (start) {
-          return unredirect(start);
+      for (const page of [request, ...startPages]) {
+        const cached = await caches.match(page, { ignoreSearch: true });
+        if (cached) {
+          return unredirect(cached);
         }
       }
     }

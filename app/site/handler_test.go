@@ -93,7 +93,7 @@ func TestPrefixedLinks(t *testing.T) {
 		}
 	}
 	worker := get(t, "/bloomlab", "/app-worker.js")
-	for _, want := range []string{`const ROOT = "/bloomlab";`, `"/bloomlab/web/app.wasm"`, `"/bloomlab/audit"`, `ignoreSearch`} {
+	for _, want := range []string{`const ROOT = "/bloomlab";`, `"/bloomlab/web/app.wasm"`, `"/bloomlab/audit"`, `ignoreSearch`, `const linked`} {
 		if !strings.Contains(worker, want) {
 			t.Errorf("service worker lacks %q", want)
 		}

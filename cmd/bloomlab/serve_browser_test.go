@@ -117,3 +117,33 @@ func TestBrowserUnderCSP(t *testing.T) {
 		t.Error("the console said nothing of the probe's violation: the console check cannot see one")
 	}
 }
+
+// firstLab keeps, on a new document, the lab's m and state as the page
+// came (before the app runs): what the reader sees from the first paint.
+const firstLab = `document.addEventListener("DOMContentLoaded", () => {
+  const lab = document.getElementById("lab");
+  window.firstLab = (lab ? lab.dataset.state : "no lab") + " " + (document.getElementById("out-m")?.textContent ?? "no m");
+});`
+
+// TestBrowserLinkPrerenderedUnderServiceWorker: once the service worker
+// holds the site, a link with settings still comes as the server
+// prerenders it for them, the link's figures from the first paint; the
+// worker gave the cached page of the default settings, whose figures
+// stood until the app was live.
+func TestBrowserLinkPrerenderedUnderServiceWorker(t *testing.T) {
+	needBrowser(t)
+	base := labURL(t)
+	ctx := btab(t, 1280, 900)
+	bdo(t, ctx, chromedp.Navigate(base+"/"), waitLab())
+	bwaitEval(t, ctx, swHolds("/"), func(s string) bool { return s == "cached" })
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: firstLab}); err != nil {
+		t.Fatal(err)
+	}
+	bdo(t, ctx, chromedp.Navigate(base+"/?"+params(settings.IDBitsPerKey, "12", settings.IDHashes, "5")), waitLab())
+	if got := beval[string](t, ctx, `window.firstLab + (navigator.serviceWorker.controller ? "" : " (no service worker)")`); got != "prerendered 48,000" {
+		t.Errorf("a link of 12 bits per key under the service worker came as %q, want the lab prerendered for it, %q", got, "prerendered 48,000")
+	}
+	if got := btext(t, ctx, "#out-m"); got != "48,000" {
+		t.Errorf("once live, out-m = %q, want 48,000", got)
+	}
+}
