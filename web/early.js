@@ -1,7 +1,8 @@
 // Bloom Lab before its WebAssembly is live. The prerendered lab (or
 // calculator) is the page from the first paint, so a reader may move a
-// control before the page can answer: each such move is kept, the control
-// says the lab is starting, and the live page makes the move again
+// control, or click a button such as a figure's download, before the page
+// can answer: each such move is kept, the control says the lab is
+// starting, and the live page makes the move again
 // (window.bloomlabLive, which the lab and the calculator call once their
 // page is mounted). If the lab cannot start (window.bloomlabFailed, which
 // the lab's app.js calls), the notes say the moves were not applied.

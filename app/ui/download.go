@@ -36,15 +36,17 @@ func PNGScale(dpr float64) float64 {
 
 // FigureButtons is a figure's row of downloads: SVG, PNG and, when the
 // figure has points, CSV. what names the figure for a screen reader ("the
-// chart against k"); id is the row's ID. It is written as HTML, so the
-// prerendered page and the live one hold the very same markup; the
-// element that holds it takes the clicks (OnFigureClick).
+// chart against k"); id is the row's ID, and id-FORMAT each button's, so
+// that a click made before the page is live is kept and made again once
+// it is (web/early.js). It is written as HTML, so the prerendered page and
+// the live one hold the very same markup; the element that holds it takes
+// the clicks (OnFigureClick).
 func FigureButtons(id, what string, csv bool) app.UI {
 	var b strings.Builder
 	b.WriteString(`<div id="` + esc(id) + `" class="figure-downloads"><span class="figure-downloads-label muted small" aria-hidden="true">Download:</span>`)
 	button := func(format, label string) {
 		says := esc("Download " + what + " as " + label)
-		b.WriteString(`<button type="button" class="chip figure-download" data-format="` + format + `" aria-label="` + says + `" title="` + says + `">` + label + `</button>`)
+		b.WriteString(`<button type="button" id="` + esc(id+"-"+format) + `" class="chip figure-download" data-format="` + format + `" aria-label="` + says + `" title="` + says + `">` + label + `</button>`)
 	}
 	button(FormatSVG, "SVG")
 	button(FormatPNG, "PNG")

@@ -50,6 +50,32 @@ func figureCLI(t *testing.T, args ...string) string {
 	return out.String()
 }
 
+// TestBrowserEarlyDownload: a download asked for before the lab is live,
+// on the lab and on the embed, says it waits for the lab, and comes once
+// the lab is live: the click is kept (web/early.js) and made again.
+func TestBrowserEarlyDownload(t *testing.T) {
+	needBrowser(t)
+	for _, path := range []string{"/", "/embed?chart=k"} {
+		hl := holdLab(t)
+		ctx := btab(t, 1280, 900)
+		bdo(t, ctx, chromedp.Navigate(hl.URL+path), chromedp.WaitVisible(chromedp.CSS("#bit-array-first")))
+		beval[bool](t, ctx, keepDownloads)
+		if !beval[bool](t, ctx, `document.getElementById("download-k-svg") !== null`) {
+			t.Fatalf("%s: the chart's SVG button has no id to keep its click by", path)
+		}
+		bdo(t, ctx, chromedp.Click(chromedp.CSS("#download-k-svg")))
+		if note := bwaitText(t, ctx, "#download-k .early-note", func(s string) bool { return s != "" }); !strings.Contains(note, "starting") {
+			t.Errorf("%s: the early download says %q", path, note)
+		}
+		hl.Release()
+		bdo(t, ctx, waitLab())
+		bwaitEval(t, ctx, `String(window.blobs.length)`, func(s string) bool { return s != "0" })
+		if got := beval[string](t, ctx, `(async () => window.blobs.length + " " + window.blobs[0].type + " " + (await window.blobs[0].text()).slice(0, 4))()`); got != "1 image/svg+xml <svg" {
+			t.Errorf("%s: once live, the early download gave %q, want one SVG", path, got)
+		}
+	}
+}
+
 // TestBrowserFigureDownloads: each figure's buttons download, from the
 // lab, the embed and the experiments page, the SVG `bloomlab figure`
 // prints for the same settings (the chart's points, the link in its title,
