@@ -31,15 +31,10 @@ func (c *Page) EmbedAs(choose EmbedChoice) { c.embedAs = choose }
 // renderEmbedBox is the Embed button: it opens the snippet for the lab in
 // settings s, as choose embeds them (nil: as shown, with the default
 // sliders), ready to copy. The snippet names the site it is on, which the
-// prerendered page cannot know: there it names the embed's path, and the
-// live lab writes it in full.
+// prerendered page cannot know (a frame without it would load the
+// writer's own site, and its script would never size the frame): there
+// the box says the live lab writes it, and offers no copy.
 func renderEmbedBox(s settings.Lab, choose EmbedChoice) app.UI {
-	page, origin := ui.Href(ui.RouteEmbed), ""
-	if app.IsClient {
-		u := app.Window().URL()
-		origin = u.Scheme + "://" + u.Host
-		page = origin + page
-	}
 	if choose == nil {
 		choose = asShown
 	}
@@ -48,7 +43,12 @@ func renderEmbedBox(s settings.Lab, choose EmbedChoice) app.UI {
 	if e.Panel {
 		shows += ", and the key panel with its keys"
 	}
-	snippet := settings.EmbedSnippet(settings.EmbedLink(page, s, e), origin)
+	snippet := ""
+	if app.IsClient {
+		u := app.Window().URL()
+		origin := u.Scheme + "://" + u.Host
+		snippet = settings.EmbedSnippet(settings.EmbedLink(origin+ui.Href(ui.RouteEmbed), s, e), origin)
+	}
 	return app.Details().ID(idEmbedBox).Class("embed-box").Body(
 		app.Summary().Class("chip").Text("Embed"),
 		app.P().Class("small").Body(
@@ -68,9 +68,10 @@ func renderEmbedBox(s settings.Lab, choose EmbedChoice) app.UI {
 		// in Go's quoting (the snippet's first \" ended it). The box is
 		// read-only, so its text stays what the page sets.
 		app.Textarea().ID(idEmbedSnippet).ReadOnly(true).Rows(7).Spellcheck(false).
+			Placeholder("The snippet is written here once the lab is live: it names the site the lab is on.").
 			Aria("label", "The embed's snippet").Body(app.Text(snippet)),
 		app.Div().Class("embed-actions").Body(
-			app.Button().ID(idEmbedCopy).Class("chip primary").Text("Copy").OnClick(onCopySnippet),
+			app.Button().ID(idEmbedCopy).Class("chip primary").Text("Copy").Disabled(snippet == "").OnClick(onCopySnippet),
 			app.Output().ID(idEmbedCopied).Class("muted small").For(idEmbedSnippet),
 		),
 	)

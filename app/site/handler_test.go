@@ -159,6 +159,22 @@ func TestPrerenderedFirstView(t *testing.T) {
 	}
 }
 
+// The prerendered lab offers no embed snippet: it cannot know the site it
+// is on, and a frame named by path alone would load the writer's own site.
+func TestPrerenderedEmbedSnippet(t *testing.T) {
+	page := get(t, "", ui.RouteLab)
+	box := regexp.MustCompile(`<textarea[^>]*id="embed-snippet"[^>]*>[^<]*</textarea>`).FindString(page)
+	if box == "" {
+		t.Fatal("the prerendered lab has no embed box")
+	}
+	if strings.Contains(box, "iframe") || !strings.Contains(box, "once the lab is live") {
+		t.Errorf("the prerendered embed box: %s", box)
+	}
+	if !regexp.MustCompile(`<button[^>]*id="embed-copy"[^>]*disabled|<button[^>]*disabled[^>]*id="embed-copy"`).MatchString(page) {
+		t.Error("the prerendered embed box offers a copy of no snippet")
+	}
+}
+
 // TestPrerenderedLessons checks the page a browser gets before the wasm
 // loads: the step a link names, or a notice for one that does not exist,
 // over the whole lab.
