@@ -61,15 +61,22 @@
   // bloomlabLive ends the keeping and makes the moves again, or, given
   // hold, returns the function that makes them: a page whose parts mount
   // after it is live calls it once they are in, as a move may be on one.
+  // A figure's download waits for the lab to be ready: on a link whose
+  // run is too large for the first view, the page is mounted before its
+  // run has drawn the figures.
   window.bloomlabLive = (hold) => {
     if (live) return undefined;
     live = true;
-    const replay = () => setTimeout(() => {
+    const replay = () => setTimeout(async () => {
       for (const m of moves) {
-        const el = document.getElementById(m.id);
+        let el = document.getElementById(m.id);
         if (!el) continue;
         if (m.type === "click") {
-          el.click();
+          if (el.matches(".figure-download")) {
+            await labReady();
+            el = document.getElementById(m.id);
+          }
+          el?.click();
           continue;
         }
         if (el.type === "checkbox") el.checked = m.checked;
@@ -82,6 +89,17 @@
     replay();
     return undefined;
   };
+
+  // labReady resolves once the lab (if the page has one) has a result,
+  // or says it failed.
+  const labReady = () => new Promise((ready) => {
+    const check = () => {
+      const lab = document.getElementById("lab");
+      if (!lab || lab.dataset.state === "ready" || document.getElementById("lab-error")) ready();
+      else setTimeout(check, 50);
+    };
+    check();
+  });
 })();
 
 // The shell's skip link moves the focus to the page's content. It is

@@ -52,13 +52,20 @@ func figureCLI(t *testing.T, args ...string) string {
 
 // TestBrowserEarlyDownload: a download asked for before the lab is live,
 // on the lab and on the embed, says it waits for the lab, and comes once
-// the lab is live: the click is kept (web/early.js) and made again.
+// the lab is live: the click is kept (web/early.js) and made again. On a
+// link whose run is too large for the first view, it comes once the run
+// has drawn the figure.
 func TestBrowserEarlyDownload(t *testing.T) {
 	needBrowser(t)
-	for _, path := range []string{"/", "/embed?chart=k"} {
+	for _, c := range []struct{ path, held string }{
+		{"/", "#bit-array-first"},
+		{"/embed?chart=k", "#bit-array-first"},
+		{"/?" + settings.IDItems + "=1000000", "#starts-live"},
+	} {
+		path := c.path
 		hl := holdLab(t)
 		ctx := btab(t, 1280, 900)
-		bdo(t, ctx, chromedp.Navigate(hl.URL+path), chromedp.WaitVisible(chromedp.CSS("#bit-array-first")))
+		bdo(t, ctx, chromedp.Navigate(hl.URL+path), chromedp.WaitVisible(chromedp.CSS(c.held)))
 		beval[bool](t, ctx, keepDownloads)
 		if !beval[bool](t, ctx, `document.getElementById("download-k-svg") !== null`) {
 			t.Fatalf("%s: the chart's SVG button has no id to keep its click by", path)
