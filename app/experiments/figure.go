@@ -52,12 +52,7 @@ func FigureOf(sel settings.Experiment, width int, origin string, large bool) (ui
 // its row (ui.FigureButtons) is clicked.
 func (rv *resultView) onFigure(res *expResult) app.EventHandler {
 	return ui.OnFigureClick(func() (ui.FigureFile, bool) {
-		origin := ""
-		if app.IsClient {
-			u := app.Window().URL()
-			origin = u.Scheme + "://" + u.Host
-		}
 		large := rv.page.largeType()
-		return Figure(res.Sel, res.Table, ui.DefaultFigureWidth, Link(origin, res.Sel, large), large)
+		return Figure(res.Sel, res.Table, ui.DefaultFigureWidth, Link(ui.Origin(), res.Sel, large), large)
 	})
 }

@@ -44,9 +44,7 @@ func renderEmbedBox(s settings.Lab, choose EmbedChoice) app.UI {
 		shows += ", and the key panel with its keys"
 	}
 	snippet := ""
-	if app.IsClient {
-		u := app.Window().URL()
-		origin := u.Scheme + "://" + u.Host
+	if origin := ui.Origin(); origin != "" {
 		snippet = settings.EmbedSnippet(settings.EmbedLink(origin+ui.Href(ui.RouteEmbed), s, e), origin)
 	}
 	return app.Details().ID(idEmbedBox).Class("embed-box").Body(

@@ -160,12 +160,7 @@ func chartAxis(which string) string {
 // figureLink is the lab's link for the settings shown, on the site the
 // page came from.
 func (c *Page) figureLink() string {
-	origin := ""
-	if app.IsClient {
-		u := app.Window().URL()
-		origin = u.Scheme + "://" + u.Host
-	}
-	return LabLink(origin, c.settings)
+	return LabLink(ui.Origin(), c.settings)
 }
 
 // figure is figure which as the page shows it: the charts with the points

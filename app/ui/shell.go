@@ -96,6 +96,17 @@ func (s *Shell) link(route string) string {
 // rootPrefix is the site's path prefix, read once: it asks the page.
 var rootPrefix = sync.OnceValue(func() string { return strings.TrimRight(app.Getenv("GOAPP_ROOT_PREFIX"), "/") })
 
+// Origin is the site the page came from ("https://example.org"), for
+// the links a figure or a snippet carries off the site; "" when
+// prerendering, which cannot know it.
+func Origin() string {
+	if !app.IsClient {
+		return ""
+	}
+	u := app.Window().URL()
+	return u.Scheme + "://" + u.Host
+}
+
 // Href turns an app route into a link under the site's path prefix (a
 // project site on GitHub Pages lives under /repository-name). When
 // prerendering, go-app's resolver adds the prefix to every link itself; in
